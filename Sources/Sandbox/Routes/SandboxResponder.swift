@@ -1,0 +1,134 @@
+import BookCornersAPI
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// The sandbox's whole HTTP surface. It dispatches on the exact path rather than through
+/// a router because the real backend's path rules matter here: a trailing slash on a
+/// moderation path is an HTML 404, a missing one on `libraries/` a 301.
+struct SandboxResponder: HTTPResponder {
+    typealias Context = SandboxRequestContext
+
+    private static let apiPrefix = "/api/v1/"
+    let api: SandboxAPI
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let path = request.uri.path
+        let response: Response
+        do {
+            response = try await route(request, path: path, context: context)
+        } catch let error as SandboxError {
+            response = SandboxResponse.error(error)
+        } catch {
+            context.logger.error("sandbox request failed", metadata: ["error": "\(error)"])
+            response = SandboxResponse.error(
+                SandboxError(status: .internalServerError, message: "Server error.", details: .none))
+        }
+        context.logger.debug(
+            "sandbox", metadata: ["method": "\(request.method)", "path": "\(path)", "status": "\(response.status.code)"])
+        return response
+    }
+
+    private func route(_ request: Request, path: String, context: Context) async throws -> Response {
+        if path.hasPrefix("/media/") {
+            guard request.method == .get || request.method == .head else { return SandboxResponse.methodNotAllowed(allow: [.get]) }
+            return try api.media(path: path)
+        }
+        guard path.hasPrefix(Self.apiPrefix) else { return SandboxResponse.htmlNotFound(path: path) }
+        let segments = path.dropFirst(Self.apiPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard let endpoint = Endpoint(segments: segments) else { return SandboxResponse.htmlNotFound(path: path) }
+        if case .redirect(let target) = endpoint {
+            let query = request.uri.query.map { "?" + $0 } ?? ""
+            return SandboxResponse.movedPermanently(to: Self.apiPrefix + target + query)
+        }
+        guard endpoint.methods.contains(request.method) else { return SandboxResponse.methodNotAllowed(allow: endpoint.methods) }
+        let call = SandboxCall(request: request, client: clientAddress(request, context), endpoint: endpoint)
+        return try await api.handle(call)
+    }
+
+    /// The rate-limit identity: the first `X-Forwarded-For` address, else the peer's.
+    private func clientAddress(_ request: Request, _ context: Context) -> String {
+        let forwardedFor = request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value
+        if let forwarded = forwardedFor?.split(separator: ",").first {
+            let trimmed = forwarded.trimmingCharacters(in: .whitespaces)
+            if !trimmed.isEmpty { return trimmed }
+        }
+        return context.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// One matched call: the request, who made it, and which endpoint it hit.
+struct SandboxCall: Sendable {
+    let request: Request
+    let client: String
+    let endpoint: Endpoint
+}
+
+/// Every path the sandbox answers, matched segment by segment.
+enum Endpoint: Sendable, Equatable {
+    case login, refresh, me
+    case summary, moderationLibraries, pendingLibraries, moderationLibrary(slug: String)
+    case reports, report(id: String)
+    case photos, photo(id: String)
+    case publicLibraries, publicLibrary(slug: String), statistics
+    case redirect(String)
+
+    init?(segments: [String]) {
+        let path = segments.joined(separator: "/")
+        switch path {
+        case "auth/login": self = .login
+        case "auth/refresh": self = .refresh
+        case "auth/me": self = .me
+        case "libraries/moderation": self = .moderationLibraries
+        case "libraries/moderation/summary": self = .summary
+        case "libraries/moderation/pending": self = .pendingLibraries
+        case "libraries/moderation/reports": self = .reports
+        case "libraries/moderation/photos": self = .photos
+        case "libraries/": self = .publicLibraries
+        case "libraries": self = .redirect("libraries/")
+        case "statistics/": self = .statistics
+        case "statistics": self = .redirect("statistics/")
+        default:
+            guard let last = segments.last, !last.isEmpty, !segments.contains("") else { return nil }
+            switch Array(segments.dropLast()) {
+            case ["libraries", "moderation", "reports"]: self = .report(id: last)
+            case ["libraries", "moderation", "photos"]: self = .photo(id: last)
+            case ["libraries", "moderation"]: self = .moderationLibrary(slug: last)
+            case ["libraries"]: self = .publicLibrary(slug: last)
+            default: return nil
+            }
+        }
+    }
+
+    var methods: [HTTPRequest.Method] {
+        switch self {
+        case .login, .refresh: [.post]
+        case .moderationLibrary: [.patch, .get]
+        case .report, .photo: [.patch]
+        case .redirect: [.get]
+        default: [.get]
+        }
+    }
+
+    /// The rate-limit scope and budget of this endpoint and method.
+    func scope(_ method: HTTPRequest.Method) -> (name: String, kind: EndpointKind) {
+        switch self {
+        case .login: ("login", .login)
+        case .refresh: ("refresh", .refresh)
+        case .me: ("me", .read)
+        case .summary: ("moderation-summary", .read)
+        case .moderationLibraries: ("moderation-list", .read)
+        case .pendingLibraries: ("moderation-pending", .read)
+        case .moderationLibrary: method == .patch ? ("moderation-update", .write) : ("moderation-detail", .read)
+        case .reports: ("moderation-reports", .read)
+        case .report: ("moderation-report-update", .write)
+        case .photos: ("moderation-photos", .read)
+        case .photo: ("moderation-photo-update", .write)
+        case .publicLibraries: ("libraries", .read)
+        case .publicLibrary: ("library-detail", .read)
+        case .statistics: ("statistics", .read)
+        case .redirect: ("redirect", .read)
+        }
+    }
+}

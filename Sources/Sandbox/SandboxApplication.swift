@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Builds the sandbox backend: a stand-in for the Book Corners API on its own SQLite file.
+public func buildSandboxApplication(
+    configuration: SandboxConfiguration,
+    host: String = "127.0.0.1",
+    port: Int = 8081,
+    logger: Logger = Logger(label: "sandbox"),
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let directory = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let store = try SandboxStore(path: configuration.databasePath, seed: configuration.seed)
+    let api = SandboxAPI(
+        store: store,
+        signer: TokenSigner(
+            secret: configuration.tokenSecret, accessLifetime: configuration.accessTokenLifetime,
+            refreshLifetime: configuration.refreshTokenLifetime),
+        limiter: configuration.rateLimits.map(RateLimiter.init(policy:)),
+        maxBodyBytes: configuration.maxBodyBytes)
+    return Application(
+        responder: SandboxResponder(api: api),
+        configuration: .init(address: .hostname(host, port: port), serverName: "BookCornersSandbox"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
+        logger: logger)
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Everything the sandbox backend can be told at start-up.
+public struct SandboxConfiguration: Sendable {
+    /// The SQLite file that holds the sandbox's state.
+    public var databasePath: String
+    /// The HMAC secret that signs access and refresh tokens.
+    public var tokenSecret: String
+    /// How long an access token is valid (the real backend: 5 minutes).
+    public var accessTokenLifetime: TimeInterval
+    /// How long a refresh token is valid (the real backend: 24 hours).
+    public var refreshTokenLifetime: TimeInterval
+    /// Rate limits, or `nil` to turn them off.
+    public var rateLimits: RateLimitPolicy?
+    /// Seed number for the generated data: the same seed gives the same data.
+    public var seed: UInt64
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+
+    public init(
+        databasePath: String,
+        tokenSecret: String = "sandbox-secret-change-me",
+        accessTokenLifetime: TimeInterval = 5 * 60,
+        refreshTokenLifetime: TimeInterval = 24 * 60 * 60,
+        rateLimits: RateLimitPolicy? = RateLimitPolicy(),
+        seed: UInt64 = 42,
+        maxBodyBytes: Int = 64 * 1024
+    ) {
+        self.databasePath = databasePath
+        self.tokenSecret = tokenSecret
+        self.accessTokenLifetime = accessTokenLifetime
+        self.refreshTokenLifetime = refreshTokenLifetime
+        self.rateLimits = rateLimits
+        self.seed = seed
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Requests allowed per client and endpoint in each fixed window; the real backend's defaults.
+public struct RateLimitPolicy: Sendable, Equatable {
+    public var windowSeconds: Int
+    public var reads: Int
+    public var writes: Int
+    public var logins: Int
+    public var refreshes: Int
+
+    public init(windowSeconds: Int = 300, reads: Int = 60, writes: Int = 10, logins: Int = 10, refreshes: Int = 15) {
+        self.windowSeconds = windowSeconds
+        self.reads = reads
+        self.writes = writes
+        self.logins = logins
+        self.refreshes = refreshes
+    }
+
+    func limit(for kind: EndpointKind) -> Int {
+        switch kind {
+        case .read: reads
+        case .write: writes
+        case .login: logins
+        case .refresh: refreshes
+        }
+    }
+}
+
+/// Which budget an endpoint draws from.
+enum EndpointKind: Sendable {
+    case read, write, login, refresh
+}

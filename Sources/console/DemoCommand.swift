@@ -1,0 +1,67 @@
+import ArgumentParser
+import ConsoleServer
+import Foundation
+import Hummingbird
+import Logging
+import Sandbox
+import ServiceLifecycle
+
+/// `console demo`: the sandbox and the console together on loopback.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Run the sandbox backend and the console together on loopback, with seeded data.",
+        discussion: "Prints both addresses and a staff account to sign in with. Data lives in data/demo/ and survives restarts.")
+
+    @Option(name: .long, help: "Console port. (env: CONSOLE_PORT, default: 8080)")
+    var port: Int?
+
+    @Option(name: .long, help: "Sandbox port. (env: SANDBOX_PORT, default: 8081)")
+    var sandboxPort: Int?
+
+    @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/demo/console.sqlite)")
+    var database: String?
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
+    var logLevel: String?
+
+    func run() async throws {
+        let host = "127.0.0.1"
+        let consolePort = try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080)
+        let backendPort = try EnvironmentOption.integer(sandboxPort, "SANDBOX_PORT", default: 8081)
+        let level = try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL")
+        let logger = EnvironmentOption.logger(label: "demo", level: level)
+        guard let backendURL = URL(string: "http://\(host):\(backendPort)/api/v1/") else {
+            throw ValidationError("Invalid sandbox port \(backendPort).")
+        }
+        let sandboxApp = try buildSandboxApplication(
+            configuration: try sandbox.configuration(defaultDatabase: "data/demo/sandbox.sqlite"), host: host, port: backendPort,
+            logger: EnvironmentOption.logger(label: "sandbox", level: level))
+        let consoleApp = try buildConsoleApplication(
+            configuration: ConsoleConfiguration(
+                host: host, port: consolePort,
+                databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
+                backendURL: backendURL),
+            logger: EnvironmentOption.logger(label: "console", level: level),
+            onServerRunning: { port in
+                print("""
+
+                    Book Corners moderation console demo
+                      Console:  http://\(host):\(port)/
+                      Sandbox:  \(backendURL.absoluteString)
+                      Sign in as staff:      \(SeedAccounts.demoStaffUsername) / \(SeedAccounts.demoStaffPassword)
+                      A non-staff account:   \(SeedAccounts.demoUserUsername) / \(SeedAccounts.userPassword)
+                    Press Ctrl-C to stop.
+
+                    """)
+            })
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: sandboxApp), .init(service: consoleApp)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger))
+        try await group.run()
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Hummingbird
+import Sandbox
+
+/// The sandbox's options, shared by `console sandbox` and `console demo`.
+struct SandboxOptions: ParsableArguments {
+    @Option(name: .long, help: "The sandbox's SQLite file; seeded on first start. (env: SANDBOX_DATABASE, default: data/sandbox.sqlite)")
+    var sandboxDatabase: String?
+
+    @Option(name: .long, help: "Secret that signs the sandbox's tokens. (env: SANDBOX_TOKEN_SECRET)")
+    var tokenSecret: String?
+
+    @Option(name: .long, help: "Access token lifetime in seconds. (env: SANDBOX_ACCESS_TOKEN_LIFETIME, default: 300)")
+    var accessTokenLifetime: Int?
+
+    @Option(name: .long, help: "Refresh token lifetime in seconds. (env: SANDBOX_REFRESH_TOKEN_LIFETIME, default: 86400)")
+    var refreshTokenLifetime: Int?
+
+    @Option(name: .long, help: "Rate-limit window in seconds. (env: SANDBOX_RATE_WINDOW, default: 300)")
+    var rateWindow: Int?
+
+    @Option(name: .long, help: "Reads per window, per client and endpoint. (env: SANDBOX_READ_LIMIT, default: 60)")
+    var readLimit: Int?
+
+    @Option(name: .long, help: "Writes per window, per client and endpoint. (env: SANDBOX_WRITE_LIMIT, default: 10)")
+    var writeLimit: Int?
+
+    @Option(name: .long, help: "Sign-ins per window, per client. (env: SANDBOX_LOGIN_LIMIT, default: 10)")
+    var loginLimit: Int?
+
+    @Option(name: .long, help: "Token refreshes per window, per client. (env: SANDBOX_REFRESH_LIMIT, default: 15)")
+    var refreshLimit: Int?
+
+    @Flag(name: .long, help: "Turn rate limiting off. (env: SANDBOX_NO_RATE_LIMITS=1)")
+    var noRateLimits = false
+
+    @Option(name: .long, help: "Seed number for the generated data. (env: SANDBOX_SEED, default: 42)")
+    var seed: Int?
+
+    func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
+        let limitsOff = noRateLimits || EnvironmentOption.string(nil, "SANDBOX_NO_RATE_LIMITS", default: "0") == "1"
+        let policy = RateLimitPolicy(
+            windowSeconds: try positive(rateWindow, "SANDBOX_RATE_WINDOW", 300),
+            reads: try positive(readLimit, "SANDBOX_READ_LIMIT", 60),
+            writes: try positive(writeLimit, "SANDBOX_WRITE_LIMIT", 10),
+            logins: try positive(loginLimit, "SANDBOX_LOGIN_LIMIT", 10),
+            refreshes: try positive(refreshLimit, "SANDBOX_REFRESH_LIMIT", 15))
+        return SandboxConfiguration(
+            databasePath: EnvironmentOption.string(sandboxDatabase, "SANDBOX_DATABASE", default: defaultDatabase),
+            tokenSecret: EnvironmentOption.string(tokenSecret, "SANDBOX_TOKEN_SECRET", default: "sandbox-secret-change-me"),
+            accessTokenLifetime: Double(try positive(accessTokenLifetime, "SANDBOX_ACCESS_TOKEN_LIFETIME", 300)),
+            refreshTokenLifetime: Double(try positive(refreshTokenLifetime, "SANDBOX_REFRESH_TOKEN_LIFETIME", 86_400)),
+            rateLimits: limitsOff ? nil : policy,
+            seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)))
+    }
+
+    private func positive(_ flag: Int?, _ variable: String, _ fallback: Int) throws -> Int {
+        let value = try EnvironmentOption.integer(flag, variable, default: fallback)
+        guard value > 0 else { throw ValidationError("\(variable) must be greater than zero.") }
+        return value
+    }
+}
+
+/// `console sandbox`: the stand-in Book Corners backend on its own.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run a stand-in Book Corners backend with seeded data, for demos, development and tests.",
+        discussion: "It implements the staff API of docs (backend-api.md), including its rate limits and quirks.")
+
+    @Option(name: .long, help: "Address to listen on. (env: SANDBOX_BIND, default: 127.0.0.1)")
+    var bind: String?
+
+    @Option(name: .long, help: "Port to listen on. (env: SANDBOX_PORT, default: 8081)")
+    var port: Int?
+
+    @OptionGroup var sandbox: SandboxOptions
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: SANDBOX_LOG_LEVEL, default: info)")
+    var logLevel: String?
+
+    func run() async throws {
+        let host = EnvironmentOption.string(bind, "SANDBOX_BIND", default: "127.0.0.1")
+        let port = try EnvironmentOption.integer(port, "SANDBOX_PORT", default: 8081)
+        let logger = EnvironmentOption.logger(label: "sandbox", level: try EnvironmentOption.logLevel(logLevel, "SANDBOX_LOG_LEVEL"))
+        let app = try buildSandboxApplication(
+            configuration: try sandbox.configuration(defaultDatabase: "data/sandbox.sqlite"), host: host, port: port, logger: logger,
+            onServerRunning: { port in print("Sandbox backend: http://\(host):\(port)/api/v1/") })
+        try await app.runService()
+    }
+}

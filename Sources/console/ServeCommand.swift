@@ -1,0 +1,45 @@
+import ArgumentParser
+import ConsoleServer
+import Foundation
+import Hummingbird
+
+/// `console serve`: the web console against a configured backend.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the web console against a Book Corners backend.")
+
+    @Option(name: .long, help: "Address to listen on. (env: CONSOLE_BIND, default: 127.0.0.1)")
+    var bind: String?
+
+    @Option(name: .long, help: "Port to listen on. (env: CONSOLE_PORT, default: 8080)")
+    var port: Int?
+
+    @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/console.sqlite)")
+    var database: String?
+
+    @Option(name: .long, help: "Book Corners API base URL. (env: CONSOLE_BACKEND_URL, default: http://127.0.0.1:8081/api/v1/)")
+    var backendURL: String?
+
+    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
+    var logLevel: String?
+
+    func run() async throws {
+        let configuration = try consoleConfiguration()
+        let logger = EnvironmentOption.logger(label: "console", level: try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL"))
+        let app = try buildConsoleApplication(configuration: configuration, logger: logger)
+        try await app.runService()
+    }
+
+    func consoleConfiguration() throws -> ConsoleConfiguration {
+        let urlText = EnvironmentOption.string(backendURL, "CONSOLE_BACKEND_URL", default: "http://127.0.0.1:8081/api/v1/")
+        guard let url = URL(string: urlText.hasSuffix("/") ? urlText : urlText + "/"), let scheme = url.scheme,
+            ["http", "https"].contains(scheme), url.host != nil
+        else { throw ValidationError("The backend URL must be an http(s) URL such as https://bookcorners.org/api/v1/, got '\(urlText)'.") }
+        return ConsoleConfiguration(
+            host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
+            port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
+            databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite"),
+            backendURL: url)
+    }
+}
