@@ -66,20 +66,29 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "Sandbox", "BookCornersAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "BookCornersAPITests",
             dependencies: [
-                "BookCornersAPI", "Sandbox",
+                "BookCornersAPI", "Sandbox", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(
             name: "SandboxTests",
             dependencies: [
-                "Sandbox", "BookCornersAPI",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "Sandbox", "BookCornersAPI", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -90,7 +99,7 @@ let package = Package(
         .testTarget(
             name: "ConsoleServerTests",
             dependencies: [
-                "ConsoleServer", "Sandbox",
+                "ConsoleServer", "Sandbox", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),

@@ -37,7 +37,7 @@ enum PlaceholderImage {
                     index = 1
                     let inner = (boxBottom - boxTop - 8) / shelves
                     let row = (y - boxTop - 4) % max(inner, 1)
-                    if x > boxLeft + 5, x < boxRight - 5, row > 3, ((x + Int(hash >> (x % 13)) % 5) % 7) < 5 {
+                    if x > boxLeft + 5, x < boxRight - 5, row > 3, ((x + Int((hash >> UInt64(x % 13)) % 5)) % 7) < 5 {
                         index = 2
                     }
                 }

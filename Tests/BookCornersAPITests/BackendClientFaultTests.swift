@@ -1,0 +1,255 @@
+@testable import BookCornersAPI
+import Foundation
+import Hummingbird
+import NIOCore
+import Testing
+import TestSupport
+
+@Suite("BackendClient against a misbehaving backend")
+struct BackendClientFaultTests {
+    private func client(_ url: URL, timeout: Duration = .seconds(5), attempts: Int = 3) -> BackendClient {
+        BackendClient(configuration: .init(
+            baseURL: url, requestTimeout: timeout,
+            readRetry: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))))
+    }
+
+    private func credentials(_ access: String = "valid") -> StaffCredentials {
+        StaffCredentials(accessToken: access, refreshToken: "refresh-token")
+    }
+
+    @Test("a connection dropped mid-answer is retried, then reported as unavailable")
+    func droppedConnection() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/summary": { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json", .contentLength: "500"],
+                    body: .init { writer in
+                        try await writer.write(ByteBuffer(string: #"{"pending_libraries_count": 1,"#))
+                        throw CancellationError()
+                    })
+            }
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            await #expect(throws: BackendError.unavailable(.connectionFailed)) { try await client.summary(credentials()) }
+            #expect(await log.count("libraries/moderation/summary") == 3)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("an answer slower than the timeout is a timeout, after the bounded retries")
+    func slowAnswer() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/summary": { _, _ in
+                try await Task.sleep(for: .seconds(2))
+                return FaultServer.json(.ok, FaultServer.summary)
+            }
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url, timeout: .milliseconds(300), attempts: 2)
+            let started = ContinuousClock.now
+            await #expect(throws: BackendError.unavailable(.timedOut)) { try await client.summary(credentials()) }
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(await log.count("libraries/moderation/summary") == 2)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("503 then 200: a read is retried and succeeds")
+    func retryAfter503() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/summary": { call, _ in
+                call == 1 ? FaultServer.json(.serviceUnavailable, "<html>busy</html>", contentType: "text/html") : FaultServer.json(.ok, FaultServer.summary)
+            }
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            let summary = try await client.summary(credentials())
+            #expect(summary.totalPending == 6)
+            #expect(await log.count("libraries/moderation/summary") == 2)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("a PATCH that meets a 503 is not retried")
+    func patchNotRetried() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/reports/7": { _, _ in FaultServer.json(.serviceUnavailable, #"{"message": "down", "details": null}"#) }
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            await #expect(throws: BackendError.unavailable(.serverError(status: 503))) {
+                try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
+            }
+            #expect(await log.count("libraries/moderation/reports/7") == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("429 with retry_after, and without it (the next 300-second boundary); never retried")
+    func rateLimited() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/summary": { _, _ in
+                FaultServer.json(.tooManyRequests, #"{"message": "Too many requests. Please try again later.", "details": {"retry_after": 145}}"#)
+            },
+            "auth/login": { _, _ in
+                FaultServer.json(.tooManyRequests, #"{"message": "Too many login attempts. Please try again later.", "details": null}"#)
+            },
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            await #expect(throws: BackendError.rateLimited(retryAfterSeconds: 145)) { try await client.summary(credentials()) }
+            do {
+                _ = try await client.signIn(username: "staff", password: "x")
+                Issue.record("sign-in should be rate limited")
+            } catch {
+                guard case .rateLimited(let seconds)? = error as? BackendError else { Issue.record("\(error)"); return }
+                let expected = BackendError.secondsToNextWindow()
+                #expect(abs(seconds - expected) <= 2)
+            }
+            #expect(await log.count("libraries/moderation/summary") == 1)
+            #expect(await log.count("auth/login") == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("an HTML 404 (wrong path) is reported as a non-JSON answer, not as 'not found'")
+    func htmlNotFound() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/some-slug": { _, _ in
+                FaultServer.json(.notFound, "<!DOCTYPE html><title>Page not found</title>", contentType: "text/html; charset=utf-8")
+            }
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            await #expect(throws: BackendError.unavailable(.notJSON(status: 404))) {
+                try await client.library(slug: "some-slug", credentials: credentials())
+            }
+            #expect(await log.count("libraries/moderation/some-slug") == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("401 then a successful refresh: the call is retried once with the new token")
+    func refreshThenRetry() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "auth/me": { _, request in
+                request.headers[.authorization] == "Bearer fresh"
+                    ? FaultServer.json(.ok, FaultServer.me)
+                    : FaultServer.json(.unauthorized, #"{"message": "{'detail': ErrorDetail(...)}", "details": null}"#, contentType: "application/json")
+            },
+            "auth/refresh": { _, _ in FaultServer.json(.ok, #"{"access": "fresh"}"#) },
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            let stored = TokenBox()
+            let credentials = StaffCredentials(accessToken: "expired", refreshToken: "r") { await stored.set($0) }
+            let account = try await client.me(credentials)
+            #expect(account.isStaff)
+            #expect(await log.count("auth/me") == 2)
+            #expect(await log.count("auth/refresh") == 1)
+            #expect(await credentials.accessToken == "fresh")
+            #expect(await stored.value == "fresh", "the owner hears of the new token")
+            try await client.shutdown()
+        }
+    }
+
+    @Test("401 with a failing refresh is sessionExpired, without a second try")
+    func failingRefresh() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "auth/me": { _, _ in FaultServer.json(.unauthorized, #"{"message": "Unauthorized", "details": null}"#, contentType: "application/json") },
+            "auth/refresh": { _, _ in
+                FaultServer.json(.unauthorized, #"{"message": "Invalid or expired refresh token.", "details": null}"#, contentType: "application/json")
+            },
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            await #expect(throws: BackendError.sessionExpired) { try await client.me(credentials("expired")) }
+            #expect(await log.count("auth/me") == 1)
+            #expect(await log.count("auth/refresh") == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("twenty concurrent calls with an expired token cause exactly one refresh")
+    func singleFlightRefresh() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = [
+            "libraries/moderation/summary": { _, request in
+                request.headers[.authorization] == "Bearer fresh"
+                    ? FaultServer.json(.ok, FaultServer.summary)
+                    : FaultServer.json(.unauthorized, #"{"message": "Unauthorized", "details": null}"#, contentType: "application/json")
+            },
+            "auth/refresh": { _, _ in
+                try await Task.sleep(for: .milliseconds(200))
+                return FaultServer.json(.ok, #"{"access": "fresh"}"#)
+            },
+        ]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            let credentials = credentials("expired")
+            let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 { group.addTask { try await client.summary(credentials).totalPending } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(results == Array(repeating: 6, count: 20))
+            #expect(await log.count("auth/refresh") == 1)
+            try await client.shutdown()
+        }
+    }
+
+    @Test("every call says who it is, carries a request id, and asks caches to stay out")
+    func headers() async throws {
+        let log = CallLog()
+        let routes: [String: Script] = ["libraries/moderation/summary": { _, _ in FaultServer.json(.ok, FaultServer.summary) }]
+        try await FaultServer.run(routes, log: log) { url in
+            let client = client(url)
+            _ = try await client.summary(credentials(), context: CallContext(requestID: "req-123", forwardedFor: "198.51.100.7"))
+            let headers = await log.lastHeaders
+            #expect(headers["user-agent"]?.hasPrefix("BookCornersModerationConsole/") == true)
+            #expect(headers["x-request-id"] == "req-123")
+            #expect(headers["x-forwarded-for"] == "198.51.100.7")
+            #expect(headers["cache-control"]?.contains("no-cache") == true)
+            #expect(headers["authorization"] == "Bearer valid")
+            try await client.shutdown()
+        }
+    }
+
+    @Test("a backend that is not there is unavailable, quickly")
+    func connectionRefused() async throws {
+        let client = client(URL(string: "http://127.0.0.1:1/api/v1/")!)
+        await #expect(throws: BackendError.unavailable(.connectionFailed)) { try await client.statistics() }
+        try await client.shutdown()
+    }
+
+    @Test("page bounds are checked before anything is sent")
+    func pageBounds() {
+        #expect(throws: PageError.sizeOutOfRange(51)) { try Page(number: 1, size: 51) }
+        #expect(throws: PageError.numberOutOfRange(0)) { try Page(number: 0, size: 20) }
+        #expect(Page(clampingNumber: 5000, size: 0) == (try? Page(number: 1000, size: 1)))
+    }
+
+    @Test("relative media paths resolve against the backend's origin; absolute ones stay")
+    func mediaURLs() async throws {
+        let client = BackendClient(configuration: .init(baseURL: URL(string: "https://bookcorners.org/api/v1/")!))
+        #expect(client.mediaURL("/media/a.jpg")?.absoluteString == "https://bookcorners.org/media/a.jpg")
+        #expect(client.mediaURL("https://cdn.example.com/b.jpg")?.absoluteString == "https://cdn.example.com/b.jpg")
+        #expect(client.mediaURL("") == nil)
+        #expect(client.mediaOrigin == "https://bookcorners.org")
+        try await client.shutdown()
+    }
+}
+
+/// Holds the token the credentials' owner was told about.
+actor TokenBox {
+    private(set) var value: String?
+    func set(_ token: String) { value = token }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import TestSupport
+
+/// A small backend that misbehaves on purpose: each test scripts the answers per path and
+/// reads back how many calls arrived and with which headers.
+actor CallLog {
+    private(set) var calls: [String: Int] = [:]
+    private(set) var lastHeaders: [String: String] = [:]
+
+    /// Counts a call and answers its number (1 for the first).
+    func record(_ path: String, headers: HTTPFields) -> Int {
+        calls[path, default: 0] += 1
+        lastHeaders = Dictionary(headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { $1 })
+        return calls[path, default: 0]
+    }
+
+    func count(_ path: String) -> Int { calls[path, default: 0] }
+}
+
+/// What a scripted route answers for its n-th call.
+typealias Script = @Sendable (_ callNumber: Int, _ request: Request) async throws -> Response
+
+enum FaultServer {
+    /// Runs a server whose `/api/v1/<path>` answers follow `routes`, around `body`.
+    static func run<Result: Sendable>(
+        _ routes: [String: Script], log: CallLog, _ body: (URL) async throws -> Result
+    ) async throws -> Result {
+        try await withRunningApplication({ onRunning in
+            let router = Router()
+            for (path, script) in routes {
+                router.on(RouterPath("/api/v1/" + path), method: .get) { request, _ in
+                    try await script(await log.record(path, headers: request.headers), request)
+                }
+                router.on(RouterPath("/api/v1/" + path), method: .post) { request, _ in
+                    try await script(await log.record(path, headers: request.headers), request)
+                }
+                router.on(RouterPath("/api/v1/" + path), method: .patch) { request, _ in
+                    try await script(await log.record(path, headers: request.headers), request)
+                }
+            }
+            return Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
+        }) { port in
+            try await body(URL(string: "http://127.0.0.1:\(port)/api/v1/")!)
+        }
+    }
+
+    static func json(_ status: HTTPResponse.Status, _ text: String, contentType: String = "application/json; charset=utf-8") -> Response {
+        Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static let summary = #"{"pending_libraries_count": 1, "open_reports_count": 2, "pending_photos_count": 3, "total_pending": 6, "total_libraries": 10, "total_users": 4}"#
+    static let me = #"{"id": 2, "username": "staff", "email": "staff@example.com", "is_social_only": false, "is_staff": true}"#
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Runs an application on a real loopback socket for the duration of `body`, then shuts
+/// it down gracefully. `makeApplication` receives the callback that learns the bound port
+/// (pass port 0 to the builder to get a free one).
+public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
+    _ makeApplication: (@escaping @Sendable (Int) async -> Void) throws -> App,
+    _ body: (Int) async throws -> Result
+) async throws -> Result {
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let app = try makeApplication { port in continuation.yield(port) }
+    let group = ServiceGroup(services: [app], logger: Logger(label: "test-server"))
+    return try await withThrowingTaskGroup(of: Void.self) { tasks in
+        tasks.addTask { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestServerError.didNotStart }
+        do {
+            let result = try await body(port)
+            await group.triggerGracefulShutdown()
+            try await tasks.waitForAll()
+            return result
+        } catch {
+            await group.triggerGracefulShutdown()
+            try? await tasks.waitForAll()
+            throw error
+        }
+    }
+}
+
+public enum TestServerError: Error {
+    case didNotStart
+}
