@@ -1,43 +1,63 @@
+import BookCornersAPI
 import Foundation
 import Hummingbird
 import Logging
 import ModerationStore
 
-/// Builds the web console. Until the console pages land it answers a placeholder page
-/// that names the backend it will talk to.
+/// Builds the web console: opens its database, loads the templates (a missing one stops
+/// start-up), and wires controllers, middleware and the backend client together.
 public func buildConsoleApplication(
     configuration: ConsoleConfiguration,
     logger: Logger = Logger(label: "console"),
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) throws -> some ApplicationProtocol {
-    let directory = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    _ = try ModerationStore(path: configuration.databasePath)
-    let router = Router()
-    let backend = configuration.backendURL.absoluteString
-    router.get("/") { _, _ in
-        Response(
-            status: .ok,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: PlaceholderPage.html(backend: backend))))
-    }
+) async throws -> some ApplicationProtocol {
+    let dependencies = try await makeDependencies(configuration: configuration, logger: logger)
     return Application(
-        router: router,
+        router: buildRouter(dependencies: dependencies),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
+        services: [dependencies.client],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
 
-/// The page `serve` shows before the console pages exist.
-enum PlaceholderPage {
-    static func html(backend: String) -> String {
-        let escaped = backend.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Book Corners Moderation Console</title></head>
-            <body><h1>Book Corners Moderation Console</h1>
-            <p>The console is running and will talk to the backend at <code>\(escaped)</code>.</p></body></html>
-            """
-    }
+func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async throws -> ConsoleDependencies {
+    let databaseURL = URL(fileURLWithPath: configuration.databasePath)
+    try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let store = try ModerationStore(path: configuration.databasePath)
+    let sealer = try TokenSealer.load(
+        base64Key: configuration.tokenKey,
+        keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
+    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
+    let secure = configuration.behindTLSProxy
+    return ConsoleDependencies(
+        configuration: configuration, store: store, client: client,
+        cache: BackendReadCache(lifetime: configuration.readCacheLifetime),
+        sessions: SessionManager(
+            store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
+            logger: logger),
+        renderer: try await PageRenderer(directory: configuration.templatesDirectory),
+        cookie: SessionCookie(secure: secure),
+        throttle: SignInThrottle(store: store))
+}
+
+func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
+    let router = Router(context: ConsoleRequestContext.self)
+    router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: dependencies.client.mediaOrigin))
+    router.add(middleware: ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie))
+    // Files are looked up only when no route matched (FileMiddleware serves on a 404).
+    router.add(middleware: FileMiddleware(dependencies.configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
+    router.get("/healthz") { _, _ in "ok" }
+    router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie))
+
+    let signIn = SignInController(dependencies: dependencies)
+    signIn.addRoutes(to: router)
+
+    let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
+    signIn.addSignedInRoutes(to: staff)
+    DashboardController(dependencies: dependencies).addRoutes(to: staff)
+    LibraryQueueController(dependencies: dependencies).addRoutes(to: staff)
+    ReportQueueController(dependencies: dependencies).addRoutes(to: staff)
+    PhotoQueueController(dependencies: dependencies).addRoutes(to: staff)
+    return router
 }

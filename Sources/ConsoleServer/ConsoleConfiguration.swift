@@ -8,11 +8,47 @@ public struct ConsoleConfiguration: Sendable {
     public var databasePath: String
     /// The Book Corners API base URL, ending in `/api/v1/`.
     public var backendURL: URL
+    /// Where `*.mustache` pages live; read once at start-up.
+    public var templatesDirectory: String
+    /// Where CSS, JS and icons live.
+    public var publicDirectory: String
+    /// Base64 AES key for tokens at rest; `nil` to use (or create) the key file next to the database.
+    public var tokenKey: String?
+    /// Set when a TLS proxy sits in front, so cookies are marked `Secure`.
+    public var behindTLSProxy: Bool
+    public var sessionIdleTimeout: TimeInterval
+    public var sessionLifetime: TimeInterval
+    /// How long a backend answer may be reused for pages (at most 10 s).
+    public var readCacheLifetime: TimeInterval
+    /// Send each staff member's address as `X-Forwarded-For`, so each has their own
+    /// rate-limit budget at the backend.
+    public var forwardClientAddress: Bool
 
-    public init(host: String, port: Int, databasePath: String, backendURL: URL) {
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        databasePath: String,
+        backendURL: URL,
+        templatesDirectory: String = "Templates",
+        publicDirectory: String = "Public",
+        tokenKey: String? = nil,
+        behindTLSProxy: Bool = false,
+        sessionIdleTimeout: TimeInterval = 30 * 60,
+        sessionLifetime: TimeInterval = 12 * 60 * 60,
+        readCacheLifetime: TimeInterval = 10,
+        forwardClientAddress: Bool = true
+    ) {
         self.host = host
         self.port = port
         self.databasePath = databasePath
         self.backendURL = backendURL
+        self.templatesDirectory = templatesDirectory
+        self.publicDirectory = publicDirectory
+        self.tokenKey = tokenKey
+        self.behindTLSProxy = behindTLSProxy
+        self.sessionIdleTimeout = sessionIdleTimeout
+        self.sessionLifetime = sessionLifetime
+        self.readCacheLifetime = min(readCacheLifetime, 10)
+        self.forwardClientAddress = forwardClientAddress
     }
 }

@@ -39,14 +39,14 @@ struct DemoCommand: AsyncParsableCommand {
         let sandboxApp = try buildSandboxApplication(
             configuration: try sandbox.configuration(defaultDatabase: "data/demo/sandbox.sqlite"), host: host, port: backendPort,
             logger: EnvironmentOption.logger(label: "sandbox", level: level))
-        let consoleApp = try buildConsoleApplication(
+        let consoleApp = try await buildConsoleApplication(
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort,
                 databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
                 backendURL: backendURL),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
-                print("""
+                ConsoleOutput.write("""
 
                     Book Corners moderation console demo
                       Console:  http://\(host):\(port)/

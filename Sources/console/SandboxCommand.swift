@@ -85,7 +85,7 @@ struct SandboxCommand: AsyncParsableCommand {
         let logger = EnvironmentOption.logger(label: "sandbox", level: try EnvironmentOption.logLevel(logLevel, "SANDBOX_LOG_LEVEL"))
         let app = try buildSandboxApplication(
             configuration: try sandbox.configuration(defaultDatabase: "data/sandbox.sqlite"), host: host, port: port, logger: logger,
-            onServerRunning: { port in print("Sandbox backend: http://\(host):\(port)/api/v1/") })
+            onServerRunning: { port in ConsoleOutput.write("Sandbox backend: http://\(host):\(port)/api/v1/\n") })
         try await app.runService()
     }
 }

@@ -27,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try consoleConfiguration()
         let logger = EnvironmentOption.logger(label: "console", level: try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL"))
-        let app = try buildConsoleApplication(configuration: configuration, logger: logger)
+        let app = try await buildConsoleApplication(configuration: configuration, logger: logger)
         try await app.runService()
     }
 

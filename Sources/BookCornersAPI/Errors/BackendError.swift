@@ -73,7 +73,7 @@ public enum BackendError: Error, Equatable, Sendable {
     }
 
     /// "45 s", "2 min 5 s".
-    static func duration(_ seconds: Int) -> String {
+    public static func duration(_ seconds: Int) -> String {
         seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")
     }
 

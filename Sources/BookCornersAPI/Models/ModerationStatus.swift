@@ -44,7 +44,8 @@ public enum ReportReasonFilter: Sendable, Hashable {
     case all
     case only(ReportReason)
 
-    var queryValue: String {
+    /// The value the backend expects in `reason=`.
+    public var queryValue: String {
         switch self {
         case .all: "all"
         case .only(let reason): reason.rawValue

@@ -124,6 +124,13 @@ struct SeedGenerator {
             library.address = index.isMultiple(of: 2) ? original.address : ""
             library.name = index.isMultiple(of: 3) ? original.name : original.name + " (new)"
             library.postalCode = original.postalCode
+            library.description = "Found this one on my walk, near \(original.address) in \(original.city)."
+            library.slug = uniqueSlug("\(original.city) \(original.address) \(library.name)", id: library.id)
+            if !library.photoUrl.isEmpty {
+                let month = MediaFolder.month(of: library.createdAt)
+                library.photoUrl = "/media/libraries/photos/\(month)/\(library.slug).png"
+                library.thumbnailUrl = "/media/libraries/photos/thumbnails/\(month)/\(library.slug)-thumb.png"
+            }
         case 9, 10, 11:
             library.name = ""
         case 12, 13, 14:

@@ -1,0 +1,27 @@
+# Build: docker build -t bookcorners-console .
+# Run:   docker run -p 8080:8080 -v console-data:/data -e CONSOLE_BACKEND_URL=https://bookcorners.org/api/v1/ bookcorners-console
+FROM swift:6.2-bookworm AS build
+WORKDIR /build
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev && rm -rf /var/lib/apt/lists/*
+COPY Package.swift ./
+RUN swift package resolve
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --product console --static-swift-stdlib \
+    && mkdir -p /staging && cp "$(swift build -c release --show-bin-path)/console" /staging/
+
+FROM debian:bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 ca-certificates curl tzdata \
+    && rm -rf /var/lib/apt/lists/* \
+    && useradd --system --uid 10001 --home /app --shell /usr/sbin/nologin console \
+    && mkdir -p /data /app && chown console /data
+WORKDIR /app
+COPY --from=build /staging/console /app/console
+COPY Templates ./Templates
+COPY Public ./Public
+USER console
+VOLUME ["/data"]
+ENV CONSOLE_BIND=0.0.0.0 CONSOLE_PORT=8080 CONSOLE_DATABASE=/data/console.sqlite
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+ENTRYPOINT ["/app/console", "serve"]

@@ -1,0 +1,25 @@
+// Small conveniences only; every page works without this file.
+// 1. Show times in the viewer's own time zone (the page shows UTC without script).
+// 2. Keyboard: "/" focuses the search box, "g d/l/r/p" goes to a page.
+(function () {
+  "use strict";
+  var format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  document.querySelectorAll("time[datetime]").forEach(function (element) {
+    var date = new Date(element.getAttribute("datetime"));
+    if (!isNaN(date)) { element.title = format.format(date); }
+  });
+
+  var pending = null;
+  var targets = { d: "/", l: "/libraries", r: "/reports", p: "/photos" };
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || event.metaKey || event.ctrlKey || event.altKey) { return; }
+    if (event.key === "/") {
+      var search = document.querySelector("input[type=search]");
+      if (search) { event.preventDefault(); search.focus(); }
+      return;
+    }
+    if (pending === "g" && targets[event.key]) { window.location.href = targets[event.key]; }
+    pending = event.key === "g" ? "g" : null;
+  });
+})();

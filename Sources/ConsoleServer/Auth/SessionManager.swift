@@ -1,0 +1,106 @@
+import BookCornersAPI
+import Foundation
+import Logging
+import ModerationStore
+
+/// Creates, finds and ends staff sessions, and hands out each session's backend
+/// credentials (one `StaffCredentials` per session, so concurrent requests share refreshes).
+actor SessionManager {
+    private let store: ModerationStore
+    private let sealer: TokenSealer
+    private let idleTimeout: TimeInterval
+    private let lifetime: TimeInterval
+    private let logger: Logger
+    private var credentials: [String: StaffCredentials] = [:]
+
+    init(store: ModerationStore, sealer: TokenSealer, idleTimeout: TimeInterval, lifetime: TimeInterval, logger: Logger) {
+        self.store = store
+        self.sealer = sealer
+        self.idleTimeout = idleTimeout
+        self.lifetime = lifetime
+        self.logger = logger
+    }
+
+    /// Starts a session; answers the cookie value (a new one on every sign-in).
+    func start(account: Account, tokens: TokenPair, clientAddress: String, userAgent: String, now: Date = Date()) throws -> (cookie: String, session: StaffSession) {
+        let cookie = RandomToken.make()
+        // Never outlive the refresh token: after it, the backend would refuse us anyway.
+        let refreshEnd = JWTExpiry.date(of: tokens.refresh) ?? now.addingTimeInterval(lifetime)
+        let session = StaffSession(
+            id: RandomToken.digest(cookie), staffId: account.id, username: account.username, email: account.email,
+            csrfToken: RandomToken.make(), sealedAccessToken: try sealer.seal(tokens.access),
+            sealedRefreshToken: try sealer.seal(tokens.refresh), clientAddress: clientAddress, userAgent: String(userAgent.prefix(300)),
+            createdAt: now, lastSeenAt: now, expiresAt: min(now.addingTimeInterval(lifetime), refreshEnd), flash: nil)
+        try store.insert(session)
+        return (cookie, session)
+    }
+
+    enum Lookup {
+        case none
+        case expired
+        case active(StaffSession, flash: String?)
+    }
+
+    /// The live session for a cookie value; expired ones are removed.
+    func lookup(cookie: String, now: Date = Date()) throws -> Lookup {
+        let id = RandomToken.digest(cookie)
+        guard let session = try store.session(id: id) else { return .none }
+        if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
+            try end(sessionID: id)
+            return .expired
+        }
+        // Writing on every request would serialise page views on the database; a minute is enough.
+        var flash: String?
+        if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
+            flash = try store.touchSession(id: id, at: now, consumeFlash: true)
+        }
+        return .active(session, flash: flash)
+    }
+
+    func end(sessionID: String) throws {
+        credentials[sessionID] = nil
+        try store.deleteSession(id: sessionID)
+    }
+
+    func flash(_ message: String, sessionID: String) throws {
+        try store.setFlash(message, sessionID: sessionID)
+    }
+
+    /// The backend credentials of a session; a refreshed access token is sealed and stored.
+    func credentials(for session: StaffSession) throws -> StaffCredentials {
+        if let existing = credentials[session.id] { return existing }
+        let store = store
+        let sealer = sealer
+        let logger = logger
+        let sessionID = session.id
+        let made = StaffCredentials(
+            accessToken: try sealer.open(session.sealedAccessToken), refreshToken: try sealer.open(session.sealedRefreshToken)
+        ) { token in
+            do {
+                try store.updateSealedAccessToken(try sealer.seal(token), sessionID: sessionID)
+            } catch {
+                logger.error("could not store a refreshed access token", metadata: ["error": "\(error)"])
+            }
+        }
+        credentials[session.id] = made
+        return made
+    }
+}
+
+/// Reads the `exp` claim of a JWT without checking it (the backend checks; we only plan).
+enum JWTExpiry {
+    static func date(of token: String) -> Date? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+            let claims = try? JSONDecoder().decode(Claims.self, from: data)
+        else { return nil }
+        return Date(timeIntervalSince1970: claims.exp)
+    }
+
+    private struct Claims: Decodable {
+        let exp: Double
+    }
+}

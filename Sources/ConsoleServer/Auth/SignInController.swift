@@ -1,0 +1,134 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import Logging
+
+/// Sign-in and sign-out. Only accounts the backend calls staff get a session.
+struct SignInController {
+    let dependencies: ConsoleDependencies
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get("/sign-in", use: show)
+        router.post("/sign-in", use: signIn)
+    }
+
+    func addSignedInRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.post("/sign-out", use: signOut)
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        if context.session != nil { return .redirect(to: SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
+        let expired = request.uri.queryParameters["expired"] != nil
+        return try page(
+            context: context, request: request, login: "", next: request.uri.queryParameters["next"].map(String.init),
+            message: expired ? "Your session has ended. Sign in again to continue." : nil, isError: false, status: .ok)
+    }
+
+    @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let login = String((form["login"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(254))
+        let password = String((form["password"] ?? "").prefix(1024))
+        let next = form["next"]
+        guard let cookieToken = request.cookies[SessionCookie.signInCSRFName]?.value, let formToken = form["csrf"],
+            RandomToken.equal(cookieToken, formToken)
+        else {
+            return try page(context: context, request: request, login: login, next: next,
+                            message: "The sign-in form had expired. Please try again.", isError: true, status: .forbidden)
+        }
+        guard !login.isEmpty, !password.isEmpty else {
+            return try page(context: context, request: request, login: login, next: next,
+                            message: "Enter your Book Corners username or e-mail and your password.", isError: true, status: .badRequest)
+        }
+        let address = context.clientAddress
+        if let wait = try dependencies.throttle.waitTime(login: login, clientAddress: address) {
+            let minutes = max(1, Int((wait / 60).rounded(.up)))
+            return try page(context: context, request: request, login: login, next: next,
+                            message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(minutes) min; try again then.",
+                            isError: true, status: .tooManyRequests)
+        }
+        let outcome: Result<(TokenPair, Account), BackendError>
+        do {
+            outcome = .success(try await authenticate(login: login, password: password, context: dependencies.callContext(context)))
+        } catch {
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success((let tokens, let account)) where account.isStaff:
+            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: true)
+            let (cookieValue, session) = try await dependencies.sessions.start(
+                account: account, tokens: tokens, clientAddress: address, userAgent: request.headers[.userAgent] ?? "")
+            context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
+            var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
+            response.setCookie(dependencies.cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
+            return response
+        case .success:
+            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
+            context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
+            return try page(context: context, request: request, login: login, next: next,
+                            message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
+        case .failure(.invalidCredentials):
+            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
+            return try page(context: context, request: request, login: login, next: next,
+                            message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
+        case .failure(.rateLimited(let seconds)):
+            return try page(context: context, request: request, login: login, next: next,
+                            message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
+                            isError: true, status: .tooManyRequests)
+        case .failure(let error):
+            return try page(context: context, request: request, login: login, next: next,
+                            message: error.staffMessage, isError: true, status: .serviceUnavailable)
+        }
+    }
+
+    /// Signs in at the backend and asks who the account is.
+    private func authenticate(login: String, password: String, context: CallContext) async throws(BackendError) -> (TokenPair, Account) {
+        let tokens = try await dependencies.client.signIn(username: login, password: password, context: context)
+        let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh), context: context)
+        return (tokens, account)
+    }
+
+    @Sendable func signOut(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        if let session = context.session {
+            try await dependencies.sessions.end(sessionID: session.id)
+            context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
+        }
+        var response = Response.redirect(to: "/sign-in", type: .normal)
+        response.setCookie(dependencies.cookie.clear())
+        return response
+    }
+
+    private func page(
+        context: ConsoleRequestContext, request: Request, login: String, next: String?, message: String?, isError: Bool,
+        status: HTTPResponse.Status
+    ) throws -> Response {
+        let token = RandomToken.make()
+        let model = SignInPage(
+            layout: LayoutModel(context: context, title: "Sign in", active: nil, summary: nil),
+            login: login, next: SafeRedirect.path(next), csrf: token, message: message, isError: isError)
+        var response = try dependencies.renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
+        response.setCookie(dependencies.cookie.signInCSRF(token))
+        return response
+    }
+}
+
+struct SignInPage {
+    let layout: LayoutModel
+    let login: String
+    let next: String
+    let csrf: String
+    let message: String?
+    let isError: Bool
+}
+
+/// `?next=` may only lead to a local path: never another host, never a scheme.
+enum SafeRedirect {
+    static func path(_ candidate: String?) -> String {
+        guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.hasPrefix("/\\"),
+            !candidate.contains("\\"), !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
+            let components = URLComponents(string: candidate), components.scheme == nil, components.host == nil,
+            !candidate.hasPrefix("/sign-in"), !candidate.hasPrefix("/sign-out")
+        else { return "/" }
+        return candidate
+    }
+}

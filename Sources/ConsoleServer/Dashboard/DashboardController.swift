@@ -1,0 +1,122 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+
+/// The first page after sign-in: what waits, for how long, and whether the backend answers.
+struct DashboardController {
+    let dependencies: ConsoleDependencies
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get("/", use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let backend = try await dependencies.backend(for: context)
+        var status = PageStatus()
+        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        // A page past the end answers the last page, which holds the oldest items: one call per queue.
+        let oldestPage = Page(clampingNumber: Page.numberRange.upperBound, size: Page.sizeRange.upperBound)
+        let libraries = try await status.attempt { () async throws(BackendError) in
+            try await backend.libraries(LibraryFilter(status: .pending), page: oldestPage)
+        }
+        let reports = try await status.attempt { () async throws(BackendError) in
+            try await backend.reports(status: .open, reason: .all, page: oldestPage)
+        }
+        let photos = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: .pending, page: oldestPage) }
+        let now = Date()
+        let page = DashboardPage(
+            layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),
+            summary: summary.map(DashboardPage.Counts.init),
+            queues: [
+                DashboardPage.Queue(
+                    title: "Library submissions", href: "/libraries", total: summary?.pendingLibrariesCount,
+                    items: (libraries?.items ?? []).suffix(5).reversed().map {
+                        .init(label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
+                              href: "/libraries/\($0.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                    }),
+                DashboardPage.Queue(
+                    title: "Open reports", href: "/reports", total: summary?.openReportsCount,
+                    items: (reports?.items ?? []).suffix(5).reversed().map {
+                        .init(label: LibraryText.displayName($0.library.name), detail: ReportReason(rawValue: $0.reason)?.label ?? $0.reason,
+                              href: "/libraries/\($0.library.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                    }),
+                DashboardPage.Queue(
+                    title: "Community photos", href: "/photos", total: summary?.pendingPhotosCount,
+                    items: (photos?.items ?? []).suffix(5).reversed().map {
+                        .init(label: LibraryText.displayName($0.library.name), detail: $0.caption,
+                              href: "/libraries/\($0.library.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                    }),
+            ],
+            backendReachable: status.problem == nil,
+            backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.")
+        return dependencies.renderer.render(page, with: "dashboard")
+    }
+}
+
+/// The dashboard's model.
+struct DashboardPage {
+    struct Counts {
+        let pendingLibraries: Int
+        let openReports: Int
+        let pendingPhotos: Int
+        let totalPending: Int
+        let totalLibraries: Int
+        let totalUsers: Int
+
+        init(_ summary: ModerationSummary) {
+            pendingLibraries = summary.pendingLibrariesCount
+            openReports = summary.openReportsCount
+            pendingPhotos = summary.pendingPhotosCount
+            totalPending = summary.totalPending
+            totalLibraries = summary.totalLibraries
+            totalUsers = summary.totalUsers
+        }
+    }
+
+    struct Queue {
+        struct Item {
+            let label: String
+            let detail: String
+            let href: String
+            let age: String
+        }
+
+        let title: String
+        let href: String
+        let total: Int?
+        let items: [Item]
+        let isEmpty: Bool
+
+        init(title: String, href: String, total: Int?, items: [Item]) {
+            self.title = title
+            self.href = href
+            self.total = total
+            self.items = items
+            isEmpty = items.isEmpty
+        }
+    }
+
+    let layout: LayoutModel
+    let summary: Counts?
+    let queues: [Queue]
+    let backendReachable: Bool
+    let backendStatus: String
+}
+
+/// How library fields read on pages.
+enum LibraryText {
+    static let unnamed = "Unnamed library"
+
+    static func displayName(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? unnamed : name
+    }
+
+    static func place(address: String = "", city: String, country: String) -> String {
+        [address, city, country].filter { !$0.isEmpty }.joined(separator: ", ")
+    }
+
+    /// "Corner Books in Florence", as notifications and confirmations say it.
+    static func nameInCity(_ name: String, city: String) -> String {
+        city.isEmpty ? displayName(name) : "\(displayName(name)) in \(city)"
+    }
+}

@@ -1,0 +1,93 @@
+import BookCornersAPI
+import Foundation
+
+/// What every page's frame shows: who is signed in, the queue counts, navigation,
+/// the flash message and any banner about the backend.
+struct LayoutModel {
+    struct NavItem {
+        let label: String
+        let href: String
+        let current: Bool
+        let count: Int?
+        /// Areas that are planned but not built yet are shown, inactive.
+        let planned: Bool
+    }
+
+    let title: String
+    let username: String?
+    let csrf: String?
+    let flash: String?
+    var banner: String?
+    var freshness: String?
+    let nav: [NavItem]
+    let signedIn: Bool
+    let version = ConsoleVersion.current
+
+    enum Area: String {
+        case dashboard, libraries, reports, photos
+    }
+
+    init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
+        self.title = title
+        self.username = context.session?.username
+        self.csrf = context.session?.csrfToken
+        self.flash = context.flash
+        self.signedIn = context.session != nil
+        self.banner = status?.banner
+        self.freshness = status?.freshness
+        guard context.session != nil else {
+            nav = []
+            return
+        }
+        nav = [
+            NavItem(label: "Dashboard", href: "/", current: active == .dashboard, count: nil, planned: false),
+            NavItem(label: "Libraries", href: "/libraries", current: active == .libraries, count: summary?.pendingLibrariesCount, planned: false),
+            NavItem(label: "Reports", href: "/reports", current: active == .reports, count: summary?.openReportsCount, planned: false),
+            NavItem(label: "Photos", href: "/photos", current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
+            NavItem(label: "Audit", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "Outbox", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "Statistics", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "On call", href: "", current: false, count: nil, planned: true),
+        ]
+    }
+}
+
+/// How fresh a page's backend data is, and what went wrong fetching it.
+struct PageStatus {
+    private(set) var oldestFetch: Date?
+    private(set) var problem: BackendError?
+
+    /// Uses a cached answer, remembering its age and any problem behind it.
+    mutating func take<Value>(_ cached: Cached<Value>) -> Value {
+        if oldestFetch.map({ cached.fetchedAt < $0 }) ?? true { oldestFetch = cached.fetchedAt }
+        if let problem = cached.problem { self.problem = problem }
+        return cached.value
+    }
+
+    /// Runs a load; an outage or rate limit becomes a banner and `nil`, anything else is thrown.
+    mutating func attempt<Value>(_ load: () async throws(BackendError) -> Cached<Value>) async throws(BackendError) -> Value? {
+        do {
+            return take(try await load())
+        } catch {
+            switch error {
+            case .unavailable, .rateLimited, .unexpectedAnswer:
+                problem = error
+                return nil
+            default:
+                throw error
+            }
+        }
+    }
+
+    var banner: String? {
+        guard let problem else { return nil }
+        if let oldestFetch, Date().timeIntervalSince(oldestFetch) > 10 {
+            return problem.staffMessage + " Showing what we had \(TimeText.age(of: oldestFetch))."
+        }
+        return problem.staffMessage
+    }
+
+    var freshness: String? {
+        oldestFetch.map { "Data from Book Corners, \(TimeText.age(of: $0))" }
+    }
+}

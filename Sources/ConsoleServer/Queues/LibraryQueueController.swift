@@ -1,0 +1,246 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import Mustache
+
+/// The library submissions queue and a library's detail page.
+struct LibraryQueueController {
+    let dependencies: ConsoleDependencies
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get("/libraries", use: list)
+        router.get("/libraries/:slug", use: detail)
+    }
+
+    @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let query = ListQuery(request)
+        let filter = LibraryFilter(
+            status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
+            country: query.country, source: query.text("source", maxLength: 100))
+        let backend = try await dependencies.backend(for: context)
+        var status = PageStatus()
+        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        let list = try await status.attempt { () async throws(BackendError) in try await backend.libraries(filter, page: query.page) }
+        let now = Date()
+        let page = LibraryListPage(
+            layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
+            statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
+            text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
+            rows: (list?.items ?? []).map { LibraryRow($0, now: now) },
+            loaded: list != nil,
+            pager: list.map {
+                Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
+            })
+        return dependencies.renderer.render(page, with: "libraries")
+    }
+
+    @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        guard let slug = context.parameters.get("slug"), !slug.isEmpty, slug.count <= 255 else { throw ConsoleError.notFound }
+        let backend = try await dependencies.backend(for: context)
+        var status = PageStatus()
+        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        guard let library = try await status.attempt({ () async throws(BackendError) in try await backend.library(slug: slug) }) else {
+            let page = LibraryDetailPage.unavailable(
+                layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
+            return dependencies.renderer.render(page, with: "library-detail", status: .serviceUnavailable)
+        }
+        let nearby = try await status.attempt { () async throws(BackendError) in try await backend.nearby(lat: library.lat, lng: library.lng) }
+        let page = LibraryDetailPage(
+            layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
+            library: library, nearby: nearby?.items, now: Date())
+        return dependencies.renderer.render(page, with: "library-detail")
+    }
+}
+
+/// The libraries queue page.
+struct LibraryListPage {
+    let layout: LayoutModel
+    let statusOptions: [FilterOption]
+    let text: String
+    let country: String
+    let source: String
+    let rows: [LibraryRow]
+    let loaded: Bool
+    let pager: Pager?
+    let isEmpty: Bool
+    let hasRows: Bool
+
+    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?) {
+        self.layout = layout
+        self.statusOptions = statusOptions
+        self.text = text
+        self.country = country
+        self.source = source
+        self.rows = rows
+        self.loaded = loaded
+        self.pager = pager
+        isEmpty = loaded && rows.isEmpty
+        hasRows = !rows.isEmpty
+    }
+}
+
+/// One library in a queue. Rows are the hot path of every queue page, so they answer
+/// template lookups directly (`MustacheParent`) instead of through reflection.
+struct LibraryRow: MustacheParent {
+    let slug: String
+    let name: String
+    let isUnnamed: Bool
+    let thumbnailURL: String
+    let place: String
+    let submitter: String
+    let age: String
+    let createdAt: String
+    let createdUTC: String
+    let status: String
+
+    init(_ library: ModerationLibrary, now: Date) {
+        slug = library.slug
+        isUnnamed = library.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        name = LibraryText.displayName(library.name)
+        thumbnailURL = library.thumbnailUrl
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        submitter = library.createdBy?.username ?? "imported"
+        age = TimeText.age(of: library.createdAt, now: now)
+        createdAt = TimeText.iso(library.createdAt)
+        createdUTC = TimeText.utc(library.createdAt)
+        status = library.status
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "slug": slug
+        case "name": name
+        case "isUnnamed": isUnnamed
+        case "thumbnailURL": thumbnailURL.isEmpty ? nil : thumbnailURL
+        case "place": place
+        case "submitter": submitter
+        case "age": age
+        case "createdAt": createdAt
+        case "createdUTC": createdUTC
+        case "status": status
+        default: nil
+        }
+    }
+}
+
+/// A library's detail page, with possible duplicates nearby.
+struct LibraryDetailPage {
+    struct Field {
+        let label: String
+        let value: String
+
+        init(label: String, value: String) {
+            self.label = label
+            self.value = value.isEmpty ? "—" : value
+        }
+    }
+
+    struct Duplicate {
+        let name: String
+        let slug: String
+        let place: String
+        let distance: String
+        let isClose: Bool
+    }
+
+    let layout: LayoutModel
+    let loaded: Bool
+    let name: String
+    let isUnnamed: Bool
+    let slug: String
+    let photoURL: String?
+    let status: String
+    let rejectionReason: String?
+    let description: String
+    let fields: [Field]
+    let coordinates: String
+    let mapURL: String
+    let duplicates: [Duplicate]
+    let duplicatesChecked: Bool
+    let hasDuplicates: Bool
+    let hasCloseDuplicate: Bool
+
+    /// Within this distance a nearby approved library is probably the same one.
+    static let closeMetres = 50.0
+
+    init(layout: LayoutModel, library: ModerationLibrary, nearby: [PublicLibrary]?, now: Date) {
+        self.layout = layout
+        loaded = true
+        name = LibraryText.displayName(library.name)
+        isUnnamed = library.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        slug = library.slug
+        photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
+        status = library.status
+        rejectionReason = library.rejectionReason.isEmpty ? nil : library.rejectionReason
+        description = library.description.isEmpty ? "(none)" : library.description
+        func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
+        fields = [
+            Field(label: "Address", value: library.address.isEmpty ? "(none given)" : library.address),
+            Field(label: "City", value: library.city), Field(label: "Country", value: library.country),
+            Field(label: "Postal code", value: library.postalCode),
+            Field(label: "Submitted by", value: library.createdBy?.username ?? "imported (no submitter)"),
+            Field(label: "Submitted", value: "\(TimeText.utc(library.createdAt)) (\(TimeText.age(of: library.createdAt, now: now)))"),
+            Field(label: "Source", value: library.source), Field(label: "Operator", value: library._operator),
+            Field(label: "Brand", value: library.brand), Field(label: "Website", value: library.website),
+            Field(label: "Contact", value: library.contact),
+            Field(label: "Wheelchair accessible", value: library.wheelchairAccessible.isEmpty ? "unknown" : library.wheelchairAccessible),
+            Field(label: "Capacity", value: library.capacity.map { "\($0) books" } ?? "unknown"),
+            Field(label: "Indoor", value: optional(library.isIndoor)), Field(label: "Lit at night", value: optional(library.isLit)),
+            Field(label: "Slug", value: library.slug), Field(label: "Backend id", value: String(library.id)),
+        ]
+        coordinates = String(format: "%.6f, %.6f", library.lat, library.lng)
+        mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.6f&mlon=%.6f#map=19/%.6f/%.6f", library.lat, library.lng, library.lat, library.lng)
+        duplicatesChecked = nearby != nil
+        let measured: [(other: PublicLibrary, metres: Double)] = (nearby ?? [])
+            .filter { $0.id != library.id }
+            .map { other in (other, Distance.metres(library.lat, library.lng, other.lat, other.lng)) }
+        duplicates = measured.sorted { $0.metres < $1.metres }.map { pair in
+            Duplicate(
+                name: LibraryText.displayName(pair.other.name), slug: pair.other.slug,
+                place: LibraryText.place(address: pair.other.address, city: pair.other.city, country: pair.other.country),
+                distance: Distance.text(pair.metres), isClose: pair.metres < Self.closeMetres)
+        }
+        hasDuplicates = !duplicates.isEmpty
+        hasCloseDuplicate = duplicates.contains { $0.isClose }
+    }
+
+    /// The page when the library could not be loaded at all (backend down or limiting).
+    static func unavailable(layout: LayoutModel) -> LibraryDetailPage {
+        LibraryDetailPage(layout: layout)
+    }
+
+    private init(layout: LayoutModel) {
+        self.layout = layout
+        loaded = false
+        name = "Library"
+        isUnnamed = false
+        slug = ""
+        photoURL = nil
+        status = ""
+        rejectionReason = nil
+        description = ""
+        fields = []
+        coordinates = ""
+        mapURL = ""
+        duplicates = []
+        duplicatesChecked = false
+        hasDuplicates = false
+        hasCloseDuplicate = false
+    }
+}
+
+/// Great-circle distances.
+enum Distance {
+    /// "35 m", "1.2 km".
+    static func text(_ metres: Double) -> String {
+        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
+    }
+
+    /// Haversine distance in metres.
+    static func metres(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
+        let dLat = (lat2 - lat1) * .pi / 180
+        let dLng = (lng2 - lng1) * .pi / 180
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * .pi / 180) * cos(lat2 * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
+        return 2 * 6_371_008.8 * asin(min(1, sqrt(a)))
+    }
+}

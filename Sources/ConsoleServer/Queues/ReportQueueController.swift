@@ -1,0 +1,85 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+
+/// The problem reports queue.
+struct ReportQueueController {
+    let dependencies: ConsoleDependencies
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get("/reports", use: list)
+    }
+
+    @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let query = ListQuery(request)
+        let statusFilter = query.choice("status", default: ReportStatusFilter.open)
+        let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
+        let backend = try await dependencies.backend(for: context)
+        var status = PageStatus()
+        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        let list = try await status.attempt { () async throws(BackendError) in
+            try await backend.reports(status: statusFilter, reason: reason.map { .only($0) } ?? .all, page: query.page)
+        }
+        let now = Date()
+        let page = ReportListPage(
+            layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
+            statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
+            reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
+                + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
+            rows: (list?.items ?? []).map { ReportRow($0, now: now) },
+            loaded: list != nil,
+            pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
+        return dependencies.renderer.render(page, with: "reports")
+    }
+}
+
+struct ReportListPage {
+    let layout: LayoutModel
+    let statusOptions: [FilterOption]
+    let reasonOptions: [FilterOption]
+    let rows: [ReportRow]
+    let loaded: Bool
+    let pager: Pager?
+    let isEmpty: Bool
+
+    init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
+        self.layout = layout
+        self.statusOptions = statusOptions
+        self.reasonOptions = reasonOptions
+        self.rows = rows
+        self.loaded = loaded
+        self.pager = pager
+        isEmpty = loaded && rows.isEmpty
+    }
+}
+
+/// One report as the queue shows it.
+struct ReportRow {
+    let id: Int
+    let libraryName: String
+    let librarySlug: String
+    let libraryPlace: String
+    let reason: String
+    let details: String
+    let photoURL: String?
+    let reporter: String
+    let age: String
+    let createdAt: String
+    let createdUTC: String
+    let status: String
+
+    init(_ report: ModerationReport, now: Date) {
+        id = report.id
+        libraryName = LibraryText.displayName(report.library.name)
+        librarySlug = report.library.slug
+        libraryPlace = LibraryText.place(address: report.library.address, city: report.library.city, country: report.library.country)
+        reason = ReportReason(rawValue: report.reason)?.label ?? report.reason
+        details = report.details.isEmpty ? "(no details given)" : report.details
+        photoURL = report.photoUrl.isEmpty ? nil : report.photoUrl
+        reporter = report.createdBy?.username ?? "anonymous"
+        age = TimeText.age(of: report.createdAt, now: now)
+        createdAt = TimeText.iso(report.createdAt)
+        createdUTC = TimeText.utc(report.createdAt)
+        status = report.status
+    }
+}

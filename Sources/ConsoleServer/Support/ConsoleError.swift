@@ -1,0 +1,45 @@
+import BookCornersAPI
+import Hummingbird
+
+/// Failures a staff member can meet in the console, each mapped once to a page.
+enum ConsoleError: Error, Sendable {
+    case notFound
+    case csrfMismatch
+    case formTooLarge
+    case badInput(String)
+    case backend(BackendError)
+
+    var status: HTTPResponse.Status {
+        switch self {
+        case .notFound: .notFound
+        case .csrfMismatch: .forbidden
+        case .formTooLarge: .contentTooLarge
+        case .badInput: .badRequest
+        case .backend(.notFound): .notFound
+        case .backend(.rateLimited): .tooManyRequests
+        case .backend(.notStaff): .forbidden
+        case .backend: .serviceUnavailable
+        }
+    }
+
+    var title: String {
+        switch self {
+        case .notFound, .backend(.notFound): "Not found"
+        case .csrfMismatch: "This form has expired"
+        case .formTooLarge: "That was too much text"
+        case .badInput: "That did not work"
+        case .backend(.rateLimited): "Book Corners asks us to slow down"
+        case .backend: "Book Corners is not answering properly"
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .notFound: "There is no page here. Check the address, or go back to the dashboard."
+        case .csrfMismatch: "The form was sent without a valid security token, perhaps from an old tab. Go back, reload the page and try again."
+        case .formTooLarge: "The form was larger than the console accepts (64 KB). Shorten the text and try again."
+        case .badInput(let message): message
+        case .backend(let error): error.staffMessage
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+import NIOCore
+
+/// What one request carries through middleware and controllers.
+public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+    /// The signed-in staff member's session, once `SessionMiddleware` found one.
+    public var session: StaffSession?
+    /// The flash message for this page, consumed from the session.
+    public var flash: String?
+    /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
+    public var requestID: String
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.remoteAddress = source.channel.remoteAddress
+        self.requestID = RandomToken.make(bytes: 9)
+    }
+
+    /// Forms are small; anything bigger is refused before it is read.
+    public var maxUploadSize: Int { 64 * 1024 }
+
+    /// The address rate limits and lockouts count against.
+    public var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
+}

@@ -1,0 +1,60 @@
+import BookCornersAPI
+import Hummingbird
+import Logging
+
+/// Turns every error into a page that says what happened and what to do: never a stack
+/// trace, never a blank 500. Unknown errors are logged here with the request id, which the
+/// page shows too.
+struct ErrorPageMiddleware: RouterMiddleware {
+    typealias Context = ConsoleRequestContext
+    let renderer: PageRenderer
+    let sessions: SessionManager
+    let cookie: SessionCookie
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ConsoleError {
+            return try await page(for: error, request: request, context: context)
+        } catch let error as BackendError {
+            return try await page(for: .backend(error), request: request, context: context)
+        } catch let error as HTTPError where error.status == .notFound {
+            return try await page(for: .notFound, request: request, context: context)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return try await page(for: .formTooLarge, request: request, context: context)
+        } catch {
+            context.logger.error("request failed", metadata: ["request.id": "\(context.requestID)", "error": "\(error)"])
+            let model = ErrorPage(
+                layout: LayoutModel(context: context, title: "Something went wrong", active: nil, summary: nil),
+                title: "Something went wrong",
+                message: "The console hit an unexpected problem. Nothing you did caused it. Try again; if it keeps happening, tell the console's maintainers and quote the request id.",
+                requestID: context.requestID)
+            return try renderer.render(model, with: "error", status: .internalServerError).response(from: request, context: context)
+        }
+    }
+
+    private func page(for error: ConsoleError, request: Request, context: Context) async throws -> Response {
+        if case .backend(.sessionExpired) = error, let session = context.session {
+            // The backend no longer accepts this staff member's tokens: end our session too.
+            try await sessions.end(sessionID: session.id)
+            var response = Response.redirect(to: "/sign-in?expired=1", type: .normal)
+            response.setCookie(cookie.clear())
+            return response
+        }
+        if case .backend(let backendError) = error {
+            context.logger.warning("backend error", metadata: ["request.id": "\(context.requestID)", "error": "\(backendError)"])
+        }
+        let model = ErrorPage(
+            layout: LayoutModel(context: context, title: error.title, active: nil, summary: nil),
+            title: error.title, message: error.message, requestID: context.requestID)
+        return try renderer.render(model, with: "error", status: error.status).response(from: request, context: context)
+    }
+}
+
+/// The error page.
+struct ErrorPage {
+    let layout: LayoutModel
+    let title: String
+    let message: String
+    let requestID: String
+}

@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+
+/// Encrypts backend tokens at rest with AES-GCM, so a copy of the database alone does not
+/// give anyone a staff member's Book Corners session.
+public struct TokenSealer: Sendable {
+    // SymmetricKey is not Sendable in swift-crypto 3; keep the bytes.
+    private let keyBytes: Data
+
+    /// A sealer for a 32-byte key.
+    public init(key: Data) throws(TokenSealerError) {
+        guard key.count == 32 else { throw .badKeyLength(key.count) }
+        keyBytes = key
+    }
+
+    /// The key from `base64Key` when given, else from `keyFile`, which is created (mode 0600)
+    /// with a fresh random key on first start.
+    public static func load(base64Key: String?, keyFile: String) throws -> TokenSealer {
+        if let base64Key {
+            guard let key = Data(base64Encoded: base64Key) else { throw TokenSealerError.badBase64 }
+            return try TokenSealer(key: key)
+        }
+        let manager = FileManager.default
+        if let existing = manager.contents(atPath: keyFile) {
+            return try TokenSealer(key: existing)
+        }
+        let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        guard manager.createFile(atPath: keyFile, contents: key, attributes: [.posixPermissions: 0o600]) else {
+            throw TokenSealerError.cannotWriteKeyFile(keyFile)
+        }
+        return try TokenSealer(key: key)
+    }
+
+    public func seal(_ text: String) throws -> Data {
+        guard let combined = try AES.GCM.seal(Data(text.utf8), using: SymmetricKey(data: keyBytes)).combined else {
+            throw TokenSealerError.sealFailed
+        }
+        return combined
+    }
+
+    public func open(_ sealed: Data) throws -> String {
+        let box = try AES.GCM.SealedBox(combined: sealed)
+        return String(decoding: try AES.GCM.open(box, using: SymmetricKey(data: keyBytes)), as: UTF8.self)
+    }
+}
+
+public enum TokenSealerError: Error, Equatable, CustomStringConvertible {
+    case badKeyLength(Int)
+    case badBase64
+    case cannotWriteKeyFile(String)
+    case sealFailed
+
+    public var description: String {
+        switch self {
+        case .badKeyLength(let count): "The token key must be 32 bytes, got \(count)."
+        case .badBase64: "The token key is not valid base64."
+        case .cannotWriteKeyFile(let path): "Cannot create the token key file at \(path)."
+        case .sealFailed: "Could not encrypt a token."
+        }
+    }
+}

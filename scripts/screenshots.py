@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Signs in to a running `console demo` with headless Chromium (over WebDriver) and saves
+1280x900 screenshots of the main pages to docs/screenshots/.
+
+Usage: swift run console demo &   then   python3 scripts/screenshots.py [console-url]
+Needs Debian's chromium and chromium-driver.
+"""
+import base64
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+CONSOLE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
+OUT = os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)["value"]
+
+
+def main():
+    port = free_port()
+    driver = subprocess.Popen(["chromedriver", f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(50):
+            try:
+                call(base, "GET", "/status")
+                break
+            except Exception:
+                time.sleep(0.1)
+        caps = {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--hide-scrollbars"]}}}}
+        session = call(base, "POST", "/session", caps)["sessionId"]
+        s = f"/session/{session}"
+
+        def go(path):
+            call(base, "POST", s + "/url", {"url": CONSOLE + path})
+
+        def find(css):
+            element = call(base, "POST", s + "/element", {"using": "css selector", "value": css})
+            return next(iter(element.values()))
+
+        def shoot(name):
+            png = base64.b64decode(call(base, "GET", s + "/screenshot"))
+            with open(os.path.join(OUT, name), "wb") as f:
+                f.write(png)
+            print("saved", name)
+
+        os.makedirs(OUT, exist_ok=True)
+        go("/sign-in")
+        shoot("sign-in.png")
+        call(base, "POST", s + f"/element/{find('#login')}/value", {"text": "staff"})
+        call(base, "POST", s + f"/element/{find('#password')}/value", {"text": "staff-demo-password"})
+        call(base, "POST", s + f"/element/{find('button[type=submit]')}/click", {})
+        time.sleep(0.5)
+        go("/")
+        shoot("dashboard.png")
+        go("/libraries")
+        shoot("libraries.png")
+        # A pending submission with an approved library under 50 m away.
+        slug = os.environ.get("DUPLICATE_SLUG")
+        if slug:
+            go("/libraries/" + slug)
+            shoot("library-detail.png")
+        go("/reports")
+        shoot("reports.png")
+        go("/photos")
+        shoot("photos.png")
+        call(base, "DELETE", s)
+    finally:
+        driver.terminate()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The project's test command (README, .ci/run): installs what the tests need when it is
+# missing, then runs every test. Debian packages: libsqlite3-dev (GRDB), chromium and
+# chromium-driver (the browser tests).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -ne 0 ] && sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
+fi
+
+swift test "$@"
