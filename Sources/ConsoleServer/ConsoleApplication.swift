@@ -27,16 +27,17 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let sealer = try TokenSealer.load(
         base64Key: configuration.tokenKey,
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
+    let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
+    // Created last: once it exists, only its service's shutdown may end it.
     let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
-    let secure = configuration.behindTLSProxy
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client,
         cache: BackendReadCache(lifetime: configuration.readCacheLifetime),
         sessions: SessionManager(
             store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
             logger: logger),
-        renderer: try await PageRenderer(directory: configuration.templatesDirectory),
-        cookie: SessionCookie(secure: secure),
+        renderer: renderer,
+        cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store))
 }
 

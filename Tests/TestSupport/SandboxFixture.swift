@@ -17,6 +17,7 @@ public struct SandboxFixture: Sendable {
         rateLimits: RateLimitPolicy? = nil,
         accessTokenLifetime: TimeInterval = 300,
         databasePath: String? = nil,
+        port: Int = 0,
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -27,7 +28,7 @@ public struct SandboxFixture: Sendable {
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication({ onRunning in
-            try buildSandboxApplication(configuration: configuration, port: 0, logger: logger, onServerRunning: onRunning)
+            try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
         }) { port in try await body(SandboxFixture(port: port)) }
     }
 

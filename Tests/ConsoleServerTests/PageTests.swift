@@ -1,0 +1,189 @@
+@testable import ConsoleServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Sandbox
+import Testing
+import TestSupport
+
+@Suite("Pages: content, escaping, headers and failures")
+struct PageTests {
+    @Test("every page carries the security headers", arguments: ["/", "/libraries", "/reports", "/photos", "/sign-in", "/nowhere"])
+    func securityHeaders(path: String) async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let page = try await browser.get(path)
+            let csp = try #require(page.headers[.contentSecurityPolicy])
+            #expect(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"))
+            #expect(csp.contains("frame-ancestors 'none'"))
+            #expect(csp.contains("img-src 'self' http://127.0.0.1:"), "images from the backend's media origin")
+            #expect(page.headers[.xContentTypeOptions] == "nosniff")
+            #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin")
+            #expect(page.headers[.cacheControl] == "no-store")
+        }
+    }
+
+    @Test("the dashboard shows the counts, the oldest waiting items and the backend's state")
+    func dashboard() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let page = try await browser.get("/")
+            #expect(page.contains(#"<span class="stat">60</span> library submissions waiting"#))
+            #expect(page.contains("Waiting longest"))
+            #expect(page.contains("d ago"))
+            #expect(page.contains("Book Corners is answering normally."))
+            #expect(page.contains(#"Libraries <span class="count">60</span>"#))
+        }
+    }
+
+    @Test("the libraries queue lists pending submissions and escapes the hostile one")
+    func librariesEscaped() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let page = try await browser.get("/libraries?q=script&page_size=50")
+            #expect(page.status == .ok)
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(!page.contains("<script>alert(1)"))
+            let all = try await browser.get("/libraries?page_size=50")
+            #expect(all.contains("Unnamed library"), "a clear fallback for empty names")
+            #expect(all.contains("Page 1 of 2 · 60 items"))
+            #expect(all.contains(#"rel="next""#))
+        }
+    }
+
+    @Test("a library's detail shows every field, the map link and flags a near duplicate")
+    func detailWithDuplicate() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            try await browser.signIn()
+            let slug = try #require(try await duplicateSlug(sandbox))
+            let page = try await browser.get("/libraries/\(slug)")
+            #expect(page.status == .ok)
+            #expect(page.contains("Possible duplicate."))
+            #expect(page.contains("under 50 m"))
+            #expect(page.contains("https://www.openstreetmap.org/?mlat="))
+            for label in ["Address", "Submitted by", "Wheelchair accessible", "Capacity", "Backend id"] { #expect(page.contains(label)) }
+        }
+    }
+
+    @Test("the hostile library's detail page escapes name and description")
+    func hostileDetail() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let list = try await browser.get("/libraries?q=script")
+            let slug = try #require(list.html.range(of: #"href="/libraries/"#).map { String(list.html[$0.upperBound...].prefix { $0 != "\"" }) })
+            let page = try await browser.get("/libraries/\(slug)")
+            #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(page.contains("&lt;img src=x onerror=alert(2)&gt;"))
+            #expect(!page.contains("<img src=x"))
+        }
+    }
+
+    @Test("reports show the reason in words, details escaped, and filter by reason")
+    func reports() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let page = try await browser.get("/reports?status=all")
+            #expect(page.contains("Incorrect information"))
+            #expect(page.contains("&lt;b&gt;not bold&lt;/b&gt;"))
+            #expect(!page.contains("<b>not bold</b>"))
+            let damaged = try await browser.get("/reports?status=all&reason=damaged")
+            #expect(damaged.contains("Damaged") && !damaged.contains(#"<span class="reason">Missing"#))
+        }
+    }
+
+    @Test("the photos grid shows each proposed photo beside the current one")
+    func photos() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let page = try await browser.get("/photos")
+            #expect(page.contains("Proposed") && page.contains("Current"))
+            #expect(page.contains("/media/libraries/user_photos/"))
+            #expect(page.html.components(separatedBy: #"class="photo-card""#).count - 1 == 12)
+        }
+    }
+
+    @Test("an unknown library is a 404 page; an unknown path too")
+    func notFound() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let library = try await browser.get("/libraries/no-such-library")
+            #expect(library.status == .notFound)
+            #expect(library.contains("no longer exists"))
+            let path = try await browser.get("/no/such/page")
+            #expect(path.status == .notFound)
+            #expect(path.contains("There is no page here"))
+        }
+    }
+
+    @Test("hostile query strings are bounded and echoed escaped")
+    func hostileQuery() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let query = "\"><script>x</script> ‮ 📚"
+            let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            let page = try await browser.get("/libraries?q=\(encoded)&country=%3Cb%3E&page=-5&page_size=9999&status=evil")
+            #expect(page.status == .ok)
+            #expect(page.contains("&quot;&gt;&lt;script&gt;x&lt;/script&gt;"))
+            #expect(!page.contains("<script>x</script>"))
+            #expect(page.contains("No libraries match these filters."))
+        }
+    }
+
+    @Test("with the backend gone, pages still render with a banner and what was cached")
+    func backendDown() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let port = try await SandboxFixture.run { $0.port }
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/v1/"))
+        let app = try await buildConsoleApplication(
+            configuration: ConsoleFixture.configuration(backendURL: url, directory: directory, cacheLifetime: 0.5),
+            logger: ConsoleFixture.quietLogger)
+        try await app.test(.live) { client in
+            let browser = Browser(client: client)
+            try await SandboxFixture.run(port: port) { _ in
+                try await browser.signIn()
+                #expect(try await browser.get("/libraries").status == .ok)
+            }
+            try await Task.sleep(for: .milliseconds(600))
+            let stale = try await browser.get("/libraries")
+            #expect(stale.status == .ok)
+            #expect(stale.contains("Backend problem."))
+            #expect(stale.contains("cannot be reached"))
+            #expect(stale.contains(#"<table class="queue">"#), "the cached list is still shown")
+            let uncached = try await browser.get("/reports?status=dismissed")
+            #expect(uncached.status == .ok)
+            #expect(uncached.contains("The list could not be loaded."))
+        }
+    }
+
+    @Test("static files are served with caching; a missing template stops start-up")
+    func staticAndTemplates() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            let css = try await browser.get("/static/console.css")
+            #expect(css.status == .ok)
+            #expect(css.headers[.cacheControl] == "public, max-age=3600")
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var configuration = ConsoleFixture.configuration(backendURL: URL(string: "http://127.0.0.1:1/api/v1/")!, directory: directory)
+        configuration.templatesDirectory = directory.url.path
+        await #expect(throws: (any Error).self) { _ = try await buildConsoleApplication(configuration: configuration) }
+    }
+
+    /// A pending submission with an approved library less than 50 m away.
+    private func duplicateSlug(_ sandbox: SandboxFixture) async throws -> String? {
+        let token = try await sandbox.accessToken()
+        let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: token).jsonObject()
+        for item in (list?["items"] as? [[String: Any]]) ?? [] {
+            guard let lat = item["lat"] as? Double, let lng = item["lng"] as? Double, let slug = item["slug"] as? String else { continue }
+            let near = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
+            let close = ((near?["items"] as? [[String: Any]]) ?? []).contains { other in
+                guard let a = other["lat"] as? Double, let b = other["lng"] as? Double else { return false }
+                return Distance.metres(lat, lng, a, b) < 50
+            }
+            if close { return slug }
+        }
+        return nil
+    }
+}

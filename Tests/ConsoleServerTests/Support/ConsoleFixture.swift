@@ -1,0 +1,125 @@
+@testable import ConsoleServer
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Sandbox
+import TestSupport
+
+/// Where the repository's templates and static files are, for tests.
+enum RepositoryPaths {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var templates: String { root.appendingPathComponent("Templates").path }
+    static var publicFiles: String { root.appendingPathComponent("Public").path }
+}
+
+/// The console, built as `serve` builds it, on a temporary database, against `backendURL`.
+enum ConsoleFixture {
+    static func configuration(
+        backendURL: URL, directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false,
+        cacheLifetime: TimeInterval = 10
+    ) -> ConsoleConfiguration {
+        ConsoleConfiguration(
+            port: 0, databasePath: directory.path("console.sqlite"), backendURL: backendURL,
+            templatesDirectory: RepositoryPaths.templates, publicDirectory: RepositoryPaths.publicFiles,
+            behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout, readCacheLifetime: cacheLifetime)
+    }
+
+    static var quietLogger: Logger {
+        var logger = Logger(label: "console-test")
+        logger.logLevel = .critical
+        return logger
+    }
+
+    /// Runs the console on a loopback port (its services running) against a fresh sandbox.
+    static func withConsole<Result: Sendable>(
+        idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false,
+        _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try await SandboxFixture.run { sandbox in
+            let app = try await buildConsoleApplication(
+                configuration: configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy),
+                logger: quietLogger)
+            return try await app.test(.live) { client in
+                try await body(Browser(client: client), sandbox, directory)
+            }
+        }
+    }
+}
+
+/// A tiny browser over the test client: keeps cookies, reads forms' CSRF tokens.
+final class Browser: @unchecked Sendable {
+    let client: any TestClientProtocol
+    private(set) var cookies: [String: String] = [:]
+
+    init(client: any TestClientProtocol) {
+        self.client = client
+    }
+
+    @discardableResult
+    func get(_ path: String) async throws -> Page {
+        try await send(path, method: .get, body: nil)
+    }
+
+    @discardableResult
+    func post(_ path: String, form: [(String, String)]) async throws -> Page {
+        let body = form.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        return try await send(path, method: .post, body: body)
+    }
+
+    /// Signs in through the real form; answers the final page after the redirect.
+    @discardableResult
+    func signIn(_ login: String = SeedAccounts.demoStaffUsername, password: String = SeedAccounts.demoStaffPassword, next: String = "/") async throws -> Page {
+        let form = try await get("/sign-in")
+        return try await post("/sign-in", form: [("csrf", form.csrfToken ?? ""), ("login", login), ("password", password), ("next", next)])
+    }
+
+    private func send(_ path: String, method: HTTPRequest.Method, body: String?) async throws -> Page {
+        var headers: HTTPFields = [:]
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        let response = try await client.execute(
+            uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            if header.contains("Max-Age=0") { cookies[pair[0]] = nil } else { cookies[pair[0]] = pair[1] }
+        }
+        return Page(status: response.status, headers: response.headers, html: String(buffer: response.body))
+    }
+
+    private static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// One answer as a page.
+struct Page: Sendable, CustomStringConvertible {
+    let status: HTTPResponse.Status
+    let headers: HTTPFields
+    let html: String
+
+    var location: String? { headers[.location] }
+
+    /// The first form's CSRF token.
+    var csrfToken: String? {
+        guard let range = html.range(of: #"name="csrf" value=""#) else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    func contains(_ text: String) -> Bool { html.contains(text) }
+
+    /// Short, so a failed expectation does not print the whole page.
+    var description: String {
+        let main = html.range(of: "<main").map { String(html[$0.lowerBound...].prefix(300)) } ?? String(html.prefix(300))
+        return "\(status.code) \(main)…"
+    }
+}
