@@ -1,0 +1,64 @@
+@testable import ConsoleServer
+import Foundation
+import HummingbirdTesting
+import Sandbox
+import Testing
+import TestSupport
+
+/// A real browser (headless Chromium) clicks through the console like a staff member.
+@Suite("In a real browser", .serialized)
+struct BrowserTests {
+    @Test("staff sign in, see the counts, open each queue and a library with a near duplicate; non-staff are refused")
+    func clickThrough() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run { sandbox in
+            let app = try await buildConsoleApplication(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let browser = try WebDriver()
+                do {
+                    try await browser.start()
+                    try await browser.go(console + "/libraries")
+                    #expect(try await browser.currentURL { $0.contains("/sign-in?next=") }.contains("/sign-in?next="))
+                    try await browser.type("staff", into: "#login")
+                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                    try await browser.click("button[type=submit]")
+                    #expect(try await browser.currentURL { $0 == console + "/libraries" } == console + "/libraries", "back where they were going")
+                    #expect(try await browser.source(containing: "<table class=\"queue\">").contains("<table class=\"queue\">"))
+
+                    try await browser.click("nav a[href=\"/\"]")
+                    let dashboard = try await browser.source(containing: "library submissions waiting")
+                    #expect(dashboard.contains("library submissions waiting"))
+                    #expect(dashboard.contains("Book Corners is answering normally."))
+
+                    try await browser.click("nav a[href=\"/reports\"]")
+                    #expect(try await browser.source(containing: "Reported by").contains("Reported by"))
+                    try await browser.click("nav a[href=\"/photos\"]")
+                    let photos = try await browser.source(containing: "Proposed")
+                    #expect(photos.contains("Proposed") && photos.contains("Current"))
+
+                    try await browser.go(console + "/libraries?q=new&page_size=50")
+                    try await browser.click("table.queue a[href^=\"/libraries/\"]")
+                    let detail = try await browser.source(containing: "Possible duplicates")
+                    #expect(detail.contains("Possible duplicates"))
+                    #expect(detail.contains("Open in OpenStreetMap"))
+
+                    try await browser.click(".user button[type=submit]")
+                    #expect(try await browser.currentURL { $0 == console + "/sign-in" } == console + "/sign-in")
+                    try await browser.type(SeedAccounts.demoUserUsername, into: "#login")
+                    try await browser.type(SeedAccounts.userPassword, into: "#password")
+                    try await browser.click("button[type=submit]")
+                    let refused = try await browser.source(containing: "not a staff account")
+                    #expect(refused.contains("not a staff account"), "\(refused.suffix(1500))")
+                    #expect(try await browser.currentURL().hasSuffix("/sign-in"))
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Drives headless Chromium through chromedriver's W3C WebDriver API, for the flows a
+/// person clicks through. Needs Debian's `chromium` and `chromium-driver`.
+public final class WebDriver: @unchecked Sendable {
+    private let process: Process
+    private let base: String
+    private var sessionPath = ""
+    private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    public init() throws {
+        let port = try FreePort.find()
+        process = Process()
+        process.executableURL = try Self.locate("chromedriver")
+        process.arguments = ["--port=\(port)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        base = "http://127.0.0.1:\(port)"
+    }
+
+    /// Starts a headless browser session with a 1280×900 window.
+    public func start() async throws {
+        for _ in 0..<100 {
+            if (try? await send("GET", "/status")) != nil { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["goog:chromeOptions": [
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"],
+        ]]]]
+        let value = try await send("POST", "/session", capabilities)
+        guard let id = (value as? [String: Any])?["sessionId"] as? String else { throw WebDriverError.noSession }
+        sessionPath = "/session/\(id)"
+    }
+
+    public func go(_ url: String) async throws {
+        _ = try await send("POST", sessionPath + "/url", ["url": url])
+    }
+
+    public func find(_ css: String) async throws -> String {
+        let value = try await send("POST", sessionPath + "/element", ["using": "css selector", "value": css])
+        guard let element = (value as? [String: Any])?.values.first as? String else { throw WebDriverError.noElement(css) }
+        return element
+    }
+
+    public func type(_ text: String, into css: String) async throws {
+        _ = try await send("POST", sessionPath + "/element/\(try await find(css))/value", ["text": text])
+    }
+
+    public func click(_ css: String) async throws {
+        _ = try await send("POST", sessionPath + "/element/\(try await find(css))/click", [String: Any]())
+    }
+
+    public func source() async throws -> String {
+        (try await send("GET", sessionPath + "/source") as? String) ?? ""
+    }
+
+    /// The page source once it contains `text` (a click's navigation may still be under way),
+    /// or the last source seen after `timeout`.
+    public func source(containing text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var page = try await source()
+        while !page.contains(text), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            page = try await source()
+        }
+        return page
+    }
+
+    /// The current URL once it satisfies `condition`, or the last one seen after `timeout`.
+    public func currentURL(where condition: (String) -> Bool, timeout: Duration = .seconds(10)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        var url = try await currentURL()
+        while !condition(url), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            url = try await currentURL()
+        }
+        return url
+    }
+
+    public func currentURL() async throws -> String {
+        (try await send("GET", sessionPath + "/url") as? String) ?? ""
+    }
+
+    /// Ends the browser session and chromedriver.
+    public func quit() async {
+        if !sessionPath.isEmpty { _ = try? await send("DELETE", sessionPath) }
+        // chromedriver may ignore SIGTERM while it tears a browser down; it holds no state worth saving.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? await http.shutdown()
+    }
+
+    private func send(_ method: String, _ path: String, _ body: Any? = nil) async throws -> Any? {
+        var request = HTTPClientRequest(url: base + path)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: body)))
+        }
+        let response = try await http.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 32 * 1024 * 1024)
+        let object = try JSONSerialization.jsonObject(with: Data(bytes.readableBytesView)) as? [String: Any]
+        guard response.status.code < 300 else {
+            throw WebDriverError.failed(method: method, path: path, message: "\((object?["value"] as? [String: Any])?["message"] ?? response.status)")
+        }
+        return object?["value"]
+    }
+
+    private static func locate(_ name: String) throws -> URL {
+        for directory in ["/usr/bin", "/usr/local/bin", "/usr/lib/chromium"] {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw WebDriverError.notInstalled(name)
+    }
+}
+
+public enum WebDriverError: Error, CustomStringConvertible {
+    case notInstalled(String)
+    case noSession
+    case noElement(String)
+    case failed(method: String, path: String, message: String)
+
+    public var description: String {
+        switch self {
+        case .notInstalled(let name): "\(name) is not installed: run the README's test command, which installs chromium and chromium-driver."
+        case .noSession: "chromedriver did not start a browser session."
+        case .noElement(let css): "No element matches \(css)."
+        case .failed(let method, let path, let message): "WebDriver \(method) \(path) failed: \(message)"
+        }
+    }
+}
+
+/// A TCP port nobody listens on right now.
+public enum FreePort {
+    public static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw WebDriverError.noSession }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0 else { throw WebDriverError.noSession }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
