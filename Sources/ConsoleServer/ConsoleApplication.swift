@@ -60,5 +60,9 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     LibraryQueueController(dependencies: dependencies).addRoutes(to: staff)
     ReportQueueController(dependencies: dependencies).addRoutes(to: staff)
     PhotoQueueController(dependencies: dependencies).addRoutes(to: staff)
+    if let path = dependencies.configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
+        let page = String(decoding: bytes, as: UTF8.self)
+        staff.get("/benchmark/constant") { _, _ in HTML(html: page) }
+    }
     return router
 }

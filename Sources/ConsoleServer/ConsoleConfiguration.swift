@@ -23,6 +23,9 @@ public struct ConsoleConfiguration: Sendable {
     /// Send each staff member's address as `X-Forwarded-For`, so each has their own
     /// rate-limit budget at the backend.
     public var forwardClientAddress: Bool
+    /// Benchmarks only: a file whose bytes `GET /benchmark/constant` answers, through the same
+    /// middleware and session check as every page, as the baseline a rendered page is compared to.
+    public var benchmarkConstantPage: String?
 
     public init(
         host: String = "127.0.0.1",
@@ -36,7 +39,8 @@ public struct ConsoleConfiguration: Sendable {
         sessionIdleTimeout: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 12 * 60 * 60,
         readCacheLifetime: TimeInterval = 10,
-        forwardClientAddress: Bool = true
+        forwardClientAddress: Bool = true,
+        benchmarkConstantPage: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -50,5 +54,6 @@ public struct ConsoleConfiguration: Sendable {
         self.sessionLifetime = sessionLifetime
         self.readCacheLifetime = min(readCacheLifetime, 10)
         self.forwardClientAddress = forwardClientAddress
+        self.benchmarkConstantPage = benchmarkConstantPage
     }
 }

@@ -66,7 +66,7 @@ struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a stand-in Book Corners backend with seeded data, for demos, development and tests.",
-        discussion: "It implements the staff API of docs (backend-api.md), including its rate limits and quirks.")
+        discussion: "It answers every call of the Book Corners staff API the console uses, with the real backend's rate limits, error bodies and path rules, on its own SQLite file.")
 
     @Option(name: .long, help: "Address to listen on. (env: SANDBOX_BIND, default: 127.0.0.1)")
     var bind: String?

@@ -21,6 +21,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Book Corners API base URL. (env: CONSOLE_BACKEND_URL, default: http://127.0.0.1:8081/api/v1/)")
     var backendURL: String?
 
+    @Option(name: .long, help: "Base64 of a 32-byte key that encrypts backend tokens at rest. (env: CONSOLE_TOKEN_KEY, default: a key file console.key created next to the database, mode 0600)")
+    var tokenKey: String?
+
+    @Flag(name: .long, help: "The console is served over TLS by a proxy: mark cookies Secure. (env: CONSOLE_BEHIND_TLS_PROXY=1)")
+    var behindTLSProxy = false
+
+    @Option(name: .long, help: "Directory of the Mustache templates. (env: CONSOLE_TEMPLATES, default: Templates)")
+    var templates: String?
+
+    @Option(name: .customLong("public"), help: "Directory of the CSS, JS and icons. (env: CONSOLE_PUBLIC, default: Public)")
+    var publicDirectory: String?
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -36,10 +48,16 @@ struct ServeCommand: AsyncParsableCommand {
         guard let url = URL(string: urlText.hasSuffix("/") ? urlText : urlText + "/"), let scheme = url.scheme,
             ["http", "https"].contains(scheme), url.host != nil
         else { throw ValidationError("The backend URL must be an http(s) URL such as https://bookcorners.org/api/v1/, got '\(urlText)'.") }
+        let key = tokenKey ?? ProcessInfo.processInfo.environment["CONSOLE_TOKEN_KEY"].flatMap { $0.isEmpty ? nil : $0 }
         return ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
             databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite"),
-            backendURL: url)
+            backendURL: url,
+            templatesDirectory: EnvironmentOption.string(templates, "CONSOLE_TEMPLATES", default: "Templates"),
+            publicDirectory: EnvironmentOption.string(publicDirectory, "CONSOLE_PUBLIC", default: "Public"),
+            tokenKey: key,
+            behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
+            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"])
     }
 }

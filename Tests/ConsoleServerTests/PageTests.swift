@@ -1,3 +1,4 @@
+import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
 import HTTPTypes
@@ -180,7 +181,7 @@ struct PageTests {
             let near = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
             let close = ((near?["items"] as? [[String: Any]]) ?? []).contains { other in
                 guard let a = other["lat"] as? Double, let b = other["lng"] as? Double else { return false }
-                return Distance.metres(lat, lng, a, b) < 50
+                return GreatCircle.metres(lat, lng, a, b) < 50
             }
             if close { return slug }
         }

@@ -111,8 +111,5 @@ struct SandboxPublicTests {
 }
 
 func haversineKm(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
-    let dLat = (lat2 - lat1) * .pi / 180
-    let dLng = (lng2 - lng1) * .pi / 180
-    let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * .pi / 180) * cos(lat2 * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
-    return 2 * 6371.0088 * asin(min(1, sqrt(a)))
+    GreatCircle.kilometres(lat1, lng1, lat2, lng2)
 }

@@ -193,7 +193,7 @@ struct LibraryDetailPage {
         duplicatesChecked = nearby != nil
         let measured: [(other: PublicLibrary, metres: Double)] = (nearby ?? [])
             .filter { $0.id != library.id }
-            .map { other in (other, Distance.metres(library.lat, library.lng, other.lat, other.lng)) }
+            .map { other in (other, GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)) }
         duplicates = measured.sorted { $0.metres < $1.metres }.map { pair in
             Duplicate(
                 name: LibraryText.displayName(pair.other.name), slug: pair.other.slug,
@@ -229,18 +229,10 @@ struct LibraryDetailPage {
     }
 }
 
-/// Great-circle distances.
+/// How distances read on pages.
 enum Distance {
     /// "35 m", "1.2 km".
     static func text(_ metres: Double) -> String {
         metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
-    }
-
-    /// Haversine distance in metres.
-    static func metres(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
-        let dLat = (lat2 - lat1) * .pi / 180
-        let dLng = (lng2 - lng1) * .pi / 180
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * .pi / 180) * cos(lat2 * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * 6_371_008.8 * asin(min(1, sqrt(a)))
     }
 }

@@ -182,7 +182,7 @@ struct SandboxStore: Sendable {
                     .filter(LibraryRecord.Columns.lat >= near.lat - latDelta && LibraryRecord.Columns.lat <= near.lat + latDelta)
                     .filter(LibraryRecord.Columns.lng >= near.lng - lngDelta && LibraryRecord.Columns.lng <= near.lng + lngDelta)
                     .fetchAll(db)
-                    .map { ($0, GreatCircle.distanceKm(near.lat, near.lng, $0.lat, $0.lng)) }
+                    .map { ($0, GreatCircle.kilometres(near.lat, near.lng, $0.lat, $0.lng)) }
                     .filter { $0.1 <= Double(near.radiusKm) }
                     .sorted { $0.1 < $1.1 }
                     .map(\.0)
@@ -294,20 +294,6 @@ struct PageWindow {
         Pagination(
             page: page, pageSize: size, total: total, totalPages: totalPages,
             hasNext: page < totalPages, hasPrevious: page > 1)
-    }
-}
-
-/// Distances on the Earth's surface.
-enum GreatCircle {
-    static let earthRadiusKm = 6371.0088
-
-    /// Haversine distance in kilometres.
-    static func distanceKm(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
-        let dLat = (lat2 - lat1) * .pi / 180
-        let dLng = (lng2 - lng1) * .pi / 180
-        let a = sin(dLat / 2) * sin(dLat / 2)
-            + cos(lat1 * .pi / 180) * cos(lat2 * .pi / 180) * sin(dLng / 2) * sin(dLng / 2)
-        return 2 * earthRadiusKm * asin(min(1, sqrt(a)))
     }
 }
 
