@@ -108,7 +108,12 @@ enum LibraryText {
     static let unnamed = "Unnamed library"
 
     static func displayName(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? unnamed : name
+        isBlank(name) ? unnamed : name
+    }
+
+    /// Empty or only whitespace (cheaper than trimming, and this runs for every row).
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
     }
 
     static func place(address: String = "", city: String, country: String) -> String {

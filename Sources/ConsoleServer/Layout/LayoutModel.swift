@@ -1,16 +1,44 @@
 import BookCornersAPI
 import Foundation
+import Mustache
 
 /// What every page's frame shows: who is signed in, the queue counts, navigation,
 /// the flash message and any banner about the backend.
-struct LayoutModel {
-    struct NavItem {
+struct LayoutModel: MustacheParent {
+    struct NavItem: MustacheParent {
         let label: String
         let href: String
         let current: Bool
         let count: Int?
         /// Areas that are planned but not built yet are shown, inactive.
         let planned: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "href": href
+            case "current": current
+            case "count": count
+            case "planned": planned
+            default: nil
+            }
+        }
+    }
+
+    // Every page renders the layout: answer lookups directly rather than through reflection.
+    func child(named key: String) -> Any? {
+        switch key {
+        case "title": title
+        case "username": username
+        case "csrf": csrf
+        case "flash": flash
+        case "banner": banner
+        case "freshness": freshness
+        case "nav": nav
+        case "signedIn": signedIn
+        case "version": version
+        default: nil
+        }
     }
 
     let title: String

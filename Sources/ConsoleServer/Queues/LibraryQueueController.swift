@@ -53,7 +53,7 @@ struct LibraryQueueController {
 }
 
 /// The libraries queue page.
-struct LibraryListPage {
+struct LibraryListPage: MustacheParent {
     let layout: LayoutModel
     let statusOptions: [FilterOption]
     let text: String
@@ -77,6 +77,22 @@ struct LibraryListPage {
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "statusOptions": statusOptions
+        case "text": text
+        case "country": country
+        case "source": source
+        case "rows": rows
+        case "loaded": loaded
+        case "pager": pager
+        case "isEmpty": isEmpty
+        case "hasRows": hasRows
+        default: nil
+        }
+    }
 }
 
 /// One library in a queue. Rows are the hot path of every queue page, so they answer
@@ -95,7 +111,7 @@ struct LibraryRow: MustacheParent {
 
     init(_ library: ModerationLibrary, now: Date) {
         slug = library.slug
-        isUnnamed = library.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        isUnnamed = LibraryText.isBlank(library.name)
         name = LibraryText.displayName(library.name)
         thumbnailURL = library.thumbnailUrl
         place = LibraryText.place(address: library.address, city: library.city, country: library.country)
@@ -167,7 +183,7 @@ struct LibraryDetailPage {
         self.layout = layout
         loaded = true
         name = LibraryText.displayName(library.name)
-        isUnnamed = library.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        isUnnamed = LibraryText.isBlank(library.name)
         slug = library.slug
         photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
         status = library.status

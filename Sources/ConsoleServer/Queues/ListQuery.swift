@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import Mustache
 
 /// A queue page's filters, read from the URL and made safe: unknown values fall back to
 /// defaults, text is trimmed and bounded, paging is clamped to the backend's limits.
@@ -38,7 +39,7 @@ struct ListQuery {
 }
 
 /// Previous/next links that keep the page's filters.
-struct Pager {
+struct Pager: MustacheParent {
     let summary: String
     let previousHref: String?
     let nextHref: String?
@@ -47,6 +48,15 @@ struct Pager {
     struct PageSizeOption {
         let size: Int
         let selected: Bool
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "summary": summary
+        case "previousHref": previousHref
+        case "nextHref": nextHref
+        default: nil
+        }
     }
 
     init(path: String, filters: [(String, String?)], pagination: Pagination) {
@@ -66,8 +76,17 @@ struct Pager {
 }
 
 /// One option of a filter's `<select>`.
-struct FilterOption {
+struct FilterOption: MustacheParent {
     let value: String
     let label: String
     let selected: Bool
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "value": value
+        case "label": label
+        case "selected": selected
+        default: nil
+        }
+    }
 }

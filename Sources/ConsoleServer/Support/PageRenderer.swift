@@ -11,9 +11,22 @@ struct PageRenderer: Sendable {
     ]
 
     init(directory: String) async throws {
+        ConsoleHTMLContentType.register()
         library = try await MustacheLibrary(directory: directory)
         for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
             throw PageRendererError.missingTemplate(name, directory: directory)
+        }
+        try Self.checkPragmas(directory: directory)
+    }
+
+    /// Every template must select our escaping; one that forgot would still escape (with the
+    /// library's default), but slowly, so this is a start-up error rather than a silent cost.
+    private static func checkPragmas(directory: String) throws {
+        let pragma = "{{% CONTENT_TYPE: \(ConsoleHTMLContentType.name) }}"
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for file in files where file.hasSuffix(".mustache") {
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            guard text.hasPrefix(pragma) else { throw PageRendererError.missingPragma(file) }
         }
     }
 
@@ -24,10 +37,12 @@ struct PageRenderer: Sendable {
 
 enum PageRendererError: Error, CustomStringConvertible {
     case missingTemplate(String, directory: String)
+    case missingPragma(String)
 
     var description: String {
         switch self {
         case .missingTemplate(let name, let directory): "Template \(name).mustache is missing from \(directory)."
+        case .missingPragma(let file): "Template \(file) must start with {{% CONTENT_TYPE: ConsoleHTML }}."
         }
     }
 }
