@@ -15,7 +15,8 @@ public func buildConsoleApplication(
     return Application(
         router: buildRouter(dependencies: dependencies),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
-        services: [dependencies.client],
+        // Shut down in reverse order: the runner stops before the client it uses.
+        services: [dependencies.client, dependencies.runner],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
@@ -30,15 +31,17 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
     // Created last: once it exists, only its service's shutdown may end it.
     let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
+    let cache = BackendReadCache(lifetime: configuration.readCacheLifetime)
+    let sessions = SessionManager(
+        store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
+        logger: logger)
     return ConsoleDependencies(
-        configuration: configuration, store: store, client: client,
-        cache: BackendReadCache(lifetime: configuration.readCacheLifetime),
-        sessions: SessionManager(
-            store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
-            logger: logger),
-        renderer: renderer,
+        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions, renderer: renderer,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
-        throttle: SignInThrottle(store: store))
+        throttle: SignInThrottle(store: store),
+        runner: ActionRunner(
+            store: store, client: client, sessions: sessions, cache: cache, logger: logger, bundleID: configuration.apnsTopic,
+            forwardClientAddress: configuration.forwardClientAddress))
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -49,7 +52,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     // Files are looked up only when no route matched (FileMiddleware serves on a 404).
     router.add(middleware: FileMiddleware(dependencies.configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
     router.get("/healthz") { _, _ in "ok" }
-    router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie))
+    router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie, store: dependencies.store))
 
     let signIn = SignInController(dependencies: dependencies)
     signIn.addRoutes(to: router)
@@ -60,6 +63,8 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     LibraryQueueController(dependencies: dependencies).addRoutes(to: staff)
     ReportQueueController(dependencies: dependencies).addRoutes(to: staff)
     PhotoQueueController(dependencies: dependencies).addRoutes(to: staff)
+    DecisionController(dependencies: dependencies).addRoutes(to: staff)
+    OutboxController(dependencies: dependencies).addRoutes(to: staff)
     if let path = dependencies.configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get("/benchmark/constant") { _, _ in HTML(html: page) }

@@ -26,6 +26,8 @@ public struct ConsoleConfiguration: Sendable {
     /// Benchmarks only: a file whose bytes `GET /benchmark/constant` answers, through the same
     /// middleware and session check as every page, as the baseline a rendered page is compared to.
     public var benchmarkConstantPage: String?
+    /// The iOS app's bundle id, the `apns-topic` of every notification.
+    public var apnsTopic: String
 
     public init(
         host: String = "127.0.0.1",
@@ -40,7 +42,8 @@ public struct ConsoleConfiguration: Sendable {
         sessionLifetime: TimeInterval = 12 * 60 * 60,
         readCacheLifetime: TimeInterval = 10,
         forwardClientAddress: Bool = true,
-        benchmarkConstantPage: String? = nil
+        benchmarkConstantPage: String? = nil,
+        apnsTopic: String = "org.bookcorners.app"
     ) {
         self.host = host
         self.port = port
@@ -55,5 +58,6 @@ public struct ConsoleConfiguration: Sendable {
         self.readCacheLifetime = min(readCacheLifetime, 10)
         self.forwardClientAddress = forwardClientAddress
         self.benchmarkConstantPage = benchmarkConstantPage
+        self.apnsTopic = apnsTopic
     }
 }

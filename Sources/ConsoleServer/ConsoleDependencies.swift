@@ -13,6 +13,7 @@ struct ConsoleDependencies: Sendable {
     let renderer: PageRenderer
     let cookie: SessionCookie
     let throttle: SignInThrottle
+    let runner: ActionRunner
 
     /// The backend as this request's staff member sees it.
     func backend(for context: ConsoleRequestContext) async throws -> StaffBackend {
@@ -20,6 +21,20 @@ struct ConsoleDependencies: Sendable {
         return StaffBackend(
             client: client, cache: cache, credentials: try await sessions.credentials(for: session),
             context: callContext(context))
+    }
+
+    /// Records an audit entry for a sign-in event; a failure to record is logged, never shown.
+    func auditSession(_ action: String, outcome: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) {
+        let entry = AuditEntry(
+            recordedAt: Date(), actorId: actorId, actorUsername: username, action: action, targetKind: "session", targetId: "",
+            targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: outcome, backendStatus: nil,
+            requestId: context.requestID, clientAddress: context.clientAddress, userAgent: String(userAgent.prefix(300)),
+            itemCreatedAt: nil, actionId: nil)
+        do {
+            try store.appendAudit(entry)
+        } catch {
+            context.logger.error("audit entry not written", metadata: ["error": "\(error)", "action": "\(action)"])
+        }
     }
 
     func callContext(_ context: ConsoleRequestContext) -> CallContext {

@@ -48,6 +48,72 @@ enum ModerationStoreMigrations {
                 CREATE INDEX signInAttempt_login ON signInAttempt(login, clientAddress, attemptedAt);
                 """)
         }
+        migrator.registerMigration("v2-decisions") { db in
+            try db.execute(sql: """
+                CREATE TABLE action (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    idempotencyKey TEXT NOT NULL UNIQUE,
+                    actorId INTEGER NOT NULL,
+                    actorUsername TEXT NOT NULL,
+                    targetKind TEXT NOT NULL,             -- library | report | photo
+                    targetKey TEXT NOT NULL,              -- slug for libraries, id for reports and photos
+                    statusSeen TEXT NOT NULL,
+                    statusWanted TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    requestId TEXT NOT NULL,
+                    clientAddress TEXT NOT NULL,
+                    userAgent TEXT NOT NULL,
+                    state TEXT NOT NULL,                  -- queued | sending | waiting | parked | applied | conflict | failed
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    nextAttemptAt DATETIME NOT NULL,
+                    outcomeMessage TEXT,
+                    backendStatus INTEGER,
+                    createdAt DATETIME NOT NULL,
+                    updatedAt DATETIME NOT NULL
+                );
+                CREATE INDEX action_due ON action(state, nextAttemptAt);
+                CREATE INDEX action_actor ON action(actorId, state);
+                CREATE TABLE auditEntry (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recordedAt DATETIME NOT NULL,
+                    actorId INTEGER,
+                    actorUsername TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    targetKind TEXT NOT NULL,
+                    targetId TEXT NOT NULL,
+                    targetSlug TEXT NOT NULL,
+                    targetName TEXT NOT NULL,
+                    statusBefore TEXT NOT NULL,
+                    statusAfter TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    backendStatus INTEGER,
+                    requestId TEXT NOT NULL,
+                    clientAddress TEXT NOT NULL,
+                    userAgent TEXT NOT NULL,
+                    itemCreatedAt DATETIME,
+                    actionId INTEGER UNIQUE REFERENCES action(id),
+                    previousHash TEXT NOT NULL,
+                    hash TEXT NOT NULL
+                );
+                -- The audit log is append-only: the database itself refuses edits.
+                CREATE TRIGGER auditEntry_noUpdate BEFORE UPDATE ON auditEntry
+                    BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+                CREATE TABLE outboxMessage (
+                    id TEXT PRIMARY KEY NOT NULL,         -- UUID, also the apns-id
+                    actionId INTEGER NOT NULL REFERENCES action(id),
+                    recipientUserId INTEGER NOT NULL,
+                    eventType TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    headers TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    createdAt DATETIME NOT NULL,
+                    UNIQUE(actionId, recipientUserId, eventType)
+                );
+                CREATE INDEX outboxMessage_status ON outboxMessage(status, createdAt);
+                """)
+        }
         return migrator
     }
 }

@@ -66,6 +66,15 @@ actor SessionManager {
         try store.setFlash(message, sessionID: sessionID)
     }
 
+    /// Credentials of the staff member's latest live session, for work done on their behalf
+    /// after their request ended (the action runner); `nil` when they have none.
+    func credentials(forStaff staffId: Int, now: Date = Date()) throws -> StaffCredentials? {
+        guard let session = try store.latestSession(staffId: staffId, now: now),
+            now.timeIntervalSince(session.lastSeenAt) <= idleTimeout
+        else { return nil }
+        return try credentials(for: session)
+    }
+
     /// The backend credentials of a session; a refreshed access token is sealed and stored.
     func credentials(for session: StaffSession) throws -> StaffCredentials {
         if let existing = credentials[session.id] { return existing }

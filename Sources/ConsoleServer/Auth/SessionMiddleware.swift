@@ -1,11 +1,13 @@
 import Foundation
 import Hummingbird
+import ModerationStore
 
 /// Finds the session behind the cookie and puts it on the context.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let sessions: SessionManager
     let cookie: SessionCookie
+    let store: ModerationStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -16,6 +18,7 @@ struct SessionMiddleware: RouterMiddleware {
                 context.session = session
                 context.flash = flash
                 context.logger[metadataKey: "actor"] = "\(session.username)"
+                context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
             case .expired:
                 expired = true
             case .none:

@@ -59,16 +59,24 @@ struct SignInController {
             let (cookieValue, session) = try await dependencies.sessions.start(
                 account: account, tokens: tokens, clientAddress: address, userAgent: request.headers[.userAgent] ?? "")
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
+            dependencies.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            // Decisions parked for lack of a session can go now.
+            try dependencies.store.unpark(actorId: account.id, now: Date())
+            dependencies.runner.nudge()
             var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
             response.setCookie(dependencies.cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
             return response
         case .success:
             try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
+            if case .success((_, let account)) = outcome {
+                dependencies.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            }
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
             try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
+            dependencies.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: request.headers[.userAgent] ?? "")
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
@@ -92,6 +100,7 @@ struct SignInController {
         if let session = context.session {
             try await dependencies.sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
+            dependencies.auditSession("session.signOut", outcome: "succeeded", actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
         }
         var response = Response.redirect(to: "/sign-in", type: .normal)
         response.setCookie(dependencies.cookie.clear())

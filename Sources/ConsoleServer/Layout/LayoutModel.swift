@@ -37,6 +37,8 @@ struct LayoutModel: MustacheParent {
         case "nav": nav
         case "signedIn": signedIn
         case "version": version
+        case "pendingActions": pendingActions
+        case "hasPendingActions": hasPendingActions
         default: nil
         }
     }
@@ -50,9 +52,27 @@ struct LayoutModel: MustacheParent {
     let nav: [NavItem]
     let signedIn: Bool
     let version = ConsoleVersion.current
+    let pendingActions: [PendingActionItem]
+    let hasPendingActions: Bool
+
+    /// One decision still on its way, as the Pending actions panel shows it.
+    struct PendingActionItem: MustacheParent {
+        let summary: String
+        let state: String
+        let message: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "summary": summary
+            case "state": state
+            case "message": message
+            default: nil
+            }
+        }
+    }
 
     enum Area: String {
-        case dashboard, libraries, reports, photos
+        case dashboard, libraries, reports, photos, outbox
     }
 
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
@@ -63,6 +83,13 @@ struct LayoutModel: MustacheParent {
         self.signedIn = context.session != nil
         self.banner = status?.banner
         self.freshness = status?.freshness
+        self.pendingActions = context.pendingActions.map { action in
+            PendingActionItem(
+                summary: "\(DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted)) \(action.targetKey)",
+                state: action.state == .parked ? "parked" : (action.state == .waiting ? "waiting" : "sending"),
+                message: action.outcomeMessage ?? "Next try \(TimeText.utc(action.nextAttemptAt)).")
+        }
+        self.hasPendingActions = !context.pendingActions.isEmpty
         guard context.session != nil else {
             nav = []
             return
@@ -73,7 +100,7 @@ struct LayoutModel: MustacheParent {
             NavItem(label: "Reports", href: "/reports", current: active == .reports, count: summary?.openReportsCount, planned: false),
             NavItem(label: "Photos", href: "/photos", current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
             NavItem(label: "Audit", href: "", current: false, count: nil, planned: true),
-            NavItem(label: "Outbox", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "Outbox", href: "/outbox", current: active == .outbox, count: nil, planned: false),
             NavItem(label: "Statistics", href: "", current: false, count: nil, planned: true),
             NavItem(label: "On call", href: "", current: false, count: nil, planned: true),
         ]

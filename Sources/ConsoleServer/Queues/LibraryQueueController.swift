@@ -64,8 +64,11 @@ struct LibraryListPage: MustacheParent {
     let pager: Pager?
     let isEmpty: Bool
     let hasRows: Bool
+    let csrf: String
+    let presetReasons = DecisionController.presetReasons
+    let back: String
 
-    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?) {
+    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?, back: String = "/libraries") {
         self.layout = layout
         self.statusOptions = statusOptions
         self.text = text
@@ -76,6 +79,8 @@ struct LibraryListPage: MustacheParent {
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
+        csrf = layout.csrf ?? ""
+        self.back = back
     }
 
     func child(named key: String) -> Any? {
@@ -90,6 +95,9 @@ struct LibraryListPage: MustacheParent {
         case "pager": pager
         case "isEmpty": isEmpty
         case "hasRows": hasRows
+        case "csrf": csrf
+        case "presetReasons": presetReasons
+        case "back": back
         default: nil
         }
     }
@@ -108,6 +116,8 @@ struct LibraryRow: MustacheParent {
     let createdAt: String
     let createdUTC: String
     let status: String
+    /// `slug|status seen|name`: what a bulk selection posts for this row.
+    let selection: String
 
     init(_ library: ModerationLibrary, now: Date) {
         slug = library.slug
@@ -120,6 +130,7 @@ struct LibraryRow: MustacheParent {
         createdAt = TimeText.iso(library.createdAt)
         createdUTC = TimeText.utc(library.createdAt)
         status = library.status
+        selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
     }
 
     func child(named key: String) -> Any? {
@@ -134,6 +145,7 @@ struct LibraryRow: MustacheParent {
         case "createdAt": createdAt
         case "createdUTC": createdUTC
         case "status": status
+        case "selection": selection
         default: nil
         }
     }
@@ -175,6 +187,13 @@ struct LibraryDetailPage {
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
+    let csrf: String
+    /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
+    let decisionKey = UUID().uuidString
+    let presetReasons = DecisionController.presetReasons
+    let canApprove: Bool
+    let canReject: Bool
+    let canReturnToPending: Bool
 
     /// Within this distance a nearby approved library is probably the same one.
     static let closeMetres = 50.0
@@ -218,6 +237,10 @@ struct LibraryDetailPage {
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
+        csrf = layout.csrf ?? ""
+        canApprove = library.status != "approved"
+        canReject = library.status != "rejected"
+        canReturnToPending = library.status != "pending"
     }
 
     /// The page when the library could not be loaded at all (backend down or limiting).
@@ -242,6 +265,10 @@ struct LibraryDetailPage {
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
+        csrf = ""
+        canApprove = false
+        canReject = false
+        canReturnToPending = false
     }
 }
 

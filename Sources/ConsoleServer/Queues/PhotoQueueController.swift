@@ -48,6 +48,8 @@ struct PhotoGridPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
+    let csrf: String
+    let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {
         self.layout = layout
@@ -57,6 +59,8 @@ struct PhotoGridPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && cards.isEmpty
+        csrf = layout.csrf ?? ""
+        back = "/photos"
     }
 }
 
@@ -74,6 +78,8 @@ struct PhotoCard {
     let createdAt: String
     let createdUTC: String
     let status: String
+    let isPending: Bool
+    let decisionKey = UUID().uuidString
 
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
         id = photo.id
@@ -88,5 +94,6 @@ struct PhotoCard {
         createdAt = TimeText.iso(photo.createdAt)
         createdUTC = TimeText.utc(photo.createdAt)
         status = photo.status
+        isPending = photo.status == "pending"
     }
 }

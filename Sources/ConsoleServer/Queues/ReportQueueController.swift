@@ -41,6 +41,8 @@ struct ReportListPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
+    let csrf: String
+    let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
         self.layout = layout
@@ -50,6 +52,8 @@ struct ReportListPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
+        csrf = layout.csrf ?? ""
+        back = "/reports"
     }
 }
 
@@ -67,6 +71,8 @@ struct ReportRow {
     let createdAt: String
     let createdUTC: String
     let status: String
+    let isOpen: Bool
+    let decisionKey = UUID().uuidString
 
     init(_ report: ModerationReport, now: Date) {
         id = report.id
@@ -81,5 +87,6 @@ struct ReportRow {
         createdAt = TimeText.iso(report.createdAt)
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status
+        isOpen = report.status == "open"
     }
 }

@@ -11,6 +11,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var session: StaffSession?
     /// The flash message for this page, consumed from the session.
     public var flash: String?
+    /// The signed-in staff member's decisions not yet final, for the Pending actions panel.
+    public var pendingActions: [ModerationAction] = []
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
 

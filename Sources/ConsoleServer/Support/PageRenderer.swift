@@ -7,7 +7,8 @@ struct PageRenderer: Sendable {
     private let library: MustacheLibrary
 
     static let requiredTemplates = [
-        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error",
+        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm",
+        "outbox", "outbox-message",
     ]
 
     init(directory: String) async throws {

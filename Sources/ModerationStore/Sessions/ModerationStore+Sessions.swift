@@ -6,6 +6,16 @@ extension ModerationStore {
         try writer.write { db in try session.insert(db) }
     }
 
+    /// The staff member's most recently active live session, if any.
+    public func latestSession(staffId: Int, now: Date) throws -> StaffSession? {
+        try writer.read { db in
+            try StaffSession
+                .filter(StaffSession.Columns.staffId == staffId && StaffSession.Columns.expiresAt > now)
+                .order(StaffSession.Columns.lastSeenAt.desc)
+                .fetchOne(db)
+        }
+    }
+
     public func session(id: String) throws -> StaffSession? {
         try writer.read { db in try StaffSession.fetchOne(db, key: id) }
     }

@@ -35,12 +35,12 @@ enum ConsoleFixture {
 
     /// Runs the console on a loopback port (its services running) against a fresh sandbox.
     static func withConsole<Result: Sendable>(
-        idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false,
+        idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        return try await SandboxFixture.run { sandbox in
+        return try await SandboxFixture.run(rateLimits: rateLimits) { sandbox in
             let app = try await buildConsoleApplication(
                 configuration: configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy),
                 logger: quietLogger)
@@ -108,6 +108,13 @@ struct Page: Sendable, CustomStringConvertible {
     let html: String
 
     var location: String? { headers[.location] }
+
+    /// The value of the first `<input name="…" value="…">` after `marker` (or anywhere).
+    func field(_ name: String, after marker: String = "") -> String? {
+        let start = marker.isEmpty ? html.startIndex : (html.range(of: marker)?.upperBound ?? html.startIndex)
+        guard let range = html.range(of: "name=\"\(name)\" value=\"", range: start..<html.endIndex) else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
 
     /// The first form's CSRF token.
     var csrfToken: String? {

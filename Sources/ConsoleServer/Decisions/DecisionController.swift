@@ -1,0 +1,219 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// Takes staff decisions: records each one (the action) before anything is sent, lets the
+/// runner send it, and tells the moderator the outcome if it comes within two seconds.
+struct DecisionController {
+    let dependencies: ConsoleDependencies
+
+    /// Reasons staff pick most; the text stays editable before sending.
+    static let presetReasons = [
+        "Duplicate of a library already on the map.",
+        "The photo does not show a book-sharing library.",
+        "The location is private or not publicly accessible.",
+        "Not enough information to find it.",
+        "Not a book-sharing library.",
+    ]
+    static let maxBulk = 50
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.post("/libraries/:slug/decide", use: decideLibrary)
+        router.post("/reports/:id/decide", use: decideReport)
+        router.post("/photos/:id/decide", use: decidePhoto)
+        router.post("/libraries/bulk", use: confirmBulk)
+        router.post("/libraries/bulk/confirm", use: applyBulk)
+    }
+
+    @Sendable func decideLibrary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let slug = try requiredParameter("slug", context)
+        let back = SafeRedirect.path(form["back"] ?? "/libraries/\(slug)")
+        let wanted: String
+        switch form["decision"] {
+        case "approve": wanted = "approved"
+        case "reject": wanted = "rejected"
+        case "pending": wanted = "pending"
+        default: throw ConsoleError.badInput("Choose approve, reject or return to pending.")
+        }
+        let reason = try Self.reason(form, required: wanted == "rejected")
+        return try await record(
+            kind: .library, key: slug, wanted: wanted, reason: reason, form: form, request: request, context: context, back: back)
+    }
+
+    @Sendable func decideReport(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let id = try requiredParameter("id", context)
+        guard Int(id) != nil else { throw ConsoleError.notFound }
+        let wanted: String
+        switch form["decision"] {
+        case "resolve": wanted = "resolved"
+        case "dismiss": wanted = "dismissed"
+        case "reopen": wanted = "open"
+        default: throw ConsoleError.badInput("Choose resolve, dismiss or reopen.")
+        }
+        return try await record(
+            kind: .report, key: id, wanted: wanted, reason: "", form: form, request: request, context: context,
+            back: SafeRedirect.path(form["back"] ?? "/reports"))
+    }
+
+    @Sendable func decidePhoto(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let id = try requiredParameter("id", context)
+        guard Int(id) != nil else { throw ConsoleError.notFound }
+        let wanted: String
+        switch form["decision"] {
+        case "approve": wanted = "approved"
+        case "reject": wanted = "rejected"
+        default: throw ConsoleError.badInput("Choose approve or reject.")
+        }
+        return try await record(
+            kind: .photo, key: id, wanted: wanted, reason: "", form: form, request: request, context: context,
+            back: SafeRedirect.path(form["back"] ?? "/photos"))
+    }
+
+    /// The page that lists what a bulk decision will do, before anything is recorded.
+    @Sendable func confirmBulk(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let items = try Self.bulkItems(form)
+        let decision = form["decision"] ?? ""
+        guard ["approve", "reject"].contains(decision) else { throw ConsoleError.badInput("Choose approve or reject for the selected libraries.") }
+        let reason = try Self.reason(form, required: decision == "reject")
+        let page = BulkConfirmPage(
+            layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
+            decision: decision, verb: decision == "approve" ? "Approve" : "Reject", count: items.count,
+            items: items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen, name: $0.name) },
+            reason: reason, isReject: decision == "reject", key: UUID().uuidString)
+        return dependencies.renderer.render(page, with: "bulk-confirm")
+    }
+
+    @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let form = try await FormFields(request: &request, context: context)
+        let items = try Self.bulkItems(form)
+        guard let key = form["key"], !key.isEmpty, key.count <= 100 else { throw ConsoleError.badInput("The confirmation form is incomplete; start again from the list.") }
+        let wanted = form["decision"] == "approve" ? "approved" : form["decision"] == "reject" ? "rejected" : ""
+        guard !wanted.isEmpty else { throw ConsoleError.badInput("Choose approve or reject.") }
+        let reason = try Self.reason(form, required: wanted == "rejected")
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        for (index, item) in items.enumerated() {
+            _ = try dependencies.store.enqueue(makeAction(
+                session: session, kind: .library, key: item.slug, seen: item.seen, wanted: wanted, reason: reason,
+                idempotencyKey: "\(key)-\(index)", request: request, context: context))
+        }
+        dependencies.runner.nudge()
+        try await dependencies.sessions.flash(
+            "\(items.count) \(items.count == 1 ? "decision" : "decisions") recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
+            sessionID: session.id)
+        return .redirect(to: "/libraries", type: .normal)
+    }
+
+    // MARK: Recording
+
+    private func record(
+        kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, form: FormFields, request: Request,
+        context: ConsoleRequestContext, back: String
+    ) async throws -> Response {
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        guard let seen = form["seen"], !seen.isEmpty, seen.count <= 20 else {
+            throw ConsoleError.badInput("The form did not say which status you saw. Reload the page and decide again.")
+        }
+        guard let idempotencyKey = form["key"], !idempotencyKey.isEmpty, idempotencyKey.count <= 100 else {
+            throw ConsoleError.badInput("The form is missing its key. Reload the page and decide again.")
+        }
+        let action = try dependencies.store.enqueue(makeAction(
+            session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
+            request: request, context: context))
+        dependencies.runner.nudge()
+        let outcome = try await waitForOutcome(of: action.id ?? 0, upTo: .seconds(2))
+        let message: String
+        switch outcome?.state {
+        case .applied?, .conflict?, .failed?: message = outcome?.outcomeMessage ?? "Done."
+        default:
+            message = "Your decision is recorded and waiting to be sent: \(outcome?.outcomeMessage ?? "Book Corners is slow to answer.") It appears under Pending actions until it is."
+        }
+        try await dependencies.sessions.flash(message, sessionID: session.id)
+        return .redirect(to: back, type: .normal)
+    }
+
+    private func makeAction(
+        session: StaffSession, kind: ModerationAction.TargetKind, key: String, seen: String, wanted: String, reason: String,
+        idempotencyKey: String, request: Request, context: ConsoleRequestContext
+    ) -> ModerationAction {
+        ModerationAction(
+            idempotencyKey: idempotencyKey, actorId: session.staffId, actorUsername: session.username, targetKind: kind,
+            targetKey: key, statusSeen: seen, statusWanted: wanted, reason: reason, requestId: context.requestID,
+            clientAddress: context.clientAddress, userAgent: String((request.headers[.userAgent] ?? "").prefix(300)), now: Date())
+    }
+
+    private func waitForOutcome(of id: Int64, upTo limit: Duration) async throws -> ModerationAction? {
+        let deadline = ContinuousClock.now + limit
+        var action = try dependencies.store.action(id: id)
+        while let current = action, !current.state.isFinal, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            action = try dependencies.store.action(id: id)
+        }
+        return action
+    }
+
+    // MARK: Input
+
+    private func requiredParameter(_ name: String, _ context: ConsoleRequestContext) throws -> String {
+        guard let value = context.parameters.get(name), !value.isEmpty, value.count <= 255 else { throw ConsoleError.notFound }
+        return value
+    }
+
+    /// The reason: typed text wins over the preset; required when rejecting; at most 2000 characters.
+    static func reason(_ form: FormFields, required: Bool) throws -> String {
+        let typed = (form["reason"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let reason = typed.isEmpty ? (form["reason_preset"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) : typed
+        if required, reason.isEmpty {
+            throw ConsoleError.badInput("A rejection needs a reason: the submitter reads it. Pick one or write your own.")
+        }
+        guard reason.count <= 2000 else {
+            throw ConsoleError.badInput("The reason is \(reason.count) characters; Book Corners accepts at most 2000. Shorten it and try again.")
+        }
+        return reason
+    }
+
+    struct BulkItem {
+        let slug: String
+        let seen: String
+        let name: String
+    }
+
+    /// Selected rows arrive as `item=<slug>|<status seen>|<name>`.
+    static func bulkItems(_ form: FormFields) throws -> [BulkItem] {
+        let items: [BulkItem] = form.all("item").compactMap { value in
+            let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count >= 2, !parts[0].isEmpty, parts[0].count <= 255, LibraryStatus(rawValue: parts[1]) != nil else { return nil }
+            return BulkItem(slug: parts[0], seen: parts[1], name: LibraryText.displayName(parts.count > 2 ? parts[2] : ""))
+        }
+        guard !items.isEmpty else { throw ConsoleError.badInput("Select at least one library first.") }
+        guard items.count <= maxBulk else { throw ConsoleError.badInput("Select at most \(maxBulk) libraries at once.") }
+        return items
+    }
+}
+
+/// The confirmation page of a bulk decision.
+struct BulkConfirmPage {
+    struct Item {
+        let slug: String
+        let seen: String
+        let name: String
+    }
+
+    let layout: LayoutModel
+    let decision: String
+    let verb: String
+    let count: Int
+    let items: [Item]
+    let reason: String
+    let isReject: Bool
+    let key: String
+}

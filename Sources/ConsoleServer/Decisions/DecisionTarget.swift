@@ -1,0 +1,80 @@
+import BookCornersAPI
+import Foundation
+import ModerationStore
+
+/// What the backend says about a decision's target right before it is sent.
+struct DecisionTarget: Sendable {
+    let kind: ModerationAction.TargetKind
+    /// The library's, report's or photo's own id.
+    let itemID: Int
+    let libraryID: Int
+    let slug: String
+    let name: String
+    let city: String
+    let status: String
+    let createdAt: Date
+    /// Who submitted or reported it; `nil` for imported data.
+    let submitterID: Int?
+
+    var nameInCity: String { LibraryText.nameInCity(name, city: city) }
+
+    init(_ library: ModerationLibrary) {
+        kind = .library
+        itemID = library.id
+        libraryID = library.id
+        slug = library.slug
+        name = library.name
+        city = library.city
+        status = library.status
+        createdAt = library.createdAt
+        submitterID = library.createdBy?.id
+    }
+
+    init(_ report: ModerationReport) {
+        kind = .report
+        itemID = report.id
+        libraryID = report.library.id
+        slug = report.library.slug
+        name = report.library.name
+        city = report.library.city
+        status = report.status
+        createdAt = report.createdAt
+        submitterID = report.createdBy?.id
+    }
+
+    init(_ photo: ModerationPhoto) {
+        kind = .photo
+        itemID = photo.id
+        libraryID = photo.library.id
+        slug = photo.library.slug
+        name = photo.library.name
+        city = photo.library.city
+        status = photo.status
+        createdAt = photo.createdAt
+        submitterID = photo.createdBy?.id
+    }
+}
+
+/// The words of a decision: what staff chose, as the audit log names it.
+enum DecisionVerb {
+    static func auditAction(kind: ModerationAction.TargetKind, statusAfter: String) -> String {
+        switch (kind, statusAfter) {
+        case (.library, "approved"), (.photo, "approved"): "\(kind.rawValue).approve"
+        case (.library, "rejected"), (.photo, "rejected"): "\(kind.rawValue).reject"
+        case (.library, "pending"), (.photo, "pending"): "\(kind.rawValue).returnToPending"
+        case (.report, "resolved"): "report.resolve"
+        case (.report, "dismissed"): "report.dismiss"
+        case (.report, "open"): "report.reopen"
+        default: "\(kind.rawValue).set.\(statusAfter)"
+        }
+    }
+
+    /// "Approved", "Rejected", "Resolved", … for flash messages.
+    static func pastTense(_ statusAfter: String) -> String {
+        switch statusAfter {
+        case "pending": "Returned to pending"
+        case "open": "Reopened"
+        default: statusAfter.capitalized
+        }
+    }
+}

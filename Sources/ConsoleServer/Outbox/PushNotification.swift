@@ -1,0 +1,118 @@
+import Foundation
+
+/// An APNs push in the shape the Book Corners iOS app already understands:
+/// `{"aps": {"alert": {"title", "body"}, "sound": "default"}, "data": {"type", …ids}}`.
+struct PushNotification: Sendable, Equatable {
+    /// APNs refuses payloads over 4096 bytes.
+    static let maxPayloadBytes = 4096
+
+    let title: String
+    let body: String
+    /// `library.approved`, `photo.rejected`, `report.resolved`, …
+    let type: String
+    /// Ids the app opens: `library_id`, `photo_id`, `report_id`.
+    let ids: [String: Int]
+
+    /// The JSON payload, the body shortened (never the JSON broken) to fit 4096 bytes.
+    func payloadJSON() -> String {
+        var body = self.body
+        while true {
+            let json = Self.encode(title: title, body: body, type: type, ids: ids)
+            let overflow = json.utf8.count - Self.maxPayloadBytes
+            guard overflow > 0, !body.isEmpty else { return json }
+            // Keep whole characters within the bytes that fit, leaving 3 bytes for "…"; escapes
+            // in the JSON can make it a little longer still, which the next round catches.
+            let budget = body.utf8.count - overflow - 3
+            var kept = ""
+            var used = 0
+            for character in body {
+                let size = character.utf8.count
+                guard used + size <= budget else { break }
+                kept.append(character)
+                used += size
+            }
+            body = kept.isEmpty ? "" : kept + "…"
+        }
+    }
+
+    /// The headers APNs wants with the payload.
+    func headers(messageID: String, bundleID: String, collapseID: String?, now: Date) -> [String: String] {
+        var headers = [
+            "apns-push-type": "alert", "apns-priority": "10", "apns-topic": bundleID, "apns-id": messageID,
+            "apns-expiration": String(Int(now.addingTimeInterval(7 * 86_400).timeIntervalSince1970)),
+        ]
+        if let collapseID { headers["apns-collapse-id"] = collapseID }
+        return headers
+    }
+
+    private struct Payload: Encodable {
+        struct APS: Encodable {
+            struct Alert: Encodable {
+                let title: String
+                let body: String
+            }
+
+            let alert: Alert
+            let sound = "default"
+        }
+
+        let aps: APS
+        let data: [String: DataValue]
+    }
+
+    private enum DataValue: Encodable {
+        case text(String)
+        case number(Int)
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .text(let value): try container.encode(value)
+            case .number(let value): try container.encode(value)
+            }
+        }
+    }
+
+    private static func encode(title: String, body: String, type: String, ids: [String: Int]) -> String {
+        var data: [String: DataValue] = ["type": .text(type)]
+        for (key, value) in ids { data[key] = .number(value) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let payload = Payload(aps: .init(alert: .init(title: title, body: body)), data: data)
+        // Strings and integers always encode.
+        return String(decoding: (try? encoder.encode(payload)) ?? Data(), as: UTF8.self)
+    }
+}
+
+/// Who hears about a decision, and what they read.
+enum DecisionNotifications {
+    /// The message for an applied decision, or `nil` when nobody needs to hear of it.
+    static func notification(for item: DecisionTarget, statusAfter: String, reason: String) -> PushNotification? {
+        let place = item.nameInCity
+        switch (item.kind, statusAfter) {
+        case (.library, "approved"):
+            return PushNotification(
+                title: "Your library is live", body: "\(place) has been approved.", type: "library.approved",
+                ids: ["library_id": item.libraryID])
+        case (.library, "rejected"):
+            let why = reason.isEmpty ? "" : " Reason: \(reason)"
+            return PushNotification(
+                title: "Your library was not approved", body: "\(place) was not approved.\(why)", type: "library.rejected",
+                ids: ["library_id": item.libraryID])
+        case (.photo, "approved"):
+            return PushNotification(
+                title: "Your photo is live", body: "Your photo of \(place) is now the library's photo.", type: "photo.approved",
+                ids: ["photo_id": item.itemID, "library_id": item.libraryID])
+        case (.photo, "rejected"):
+            return PushNotification(
+                title: "Your photo was not used", body: "Your photo of \(place) was not approved.", type: "photo.rejected",
+                ids: ["photo_id": item.itemID, "library_id": item.libraryID])
+        case (.report, "resolved"):
+            return PushNotification(
+                title: "Thanks for your report", body: "Your report about \(place) has been resolved.", type: "report.resolved",
+                ids: ["report_id": item.itemID, "library_id": item.libraryID])
+        default:
+            return nil
+        }
+    }
+}

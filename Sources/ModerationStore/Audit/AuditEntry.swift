@@ -1,0 +1,105 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// One line of the audit log: who decided what, when, from where, and what came of it.
+/// Entries form a hash chain: each hash covers the entry's canonical encoding and the
+/// previous entry's hash, so any edit, deletion or reordering breaks the chain.
+public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
+    public static let databaseTableName = "auditEntry"
+    /// The previous hash of the first entry.
+    public static let genesisHash = String(repeating: "0", count: 64)
+
+    public var id: Int64?
+    public var recordedAt: Date
+    public var actorId: Int?
+    public var actorUsername: String
+    /// `library.approve`, `report.resolve`, `session.signIn`, …
+    public var action: String
+    public var targetKind: String
+    public var targetId: String
+    public var targetSlug: String
+    public var targetName: String
+    public var statusBefore: String
+    public var statusAfter: String
+    public var reason: String
+    /// `applied`, `conflict`, `failed`, `succeeded`, `refused`.
+    public var outcome: String
+    public var backendStatus: Int?
+    public var requestId: String
+    public var clientAddress: String
+    public var userAgent: String
+    public var itemCreatedAt: Date?
+    public var actionId: Int64?
+    public var previousHash: String
+    public var hash: String
+
+    public init(
+        recordedAt: Date, actorId: Int?, actorUsername: String, action: String, targetKind: String, targetId: String,
+        targetSlug: String, targetName: String, statusBefore: String, statusAfter: String, reason: String, outcome: String,
+        backendStatus: Int?, requestId: String, clientAddress: String, userAgent: String, itemCreatedAt: Date?, actionId: Int64?
+    ) {
+        self.recordedAt = recordedAt
+        self.actorId = actorId
+        self.actorUsername = actorUsername
+        self.action = action
+        self.targetKind = targetKind
+        self.targetId = targetId
+        self.targetSlug = targetSlug
+        self.targetName = targetName
+        self.statusBefore = statusBefore
+        self.statusAfter = statusAfter
+        self.reason = reason
+        self.outcome = outcome
+        self.backendStatus = backendStatus
+        self.requestId = requestId
+        self.clientAddress = clientAddress
+        self.userAgent = userAgent
+        self.itemCreatedAt = itemCreatedAt
+        self.actionId = actionId
+        self.previousHash = ""
+        self.hash = ""
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    /// The fields the hash covers, in a fixed order, as JSON: every field but `hash`.
+    /// Times are whole milliseconds since 1970, so the encoding survives a round trip.
+    public func canonicalEncoding() -> Data {
+        func millis(_ date: Date?) -> String { date.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "null" }
+        func text(_ value: String) -> String {
+            // JSONEncoder escapes a single string deterministically.
+            String(decoding: (try? JSONEncoder().encode(value)) ?? Data("\"\"".utf8), as: UTF8.self)
+        }
+        let fields: [String] = [
+            "\"id\":\(id.map(String.init) ?? "null")", "\"recordedAt\":\(millis(recordedAt))",
+            "\"actorId\":\(actorId.map(String.init) ?? "null")", "\"actorUsername\":\(text(actorUsername))",
+            "\"action\":\(text(action))", "\"targetKind\":\(text(targetKind))", "\"targetId\":\(text(targetId))",
+            "\"targetSlug\":\(text(targetSlug))", "\"targetName\":\(text(targetName))",
+            "\"statusBefore\":\(text(statusBefore))", "\"statusAfter\":\(text(statusAfter))", "\"reason\":\(text(reason))",
+            "\"outcome\":\(text(outcome))", "\"backendStatus\":\(backendStatus.map(String.init) ?? "null")",
+            "\"requestId\":\(text(requestId))", "\"clientAddress\":\(text(clientAddress))", "\"userAgent\":\(text(userAgent))",
+            "\"itemCreatedAt\":\(millis(itemCreatedAt))", "\"actionId\":\(actionId.map(String.init) ?? "null")",
+            "\"previousHash\":\(text(previousHash))",
+        ]
+        return Data(("{" + fields.joined(separator: ",") + "}").utf8)
+    }
+
+    /// SHA-256 (hex) of the canonical encoding.
+    public func computedHash() -> String {
+        SHA256.hash(data: canonicalEncoding()).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let actionId = Column(CodingKeys.actionId)
+    }
+}
+
+/// What walking the chain found.
+public enum AuditChainVerdict: Equatable, Sendable {
+    case intact(entries: Int, head: String)
+    case broken(entryID: Int64, reason: String)
+}

@@ -1,0 +1,216 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+@Suite("Decisions: recorded first, sent once, audited and notified")
+struct DecisionTests {
+    /// The console's own database, opened for inspection.
+    private func store(_ directory: TemporaryDirectory) throws -> ModerationStore {
+        try ModerationStore(path: directory.path("console.sqlite"))
+    }
+
+    private func pendingSlugs(_ sandbox: SandboxFixture, count: Int, withSubmitter: Bool = true) async throws -> [(slug: String, submitter: Int?)] {
+        let token = try await sandbox.accessToken()
+        var found: [(String, Int?)] = []
+        for page in 1...2 {
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50&page=\(page)", token: token).jsonObject()
+            for item in (list?["items"] as? [[String: Any]]) ?? [] {
+                let submitter = (item["created_by"] as? [String: Any])?["id"] as? Int
+                if !withSubmitter || submitter != nil, let slug = item["slug"] as? String { found.append((slug, submitter)) }
+            }
+        }
+        return Array(found.prefix(count))
+    }
+
+    private func backendStatus(_ sandbox: SandboxFixture, slug: String) async throws -> String? {
+        try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String
+    }
+
+    @Test("approving from the detail page applies it, audits it and notifies the submitter; the same form twice is one decision")
+    func approveOnce() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+            let page = try await browser.get("/libraries/\(slug)")
+            let key = try #require(page.field("key", after: "/libraries/\(slug)/decide"))
+            let form = [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")]
+            let first = try await browser.post("/libraries/\(slug)/decide", form: form)
+            #expect(first.status == .seeOther && first.location == "/libraries/\(slug)")
+            #expect(try await browser.get("/libraries/\(slug)").contains("Approved: "))
+            let again = try await browser.post("/libraries/\(slug)/decide", form: form)
+            #expect(again.status == .seeOther)
+            #expect(try await backendStatus(sandbox, slug: slug) == "approved")
+            let store = try store(directory)
+            let decisions = try store.auditEntries().filter { $0.action == "library.approve" }
+            #expect(decisions.count == 1, "one audit entry for one decision")
+            #expect(decisions.first?.outcome == "applied" && decisions.first?.statusBefore == "pending")
+            let messages = try store.outboxMessages()
+            #expect(messages.count == 1 && messages.first?.eventType == "library.approved")
+            let payload = try #require(messages.first?.payload)
+            #expect(payload.contains(#""type":"library.approved""#) && payload.contains(#""library_id":"#))
+            #expect(messages.first?.headers.contains(#""apns-push-type":"alert""#) == true)
+            #expect(try store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
+        }
+    }
+
+    @Test("rejecting needs a reason; the reason reaches the backend and the submitter's message")
+    func rejectWithReason() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+            let page = try await browser.get("/libraries/\(slug)")
+            let key = try #require(page.field("key", after: "class=\"reject-form\""))
+            let missing = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject")])
+            #expect(missing.status == .badRequest)
+            #expect(missing.contains("A rejection needs a reason"))
+            let reason = "Duplicate of a library already on the map. <b>\"Quoted\"</b> ‏עברית 📚"
+            try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason),
+            ])
+            let token = try await sandbox.accessToken()
+            let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()
+            #expect(library?["status"] as? String == "rejected")
+            #expect(library?["rejection_reason"] as? String == reason)
+            let message = try #require(try store(directory).outboxMessages().first)
+            #expect(message.eventType == "library.rejected")
+            let payload = try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any]
+            let body = ((payload?["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String
+            #expect(body?.contains(reason) == true)
+        }
+    }
+
+    @Test("if someone else decided first, nothing is sent and the moderator is told")
+    func conflict() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+            let page = try await browser.get("/libraries/\(slug)")
+            // Another moderator (say, in the Django admin) rejects it meanwhile.
+            let other = try await sandbox.accessToken(username: "maria")
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
+            try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
+            ])
+            let after = try await browser.get("/libraries/\(slug)")
+            #expect(after.contains("someone else changed this to rejected"))
+            #expect(try await backendStatus(sandbox, slug: slug) == "rejected", "our approval was not sent")
+            let store = try store(directory)
+            #expect(try store.outboxMessages().isEmpty)
+            #expect(try store.auditEntries().first?.outcome == "conflict")
+        }
+    }
+
+    @Test("bulk: 30 approvals under a 10-per-window limit finish in 3 windows, none lost, none doubled")
+    func bulkUnderRateLimit() async throws {
+        let limits = RateLimitPolicy(windowSeconds: 3, reads: 10_000, writes: 10, logins: 100, refreshes: 100)
+        try await ConsoleFixture.withConsole(rateLimits: limits) { browser, sandbox, directory in
+            try await browser.signIn()
+            let targets = try await pendingSlugs(sandbox, count: 30, withSubmitter: false)
+            #expect(targets.count == 30)
+            let review = try await browser.post("/libraries/bulk", form: [("csrf", try await browser.get("/libraries").csrfToken ?? ""), ("decision", "approve")]
+                + targets.map { ("item", "\($0.slug)|pending|Name") })
+            #expect(review.status == .ok)
+            #expect(review.contains("Approve 30 libraries"))
+            let key = try #require(review.field("key"))
+            let confirm = [("csrf", review.field("csrf") ?? ""), ("key", key), ("decision", "approve"), ("reason", "")]
+                + targets.map { ("item", "\($0.slug)|pending|Name") }
+            let started = Date()
+            try await browser.post("/libraries/bulk/confirm", form: confirm)
+            try await browser.post("/libraries/bulk/confirm", form: confirm)  // a double click records nothing more
+            let store = try store(directory)
+            while try store.auditEntries(limit: 200).filter({ $0.action == "library.approve" }).count < 30, Date().timeIntervalSince(started) < 30 {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let elapsed = Date().timeIntervalSince(started)
+            let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+            #expect(approvals.count == 30)
+            #expect(Set(approvals.map(\.targetSlug)).count == 30)
+            #expect(approvals.allSatisfy { $0.outcome == "applied" })
+            #expect(elapsed < 3 * 3 + 2, "three windows of 3 s, not more")
+            #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
+            for target in targets.prefix(5) { #expect(try await backendStatus(sandbox, slug: target.slug) == "approved") }
+            guard case .intact = try store.verifyAuditChain() else { Issue.record("chain broken"); return }
+        }
+    }
+
+    @Test("reports resolve and photos approve, each notifying who sent them")
+    func reportsAndPhotos() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let reports = try await browser.get("/reports")
+            let reportID = try #require(reports.html.range(of: #"action="/reports/"#).map { String(reports.html[$0.upperBound...].prefix { $0.isNumber }) })
+            try await browser.post("/reports/\(reportID)/decide", form: [
+                ("csrf", reports.csrfToken ?? ""), ("key", reports.field("key", after: "/reports/\(reportID)/decide") ?? ""), ("seen", "open"), ("decision", "resolve"),
+            ])
+            let photos = try await browser.get("/photos")
+            // A card whose photo has a submitter, so that someone is notified.
+            let card = try #require(photos.html.components(separatedBy: #"class="photo-card""#).dropFirst().first { !$0.contains("By anonymous") })
+            let photoID = try #require(card.range(of: #"action="/photos/"#).map { String(card[$0.upperBound...].prefix { $0.isNumber }) })
+            try await browser.post("/photos/\(photoID)/decide", form: [
+                ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
+            ])
+            let store = try store(directory)
+            let entries = try store.auditEntries()
+            #expect(entries.contains { $0.action == "report.resolve" && $0.outcome == "applied" })
+            #expect(entries.contains { $0.action == "photo.approve" && $0.outcome == "applied" })
+            let outbox = try await browser.get("/outbox")
+            #expect(outbox.status == .ok)
+            #expect(outbox.contains(#"<code>photo.approved</code></a>"#), "listed as a message, not only as a filter")
+            let types = try store.outboxMessages().map(\.eventType)
+            #expect(types.contains("photo.approved"))
+        }
+    }
+
+    @Test("with the backend down, decisions wait; when it is back, they complete")
+    func waitsForBackend() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sandboxDirectory = try TemporaryDirectory()
+        defer { sandboxDirectory.remove() }
+        let database = sandboxDirectory.path("sandbox.sqlite")
+        let port = try await SandboxFixture.run(databasePath: database) { $0.port }
+        let app = try await buildConsoleApplication(
+            configuration: ConsoleFixture.configuration(backendURL: URL(string: "http://127.0.0.1:\(port)/api/v1/")!, directory: directory),
+            logger: ConsoleFixture.quietLogger)
+        try await app.test(.live) { client in
+            let browser = Browser(client: client)
+            var slug = ""
+            var form: [(String, String)] = []
+            try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
+                try await browser.signIn()
+                slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+                let page = try await browser.get("/libraries/\(slug)")
+                form = [("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve")]
+            }
+            try await browser.post("/libraries/\(slug)/decide", form: form)
+            let waiting = try await browser.get("/libraries")
+            #expect(waiting.contains("Pending actions"))
+            #expect(waiting.contains("library.approve"))
+            let store = try store(directory)
+            try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
+                let deadline = Date().addingTimeInterval(20)
+                while try store.auditEntries().first(where: { $0.action == "library.approve" }) == nil, Date() < deadline {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                #expect(try await backendStatus(sandbox, slug: slug) == "approved")
+            }
+            #expect(try store.auditEntries().filter { $0.action == "library.approve" }.count == 1)
+        }
+    }
+
+    @Test("a payload never exceeds 4096 bytes: the body is cut, the JSON stays whole")
+    func payloadLimit() throws {
+        let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: "library.rejected", ids: ["library_id": 42])
+        let json = push.payloadJSON()
+        #expect(json.utf8.count <= 4096)
+        #expect(json.utf8.count > 4000, "cut no more than needed")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((object["data"] as? [String: Any])?["library_id"] as? Int == 42)
+        let body = ((object["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String
+        #expect(body?.hasSuffix("…") == true, "\(json.suffix(200))")
+    }
+}
