@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModerationStoreTests",
-            dependencies: ["ModerationStore"]
+            dependencies: ["ModerationStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ConsoleServerTests",

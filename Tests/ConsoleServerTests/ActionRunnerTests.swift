@@ -1,0 +1,113 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import Logging
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+@Suite("ActionRunner outcomes")
+struct ActionRunnerTests {
+    /// The console's dependencies against a sandbox, with a signed-in staff session.
+    private func withRunner(
+        rateLimits: RateLimitPolicy? = nil, _ body: @escaping @Sendable (ConsoleDependencies, SandboxFixture, Account) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run(rateLimits: rateLimits) { sandbox in
+            let dependencies = try await makeDependencies(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            do {
+                let tokens = try await dependencies.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+                let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+                _ = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
+                try await body(dependencies, sandbox, account)
+            } catch {
+                try await dependencies.client.shutdown()
+                throw error
+            }
+            try await dependencies.client.shutdown()
+        }
+    }
+
+    private func action(_ account: Account, slug: String, seen: String = "pending", wanted: String = "approved", actorId: Int? = nil) -> ModerationAction {
+        ModerationAction(
+            idempotencyKey: UUID().uuidString, actorId: actorId ?? account.id, actorUsername: account.username, targetKind: .library,
+            targetKey: slug, statusSeen: seen, statusWanted: wanted, reason: "", requestId: "test", clientAddress: "127.0.0.1",
+            userAgent: "test", now: Date())
+    }
+
+    private func pendingSlugs(_ sandbox: SandboxFixture, _ count: Int) async throws -> [String] {
+        let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken()).jsonObject()
+        return ((list?["items"] as? [[String: Any]]) ?? []).filter { $0["created_by"] is [String: Any] }.compactMap { $0["slug"] as? String }.prefix(count).map { $0 }
+    }
+
+    @Test("a crash after the PATCH: on resume the re-check finds it applied; no second PATCH, one audit entry, one message")
+    func resumeAfterCrash() async throws {
+        try await withRunner { dependencies, sandbox, account in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            var recorded = try dependencies.store.enqueue(action(account, slug: slug))
+            let id = try #require(recorded.id)
+            // The previous process marked it sending, its PATCH landed, then it died.
+            try dependencies.store.reschedule(id, state: .sending, nextAttemptAt: Date(), message: nil, backendStatus: nil, countAttempt: true, now: Date())
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
+            try await dependencies.runner.workThroughDueActions()
+            recorded = try #require(try dependencies.store.action(id: id))
+            #expect(recorded.state == .applied)
+            #expect(recorded.attempts == 1, "no second PATCH was tried")
+            #expect(recorded.outcomeMessage?.contains("confirmed on re-check") == true)
+            try await dependencies.runner.workThroughDueActions()
+            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+            #expect(try dependencies.store.outboxMessages().count == 1)
+        }
+    }
+
+    @Test("no session for the author: the decision is parked, and runs after they sign in")
+    func parked() async throws {
+        try await withRunner { dependencies, sandbox, account in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug, actorId: 9_999)).id)
+            try await dependencies.runner.workThroughDueActions()
+            let parked = try #require(try dependencies.store.action(id: id))
+            #expect(parked.state == .parked)
+            #expect(parked.outcomeMessage?.contains("sign in again") == true)
+            #expect(try dependencies.store.dueActions(now: Date().addingTimeInterval(3_600)).isEmpty, "parked actions are not retried on their own")
+        }
+    }
+
+    @Test("an item that no longer exists: failed, audited, nobody notified")
+    func missingItem() async throws {
+        try await withRunner { dependencies, _, account in
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: "no-such-library")).id)
+            try await dependencies.runner.workThroughDueActions()
+            let failed = try #require(try dependencies.store.action(id: id))
+            #expect(failed.state == .failed)
+            #expect(failed.outcomeMessage?.contains("no longer exists") == true)
+            #expect(try dependencies.store.auditEntries().first?.outcome == "failed")
+            #expect(try dependencies.store.outboxMessages().isEmpty)
+        }
+    }
+
+    @Test("429: the rest wait until the window says, then go")
+    func rateLimited() async throws {
+        try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 2, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in
+            let slugs = try await pendingSlugs(sandbox, 2)
+            try await waitPastBoundary(window: 2)
+            let ids = try slugs.map { try #require(try dependencies.store.enqueue(action(account, slug: $0)).id) }
+            try await dependencies.runner.workThroughDueActions()
+            let states = try ids.map { try dependencies.store.action(id: $0)?.state }
+            #expect(states == [.applied, .waiting])
+            let waiting = try #require(try dependencies.store.action(id: ids[1]))
+            #expect(waiting.backendStatus == 429 && waiting.nextAttemptAt > Date())
+            try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
+            try await dependencies.runner.workThroughDueActions()
+            #expect(try dependencies.store.action(id: ids[1])?.state == .applied)
+        }
+    }
+
+    private func waitPastBoundary(window: Double) async throws {
+        let left = window - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: window)
+        if left < 1 { try await Task.sleep(for: .milliseconds(Int(left * 1000) + 50)) }
+    }
+}
