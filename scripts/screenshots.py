@@ -80,6 +80,8 @@ def main():
         shoot("reports.png")
         go("/photos")
         shoot("photos.png")
+        go("/outbox")
+        shoot("outbox.png")
         call(base, "DELETE", s)
     finally:
         driver.terminate()

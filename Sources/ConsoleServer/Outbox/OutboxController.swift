@@ -1,3 +1,4 @@
+import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
@@ -17,9 +18,12 @@ struct OutboxController {
         let status = query.text("status", maxLength: 20).flatMap { ["pending", "sent", "failed"].contains($0) ? $0 : nil }
         let type = query.text("type", maxLength: 40).flatMap { Self.eventTypes.contains($0) ? $0 : nil }
         let messages = try dependencies.store.outboxMessages(status: status, eventType: type, limit: 200)
+        let backend = try await dependencies.backend(for: context)
+        var pageStatus = PageStatus()
+        let summary = try await pageStatus.attempt { () async throws(BackendError) in try await backend.summary() }
         let now = Date()
         let page = OutboxPage(
-            layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: nil),
+            layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
             statusOptions: [FilterOption(value: "", label: "Any status", selected: status == nil)]
                 + ["pending", "sent", "failed"].map { FilterOption(value: $0, label: $0.capitalized, selected: $0 == status) },
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
