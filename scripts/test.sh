@@ -17,4 +17,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
 fi
 
+# The crash-recovery test runs the real binary (kills it, restarts it): build it first.
+swift build --product console
 swift test "$@"

@@ -33,7 +33,7 @@ public struct SandboxFixture: Sendable {
     }
 
     /// A client that shows redirects instead of following them; it lives as long as the tests.
-    private static let httpClient = HTTPClient(
+    public static let httpClient = HTTPClient(
         eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
 
     /// One raw HTTP exchange, for checking exactly what the sandbox answers.
@@ -69,6 +69,21 @@ public struct SandboxFixture: Sendable {
         }
         return access
     }
+}
+
+/// One HTTP exchange with any server, redirects not followed.
+public func rawHTTP(
+    _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: [UInt8]? = nil
+) async throws -> RawAnswer {
+    var request = HTTPClientRequest(url: url)
+    request.method = method
+    for (name, value) in headers { request.headers.add(name: name, value: value) }
+    if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
+    let response = try await SandboxFixture.httpClient.execute(request, timeout: .seconds(30))
+    let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+    return RawAnswer(
+        status: Int(response.status.code), headers: response.headers.map { ($0.name.lowercased(), $0.value) },
+        body: Data(bytes.readableBytesView))
 }
 
 public enum SandboxFixtureError: Error {

@@ -1,0 +1,111 @@
+import Foundation
+import ModerationStore
+import NIOHTTP1
+import Sandbox
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `console` binary, killed with SIGKILL in the middle of a bulk decision.
+@Suite("Crash recovery", .serialized)
+struct CrashRecoveryTests {
+    private static var binary: URL {
+        RepositoryPaths.root.appendingPathComponent(".build/debug/console")
+    }
+
+    private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> Process {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = [
+            "serve", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
+            "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private func waitUntilUp(_ base: String) async throws {
+        for _ in 0..<100 {
+            if (try? await rawHTTP(.GET, base + "/healthz"))?.status == 200 { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestServerError.didNotStart
+    }
+
+    private func form(_ fields: [(String, String)]) -> [UInt8] {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return Array(fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+    }
+
+    private func cookies(_ answer: RawAnswer) -> [String] {
+        answer.headers.filter { $0.0 == "set-cookie" }.map { String($0.1.split(separator: ";")[0]) }
+    }
+
+    private func field(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test("SIGKILL during a bulk approval: after a restart every decision completes, none twice")
+    func killDuringBulk() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "swift test builds the console binary")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let limits = RateLimitPolicy(windowSeconds: 2, reads: 10_000, writes: 10, logins: 100, refreshes: 100)
+        try await SandboxFixture.run(rateLimits: limits) { sandbox in
+            let port = try FreePort.find()
+            let base = "http://127.0.0.1:\(port)"
+            var console = try startConsole(port: port, backend: sandbox.baseURL, directory: directory)
+            defer { kill(console.processIdentifier, SIGKILL) }
+            try await waitUntilUp(base)
+
+            // Sign in through the form.
+            let signInPage = try await rawHTTP(.GET, base + "/sign-in")
+            let signInCookie = cookies(signInPage).joined(separator: "; ")
+            let signedIn = try await rawHTTP(
+                .POST, base + "/sign-in", headers: [("Cookie", signInCookie), ("Content-Type", "application/x-www-form-urlencoded")],
+                body: form([("csrf", field("csrf", in: signInPage.text) ?? ""), ("login", "staff"), ("password", SeedAccounts.demoStaffPassword)]))
+            let session = try #require(cookies(signedIn).first { $0.hasPrefix("bc_session=") })
+            let page = try await rawHTTP(.GET, base + "/libraries?page_size=50", headers: [("Cookie", session)])
+            let csrf = try #require(field("csrf", in: page.text))
+            let token = try await sandbox.accessToken()
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=30", token: token).jsonObject()
+            let slugs = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
+            #expect(slugs.count == 30)
+            let confirmed = try await rawHTTP(
+                .POST, base + "/libraries/bulk/confirm", headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
+                body: form([("csrf", csrf), ("key", UUID().uuidString), ("decision", "approve"), ("reason", "")] + slugs.map { ("item", "\($0)|pending|x") }))
+            #expect(confirmed.status == 303)
+
+            // Let the first window's ten go out, then kill the process mid-work.
+            try await Task.sleep(for: .milliseconds(700))
+            kill(console.processIdentifier, SIGKILL)
+            console.waitUntilExit()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let beforeRestart = try store.auditEntries(limit: 100).filter { $0.action == "library.approve" }.count
+            #expect(beforeRestart < 30, "killed before the end")
+
+            console = try startConsole(port: port, backend: sandbox.baseURL, directory: directory)
+            try await waitUntilUp(base)
+            let deadline = Date().addingTimeInterval(30)
+            while try store.auditEntries(limit: 100).filter({ $0.action == "library.approve" }).count < 30, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+            #expect(approvals.count == 30)
+            #expect(Set(approvals.compactMap(\.actionId)).count == 30, "one audit entry per decision")
+            #expect(Set(approvals.map(\.targetSlug)) == Set(slugs))
+            let messages = try store.outboxMessages(limit: 200)
+            #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per decision")
+            guard case .intact = try store.verifyAuditChain() else { Issue.record("audit chain broken"); return }
+            for slug in slugs.prefix(3) {
+                #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()?["status"] as? String == "approved")
+            }
+        }
+    }
+}
