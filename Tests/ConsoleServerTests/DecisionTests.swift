@@ -202,6 +202,31 @@ struct DecisionTests {
         }
     }
 
+    @Test("bad decision forms get clear errors and record nothing")
+    func badForms() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+            let page = try await browser.get("/libraries/\(slug)")
+            let csrf = page.csrfToken ?? ""
+            let forged = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", "forged"), ("key", "k1"), ("seen", "pending"), ("decision", "approve")])
+            #expect(forged.status == .forbidden)
+            let bogus = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "<script>")])
+            #expect(bogus.status == .badRequest && bogus.contains("Choose one of: approve, pending, reject"))
+            let noKey = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", csrf), ("seen", "pending"), ("decision", "approve")])
+            #expect(noKey.status == .badRequest)
+            let badReport = try await browser.post("/reports/abc/decide", form: [("csrf", csrf), ("key", "k3"), ("seen", "open"), ("decision", "resolve")])
+            #expect(badReport.status == .notFound)
+            let long = try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", csrf), ("key", "k4"), ("seen", "pending"), ("decision", "reject"), ("reason", String(repeating: "x", count: 2001)),
+            ])
+            #expect(long.status == .badRequest && long.contains("at most 2000"))
+            let empty = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")])
+            #expect(empty.status == .badRequest && empty.contains("Select at least one library"))
+            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing was decided")
+        }
+    }
+
     @Test("a payload never exceeds 4096 bytes: the body is cut, the JSON stays whole")
     func payloadLimit() throws {
         let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: "library.rejected", ids: ["library_id": 42])

@@ -18,62 +18,46 @@ struct DecisionController {
     ]
     static let maxBulk = 50
 
+    /// The decisions each kind of item takes, and the status each one sets.
+    static let decisions: [ModerationAction.TargetKind: [String: String]] = [
+        .library: ["approve": "approved", "reject": "rejected", "pending": "pending"],
+        .report: ["resolve": "resolved", "dismiss": "dismissed", "reopen": "open"],
+        .photo: ["approve": "approved", "reject": "rejected"],
+    ]
+
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.post("/libraries/:slug/decide", use: decideLibrary)
-        router.post("/reports/:id/decide", use: decideReport)
-        router.post("/photos/:id/decide", use: decidePhoto)
+        // Parameter names match the detail routes' (the router refuses two names at one place).
+        router.post("/libraries/:slug/decide") { request, context in
+            try await decide(.library, parameter: "slug", request: request, context: context, back: "/libraries/")
+        }
+        router.post("/reports/:id/decide") { request, context in
+            try await decide(.report, parameter: "id", request: request, context: context, back: "/reports")
+        }
+        router.post("/photos/:id/decide") { request, context in
+            try await decide(.photo, parameter: "id", request: request, context: context, back: "/photos")
+        }
         router.post("/libraries/bulk", use: confirmBulk)
         router.post("/libraries/bulk/confirm", use: applyBulk)
     }
 
-    @Sendable func decideLibrary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+    /// One decision on one item. `back` is where to return by default (a library's own page
+    /// when it ends in a slash).
+    private func decide(
+        _ kind: ModerationAction.TargetKind, parameter: String, request: Request, context: ConsoleRequestContext, back: String
+    ) async throws -> Response {
         var request = request
         let form = try await FormFields(request: &request, context: context)
-        let slug = try requiredParameter("slug", context)
-        let back = SafeRedirect.path(form["back"] ?? "/libraries/\(slug)")
-        let wanted: String
-        switch form["decision"] {
-        case "approve": wanted = "approved"
-        case "reject": wanted = "rejected"
-        case "pending": wanted = "pending"
-        default: throw ConsoleError.badInput("Choose approve, reject or return to pending.")
+        let key = try requiredParameter(parameter, context)
+        if kind != .library, Int(key) == nil { throw ConsoleError.notFound }
+        let allowed = Self.decisions[kind] ?? [:]
+        guard let decision = form["decision"], let wanted = allowed[decision] else {
+            throw ConsoleError.badInput("Choose one of: \(allowed.keys.sorted().joined(separator: ", ")).")
         }
-        let reason = try Self.reason(form, required: wanted == "rejected")
+        let reason = kind == .library ? try Self.reason(form, required: wanted == "rejected") : ""
+        let fallback = back.hasSuffix("/") ? back + key : back
         return try await record(
-            kind: .library, key: slug, wanted: wanted, reason: reason, form: form, request: request, context: context, back: back)
-    }
-
-    @Sendable func decideReport(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        var request = request
-        let form = try await FormFields(request: &request, context: context)
-        let id = try requiredParameter("id", context)
-        guard Int(id) != nil else { throw ConsoleError.notFound }
-        let wanted: String
-        switch form["decision"] {
-        case "resolve": wanted = "resolved"
-        case "dismiss": wanted = "dismissed"
-        case "reopen": wanted = "open"
-        default: throw ConsoleError.badInput("Choose resolve, dismiss or reopen.")
-        }
-        return try await record(
-            kind: .report, key: id, wanted: wanted, reason: "", form: form, request: request, context: context,
-            back: SafeRedirect.path(form["back"] ?? "/reports"))
-    }
-
-    @Sendable func decidePhoto(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        var request = request
-        let form = try await FormFields(request: &request, context: context)
-        let id = try requiredParameter("id", context)
-        guard Int(id) != nil else { throw ConsoleError.notFound }
-        let wanted: String
-        switch form["decision"] {
-        case "approve": wanted = "approved"
-        case "reject": wanted = "rejected"
-        default: throw ConsoleError.badInput("Choose approve or reject.")
-        }
-        return try await record(
-            kind: .photo, key: id, wanted: wanted, reason: "", form: form, request: request, context: context,
-            back: SafeRedirect.path(form["back"] ?? "/photos"))
+            kind: kind, key: key, wanted: wanted, reason: reason, form: form, request: request, context: context,
+            back: SafeRedirect.path(form["back"] ?? fallback))
     }
 
     /// The page that lists what a bulk decision will do, before anything is recorded.
