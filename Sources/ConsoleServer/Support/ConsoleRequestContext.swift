@@ -19,7 +19,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
-        self.requestID = RandomToken.make(bytes: 9)
+        // Hummingbird's own request id, so the id on an error page is the one in every log line.
+        self.requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? RandomToken.make(bytes: 9)
     }
 
     /// Forms are small; anything bigger is refused before it is read.

@@ -1,0 +1,51 @@
+import BookCornersAPI
+import Foundation
+import Sandbox
+import Testing
+import TestSupport
+
+/// The client's calls that the sandbox suites do not already make, against the sandbox.
+@Suite("BackendClient against the sandbox")
+struct BackendClientSandboxTests {
+    @Test("sign-in, me and refresh; a refreshed token works; a non-staff account is told apart")
+    func authentication() async throws {
+        try await SandboxFixture.run { sandbox in
+            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
+            let tokens = try await client.signIn(username: "staff@example.com", password: SeedAccounts.demoStaffPassword)
+            let fresh = try await client.refreshAccessToken(tokens.refresh)
+            #expect(fresh.split(separator: ".").count == 3)
+            let account = try await client.me(StaffCredentials(accessToken: fresh, refreshToken: tokens.refresh))
+            #expect(account.username == "staff" && account.isStaff)
+            await #expect(throws: BackendError.invalidCredentials) { try await client.signIn(username: "staff", password: "nope") }
+            await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("not-a-token") }
+            let user = try await client.signIn(username: "alice", password: SeedAccounts.userPassword)
+            let credentials = StaffCredentials(accessToken: user.access, refreshToken: user.refresh)
+            #expect(try await client.me(credentials).isStaff == false)
+            await #expect(throws: BackendError.notStaff) { try await client.summary(credentials) }
+            await #expect(throws: BackendError.notFound) {
+                try await client.library(slug: "no-such-library", credentials: StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+            }
+            try await client.shutdown()
+        }
+    }
+
+    @Test("a 422 from the backend becomes field errors staff can read")
+    func validation() async throws {
+        try await SandboxFixture.run { sandbox in
+            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
+            let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+            let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
+            let slug = try #require(try await client.pendingLibraries(page: .first(), credentials: credentials).items.first?.slug)
+            do {
+                _ = try await client.setLibraryStatus(
+                    slug: slug, to: .rejected, rejectionReason: String(repeating: "x", count: 2001), credentials: credentials)
+                Issue.record("a 2001-character reason should be refused")
+            } catch {
+                guard let backendError = error as? BackendError, case .validation(let fields) = backendError else { Issue.record("\(error)"); return }
+                #expect(fields.first?.location == "body.payload.rejection_reason")
+                #expect(backendError.staffMessage.contains("at most 2000 characters"))
+            }
+            try await client.shutdown()
+        }
+    }
+}
