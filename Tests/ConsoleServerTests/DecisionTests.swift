@@ -98,6 +98,8 @@ struct DecisionTests {
             let after = try await browser.get("/libraries/\(slug)")
             #expect(after.contains("someone else changed this to rejected"))
             #expect(try await backendStatus(sandbox, slug: slug) == "rejected", "our approval was not sent")
+            let later = try await browser.get("/reports")
+            #expect(later.contains(#"<span class="status status-conflict">conflict</span>"#), "the panel keeps telling them")
             let store = try store(directory)
             #expect(try store.outboxMessages().isEmpty)
             #expect(try store.auditEntries().first?.outcome == "conflict")

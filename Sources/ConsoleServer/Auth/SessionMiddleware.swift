@@ -19,6 +19,7 @@ struct SessionMiddleware: RouterMiddleware {
                 context.flash = flash
                 context.logger[metadataKey: "actor"] = "\(session.username)"
                 context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
+                    + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
             case .expired:
                 expired = true
             case .none:

@@ -86,7 +86,7 @@ struct LayoutModel: MustacheParent {
         self.pendingActions = context.pendingActions.map { action in
             PendingActionItem(
                 summary: "\(DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted)) \(action.targetKey)",
-                state: action.state == .parked ? "parked" : (action.state == .waiting ? "waiting" : "sending"),
+                state: action.state.isFinal || action.state == .parked || action.state == .waiting ? action.state.rawValue : "sending",
                 message: action.outcomeMessage ?? "Next try \(TimeText.utc(action.nextAttemptAt)).")
         }
         self.hasPendingActions = !context.pendingActions.isEmpty

@@ -49,6 +49,19 @@ extension ModerationStore {
         }
     }
 
+    /// A staff member's decisions that ended in a conflict or failure since `since`: the
+    /// outcome may have come after they left the page, so the panel keeps telling them.
+    public func recentProblems(actorId: Int, since: Date) throws -> [ModerationAction] {
+        try writer.read { db in
+            try ModerationAction
+                .filter(ModerationAction.Columns.actorId == actorId)
+                .filter([ModerationAction.State.conflict, .failed].map(\.rawValue).contains(ModerationAction.Columns.state))
+                .filter(Column("updatedAt") >= since)
+                .order(Column("id"))
+                .fetchAll(db)
+        }
+    }
+
     /// Updates an unfinished action's state (sending, waiting, parked) and schedule.
     public func reschedule(_ id: Int64, state: ModerationAction.State, nextAttemptAt: Date, message: String?, backendStatus: Int?, countAttempt: Bool, now: Date) throws {
         try writer.write { db in
