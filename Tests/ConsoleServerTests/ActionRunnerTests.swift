@@ -91,9 +91,9 @@ struct ActionRunnerTests {
 
     @Test("429: the rest wait until the window says, then go")
     func rateLimited() async throws {
-        try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 2, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in
+        try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in
             let slugs = try await pendingSlugs(sandbox, 2)
-            try await waitPastBoundary(window: 2)
+            try await waitPastBoundary(window: 4)
             let ids = try slugs.map { try #require(try dependencies.store.enqueue(action(account, slug: $0)).id) }
             try await dependencies.runner.workThroughDueActions()
             let states = try ids.map { try dependencies.store.action(id: $0)?.state }
@@ -108,6 +108,6 @@ struct ActionRunnerTests {
 
     private func waitPastBoundary(window: Double) async throws {
         let left = window - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: window)
-        if left < 1 { try await Task.sleep(for: .milliseconds(Int(left * 1000) + 50)) }
+        if left < 2.5 { try await Task.sleep(for: .milliseconds(Int(left * 1000) + 50)) }
     }
 }

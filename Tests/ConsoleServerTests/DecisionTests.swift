@@ -132,7 +132,10 @@ struct DecisionTests {
             #expect(approvals.count == 30)
             #expect(Set(approvals.map(\.targetSlug)).count == 30)
             #expect(approvals.allSatisfy { $0.outcome == "applied" })
-            #expect(elapsed < 3 * 3 + 2, "three windows of 3 s, not more")
+            // Ten per window: three windows, allowing for the first one being already under way.
+            #expect(elapsed < 3 * 3 + 4)
+            let windows = Set(approvals.map { Int($0.recordedAt.timeIntervalSince1970) / 3 })
+            #expect(windows.count <= 4, "spread over the windows the limit needs, not more")
             #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
             for target in targets.prefix(5) { #expect(try await backendStatus(sandbox, slug: target.slug) == "approved") }
             guard case .intact = try store.verifyAuditChain() else { Issue.record("chain broken"); return }

@@ -126,10 +126,10 @@ struct SignInTests {
 
     @Test("an idle session expires and the sign-in page says so")
     func idleTimeout() async throws {
-        try await ConsoleFixture.withConsole(idleTimeout: 1) { browser, _, _ in
+        try await ConsoleFixture.withConsole(idleTimeout: 2) { browser, _, _ in
             try await browser.signIn()
             #expect(try await browser.get("/").status == .ok)
-            try await Task.sleep(for: .milliseconds(1_600))
+            try await Task.sleep(for: .milliseconds(3_000))
             let expired = try await browser.get("/libraries")
             #expect(expired.location == "/sign-in?expired=1")
             #expect(try await browser.get("/sign-in?expired=1").contains("Your session has ended"))

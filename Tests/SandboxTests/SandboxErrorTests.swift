@@ -163,13 +163,13 @@ struct SandboxErrorTests {
 
     @Test("windows are aligned to the clock: a short window resets for everyone at once")
     func windowResets() async throws {
-        try await SandboxFixture.run(rateLimits: RateLimitPolicy(windowSeconds: 2, reads: 2)) { sandbox in
-            try await waitIfNearWindowBoundary(window: 2, margin: 1)
+        try await SandboxFixture.run(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 2)) { sandbox in
+            try await waitIfNearWindowBoundary(window: 4, margin: 2.5)
             let token = try await sandbox.accessToken()
             var statuses: [Int] = []
             for _ in 0..<3 { statuses.append(try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).status) }
             #expect(statuses == [200, 200, 429])
-            try await Task.sleep(for: .milliseconds(2_100))
+            try await Task.sleep(for: .milliseconds(4_100))
             #expect(try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).status == 200)
         }
     }
