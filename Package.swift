@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(
             name: "console",
             dependencies: [
-                "ConsoleServer", "Sandbox", "BookCornersAPI",
+                "ConsoleServer", "Sandbox", "BookCornersAPI", "ModerationStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
