@@ -89,6 +89,21 @@ struct ActionRunnerTests {
         }
     }
 
+    @Test("the backend refusing the decision (422) is final: failed, with its reason in words")
+    func refused() async throws {
+        try await withRunner { dependencies, sandbox, account in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            var refused = action(account, slug: slug, wanted: "rejected")
+            refused.reason = String(repeating: "x", count: 2_001)
+            let id = try #require(try dependencies.store.enqueue(refused).id)
+            try await dependencies.runner.workThroughDueActions()
+            let failed = try #require(try dependencies.store.action(id: id))
+            #expect(failed.state == .failed && failed.backendStatus == 422)
+            #expect(failed.outcomeMessage?.contains("rejection_reason") == true)
+            #expect(try dependencies.store.outboxMessages().isEmpty)
+        }
+    }
+
     @Test("429: the rest wait until the window says, then go")
     func rateLimited() async throws {
         try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in

@@ -68,8 +68,14 @@ struct DecisionTests {
             #expect(missing.status == .badRequest)
             #expect(missing.contains("A rejection needs a reason"))
             let reason = "Duplicate of a library already on the map. <b>\"Quoted\"</b> ‏עברית 📚"
-            try await browser.post("/libraries/\(slug)/decide", form: [
+            let confirm = try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason),
+            ])
+            #expect(confirm.status == .ok && confirm.contains("Reject this library?"), "a rejection is confirmed first")
+            #expect(confirm.contains("&lt;b&gt;&quot;Quoted&quot;&lt;/b&gt;"))
+            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before confirming")
+            try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason), ("confirmed", "1"),
             ])
             let token = try await sandbox.accessToken()
             let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()

@@ -55,6 +55,14 @@ struct DecisionController {
         }
         let reason = kind == .library ? try Self.reason(form, required: wanted == "rejected") : ""
         let fallback = back.hasSuffix("/") ? back + key : back
+        if kind == .library, wanted == "rejected", form["confirmed"] != "1" {
+            // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
+            let page = RejectConfirmPage(
+                layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
+                slug: key, seen: form["seen"] ?? "", key: form["key"] ?? "", reason: reason,
+                back: SafeRedirect.path(form["back"] ?? fallback))
+            return try dependencies.renderer.render(page, with: "reject-confirm").response(from: request, context: context)
+        }
         return try await record(
             kind: kind, key: key, wanted: wanted, reason: reason, form: form, request: request, context: context,
             back: SafeRedirect.path(form["back"] ?? fallback))
@@ -182,6 +190,16 @@ struct DecisionController {
         guard items.count <= maxBulk else { throw ConsoleError.badInput("Select at most \(maxBulk) libraries at once.") }
         return items
     }
+}
+
+/// The confirmation page of a single rejection.
+struct RejectConfirmPage {
+    let layout: LayoutModel
+    let slug: String
+    let seen: String
+    let key: String
+    let reason: String
+    let back: String
 }
 
 /// The confirmation page of a bulk decision.

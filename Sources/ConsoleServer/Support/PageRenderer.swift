@@ -7,7 +7,7 @@ struct PageRenderer: Sendable {
     private let library: MustacheLibrary
 
     static let requiredTemplates = [
-        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm",
+        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm", "reject-confirm",
         "outbox", "outbox-message",
     ]
 
