@@ -42,19 +42,3 @@ public struct PagedList<Item: Sendable>: Sendable {
         self.pagination = pagination
     }
 }
-
-extension Components.Schemas.LibraryModerationListOut {
-    var paged: PagedList<ModerationLibrary> { PagedList(items: items, pagination: pagination) }
-}
-
-extension Components.Schemas.ReportModerationListOut {
-    var paged: PagedList<ModerationReport> { PagedList(items: items, pagination: pagination) }
-}
-
-extension Components.Schemas.PhotoModerationListOut {
-    var paged: PagedList<ModerationPhoto> { PagedList(items: items, pagination: pagination) }
-}
-
-extension Components.Schemas.LibraryListOut {
-    var paged: PagedList<PublicLibrary> { PagedList(items: items, pagination: pagination) }
-}
