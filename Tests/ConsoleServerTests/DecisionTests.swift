@@ -213,6 +213,25 @@ struct DecisionTests {
         }
     }
 
+    @Test("a list row approves in one click and returns to the same filtered list")
+    func rowApprove() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let list = try await browser.get("/libraries?q=Berlin&page_size=50")
+            let button = try #require(list.html.range(of: #"formaction="/libraries/"#))
+            let slug = String(list.html[button.upperBound...].prefix { $0 != "/" })
+            let seen = try #require(list.field("quick", after: #"formaction="/libraries/\#(slug)/decide""#))
+            let back = (list.field("back") ?? "").replacingOccurrences(of: "&amp;", with: "&")
+            // What the browser sends when that row's Approve is clicked: the list form plus quick=<status>.
+            let answer = try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "approve"), ("quick", seen),
+            ])
+            #expect(answer.location == "/libraries?q=Berlin&page_size=50")
+            #expect(try await backendStatus(sandbox, slug: slug) == "approved")
+            #expect(try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.targetSlug == slug })
+        }
+    }
+
     @Test("bad decision forms get clear errors and record nothing")
     func badForms() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in

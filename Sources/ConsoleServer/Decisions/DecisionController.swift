@@ -49,6 +49,15 @@ struct DecisionController {
         let form = try await FormFields(request: &request, context: context)
         let key = try requiredParameter(parameter, context)
         if kind != .library, Int(key) == nil { throw ConsoleError.notFound }
+        if kind == .library, let seen = form["quick"] {
+            // A list row's one-click approval, sent with the list's bulk form.
+            guard let listKey = form["key"], !listKey.isEmpty, listKey.count <= 100 else {
+                throw ConsoleError.badInput("The list form is missing its key. Reload the page and decide again.")
+            }
+            return try await record(
+                kind: .library, key: key, wanted: "approved", reason: "", seen: seen, idempotencyKey: "\(listKey)-\(key)",
+                request: request, context: context, back: SafeRedirect.path(form["back"] ?? "/libraries"))
+        }
         let allowed = Self.decisions[kind] ?? [:]
         guard let decision = form["decision"], let wanted = allowed[decision] else {
             throw ConsoleError.badInput("Choose one of: \(allowed.keys.sorted().joined(separator: ", ")).")
@@ -63,9 +72,15 @@ struct DecisionController {
                 back: SafeRedirect.path(form["back"] ?? fallback))
             return try dependencies.renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         }
+        guard let seen = form["seen"], !seen.isEmpty, seen.count <= 20 else {
+            throw ConsoleError.badInput("The form did not say which status you saw. Reload the page and decide again.")
+        }
+        guard let idempotencyKey = form["key"], !idempotencyKey.isEmpty, idempotencyKey.count <= 100 else {
+            throw ConsoleError.badInput("The form is missing its key. Reload the page and decide again.")
+        }
         return try await record(
-            kind: kind, key: key, wanted: wanted, reason: reason, form: form, request: request, context: context,
-            back: SafeRedirect.path(form["back"] ?? fallback))
+            kind: kind, key: key, wanted: wanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey, request: request,
+            context: context, back: SafeRedirect.path(form["back"] ?? fallback))
     }
 
     /// The page that lists what a bulk decision will do, before anything is recorded.
@@ -108,16 +123,10 @@ struct DecisionController {
     // MARK: Recording
 
     private func record(
-        kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, form: FormFields, request: Request,
-        context: ConsoleRequestContext, back: String
+        kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, seen: String, idempotencyKey: String,
+        request: Request, context: ConsoleRequestContext, back: String
     ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        guard let seen = form["seen"], !seen.isEmpty, seen.count <= 20 else {
-            throw ConsoleError.badInput("The form did not say which status you saw. Reload the page and decide again.")
-        }
-        guard let idempotencyKey = form["key"], !idempotencyKey.isEmpty, idempotencyKey.count <= 100 else {
-            throw ConsoleError.badInput("The form is missing its key. Reload the page and decide again.")
-        }
         let action = try dependencies.store.enqueue(makeAction(
             session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
             request: request, context: context))

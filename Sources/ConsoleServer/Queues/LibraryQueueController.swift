@@ -30,7 +30,8 @@ struct LibraryQueueController {
             loaded: list != nil,
             pager: list.map {
                 Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
-            })
+            },
+            back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
         return dependencies.renderer.render(page, with: "libraries")
     }
 
@@ -67,6 +68,8 @@ struct LibraryListPage: MustacheParent {
     let csrf: String
     let presetReasons = DecisionController.presetReasons
     let back: String
+    /// One key per rendered list: a row's one-click approval uses it with the row's slug.
+    let decisionKey = UUID().uuidString
 
     init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?, back: String = "/libraries") {
         self.layout = layout
@@ -98,6 +101,7 @@ struct LibraryListPage: MustacheParent {
         case "csrf": csrf
         case "presetReasons": presetReasons
         case "back": back
+        case "decisionKey": decisionKey
         default: nil
         }
     }
@@ -118,6 +122,7 @@ struct LibraryRow: MustacheParent {
     let status: String
     /// `slug|status seen|name`: what a bulk selection posts for this row.
     let selection: String
+    let canApprove: Bool
 
     init(_ library: ModerationLibrary, now: Date) {
         slug = library.slug
@@ -131,6 +136,7 @@ struct LibraryRow: MustacheParent {
         createdUTC = TimeText.utc(library.createdAt)
         status = library.status
         selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
+        canApprove = library.status != "approved"
     }
 
     func child(named key: String) -> Any? {
@@ -146,6 +152,7 @@ struct LibraryRow: MustacheParent {
         case "createdUTC": createdUTC
         case "status": status
         case "selection": selection
+        case "canApprove": canApprove
         default: nil
         }
     }
