@@ -178,30 +178,10 @@ public final class BackendClient: Sendable {
 
     private func resolved(_ path: String) -> String { mediaURL(path)?.absoluteString ?? path }
 
-    private func resolvingMedia(_ library: ModerationLibrary) -> ModerationLibrary {
-        var copy = library
-        copy.photoUrl = resolved(library.photoUrl)
-        copy.thumbnailUrl = resolved(library.thumbnailUrl)
-        return copy
-    }
-
-    private func resolvingMedia(_ library: PublicLibrary) -> PublicLibrary {
-        var copy = library
-        copy.photoUrl = resolved(library.photoUrl)
-        copy.thumbnailUrl = resolved(library.thumbnailUrl)
-        return copy
-    }
-
-    private func resolvingMedia(_ report: ModerationReport) -> ModerationReport {
-        var copy = report
-        copy.photoUrl = resolved(report.photoUrl)
-        return copy
-    }
-
-    private func resolvingMedia(_ photo: ModerationPhoto) -> ModerationPhoto {
-        var copy = photo
-        copy.photoUrl = resolved(photo.photoUrl)
-        copy.thumbnailUrl = resolved(photo.thumbnailUrl)
+    /// The item with its media paths made absolute.
+    private func resolvingMedia<Item: CarriesMedia>(_ item: Item) -> Item {
+        var copy = item
+        for field in Item.mediaFields { copy[keyPath: field] = resolved(item[keyPath: field]) }
         return copy
     }
 
@@ -377,4 +357,25 @@ extension Duration {
     var milliseconds: Int64 {
         components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
+}
+
+/// Answers whose image fields the client resolves against the backend's origin.
+protocol CarriesMedia {
+    static var mediaFields: [WritableKeyPath<Self, String>] { get }
+}
+
+extension ModerationLibrary: CarriesMedia {
+    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
+}
+
+extension PublicLibrary: CarriesMedia {
+    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
+}
+
+extension ModerationReport: CarriesMedia {
+    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl] }
+}
+
+extension ModerationPhoto: CarriesMedia {
+    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
 }
