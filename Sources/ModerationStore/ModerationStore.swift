@@ -114,6 +114,12 @@ enum ModerationStoreMigrations {
                 CREATE INDEX outboxMessage_status ON outboxMessage(status, createdAt);
                 """)
         }
+        migrator.registerMigration("v3-audit-browsing") { db in
+            try db.execute(sql: """
+                CREATE INDEX auditEntry_recordedAt ON auditEntry(recordedAt);
+                CREATE INDEX auditEntry_actor ON auditEntry(actorUsername, id);
+                """)
+        }
         return migrator
     }
 }

@@ -2,31 +2,89 @@ import ArgumentParser
 import Foundation
 import ModerationStore
 
-/// `console audit …`: maintenance of the audit log.
+/// `console audit …`: the audit log from the command line.
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Maintain the audit log.", subcommands: [VerifyCommand.self])
+        commandName: "audit", abstract: "Verify, export, summarise and prune the audit log.",
+        subcommands: [AuditVerifyCommand.self, AuditExportCommand.self, AuditSummaryCommand.self, AuditPruneCommand.self])
+}
 
-    /// `console audit verify`: walks the hash chain.
-    struct VerifyCommand: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "verify",
-            abstract: "Check that no audit entry was changed, removed or reordered.",
-            discussion: "Prints \"OK, N entries, head <hash>\" or the first entry that does not verify and why; exits non-zero when the chain is broken.")
+/// The database every audit command works on.
+struct AuditDatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/console.sqlite)")
+    var database: String?
 
-        @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/console.sqlite)")
-        var database: String?
+    func openStore() throws -> ModerationStore {
+        let path = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite")
+        guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("No database at \(path).") }
+        return try ModerationStore(path: path)
+    }
+}
 
-        func run() async throws {
-            let path = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite")
-            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("No database at \(path).") }
-            switch try ModerationStore(path: path).verifyAuditChain() {
-            case .intact(let entries, let head):
-                ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")
-            case .broken(let id, let reason):
-                ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
-                throw ExitCode(1)
-            }
+/// The range and filters of an export or summary, as the audit page offers them.
+struct AuditRangeOptions: ParsableArguments {
+    @Option(name: .long, help: "First day (yyyy-MM-dd, UTC) or instant (ISO 8601). Default: the oldest entry.")
+    var from: String?
+
+    @Option(name: .long, help: "Last day, included (yyyy-MM-dd, UTC), or an instant (ISO 8601), excluded. Default: now.")
+    var to: String?
+
+    @Option(name: .long, help: "Only this staff member's entries.")
+    var staff: String?
+
+    @Option(name: .long, help: "Only this action, e.g. library.approve.")
+    var action: String?
+
+    @Option(name: .long, help: "Only this outcome, e.g. applied.")
+    var outcome: String?
+
+    @Option(name: .long, help: "Only entries whose target name or slug contains this text, or whose id is it.")
+    var target: String?
+
+    func filter() throws -> AuditFilter {
+        func instant(_ text: String?, option: String, dayEnd: Bool) throws -> Date? {
+            guard let text else { return nil }
+            if let day = ISOTime.parseDay(text) { return dayEnd ? day.addingTimeInterval(86_400) : day }
+            if let instant = ISOTime.parse(text) { return instant }
+            throw ValidationError("--\(option) must be a day like 2026-11-01 or an instant like 2026-11-01T12:00:00Z, got '\(text)'.")
+        }
+        let filter = AuditFilter(
+            actorUsername: staff, action: action, outcome: outcome, targetText: target,
+            from: try instant(from, option: "from", dayEnd: false), to: try instant(to, option: "to", dayEnd: true))
+        if let start = filter.from, let end = filter.to, start >= end { throw ValidationError("--from must come before --to.") }
+        return filter
+    }
+}
+
+/// Who ran a command, as the audit log records it.
+enum CommandLineActor {
+    static func entry(action: String, targetName: String, outcome: String) -> AuditEntry {
+        let user = ProcessInfo.processInfo.environment["USER"] ?? NSUserName()
+        return AuditEntry(
+            recordedAt: Date(), actorId: nil, actorUsername: "cli:\(user)", action: action, targetKind: "auditLog", targetId: "",
+            targetSlug: "", targetName: targetName, statusBefore: "", statusAfter: "", reason: "", outcome: outcome,
+            backendStatus: nil, requestId: UUID().uuidString, clientAddress: "command line",
+            userAgent: "console \(CommandLine.arguments.dropFirst().prefix(12).joined(separator: " "))", itemCreatedAt: nil,
+            actionId: nil)
+    }
+}
+
+/// `console audit verify`: walks the hash chain.
+struct AuditVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that no audit entry was changed, removed or reordered.",
+        discussion: "Prints \"OK, N entries, head <hash>\" or the first entry that does not verify and why; exits non-zero when the chain is broken.")
+
+    @OptionGroup var database: AuditDatabaseOptions
+
+    func run() async throws {
+        switch try database.openStore().verifyAuditChain() {
+        case .intact(let entries, let head):
+            ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")
+        case .broken(let id, let reason):
+            ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
+            throw ExitCode(1)
         }
     }
 }

@@ -3,62 +3,204 @@ import GRDB
 import ModerationStore
 import Testing
 
-@Suite("Audit chain")
-struct AuditChainTests {
-    private func withEntries(_ count: Int, _ body: (ModerationStore, DatabaseQueue) throws -> Void) throws {
+/// A store with `count` entries one minute apart, and a second connection that plays
+/// someone editing the file with the sqlite3 tool (trigger dropped, foreign keys off).
+struct AuditLogFile {
+    let store: ModerationStore
+    let tamperer: DatabaseQueue
+    static let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func with(_ count: Int, names: (Int) -> String = { "Name, \"quoted\" 📚 \($0)" }, _ body: (AuditLogFile) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let store = try ModerationStore(path: path)
-        for index in 0..<count {
-            try store.appendAudit(AuditEntry(
-                recordedAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)), actorId: 2, actorUsername: "staff",
-                action: "library.approve", targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)",
-                targetName: "Name, \"quoted\" 📚 \(index)", statusBefore: "pending", statusAfter: "approved", reason: "",
-                outcome: "applied", backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
-                itemCreatedAt: Date(timeIntervalSince1970: 1_790_000_000), actionId: nil))
+        for index in 1...max(count, 1) where count > 0 {
+            try store.appendAudit(entry(index, name: names(index)))
         }
-        // A second connection plays someone with the sqlite3 tool.
-        let tamperer = try DatabaseQueue(path: path)
-        try body(store, tamperer)
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let tamperer = try DatabaseQueue(path: path, configuration: configuration)
+        try tamperer.write { try $0.execute(sql: "DROP TRIGGER auditEntry_noUpdate") }
+        try body(AuditLogFile(store: store, tamperer: tamperer))
     }
+
+    static func entry(_ index: Int, name: String, at date: Date? = nil) -> AuditEntry {
+        AuditEntry(
+            recordedAt: date ?? start.addingTimeInterval(Double(index) * 60 + 0.4567), actorId: 2, actorUsername: index % 2 == 0 ? "staff" : "moderator",
+            action: index % 3 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(index)",
+            targetSlug: "slug-\(index)", targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "",
+            outcome: "applied", backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
+            itemCreatedAt: start.addingTimeInterval(-86_400 + 0.1239), actionId: nil)
+    }
+
+    func verdict() throws -> AuditChainVerdict { try store.verifyAuditChain() }
+}
+
+@Suite("Audit chain")
+struct AuditChainTests {
+    static let positions = [1, 4, 8]
 
     @Test("an untouched chain verifies and names its head")
     func intact() throws {
-        try withEntries(5) { store, _ in
-            let head = try #require(try store.auditEntries(limit: 1).first?.hash)
-            #expect(try store.verifyAuditChain() == .intact(entries: 5, head: head))
+        try AuditLogFile.with(5) { (log: AuditLogFile) throws in
+            let head = try #require(try log.store.auditEntries(limit: 1).first?.hash)
+            #expect(try log.verdict() == .intact(entries: 5, head: head))
+        }
+    }
+
+    @Test("an empty log verifies")
+    func empty() throws {
+        try AuditLogFile.with(0) { (log: AuditLogFile) throws in
+            #expect(try log.verdict() == .intact(entries: 0, head: AuditEntry.genesisHash))
         }
     }
 
     @Test("the database refuses edits through the ordinary path")
     func appendOnly() throws {
-        try withEntries(2) { _, tamperer in
+        try AuditLogFile.with(2) { (log: AuditLogFile) throws in
+            let plain = try DatabaseQueue(path: log.tamperer.path)
+            try log.tamperer.write { db in
+                try db.execute(sql: """
+                    CREATE TRIGGER auditEntry_noUpdate BEFORE UPDATE ON auditEntry
+                        BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+                    """)
+            }
             #expect(throws: (any Error).self) {
-                try tamperer.write { try $0.execute(sql: "UPDATE auditEntry SET reason = 'x' WHERE id = 1") }
+                try plain.write { try $0.execute(sql: "UPDATE auditEntry SET reason = 'x' WHERE id = 1") }
             }
         }
     }
 
-    @Test("changing any entry breaks the chain at that entry", arguments: [1, 3, 5])
-    func changed(id: Int) throws {
-        try withEntries(5) { store, tamperer in
-            try tamperer.write { db in
-                try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
-                try db.execute(sql: "UPDATE auditEntry SET outcome = 'conflict' WHERE id = ?", arguments: [id])
+    static let fields = [
+        ("recordedAt", "'2001-01-01 00:00:00.000'"), ("actorId", "coalesce(actorId, 0) + 1"), ("actorUsername", "actorUsername || 'x'"),
+        ("action", "'library.approve.x'"), ("targetKind", "targetKind || 'x'"), ("targetId", "targetId || '0'"),
+        ("targetSlug", "targetSlug || 'x'"), ("targetName", "targetName || ' '"), ("statusBefore", "'approved'"),
+        ("statusAfter", "'rejected'"), ("reason", "reason || 'edited'"), ("outcome", "'conflict'"), ("backendStatus", "500"),
+        ("requestId", "requestId || 'x'"), ("clientAddress", "'10.0.0.1'"), ("userAgent", "userAgent || 'x'"),
+        ("itemCreatedAt", "NULL"), ("actionId", "coalesce(actionId, 0) + 100"), ("previousHash", Self.flipFirstCharacter("previousHash")),
+        ("hash", Self.flipFirstCharacter("hash")),
+    ]
+
+    /// One hex digit changed, whatever it was.
+    static func flipFirstCharacter(_ column: String) -> String {
+        "(CASE WHEN substr(\(column), 1, 1) = 'a' THEN 'b' ELSE 'a' END) || substr(\(column), 2)"
+    }
+
+    @Test("changing any field of an entry at the start, middle or end breaks the chain at that entry", arguments: positions)
+    func changed(position: Int) throws {
+        try AuditLogFile.with(8) { (log: AuditLogFile) throws in
+            for (field, newValue) in Self.fields {
+                let original = try log.tamperer.read { try Row.fetchOne($0, sql: "SELECT \(field) AS value FROM auditEntry WHERE id = ?", arguments: [position]) }
+                try log.tamperer.write { try $0.execute(sql: "UPDATE auditEntry SET \(field) = \(newValue) WHERE id = ?", arguments: [position]) }
+                guard case .broken(let entryID, _) = try log.verdict() else {
+                    Issue.record("changing \(field) of entry \(position) was not caught")
+                    continue
+                }
+                #expect(entryID == Int64(position), "changing \(field)")
+                let value = original?["value"] as DatabaseValue? ?? .null
+                try log.tamperer.write { try $0.execute(sql: "UPDATE auditEntry SET \(field) = ? WHERE id = ?", arguments: [value, position]) }
+                #expect(try log.verdict() == .intact(entries: 8, head: try log.store.auditEntries(limit: 1)[0].hash), "restoring \(field)")
             }
-            guard case .broken(let entryID, let reason) = try store.verifyAuditChain() else { Issue.record("not caught"); return }
-            #expect(entryID == Int64(id))
-            #expect(reason.contains("changed"))
         }
     }
 
-    @Test("deleting an entry breaks the chain at the next one", arguments: [1, 3])
-    func deleted(id: Int) throws {
-        try withEntries(5) { store, tamperer in
-            try tamperer.write { try $0.execute(sql: "DELETE FROM auditEntry WHERE id = ?", arguments: [id]) }
-            #expect(try store.verifyAuditChain() == .broken(entryID: Int64(id + 1), reason: "its previous hash does not match the entry before it (an entry was removed or moved)"))
+    @Test("deleting an entry at the start, middle or end breaks the chain where it was", arguments: positions)
+    func deleted(position: Int) throws {
+        try AuditLogFile.with(8) { (log: AuditLogFile) throws in
+            try log.tamperer.write { try $0.execute(sql: "DELETE FROM auditEntry WHERE id = ?", arguments: [position]) }
+            guard case .broken(let entryID, let reason) = try log.verdict() else {
+                Issue.record("not caught")
+                return
+            }
+            // The next entry no longer chains; the newest one is missed by SQLite's memory of the highest id.
+            #expect(entryID == Int64(position == 8 ? 8 : position + 1))
+            #expect(reason.contains("removed"))
+        }
+    }
+
+    @Test("swapping two neighbouring entries breaks the chain at the first of them", arguments: [1, 4, 7])
+    func swapped(position: Int) throws {
+        try AuditLogFile.with(8) { (log: AuditLogFile) throws in
+            try log.tamperer.write { db in
+                try db.execute(sql: "UPDATE auditEntry SET id = -1 WHERE id = ?", arguments: [position])
+                try db.execute(sql: "UPDATE auditEntry SET id = ? WHERE id = ?", arguments: [position, position + 1])
+                try db.execute(sql: "UPDATE auditEntry SET id = ? WHERE id = -1", arguments: [position + 1])
+            }
+            guard case .broken(let entryID, _) = try log.verdict() else {
+                Issue.record("not caught")
+                return
+            }
+            #expect(entryID == Int64(position))
+        }
+    }
+
+    @Test("times are hashed as stored, whatever their sub-millisecond digits")
+    func subMillisecondTimes() throws {
+        try AuditLogFile.with(0) { (log: AuditLogFile) throws in
+            for offset in [0.0001, 0.0004, 0.0005, 0.0006, 0.9996, 0.123456] {
+                var entry = AuditLogFile.entry(1, name: "x")
+                entry.recordedAt = AuditLogFile.start.addingTimeInterval(offset)
+                entry.itemCreatedAt = AuditLogFile.start.addingTimeInterval(-offset)
+                try log.store.appendAudit(entry)
+            }
+            guard case .intact(6, _) = try log.verdict() else {
+                Issue.record("sub-millisecond times broke the chain")
+                return
+            }
+        }
+    }
+}
+
+@Suite("Audit prune")
+struct AuditPruneTests {
+    private static func checkpoint() -> AuditEntry { AuditLogFile.entry(0, name: "", at: Date()) }
+
+    @Test("pruning removes old entries behind a checkpoint, and the rest still verifies")
+    func pruneThenVerify() throws {
+        try AuditLogFile.with(10) { (log: AuditLogFile) throws in
+            let removedHash = try #require(try log.store.auditEntry(id: 4)?.hash)
+            let result = try log.store.pruneAudit(before: AuditLogFile.start.addingTimeInterval(4 * 60 + 30), checkpoint: Self.checkpoint())
+            #expect(result == AuditPruneResult(removed: 4, checkpointID: 11))
+            #expect(try log.store.auditEntry(id: 4) == nil)
+            let checkpoint = try #require(try log.store.auditEntry(id: 11))
+            #expect(checkpoint.action == AuditEntry.pruneCheckpointAction)
+            #expect(checkpoint.targetId == "4" && checkpoint.targetSlug == removedHash)
+            #expect(try log.verdict() == .intact(entries: 7, head: checkpoint.hash))
+            // A second prune, later, removes the first checkpoint too and still verifies.
+            let second = try log.store.pruneAudit(before: Date(), checkpoint: Self.checkpoint())
+            #expect(second == AuditPruneResult(removed: 7, checkpointID: 12))
+            guard case .intact(1, _) = try log.verdict() else {
+                Issue.record("second prune broke the chain")
+                return
+            }
+        }
+    }
+
+    @Test("nothing old enough means nothing removed and no checkpoint")
+    func nothingToPrune() throws {
+        try AuditLogFile.with(3) { (log: AuditLogFile) throws in
+            #expect(try log.store.pruneAudit(before: AuditLogFile.start, checkpoint: Self.checkpoint()) == AuditPruneResult(removed: 0, checkpointID: nil))
+            #expect(try log.store.auditEntryCount() == 3)
+        }
+    }
+
+    @Test("tampering after a prune is still caught", arguments: ["change", "delete first", "forge checkpoint"])
+    func tamperAfterPrune(kind: String) throws {
+        try AuditLogFile.with(10) { (log: AuditLogFile) throws in
+            _ = try log.store.pruneAudit(before: AuditLogFile.start.addingTimeInterval(5 * 60 + 30), checkpoint: Self.checkpoint())
+            let sql = switch kind {
+            case "change": "UPDATE auditEntry SET reason = 'edited' WHERE id = 8"
+            case "delete first": "DELETE FROM auditEntry WHERE id = 6"
+            default: "UPDATE auditEntry SET targetId = '6' WHERE id = 11"
+            }
+            try log.tamperer.write { try $0.execute(sql: sql) }
+            guard case .broken(let entryID, _) = try log.verdict() else {
+                Issue.record("\(kind) not caught")
+                return
+            }
+            #expect(entryID == (kind == "change" ? 8 : kind == "delete first" ? 7 : 6))
         }
     }
 }

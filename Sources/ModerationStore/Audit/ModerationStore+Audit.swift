@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension ModerationStore {
-    /// Appends an entry that belongs to no action (sign-in, sign-out, …).
+    /// Appends an entry that belongs to no action (sign-in, sign-out, export, …).
     @discardableResult
     public func appendAudit(_ entry: AuditEntry) throws -> AuditEntry {
         try writer.write { db in
@@ -19,6 +19,9 @@ extension ModerationStore {
         let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'") ?? 0
         let lastID: Int64 = last?["id"] ?? 0
         entry.id = max(sequence, lastID) + 1
+        // Hash the times exactly as they will be read back (the column keeps milliseconds).
+        entry.recordedAt = Date.fromDatabaseValue(entry.recordedAt.databaseValue) ?? entry.recordedAt
+        entry.itemCreatedAt = entry.itemCreatedAt.flatMap { Date.fromDatabaseValue($0.databaseValue) }
         entry.previousHash = last?["hash"] ?? AuditEntry.genesisHash
         entry.hash = entry.computedHash()
         try entry.insert(db)
@@ -29,28 +32,123 @@ extension ModerationStore {
         try writer.read { db in try AuditEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
     }
 
-    public func auditEntryCount() throws -> Int {
-        try writer.read { db in try AuditEntry.fetchCount(db) }
+    public func auditEntryCount(_ filter: AuditFilter = AuditFilter()) throws -> Int {
+        let conditions = filter.sqlConditions()
+        return try writer.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auditEntry WHERE \(conditions.sql)", arguments: conditions.arguments) ?? 0
+        }
+    }
+
+    public func auditEntry(id: Int64) throws -> AuditEntry? {
+        try writer.read { db in try AuditEntry.fetchOne(db, key: id) }
+    }
+
+    /// One page of matching entries, newest first: those older than `before`, or the
+    /// page just newer than `after`, or the newest.
+    public func auditPage(_ filter: AuditFilter, before: Int64? = nil, after: Int64? = nil, limit: Int) throws -> AuditPage {
+        let conditions = filter.sqlConditions()
+        return try writer.read { db in
+            var request = AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments)
+            if let after {
+                let newer = try request.filter(Column("id") > after).order(Column("id")).limit(limit + 1).fetchAll(db)
+                let entries = Array(newer.prefix(limit).reversed())
+                let hasOlder = try request.filter(Column("id") <= after).isEmpty(db) == false
+                return AuditPage(entries: entries, hasOlder: hasOlder, hasNewer: newer.count > limit)
+            }
+            if let before { request = request.filter(Column("id") < before) }
+            let older = try request.order(Column("id").desc).limit(limit + 1).fetchAll(db)
+            let hasNewer = try before.map { id in
+                try AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments).filter(Column("id") >= id).isEmpty(db) == false
+            } ?? false
+            return AuditPage(entries: Array(older.prefix(limit)), hasOlder: older.count > limit, hasNewer: hasNewer)
+        }
+    }
+
+    /// Matching entries in chain order after `afterID`: the unit an export streams.
+    public func auditBatch(_ filter: AuditFilter, afterID: Int64, limit: Int) throws -> [AuditEntry] {
+        let conditions = filter.sqlConditions()
+        return try writer.read { db in
+            try AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments).filter(Column("id") > afterID)
+                .order(Column("id")).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// The ids of the entries just older and just newer than `id` in the whole log.
+    public func auditNeighbours(of id: Int64) throws -> (older: Int64?, newer: Int64?) {
+        try writer.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM auditEntry WHERE id < ?", arguments: [id]),
+             try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE id > ?", arguments: [id]))
+        }
+    }
+
+    public func auditFilterChoices() throws -> AuditFilterChoices {
+        try writer.read { db in
+            func distinct(_ column: String) throws -> [String] {
+                try String.fetchAll(db, sql: "SELECT DISTINCT \(column) FROM auditEntry ORDER BY \(column) LIMIT 200")
+            }
+            return AuditFilterChoices(actors: try distinct("actorUsername"), actions: try distinct("action"), outcomes: try distinct("outcome"))
+        }
     }
 
     /// Walks the chain from the first entry and answers where it breaks, if it does.
+    /// After a prune the first entry chains to the checkpoint's record of the last removed
+    /// one; and the newest entries cannot vanish unnoticed, because SQLite remembers the
+    /// highest id it ever handed out.
     public func verifyAuditChain() throws -> AuditChainVerdict {
         try writer.read { db in
-            var previous = AuditEntry.genesisHash
+            let checkpoints = Dictionary(
+                try Row.fetchAll(db, sql: "SELECT targetId, targetSlug FROM auditEntry WHERE action = ?", arguments: [AuditEntry.pruneCheckpointAction])
+                    .compactMap { row -> (Int64, String)? in
+                        guard let id = Int64(row["targetId"] as String) else { return nil }
+                        return (id, row["targetSlug"])
+                    },
+                uniquingKeysWith: { first, _ in first })
+            var previous: String?
+            var lastID: Int64 = 0
             var count = 0
             let cursor = try AuditEntry.order(Column("id")).fetchCursor(db)
             while let entry = try cursor.next() {
                 let id = entry.id ?? 0
-                guard entry.previousHash == previous else {
+                let chains = previous.map { entry.previousHash == $0 }
+                    ?? (entry.previousHash == AuditEntry.genesisHash || checkpoints[id - 1] == entry.previousHash)
+                guard chains else {
                     return .broken(entryID: id, reason: "its previous hash does not match the entry before it (an entry was removed or moved)")
                 }
                 guard entry.computedHash() == entry.hash else {
                     return .broken(entryID: id, reason: "its contents do not match its hash (the entry was changed)")
                 }
                 previous = entry.hash
+                lastID = id
                 count += 1
             }
-            return .intact(entries: count, head: previous)
+            let highest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'") ?? 0
+            if highest > lastID {
+                return .broken(entryID: highest, reason: "the newest entries, up to this one, were removed (the log once reached it)")
+            }
+            return .intact(entries: count, head: previous ?? AuditEntry.genesisHash)
+        }
+    }
+
+    /// Removes the entries recorded before `date`, after appending a checkpoint (built
+    /// from `checkpoint`'s actor fields) that keeps the last removed entry's id and hash.
+    public func pruneAudit(before date: Date, checkpoint: AuditEntry) throws -> AuditPruneResult {
+        try writer.write { db in
+            let firstKept = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE recordedAt >= ?", arguments: [date])
+            guard let lastRemoved = try Row.fetchOne(
+                db, sql: "SELECT id, hash FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT 1", arguments: [firstKept ?? Int64.max])
+            else { return AuditPruneResult(removed: 0, checkpointID: nil) }
+            let lastID: Int64 = lastRemoved["id"]
+            let removed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auditEntry WHERE id <= ?", arguments: [lastID]) ?? 0
+            var entry = checkpoint
+            entry.action = AuditEntry.pruneCheckpointAction
+            entry.targetKind = "auditLog"
+            entry.targetId = String(lastID)
+            entry.targetSlug = lastRemoved["hash"]
+            entry.targetName = "\(removed) entries up to #\(lastID), recorded before \(ISOTime.string(date))"
+            entry.outcome = "succeeded"
+            try Self.append(&entry, db)
+            try db.execute(sql: "DELETE FROM auditEntry WHERE id <= ?", arguments: [lastID])
+            return AuditPruneResult(removed: removed, checkpointID: entry.id)
         }
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// Which audit entries a page, export or summary covers. Every field is optional; text is
+/// matched as typed, never interpreted as SQL.
+public struct AuditFilter: Sendable, Equatable {
+    public var actorUsername: String?
+    public var action: String?
+    public var outcome: String?
+    /// Matched against the target's name and slug (contains) and its id (equals).
+    public var targetText: String?
+    /// Inclusive.
+    public var from: Date?
+    /// Exclusive.
+    public var to: Date?
+
+    public init(
+        actorUsername: String? = nil, action: String? = nil, outcome: String? = nil, targetText: String? = nil, from: Date? = nil,
+        to: Date? = nil
+    ) {
+        self.actorUsername = actorUsername
+        self.action = action
+        self.outcome = outcome
+        self.targetText = targetText
+        self.from = from
+        self.to = to
+    }
+
+    /// `WHERE …` conditions joined with AND (or `1` when nothing is filtered), and their arguments.
+    func sqlConditions() -> (sql: String, arguments: StatementArguments) {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let actorUsername {
+            conditions.append("actorUsername = ?")
+            arguments += [actorUsername]
+        }
+        if let action {
+            conditions.append("action = ?")
+            arguments += [action]
+        }
+        if let outcome {
+            conditions.append("outcome = ?")
+            arguments += [outcome]
+        }
+        if let targetText {
+            let pattern = "%" + Self.escapeLike(targetText) + "%"
+            conditions.append("(targetName LIKE ? ESCAPE '\\' OR targetSlug LIKE ? ESCAPE '\\' OR targetId = ?)")
+            arguments += [pattern, pattern, targetText]
+        }
+        // Dates are stored as "yyyy-MM-dd HH:mm:ss.SSS" UTC text, so text order is time order.
+        if let from {
+            conditions.append("recordedAt >= ?")
+            arguments += [from]
+        }
+        if let to {
+            conditions.append("recordedAt < ?")
+            arguments += [to]
+        }
+        return (conditions.isEmpty ? "1" : conditions.joined(separator: " AND "), arguments)
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+
+    /// "2026-11-01 – 2026-11-22, staff, library.approve": what an export covered, for its own audit entry.
+    public var description: String {
+        func day(_ date: Date?) -> String { date.map { String(ISO8601DateFormatter().string(from: $0).prefix(10)) } ?? "…" }
+        var parts = ["\(day(from)) – \(day(to.map { $0.addingTimeInterval(-1) }))"]
+        if let actorUsername { parts.append("staff \(actorUsername)") }
+        if let action { parts.append("action \(action)") }
+        if let outcome { parts.append("outcome \(outcome)") }
+        if let targetText { parts.append("target \"\(targetText)\"") }
+        return parts.joined(separator: ", ")
+    }
+}

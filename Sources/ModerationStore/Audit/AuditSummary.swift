@@ -1,0 +1,119 @@
+import Foundation
+import GRDB
+
+/// One decision as summaries and charts need it: who, what, when, and how long the item waited.
+public struct DecisionRecord: Sendable, Equatable {
+    public let recordedAt: Date
+    public let actorUsername: String
+    public let action: String
+    /// `library`, `report` or `photo`: the queue the item came from.
+    public let queue: String
+    public let outcome: String
+    /// From submission to decision; `nil` when the backend did not say when the item was submitted.
+    public let secondsWaited: Double?
+
+    public init(recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: String, secondsWaited: Double?) {
+        self.recordedAt = recordedAt
+        self.actorUsername = actorUsername
+        self.action = action
+        self.queue = queue
+        self.outcome = outcome
+        self.secondsWaited = secondsWaited
+    }
+}
+
+/// Decisions of a range counted by staff member, action and outcome, and how long items
+/// waited per queue (applied decisions only: a conflict decided nothing).
+public struct AuditSummary: Sendable, Equatable {
+    public struct Count: Sendable, Equatable {
+        public let key: String
+        public let decisions: Int
+
+        public init(key: String, decisions: Int) {
+            self.key = key
+            self.decisions = decisions
+        }
+    }
+
+    public struct QueueTiming: Sendable, Equatable {
+        public let queue: String
+        public let decisions: Int
+        public let medianSeconds: Double
+        public let p90Seconds: Double
+
+        public init(queue: String, decisions: Int, medianSeconds: Double, p90Seconds: Double) {
+            self.queue = queue
+            self.decisions = decisions
+            self.medianSeconds = medianSeconds
+            self.p90Seconds = p90Seconds
+        }
+    }
+
+    public let total: Int
+    public let byStaff: [Count]
+    public let byAction: [Count]
+    public let byOutcome: [Count]
+    public let queues: [QueueTiming]
+
+    public init(_ records: [DecisionRecord]) {
+        func counts(_ key: (DecisionRecord) -> String) -> [Count] {
+            Dictionary(grouping: records, by: key).map { Count(key: $0.key, decisions: $0.value.count) }
+                .sorted { ($0.decisions, $1.key) > ($1.decisions, $0.key) }
+        }
+        total = records.count
+        byStaff = counts(\.actorUsername)
+        byAction = counts(\.action)
+        byOutcome = counts(\.outcome)
+        let waits = Dictionary(grouping: records.filter { $0.outcome == "applied" }, by: \.queue)
+            .mapValues { $0.compactMap(\.secondsWaited).sorted() }
+        queues = waits.keys.sorted().compactMap { queue in
+            guard let sorted = waits[queue], !sorted.isEmpty else { return nil }
+            return QueueTiming(
+                queue: queue, decisions: sorted.count, medianSeconds: Self.percentile(0.5, of: sorted),
+                p90Seconds: Self.percentile(0.9, of: sorted))
+        }
+    }
+
+    /// Nearest-rank percentile of sorted, non-empty values.
+    public static func percentile(_ fraction: Double, of sorted: [Double]) -> Double {
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// The summary as CSV (RFC 4180): one row per group, hours with one decimal.
+    public func csv() -> String {
+        var lines = ["group,key,decisions,median_hours,p90_hours"]
+        func quoted(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        for (group, counts) in [("staff", byStaff), ("action", byAction), ("outcome", byOutcome)] {
+            lines += counts.map { "\(group),\(quoted($0.key)),\($0.decisions),," }
+        }
+        func hours(_ seconds: Double) -> String { String(format: "%.1f", seconds / 3600) }
+        lines += queues.map { "queue,\($0.queue),\($0.decisions),\(hours($0.medianSeconds)),\(hours($0.p90Seconds))" }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+extension ModerationStore {
+    /// The decisions (not sign-ins or exports) among the entries `filter` matches, oldest first.
+    public func decisionRecords(_ filter: AuditFilter) throws -> [DecisionRecord] {
+        let conditions = filter.sqlConditions()
+        return try writer.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT recordedAt, actorUsername, action, targetKind, outcome,
+                       (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited
+                FROM auditEntry
+                WHERE \(conditions.sql) AND targetKind IN ('library', 'report', 'photo')
+                ORDER BY id
+                """, arguments: conditions.arguments)
+            var records: [DecisionRecord] = []
+            while let row = try rows.next() {
+                records.append(DecisionRecord(
+                    recordedAt: row[0], actorUsername: row[1], action: row[2], queue: row[3], outcome: row[4], secondsWaited: row[5]))
+            }
+            return records
+        }
+    }
+}

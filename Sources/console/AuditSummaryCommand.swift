@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+import ModerationStore
+
+/// `console audit summary`: decisions of a range by staff member, action and outcome, and
+/// the time from submission to decision per queue, as CSV.
+struct AuditSummaryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary", abstract: "Summarise the decisions of a range as CSV (the audit page prints the same as HTML).")
+
+    @OptionGroup var database: AuditDatabaseOptions
+    @OptionGroup var range: AuditRangeOptions
+
+    func run() async throws {
+        let summary = AuditSummary(try database.openStore().decisionRecords(try range.filter()))
+        ConsoleOutput.write(summary.csv())
+    }
+}

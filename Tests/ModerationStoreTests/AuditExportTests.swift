@@ -1,0 +1,131 @@
+import Foundation
+import ModerationStore
+import Testing
+
+@Suite("Audit export")
+struct AuditExportTests {
+    static let hostileNames = [
+        "Comma, inside", "Quote \" inside", "\"Starts with a quote", "Line\nbreak", "Carriage\r\nreturn", "Emoji 📚🏳️‍🌈",
+        "مكتبة الحي الصغيرة", "Mixed \u{202E}evil\u{202C} direction", "<script>alert('x')</script>", "", " padded ", "=SUM(A1:A9)",
+        "Trailing comma,", "Tab\there", "Backslash \\ and \\\"",
+    ]
+
+    private func export(_ store: ModerationStore, _ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 4) throws -> String {
+        var exporter = AuditExporter(store: store, filter: filter, format: format, batchSize: batchSize)
+        var bytes: [UInt8] = []
+        while let chunk = try exporter.nextChunk() { bytes += chunk }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("CSV round-trips commas, quotes, line breaks, emoji and right-to-left text, and re-verifies")
+    func csvRoundTrip() throws {
+        try AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
+            let csv = try export(log.store, .csv)
+            #expect(csv.hasPrefix(AuditExporter.columns.joined(separator: ",") + "\r\n"))
+            let entries = try AuditCSV.entries(in: csv)
+            let stored = try log.store.auditEntries(limit: 100).reversed()
+            #expect(entries.map(\.targetName) == Self.hostileNames)
+            #expect(entries.map(\.hash) == stored.map(\.hash))
+            var previous = AuditEntry.genesisHash
+            for entry in entries {
+                #expect(entry.previousHash == previous)
+                #expect(entry.computedHash() == entry.hash, "entry \(entry.id ?? 0) re-verifies from the file alone")
+                previous = entry.hash
+            }
+        }
+    }
+
+    @Test("NDJSON has one object per line with the same values and hashes")
+    func ndjson() throws {
+        try AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
+            let lines = try export(log.store, .ndjson).split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.last == "")
+            let objects = try lines.dropLast().map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            #expect(objects.compactMap { $0["targetName"] as? String } == Self.hostileNames)
+            #expect(objects.first?["recordedAt"] as? String == "2026-11-18T11:07:40.457Z")
+            #expect(objects.first?["previousHash"] as? String == AuditEntry.genesisHash)
+            #expect(Set(objects.first?.keys.map { $0 } ?? []) == Set(AuditExporter.columns))
+        }
+    }
+
+    @Test("an export keeps to the filter and the range")
+    func filtered() throws {
+        try AuditLogFile.with(12) { (log: AuditLogFile) throws in
+            let filter = AuditFilter(
+                actorUsername: "staff", from: AuditLogFile.start.addingTimeInterval(3 * 60), to: AuditLogFile.start.addingTimeInterval(9 * 60))
+            let entries = try AuditCSV.entries(in: try export(log.store, .csv, filter: filter))
+            #expect(entries.compactMap(\.id) == [4, 6, 8])
+            #expect(try log.store.auditEntryCount(filter) == 3)
+            let slugMatches = try AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "slug-1")))
+            #expect(slugMatches.compactMap(\.id) == [1, 10, 11, 12])
+            #expect(try AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "%"))).isEmpty)
+        }
+    }
+
+    @Test("a broken CSV file is refused with a reason")
+    func malformedCSV() throws {
+        #expect(throws: AuditCSVError.unterminatedQuote) { try AuditCSV.records(in: "a,\"b\r\n") }
+        #expect(throws: AuditCSVError.unexpectedHeader) { try AuditCSV.entries(in: "a,b\r\n1,2\r\n") }
+        #expect(try AuditCSV.records(in: "a,\"b,\"\"c\"\"\"\r\n,\r\n") == [["a", "b,\"c\""], ["", ""]])
+    }
+
+    @Test("ISO times keep milliseconds and survive a round trip, before and after 1970")
+    func isoTimes() throws {
+        for seconds in [0.0, 1_795_000_000.457, -86_400.5, 951_782_400.999, 4_102_444_800] {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = ISOTime.string(date)
+            let parsed = try #require(ISOTime.parse(text), "\(text)")
+            #expect(abs(parsed.timeIntervalSince1970 - seconds) < 0.0005, "\(text)")
+        }
+        #expect(ISOTime.string(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        #expect(ISOTime.parseDay("2026-11-22") == Date(timeIntervalSince1970: 1_795_305_600))
+        #expect(ISOTime.parse("2026-13-01T00:00:00Z") == nil)
+        #expect(ISOTime.parseDay("yesterday") == nil)
+    }
+}
+
+@Suite("Audit summary")
+struct AuditSummaryTests {
+    @Test("decisions are counted by staff, action and outcome; waits give median and 90th percentile per queue")
+    func summary() throws {
+        let base = Date(timeIntervalSince1970: 1_795_000_000)
+        let records = (1...10).map { (index: Int) -> DecisionRecord in
+            let actor = index <= 7 ? "staff" : "Zoë"
+            let action = index % 2 == 0 ? "library.approve" : "library.reject"
+            let queue = index <= 8 ? "library" : "report"
+            let outcome = index == 10 ? "conflict" : "applied"
+            return DecisionRecord(
+                recordedAt: base, actorUsername: actor, action: action, queue: queue, outcome: outcome, secondsWaited: Double(index) * 3600)
+        }
+        let summary = AuditSummary(records)
+        #expect(summary.total == 10)
+        let staff: [AuditSummary.Count] = [.init(key: "staff", decisions: 7), .init(key: "Zoë", decisions: 3)]
+        #expect(summary.byStaff == staff)
+        #expect(summary.byOutcome.first == AuditSummary.Count(key: "applied", decisions: 9))
+        let queues: [AuditSummary.QueueTiming] = [
+            .init(queue: "library", decisions: 8, medianSeconds: 4 * 3600, p90Seconds: 8 * 3600),
+            .init(queue: "report", decisions: 1, medianSeconds: 9 * 3600, p90Seconds: 9 * 3600),
+        ]
+        #expect(summary.queues == queues)
+        let csv = summary.csv()
+        #expect(csv.hasPrefix("group,key,decisions,median_hours,p90_hours\r\n"))
+        #expect(csv.contains("queue,library,8,4.0,8.0\r\n"))
+        #expect(AuditSummary([]).csv() == "group,key,decisions,median_hours,p90_hours\r\n")
+    }
+
+    @Test("the store's decision records leave out sign-ins and compute waits from the stored times")
+    func records() throws {
+        try AuditLogFile.with(3) { (log: AuditLogFile) throws in
+            var signIn = AuditLogFile.entry(4, name: "")
+            signIn.targetKind = "session"
+            signIn.actionId = nil
+            try log.store.appendAudit(signIn)
+            let records = try log.store.decisionRecords(AuditFilter())
+            #expect(records.count == 3)
+            let waited = try #require(records.first?.secondsWaited)
+            #expect(abs(waited - (86_400 + 60 + 0.4567 - 0.1239)) < 0.01)
+        }
+    }
+}
