@@ -1,7 +1,7 @@
 // Small conveniences only; every page works without this file.
 // 1. Show times in the viewer's own time zone (the page shows UTC without script).
 // 2. A preset rejection reason is copied into the editable text box.
-// 3. Keyboard: "/" focuses the search box, "g d/l/r/p" goes to a page.
+// 3. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page; the Print button prints.
 (function () {
   "use strict";
   var format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -23,8 +23,13 @@
     box.addEventListener("input", function () { box.dataset.fromPreset = "0"; });
   });
 
+  // The summary's Print button (the browser's own Print works without script).
+  document.querySelectorAll("[data-print]").forEach(function (button) {
+    button.addEventListener("click", function () { window.print(); });
+  });
+
   var pending = null;
-  var targets = { d: "/", l: "/libraries", r: "/reports", p: "/photos" };
+  var targets = { d: "/", l: "/libraries", r: "/reports", p: "/photos", a: "/audit", s: "/statistics" };
   document.addEventListener("keydown", function (event) {
     var tag = (event.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || event.metaKey || event.ctrlKey || event.altKey) { return; }

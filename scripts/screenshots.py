@@ -82,6 +82,15 @@ def main():
         shoot("photos.png")
         go("/outbox")
         shoot("outbox.png")
+        go("/audit")
+        shoot("audit.png")
+        go("/audit/2")
+        shoot("audit-entry.png")
+        go("/audit/summary")
+        shoot("audit-summary.png")
+        if os.environ.get("STATISTICS", "1") == "1":
+            go("/statistics")
+            shoot("statistics.png")
         call(base, "DELETE", s)
     finally:
         driver.terminate()

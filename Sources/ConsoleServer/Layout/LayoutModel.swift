@@ -72,7 +72,7 @@ struct LayoutModel: MustacheParent {
     }
 
     enum Area: String {
-        case dashboard, libraries, reports, photos, outbox
+        case dashboard, libraries, reports, photos, audit, outbox, statistics
     }
 
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
@@ -99,7 +99,7 @@ struct LayoutModel: MustacheParent {
             NavItem(label: "Libraries", href: "/libraries", current: active == .libraries, count: summary?.pendingLibrariesCount, planned: false),
             NavItem(label: "Reports", href: "/reports", current: active == .reports, count: summary?.openReportsCount, planned: false),
             NavItem(label: "Photos", href: "/photos", current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
-            NavItem(label: "Audit", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "Audit", href: "/audit", current: active == .audit, count: nil, planned: false),
             NavItem(label: "Outbox", href: "/outbox", current: active == .outbox, count: nil, planned: false),
             NavItem(label: "Statistics", href: "", current: false, count: nil, planned: true),
             NavItem(label: "On call", href: "", current: false, count: nil, planned: true),

@@ -68,10 +68,18 @@ public struct AuditFilter: Sendable, Equatable {
         return escaped
     }
 
-    /// "2026-11-01 – 2026-11-22, staff, library.approve": what an export covered, for its own audit entry.
+    /// "2026-11-01 – 2026-11-22, staff alice": what an export covered, in words, for its
+    /// own audit entry and the summary's heading.
     public var description: String {
-        func day(_ date: Date?) -> String { date.map { String(ISO8601DateFormatter().string(from: $0).prefix(10)) } ?? "…" }
-        var parts = ["\(day(from)) – \(day(to.map { $0.addingTimeInterval(-1) }))"]
+        func day(_ date: Date) -> String { String(ISOTime.string(date).prefix(10)) }
+        // `to` is exclusive; people name the last day they asked for.
+        let lastDay = to.map { day($0.addingTimeInterval(-0.001)) }
+        var parts: [String] = switch (from.map(day), lastDay) {
+        case (nil, nil): ["all dates"]
+        case (let start?, nil): ["from \(start)"]
+        case (nil, let end?): ["up to \(end)"]
+        case (let start?, let end?): ["\(start) – \(end)"]
+        }
         if let actorUsername { parts.append("staff \(actorUsername)") }
         if let action { parts.append("action \(action)") }
         if let outcome { parts.append("outcome \(outcome)") }

@@ -1,0 +1,125 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// The audit log for people: browse with filters, read one entry, check the chain, and
+/// take a range away as a file or a printable summary.
+struct AuditController {
+    let dependencies: ConsoleDependencies
+    static let pageSize = 50
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get("/audit", use: list)
+        router.post("/audit/verify", use: verify)
+        router.get("/audit/export", use: export)
+        router.get("/audit/summary", use: summary)
+        router.get("/audit/:id", use: show)
+    }
+
+    @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        try page(request, context: context, verdict: nil)
+    }
+
+    @Sendable func verify(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let verdict = AuditVerdictText(try dependencies.store.verifyAuditChain())
+        return try page(request, context: context, verdict: verdict)
+    }
+
+    private func page(_ request: Request, context: ConsoleRequestContext, verdict: AuditVerdictText?) throws -> HTML {
+        let listQuery = ListQuery(request)
+        let query = AuditQuery(listQuery)
+        let before = listQuery.text("before", maxLength: 20).flatMap { Int64($0) }
+        let after = before == nil ? listQuery.text("after", maxLength: 20).flatMap { Int64($0) } : nil
+        let store = dependencies.store
+        let page = try store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
+        let choices = try store.auditFilterChoices()
+        let now = Date()
+        let model = AuditListPage(
+            layout: LayoutModel(context: context, title: "Audit log", active: .audit, summary: nil),
+            staffOptions: FilterOption.choices(choices.actors, selected: query.filter.actorUsername, any: "Anyone"),
+            actionOptions: FilterOption.choices(choices.actions, selected: query.filter.action, any: "Any action"),
+            outcomeOptions: FilterOption.choices(choices.outcomes, selected: query.filter.outcome, any: "Any outcome"),
+            q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
+            matching: try store.auditEntryCount(query.filter),
+            rows: page.entries.map { AuditRow($0, now: now) }, isEmpty: page.entries.isEmpty,
+            newerHref: page.hasNewer ? page.entries.first.flatMap { $0.id }.map { query.href("/audit", adding: [("after", String($0))]) } : nil,
+            olderHref: page.hasOlder ? page.entries.last.flatMap { $0.id }.map { query.href("/audit", adding: [("before", String($0))]) } : nil,
+            newestHref: page.hasNewer ? query.href("/audit") : nil,
+            csvHref: query.href("/audit/export", adding: [("format", "csv")]),
+            ndjsonHref: query.href("/audit/export", adding: [("format", "ndjson")]),
+            summaryHref: query.href("/audit/summary"),
+            verifyAction: query.href("/audit/verify"),
+            verdict: verdict)
+        return dependencies.renderer.render(model, with: "audit")
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        guard let text = context.parameters.get("id"), let id = Int64(text), let entry = try dependencies.store.auditEntry(id: id) else {
+            throw ConsoleError.notFound
+        }
+        let neighbours = try dependencies.store.auditNeighbours(of: id)
+        let now = Date()
+        func neighbour(_ id: Int64?) throws -> AuditRow? {
+            try id.flatMap { try dependencies.store.auditEntry(id: $0) }.map { AuditRow($0, now: now) }
+        }
+        let older = try neighbour(neighbours.older)
+        let model = AuditEntryPage(
+            layout: LayoutModel(context: context, title: "Audit entry \(id)", active: .audit, summary: nil),
+            row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
+            itemHref: Self.itemHref(entry), older: older, newer: try neighbour(neighbours.newer),
+            hashMatches: entry.computedHash() == entry.hash,
+            chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
+        return dependencies.renderer.render(model, with: "audit-entry")
+    }
+
+    /// Where the entry's item lives in the console: the library itself, or the library a
+    /// report or photo is about.
+    static func itemHref(_ entry: AuditEntry) -> String? {
+        guard entry.isDecision, !entry.targetSlug.isEmpty,
+            let slug = entry.targetSlug.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
+        else { return nil }
+        return "/libraries/\(slug)"
+    }
+
+    @Sendable func export(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let listQuery = ListQuery(request)
+        let query = AuditQuery(listQuery)
+        let format = listQuery.choice("format", default: AuditExportFormat.csv)
+        let store = dependencies.store
+        dependencies.auditStaff(
+            AuditEntry.exportAction, targetKind: "auditLog", targetName: "\(format.rawValue) export: \(query.filter.description)",
+            context: context, userAgent: request.headers[.userAgent] ?? "")
+        let filename = "book-corners-audit-\(query.fromText ?? "start")-to-\(query.toText ?? "now").\(format.rawValue)"
+        let filter = query.filter
+        let body = ResponseBody { writer in
+            var exporter = AuditExporter(store: store, filter: filter, format: format)
+            while let chunk = try exporter.nextChunk() {
+                try await writer.write(ByteBuffer(bytes: chunk))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: format.contentType, .contentDisposition: "attachment; filename=\"\(filename)\""],
+            body: body)
+    }
+
+    @Sendable func summary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let listQuery = ListQuery(request)
+        let query = AuditQuery(listQuery)
+        let summary = AuditSummary(try dependencies.store.decisionRecords(query.filter))
+        if listQuery.text("format", maxLength: 10) == "csv" {
+            let filename = "book-corners-audit-summary-\(query.fromText ?? "start")-to-\(query.toText ?? "now").csv"
+            return Response(
+                status: .ok,
+                headers: [.contentType: AuditExportFormat.csv.contentType, .contentDisposition: "attachment; filename=\"\(filename)\""],
+                body: .init(byteBuffer: ByteBuffer(string: summary.csv())))
+        }
+        let model = AuditSummaryPage(
+            layout: LayoutModel(context: context, title: "Audit summary", active: .audit, summary: nil),
+            range: query.filter.description, problems: query.problems, summary: summary,
+            csvHref: query.href("/audit/summary", adding: [("format", "csv")]), backHref: query.href("/audit"), generatedAt: TimeText.utc(Date()))
+        return try dependencies.renderer.render(model, with: "audit-summary").response(from: request, context: context)
+    }
+}

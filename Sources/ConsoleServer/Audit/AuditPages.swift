@@ -1,0 +1,185 @@
+import Foundation
+import ModerationStore
+
+/// One audit entry as a table row.
+struct AuditRow {
+    let id: Int64
+    let href: String
+    let actor: String
+    let action: String
+    let targetKind: String
+    let target: String
+    let statusChange: String
+    let reason: String?
+    let outcome: String
+    /// `applied`, `conflict`, … as a CSS-safe word for the status badge.
+    let outcomeClass: String
+    let recordedAt: String
+    let recordedUTC: String
+    let age: String
+    let hash: String
+    let shortHash: String
+
+    init(_ entry: AuditEntry, now: Date) {
+        id = entry.id ?? 0
+        href = "/audit/\(id)"
+        actor = entry.actorUsername.isEmpty ? "—" : entry.actorUsername
+        action = entry.action
+        targetKind = entry.targetKind
+        let name = entry.targetName.isEmpty ? entry.targetSlug : entry.targetName
+        target = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name
+        statusChange = entry.statusBefore.isEmpty && entry.statusAfter.isEmpty ? "" : "\(entry.statusBefore) → \(entry.statusAfter)"
+        reason = entry.reason.isEmpty ? nil : entry.reason
+        outcome = entry.outcome
+        outcomeClass = String(entry.outcome.prefix(while: { $0.isLetter }))
+        recordedAt = TimeText.iso(entry.recordedAt)
+        recordedUTC = TimeText.utc(entry.recordedAt)
+        age = TimeText.age(of: entry.recordedAt, now: now)
+        hash = entry.hash
+        shortHash = String(entry.hash.prefix(12))
+    }
+}
+
+/// What the Verify button found, in words.
+struct AuditVerdictText {
+    let intact: Bool
+    let message: String
+
+    init(_ verdict: AuditChainVerdict) {
+        switch verdict {
+        case .intact(let entries, let head):
+            intact = true
+            message = "OK, \(entries) entries, head \(head)"
+        case .broken(let id, let reason):
+            intact = false
+            message = "Broken at entry \(id): \(reason)."
+        }
+    }
+}
+
+/// One labelled field of the entry page.
+struct AuditField {
+    let label: String
+    let value: String
+    let isCode: Bool
+
+    static func fields(of entry: AuditEntry) -> [AuditField] {
+        func text(_ label: String, _ value: String, code: Bool = false) -> AuditField {
+            AuditField(label: label, value: value.isEmpty ? "—" : value, isCode: code && !value.isEmpty)
+        }
+        return [
+            text("Recorded", "\(ISOTime.string(entry.recordedAt)) (\(TimeText.utc(entry.recordedAt)))"),
+            text("Staff member", entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
+            text("Action", entry.action, code: true),
+            text("Target", [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
+                .filter { !$0.isEmpty }.joined(separator: " ")),
+            text("Slug", entry.targetSlug, code: true),
+            text("Status before", entry.statusBefore),
+            text("Status after", entry.statusAfter),
+            text("Reason", entry.reason),
+            text("Outcome", entry.outcome),
+            text("Backend answer", entry.backendStatus.map { "HTTP \($0)" } ?? ""),
+            text("Submitted", entry.itemCreatedAt.map { "\(ISOTime.string($0)) (\(TimeText.utc($0)))" } ?? ""),
+            text("Request id", entry.requestId, code: true),
+            text("Client address", entry.clientAddress),
+            text("Browser", entry.userAgent),
+            text("Action record", entry.actionId.map { "#\($0)" } ?? ""),
+            text("Previous hash", entry.previousHash, code: true),
+            text("Hash", entry.hash, code: true),
+        ]
+    }
+}
+
+struct AuditListPage {
+    let layout: LayoutModel
+    let staffOptions: [FilterOption]
+    let actionOptions: [FilterOption]
+    let outcomeOptions: [FilterOption]
+    let q: String
+    let from: String
+    let to: String
+    let problems: [String]
+    let matching: Int
+    let rows: [AuditRow]
+    let isEmpty: Bool
+    let newerHref: String?
+    let olderHref: String?
+    let newestHref: String?
+    let csvHref: String
+    let ndjsonHref: String
+    let summaryHref: String
+    let verifyAction: String
+    let verdict: AuditVerdictText?
+}
+
+struct AuditEntryPage {
+    let layout: LayoutModel
+    let row: AuditRow
+    let fields: [AuditField]
+    let itemHref: String?
+    let older: AuditRow?
+    let newer: AuditRow?
+    let hashMatches: Bool
+    let chainsToOlder: Bool
+}
+
+struct AuditSummaryPage {
+    struct CountRow {
+        let key: String
+        let decisions: Int
+        let share: String
+    }
+
+    struct QueueRow {
+        let queue: String
+        let decisions: Int
+        let median: String
+        let p90: String
+    }
+
+    let layout: LayoutModel
+    let range: String
+    let problems: [String]
+    let total: Int
+    let byStaff: [CountRow]
+    let byAction: [CountRow]
+    let byOutcome: [CountRow]
+    let queues: [QueueRow]
+    let hasQueues: Bool
+    let isEmpty: Bool
+    let csvHref: String
+    let backHref: String
+    let generatedAt: String
+
+    init(layout: LayoutModel, range: String, problems: [String], summary: AuditSummary, csvHref: String, backHref: String, generatedAt: String) {
+        self.layout = layout
+        self.range = range
+        self.problems = problems
+        total = summary.total
+        func rows(_ counts: [AuditSummary.Count]) -> [CountRow] {
+            counts.map { CountRow(key: $0.key, decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %") }
+        }
+        byStaff = rows(summary.byStaff)
+        byAction = rows(summary.byAction)
+        byOutcome = rows(summary.byOutcome)
+        queues = summary.queues.map {
+            QueueRow(queue: $0.queue, decisions: $0.decisions, median: DurationText.hours($0.medianSeconds), p90: DurationText.hours($0.p90Seconds))
+        }
+        hasQueues = !queues.isEmpty
+        isEmpty = summary.total == 0
+        self.csvHref = csvHref
+        self.backHref = backHref
+        self.generatedAt = generatedAt
+    }
+}
+
+/// Waiting times in words: "45 min", "6.5 h", "3.2 d".
+enum DurationText {
+    static func hours(_ seconds: Double) -> String {
+        switch seconds {
+        case ..<3_600: "\(Int((seconds / 60).rounded())) min"
+        case ..<(86_400 * 2): String(format: "%.1f h", seconds / 3_600)
+        default: String(format: "%.1f d", seconds / 86_400)
+        }
+    }
+}

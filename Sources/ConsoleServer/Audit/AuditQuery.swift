@@ -1,0 +1,55 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// The audit page's filters, read from the URL: the same names the page's form, its
+/// export links and its summary link use, so each keeps what the others show.
+struct AuditQuery {
+    let filter: AuditFilter
+    let fromText: String?
+    let toText: String?
+    /// Why a date was ignored, in words for the page.
+    let problems: [String]
+
+    init(_ query: ListQuery) {
+        var problems: [String] = []
+        func day(_ name: String, label: String) -> (String?, Date?) {
+            guard let text = query.text(name, maxLength: 10) else { return (nil, nil) }
+            guard let date = ISOTime.parseDay(text) else {
+                problems.append("\(label) “\(text)” is not a date like 2026-11-01, so it was ignored.")
+                return (nil, nil)
+            }
+            return (text, date)
+        }
+        let (fromText, from) = day("from", label: "From")
+        let (toText, to) = day("to", label: "To")
+        var filter = AuditFilter(
+            actorUsername: query.text("staff", maxLength: 150), action: query.text("action", maxLength: 60),
+            outcome: query.text("outcome", maxLength: 30), targetText: query.text("q", maxLength: 200), from: from,
+            // The last day is included.
+            to: to?.addingTimeInterval(86_400))
+        if let from, let to, from > to {
+            problems.append("From comes after To, so the dates were ignored.")
+            filter.from = nil
+            filter.to = nil
+        }
+        self.filter = filter
+        self.fromText = filter.from == nil ? nil : fromText
+        self.toText = filter.to == nil ? nil : toText
+        self.problems = problems
+    }
+
+    /// The filters as URL query items, for links that keep them.
+    var items: [(String, String?)] {
+        [("staff", filter.actorUsername), ("action", filter.action), ("outcome", filter.outcome), ("q", filter.targetText),
+         ("from", fromText), ("to", toText)]
+    }
+
+    func href(_ path: String, adding extra: [(String, String?)] = []) -> String {
+        var components = URLComponents()
+        components.path = path
+        let queryItems = (items + extra).compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+        components.queryItems = queryItems.isEmpty ? nil : queryItems
+        return components.string ?? path
+    }
+}

@@ -1,0 +1,155 @@
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import HTTPTypes
+import ModerationStore
+import Testing
+import TestSupport
+
+@Suite("Audit pages: browse, entry, verify, export, summary")
+struct AuditPageTests {
+    /// Appends `count` decisions by two staff members to the console's own database.
+    private func appendDecisions(_ count: Int, to directory: TemporaryDirectory, name: (Int) -> String = { "Library \($0)" }) throws {
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        for index in 1...count {
+            try store.appendAudit(AuditEntry(
+                recordedAt: Date().addingTimeInterval(Double(index - count)), actorId: 7, actorUsername: index % 2 == 0 ? "zoë" : "amir",
+                action: index % 5 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(1000 + index)",
+                targetSlug: "slug-\(index)", targetName: name(index), statusBefore: "pending",
+                statusAfter: index % 5 == 0 ? "rejected" : "approved", reason: index % 5 == 0 ? "Not a book box, \"really\"" : "",
+                outcome: "applied", backendStatus: 200, requestId: "req-\(index)", clientAddress: "192.0.2.1", userAgent: "test",
+                itemCreatedAt: Date().addingTimeInterval(-86_400 * Double(index % 7 + 1)), actionId: nil))
+        }
+    }
+
+    private func entryIDs(in page: Page) -> [Int] {
+        page.html.components(separatedBy: "<td><a href=\"/audit/").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    }
+
+    private func href(_ rel: String, in page: Page) -> String? {
+        guard let range = page.html.range(of: #"rel="\#(rel)""#) else { return nil }
+        let before = page.html[..<range.lowerBound]
+        guard let start = before.range(of: "href=\"", options: .backwards) else { return nil }
+        return String(before[start.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test("newest first; paging by id stays put while new entries arrive")
+    func stablePaging() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(120, to: directory)
+            let first = try await browser.get("/audit?action=library.approve")
+            let firstIDs = entryIDs(in: first)
+            #expect(firstIDs.count == 50)
+            #expect(firstIDs == firstIDs.sorted(by: >))
+            #expect(first.contains("96 matching entries"))
+            let older = try #require(href("next", in: first))
+            try appendDecisions(10, to: directory)
+            let second = try await browser.get(older)
+            let secondIDs = entryIDs(in: second)
+            #expect(secondIDs.first.map { $0 < firstIDs.last ?? 0 } == true)
+            #expect(Set(secondIDs).isDisjoint(with: firstIDs), "no entry shown twice after new ones arrived")
+            #expect(second.contains("action=library.approve"), "links keep the filters")
+            let back = try await browser.get(try #require(href("prev", in: second)))
+            #expect(entryIDs(in: back) == firstIDs, "Newer goes back to exactly the first page")
+        }
+    }
+
+    @Test("filters by staff, outcome, target text and dates; a bad date is named and ignored")
+    func filters() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(20, to: directory)
+            let zoe = try await browser.get("/audit?staff=zo%C3%AB")
+            #expect(zoe.contains("10 matching entries"))
+            let target = try await browser.get("/audit?q=Library%2017")
+            #expect(entryIDs(in: target).count == 1)
+            let today = String(ISOTime.string(Date()).prefix(10))
+            let dated = try await browser.get("/audit?from=\(today)&to=\(today)&outcome=applied")
+            #expect(dated.contains("20 matching entries"))
+            let bad = try await browser.get("/audit?from=yesterday")
+            #expect(bad.status == .ok)
+            #expect(bad.contains("From “yesterday” is not a date like 2026-11-01, so it was ignored."))
+        }
+    }
+
+    @Test("an entry page shows every field escaped, links the library and its neighbours")
+    func entryPage() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(3, to: directory, name: { $0 == 2 ? "<script>alert('x')</script> مكتبة" : "Library \($0)" })
+            // Entry 1 is the sign-in.
+            let page = try await browser.get("/audit/3")
+            #expect(page.status == .ok)
+            #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; مكتبة") || page.contains("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; مكتبة"))
+            #expect(!page.contains("<script>alert"))
+            #expect(page.contains(#"href="/libraries/slug-2""#))
+            #expect(page.contains(#"href="/audit/2" rel="prev""#) && page.contains(#"href="/audit/4" rel="next""#))
+            #expect(page.contains("This entry's contents match its hash."))
+            #expect(page.contains("req-2"))
+            #expect(try await browser.get("/audit/99").status == .notFound)
+            #expect(try await browser.get("/audit/abc").status == .notFound)
+        }
+    }
+
+    @Test("the Verify button reports an intact chain, and names the entry someone edited")
+    func verifyButton() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(5, to: directory)
+            let audit = try await browser.get("/audit")
+            let csrf = try #require(audit.csrfToken)
+            let ok = try await browser.post("/audit/verify", form: [("csrf", csrf)])
+            #expect(ok.contains("OK, 6 entries, head "))
+            let tamperer = try DatabaseQueue(path: directory.path("console.sqlite"))
+            try await tamperer.write { db in
+                try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
+                try db.execute(sql: "UPDATE auditEntry SET reason = 'edited later' WHERE id = 4")
+            }
+            let broken = try await browser.post("/audit/verify", form: [("csrf", csrf)])
+            #expect(broken.contains("Broken at entry 4: its contents do not match its hash"))
+            #expect(try await browser.post("/audit/verify", form: [("csrf", "forged")]).status == .forbidden)
+        }
+    }
+
+    @Test("a CSV download keeps the filters, re-verifies, and is itself audited")
+    func csvDownload() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(12, to: directory, name: { "Shelf \($0), \"the\" 📚 corner\nnext line" })
+            let today = String(ISOTime.string(Date()).prefix(10))
+            let download = try await browser.get("/audit/export?format=csv&staff=amir&from=\(today)")
+            #expect(download.status == .ok)
+            #expect(download.headers[.contentType] == "text/csv; charset=utf-8; header=present")
+            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"book-corners-audit-\(today)-to-now.csv\"") == true)
+            let entries = try AuditCSV.entries(in: download.html)
+            #expect(entries.count == 6)
+            #expect(entries.allSatisfy { $0.actorUsername == "amir" && $0.computedHash() == $0.hash })
+            #expect(entries.first?.targetName == "Shelf 1, \"the\" 📚 corner\nnext line")
+            let ndjson = try await browser.get("/audit/export?format=ndjson&action=library.reject")
+            #expect(ndjson.html.split(separator: "\n").count == 2)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let exports = try store.auditEntries(limit: 2).filter { $0.action == AuditEntry.exportAction }
+            #expect(exports.map(\.actorUsername) == ["staff", "staff"])
+            #expect(exports.last?.targetName == "csv export: from \(today), staff amir")
+        }
+    }
+
+    @Test("the summary page and its CSV count decisions and waiting times; an empty range says so")
+    func summary() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            try appendDecisions(10, to: directory)
+            let page = try await browser.get("/audit/summary")
+            #expect(page.status == .ok)
+            #expect(page.contains("10 decisions"))
+            #expect(page.contains("<code>library.approve</code></td><td class=\"number\">8</td><td class=\"number\">80 %</td>"))
+            #expect(page.contains("Time from submission to decision"))
+            let csv = try await browser.get("/audit/summary?format=csv")
+            #expect(csv.html.hasPrefix("group,key,decisions,median_hours,p90_hours\r\n"))
+            #expect(csv.html.contains("staff,amir,5,,\r\n"))
+            let empty = try await browser.get("/audit/summary?from=2001-01-01&to=2001-01-02")
+            #expect(empty.contains("No decisions in this range."))
+        }
+    }
+}
