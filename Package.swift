@@ -66,6 +66,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .executableTarget(
+            name: "audit-benchmark",
+            dependencies: ["ModerationStore", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/AuditBenchmark"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [
@@ -99,8 +104,9 @@ let package = Package(
         .testTarget(
             name: "ConsoleServerTests",
             dependencies: [
-                "ConsoleServer", "Sandbox", "TestSupport",
+                "ConsoleServer", "Sandbox", "TestSupport", "ModerationStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ]

@@ -89,6 +89,8 @@ def main():
         go("/audit/summary")
         shoot("audit-summary.png")
         if os.environ.get("STATISTICS", "1") == "1":
+            # The whole page, charts and tables, in one tall picture.
+            call(base, "POST", s + "/window/rect", {"width": 1280, "height": 3400})
             go("/statistics")
             shoot("statistics.png")
         call(base, "DELETE", s)

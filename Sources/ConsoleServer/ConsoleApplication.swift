@@ -66,6 +66,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     DecisionController(dependencies: dependencies).addRoutes(to: staff)
     OutboxController(dependencies: dependencies).addRoutes(to: staff)
     AuditController(dependencies: dependencies).addRoutes(to: staff)
+    StatisticsController(dependencies: dependencies).addRoutes(to: staff)
     if let path = dependencies.configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get("/benchmark/constant") { _, _ in HTML(html: page) }

@@ -34,8 +34,9 @@ struct AuditExportCommand: AsyncParsableCommand {
             action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: "succeeded"))
         let progress = ExportProgress(total: try store.auditEntryCount(filter))
         var exporter = AuditExporter(store: store, filter: filter, format: format)
-        while let chunk = try exporter.nextChunk() {
-            try destination.write(contentsOf: chunk)
+        var chunk: [UInt8] = []
+        while try exporter.nextChunk(into: &chunk) {
+            try chunk.withUnsafeBytes { try destination.write(contentsOf: $0) }
             progress.report(exporter.rowsWritten)
         }
         try destination.synchronize()

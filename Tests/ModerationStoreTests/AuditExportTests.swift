@@ -13,7 +13,8 @@ struct AuditExportTests {
     private func export(_ store: ModerationStore, _ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 4) throws -> String {
         var exporter = AuditExporter(store: store, filter: filter, format: format, batchSize: batchSize)
         var bytes: [UInt8] = []
-        while let chunk = try exporter.nextChunk() { bytes += chunk }
+        var chunk: [UInt8] = []
+        while try exporter.nextChunk(into: &chunk) { bytes += chunk }
         return String(decoding: bytes, as: UTF8.self)
     }
 
@@ -44,7 +45,7 @@ struct AuditExportTests {
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             }
             #expect(objects.compactMap { $0["targetName"] as? String } == Self.hostileNames)
-            #expect(objects.first?["recordedAt"] as? String == "2026-11-18T11:07:40.457Z")
+            #expect(objects.first?["recordedAt"] as? String == "2026-11-18T11:07:40.456Z")
             #expect(objects.first?["previousHash"] as? String == AuditEntry.genesisHash)
             #expect(Set(objects.first?.keys.map { $0 } ?? []) == Set(AuditExporter.columns))
         }

@@ -94,7 +94,8 @@ struct AuditController {
         let filter = query.filter
         let body = ResponseBody { writer in
             var exporter = AuditExporter(store: store, filter: filter, format: format)
-            while let chunk = try exporter.nextChunk() {
+            var chunk: [UInt8] = []
+            while try exporter.nextChunk(into: &chunk) {
                 try await writer.write(ByteBuffer(bytes: chunk))
             }
             try await writer.finish(nil)

@@ -53,4 +53,12 @@ struct StaffBackend: Sendable {
             try await client.photos(status: status, page: page, credentials: credentials, context: context)
         }
     }
+
+    /// Book Corners' public statistics (the backend caches them for five minutes itself).
+    func statistics() async throws(BackendError) -> Cached<Statistics> {
+        let (client, context) = (client, context)
+        return try await cache.value("statistics") { () async throws(BackendError) in
+            try await client.statistics(context: context)
+        }
+    }
 }

@@ -101,7 +101,7 @@ struct LayoutModel: MustacheParent {
             NavItem(label: "Photos", href: "/photos", current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
             NavItem(label: "Audit", href: "/audit", current: active == .audit, count: nil, planned: false),
             NavItem(label: "Outbox", href: "/outbox", current: active == .outbox, count: nil, planned: false),
-            NavItem(label: "Statistics", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "Statistics", href: "/statistics", current: active == .statistics, count: nil, planned: false),
             NavItem(label: "On call", href: "", current: false, count: nil, planned: true),
         ]
     }

@@ -93,6 +93,33 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         hash = row[20]
     }
 
+    /// Written by hand rather than through `Codable`: appends are the log's hot path, and
+    /// times are stored in GRDB's own format ("yyyy-MM-dd HH:mm:ss.SSS", UTC) without a
+    /// `DateFormatter`.
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["recordedAt"] = StoredTime.string(recordedAt)
+        container["actorId"] = actorId
+        container["actorUsername"] = actorUsername
+        container["action"] = action
+        container["targetKind"] = targetKind
+        container["targetId"] = targetId
+        container["targetSlug"] = targetSlug
+        container["targetName"] = targetName
+        container["statusBefore"] = statusBefore
+        container["statusAfter"] = statusAfter
+        container["reason"] = reason
+        container["outcome"] = outcome
+        container["backendStatus"] = backendStatus
+        container["requestId"] = requestId
+        container["clientAddress"] = clientAddress
+        container["userAgent"] = userAgent
+        container["itemCreatedAt"] = itemCreatedAt.map(StoredTime.string)
+        container["actionId"] = actionId
+        container["previousHash"] = previousHash
+        container["hash"] = hash
+    }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
@@ -101,10 +128,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     /// Times are whole milliseconds since 1970, so the encoding survives a round trip.
     public func canonicalEncoding() -> Data {
         func millis(_ date: Date?) -> String { date.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "null" }
-        func text(_ value: String) -> String {
-            // JSONEncoder escapes a single string deterministically.
-            String(decoding: (try? JSONEncoder().encode(value)) ?? Data("\"\"".utf8), as: UTF8.self)
-        }
+        func text(_ value: String) -> String { CanonicalJSON.string(value) }
         let fields: [String] = [
             "\"id\":\(id.map(String.init) ?? "null")", "\"recordedAt\":\(millis(recordedAt))",
             "\"actorId\":\(actorId.map(String.init) ?? "null")", "\"actorUsername\":\(text(actorUsername))",

@@ -42,68 +42,27 @@ public struct AuditExporter {
         self.batchSize = batchSize
     }
 
-    /// The next piece of the file, or `nil` once everything was handed out.
-    public mutating func nextChunk() throws -> [UInt8]? {
-        guard !finished else { return nil }
-        var bytes: [UInt8] = []
+    /// Replaces `buffer`'s contents with the next piece of the file; `false` once
+    /// everything was handed out. Reusing one buffer keeps the heap from growing with
+    /// the row count.
+    public mutating func nextChunk(into buffer: inout [UInt8]) throws -> Bool {
+        buffer.removeAll(keepingCapacity: true)
+        guard !finished else { return false }
         if !started, format == .csv {
-            bytes.append(contentsOf: Self.columns.joined(separator: ",").utf8)
-            bytes.append(contentsOf: [13, 10])
+            buffer.append(contentsOf: Self.columns.joined(separator: ",").utf8)
+            buffer.append(contentsOf: [13, 10])
         }
         started = true
-        let entries = try store.auditBatch(filter, afterID: lastID, limit: batchSize)
-        if entries.count < batchSize { finished = true }
-        bytes.reserveCapacity(bytes.count + entries.count * 400)
-        for entry in entries {
-            switch format {
-            case .csv: AuditCSV.append(entry, to: &bytes)
-            case .ndjson: AuditNDJSON.append(entry, to: &bytes)
-            }
-        }
-        lastID = entries.last?.id ?? lastID
-        rowsWritten += entries.count
-        return bytes.isEmpty ? nil : bytes
+        let batch = try store.exportBatch(filter, afterID: lastID, limit: batchSize, format: format, into: &buffer)
+        if batch.rows < batchSize { finished = true }
+        lastID = batch.lastID ?? lastID
+        rowsWritten += batch.rows
+        return !buffer.isEmpty
     }
 }
 
 /// One entry as a CSV record, and back.
 public enum AuditCSV {
-    static func append(_ entry: AuditEntry, to bytes: inout [UInt8]) {
-        func field(_ text: String) {
-            let utf8 = text.utf8
-            // Quote only when RFC 4180 needs it: a comma, a quote, or a line break.
-            guard utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else {
-                bytes.append(contentsOf: utf8)
-                return
-            }
-            bytes.append(34)
-            for byte in utf8 {
-                if byte == 34 { bytes.append(34) }
-                bytes.append(byte)
-            }
-            bytes.append(34)
-        }
-        func number<N: BinaryInteger>(_ value: N?) { if let value { bytes.append(contentsOf: String(value).utf8) } }
-        func comma() { bytes.append(44) }
-        number(entry.id); comma()
-        ISOTime.append(entry.recordedAt, to: &bytes); comma()
-        number(entry.actorId); comma()
-        for text in [entry.actorUsername, entry.action, entry.targetKind, entry.targetId, entry.targetSlug, entry.targetName,
-                     entry.statusBefore, entry.statusAfter, entry.reason, entry.outcome] {
-            field(text); comma()
-        }
-        number(entry.backendStatus); comma()
-        field(entry.requestId); comma()
-        field(entry.clientAddress); comma()
-        field(entry.userAgent); comma()
-        if let created = entry.itemCreatedAt { ISOTime.append(created, to: &bytes) }
-        comma()
-        number(entry.actionId); comma()
-        field(entry.previousHash); comma()
-        field(entry.hash)
-        bytes.append(contentsOf: [13, 10])
-    }
-
     /// Splits RFC 4180 text into records of fields.
     public static func records(in text: String) throws -> [[String]] {
         var records: [[String]] = []
@@ -189,74 +148,3 @@ public enum AuditCSVError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// One entry as a line of NDJSON: the CSV's columns as keys, times as ISO 8601 UTC.
-enum AuditNDJSON {
-    static func append(_ entry: AuditEntry, to bytes: inout [UInt8]) {
-        var first = true
-        func key(_ name: String) {
-            bytes.append(first ? 123 : 44)
-            first = false
-            bytes.append(34)
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(contentsOf: [34, 58])
-        }
-        func string(_ name: String, _ value: String) {
-            key(name)
-            JSONText.appendString(value, to: &bytes)
-        }
-        func number<N: BinaryInteger>(_ name: String, _ value: N?) {
-            key(name)
-            bytes.append(contentsOf: (value.map { String($0) } ?? "null").utf8)
-        }
-        func time(_ name: String, _ value: Date?) {
-            key(name)
-            guard let value else { return bytes.append(contentsOf: "null".utf8) }
-            bytes.append(34)
-            ISOTime.append(value, to: &bytes)
-            bytes.append(34)
-        }
-        number("id", entry.id)
-        time("recordedAt", entry.recordedAt)
-        number("actorId", entry.actorId)
-        string("actorUsername", entry.actorUsername)
-        string("action", entry.action)
-        string("targetKind", entry.targetKind)
-        string("targetId", entry.targetId)
-        string("targetSlug", entry.targetSlug)
-        string("targetName", entry.targetName)
-        string("statusBefore", entry.statusBefore)
-        string("statusAfter", entry.statusAfter)
-        string("reason", entry.reason)
-        string("outcome", entry.outcome)
-        number("backendStatus", entry.backendStatus)
-        string("requestId", entry.requestId)
-        string("clientAddress", entry.clientAddress)
-        string("userAgent", entry.userAgent)
-        time("itemCreatedAt", entry.itemCreatedAt)
-        number("actionId", entry.actionId)
-        string("previousHash", entry.previousHash)
-        string("hash", entry.hash)
-        bytes.append(contentsOf: [125, 10])
-    }
-}
-
-/// JSON string literals written straight into a byte buffer.
-enum JSONText {
-    static func appendString(_ value: String, to bytes: inout [UInt8]) {
-        bytes.append(34)
-        for byte in value.utf8 {
-            switch byte {
-            case 34: bytes.append(contentsOf: [92, 34])
-            case 92: bytes.append(contentsOf: [92, 92])
-            case 10: bytes.append(contentsOf: [92, 110])
-            case 13: bytes.append(contentsOf: [92, 114])
-            case 9: bytes.append(contentsOf: [92, 116])
-            case 0..<32:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(34)
-    }
-}

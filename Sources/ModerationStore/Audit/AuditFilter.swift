@@ -71,7 +71,7 @@ public struct AuditFilter: Sendable, Equatable {
     /// "2026-11-01 – 2026-11-22, staff alice": what an export covered, in words, for its
     /// own audit entry and the summary's heading.
     public var description: String {
-        func day(_ date: Date) -> String { String(ISOTime.string(date).prefix(10)) }
+        let day = ISOTime.day
         // `to` is exclusive; people name the last day they asked for.
         let lastDay = to.map { day($0.addingTimeInterval(-0.001)) }
         var parts: [String] = switch (from.map(day), lastDay) {

@@ -60,6 +60,11 @@ public enum ISOTime {
         return Date(timeIntervalSince1970: Double(total) / 1000)
     }
 
+    /// `2026-11-22`: the UTC day of `date`.
+    public static func day(_ date: Date) -> String {
+        String(string(date).prefix(10))
+    }
+
     /// Reads a day, `yyyy-MM-dd`, as its first instant in UTC.
     public static func parseDay(_ text: String) -> Date? {
         text.utf8.count == 10 ? parse(text + "T00:00:00Z") : nil

@@ -20,8 +20,8 @@ extension ModerationStore {
         let lastID: Int64 = last?["id"] ?? 0
         entry.id = max(sequence, lastID) + 1
         // Hash the times exactly as they will be read back (the column keeps milliseconds).
-        entry.recordedAt = Date.fromDatabaseValue(entry.recordedAt.databaseValue) ?? entry.recordedAt
-        entry.itemCreatedAt = entry.itemCreatedAt.flatMap { Date.fromDatabaseValue($0.databaseValue) }
+        entry.recordedAt = StoredTime.truncated(entry.recordedAt)
+        entry.itemCreatedAt = entry.itemCreatedAt.map(StoredTime.truncated)
         entry.previousHash = last?["hash"] ?? AuditEntry.genesisHash
         entry.hash = entry.computedHash()
         try entry.insert(db)

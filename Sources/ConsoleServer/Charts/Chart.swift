@@ -1,0 +1,62 @@
+import Foundation
+
+/// A chart as the statistics page shows it: the SVG (built on the server from typed data,
+/// so it is embedded as is), and the same numbers as a table and as CSV.
+struct Chart {
+    let id: String
+    let title: String
+    let description: String
+    let svg: String
+    let table: ChartTable
+    /// Long tables fold away under the chart; short ones stay open.
+    let tableOpen: Bool
+    let csvHref: String
+
+    init(id: String, title: String, description: String, svg: String, table: ChartTable, csvHref: String) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.svg = svg
+        self.table = table
+        tableOpen = table.rows.count <= 8
+        self.csvHref = csvHref
+    }
+}
+
+/// The numbers behind a chart.
+struct ChartTable {
+    let columns: [String]
+    let rows: [[String]]
+
+    /// RFC 4180: a header row, CRLF line ends, fields quoted when they need it.
+    var csv: String {
+        func field(_ text: String) -> String {
+            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        return ([columns] + rows).map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+}
+
+/// Okabe and Ito's colours, told apart by readers with any common colour-vision
+/// deficiency; ordered so neighbours also differ in lightness, which survives grey print.
+enum ChartPalette {
+    static let series = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+    static let ink = "#1f2328"
+    static let muted = "#57606a"
+    static let grid = "#e3dfd7"
+    static let axis = "#8c857b"
+
+    static func color(_ index: Int) -> String { series[index % series.count] }
+}
+
+/// The plot area inside a chart's frame, leaving room for axis labels.
+struct PlotArea {
+    let left: Double
+    let top: Double
+    let right: Double
+    let bottom: Double
+
+    var width: Double { right - left }
+    var height: Double { bottom - top }
+}
