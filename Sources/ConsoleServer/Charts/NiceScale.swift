@@ -25,14 +25,14 @@ struct NiceScale: Equatable {
         ticks = (0...count).map { lower + Double($0) * step }
     }
 
-    /// The smallest of 1, 2, 5 × 10ⁿ that is at least `rough`.
+    /// 1, 2, 5 or 10 × 10ⁿ nearest to `rough` (Heckbert's rounding), so the axis ends
+    /// close above the data instead of leaving an empty band.
     static func niceStep(for rough: Double) -> Double {
         guard rough > 0, rough.isFinite else { return 1 }
         let magnitude = pow(10, (log10(rough)).rounded(.down))
-        for multiple in [1.0, 2, 5, 10] where multiple * magnitude >= rough * (1 - 1e-9) {
-            return multiple * magnitude
-        }
-        return 10 * magnitude
+        let fraction = rough / magnitude
+        let nice: Double = fraction < 1.5 ? 1 : fraction < 3 ? 2 : fraction < 7 ? 5 : 10
+        return nice * magnitude
     }
 
     /// Where `value` falls between `from` (at `lower`) and `to` (at `upper`).

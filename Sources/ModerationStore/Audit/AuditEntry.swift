@@ -145,7 +145,14 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
 
     /// SHA-256 (hex) of the canonical encoding.
     public func computedHash() -> String {
-        SHA256.hash(data: canonicalEncoding()).map { String(format: "%02x", $0) }.joined()
+        let hex = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in SHA256.hash(data: canonicalEncoding()) {
+            text.append(hex[Int(byte >> 4)])
+            text.append(hex[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The action of the entry `console audit prune` writes before it removes anything.

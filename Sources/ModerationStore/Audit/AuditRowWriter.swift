@@ -1,27 +1,31 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension ModerationStore {
     /// Writes the matching entries after `afterID`, in chain order, as CSV records or
-    /// NDJSON lines straight from SQLite's row buffers into `bytes`: no entry values are
-    /// built, which is what lets an export keep up with the disk.
+    /// NDJSON lines straight from SQLite's row buffers into `bytes`: no values are built
+    /// or copied on the way, which is what lets an export keep up with the disk.
     func exportBatch(
         _ filter: AuditFilter, afterID: Int64, limit: Int, format: AuditExportFormat, into bytes: inout [UInt8]
     ) throws -> (rows: Int, lastID: Int64?) {
         let conditions = filter.sqlConditions()
         let columns = AuditExporter.columns.joined(separator: ", ")
         return try writer.read { db in
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT \(columns) FROM auditEntry WHERE \(conditions.sql) AND id > ? ORDER BY id LIMIT ?",
-                arguments: conditions.arguments + [afterID, limit])
+            let statement = try db.makeStatement(
+                sql: "SELECT \(columns) FROM auditEntry WHERE \(conditions.sql) AND id > ? ORDER BY id LIMIT ?")
+            try statement.setArguments(conditions.arguments + [afterID, limit])
+            let rows = try Row.fetchCursor(statement)
+            let row = AuditRowWriter(statement.sqliteStatement)
             var count = 0
             var lastID: Int64?
-            while let row = try rows.next() {
+            // Each step leaves the statement on the next row; the writer reads it in place.
+            while try rows.next() != nil {
                 switch format {
-                case .csv: try AuditRowWriter.csv(row, into: &bytes)
-                case .ndjson: try AuditRowWriter.ndjson(row, into: &bytes)
+                case .csv: row.csv(into: &bytes)
+                case .ndjson: row.ndjson(into: &bytes)
                 }
-                lastID = row[0]
+                lastID = sqlite3_column_int64(statement.sqliteStatement, 0)
                 count += 1
             }
             return (count, lastID)
@@ -29,8 +33,9 @@ extension ModerationStore {
     }
 }
 
-/// One audit row, in `AuditExporter.columns` order, written as CSV or NDJSON.
-enum AuditRowWriter {
+/// The current row of an export statement, in `AuditExporter.columns` order, written as
+/// CSV or NDJSON from the bytes SQLite holds.
+struct AuditRowWriter {
     enum Kind { case integer, time, text }
 
     /// What each column holds, in `AuditExporter.columns` order.
@@ -41,92 +46,113 @@ enum AuditRowWriter {
     static let ndjsonKeys: [[UInt8]] = AuditExporter.columns.enumerated().map { index, name in
         Array(((index == 0 ? "{\"" : ",\"") + name + "\":").utf8)
     }
+    static let null: [UInt8] = Array("null".utf8)
+    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
-    static func csv(_ row: Row, into bytes: inout [UInt8]) throws {
-        for (index, kind) in kinds.enumerated() {
-            if index > 0 { bytes.append(44) }
-            switch kind {
-            case .integer: if let value = row[index] as Int64? { appendInteger(value, to: &bytes) }
-            case .time: try appendTime(row, index, quoted: false, to: &bytes)
-            case .text:
-                try row.withUnsafeData(atIndex: index) { data in
-                    guard let data else { return }
-                    data.withUnsafeBytes { (field: UnsafeRawBufferPointer) in
-                        // RFC 4180 quotes only fields with a comma, a quote or a line break.
-                        guard field.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else {
-                            bytes.append(contentsOf: field)
-                            return
-                        }
-                        bytes.append(34)
-                        for byte in field {
-                            if byte == 34 { bytes.append(34) }
-                            bytes.append(byte)
-                        }
-                        bytes.append(34)
-                    }
-                }
-            }
-        }
-        bytes.append(contentsOf: [13, 10])
+    let statement: SQLiteStatement
+
+    init(_ statement: SQLiteStatement) {
+        self.statement = statement
     }
 
-    static func ndjson(_ row: Row, into bytes: inout [UInt8]) throws {
-        for (index, kind) in kinds.enumerated() {
-            bytes.append(contentsOf: ndjsonKeys[index])
+    private func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    private func text(_ column: Int32) -> UnsafeRawBufferPointer {
+        // sqlite3_column_text first, then sqlite3_column_bytes, as SQLite asks.
+        guard let start = sqlite3_column_text(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    func csv(into bytes: inout [UInt8]) {
+        for (index, kind) in Self.kinds.enumerated() {
+            let column = Int32(index)
+            if index > 0 { bytes.append(44) }
+            guard !isNull(column) else { continue }
             switch kind {
-            case .integer:
-                if let value = row[index] as Int64? { appendInteger(value, to: &bytes) } else { bytes.append(contentsOf: [110, 117, 108, 108]) }
-            case .time:
-                if row.hasNull(atIndex: index) { bytes.append(contentsOf: [110, 117, 108, 108]) } else { try appendTime(row, index, quoted: true, to: &bytes) }
+            case .integer: Self.appendInteger(sqlite3_column_int64(statement, column), to: &bytes)
+            case .time: appendTime(column, to: &bytes)
             case .text:
-                try row.withUnsafeData(atIndex: index) { data in
-                    bytes.append(34)
-                    data?.withUnsafeBytes { (field: UnsafeRawBufferPointer) in appendJSONEscaped(field, to: &bytes) }
-                    bytes.append(34)
+                let field = text(column)
+                // RFC 4180 quotes only fields with a comma, a quote or a line break.
+                guard field.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else {
+                    bytes.append(contentsOf: field)
+                    continue
                 }
+                bytes.append(34)
+                for byte in field {
+                    if byte == 34 { bytes.append(34) }
+                    bytes.append(byte)
+                }
+                bytes.append(34)
             }
         }
-        bytes.append(contentsOf: [125, 10])
+        bytes.append(13)
+        bytes.append(10)
+    }
+
+    func ndjson(into bytes: inout [UInt8]) {
+        for (index, kind) in Self.kinds.enumerated() {
+            let column = Int32(index)
+            bytes.append(contentsOf: Self.ndjsonKeys[index])
+            guard !isNull(column) else {
+                bytes.append(contentsOf: Self.null)
+                continue
+            }
+            switch kind {
+            case .integer: Self.appendInteger(sqlite3_column_int64(statement, column), to: &bytes)
+            case .time:
+                bytes.append(34)
+                appendTime(column, to: &bytes)
+                bytes.append(34)
+            case .text:
+                bytes.append(34)
+                Self.appendJSONEscaped(text(column), to: &bytes)
+                bytes.append(34)
+            }
+        }
+        bytes.append(125)
+        bytes.append(10)
     }
 
     static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 {
-            bytes.append(45)
-            return appendInteger(-value, to: &bytes)
+        if value < 0 { bytes.append(45) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[count] = UInt8(48 + magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for position in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[position]) }
         }
-        if value >= 10 { appendInteger(value / 10, to: &bytes) }
-        bytes.append(UInt8(48 + value % 10))
     }
 
     /// GRDB's "yyyy-MM-dd HH:mm:ss.SSS" becomes ISO 8601 "yyyy-MM-ddTHH:mm:ss.SSSZ" by
     /// swapping two bytes; anything else stored there is parsed and written afresh.
-    static func appendTime(_ row: Row, _ index: Int, quoted: Bool, to bytes: inout [UInt8]) throws {
-        if quoted { bytes.append(34) }
-        defer { if quoted { bytes.append(34) } }
-        let copied = try row.withUnsafeData(atIndex: index) { data -> Bool in
-            guard let data, data.count == 23 else { return false }
-            return data.withUnsafeBytes { (text: UnsafeRawBufferPointer) in
-                guard text[10] == 32, text[19] == 46 else { return false }
-                bytes.append(contentsOf: text[0..<10])
-                bytes.append(84)
-                bytes.append(contentsOf: text[11..<23])
-                bytes.append(90)
-                return true
-            }
+    private func appendTime(_ column: Int32, to bytes: inout [UInt8]) {
+        let stored = text(column)
+        if stored.count == 23, stored[10] == 32, stored[19] == 46 {
+            bytes.append(contentsOf: stored[0..<10])
+            bytes.append(84)
+            bytes.append(contentsOf: stored[11..<23])
+            bytes.append(90)
+        } else if let date = Date.fromDatabaseValue(DatabaseValue(sqliteStatement: statement, index: column)) {
+            ISOTime.append(date, to: &bytes)
         }
-        if !copied, let date = row[index] as Date? { ISOTime.append(date, to: &bytes) }
     }
 
     static func appendJSONEscaped(_ text: UnsafeRawBufferPointer, to bytes: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         for byte in text {
             switch byte {
-            case 34: bytes += [92, 34]
-            case 92: bytes += [92, 92]
-            case 10: bytes += [92, 110]
-            case 13: bytes += [92, 114]
-            case 9: bytes += [92, 116]
-            case 0..<32: bytes += [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            case 34: bytes.append(92); bytes.append(34)
+            case 92: bytes.append(92); bytes.append(92)
+            case 10: bytes.append(92); bytes.append(110)
+            case 13: bytes.append(92); bytes.append(114)
+            case 9: bytes.append(92); bytes.append(116)
+            case 0..<32: bytes.append(contentsOf: [92, 117, 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
             default: bytes.append(byte)
             }
         }

@@ -12,17 +12,22 @@ extension ModerationStore {
         }
     }
 
-    /// Chains and inserts an entry inside the caller's transaction.
+    /// Chains and inserts an entry inside the caller's transaction. The hot path of the
+    /// log: both statements are prepared once per connection.
     static func append(_ entry: inout AuditEntry, _ db: Database) throws {
-        let last = try Row.fetchOne(db, sql: "SELECT id, hash FROM auditEntry ORDER BY id DESC LIMIT 1")
+        let head = try Row.fetchOne(try db.cachedStatement(sql: """
+            SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry') AS seq,
+                   (SELECT id FROM auditEntry ORDER BY id DESC LIMIT 1) AS id,
+                   (SELECT hash FROM auditEntry ORDER BY id DESC LIMIT 1) AS hash
+            """))
         // The id is part of the hash, so it is chosen before the insert (never reused: AUTOINCREMENT).
-        let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'") ?? 0
-        let lastID: Int64 = last?["id"] ?? 0
+        let sequence: Int64 = head?["seq"] ?? 0
+        let lastID: Int64 = head?["id"] ?? 0
         entry.id = max(sequence, lastID) + 1
         // Hash the times exactly as they will be read back (the column keeps milliseconds).
         entry.recordedAt = StoredTime.truncated(entry.recordedAt)
         entry.itemCreatedAt = entry.itemCreatedAt.map(StoredTime.truncated)
-        entry.previousHash = last?["hash"] ?? AuditEntry.genesisHash
+        entry.previousHash = head?["hash"] ?? AuditEntry.genesisHash
         entry.hash = entry.computedHash()
         try entry.insert(db)
     }
