@@ -41,6 +41,11 @@ enum StackedBarChart {
                          title: "\(ISOTime.day(day)): \(NiceScale.label(value)) \(kind.name.lowercased())")
                 base += value
             }
+            // A month of bars has room for each day's total; a quarter does not (the table has them).
+            if days.count <= 31, totals[dayIndex] > 0 {
+                let top = scale.position(totals[dayIndex], from: plot.bottom, to: plot.top)
+                svg.text(NiceScale.label(totals[dayIndex]), x: x + barWidth / 2, y: top - 4, anchor: .middle, size: 10, weight: "600")
+            }
         }
         // Date labels on the bars the time axis picks, so they follow the period's length.
         let axis = TimeAxis(start: days[0], end: days[days.count - 1])
