@@ -1,4 +1,5 @@
 import Foundation
+import ModerationStore
 
 /// A chart as the statistics page shows it: the SVG (built on the server from typed data,
 /// so it is embedded as is), and the same numbers as a table and as CSV.
@@ -30,11 +31,7 @@ struct ChartTable {
 
     /// RFC 4180: a header row, CRLF line ends, fields quoted when they need it.
     var csv: String {
-        func field(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
-        return ([columns] + rows).map { $0.map(field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        return ([columns] + rows).map { $0.map(AuditCSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 }
 

@@ -63,6 +63,12 @@ public struct AuditExporter {
 
 /// One entry as a CSV record, and back.
 public enum AuditCSV {
+    /// One RFC 4180 field: quoted (quotes doubled) only when it holds a comma, a quote or a line break.
+    public static func field(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
     /// Splits RFC 4180 text into records of fields.
     public static func records(in text: String) throws -> [[String]] {
         var records: [[String]] = []

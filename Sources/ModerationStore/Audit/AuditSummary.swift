@@ -83,12 +83,8 @@ public struct AuditSummary: Sendable, Equatable {
     /// The summary as CSV (RFC 4180): one row per group, hours with one decimal.
     public func csv() -> String {
         var lines = ["group,key,decisions,median_hours,p90_hours"]
-        func quoted(_ text: String) -> String {
-            text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-                ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-        }
         for (group, counts) in [("staff", byStaff), ("action", byAction), ("outcome", byOutcome)] {
-            lines += counts.map { "\(group),\(quoted($0.key)),\($0.decisions),," }
+            lines += counts.map { "\(group),\(AuditCSV.field($0.key)),\($0.decisions),," }
         }
         func hours(_ seconds: Double) -> String { String(format: "%.1f", seconds / 3600) }
         lines += queues.map { "queue,\($0.queue),\($0.decisions),\(hours($0.medianSeconds)),\(hours($0.p90Seconds))" }
