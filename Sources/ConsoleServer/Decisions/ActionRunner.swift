@@ -16,8 +16,7 @@ final class ActionRunner: Service, Sendable {
     private let logger: Logger
     private let bundleID: String
     private let forwardClientAddress: Bool
-    private let wakeUps: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
+    private let doorbell = Doorbell()
     private let holds = HoldBook()
 
     init(
@@ -31,12 +30,11 @@ final class ActionRunner: Service, Sendable {
         self.logger = logger
         self.bundleID = bundleID
         self.forwardClientAddress = forwardClientAddress
-        (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Asks the runner to look for due work now (a decision was just recorded).
     func nudge() {
-        wake.yield()
+        doorbell.ring()
     }
 
     func run() async throws {
@@ -70,15 +68,7 @@ final class ActionRunner: Service, Sendable {
     private func sleepUntilDueOrNudged() async {
         let next = (try? store.nextDueDate()) ?? nil
         let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), 1)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { try? await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
-            group.addTask { [wakeUps] in
-                var iterator = wakeUps.makeAsyncIterator()
-                _ = await iterator.next()
-            }
-            await group.next()
-            group.cancelAll()
-        }
+        await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }
 
     // MARK: One action
