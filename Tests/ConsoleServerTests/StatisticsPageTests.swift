@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import ModerationStore
 import Testing
 import TestSupport
@@ -26,6 +27,32 @@ struct StatisticsPageTests {
             #expect(page.contains(#"role="img""#))
             #expect(page.contains("Library submissions waiting now, by age"))
             #expect(page.contains(#"<a href="/statistics?days=30" aria-current="page""#))
+        }
+    }
+
+    @Test("a long queue's age histogram holds its newest and its oldest items, and says so")
+    func longQueueKeepsItsTail() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // 240 more pending submissions: 40 half a year old (the tail that matters), 200 from today.
+            let sandbox = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
+            try await sandbox.write { db in
+                let template = try #require(try Row.fetchOne(db, sql: "SELECT * FROM library WHERE status = 'pending' LIMIT 1"))
+                let columns = Array(template.columnNames)
+                let insert = "INSERT INTO library (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
+                for number in 1...240 {
+                    var values = Dictionary(uniqueKeysWithValues: zip(columns, template.databaseValues))
+                    values["id"] = (100_000 + number).databaseValue
+                    values["slug"] = "long-queue-\(number)".databaseValue
+                    values["createdAt"] = Date().addingTimeInterval(number <= 40 ? -200 * 86_400 - Double(number) : -Double(number) * 60).databaseValue
+                    try db.execute(sql: insert, arguments: StatementArguments(columns.map { values[$0] }))
+                }
+            }
+            try await browser.signIn()
+            let page = try await browser.get("/statistics")
+            #expect(page.status == .ok)
+            #expect(page.contains("300 waiting (the 150 newest and the 100 oldest of 300)"), "the description names the sample")
+            let csv = try await browser.get("/statistics/data/age-library")
+            #expect(csv.html.contains("> 3 months,40\r\n"), "every half-year-old submission is counted: \(csv.html)")
         }
     }
 

@@ -21,7 +21,7 @@ public struct SandboxFixture: Sendable {
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
-        defer { if databasePath == nil { directory.remove() } }
+        defer { directory.remove() }
         let configuration = SandboxConfiguration(
             databasePath: databasePath ?? directory.path("sandbox.sqlite"),
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits)

@@ -41,4 +41,9 @@ public struct PagedList<Item: Sendable>: Sendable {
         self.items = items
         self.pagination = pagination
     }
+
+    /// The same page with each item transformed.
+    public func map<Other: Sendable>(_ transform: (Item) throws -> Other) rethrows -> PagedList<Other> {
+        PagedList<Other>(items: try items.map(transform), pagination: pagination)
+    }
 }

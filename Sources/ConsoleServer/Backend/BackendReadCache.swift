@@ -82,4 +82,9 @@ struct Cached<Value: Sendable>: Sendable {
     let value: Value
     let fetchedAt: Date
     let problem: BackendError?
+
+    /// The same answer, its value transformed.
+    func map<Other: Sendable>(_ transform: (Value) -> Other) -> Cached<Other> {
+        Cached<Other>(value: transform(value), fetchedAt: fetchedAt, problem: problem)
+    }
 }

@@ -7,8 +7,9 @@ import ModerationStore
 struct StatisticsController {
     let dependencies: ConsoleDependencies
     static let periods = [30, 90]
-    /// Pages of 50 fetched per queue for the age histograms: the newest 200 at most.
-    static let waitingPages = 4
+    /// Pages of 50 fetched from the front of each queue for the age histograms; a longer
+    /// queue adds its last one or two pages, so at most 5 reads per queue.
+    static let newestPages = 3
     /// How far back the weekly waiting times reach: about six months of weeks.
     static let historyDays = 182
 
@@ -55,34 +56,45 @@ struct StatisticsController {
         return (report, status, summary, days)
     }
 
-    /// When each waiting item was submitted, per queue, newest first, up to `waitingPages` pages.
+    /// When the waiting items were submitted, per queue: the newest `newestPages` pages and,
+    /// for a longer queue, its last one or two pages (the oldest items).
     private func waitingItems(_ backend: StaffBackend, status: inout PageStatus) async throws -> [StatisticsReport.Waiting] {
-        var libraries: [Date] = [], reports: [Date] = [], photos: [Date] = []
-        var totals = (libraries: 0, reports: 0, photos: 0)
-        for number in 1...Self.waitingPages {
-            let page = Page(clampingNumber: number, size: Page.sizeRange.upperBound)
-            if number == 1 || libraries.count < totals.libraries,
-                let list = try await status.attempt({ () async throws(BackendError) in try await backend.libraries(LibraryFilter(status: .pending), page: page) }) {
-                libraries += list.items.map(\.createdAt)
-                totals.libraries = list.pagination.total
-            }
-            if number == 1 || reports.count < totals.reports,
-                let list = try await status.attempt({ () async throws(BackendError) in try await backend.reports(status: .open, reason: .all, page: page) }) {
-                reports += list.items.map(\.createdAt)
-                totals.reports = list.pagination.total
-            }
-            if number == 1 || photos.count < totals.photos,
-                let list = try await status.attempt({ () async throws(BackendError) in try await backend.photos(status: .pending, page: page) }) {
-                photos += list.items.map(\.createdAt)
-                totals.photos = list.pagination.total
+        let libraries = try await waiting("library", status: &status) { page async throws(BackendError) in
+            try await backend.libraries(LibraryFilter(status: .pending), page: page).map { $0.map(\.createdAt) }
+        }
+        let reports = try await waiting("report", status: &status) { page async throws(BackendError) in
+            try await backend.reports(status: .open, reason: .all, page: page).map { $0.map(\.createdAt) }
+        }
+        let photos = try await waiting("photo", status: &status) { page async throws(BackendError) in
+            try await backend.photos(status: .pending, page: page).map { $0.map(\.createdAt) }
+        }
+        // A queue the backend did not answer for is left out, not drawn as empty.
+        return [libraries, reports, photos].compactMap { $0 }
+    }
+
+    private func waiting(
+        _ queue: String, status: inout PageStatus, fetch: (Page) async throws(BackendError) -> Cached<PagedList<Date>>
+    ) async throws -> StatisticsReport.Waiting? {
+        let size = Page.sizeRange.upperBound
+        var newest: [Date] = []
+        var total = 0
+        for number in 1...Self.newestPages where number == 1 || newest.count < total {
+            guard let list = try await status.attempt({ () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) })
+            else { return number == 1 ? nil : .init(queue: queue, newest: newest, oldest: [], total: total) }
+            newest += list.items
+            total = list.pagination.total
+        }
+        var oldest: [Date] = []
+        let lastPage = (total + size - 1) / size
+        if lastPage > Self.newestPages {
+            // The last page may hold a single item: take the one before it too.
+            for number in max(Self.newestPages + 1, lastPage - 1)...lastPage {
+                guard let list = try await status.attempt({ () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) })
+                else { break }
+                oldest += list.items
             }
         }
-        guard status.problem == nil || !(libraries.isEmpty && reports.isEmpty && photos.isEmpty) else { return [] }
-        return [
-            .init(queue: "library", submitted: libraries, total: max(totals.libraries, libraries.count)),
-            .init(queue: "report", submitted: reports, total: max(totals.reports, reports.count)),
-            .init(queue: "photo", submitted: photos, total: max(totals.photos, photos.count)),
-        ]
+        return .init(queue: queue, newest: newest, oldest: oldest, total: max(total, newest.count + oldest.count))
     }
 }
 

@@ -18,11 +18,23 @@ struct StatisticsReport {
         ("2–4 weeks", 28 * 86_400), ("1–3 months", 91 * 86_400), ("> 3 months", .infinity),
     ]
 
+    /// What waits in one queue. A long queue is known by its newest and its oldest items
+    /// only (the backend lists newest first, a page at a time), so the long tail, the part
+    /// that says a queue is out of hand, is always drawn.
     struct Waiting {
         let queue: String
-        let submitted: [Date]
-        /// How many wait in all; more than `submitted` when only the newest were fetched.
+        let newest: [Date]
+        /// The oldest items, when the queue is longer than what `newest` holds; else empty.
+        let oldest: [Date]
+        /// How many wait in all.
         let total: Int
+
+        var submitted: [Date] { newest + oldest }
+        var sampleNote: String {
+            guard submitted.count < total else { return "" }
+            return oldest.isEmpty ? " (the \(newest.count) newest of \(total))"
+                : " (the \(newest.count) newest and the \(oldest.count) oldest of \(total))"
+        }
     }
 
     let community: [Chart]
@@ -194,9 +206,8 @@ struct StatisticsReport {
         let label = queues.first { $0.key == waiting.queue }?.label ?? waiting.queue
         let id = "age-\(waiting.queue)"
         let title = "\(label) waiting now, by age"
-        let sample = waiting.submitted.count < waiting.total ? " (the \(waiting.submitted.count) newest of \(waiting.total))" : ""
         let description = waiting.submitted.isEmpty ? "Nothing waiting."
-            : "\(waiting.submitted.count) waiting\(sample): " + ageBins.indices.filter { counts[$0] > 0 }.map { "\(counts[$0]) \(ageBins[$0].label)" }.joined(separator: ", ") + "."
+            : "\(waiting.total) waiting\(waiting.sampleNote): " + ageBins.indices.filter { counts[$0] > 0 }.map { "\(counts[$0]) \(ageBins[$0].label)" }.joined(separator: ", ") + "."
         let color = ChartPalette.color(queues.firstIndex { $0.key == waiting.queue } ?? 0)
         return Chart(
             id: id, title: title, description: description,

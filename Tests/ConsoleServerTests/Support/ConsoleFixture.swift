@@ -33,14 +33,15 @@ enum ConsoleFixture {
         return logger
     }
 
-    /// Runs the console on a loopback port (its services running) against a fresh sandbox.
+    /// Runs the console on a loopback port (its services running) against a fresh sandbox,
+    /// whose database is `directory.path("sandbox.sqlite")`: a test may add rows to it.
     static func withConsole<Result: Sendable>(
         idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        return try await SandboxFixture.run(rateLimits: rateLimits) { sandbox in
+        return try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             let app = try await buildConsoleApplication(
                 configuration: configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy),
                 logger: quietLogger)
