@@ -4,7 +4,7 @@ import Sandbox
 
 /// The sandbox's options, shared by `console sandbox` and `console demo`.
 struct SandboxOptions: ParsableArguments {
-    @Option(name: .long, help: "The sandbox's SQLite file; seeded on first start. (env: SANDBOX_DATABASE, default: data/sandbox.sqlite)")
+    @Option(name: .long, help: "The sandbox's SQLite file; seeded on first start. (env: SANDBOX_DATABASE, default: data/sandbox.sqlite, or data/demo/sandbox.sqlite for demo)")
     var sandboxDatabase: String?
 
     @Option(name: .long, help: "Secret that signs the sandbox's tokens. (env: SANDBOX_TOKEN_SECRET)")
