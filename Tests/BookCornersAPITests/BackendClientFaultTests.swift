@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 import TestSupport
 
-@Suite("BackendClient against a misbehaving backend")
+@Suite("BackendClient against a misbehaving backend", .timeLimit(.minutes(3)))
 struct BackendClientFaultTests {
     private func client(_ url: URL, timeout: Duration = .seconds(5), attempts: Int = 3) -> BackendClient {
         BackendClient(configuration: .init(

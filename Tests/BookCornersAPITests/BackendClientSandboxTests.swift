@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The client's calls that the sandbox suites do not already make, against the sandbox.
-@Suite("BackendClient against the sandbox")
+@Suite("BackendClient against the sandbox", .timeLimit(.minutes(3)))
 struct BackendClientSandboxTests {
     @Test("sign-in, me and refresh; a refreshed token works; a non-staff account is told apart")
     func authentication() async throws {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// The real backend's recorded answers decode into the generated types, and every error
 /// answer maps to a `BackendError` (or is recognised as not JSON).
-@Suite("Recorded fixtures decode")
+@Suite("Recorded fixtures decode", .timeLimit(.minutes(3)))
 struct FixtureDecodingTests {
     /// Which generated type each recorded success body is.
     static let successTypes: [(prefix: String, decode: @Sendable (Data) throws -> Void)] = [

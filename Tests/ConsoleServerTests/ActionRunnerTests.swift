@@ -7,7 +7,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("ActionRunner outcomes")
+@Suite("ActionRunner outcomes", .timeLimit(.minutes(3)))
 struct ActionRunnerTests {
     /// The console's dependencies against a sandbox, with a signed-in staff session.
     private func withRunner(

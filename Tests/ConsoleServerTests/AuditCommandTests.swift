@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The real `console audit …` commands, run as a person would run them.
-@Suite("console audit: verify, export, summary, prune")
+@Suite("console audit: verify, export, summary, prune", .timeLimit(.minutes(3)))
 struct AuditCommandTests {
     private static var binary: String { RepositoryPaths.root.appendingPathComponent(".build/debug/console").path }
 

@@ -6,7 +6,7 @@ import ModerationStore
 import Testing
 import TestSupport
 
-@Suite("Audit pages: browse, entry, verify, export, summary")
+@Suite("Audit pages: browse, entry, verify, export, summary", .timeLimit(.minutes(3)))
 struct AuditPageTests {
     /// Appends `count` decisions by two staff members to the console's own database.
     private func appendDecisions(_ count: Int, to directory: TemporaryDirectory, name: (Int) -> String = { "Library \($0)" }) throws {

@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// A real browser (headless Chromium) clicks through the console like a staff member.
-@Suite("In a real browser", .serialized)
+@Suite("In a real browser", .serialized, .timeLimit(.minutes(3)))
 struct BrowserTests {
     @Test("staff sign in, see the counts, open each queue and a library with a near duplicate; non-staff are refused")
     func clickThrough() async throws {

@@ -43,7 +43,7 @@ final class SVGReader: NSObject, XMLParserDelegate {
     var texts: [String] { all("text").map(\.text) }
 }
 
-@Suite("Charts: SVG from typed data")
+@Suite("Charts: SVG from typed data", .timeLimit(.minutes(3)))
 struct ChartTests {
     private let day = 86_400.0
     private let start = Date(timeIntervalSince1970: 1_790_000_000)

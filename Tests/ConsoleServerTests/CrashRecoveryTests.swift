@@ -9,7 +9,7 @@ import Glibc
 #endif
 
 /// The real `console` binary, killed with SIGKILL in the middle of a bulk decision.
-@Suite("Crash recovery", .serialized)
+@Suite("Crash recovery", .serialized, .timeLimit(.minutes(3)))
 struct CrashRecoveryTests {
     private static var binary: URL {
         RepositoryPaths.root.appendingPathComponent(".build/debug/console")

@@ -6,7 +6,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Decisions: recorded first, sent once, audited and notified")
+@Suite("Decisions: recorded first, sent once, audited and notified", .timeLimit(.minutes(3)))
 struct DecisionTests {
     /// The console's own database, opened for inspection.
     private func store(_ directory: TemporaryDirectory) throws -> ModerationStore {

@@ -5,7 +5,7 @@ import Testing
 
 /// The action runner sleeps on a `Doorbell` between passes; if a wait stopped waiting,
 /// every runner would spin on the database and starve the server's threads.
-@Suite("Doorbell: the action runner's sleep")
+@Suite("Doorbell: the action runner's sleep", .timeLimit(.minutes(3)))
 struct DoorbellTests {
     private func seconds(_ body: () async -> Void) async -> Double {
         let start = ContinuousClock.now

@@ -8,7 +8,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Pages: content, escaping, headers and failures")
+@Suite("Pages: content, escaping, headers and failures", .timeLimit(.minutes(3)))
 struct PageTests {
     @Test("every page carries the security headers", arguments: ["/", "/libraries", "/reports", "/photos", "/sign-in", "/nowhere"])
     func securityHeaders(path: String) async throws {

@@ -7,7 +7,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Sign-in, sessions and the rules around them")
+@Suite("Sign-in, sessions and the rules around them", .timeLimit(.minutes(3)))
 struct SignInTests {
     @Test("every page but sign-in needs a session and remembers where you were going", arguments: [
         "/", "/libraries", "/libraries?status=all", "/libraries/some-slug", "/reports", "/photos",

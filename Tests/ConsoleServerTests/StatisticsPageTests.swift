@@ -5,7 +5,7 @@ import ModerationStore
 import Testing
 import TestSupport
 
-@Suite("Statistics page")
+@Suite("Statistics page", .timeLimit(.minutes(3)))
 struct StatisticsPageTests {
     private func svgs(in page: Page) -> [String] {
         page.html.components(separatedBy: "<svg ").dropFirst().compactMap { part in

@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Sandbox: sign-in, tokens and the staff check")
+@Suite("Sandbox: sign-in, tokens and the staff check", .timeLimit(.minutes(3)))
 struct SandboxAuthTests {
     @Test("staff sign in by username or by e-mail and get both tokens")
     func signInByUsernameOrEmail() async throws {

@@ -3,7 +3,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Sandbox: errors, limits and hostile input")
+@Suite("Sandbox: errors, limits and hostile input", .timeLimit(.minutes(3)))
 struct SandboxErrorTests {
     @Test("paths with a wrong trailing slash are Django's HTML 404", arguments: [
         "/api/v1/libraries/moderation/", "/api/v1/libraries/moderation/summary/", "/api/v1/auth/me/",

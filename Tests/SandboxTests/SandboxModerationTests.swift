@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Sandbox: moderation queues and decisions")
+@Suite("Sandbox: moderation queues and decisions", .timeLimit(.minutes(3)))
 struct SandboxModerationTests {
     @Test("the pending queue has the seeded submissions, newest first, with the list's caching header")
     func pendingQueue() async throws {

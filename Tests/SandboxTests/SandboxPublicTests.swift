@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 import TestSupport
 
-@Suite("Sandbox: public libraries, distance search and statistics")
+@Suite("Sandbox: public libraries, distance search and statistics", .timeLimit(.minutes(3)))
 struct SandboxPublicTests {
     @Test("distance search answers approved libraries within the radius, nearest first")
     func distanceSearch() async throws {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// Each sandbox answer has the same keys and JSON kinds as the real backend's recorded one.
-@Suite("Sandbox: answers shaped like the real backend's")
+@Suite("Sandbox: answers shaped like the real backend's", .timeLimit(.minutes(3)))
 struct SandboxShapeTests {
     @Test("reads match their fixtures", arguments: [
         ("/api/v1/auth/me", "auth_me_staff.json"),
