@@ -76,11 +76,13 @@ struct StatisticsController {
         _ queue: String, status: inout PageStatus, fetch: (Page) async throws(BackendError) -> Cached<PagedList<Date>>
     ) async throws -> StatisticsReport.Waiting? {
         let size = Page.sizeRange.upperBound
+        func read(_ number: Int) async throws -> PagedList<Date>? {
+            try await status.attempt { () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) }
+        }
         var newest: [Date] = []
         var total = 0
         for number in 1...Self.newestPages where number == 1 || newest.count < total {
-            guard let list = try await status.attempt({ () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) })
-            else { return number == 1 ? nil : .init(queue: queue, newest: newest, oldest: [], total: total) }
+            guard let list = try await read(number) else { return number == 1 ? nil : .init(queue: queue, newest: newest, oldest: [], total: total) }
             newest += list.items
             total = list.pagination.total
         }
@@ -89,8 +91,7 @@ struct StatisticsController {
         if lastPage > Self.newestPages {
             // The last page may hold a single item: take the one before it too.
             for number in max(Self.newestPages + 1, lastPage - 1)...lastPage {
-                guard let list = try await status.attempt({ () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) })
-                else { break }
+                guard let list = try await read(number) else { break }
                 oldest += list.items
             }
         }
