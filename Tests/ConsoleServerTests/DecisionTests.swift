@@ -183,7 +183,7 @@ struct DecisionTests {
         let sandboxDirectory = try TemporaryDirectory()
         defer { sandboxDirectory.remove() }
         let database = sandboxDirectory.path("sandbox.sqlite")
-        let port = try await SandboxFixture.run(databasePath: database) { $0.port }
+        let port = try FreePort.find()
         let app = try await buildConsoleApplication(
             configuration: ConsoleFixture.configuration(backendURL: URL(string: "http://127.0.0.1:\(port)/api/v1/")!, directory: directory),
             logger: ConsoleFixture.quietLogger)

@@ -14,9 +14,17 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
     let app = try makeApplication { port in continuation.yield(port) }
     let group = ServiceGroup(services: [app], logger: Logger(label: "test-server"))
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
-        tasks.addTask { try await group.run() }
+        tasks.addTask {
+            // Ends the wait for a port below if the server stops without ever listening.
+            defer { continuation.finish() }
+            try await group.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestServerError.didNotStart }
+        guard let port = await iterator.next() else {
+            // Rethrows why it stopped, "address already in use" say, instead of waiting forever.
+            try await tasks.waitForAll()
+            throw TestServerError.didNotStart
+        }
         do {
             let result = try await body(port)
             await group.triggerGracefulShutdown()

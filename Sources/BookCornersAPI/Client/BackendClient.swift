@@ -25,6 +25,11 @@ public final class BackendClient: Sendable {
         var httpConfiguration = HTTPClient.Configuration(
             timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.requestTimeout)))
         httpConfiguration.redirectConfiguration = .disallow
+        // A refused connection fails the call at once. By default the pool would keep
+        // reconnecting until the request's deadline, so with the backend down every page
+        // took the full request timeout per call. Retrying is decided above this client:
+        // the read cache serves what it has, the action runner backs off.
+        httpConfiguration.connectionPool.retryConnectionEstablishment = false
         httpConfiguration.decompression = .enabled(limit: .ratio(20))
         self.http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: httpConfiguration)
     }
