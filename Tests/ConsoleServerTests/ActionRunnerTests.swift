@@ -13,22 +13,41 @@ struct ActionRunnerTests {
     private func withRunner(
         rateLimits: RateLimitPolicy? = nil, _ body: @escaping @Sendable (ConsoleDependencies, SandboxFixture, Account) async throws -> Void
     ) async throws {
+        try await SandboxFixture.run(rateLimits: rateLimits) { sandbox in
+            try await withDependencies(backendURL: sandbox.baseURL) { dependencies, account in try await body(dependencies, sandbox, account) }
+        }
+    }
+
+    /// The same, with a proxy between the console and the sandbox that breaks calls as `plan` says.
+    private func withRunner(
+        behindProxy plan: @escaping FaultingProxy.Plan,
+        _ body: @escaping @Sendable (ConsoleDependencies, SandboxFixture, Account, FaultingProxy) async throws -> Void
+    ) async throws {
+        try await SandboxFixture.run { sandbox in
+            try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: plan) { proxy, origin in
+                let url = try #require(URL(string: origin + "/api/v1/"))
+                try await withDependencies(backendURL: url) { dependencies, account in try await body(dependencies, sandbox, account, proxy) }
+            }
+        }
+    }
+
+    private func withDependencies(
+        backendURL: URL, _ body: @escaping @Sendable (ConsoleDependencies, Account) async throws -> Void
+    ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try await SandboxFixture.run(rateLimits: rateLimits) { sandbox in
-            let dependencies = try await makeDependencies(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            do {
-                let tokens = try await dependencies.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
-                let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
-                _ = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
-                try await body(dependencies, sandbox, account)
-            } catch {
-                try await dependencies.client.shutdown()
-                throw error
-            }
+        let dependencies = try await makeDependencies(
+            configuration: ConsoleFixture.configuration(backendURL: backendURL, directory: directory), logger: ConsoleFixture.quietLogger)
+        do {
+            let tokens = try await dependencies.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+            let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+            _ = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
+            try await body(dependencies, account)
+        } catch {
             try await dependencies.client.shutdown()
+            throw error
         }
+        try await dependencies.client.shutdown()
     }
 
     private func action(_ account: Account, slug: String, seen: String = "pending", wanted: String = "approved", actorId: Int? = nil) -> ModerationAction {
@@ -118,6 +137,49 @@ struct ActionRunnerTests {
             try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
             try await dependencies.runner.workThroughDueActions()
             #expect(try dependencies.store.action(id: ids[1])?.state == .applied)
+        }
+    }
+
+    @Test("a PATCH answered 503 after it took effect: the next try finds it applied and does not send it again")
+    func serverErrorAfterApplying() async throws {
+        let plan: FaultingProxy.Plan = { method, path, call in
+            method == .patch && path.hasPrefix("/api/v1/libraries/moderation/") && call == 1 ? .answerAfterForwarding(.serviceUnavailable) : .pass
+        }
+        try await withRunner(behindProxy: plan) { dependencies, sandbox, account, proxy in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            try await dependencies.runner.workThroughDueActions()
+            let waiting = try #require(try dependencies.store.action(id: id))
+            #expect(waiting.state == .waiting)
+            #expect(waiting.nextAttemptAt > Date(), "backs off instead of trying again at once")
+            try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
+            let applied = try #require(try dependencies.store.action(id: id))
+            #expect(applied.state == .applied)
+            #expect(applied.outcomeMessage?.contains("confirmed on re-check") == true)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "sent once")
+            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+            #expect(try dependencies.store.outboxMessages().count == 1)
+        }
+    }
+
+    @Test("a PATCH answered 502 that never arrived: the next try sends it again and it applies")
+    func serverErrorBeforeApplying() async throws {
+        let plan: FaultingProxy.Plan = { method, path, call in
+            method == .patch && path.hasPrefix("/api/v1/libraries/moderation/") && call == 1 ? .answerWithoutForwarding(.badGateway) : .pass
+        }
+        try await withRunner(behindProxy: plan) { dependencies, sandbox, account, proxy in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            try await dependencies.runner.workThroughDueActions()
+            let waiting = try #require(try dependencies.store.action(id: id))
+            #expect(waiting.state == .waiting)
+            #expect(waiting.outcomeMessage?.contains("Next try") == true)
+            #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String == "pending")
+            try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
+            #expect(try dependencies.store.action(id: id)?.state == .applied)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1)
+            #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String == "approved")
+            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
         }
     }
 

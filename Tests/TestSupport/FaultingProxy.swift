@@ -1,0 +1,96 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+
+/// A loopback proxy in front of a real backend that breaks chosen calls on purpose: it
+/// answers an error instead of forwarding, or after forwarding (the change happened, but
+/// the caller hears it failed). Everything else passes through: status, content type and body.
+public actor FaultingProxy {
+    /// What the proxy does with one call.
+    public enum Fault: Sendable {
+        case pass
+        case answerWithoutForwarding(HTTPResponse.Status)
+        case answerAfterForwarding(HTTPResponse.Status)
+    }
+
+    /// Decides per call; `callNumber` counts calls with the same method and path, from 1.
+    public typealias Plan = @Sendable (_ method: HTTPRequest.Method, _ path: String, _ callNumber: Int) -> Fault
+
+    private var calls: [String: Int] = [:]
+    private var forwardedCalls: [String: Int] = [:]
+
+    /// How many calls with this method and path reached the backend.
+    public func forwarded(_ method: HTTPRequest.Method, _ path: String) -> Int {
+        forwardedCalls["\(method) \(path)", default: 0]
+    }
+
+    private func count(_ method: HTTPRequest.Method, _ path: String) -> Int {
+        calls["\(method) \(path)", default: 0] += 1
+        return calls["\(method) \(path)", default: 0]
+    }
+
+    private func countForwarded(_ method: HTTPRequest.Method, _ path: String) {
+        forwardedCalls["\(method) \(path)", default: 0] += 1
+    }
+
+    /// Runs a proxy to `backend` (an origin such as `http://127.0.0.1:8123`) around `body`,
+    /// which receives the proxy's origin.
+    public static func run<Result: Sendable>(
+        to backend: String, plan: @escaping Plan, _ body: (FaultingProxy, String) async throws -> Result
+    ) async throws -> Result {
+        let proxy = FaultingProxy()
+        return try await withRunningApplication({ onRunning in
+            let router = Router()
+            let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+                try await proxy.handle(request, backend: backend, plan: plan)
+            }
+            for method in [HTTPRequest.Method.get, .post, .patch, .put, .delete] {
+                router.on("**", method: method, use: handler)
+            }
+            return Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
+        }) { port in
+            try await body(proxy, "http://127.0.0.1:\(port)")
+        }
+    }
+
+    private func handle(_ request: Request, backend: String, plan: Plan) async throws -> Response {
+        let method = request.method
+        let path = request.uri.path
+        switch plan(method, path, count(method, path)) {
+        case .answerWithoutForwarding(let status):
+            return Self.error(status)
+        case .answerAfterForwarding(let status):
+            _ = try await forward(request, to: backend)
+            return Self.error(status)
+        case .pass:
+            return try await forward(request, to: backend)
+        }
+    }
+
+    private func forward(_ request: Request, to backend: String) async throws -> Response {
+        countForwarded(request.method, request.uri.path)
+        var outgoing = HTTPClientRequest(url: backend + request.uri.description)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        let body = try await request.body.collect(upTo: 4 * 1024 * 1024)
+        if body.readableBytes > 0 { outgoing.body = .bytes(body) }
+        let answer = try await SandboxFixture.httpClient.execute(outgoing, timeout: .seconds(30))
+        let bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
+        // The console reads only the status, the content type and the body.
+        var headers = HTTPFields()
+        if let type = answer.headers.first(name: "content-type") { headers[.contentType] = type }
+        return Response(status: .init(code: Int(answer.status.code)), headers: headers, body: .init(byteBuffer: bytes))
+    }
+
+    private static func error(_ status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status, headers: [.contentType: "text/html"],
+            body: .init(byteBuffer: ByteBuffer(string: "<h1>\(status.code) \(status.reasonPhrase)</h1>")))
+    }
+}
