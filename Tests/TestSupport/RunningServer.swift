@@ -12,7 +12,12 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
 ) async throws -> Result {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = try makeApplication { port in continuation.yield(port) }
-    let group = ServiceGroup(services: [app], logger: Logger(label: "test-server"))
+    var configuration = ServiceGroupConfiguration(services: [.init(service: app)], logger: Logger(label: "test-server"))
+    // A connection that never closes must not hold a test until its time limit: after this
+    // the server is cancelled, and the group reports it.
+    configuration.maximumGracefulShutdownDuration = .seconds(15)
+    configuration.maximumCancellationDuration = .seconds(5)
+    let group = ServiceGroup(configuration: configuration)
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
             // Ends the wait for a port below if the server stops without ever listening.

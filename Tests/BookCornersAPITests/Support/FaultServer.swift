@@ -19,6 +19,13 @@ actor CallLog {
     func count(_ path: String) -> Int { calls[path, default: 0] }
 }
 
+/// Set by a test once it has what it came for, so scripted routes can stop stalling.
+actor TestDone {
+    private(set) var isDone = false
+
+    func set() { isDone = true }
+}
+
 /// What a scripted route answers for its n-th call.
 typealias Script = @Sendable (_ callNumber: Int, _ request: Request) async throws -> Response
 
