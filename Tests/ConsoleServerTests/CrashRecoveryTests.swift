@@ -33,7 +33,7 @@ struct CrashRecoveryTests {
             if (try? await rawHTTP(.GET, base + "/healthz"))?.status == 200 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestServerError.didNotStart
+        throw TestServerError.didNotStart(nil)
     }
 
     private func form(_ fields: [(String, String)]) -> [UInt8] {

@@ -164,10 +164,17 @@ struct SandboxErrorTests {
     @Test("windows are aligned to the clock: a short window resets for everyone at once")
     func windowResets() async throws {
         try await SandboxFixture.run(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 2)) { sandbox in
-            try await waitIfNearWindowBoundary(window: 4, margin: 2.5)
             let token = try await sandbox.accessToken()
             var statuses: [Int] = []
-            for _ in 0..<3 { statuses.append(try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).status) }
+            // On a starved machine three calls can straddle a boundary; then start over in a fresh window.
+            for _ in 0..<5 {
+                try await waitIfNearWindowBoundary(window: 4, margin: 2.5)
+                let window = Int(Date().timeIntervalSince1970 / 4)
+                statuses = []
+                for _ in 0..<3 { statuses.append(try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).status) }
+                if Int(Date().timeIntervalSince1970 / 4) == window { break }
+                try await waitIfNearWindowBoundary(window: 4, margin: 4)
+            }
             #expect(statuses == [200, 200, 429])
             try await Task.sleep(for: .milliseconds(4_100))
             #expect(try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).status == 200)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Runs an application on a real loopback socket for the duration of `body`, then shuts
@@ -14,9 +15,8 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
     let app = try makeApplication { port in continuation.yield(port) }
     var configuration = ServiceGroupConfiguration(services: [.init(service: app)], logger: Logger(label: "test-server"))
     // A connection that never closes must not hold a test until its time limit: after this
-    // the server is cancelled, and the group reports it.
+    // the server is cancelled. (No cancellation limit: ServiceGroup ends the process on it.)
     configuration.maximumGracefulShutdownDuration = .seconds(15)
-    configuration.maximumCancellationDuration = .seconds(5)
     let group = ServiceGroup(configuration: configuration)
     return try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
@@ -26,9 +26,13 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
         }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
-            // Rethrows why it stopped, "address already in use" say, instead of waiting forever.
-            try await tasks.waitForAll()
-            throw TestServerError.didNotStart
+            // Reports why it stopped, "address already in use" say, instead of waiting forever.
+            do {
+                try await tasks.waitForAll()
+            } catch {
+                throw TestServerError.didNotStart(error)
+            }
+            throw TestServerError.didNotStart(nil)
         }
         do {
             let result = try await body(port)
@@ -43,6 +47,20 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
     }
 }
 
-public enum TestServerError: Error {
-    case didNotStart
+public enum TestServerError: Error, CustomStringConvertible {
+    /// The server stopped before it listened, with the error it stopped on.
+    case didNotStart((any Error)?)
+
+    /// Whether it could not start because its fixed port was still taken.
+    public var isAddressInUse: Bool {
+        guard case .didNotStart(let error?) = self, let io = error as? IOError else { return false }
+        return io.errnoCode == EADDRINUSE
+    }
+
+    public var description: String {
+        switch self {
+        case .didNotStart(let error?): "The test server did not start: \(error)"
+        case .didNotStart(nil): "The test server did not start."
+        }
+    }
 }

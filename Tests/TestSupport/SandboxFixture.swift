@@ -13,11 +13,13 @@ public struct SandboxFixture: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/api/v1/")! }
 
     /// Runs a fresh sandbox (or one on `databasePath`, to test restarts) around `body`.
+    /// A fixed `port` still taken is tried again for up to `portWait`.
     public static func run<Result: Sendable>(
         rateLimits: RateLimitPolicy? = nil,
         accessTokenLifetime: TimeInterval = 300,
         databasePath: String? = nil,
         port: Int = 0,
+        portWait: Duration = .seconds(30),
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -27,9 +29,17 @@ public struct SandboxFixture: Sendable {
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
-        return try await withRunningApplication({ onRunning in
-            try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
-        }) { port in try await body(SandboxFixture(port: port)) }
+        // A restart on a fixed port can find the kernel still holding it for a moment.
+        let deadline = ContinuousClock.now + portWait
+        while true {
+            do {
+                return try await withRunningApplication({ onRunning in
+                    try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
+                }) { port in try await body(SandboxFixture(port: port)) }
+            } catch let error as TestServerError where error.isAddressInUse && port != 0 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
     }
 
     /// A client that shows redirects instead of following them; it lives as long as the tests.
