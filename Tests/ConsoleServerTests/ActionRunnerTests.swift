@@ -142,15 +142,8 @@ struct ActionRunnerTests {
 
     @Test("a PATCH answered 503 after it took effect: the next try finds it applied and does not send it again")
     func serverErrorAfterApplying() async throws {
-        let plan: FaultingProxy.Plan = { method, path, call in
-            method == .patch && path.hasPrefix("/api/v1/libraries/moderation/") && call == 1 ? .answerAfterForwarding(.serviceUnavailable) : .pass
-        }
-        try await withRunner(behindProxy: plan) { dependencies, sandbox, account, proxy in
-            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
-            try await dependencies.runner.workThroughDueActions()
-            let waiting = try #require(try dependencies.store.action(id: id))
-            #expect(waiting.state == .waiting)
+        try await withRunner(behindProxy: firstLibraryPatch(.answerAfterForwarding(.serviceUnavailable))) { dependencies, sandbox, account, proxy in
+            let (slug, id, waiting) = try await approveOnce(dependencies, sandbox, account)
             #expect(waiting.nextAttemptAt > Date(), "backs off instead of trying again at once")
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
             let applied = try #require(try dependencies.store.action(id: id))
@@ -164,23 +157,37 @@ struct ActionRunnerTests {
 
     @Test("a PATCH answered 502 that never arrived: the next try sends it again and it applies")
     func serverErrorBeforeApplying() async throws {
-        let plan: FaultingProxy.Plan = { method, path, call in
-            method == .patch && path.hasPrefix("/api/v1/libraries/moderation/") && call == 1 ? .answerWithoutForwarding(.badGateway) : .pass
-        }
-        try await withRunner(behindProxy: plan) { dependencies, sandbox, account, proxy in
-            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
-            try await dependencies.runner.workThroughDueActions()
-            let waiting = try #require(try dependencies.store.action(id: id))
-            #expect(waiting.state == .waiting)
+        try await withRunner(behindProxy: firstLibraryPatch(.answerWithoutForwarding(.badGateway))) { dependencies, sandbox, account, proxy in
+            let (slug, id, waiting) = try await approveOnce(dependencies, sandbox, account)
             #expect(waiting.outcomeMessage?.contains("Next try") == true)
-            #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String == "pending")
+            #expect(try await backendStatus(sandbox, slug) == "pending")
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
             #expect(try dependencies.store.action(id: id)?.state == .applied)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1)
-            #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String == "approved")
+            #expect(try await backendStatus(sandbox, slug) == "approved")
             #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
         }
+    }
+
+    /// Breaks the first PATCH of a library with `fault`; everything else passes.
+    private func firstLibraryPatch(_ fault: FaultingProxy.Fault) -> FaultingProxy.Plan {
+        { method, path, call in method == .patch && path.hasPrefix("/api/v1/libraries/moderation/") && call == 1 ? fault : .pass }
+    }
+
+    /// Queues an approval of a pending library and makes one pass, which must leave it waiting.
+    private func approveOnce(
+        _ dependencies: ConsoleDependencies, _ sandbox: SandboxFixture, _ account: Account
+    ) async throws -> (slug: String, id: Int64, waiting: ModerationAction) {
+        let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+        let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+        try await dependencies.runner.workThroughDueActions()
+        let waiting = try #require(try dependencies.store.action(id: id))
+        #expect(waiting.state == .waiting)
+        return (slug, id, waiting)
+    }
+
+    private func backendStatus(_ sandbox: SandboxFixture, _ slug: String) async throws -> String? {
+        try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken()).jsonObject()?["status"] as? String
     }
 
     private func waitPastBoundary(window: Double) async throws {

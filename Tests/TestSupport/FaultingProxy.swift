@@ -41,18 +41,14 @@ public actor FaultingProxy {
         to backend: String, plan: @escaping Plan, _ body: (FaultingProxy, String) async throws -> Result
     ) async throws -> Result {
         let proxy = FaultingProxy()
-        return try await withRunningApplication({ onRunning in
-            let router = Router()
-            let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-                try await proxy.handle(request, backend: backend, plan: plan)
-            }
-            for method in [HTTPRequest.Method.get, .post, .patch, .put, .delete] {
-                router.on("**", method: method, use: handler)
-            }
-            return Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
-        }) { port in
+        let router = Router()
+        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+            try await proxy.handle(request, backend: backend, plan: plan)
+        }
+        for method in [HTTPRequest.Method.get, .post, .patch, .put, .delete] {
+            router.on("**", method: method, use: handler)
+        }
+        return try await withRunningRouter(router) { port in
             try await body(proxy, "http://127.0.0.1:\(port)")
         }
     }

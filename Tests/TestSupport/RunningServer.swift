@@ -6,8 +6,35 @@ import ServiceLifecycle
 
 /// Runs an application on a real loopback socket for the duration of `body`, then shuts
 /// it down gracefully. `makeApplication` receives the callback that learns the bound port
-/// (pass port 0 to the builder to get a free one).
+/// (pass port 0 to the builder to get a free one). An application on a fixed port that
+/// the kernel still holds (a restart right after a stop) is built again for up to `portWait`.
 public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
+    portWait: Duration = .seconds(30),
+    _ makeApplication: (@escaping @Sendable (Int) async -> Void) throws -> App,
+    _ body: (Int) async throws -> Result
+) async throws -> Result {
+    let deadline = ContinuousClock.now + portWait
+    while true {
+        do {
+            return try await runOnce(makeApplication, body)
+        } catch let error as TestServerError where error.isAddressInUse && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+    }
+}
+
+/// Runs `router` on a free loopback port around `body`, which receives the port.
+public func withRunningRouter<Context: RequestContext, Result: Sendable>(
+    _ router: Router<Context>, _ body: (Int) async throws -> Result
+) async throws -> Result where Context.Source == ApplicationRequestContextSource {
+    try await withRunningApplication({ onRunning in
+        Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
+    }, body)
+}
+
+private func runOnce<App: ApplicationProtocol, Result: Sendable>(
     _ makeApplication: (@escaping @Sendable (Int) async -> Void) throws -> App,
     _ body: (Int) async throws -> Result
 ) async throws -> Result {
@@ -51,8 +78,8 @@ public enum TestServerError: Error, CustomStringConvertible {
     /// The server stopped before it listened, with the error it stopped on.
     case didNotStart((any Error)?)
 
-    /// Whether it could not start because its fixed port was still taken.
-    public var isAddressInUse: Bool {
+    /// Whether it could not start because its port was still taken.
+    var isAddressInUse: Bool {
         guard case .didNotStart(let error?) = self, let io = error as? IOError else { return false }
         return io.errnoCode == EADDRINUSE
     }

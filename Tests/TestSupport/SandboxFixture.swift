@@ -29,17 +29,9 @@ public struct SandboxFixture: Sendable {
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
-        // A restart on a fixed port can find the kernel still holding it for a moment.
-        let deadline = ContinuousClock.now + portWait
-        while true {
-            do {
-                return try await withRunningApplication({ onRunning in
-                    try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
-                }) { port in try await body(SandboxFixture(port: port)) }
-            } catch let error as TestServerError where error.isAddressInUse && port != 0 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        return try await withRunningApplication(portWait: portWait, { onRunning in
+            try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
+        }) { port in try await body(SandboxFixture(port: port)) }
     }
 
     /// A client that shows redirects instead of following them; it lives as long as the tests.

@@ -34,23 +34,15 @@ enum FaultServer {
     static func run<Result: Sendable>(
         _ routes: [String: Script], log: CallLog, _ body: (URL) async throws -> Result
     ) async throws -> Result {
-        try await withRunningApplication({ onRunning in
-            let router = Router()
-            for (path, script) in routes {
-                router.on(RouterPath("/api/v1/" + path), method: .get) { request, _ in
-                    try await script(await log.record(path, headers: request.headers), request)
-                }
-                router.on(RouterPath("/api/v1/" + path), method: .post) { request, _ in
-                    try await script(await log.record(path, headers: request.headers), request)
-                }
-                router.on(RouterPath("/api/v1/" + path), method: .patch) { request, _ in
+        let router = Router()
+        for (path, script) in routes {
+            for method in [HTTPRequest.Method.get, .post, .patch] {
+                router.on(RouterPath("/api/v1/" + path), method: method) { request, _ in
                     try await script(await log.record(path, headers: request.headers), request)
                 }
             }
-            return Application(
-                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
-        }) { port in
+        }
+        return try await withRunningRouter(router) { port in
             try await body(URL(string: "http://127.0.0.1:\(port)/api/v1/")!)
         }
     }
