@@ -49,7 +49,7 @@ struct DashboardController {
             ],
             backendReachable: status.problem == nil,
             backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.")
-        return dependencies.renderer.render(page, with: "dashboard")
+        return try dependencies.renderer.render(page, with: "dashboard")
     }
 }
 

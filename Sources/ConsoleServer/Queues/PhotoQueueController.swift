@@ -37,7 +37,7 @@ struct PhotoQueueController {
             cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/photos", filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
-        return dependencies.renderer.render(page, with: "photos")
+        return try dependencies.renderer.render(page, with: "photos")
     }
 }
 

@@ -29,7 +29,7 @@ struct ReportQueueController {
             rows: (list?.items ?? []).map { ReportRow($0, now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
-        return dependencies.renderer.render(page, with: "reports")
+        return try dependencies.renderer.render(page, with: "reports")
     }
 }
 

@@ -11,10 +11,12 @@ struct PageRenderer: Sendable {
         "outbox", "outbox-message", "audit", "audit-entry", "audit-summary", "statistics", "chart",
     ]
 
-    init(directory: String) async throws {
+    /// Loads every template in `directory`; `required` names those that must be there
+    /// (all pages, except in a test that wants a render to fail at request time).
+    init(directory: String, required: [String] = requiredTemplates) async throws {
         ConsoleHTMLContentType.register()
         library = try await MustacheLibrary(directory: directory)
-        for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
+        for name in required where library.getTemplate(named: name) == nil {
             throw PageRendererError.missingTemplate(name, directory: directory)
         }
         try Self.checkPragmas(directory: directory)
@@ -31,19 +33,25 @@ struct PageRenderer: Sendable {
         }
     }
 
-    func render(_ model: Any, with template: String, status: HTTPResponse.Status = .ok) -> HTML {
-        HTML(html: library.render(model, withTemplate: template) ?? "", status: status)
+    /// Renders `model` with `template`. A render that produces nothing throws rather than
+    /// answering an empty page: the error page middleware turns it into a 500 with the request id.
+    func render(_ model: Any, with template: String, status: HTTPResponse.Status = .ok) throws(PageRendererError) -> HTML {
+        guard let html = library.render(model, withTemplate: template) else { throw .renderFailed(template) }
+        return HTML(html: html, status: status)
     }
 }
 
 enum PageRendererError: Error, CustomStringConvertible {
     case missingTemplate(String, directory: String)
     case missingPragma(String)
+    /// Rendering a page failed at request time (its template is not loaded).
+    case renderFailed(String)
 
     var description: String {
         switch self {
         case .missingTemplate(let name, let directory): "Template \(name).mustache is missing from \(directory)."
         case .missingPragma(let file): "Template \(file) must start with {{% CONTENT_TYPE: ConsoleHTML }}."
+        case .renderFailed(let name): "Template \(name) did not render (it is not loaded)."
         }
     }
 }
