@@ -144,7 +144,8 @@ struct LibraryRow: MustacheParent {
         case "slug": slug
         case "name": name
         case "isUnnamed": isUnnamed
-        case "thumbnailURL": thumbnailURL.isEmpty ? nil : thumbnailURL
+        case "hasThumbnail": !thumbnailURL.isEmpty
+        case "thumbnailURL": thumbnailURL
         case "place": place
         case "submitter": submitter
         case "age": age
