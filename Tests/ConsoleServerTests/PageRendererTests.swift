@@ -55,4 +55,29 @@ struct PageRendererTests {
             return
         }
     }
+
+    @Test("a template that uses a missing partial stops start-up, naming both, instead of rendering a page with a hole")
+    func missingPartialAtStartUp() async throws {
+        // setup: the statistics page draws its charts with the chart partial, which is gone
+        let templates = try TemporaryDirectory()
+        defer { templates.remove() }
+        let files = try FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.templates)
+        for file in files where file != "chart.mustache" {
+            try FileManager.default.copyItem(atPath: RepositoryPaths.templates + "/" + file, toPath: templates.path(file))
+        }
+
+        // act
+        var failure: (any Error)?
+        do {
+            _ = try await PageRenderer(directory: templates.url.path, required: PageRenderer.requiredTemplates.filter { $0 != "chart" })
+        } catch {
+            failure = error
+        }
+
+        // check
+        guard case .missingPartial("chart", usedBy: "statistics.mustache") = try #require(failure as? PageRendererError) else {
+            Issue.record("expected missingPartial(chart, usedBy: statistics.mustache), got \(String(describing: failure))")
+            return
+        }
+    }
 }
