@@ -100,6 +100,35 @@ struct AuditExportTests {
         }
     }
 
+    @Test("an export file verifies on its own: every hash, the links where ids follow each other, and gaps counted rather than hidden")
+    func exportFileVerification() throws {
+        try AuditLogFile.with(9) { (log: AuditLogFile) throws in
+            // setup: a full export, a filtered one (every other entry), and a full one missing entry 5
+            let full = try export(log.store, .ndjson)
+            let filtered = try export(log.store, .csv, filter: AuditFilter(actorUsername: "staff"))
+            let lines = full.split(separator: "\n")
+            let missing = (lines[..<4] + lines[5...]).joined(separator: "\n") + "\n"
+            let previous = try #require(log.store.auditEntry(id: 4)?.hash)
+            let relinked = full.replacingOccurrences(of: "\"previousHash\":\"\(previous)\"", with: "\"previousHash\":\"\(String(repeating: "0", count: 64))\"")
+
+            // act
+            let fullVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: full))
+            let filteredVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: filtered))
+            let missingVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: missing))
+            let relinkedVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: relinked))
+
+            // check
+            guard case .intact(entries: 9, let head, gaps: 0) = fullVerdict else {
+                Issue.record("full export: \(fullVerdict)")
+                return
+            }
+            #expect(try log.verdict() == .intact(entries: 9, head: head), "the same head as the database's")
+            #expect(filteredVerdict == .intact(entries: 4, head: try #require(log.store.auditEntry(id: 8)?.hash), gaps: 3))
+            #expect(missingVerdict == .intact(entries: 8, head: head, gaps: 1), "a gap alone cannot tell a filter from a removal, so it is counted")
+            #expect(relinkedVerdict == .broken(entryID: 5, reason: "its previous hash does not match the entry before it (an entry was removed or moved)"))
+        }
+    }
+
     @Test("summary and chart CSV cells are neutralised the same way")
     func fieldNeutralised() {
         #expect(AuditCSV.field("=1+2") == "'=1+2")
