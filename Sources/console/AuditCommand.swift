@@ -113,7 +113,7 @@ extension AuditVerifyCommand {
         }
         switch AuditExportFile.verify(entries) {
         case .intact(let count, let head, let gaps):
-            let skipped = gaps == 0 ? "" : " (a filtered export: \(gaps) gaps in the ids, links across them not checked)"
+            let skipped = gaps == 0 ? "" : " (\(gaps) gaps in the ids, as in a filtered export: links across them not checked)"
             ConsoleOutput.write("OK, \(count) entries, head \(head)\(skipped)\n")
         case .broken(let id, let reason):
             ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
