@@ -109,7 +109,9 @@ let package = Package(
                 "ConsoleServer", "Sandbox", "TestSupport", "ModerationStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // Read from the source tree at test time (and rewritten by RECORD_SNAPSHOTS=1), not bundled.
+            exclude: ["Snapshots"]
         ),
     ]
 )

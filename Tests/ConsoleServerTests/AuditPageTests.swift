@@ -112,6 +112,37 @@ struct AuditPageTests {
         }
     }
 
+    @Test("a formula typed as a login is neutralised in the CSV download and stays out of the Staff filter")
+    func failedSignInFormula() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup: someone plants a formula as the login of a failed sign-in
+            let formula = "=HYPERLINK(\"http://evil.example/?x\",\"Click\")"
+            let failed = try await browser.signIn(formula, password: "wrong")
+            #expect(failed.status == .unauthorized)
+            try await browser.signIn()
+
+            // act
+            let page = try await browser.get("/audit")
+            let download = try await browser.get("/audit/export?format=csv")
+
+            // check: the Staff filter offers who signed in, not what was typed
+            let start = try #require(page.html.range(of: #"<select name="staff">"#))
+            let end = try #require(page.html.range(of: "</select>", range: start.upperBound..<page.html.endIndex))
+            let options = String(page.html[start.upperBound..<end.lowerBound])
+            #expect(options.contains(#"<option value="staff">staff</option>"#))
+            #expect(!options.contains("HYPERLINK"))
+            #expect(page.contains("=HYPERLINK(&quot;http://evil.example/?x&quot;,&quot;Click&quot;)"), "the entry itself is still listed")
+
+            // check: the cell starts with a quote; reading the file back gives the login as typed, and the hashes verify
+            let records = try AuditCSV.records(in: download.html)
+            let cell = try #require(records.first { $0[4] == "session.signIn" && $0[12].hasPrefix("failed") }?[3])
+            #expect(cell == "'" + formula)
+            let entries = try AuditCSV.entries(in: download.html)
+            #expect(entries.contains { $0.actorUsername == formula })
+            #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
+        }
+    }
+
     @Test("a CSV download keeps the filters, re-verifies, and is itself audited")
     func csvDownload() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in

@@ -120,6 +120,26 @@ struct ChartTests {
         #expect(reader.all("title").first?.text == "Top <countries>")
     }
 
+    @Test(
+        "a scalar that joins the next character into one grapheme cannot smuggle markup past the escaping",
+        arguments: ["\u{600}<script>alert(1)</script>", "\u{600}\"><a href='x'>", "e\u{301}&amp;", "\u{110BD}<b>"])
+    func prependedScalars(label: String) throws {
+        // setup: U+0600 (and U+110BD) are "prepend" scalars: with the "<" after them they form one Character that is not "<"
+        let bars = [(label, 3.0), ("Other", 1.0)]
+
+        // act
+        let svg = BarChart.svg(id: "p", title: label, description: label, bars: bars)
+
+        // check
+        #expect(!svg.contains("<script"), "no element from data")
+        #expect(!svg.contains("<a "), "no element from data")
+        #expect(!svg.contains("<b>"), "no element from data")
+        let reader = try SVGReader.read(svg)
+        #expect(reader.texts.contains(label))
+        #expect(reader.all("title").first?.text == label)
+        #expect(SVGWriter.escape(label) == ConsoleHTMLContentType().escapeText(label), "the same escaping as every {{…}} in the templates")
+    }
+
     @Test("empty data, a single point and a period without decisions each render a clear picture")
     func edgeCases() throws {
         let empty = try SVGReader.read(LineChart.svg(id: "e", title: "t", description: "d", series: [LineSeries(name: "x", points: [])]))

@@ -65,6 +65,79 @@ struct AuditExportTests {
         }
     }
 
+    /// Values a spreadsheet would run as a formula, values that only look close, and values
+    /// that already start with the quote the neutralisation adds.
+    static let formulaNames = [
+        "=HYPERLINK(\"http://evil.example/?x\",\"Click\")", "+1+1", "-2+3", "@SUM(A1:A2)", "\tTabbed", "\rReturn", "'=already quoted",
+        "''=twice quoted", "'plain quote", "plain", "a=b", "-", "'", "''",
+    ]
+
+    @Test("CSV cells a spreadsheet would run as formulas start with a quote; NDJSON keeps them raw; the file re-verifies")
+    func formulaCellsNeutralised() throws {
+        try AuditLogFile.with(Self.formulaNames.count, names: { Self.formulaNames[$0 - 1] }) { log in
+            // act
+            let csv = try export(log.store, .csv)
+            let ndjson = try export(log.store, .ndjson)
+
+            // check: the raw cells as a spreadsheet sees them
+            let cells = try AuditCSV.records(in: csv).dropFirst().map { $0[8] }
+            let neutralised = [true, true, true, true, true, true, true, true, false, false, false, true, false, false]
+            for (index, name) in Self.formulaNames.enumerated() {
+                #expect(cells[index] == (neutralised[index] ? "'" + name : name), "cell \(index + 1)")
+            }
+            #expect(!cells.contains { $0.first.map { "=+-@\t\r".contains($0) } ?? false }, "no cell starts with a formula character")
+
+            // check: reading the file back undoes it, so the hashes re-verify
+            let entries = try AuditCSV.entries(in: csv)
+            #expect(entries.map(\.targetName) == Self.formulaNames)
+            #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
+
+            // check: NDJSON is data, not a spreadsheet: the values as recorded
+            let objects = try ndjson.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            #expect(objects.compactMap { $0["targetName"] as? String } == Self.formulaNames)
+        }
+    }
+
+    @Test("an export file verifies on its own: every hash, the links where ids follow each other, and gaps counted rather than hidden")
+    func exportFileVerification() throws {
+        try AuditLogFile.with(9) { (log: AuditLogFile) throws in
+            // setup: a full export, a filtered one (every other entry), and a full one missing entry 5
+            let full = try export(log.store, .ndjson)
+            let filtered = try export(log.store, .csv, filter: AuditFilter(actorUsername: "staff"))
+            let lines = full.split(separator: "\n")
+            let missing = (lines[..<4] + lines[5...]).joined(separator: "\n") + "\n"
+            let previous = try #require(log.store.auditEntry(id: 4)?.hash)
+            let relinked = full.replacingOccurrences(of: "\"previousHash\":\"\(previous)\"", with: "\"previousHash\":\"\(String(repeating: "0", count: 64))\"")
+
+            // act
+            let fullVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: full))
+            let filteredVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: filtered))
+            let missingVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: missing))
+            let relinkedVerdict = AuditExportFile.verify(try AuditExportFile.entries(in: relinked))
+
+            // check
+            guard case .intact(entries: 9, let head, gaps: 0) = fullVerdict else {
+                Issue.record("full export: \(fullVerdict)")
+                return
+            }
+            #expect(try log.verdict() == .intact(entries: 9, head: head), "the same head as the database's")
+            #expect(filteredVerdict == .intact(entries: 4, head: try #require(log.store.auditEntry(id: 8)?.hash), gaps: 3))
+            #expect(missingVerdict == .intact(entries: 8, head: head, gaps: 1), "a gap alone cannot tell a filter from a removal, so it is counted")
+            #expect(relinkedVerdict == .broken(entryID: 5, reason: "its previous hash does not match the entry before it (an entry was removed or moved)"))
+        }
+    }
+
+    @Test("summary and chart CSV cells are neutralised the same way")
+    func fieldNeutralised() {
+        #expect(AuditCSV.field("=1+2") == "'=1+2")
+        #expect(AuditCSV.field("@x,y") == "\"'@x,y\"")
+        #expect(AuditCSV.field("'-1") == "''-1")
+        #expect(AuditCSV.field("Zoë") == "Zoë")
+        #expect(AuditCSV.field("12") == "12")
+    }
+
     @Test("a broken CSV file is refused with a reason")
     func malformedCSV() throws {
         #expect(throws: AuditCSVError.unterminatedQuote) { try AuditCSV.records(in: "a,\"b\r\n") }
@@ -127,6 +200,38 @@ struct AuditSummaryTests {
             #expect(records.count == 3)
             let waited = try #require(records.first?.secondsWaited)
             #expect(abs(waited - (86_400 + 60 + 0.4567 - 0.1239)) < 0.01)
+        }
+    }
+}
+
+@Suite("Audit filter choices")
+struct AuditFilterChoiceTests {
+    private static func signIn(_ username: String, actorId: Int?, outcome: String) -> AuditEntry {
+        AuditEntry(
+            recordedAt: AuditLogFile.start, actorId: actorId, actorUsername: username, action: "session.signIn", targetKind: "session",
+            targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: outcome,
+            backendStatus: nil, requestId: "r", clientAddress: "192.0.2.9", userAgent: "=HYPERLINK(\"x\")", itemCreatedAt: nil, actionId: nil)
+    }
+
+    @Test("the staff filter lists who signed in or acted, never names typed into a failed or refused sign-in")
+    func staffChoices() throws {
+        try AuditLogFile.with(2) { (log: AuditLogFile) throws in
+            // setup: entries 1 and 2 are decisions by "moderator" and "staff"; then 250 guesses and a refused non-staff user
+            for index in 1...250 {
+                try log.store.appendAudit(Self.signIn("guess-\(index)", actorId: nil, outcome: "failed (wrong credentials)"))
+            }
+            try log.store.appendAudit(Self.signIn("alice", actorId: 5, outcome: "refused (not staff)"))
+            try log.store.appendAudit(Self.signIn("Zoë", actorId: 9, outcome: "succeeded"))
+            var export = Self.signIn("cli:root", actorId: nil, outcome: "succeeded")
+            export.action = AuditEntry.exportAction
+            try log.store.appendAudit(export)
+
+            // act
+            let choices = try log.store.auditFilterChoices()
+
+            // check
+            #expect(choices.actors == ["Zoë", "cli:root", "moderator", "staff"])
+            #expect(choices.outcomes.contains("failed (wrong credentials)"), "failed sign-ins can still be found by outcome")
         }
     }
 }

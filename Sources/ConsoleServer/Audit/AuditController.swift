@@ -51,7 +51,7 @@ struct AuditController {
             summaryHref: query.href("/audit/summary"),
             verifyAction: query.href("/audit/verify"),
             verdict: verdict)
-        return dependencies.renderer.render(model, with: "audit")
+        return try dependencies.renderer.render(model, with: "audit")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -70,7 +70,7 @@ struct AuditController {
             itemHref: Self.itemHref(entry), older: older, newer: try neighbour(neighbours.newer),
             hashMatches: entry.computedHash() == entry.hash,
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
-        return dependencies.renderer.render(model, with: "audit-entry")
+        return try dependencies.renderer.render(model, with: "audit-entry")
     }
 
     /// Where the entry's item lives in the console: the library itself, or the library a

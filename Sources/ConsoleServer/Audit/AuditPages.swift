@@ -10,7 +10,8 @@ struct AuditRow {
     let targetKind: String
     let target: String
     let statusChange: String
-    let reason: String?
+    let reason: String
+    let hasReason: Bool
     let outcome: String
     /// `applied`, `conflict`, … as a CSS-safe word for the status badge.
     let outcomeClass: String
@@ -29,7 +30,8 @@ struct AuditRow {
         let name = entry.targetName.isEmpty ? entry.targetSlug : entry.targetName
         target = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name
         statusChange = entry.statusBefore.isEmpty && entry.statusAfter.isEmpty ? "" : "\(entry.statusBefore) → \(entry.statusAfter)"
-        reason = entry.reason.isEmpty ? nil : entry.reason
+        reason = entry.reason
+        hasReason = !entry.reason.isEmpty
         outcome = entry.outcome
         outcomeClass = String(entry.outcome.prefix(while: { $0.isLetter }))
         recordedAt = TimeText.iso(entry.recordedAt)

@@ -7,20 +7,9 @@ struct SVGWriter {
     let width: Double
     let height: Double
 
+    /// The templates' own escaping, by bytes (see `ConsoleHTMLContentType.escape`).
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        ConsoleHTMLContentType.escape(text)
     }
 
     static func number(_ value: Double) -> String {

@@ -49,7 +49,7 @@ struct DashboardController {
             ],
             backendReachable: status.problem == nil,
             backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.")
-        return dependencies.renderer.render(page, with: "dashboard")
+        return try dependencies.renderer.render(page, with: "dashboard")
     }
 }
 
@@ -83,14 +83,17 @@ struct DashboardPage {
 
         let title: String
         let href: String
-        let total: Int?
+        // Never nil: a nil would send the template looking for `total` further up the context.
+        let total: Int
+        let hasTotal: Bool
         let items: [Item]
         let isEmpty: Bool
 
         init(title: String, href: String, total: Int?, items: [Item]) {
             self.title = title
             self.href = href
-            self.total = total
+            self.total = total ?? 0
+            hasTotal = total != nil
             self.items = items
             isEmpty = items.isEmpty
         }

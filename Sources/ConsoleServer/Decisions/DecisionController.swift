@@ -96,7 +96,7 @@ struct DecisionController {
             decision: decision, verb: decision == "approve" ? "Approve" : "Reject", count: items.count,
             items: items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen, name: $0.name) },
             reason: reason, isReject: decision == "reject", key: UUID().uuidString)
-        return dependencies.renderer.render(page, with: "bulk-confirm")
+        return try dependencies.renderer.render(page, with: "bulk-confirm")
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {

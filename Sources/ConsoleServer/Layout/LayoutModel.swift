@@ -1,9 +1,14 @@
 import BookCornersAPI
 import Foundation
+import ModerationStore
 import Mustache
 
 /// What every page's frame shows: who is signed in, the queue counts, navigation,
 /// the flash message and any banner about the backend.
+///
+/// Every name the layout looks up answers with a value, never `nil`: swift-mustache looks a
+/// missing name up the context stack, so a `nil` here would find the page's field of the
+/// same name (a bulk confirmation's `count` once showed as every navigation badge).
 struct LayoutModel: MustacheParent {
     struct NavItem: MustacheParent {
         let label: String
@@ -18,7 +23,8 @@ struct LayoutModel: MustacheParent {
             case "label": label
             case "href": href
             case "current": current
-            case "count": count
+            case "hasCount": count != nil
+            case "count": count ?? 0
             case "planned": planned
             default: nil
             }
@@ -29,11 +35,14 @@ struct LayoutModel: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "title": title
-        case "username": username
-        case "csrf": csrf
-        case "flash": flash
-        case "banner": banner
-        case "freshness": freshness
+        case "username": username ?? ""
+        case "csrf": csrf ?? ""
+        case "hasFlash": flash != nil
+        case "flash": flash ?? ""
+        case "hasBanner": banner != nil
+        case "banner": banner ?? ""
+        case "hasFreshness": freshness != nil
+        case "freshness": freshness ?? ""
         case "nav": nav
         case "signedIn": signedIn
         case "version": version
@@ -75,22 +84,33 @@ struct LayoutModel: MustacheParent {
         case dashboard, libraries, reports, photos, audit, outbox, statistics
     }
 
+    /// The frame for the request's staff member (or the signed-out frame).
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
+        self.init(
+            title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
+            pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, freshness: status?.freshness)
+    }
+
+    /// The frame from plain values: `session` is nil when nobody is signed in.
+    init(
+        title: String, session: (username: String, csrf: String)?, flash: String?, pendingActions: [ModerationAction], active: Area?,
+        summary: ModerationSummary?, banner: String? = nil, freshness: String? = nil
+    ) {
         self.title = title
-        self.username = context.session?.username
-        self.csrf = context.session?.csrfToken
-        self.flash = context.flash
-        self.signedIn = context.session != nil
-        self.banner = status?.banner
-        self.freshness = status?.freshness
-        self.pendingActions = context.pendingActions.map { action in
+        self.username = session?.username
+        self.csrf = session?.csrf
+        self.flash = flash
+        self.signedIn = session != nil
+        self.banner = banner
+        self.freshness = freshness
+        self.pendingActions = pendingActions.map { action in
             PendingActionItem(
                 summary: "\(DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted)) \(action.targetKey)",
                 state: action.state.isFinal || action.state == .parked || action.state == .waiting ? action.state.rawValue : "sending",
                 message: action.outcomeMessage ?? "Next try \(TimeText.utc(action.nextAttemptAt)).")
         }
-        self.hasPendingActions = !context.pendingActions.isEmpty
-        guard context.session != nil else {
+        self.hasPendingActions = !pendingActions.isEmpty
+        guard session != nil else {
             nav = []
             return
         }

@@ -29,7 +29,7 @@ struct OutboxController {
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
                 + Self.eventTypes.map { FilterOption(value: $0, label: $0, selected: $0 == type) },
             rows: messages.map { OutboxRow($0, now: now) }, isEmpty: messages.isEmpty)
-        return dependencies.renderer.render(page, with: "outbox")
+        return try dependencies.renderer.render(page, with: "outbox")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -40,7 +40,7 @@ struct OutboxController {
             layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
             row: OutboxRow(message, now: Date()), payload: Self.pretty(message.payload), headers: Self.pretty(message.headers),
             payloadBytes: message.payload.utf8.count)
-        return dependencies.renderer.render(page, with: "outbox-message")
+        return try dependencies.renderer.render(page, with: "outbox-message")
     }
 
     static func pretty(_ json: String) -> String {

@@ -32,7 +32,7 @@ struct LibraryQueueController {
                 Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
             },
             back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
-        return dependencies.renderer.render(page, with: "libraries")
+        return try dependencies.renderer.render(page, with: "libraries")
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -43,13 +43,13 @@ struct LibraryQueueController {
         guard let library = try await status.attempt({ () async throws(BackendError) in try await backend.library(slug: slug) }) else {
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return dependencies.renderer.render(page, with: "library-detail", status: .serviceUnavailable)
+            return try dependencies.renderer.render(page, with: "library-detail", status: .serviceUnavailable)
         }
         let nearby = try await status.attempt { () async throws(BackendError) in try await backend.nearby(lat: library.lat, lng: library.lng) }
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, nearby: nearby?.items, now: Date())
-        return dependencies.renderer.render(page, with: "library-detail")
+        return try dependencies.renderer.render(page, with: "library-detail")
     }
 }
 
@@ -144,7 +144,8 @@ struct LibraryRow: MustacheParent {
         case "slug": slug
         case "name": name
         case "isUnnamed": isUnnamed
-        case "thumbnailURL": thumbnailURL.isEmpty ? nil : thumbnailURL
+        case "hasThumbnail": !thumbnailURL.isEmpty
+        case "thumbnailURL": thumbnailURL
         case "place": place
         case "submitter": submitter
         case "age": age

@@ -53,8 +53,10 @@ struct Pager: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "summary": summary
-        case "previousHref": previousHref
-        case "nextHref": nextHref
+        case "hasPrevious": previousHref != nil
+        case "previousHref": previousHref ?? ""
+        case "hasNext": nextHref != nil
+        case "nextHref": nextHref ?? ""
         default: nil
         }
     }

@@ -37,7 +37,7 @@ struct PhotoQueueController {
             cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/photos", filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
-        return dependencies.renderer.render(page, with: "photos")
+        return try dependencies.renderer.render(page, with: "photos")
     }
 }
 
@@ -68,7 +68,8 @@ struct PhotoGridPage {
 struct PhotoCard {
     let id: Int
     let proposedURL: String
-    let currentURL: String?
+    let currentURL: String
+    let hasCurrentPhoto: Bool
     let caption: String
     let submitter: String
     let libraryName: String
@@ -84,7 +85,8 @@ struct PhotoCard {
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
         id = photo.id
         proposedURL = photo.photoUrl
-        currentURL = currentPhotoURL.flatMap { $0.isEmpty ? nil : $0 }
+        currentURL = currentPhotoURL ?? ""
+        hasCurrentPhoto = !currentURL.isEmpty
         caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
         submitter = photo.createdBy?.username ?? "anonymous"
         libraryName = LibraryText.displayName(photo.library.name)

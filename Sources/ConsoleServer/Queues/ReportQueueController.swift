@@ -29,7 +29,7 @@ struct ReportQueueController {
             rows: (list?.items ?? []).map { ReportRow($0, now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
-        return dependencies.renderer.render(page, with: "reports")
+        return try dependencies.renderer.render(page, with: "reports")
     }
 }
 
@@ -65,7 +65,8 @@ struct ReportRow {
     let libraryPlace: String
     let reason: String
     let details: String
-    let photoURL: String?
+    let photoURL: String
+    let hasPhoto: Bool
     let reporter: String
     let age: String
     let createdAt: String
@@ -81,7 +82,8 @@ struct ReportRow {
         libraryPlace = LibraryText.place(address: report.library.address, city: report.library.city, country: report.library.country)
         reason = ReportReason(rawValue: report.reason)?.label ?? report.reason
         details = report.details.isEmpty ? "(no details given)" : report.details
-        photoURL = report.photoUrl.isEmpty ? nil : report.photoUrl
+        photoURL = report.photoUrl
+        hasPhoto = !report.photoUrl.isEmpty
         reporter = report.createdBy?.username ?? "anonymous"
         age = TimeText.age(of: report.createdAt, now: now)
         createdAt = TimeText.iso(report.createdAt)

@@ -25,7 +25,7 @@ struct StatisticsController {
             periods: Self.periods.map { PeriodOption(days: $0, href: "/statistics?days=\($0)", current: $0 == days) },
             community: report.community, hasCommunity: !report.community.isEmpty,
             moderation: report.moderation, waitingNow: report.waitingNow, hasWaiting: !report.waitingNow.isEmpty, days: days)
-        return dependencies.renderer.render(page, with: "statistics")
+        return try dependencies.renderer.render(page, with: "statistics")
     }
 
     /// One chart's numbers as a CSV download.

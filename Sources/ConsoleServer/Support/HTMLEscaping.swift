@@ -14,6 +14,13 @@ struct ConsoleHTMLContentType: MustacheContentType {
     }
 
     func escapeText(_ text: String) -> String {
+        Self.escape(text)
+    }
+
+    /// Escapes `< > & " '` by UTF-8 byte. Comparing Characters instead would miss a `<` that
+    /// follows a "prepend" scalar such as U+0600: the two form one Character that is not `<`.
+    /// Charts use this too, for the markup they build by hand.
+    static func escape(_ text: String) -> String {
         var utf8 = text.utf8
         guard utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var bytes: [UInt8] = []

@@ -11,39 +11,54 @@ struct PageRenderer: Sendable {
         "outbox", "outbox-message", "audit", "audit-entry", "audit-summary", "statistics", "chart",
     ]
 
-    init(directory: String) async throws {
+    /// Loads every template in `directory`; `required` names those that must be there
+    /// (all pages, except in a test that wants a render to fail at request time).
+    init(directory: String, required: [String] = requiredTemplates) async throws {
         ConsoleHTMLContentType.register()
         library = try await MustacheLibrary(directory: directory)
-        for name in Self.requiredTemplates where library.getTemplate(named: name) == nil {
+        for name in required where library.getTemplate(named: name) == nil {
             throw PageRendererError.missingTemplate(name, directory: directory)
         }
-        try Self.checkPragmas(directory: directory)
+        try Self.checkTemplates(directory: directory, library: library)
     }
 
     /// Every template must select our escaping; one that forgot would still escape (with the
     /// library's default), but slowly, so this is a start-up error rather than a silent cost.
-    private static func checkPragmas(directory: String) throws {
+    /// Every partial (`{{> name}}`) and parent (`{{< name}}`) a template uses must be loaded
+    /// too: swift-mustache renders a missing one as nothing, a page with a hole and a 200.
+    private static func checkTemplates(directory: String, library: MustacheLibrary) throws {
         let pragma = "{{% CONTENT_TYPE: \(ConsoleHTMLContentType.name) }}"
         let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for file in files where file.hasSuffix(".mustache") {
             let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             guard text.hasPrefix(pragma) else { throw PageRendererError.missingPragma(file) }
+            for reference in text.matches(of: #/\{\{\s*[<>]\s*([A-Za-z0-9_\-]+)\s*\}\}/#) where library.getTemplate(named: String(reference.1)) == nil {
+                throw PageRendererError.missingPartial(String(reference.1), usedBy: file)
+            }
         }
     }
 
-    func render(_ model: Any, with template: String, status: HTTPResponse.Status = .ok) -> HTML {
-        HTML(html: library.render(model, withTemplate: template) ?? "", status: status)
+    /// Renders `model` with `template`. A render that produces nothing throws rather than
+    /// answering an empty page: the error page middleware turns it into a 500 with the request id.
+    func render(_ model: Any, with template: String, status: HTTPResponse.Status = .ok) throws(PageRendererError) -> HTML {
+        guard let html = library.render(model, withTemplate: template) else { throw .renderFailed(template) }
+        return HTML(html: html, status: status)
     }
 }
 
 enum PageRendererError: Error, CustomStringConvertible {
     case missingTemplate(String, directory: String)
     case missingPragma(String)
+    case missingPartial(String, usedBy: String)
+    /// Rendering a page failed at request time (its template is not loaded).
+    case renderFailed(String)
 
     var description: String {
         switch self {
         case .missingTemplate(let name, let directory): "Template \(name).mustache is missing from \(directory)."
         case .missingPragma(let file): "Template \(file) must start with {{% CONTENT_TYPE: ConsoleHTML }}."
+        case .missingPartial(let name, let file): "Template \(file) uses \(name).mustache, which is missing."
+        case .renderFailed(let name): "Template \(name) did not render (it is not loaded)."
         }
     }
 }

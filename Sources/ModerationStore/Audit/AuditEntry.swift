@@ -161,6 +161,11 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     public static let pruneCheckpointAction = "audit.prune"
     /// The action recorded when someone exports the log.
     public static let exportAction = "audit.export"
+    /// The action of every sign-in attempt, and the outcome of one that let a staff member in.
+    /// Failed and refused attempts record whatever login was typed, so only this outcome
+    /// names a staff member.
+    public static let signInAction = "session.signIn"
+    public static let succeededOutcome = "succeeded"
 
     /// Whether this entry records a decision on a library, report or photo.
     public var isDecision: Bool { ["library", "report", "photo"].contains(targetKind) }

@@ -63,10 +63,38 @@ public struct AuditExporter {
 
 /// One entry as a CSV record, and back.
 public enum AuditCSV {
-    /// One RFC 4180 field: quoted (quotes doubled) only when it holds a comma, a quote or a line break.
+    /// One RFC 4180 field, neutralised against spreadsheet formulas (`neutralised`), then
+    /// quoted (quotes doubled) only when it holds a comma, a quote or a line break.
     public static func field(_ text: String) -> String {
-        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+        let text = neutralised(text)
+        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    /// Whether a spreadsheet would read a cell starting with this byte as a formula
+    /// (OWASP's list: `=`, `+`, `-`, `@`, tab, carriage return).
+    static func isFormulaStart(_ byte: UInt8) -> Bool {
+        byte == 0x3D || byte == 0x2B || byte == 0x2D || byte == 0x40 || byte == 0x09 || byte == 0x0D
+    }
+
+    /// Whether a cell gets a leading `'`: it starts with a formula character, or with one or
+    /// more `'` and then one. Quoting those too keeps `restored` unambiguous: a cell of `'`s
+    /// and a formula character was always neutralised, so exactly one `'` comes off.
+    static func needsNeutralising<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        guard let first = bytes.first(where: { $0 != 0x27 }) else { return false }
+        return isFormulaStart(first)
+    }
+
+    /// The value as a CSV cell a spreadsheet shows as text rather than runs: `'` in front when
+    /// `needsNeutralising`. The audit log and its hashes keep the value as recorded.
+    public static func neutralised(_ text: String) -> String {
+        needsNeutralising(text.utf8) ? "'" + text : text
+    }
+
+    /// Undoes `neutralised`, so an exported file re-verifies against the recorded hashes.
+    public static func restored(_ cell: String) -> String {
+        guard cell.utf8.first == 0x27, needsNeutralising(cell.utf8) else { return cell }
+        return String(decoding: cell.utf8.dropFirst(), as: UTF8.self)
     }
 
     /// Splits RFC 4180 text into records of fields.
@@ -109,11 +137,13 @@ public enum AuditCSV {
         return records
     }
 
-    /// Reads the entries of an exported file back, hashes included, so they can be re-verified.
+    /// Reads the entries of an exported file back, hashes included, so they can be re-verified;
+    /// cells neutralised against formulas get their recorded value back.
     public static func entries(in text: String) throws -> [AuditEntry] {
         let records = try records(in: text)
         guard let header = records.first, header == AuditExporter.columns else { throw AuditCSVError.unexpectedHeader }
-        return try records.dropFirst().enumerated().map { offset, fields in
+        return try records.dropFirst().enumerated().map { offset, cells in
+            let fields = cells.map(restored)
             guard fields.count == header.count else { throw AuditCSVError.wrongFieldCount(record: offset + 2) }
             func date(_ text: String) throws -> Date? {
                 if text.isEmpty { return nil }

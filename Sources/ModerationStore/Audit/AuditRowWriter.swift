@@ -73,12 +73,17 @@ struct AuditRowWriter {
             case .time: appendTime(column, to: &bytes)
             case .text:
                 let field = text(column)
+                // Text the public chose (a typed login, a User-Agent, a library name) must not
+                // run as a formula in a spreadsheet; `AuditCSV.restored` takes the `'` off again.
+                let neutralise = AuditCSV.needsNeutralising(field)
                 // RFC 4180 quotes only fields with a comma, a quote or a line break.
                 guard field.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else {
+                    if neutralise { bytes.append(39) }
                     bytes.append(contentsOf: field)
                     continue
                 }
                 bytes.append(34)
+                if neutralise { bytes.append(39) }
                 for byte in field {
                     if byte == 34 { bytes.append(34) }
                     bytes.append(byte)

@@ -91,7 +91,14 @@ extension ModerationStore {
             func distinct(_ column: String) throws -> [String] {
                 try String.fetchAll(db, sql: "SELECT DISTINCT \(column) FROM auditEntry ORDER BY \(column) LIMIT 200")
             }
-            return AuditFilterChoices(actors: try distinct("actorUsername"), actions: try distinct("action"), outcomes: try distinct("outcome"))
+            // Staff are those who acted: a failed or refused sign-in records the login as typed
+            // (or a non-staff account), which must neither be offered nor crowd staff out of the 200.
+            let actors = try String.fetchAll(db, sql: """
+                SELECT DISTINCT actorUsername FROM auditEntry
+                WHERE actorUsername <> '' AND (action <> ? OR outcome = ?)
+                ORDER BY actorUsername LIMIT 200
+                """, arguments: [AuditEntry.signInAction, AuditEntry.succeededOutcome])
+            return AuditFilterChoices(actors: actors, actions: try distinct("action"), outcomes: try distinct("outcome"))
         }
     }
 

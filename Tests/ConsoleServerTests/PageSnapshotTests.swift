@@ -1,0 +1,202 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Testing
+import TestSupport
+
+/// Fixed page models, one hostile string in each, for the snapshot tests.
+enum PageModels {
+    static let hostile = #"<script>alert("x")</script> 'quoted' & مكتبة الحي 📚"#
+    static let escapedHostile = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &#39;quoted&#39; &amp; مكتبة الحي 📚"
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)
+
+    static func summary() throws -> ModerationSummary {
+        try BackendJSON.decoder().decode(ModerationSummary.self, from: Fixtures.data("moderation_summary.json"))
+    }
+
+    static func layout(_ title: String, active: LayoutModel.Area?, summary: ModerationSummary? = nil, signedIn: Bool = true) -> LayoutModel {
+        LayoutModel(
+            title: title, session: signedIn ? (username: "staff", csrf: "csrf-token") : nil, flash: nil, pendingActions: [], active: active,
+            summary: summary)
+    }
+
+    /// A recorded list answer's items with `hostile` as the first item's `key` (a top-level or `library.` field).
+    static func items<Item: Decodable>(_ fixture: String, as type: Item.Type, hostileIn key: String) throws -> [Item] {
+        let object = try #require(try Fixtures.json(fixture) as? [String: Any])
+        var items = try #require(object["items"] as? [[String: Any]])
+        if key.hasPrefix("library.") {
+            var library = try #require(items[0]["library"] as? [String: Any])
+            library[String(key.dropFirst(8))] = hostile
+            items[0]["library"] = library
+        } else {
+            items[0][key] = hostile
+        }
+        let data = try JSONSerialization.data(withJSONObject: items)
+        return try BackendJSON.decoder().decode([Item].self, from: data)
+    }
+
+    static func pagination(_ fixture: String) throws -> Pagination {
+        let object = try #require(try Fixtures.json(fixture) as? [String: Any])
+        return try BackendJSON.decoder().decode(Pagination.self, from: JSONSerialization.data(withJSONObject: try #require(object["pagination"])))
+    }
+
+    static func auditEntry(_ id: Int64, actor: String = "staff", reason: String = "") -> AuditEntry {
+        var entry = AuditEntry(
+            recordedAt: now.addingTimeInterval(Double(id) * 60), actorId: 3, actorUsername: actor, action: "library.reject", targetKind: "library",
+            targetId: "\(id)", targetSlug: "slug-\(id)", targetName: hostile, statusBefore: "pending", statusAfter: "rejected", reason: reason,
+            outcome: "applied", backendStatus: 200, requestId: "req-\(id)", clientAddress: "192.0.2.1", userAgent: hostile,
+            itemCreatedAt: now.addingTimeInterval(-86_400), actionId: id)
+        entry.id = id
+        entry.previousHash = String(repeating: "a", count: 64)
+        entry.hash = String(repeating: "b", count: 64)
+        return entry
+    }
+
+    static func chart() -> Chart {
+        let bars = [(label: hostile, value: 3.0), (label: "Other", value: 1.0)]
+        return Chart(
+            id: "countries", title: "Top countries", description: hostile,
+            svg: BarChart.svg(id: "countries", title: "Top countries", description: hostile, bars: bars),
+            table: ChartTable(columns: ["Country", "Libraries"], rows: bars.map { [$0.label, SVGWriter.number($0.value)] }),
+            csvHref: "/statistics/countries.csv?days=30")
+    }
+
+    /// Every page the console renders, by template name, built from fixed data.
+    static func all() throws -> [(template: String, model: Any)] {
+        let summary = try summary()
+        let libraries = try items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "name")
+        let reports = try items("moderation_reports.json", as: ModerationReport.self, hostileIn: "details")
+        let photos = try items("moderation_photos.json", as: ModerationPhoto.self, hostileIn: "caption")
+        let nearby = try items("libraries_nearby.json", as: PublicLibrary.self, hostileIn: "name")
+        let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
+        let message = OutboxMessage(
+            id: "msg-1", actionId: 4, recipientUserId: 12, eventType: "library.rejected",
+            payload: #"{"aps":{"alert":{"title":"Your library","body":"\#(hostile.replacingOccurrences(of: "\"", with: "\\\""))"}}}"#,
+            headers: #"{"apns-push-type":"alert"}"#, createdAt: now)
+        let entry = auditEntry(2, reason: hostile)
+        return [
+            ("layout", ErrorPage(
+                layout: LayoutModel(
+                    title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
+                    summary: summary, banner: hostile, freshness: "Data from Book Corners, 3 s ago"),
+                title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
+            ("sign-in", SignInPage(
+                layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", csrf: "csrf-token",
+                message: hostile, isError: true)),
+            ("dashboard", DashboardPage(
+                layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
+                queues: [
+                    DashboardPage.Queue(title: "Libraries", href: "/libraries", total: 17, items: [
+                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago"),
+                    ]),
+                    DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
+                ],
+                backendReachable: true, backendStatus: "Book Corners is answering normally.")),
+            ("libraries", LibraryListPage(
+                layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
+                source: "", rows: libraries.map { LibraryRow($0, now: now) }, loaded: true,
+                pager: Pager(path: "/libraries", filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
+            ("library-detail", LibraryDetailPage(
+                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], nearby: nearby, now: now)),
+            ("reports", ReportListPage(
+                layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
+                rows: reports.map { ReportRow($0, now: now) }, loaded: true, pager: nil)),
+            ("photos", PhotoGridPage(
+                layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
+                cards: photos.enumerated().map { PhotoCard($1, currentPhotoURL: $0 == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now) },
+                loaded: true, pager: nil)),
+            ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
+            ("bulk-confirm", BulkConfirmPage(
+                layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
+                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile) }, reason: hostile, isReject: true, key: "key-bulk")),
+            ("reject-confirm", RejectConfirmPage(
+                layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
+                reason: hostile, back: "/libraries")),
+            ("outbox", OutboxPage(
+                layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
+                rows: [OutboxRow(message, now: now)], isEmpty: false)),
+            ("outbox-message", OutboxMessagePage(
+                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, now: now), payload: message.payload,
+                headers: hostile, payloadBytes: message.payload.utf8.count)),
+            ("audit", AuditListPage(
+                layout: layout("Audit log", active: .audit), staffOptions: options, actionOptions: options, outcomeOptions: options,
+                q: hostile, from: "2026-11-01", to: "", problems: [hostile], matching: 2,
+                rows: [AuditRow(auditEntry(1), now: now), AuditRow(entry, now: now)], isEmpty: false,
+                newerHref: nil, olderHref: "/audit?before=1", newestHref: nil, csvHref: "/audit/export?format=csv",
+                ndjsonHref: "/audit/export?format=ndjson", summaryHref: "/audit/summary", verifyAction: "/audit/verify",
+                verdict: AuditVerdictText(.broken(entryID: 2, reason: hostile)))),
+            ("audit-entry", AuditEntryPage(
+                layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
+                itemHref: "/libraries/slug-2", older: AuditRow(auditEntry(1), now: now), newer: nil, hashMatches: false, chainsToOlder: true)),
+            ("audit-summary", AuditSummaryPage(
+                layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],
+                summary: AuditSummary([
+                    DecisionRecord(recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: "applied", secondsWaited: 7_200),
+                    DecisionRecord(recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: "conflict", secondsWaited: nil),
+                ]),
+                csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "22 Nov 2026, 10:00 UTC")),
+            ("statistics", StatisticsPage(
+                layout: layout("Statistics", active: .statistics),
+                periods: [PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false)],
+                community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)),
+            ("chart", chart()),
+        ]
+    }
+}
+
+@Suite("Page snapshots: every page model rendered with fixed data", .timeLimit(.minutes(3)))
+struct PageSnapshotTests {
+    @Test("every template the console requires has a fixed model here")
+    func everyPageCovered() throws {
+        #expect(Set(try PageModels.all().map(\.template)) == Set(PageRenderer.requiredTemplates))
+    }
+
+    @Test("each page renders as its stored snapshot, the hostile string escaped", arguments: PageRenderer.requiredTemplates)
+    func snapshot(template: String) async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        let model = try #require(try PageModels.all().first { $0.template == template }?.model)
+        // "layout" is a parent, not a page: the error page shows its every field.
+        let name = template == "layout" ? "error" : template
+
+        // act
+        let html = try renderer.render(model, with: name).html
+
+        // check
+        try Snapshot.expect(html, matches: template)
+        #expect(!html.contains("<script>alert"), "no markup from data")
+        #expect(html.contains(PageModels.escapedHostile), "the hostile string, escaped")
+    }
+
+    @Test("no navigation link shows the bulk confirmation's selection count")
+    func bulkConfirmNavigation() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        let model = try #require(try PageModels.all().first { $0.template == "bulk-confirm" }?.model)
+
+        // act
+        let html = try renderer.render(model, with: "bulk-confirm").html
+
+        // check: the three queues carry their own counts (17, 7, 7 in the recorded summary), the others none
+        let nav = try #require(html.range(of: #"<nav aria-label="Main">"#).flatMap { start in
+            html.range(of: "</nav>", range: start.upperBound..<html.endIndex).map { String(html[start.upperBound..<$0.lowerBound]) }
+        })
+        #expect(nav.contains(#"Libraries <span class="count">17</span>"#))
+        #expect(nav.contains(#"Reports <span class="count">7</span>"#))
+        for label in ["Dashboard", "Audit", "Outbox", "Statistics"] {
+            #expect(nav.contains(">\(label)</a>"), "\(label) has no badge")
+        }
+        #expect(!nav.contains(#"<span class="count">3</span>"#))
+        #expect(html.contains("Reject 3 libraries"), "the page's own count is still there")
+    }
+
+    @Test("a mismatch prints the first differing lines")
+    func readableDifference() {
+        // act
+        let difference = Snapshot.difference(expected: "a\nb\nc", actual: "a\nB\nc\nd")
+
+        // check
+        #expect(difference == "line 2 expected: b\nline 2 rendered: B\nline 4 expected: (no line)\nline 4 rendered: d")
+    }
+}

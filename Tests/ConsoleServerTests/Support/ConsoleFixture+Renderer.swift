@@ -1,0 +1,33 @@
+@testable import ConsoleServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import TestSupport
+
+extension ConsoleFixture {
+    /// Runs the console as `withConsole` does, but rendering its pages with `renderer`
+    /// (e.g. one loaded from a temporary template directory that lacks a page).
+    static func withConsole<Result: Sendable>(
+        renderer: @escaping @Sendable () async throws -> PageRenderer,
+        _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            let configuration = configuration(backendURL: sandbox.baseURL, directory: directory)
+            let built = try await makeDependencies(configuration: configuration, logger: quietLogger)
+            let dependencies = ConsoleDependencies(
+                configuration: built.configuration, store: built.store, client: built.client, cache: built.cache,
+                sessions: built.sessions, renderer: try await renderer(), cookie: built.cookie, throttle: built.throttle,
+                runner: built.runner)
+            let app = Application(
+                router: buildRouter(dependencies: dependencies),
+                configuration: .init(address: .hostname(configuration.host, port: 0), serverName: "BookCornersConsole"),
+                services: [dependencies.client, dependencies.runner],
+                logger: quietLogger)
+            return try await app.test(.live) { client in
+                try await body(Browser(client: client), sandbox, directory)
+            }
+        }
+    }
+}
