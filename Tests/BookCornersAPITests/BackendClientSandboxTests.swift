@@ -48,4 +48,19 @@ struct BackendClientSandboxTests {
             try await client.shutdown()
         }
     }
+
+    @Test("a refresh the backend refuses with 422 (a stored refresh token under 20 characters) ends the session")
+    func refreshRefusedAs422() async throws {
+        try await SandboxFixture.run { sandbox in
+            // setup: the access token is no good, and the refresh token is one the backend validates away
+            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
+            let credentials = StaffCredentials(accessToken: "expired-access-token", refreshToken: "too-short")
+            let refusal = try await sandbox.raw(.POST, "/api/v1/auth/refresh", json: #"{"refresh": "too-short"}"#)
+            #expect(refusal.status == 422, "the sandbox refuses it as the real server does")
+            // act + check: sign in again, not a validation error shown to staff
+            await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("too-short") }
+            await #expect(throws: BackendError.sessionExpired) { try await client.summary(credentials) }
+            try await client.shutdown()
+        }
+    }
 }

@@ -67,6 +67,35 @@ struct PageTests {
         }
     }
 
+    @Test("a library back in pending after a rejection shows the old reason only as a previous rejection")
+    func previousRejection() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup: straight at the backend, one library rejected and returned to pending (the
+            // backend keeps its reason), another rejected now
+            let token = try await sandbox.accessToken()
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending", token: token).jsonObject()
+            let slugs = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
+            try #require(slugs.count >= 2)
+            let (reopened, rejected) = (slugs[0], slugs[1])
+            for (slug, body) in [
+                (reopened, #"{"status": "rejected", "rejection_reason": "Photo shows a private garden."}"#),
+                (reopened, #"{"status": "pending"}"#),
+                (rejected, #"{"status": "rejected", "rejection_reason": "Duplicate submission."}"#),
+            ] {
+                #expect(try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: token, json: body).status == 200)
+            }
+            try await browser.signIn()
+            // act
+            let reopenedPage = try await browser.get("/libraries/\(reopened)")
+            let rejectedPage = try await browser.get("/libraries/\(rejected)")
+            // check
+            #expect(reopenedPage.contains(#"Previously rejected because: <span dir="auto">Photo shows a private garden.</span>"#))
+            #expect(!reopenedPage.contains("Rejection reason given"), "the old reason is not the current state")
+            #expect(rejectedPage.contains(#"Rejection reason given: <span dir="auto">Duplicate submission.</span>"#))
+            #expect(!rejectedPage.contains("Previously rejected"))
+        }
+    }
+
     @Test("the hostile library's detail page escapes name and description")
     func hostileDetail() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in

@@ -186,7 +186,13 @@ struct LibraryDetailPage {
     let slug: String
     let photoURL: String?
     let status: String
-    let rejectionReason: String?
+    /// The backend's `rejection_reason`; "" when there is none.
+    let rejectionReason: String
+    /// Rejected now, with a reason to show as the current decision.
+    let isRejectedWithReason: Bool
+    /// Not rejected now, but still carrying the reason of an earlier rejection: the backend
+    /// keeps it when a library leaves `rejected`, so it must not read as the current state.
+    let wasRejectedBefore: Bool
     let description: String
     let fields: [Field]
     let coordinates: String
@@ -214,7 +220,9 @@ struct LibraryDetailPage {
         slug = library.slug
         photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
         status = library.status
-        rejectionReason = library.rejectionReason.isEmpty ? nil : library.rejectionReason
+        rejectionReason = library.rejectionReason
+        isRejectedWithReason = library.status == "rejected" && !library.rejectionReason.isEmpty
+        wasRejectedBefore = library.status != "rejected" && !library.rejectionReason.isEmpty
         description = library.description.isEmpty ? "(none)" : library.description
         func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         fields = [
@@ -264,7 +272,9 @@ struct LibraryDetailPage {
         slug = ""
         photoURL = nil
         status = ""
-        rejectionReason = nil
+        rejectionReason = ""
+        isRejectedWithReason = false
+        wasRejectedBefore = false
         description = ""
         fields = []
         coordinates = ""

@@ -47,8 +47,22 @@ struct TokenSigner: Sendable {
         return signingInput + "." + Self.base64URL(Data(signature))
     }
 
+    /// What checking a token found, in simplejwt's order: signature and expiry first, then the type.
+    enum Check: Equatable, Sendable {
+        case valid(userID: Int)
+        /// Signed and unexpired, but of the other type (a refresh token sent as a bearer).
+        case wrongType
+        case invalid
+    }
+
     /// The user id of a valid, unexpired token of the given type, else `nil`.
     func verify(_ token: String, as type: TokenType, now: Date = Date()) -> Int? {
+        guard case .valid(let userID) = check(token, as: type, now: now) else { return nil }
+        return userID
+    }
+
+    /// Checks signature, expiry and type, and says which of them failed.
+    func check(_ token: String, as type: TokenType, now: Date = Date()) -> Check {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,
             let signature = Self.data(base64URL: parts[2]),
@@ -56,10 +70,9 @@ struct TokenSigner: Sendable {
                 signature, authenticating: Data((parts[0] + "." + parts[1]).utf8), using: SymmetricKey(data: secret)),
             let payload = Self.data(base64URL: parts[1]),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload),
-            claims.tokenType == type,
             Double(claims.exp) > now.timeIntervalSince1970
-        else { return nil }
-        return claims.userId
+        else { return .invalid }
+        return claims.tokenType == type ? .valid(userID: claims.userId) : .wrongType
     }
 
     static func base64URL(_ data: Data) -> String {

@@ -76,7 +76,11 @@ struct QueryReader {
     }
 
     private mutating func checkedInteger(_ name: String, _ text: String, _ range: ClosedRange<Int>) -> Int? {
-        guard let value = Int(text) else {
+        let value: Int
+        switch LaxInteger(text) {
+        case .value(let parsed): value = parsed
+        case .outOfRange(let negative): value = negative ? Int.min : Int.max
+        case .invalid:
             fail(name, "int_parsing", "Input should be a valid integer, unable to parse string as an integer")
             return nil
         }

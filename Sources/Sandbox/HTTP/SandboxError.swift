@@ -61,16 +61,23 @@ struct SandboxError: Error, Sendable {
 
     static let unauthorized = SandboxError(status: .unauthorized, message: "Unauthorized", details: .none)
     /// The real backend leaks simplejwt's internal error text for a bad or expired token.
-    static let invalidToken = SandboxError(
-        status: .unauthorized,
-        message: "{'detail': ErrorDetail(string='Given token not valid for any token type', code='token_not_valid'), 'code': ErrorDetail(string='token_not_valid', code='token_not_valid'), 'messages': [{'token_class': ErrorDetail(string='AccessToken', code='token_not_valid'), 'token_type': ErrorDetail(string='access', code='token_not_valid'), 'message': ErrorDetail(string='Token is invalid or expired', code='token_not_valid')}]}",
-        details: .none)
+    static let invalidToken = tokenNotValid(because: "Token is invalid or expired")
+    /// A refresh token sent as the bearer: the same leaked text, naming the wrong type.
+    static let wrongTokenType = tokenNotValid(because: "Token has wrong type")
     static let invalidCredentials = SandboxError(status: .unauthorized, message: "Invalid credentials.", details: .none)
     static let invalidRefresh = SandboxError(status: .unauthorized, message: "Invalid or expired refresh token.", details: .none)
     static let staffRequired = SandboxError(status: .forbidden, message: "Staff access required.", details: .none)
     static let notFound = SandboxError(status: .notFound, message: "Not found.", details: .none)
     static let bodyTooLarge = SandboxError(status: .contentTooLarge, message: "Request body too large.", details: .none)
     static let unparsableBody = SandboxError(status: .badRequest, message: "Cannot parse request body.", details: .none)
+
+    /// simplejwt's `InvalidToken` as `str()` prints it, with the access-token class's reason.
+    private static func tokenNotValid(because reason: String) -> SandboxError {
+        SandboxError(
+            status: .unauthorized,
+            message: "{'detail': ErrorDetail(string='Given token not valid for any token type', code='token_not_valid'), 'code': ErrorDetail(string='token_not_valid', code='token_not_valid'), 'messages': [{'token_class': ErrorDetail(string='AccessToken', code='token_not_valid'), 'token_type': ErrorDetail(string='access', code='token_not_valid'), 'message': ErrorDetail(string='\(reason)', code='token_not_valid')}]}",
+            details: .none)
+    }
 
     static func validation(_ failures: [FieldFailure]) -> SandboxError {
         SandboxError(status: .unprocessableContent, message: "Validation error.", details: .errors(failures))

@@ -94,7 +94,8 @@ struct SandboxAPI: Sendable {
         let password = Self.requiredString(body, "password", &failures)
         guard failures.isEmpty, let username, let password else { throw SandboxError.validation(failures) }
         try await admit(call)
-        guard let user = try store.user(usernameOrEmail: username),
+        // The real backend strips the identifier and matches it case-insensitively.
+        guard let user = try store.user(usernameOrEmail: username.trimmingCharacters(in: .whitespacesAndNewlines)),
             PasswordHasher.verify(password, salt: user.passwordSalt, hash: user.passwordHash)
         else { throw SandboxError.invalidCredentials }
         return try SandboxResponse.json(
@@ -104,7 +105,7 @@ struct SandboxAPI: Sendable {
     private func refresh(_ call: SandboxCall) async throws -> Response {
         let body = try await jsonObject(call)
         var failures: [FieldFailure] = []
-        let token = Self.requiredString(body, "refresh", &failures)
+        let token = Self.requiredString(body, "refresh", minLength: 20, &failures)
         guard failures.isEmpty, let token else { throw SandboxError.validation(failures) }
         try await admit(call)
         guard let userID = signer.verify(token, as: .refresh), try store.user(id: userID) != nil else {
@@ -114,13 +115,20 @@ struct SandboxAPI: Sendable {
     }
 
     /// The caller's account from the bearer token; 401 when missing, invalid or expired.
+    /// As django-ninja's `HttpBearer` does, the scheme is matched case-insensitively and an
+    /// unknown scheme counts as no token at all.
     @discardableResult
     private func authenticate(_ call: SandboxCall) throws -> UserRecord {
         guard let header = call.request.headers[.authorization] else { throw SandboxError.unauthorized }
-        guard header.hasPrefix("Bearer "), let userID = signer.verify(String(header.dropFirst(7)), as: .access),
-            let user = try store.user(id: userID)
-        else { throw SandboxError.invalidToken }
-        return user
+        let scheme = header.prefix { $0 != " " }
+        guard scheme.lowercased() == "bearer" else { throw SandboxError.unauthorized }
+        switch signer.check(String(header.dropFirst(scheme.count + 1)), as: .access) {
+        case .valid(let userID):
+            guard let user = try store.user(id: userID) else { throw SandboxError.invalidToken }
+            return user
+        case .wrongType: throw SandboxError.wrongTokenType
+        case .invalid: throw SandboxError.invalidToken
+        }
     }
 
     /// Authentication first, then the query's validation failures.
@@ -146,7 +154,9 @@ struct SandboxAPI: Sendable {
 
     private func moderationLibraries(_ call: SandboxCall, fixedStatus: String?) async throws -> Response {
         var query = QueryReader(call.request.uri)
-        let status = fixedStatus ?? query.choice("status", ["all"] + LibraryStatus.allCases.map(\.rawValue), default: "all")
+        // The pending list validates `status` too, then ignores it.
+        let requested = query.choice("status", ["all"] + LibraryStatus.allCases.map(\.rawValue), default: "all")
+        let status = fixedStatus ?? requested
         let text = query.string("q", maxLength: 200)
         let country = query.string("country", maxLength: 2)
         let source = query.string("source", maxLength: 100)
@@ -165,10 +175,11 @@ struct SandboxAPI: Sendable {
         let body = try await jsonObject(call)
         var failures: [FieldFailure] = []
         let status = Self.requiredChoice(body, "status", LibraryStatus.allCases.map(\.rawValue), &failures)
-        var reason: String?
+        var reason = ""
         switch body["rejection_reason"] {
-        case nil, .null?: break
-        case .string(let text)? where text.count <= 2000: reason = text
+        case nil: break
+        // Length is checked before trimming, in characters as Python counts them.
+        case .string(let text)? where text.unicodeScalars.count <= 2000: reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case .string?:
             failures.append(FieldFailure(
                 type: "string_too_long", loc: ["body", "payload", "rejection_reason"],
@@ -192,7 +203,7 @@ struct SandboxAPI: Sendable {
         let status = Self.requiredChoice(body, "status", ReportStatus.allCases.map(\.rawValue), &failures)
         guard failures.isEmpty, let status else { throw SandboxError.validation(failures) }
         try await requireStaff(call)
-        guard let report = try store.moderateReport(id: reportID, status: status) else { throw SandboxError.notFound }
+        guard let reportID, let report = try store.moderateReport(id: reportID, status: status) else { throw SandboxError.notFound }
         return try SandboxResponse.json(Wire(value: report))
     }
 
@@ -204,7 +215,7 @@ struct SandboxAPI: Sendable {
         let status = Self.requiredChoice(body, "status", LibraryStatus.allCases.map(\.rawValue), &failures)
         guard failures.isEmpty, let status else { throw SandboxError.validation(failures) }
         try await requireStaff(call)
-        guard let photo = try store.moderatePhoto(id: photoID, status: status) else { throw SandboxError.notFound }
+        guard let photoID, let photo = try store.moderatePhoto(id: photoID, status: status) else { throw SandboxError.notFound }
         return try SandboxResponse.json(Wire(value: photo))
     }
 
@@ -247,7 +258,9 @@ struct SandboxAPI: Sendable {
     }
 
     /// The body as a JSON object; too large is 413, unparsable (bad JSON, invalid UTF-8) 400,
-    /// and a body that is not an object 422.
+    /// none at all a 422 (`missing` payload), and a body that is not an object 422. An array
+    /// reads as an object without fields, so each required field is reported `missing`, as
+    /// the real backend does.
     private func jsonObject(_ call: SandboxCall) async throws -> [String: JSONValue] {
         var request = call.request
         let buffer: ByteBuffer
@@ -256,19 +269,31 @@ struct SandboxAPI: Sendable {
         } catch {
             throw SandboxError.bodyTooLarge
         }
+        guard buffer.readableBytes > 0 else {
+            throw SandboxError.validation([FieldFailure(type: "missing", loc: ["body", "payload"], msg: "Field required")])
+        }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(buffer: buffer)) else {
             throw SandboxError.unparsableBody
         }
-        guard case .object(let object) = value else {
+        switch value {
+        case .object(let object): return object
+        case .array: return [:]
+        default:
             throw SandboxError.validation([
                 FieldFailure(type: "model_attributes_type", loc: ["body", "payload"], msg: "Input should be a valid dictionary or object to extract fields from")
             ])
         }
-        return object
     }
 
-    private static func requiredString(_ body: [String: JSONValue], _ name: String, _ failures: inout [FieldFailure]) -> String? {
+    private static func requiredString(
+        _ body: [String: JSONValue], _ name: String, minLength: Int = 0, _ failures: inout [FieldFailure]
+    ) -> String? {
         switch body[name] {
+        case .string(let value)? where value.unicodeScalars.count < minLength:
+            let unit = minLength == 1 ? "character" : "characters"
+            failures.append(FieldFailure(
+                type: "string_too_short", loc: ["body", "payload", name], msg: "String should have at least \(minLength) \(unit)",
+                ctx: ["min_length": .int(minLength)]))
         case .string(let value)?: return value
         case nil: failures.append(FieldFailure(type: "missing", loc: ["body", "payload", name], msg: "Field required"))
         case _?: failures.append(FieldFailure(type: "string_type", loc: ["body", "payload", name], msg: "Input should be a valid string"))
@@ -290,13 +315,17 @@ struct SandboxAPI: Sendable {
         return nil
     }
 
-    /// A non-integer report or photo id is a 422, not a 404 (as on the real backend).
-    private static func integerPathParameter(_ text: String, name: String) throws -> Int {
-        guard let value = Int(text) else {
+    /// A non-integer report or photo id is a 422, not a 404 (as on the real backend). An
+    /// integer too large for any row is valid there (Python's integers are unbounded) and
+    /// ends in a 404: `nil` here.
+    private static func integerPathParameter(_ text: String, name: String) throws -> Int? {
+        switch LaxInteger(text) {
+        case .value(let value): return value
+        case .outOfRange: return nil
+        case .invalid:
             throw SandboxError.validation([
                 FieldFailure(type: "int_parsing", loc: ["path", name], msg: "Input should be a valid integer, unable to parse string as an integer")
             ])
         }
-        return value
     }
 }

@@ -15,7 +15,7 @@ struct SandboxResponder: HTTPResponder {
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let path = request.uri.path
-        let response: Response
+        var response: Response
         do {
             response = try await route(request, path: path, context: context)
         } catch let error as SandboxError {
@@ -25,6 +25,7 @@ struct SandboxResponder: HTTPResponder {
             response = SandboxResponse.error(
                 SandboxError(status: .internalServerError, message: "Server error.", details: .none))
         }
+        DjangoHeaders.add(to: &response)
         context.logger.debug(
             "sandbox", metadata: ["method": "\(request.method)", "path": "\(path)", "status": "\(response.status.code)"])
         return response
@@ -42,7 +43,7 @@ struct SandboxResponder: HTTPResponder {
             let query = request.uri.query.map { "?" + $0 } ?? ""
             return SandboxResponse.movedPermanently(to: Self.apiPrefix + target + query)
         }
-        guard endpoint.methods.contains(request.method) else { return SandboxResponse.methodNotAllowed(allow: endpoint.methods) }
+        guard endpoint.methods.contains(request.method) else { return SandboxResponse.methodNotAllowed(allow: endpoint.allowed) }
         let call = SandboxCall(request: request, client: clientAddress(request, context), endpoint: endpoint)
         return try await api.handle(call)
     }
@@ -108,6 +109,15 @@ enum Endpoint: Sendable, Equatable {
         case .report, .photo: [.patch]
         case .redirect: [.get]
         default: [.get]
+        }
+    }
+
+    /// The methods the real backend lists in `Allow` on a 405: sometimes more than the
+    /// sandbox serves (it does not delete accounts, so `DELETE auth/me` is a 405 here).
+    var allowed: [HTTPRequest.Method] {
+        switch self {
+        case .me: [.get, .delete]
+        default: methods
         }
     }
 

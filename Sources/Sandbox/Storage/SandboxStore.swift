@@ -23,10 +23,11 @@ struct SandboxStore: Sendable {
 
     // MARK: Accounts
 
+    /// The account whose username or e-mail is `login`, either compared case-insensitively.
     func user(usernameOrEmail login: String) throws -> UserRecord? {
         try writer.read { db in
             try UserRecord
-                .filter(sql: "username = ? OR lower(email) = lower(?)", arguments: [login, login])
+                .filter(sql: "lower(username) = lower(?) OR lower(email) = lower(?)", arguments: [login, login])
                 .fetchOne(db)
         }
     }
@@ -82,13 +83,16 @@ struct SandboxStore: Sendable {
     }
 
     /// Sets a library's status; a reason is stored only when rejecting.
-    func moderateLibrary(slug: String, status: String, rejectionReason: String?) throws -> ModerationLibrary? {
+    /// Sets a library's status. The reason is stored only when rejecting (an empty one
+    /// included) and otherwise kept, as the real backend does: a library that leaves
+    /// `rejected` still carries its old reason.
+    func moderateLibrary(slug: String, status: String, rejectionReason: String) throws -> ModerationLibrary? {
         try writer.write { db in
             guard var library = try LibraryRecord.filter(LibraryRecord.Columns.slug == slug).fetchOne(db) else {
                 return nil
             }
             library.status = status
-            library.rejectionReason = status == "rejected" ? (rejectionReason ?? "") : ""
+            if status == "rejected" { library.rejectionReason = rejectionReason }
             try library.update(db)
             return library.moderationLibrary(users: try Self.usernames(db))
         }
