@@ -240,32 +240,36 @@ struct ActionRunnerTests {
         }
     }
 
-    @Test("a report older than the newest 1 000 is found with the status the moderator saw, in one read")
+    @Test("a report behind 1 100 newer open ones is found with the status and reason the moderator saw, in one read")
     func reportFoundWithNarrowFilter() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let sandboxDatabase = directory.path("sandbox.sqlite")
         try await SandboxFixture.run(databasePath: sandboxDatabase) { sandbox in
-            // setup: 1 100 newer, already dismissed reports push the open ones past page 20 of status=all
+            // setup: the oldest open report not about damage, behind 1 100 newer open reports about damage
+            let token = try await sandbox.accessToken()
+            let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+            let oldest = try #require(((open?["items"] as? [[String: Any]]) ?? []).last { $0["reason"] as? String != "damaged" })
+            let reportID = try #require(oldest["id"] as? Int)
+            let reportReason = try #require(oldest["reason"] as? String)
             let database = try DatabaseQueue(path: sandboxDatabase)
             try await database.write { db in
                 let libraryID = try Int.fetchOne(db, sql: "SELECT MIN(id) FROM library") ?? 1
                 for index in 0..<1_100 {
                     try db.execute(
-                        sql: "INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, NULL, 'other', ?, '', 'dismissed', ?)",
+                        sql: "INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, NULL, 'damaged', ?, '', 'open', ?)",
                         arguments: [libraryID, "filler \(index)", Date()])
                 }
             }
             try database.close()
-            let token = try await sandbox.accessToken()
-            let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
-            let oldest = try #require(((open?["items"] as? [[String: Any]]) ?? []).last?["id"] as? Int)
             try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
                 try await withDependencies(backendURL: try #require(URL(string: origin + "/api/v1/"))) { dependencies, account in
-                    let id = try #require(try dependencies.store.enqueue(ModerationAction(
+                    var decision = ModerationAction(
                         idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
-                        targetKey: String(oldest), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
-                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
+                        targetKey: String(reportID), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
+                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())
+                    decision.reportReason = reportReason
+                    let id = try #require(try dependencies.store.enqueue(decision).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check

@@ -47,8 +47,9 @@ struct DecisionInputTests {
             let reports = try await browser.get("/reports")
             let reportID = try #require(reports.html.range(of: #"action="/reports/"#).map { String(reports.html[$0.upperBound...].prefix { $0.isNumber }) })
             let key = try #require(reports.field("key", after: "/reports/\(reportID)/decide"))
+            let reportReason = try #require(reports.field("report_reason", after: "/reports/\(reportID)/decide"))
             let form = { (decision: String) in
-                [("csrf", reports.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", decision), ("back", "/reports")]
+                [("csrf", reports.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", decision), ("back", "/reports"), ("report_reason", reportReason)]
             }
             try await browser.post("/reports/\(reportID)/decide", form: form("resolve"))
             #expect(try await browser.get("/reports").contains("Resolved: "))
@@ -61,6 +62,8 @@ struct DecisionInputTests {
             #expect(told.contains("already used for another decision"), "\(told)")
             #expect(!after.contains("Dismissed: "))
             #expect(try recordedActions(directory) == 1)
+            let stored = try DatabaseQueue(path: directory.path("console.sqlite"))
+            #expect(try await stored.read { db in try String.fetchOne(db, sql: "SELECT reportReason FROM action") } == reportReason, "kept to find the report again")
             let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=all&page_size=50", token: try await sandbox.accessToken()).jsonObject()
             let report = ((list?["items"] as? [[String: Any]]) ?? []).first { String(describing: $0["id"] ?? "") == reportID }
             #expect(report?["status"] as? String == "resolved")

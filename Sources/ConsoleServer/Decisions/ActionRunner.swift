@@ -192,7 +192,7 @@ final class ActionRunner: Service, Sendable {
     }
 
     /// Finds the item with as few reads as possible: reports and photos have no GET by id,
-    /// so they are looked for under the status the moderator saw (and the one we asked for,
+    /// so they are looked for under the status (and report reason) the moderator saw (and the one we asked for,
     /// when an earlier PATCH may have landed), stopping at the first match. Not found there
     /// means it changed: the newest items of any status may say to what.
     private func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws(BackendError) -> Lookup {
@@ -202,10 +202,13 @@ final class ActionRunner: Service, Sendable {
         case .library:
             return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
         case .report:
+            // A report's reason never changes: when the moderator's form said it, it narrows every read.
+            let reason = action.reportReason.flatMap(ReportReason.init(rawValue:)).map(ReportReasonFilter.only) ?? .all
             let findIn = { (status: ReportStatusFilter, pages: Int) async throws(BackendError) -> DecisionTarget? in
                 for number in 1...pages {
                     let page = try await self.client.reports(
-                        status: status, page: Page(clampingNumber: number, size: 50), credentials: credentials, context: context)
+                        status: status, reason: reason, page: Page(clampingNumber: number, size: 50), credentials: credentials,
+                        context: context)
                     if let report = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(report) }
                     if !page.pagination.hasNext { break }
                 }

@@ -84,7 +84,8 @@ struct DecisionController {
         }
         return try await record(
             kind: kind, key: key, wanted: wanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey, request: request,
-            context: context, back: SafeRedirect.path(form["back"] ?? fallback))
+            context: context, back: SafeRedirect.path(form["back"] ?? fallback),
+            reportReason: kind == .report ? form["report_reason"].flatMap(ReportReason.init(rawValue:))?.rawValue : nil)
     }
 
     /// The page that lists what a bulk decision will do, before anything is recorded.
@@ -128,12 +129,14 @@ struct DecisionController {
 
     private func record(
         kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, seen: String, idempotencyKey: String,
-        request: Request, context: ConsoleRequestContext, back: String
+        request: Request, context: ConsoleRequestContext, back: String, reportReason: String? = nil
     ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let recorded = try recordAction(makeAction(
+        var action = makeAction(
             session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
-            request: request, context: context))
+            request: request, context: context)
+        action.reportReason = reportReason
+        let recorded = try recordAction(action)
         guard recorded.isNew else {
             // The same form again (a double click, the back button): say what became of the
             // decision it already made, never as if it had just been made.

@@ -55,6 +55,9 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
     public var statusSeen: String
     public var statusWanted: String
     public var reason: String
+    /// A report's reason as the moderator saw it (reasons never change), so the runner can
+    /// find the report again with the narrowest filter; nil for libraries and photos.
+    public var reportReason: String?
     public var requestId: String
     public var clientAddress: String
     public var userAgent: String
