@@ -120,6 +120,19 @@ enum ModerationStoreMigrations {
                 CREATE INDEX auditEntry_actor ON auditEntry(actorUsername, id);
                 """)
         }
+        migrator.registerMigration("v4-action-claims") { db in
+            // Claims with a lease, so two processes on one file never work one action at once;
+            // which attempts may have reached the backend; local failures in a row; a report's reason.
+            try db.execute(sql: """
+                ALTER TABLE action ADD COLUMN claimedBy TEXT;
+                ALTER TABLE action ADD COLUMN leaseExpiresAt DATETIME;
+                ALTER TABLE action ADD COLUMN unknownOutcomes INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE action ADD COLUMN localFailures INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE action ADD COLUMN reportReason TEXT;
+                -- Before this, every attempt counted as possibly sent: keep that for unfinished ones.
+                UPDATE action SET unknownOutcomes = attempts WHERE state NOT IN ('applied', 'conflict', 'failed');
+                """)
+        }
         return migrator
     }
 }

@@ -1,6 +1,7 @@
 import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import Logging
 import ModerationStore
 import Sandbox
@@ -68,8 +69,9 @@ struct ActionRunnerTests {
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             var recorded = try dependencies.store.enqueue(action(account, slug: slug))
             let id = try #require(recorded.id)
-            // The previous process marked it sending, its PATCH landed, then it died.
-            try dependencies.store.reschedule(id, state: .sending, nextAttemptAt: Date(), message: nil, backendStatus: nil, countAttempt: true, now: Date())
+            // The previous process claimed it and started its PATCH, which landed; then it died and its lease ran out.
+            _ = try dependencies.store.claim(id, owner: "dead-process", leaseUntil: Date().addingTimeInterval(-1), now: Date())
+            try dependencies.store.beginSend(id, owner: "dead-process", now: Date())
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             try await dependencies.runner.workThroughDueActions()
             recorded = try #require(try dependencies.store.action(id: id))
@@ -166,6 +168,143 @@ struct ActionRunnerTests {
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1)
             #expect(try await backendStatus(sandbox, slug) == "approved")
             #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+        }
+    }
+
+    @Test("a PATCH answered 502 by a proxy never arrived: if someone else then sets the same status, it is their decision, not ours")
+    func knownNotAppliedIsNotConfirmed() async throws {
+        try await withRunner(behindProxy: firstLibraryPatch(.answerWithoutForwarding(.badGateway))) { dependencies, sandbox, account, proxy in
+            // setup: our PATCH is refused by the proxy; meanwhile another moderator approves the same library
+            let (slug, id, waiting) = try await approveOnce(dependencies, sandbox, account)
+            let other = try await sandbox.accessToken(username: "maria")
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "approved"}"#)
+            // act
+            try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
+            // check
+            let finished = try #require(try dependencies.store.action(id: id))
+            #expect(finished.state == .conflict, "\(finished.state): \(finished.outcomeMessage ?? "")")
+            #expect(finished.outcomeMessage?.contains("confirmed on re-check") != true)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 0, "ours never reached the backend")
+            #expect(try dependencies.store.outboxMessages().isEmpty, "nobody is told we approved it")
+        }
+    }
+
+    @Test("a token this process cannot decrypt (another token key): the action is parked with a reason, not retried at once")
+    func undecryptableTokenParks() async throws {
+        try await SandboxFixture.run { sandbox in
+            try await withDependencies(backendURL: sandbox.baseURL) { dependencies, account in
+                // setup: a second process on the same database with a different token key
+                var configuration = dependencies.configuration
+                configuration.tokenKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+                let other = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
+                let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                // act
+                try await other.runner.workThroughDueActions()
+                try await other.client.shutdown()
+                // check
+                let parked = try #require(try dependencies.store.action(id: id))
+                #expect(parked.state == .parked, "\(parked.state)")
+                #expect(parked.outcomeMessage?.contains("sign in again") == true, "\(parked.outcomeMessage ?? "")")
+                #expect(try !dependencies.store.dueActions(now: Date().addingTimeInterval(1)).contains { $0.id == id }, "not due again at once")
+            }
+        }
+    }
+
+    @Test("a local failure (storing the outcome fails) backs off instead of retrying at once; once it clears, the re-check confirms it, sent once")
+    func localFailureBacksOff() async throws {
+        try await withRunner(behindProxy: { _, _, _ in .pass }) { dependencies, sandbox, account, proxy in
+            // setup: the audit table refuses inserts, as a database in trouble would
+            let database = try DatabaseQueue(path: dependencies.configuration.databasePath)
+            try await database.write { db in
+                try db.execute(sql: "CREATE TRIGGER brokenDisk BEFORE INSERT ON auditEntry BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
+            }
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            // act
+            try await dependencies.runner.workThroughDueActions()
+            // check: not due again at once, and says why
+            let backedOff = try #require(try dependencies.store.action(id: id))
+            #expect(!backedOff.state.isFinal)
+            #expect(backedOff.nextAttemptAt > Date().addingTimeInterval(1), "\(backedOff.state) \(backedOff.nextAttemptAt)")
+            #expect(try !dependencies.store.dueActions(now: Date()).contains { $0.id == id })
+            // act: the database recovers
+            try await database.write { db in try db.execute(sql: "DROP TRIGGER brokenDisk") }
+            try database.close()
+            try await dependencies.runner.workThroughDueActions(now: backedOff.nextAttemptAt.addingTimeInterval(20))
+            // check
+            let applied = try #require(try dependencies.store.action(id: id))
+            #expect(applied.state == .applied, "\(applied.state): \(applied.outcomeMessage ?? "")")
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "sent once")
+            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+        }
+    }
+
+    @Test("a report behind 1 100 newer open ones is found with the status and reason the moderator saw, in one read")
+    func reportFoundWithNarrowFilter() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sandboxDatabase = directory.path("sandbox.sqlite")
+        try await SandboxFixture.run(databasePath: sandboxDatabase) { sandbox in
+            // setup: the oldest open report not about damage, behind 1 100 newer open reports about damage
+            let token = try await sandbox.accessToken()
+            let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+            let oldest = try #require(((open?["items"] as? [[String: Any]]) ?? []).last { $0["reason"] as? String != "damaged" })
+            let reportID = try #require(oldest["id"] as? Int)
+            let reportReason = try #require(oldest["reason"] as? String)
+            let database = try DatabaseQueue(path: sandboxDatabase)
+            try await database.write { db in
+                let libraryID = try Int.fetchOne(db, sql: "SELECT MIN(id) FROM library") ?? 1
+                for index in 0..<1_100 {
+                    try db.execute(
+                        sql: "INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, NULL, 'damaged', ?, '', 'open', ?)",
+                        arguments: [libraryID, "filler \(index)", Date()])
+                }
+            }
+            try database.close()
+            try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
+                try await withDependencies(backendURL: try #require(URL(string: origin + "/api/v1/"))) { dependencies, account in
+                    var decision = ModerationAction(
+                        idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
+                        targetKey: String(reportID), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
+                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())
+                    decision.reportReason = reportReason
+                    let id = try #require(try dependencies.store.enqueue(decision).id)
+                    // act
+                    try await dependencies.runner.workThroughDueActions()
+                    // check
+                    let finished = try #require(try dependencies.store.action(id: id))
+                    #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
+                    #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/reports") == 1, "one read")
+                }
+            }
+        }
+    }
+
+    @Test("a report whose status changed since the moderator saw it: a conflict naming the new status, in a few reads")
+    func reportChangedIsConflict() async throws {
+        try await SandboxFixture.run { sandbox in
+            try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
+                try await withDependencies(backendURL: try #require(URL(string: origin + "/api/v1/"))) { dependencies, account in
+                    // setup: an open report that someone else dismisses after the moderator saw it
+                    let token = try await sandbox.accessToken()
+                    let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+                    let reportID = try #require(((open?["items"] as? [[String: Any]]) ?? []).first?["id"] as? Int)
+                    _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/reports/\(reportID)", token: token, json: #"{"status": "dismissed"}"#)
+                    let id = try #require(try dependencies.store.enqueue(ModerationAction(
+                        idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
+                        targetKey: String(reportID), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
+                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
+                    // act
+                    try await dependencies.runner.workThroughDueActions()
+                    // check
+                    let finished = try #require(try dependencies.store.action(id: id))
+                    #expect(finished.state == .conflict)
+                    #expect(finished.outcomeMessage?.contains("dismissed") == true, "\(finished.outcomeMessage ?? "")")
+                    #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/reports") <= 3)
+                    #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/reports/\(reportID)") == 0)
+                }
+            }
         }
     }
 

@@ -257,6 +257,28 @@ struct DecisionTests {
         }
     }
 
+    @Test("after a conflict the item's page shows its new status, not the cached one the moderator saw")
+    func conflictShowsNewStatus() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup: the detail page is read (and cached) while the library is pending
+            try await browser.signIn()
+            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+            let page = try await browser.get("/libraries/\(slug)")
+            #expect(page.contains(#"<span class="status status-pending">pending</span>"#))
+            let other = try await sandbox.accessToken(username: "maria")
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
+            // act
+            try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
+            ])
+            let after = try await browser.get("/libraries/\(slug)")
+            // check
+            #expect(after.contains("someone else changed this to rejected"))
+            #expect(after.contains(#"<span class="status status-rejected">rejected</span>"#), "\(after)")
+            #expect(!after.contains(#"<span class="status status-pending">pending</span>"#))
+        }
+    }
+
     @Test("a payload never exceeds 4096 bytes: the body is cut, the JSON stays whole")
     func payloadLimit() throws {
         let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: "library.rejected", ids: ["library_id": 42])

@@ -72,6 +72,18 @@ public enum BackendError: Error, Equatable, Sendable {
         }
     }
 
+    /// Whether a write that failed this way may still have taken effect at the backend.
+    /// An answer from the backend itself that refuses (4xx, 429) proves it did not; so does
+    /// a proxy's 502 (the backend was never reached). A timeout, a dropped connection, an
+    /// answer we could not read or another 5xx leave it unknown.
+    public var writeMayHaveApplied: Bool {
+        switch self {
+        case .invalidCredentials, .notStaff, .notFound, .validation, .rateLimited, .sessionExpired: false
+        case .unavailable(.serverError(let status)), .unavailable(.notJSON(let status)): !(400..<500).contains(status) && status != 502
+        case .unavailable(.timedOut), .unavailable(.connectionFailed), .unexpectedAnswer: true
+        }
+    }
+
     /// "45 s", "2 min 5 s".
     public static func duration(_ seconds: Int) -> String {
         seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")

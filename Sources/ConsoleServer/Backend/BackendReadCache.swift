@@ -55,9 +55,13 @@ actor BackendReadCache {
         }
     }
 
-    /// Forgets every answer whose key starts with `prefix` (a decision changed them).
+    /// Forgets every answer whose key starts with `prefix` (a decision changed them). Loads
+    /// already under way for those keys may have read the old state: they are forgotten
+    /// too, so their answers go to the callers that asked but are never stored, and the
+    /// next caller starts a fresh load.
     func invalidate(prefix: String) {
         entries = entries.filter { !$0.key.hasPrefix(prefix) }
+        inFlight = inFlight.filter { !$0.key.hasPrefix(prefix) }
     }
 
     private func store(_ entry: Entry, for key: String) {

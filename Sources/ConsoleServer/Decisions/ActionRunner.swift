@@ -4,7 +4,8 @@ import Logging
 import ModerationStore
 import ServiceLifecycle
 
-/// Works through recorded decisions: checks each item is still as the moderator saw it,
+/// Works through recorded decisions: claims each (so that two processes on one database
+/// never work one decision at once), checks the item is still as the moderator saw it,
 /// sends the PATCH, and stores the outcome with its audit entry and notifications in one
 /// transaction. Waits out rate limits and outages; parks decisions whose author has no
 /// session; after a restart resumes everything unfinished, re-checking before re-sending.
@@ -16,12 +17,19 @@ final class ActionRunner: Service, Sendable {
     private let logger: Logger
     private let bundleID: String
     private let forwardClientAddress: Bool
+    /// How long a claim holds without renewal: a runner that dies leaves its actions to others after this.
+    private let leaseSeconds: TimeInterval
+    /// This runner's name on its claims.
+    private let owner = UUID().uuidString
     private let doorbell = Doorbell()
     private let holds = HoldBook()
 
+    /// Local failures in a row after which an action is parked for a person to look at.
+    static let localFailureLimit = 5
+
     init(
         store: ModerationStore, client: BackendClient, sessions: SessionManager, cache: BackendReadCache, logger: Logger,
-        bundleID: String, forwardClientAddress: Bool
+        bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10
     ) {
         self.store = store
         self.client = client
@@ -30,6 +38,7 @@ final class ActionRunner: Service, Sendable {
         self.logger = logger
         self.bundleID = bundleID
         self.forwardClientAddress = forwardClientAddress
+        self.leaseSeconds = leaseSeconds
     }
 
     /// Asks the runner to look for due work now (a decision was just recorded).
@@ -39,106 +48,197 @@ final class ActionRunner: Service, Sendable {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            var failedPasses = 0
             while !Task.isCancelled {
                 do {
                     try await self.workThroughDueActions()
+                    failedPasses = 0
                 } catch {
-                    self.logger.error("action runner pass failed", metadata: ["error": "\(error)"])
+                    failedPasses += 1
+                    self.logger.error("action runner pass failed", metadata: ["error": "\(error)", "failures": "\(failedPasses)"])
                 }
-                await self.sleepUntilDueOrNudged()
+                await self.sleepUntilDueOrNudged(afterFailedPasses: failedPasses)
             }
         }
     }
 
     /// One pass over everything due now.
     func workThroughDueActions(now: Date = Date()) async throws {
-        for action in try store.dueActions(now: now) {
+        for candidate in try store.dueActions(now: now) {
             guard !Task.isCancelled else { return }
-            if let until = await holds.hold(for: holdKey(action)), until > Date() {
-                try store.reschedule(
-                    action.id ?? 0, state: .waiting, nextAttemptAt: until,
-                    message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429,
-                    countAttempt: false, now: Date())
-                continue
-            }
+            guard let id = candidate.id,
+                let action = try store.claim(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
+            else { continue }  // another runner claimed it first
             await process(action)
         }
     }
 
-    private func sleepUntilDueOrNudged() async {
+    /// Sleeps until the next action is due (at most a second), or a nudge. After failed
+    /// passes (our own database failing), waits longer each time, up to 30 s, so a broken
+    /// database is not hammered 20 times a second.
+    private func sleepUntilDueOrNudged(afterFailedPasses failures: Int) async {
+        if failures > 0 {
+            await doorbell.wait(atMost: .milliseconds(Int(min(30, 0.5 * pow(2, Double(min(failures, 10)))) * 1000)))
+            return
+        }
         let next = (try? store.nextDueDate()) ?? nil
         let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), 1)
         await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }
 
-    // MARK: One action
+    // MARK: One claimed action
 
     private func process(_ action: ModerationAction) async {
         guard let id = action.id else { return }
+        let heartbeat = renewingLease(of: id)
+        defer { heartbeat.cancel() }
         do {
-            guard let credentials = try await sessions.credentials(forStaff: action.actorId) else {
-                try store.reschedule(
-                    id, state: .parked, nextAttemptAt: Date(),
-                    message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
-                    backendStatus: nil, countAttempt: false, now: Date())
-                return
-            }
-            let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil)
-            let target: DecisionTarget
-            do {
-                target = try await look(at: action, credentials: credentials, context: context)
-            } catch {
-                try await handle(error, for: action, target: nil)
-                return
-            }
-            // An earlier attempt may have reached the backend before we could store its outcome.
-            let mayHaveBeenSent = action.state == .sending || action.attempts > 0
-            if target.status == action.statusWanted, mayHaveBeenSent {
-                try finishApplied(action, target: target, backendStatus: 200, note: " (confirmed on re-check)")
-                return
-            }
-            guard target.status == action.statusSeen else {
-                try finish(
-                    action, state: .conflict, target: target, statusAfter: target.status, backendStatus: nil,
-                    message: "Not sent: someone else changed this to \(target.status) before your decision went out (you saw it \(action.statusSeen)). Look again and decide.")
-                return
-            }
-            try store.reschedule(id, state: .sending, nextAttemptAt: Date(), message: nil, backendStatus: nil, countAttempt: true, now: Date())
-            do {
-                try await send(action, target: target, credentials: credentials, context: context)
-            } catch {
-                try await handle(error, for: action, target: target)
-                return
-            }
-            try finishApplied(action, target: target, backendStatus: 200, note: "")
+            try await decide(action)
+        } catch ActionStoreError.lostClaim {
+            // Another runner took it over (our lease ran out): its outcome stands.
+            logger.debug("claim lost", metadata: ["action.id": "\(id)"])
         } catch {
-            logger.error("action could not be processed", metadata: ["action.id": "\(id)", "error": "\(error)"])
+            releaseAfterLocalFailure(error, action: action)
         }
     }
 
-    private func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws(BackendError) -> DecisionTarget {
-        switch action.targetKind {
-        case .library:
-            return DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context))
-        case .report:
-            // There is no GET by id for reports: find it in the list.
-            for number in 1...20 {
-                let page = try await client.reports(
-                    status: .all, page: Page(clampingNumber: number, size: 50), credentials: credentials, context: context)
-                if let report = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(report) }
-                if !page.pagination.hasNext { break }
+    /// Renews this runner's lease on `id` while it works, so that only a dead runner's claims expire.
+    private func renewingLease(of id: Int64) -> Task<Void, Never> {
+        Task { [store, owner, leaseSeconds] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(leaseSeconds * 1000 / 3)))
+                guard !Task.isCancelled else { return }
+                do {
+                    try store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
+                } catch {
+                    return
+                }
             }
-            throw .notFound
-        case .photo:
-            for number in 1...20 {
-                let page = try await client.photos(
-                    status: .all, page: Page(clampingNumber: number, size: 50), credentials: credentials, context: context)
-                if let photo = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(photo) }
-                if !page.pagination.hasNext { break }
-            }
-            throw .notFound
         }
     }
+
+    private func decide(_ action: ModerationAction) async throws {
+        guard let id = action.id, let credentials = try await credentials(for: action) else { return }
+        if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > Date() {
+            try store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: Date())
+            return
+        }
+        let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil)
+        let lookup: Lookup
+        do {
+            lookup = try await look(at: action, credentials: credentials, context: context)
+        } catch {
+            try await handle(error, for: action, target: nil, phase: .read)
+            return
+        }
+        guard case .found(let target) = lookup else {
+            try await finish(
+                action, state: .conflict, target: nil, statusAfter: "unknown", backendStatus: nil,
+                message: "Not sent: this \(action.targetKind.rawValue) is no longer \(action.statusSeen), so someone else changed it before your decision went out, and Book Corners did not show what it is now. Look again and decide.")
+            return
+        }
+        // Only an attempt whose outcome is unknown may have applied the status we find now;
+        // otherwise someone else set it.
+        if target.status == action.statusWanted, action.unknownOutcomes > 0 {
+            try await finishApplied(action, target: target, backendStatus: 200, note: " (confirmed on re-check)")
+            return
+        }
+        guard target.status == action.statusSeen else {
+            try await finish(
+                action, state: .conflict, target: target, statusAfter: target.status, backendStatus: nil,
+                message: "Not sent: someone else changed this to \(target.status) before your decision went out (you saw it \(action.statusSeen)). Look again and decide.")
+            return
+        }
+        try store.beginSend(id, owner: owner, now: Date())
+        do {
+            try await send(action, target: target, credentials: credentials, context: context)
+        } catch {
+            try await handle(error, for: action, target: target, phase: .write)
+            return
+        }
+        try await finishApplied(action, target: target, backendStatus: 200, note: "")
+    }
+
+    /// The author's backend credentials, or nil after parking the action: no session, or
+    /// one whose tokens this process cannot open (another token key).
+    private func credentials(for action: ModerationAction) async throws -> StaffCredentials? {
+        let id = action.id ?? 0
+        let found: StaffCredentials?
+        var why = ""
+        do {
+            found = try await sessions.credentials(forStaff: action.actorId)
+        } catch {
+            logger.error("stored sign-in could not be opened", metadata: ["action.id": "\(id)", "actor": "\(action.actorUsername)", "error": "\(error)"])
+            found = nil
+            why = " (the console could not read their stored sign-in; its token key may have changed)"
+        }
+        guard let found else {
+            try store.release(
+                id, owner: owner, to: .parked, nextAttemptAt: Date(),
+                message: "Waiting for \(action.actorUsername) to sign in again\(why); it is sent as soon as they do.",
+                backendStatus: nil, now: Date())
+            return nil
+        }
+        return found
+    }
+
+    /// What finding the item told us.
+    private enum Lookup {
+        case found(DecisionTarget)
+        /// Not under the status the moderator saw, nor among the newest items: it changed.
+        case changedOutOfSight
+    }
+
+    /// Finds the item with as few reads as possible: reports and photos have no GET by id,
+    /// so they are looked for under the status (and report reason) the moderator saw (and the one we asked for,
+    /// when an earlier PATCH may have landed), stopping at the first match. Not found there
+    /// means it changed: the newest items of any status may say to what.
+    private func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws(BackendError) -> Lookup {
+        var statuses = [action.statusSeen]
+        if action.unknownOutcomes > 0, action.statusWanted != action.statusSeen { statuses.append(action.statusWanted) }
+        switch action.targetKind {
+        case .library:
+            return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
+        case .report:
+            // A report's reason never changes: when the moderator's form said it, it narrows every read.
+            let reason = action.reportReason.flatMap(ReportReason.init(rawValue:)).map(ReportReasonFilter.only) ?? .all
+            let findIn = { (status: ReportStatusFilter, pages: Int) async throws(BackendError) -> DecisionTarget? in
+                for number in 1...pages {
+                    let page = try await self.client.reports(
+                        status: status, reason: reason, page: Page(clampingNumber: number, size: 50), credentials: credentials,
+                        context: context)
+                    if let report = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(report) }
+                    if !page.pagination.hasNext { break }
+                }
+                return nil
+            }
+            for status in statuses.compactMap(ReportStatusFilter.init(rawValue:)) where status != .all {
+                if let target = try await findIn(status, Self.pagesPerStatus) { return .found(target) }
+            }
+            return try await findIn(.all, Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
+        case .photo:
+            let findIn = { (status: StatusFilter, pages: Int) async throws(BackendError) -> DecisionTarget? in
+                for number in 1...pages {
+                    let page = try await self.client.photos(
+                        status: status, page: Page(clampingNumber: number, size: 50), credentials: credentials, context: context)
+                    if let photo = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(photo) }
+                    if !page.pagination.hasNext { break }
+                }
+                return nil
+            }
+            for status in statuses.compactMap(StatusFilter.init(rawValue:)) where status != .all {
+                if let target = try await findIn(status, Self.pagesPerStatus) { return .found(target) }
+            }
+            return try await findIn(.all, Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
+        }
+    }
+
+    /// Pages read under one status (50 items each) before giving up on it.
+    private static let pagesPerStatus = 10
+    /// Pages of the newest items of any status read to say what a changed item became.
+    private static let pagesWhenChanged = 2
 
     private func send(_ action: ModerationAction, target: DecisionTarget, credentials: StaffCredentials, context: CallContext) async throws(BackendError) {
         switch action.targetKind {
@@ -156,56 +256,90 @@ final class ActionRunner: Service, Sendable {
         }
     }
 
+    /// Which budget a call spends: reads and writes are limited (and held) separately.
+    private enum Phase {
+        case read, write
+    }
+
     /// Outages wait with backoff, rate limits wait as told, an expired session parks; the
-    /// backend refusing the decision itself (404, 422, 403) is final.
-    private func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?) async throws {
+    /// backend refusing the decision itself (404, 422, 403) is final. A failed PATCH whose
+    /// answer proves it never arrived is recorded as such, so a later re-check cannot take
+    /// someone else's identical decision for ours.
+    private func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase) async throws {
         let id = action.id ?? 0
         let now = Date()
+        let sendNotApplied = phase == .write && !error.writeMayHaveApplied
         switch error {
         case .rateLimited(let seconds):
             let until = now.addingTimeInterval(Double(seconds))
-            await holds.set(holdKey(action), until: until)
-            try store.reschedule(
-                id, state: .waiting, nextAttemptAt: until,
+            await holds.set(holdKey(action, phase), until: until)
+            try store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429,
-                countAttempt: false, now: now)
+                sendNotApplied: sendNotApplied, now: now)
         case .unavailable, .unexpectedAnswer:
             // Exponential backoff with full jitter: 2 s, 4 s, … capped at 5 minutes.
             let ceiling = min(300, 2 * pow(2, Double(min(action.attempts, 10))))
             let until = now.addingTimeInterval(Double.random(in: 1...max(1, ceiling)))
-            try store.reschedule(
-                id, state: .waiting, nextAttemptAt: until,
-                message: "\(error.staffMessage) Next try \(TimeText.utc(until)).", backendStatus: nil, countAttempt: false, now: now)
+            try store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "\(error.staffMessage) Next try \(TimeText.utc(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
         case .sessionExpired, .invalidCredentials:
-            try store.reschedule(
-                id, state: .parked, nextAttemptAt: now,
+            try store.release(
+                id, owner: owner, to: .parked, nextAttemptAt: now,
                 message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
-                backendStatus: 401, countAttempt: false, now: now)
+                backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
         case .notFound:
-            try finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 404,
-                       message: "Not applied: this item no longer exists at Book Corners.")
+            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 404,
+                             message: "Not applied: this item no longer exists at Book Corners.")
         case .validation(let fields):
-            try finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 422,
-                       message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
+            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 422,
+                             message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
         case .notStaff:
-            try finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 403,
-                       message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
+            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 403,
+                             message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
         }
     }
 
-    private func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) throws {
-        try finish(
+    /// A failure of our own (the database, a stored value): wait longer each time, and after
+    /// a few in a row park it with a reason, instead of retrying it many times a second.
+    private func releaseAfterLocalFailure(_ error: any Error, action: ModerationAction) {
+        let id = action.id ?? 0
+        let failures = action.localFailures + 1
+        logger.error("action could not be processed", metadata: ["action.id": "\(id)", "failures": "\(failures)", "error": "\(error)"])
+        let now = Date()
+        do {
+            if failures >= Self.localFailureLimit {
+                try store.release(
+                    id, owner: owner, to: .parked, nextAttemptAt: now,
+                    message: "Stopped after \(failures) failures inside the console itself (not at Book Corners). Whoever runs the console should check its log for action \(id); it is tried again when \(action.actorUsername) next signs in.",
+                    backendStatus: nil, localFailure: true, now: now)
+            } else {
+                let until = now.addingTimeInterval(min(300, 5 * pow(2, Double(failures - 1))))
+                try store.release(
+                    id, owner: owner, to: .waiting, nextAttemptAt: until,
+                    message: "The console had a problem of its own sending this; next try \(TimeText.utc(until)).",
+                    backendStatus: nil, localFailure: true, now: now)
+            }
+        } catch {
+            // The claim stays until its lease runs out: then it is due again, no sooner.
+            logger.error("action could not be released after a failure", metadata: ["action.id": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    private func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) async throws {
+        try await finish(
             action, state: .applied, target: target, statusAfter: action.statusWanted, backendStatus: backendStatus,
             message: "\(DecisionVerb.pastTense(action.statusWanted)): \(target.nameInCity)\(note).")
-        Task { [cache] in
-            for prefix in ["summary", "libraries?", "library/", "reports?", "photos?", "nearby/"] { await cache.invalidate(prefix: prefix) }
-        }
     }
 
+    /// Stores a final outcome. The item's cached copies are dropped first (awaited), so the
+    /// page a moderator sees after the outcome shows what the backend says now.
     private func finish(
         _ action: ModerationAction, state: ModerationAction.State, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
         message: String
-    ) throws {
+    ) async throws {
+        for prefix in ["summary", "libraries?", "library/", "reports?", "photos?", "nearby/"] { await cache.invalidate(prefix: prefix) }
         let now = Date()
         let audit = AuditEntry(
             recordedAt: now, actorId: action.actorId, actorUsername: action.actorUsername,
@@ -227,21 +361,25 @@ final class ActionRunner: Service, Sendable {
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
         }
-        try store.finish(action.id ?? 0, state: state, message: message, backendStatus: backendStatus, audit: audit, notifications: messages, now: now)
+        try store.finish(
+            action.id ?? 0, owner: owner, state: state, message: message, backendStatus: backendStatus, audit: audit,
+            notifications: messages, now: now)
         logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.rawValue)", "actor": "\(action.actorUsername)"])
     }
 
-    /// Rate limits count per client and endpoint: one hold per address and kind of PATCH.
-    private func holdKey(_ action: ModerationAction) -> String {
-        "\(forwardClientAddress ? action.clientAddress : "console")|\(action.targetKind.rawValue)"
+    /// Rate limits count per client and endpoint: reads and writes of each kind are held apart,
+    /// so a 429 on reading the report list does not stand for the report PATCH budget.
+    private func holdKey(_ action: ModerationAction, _ phase: Phase) -> String {
+        "\(forwardClientAddress ? action.clientAddress : "console")|\(phase)|\(action.targetKind.rawValue)"
     }
 }
 
-/// When each endpoint may be written to again.
+/// When each endpoint may be called again.
 private actor HoldBook {
     private var holds: [String: Date] = [:]
 
-    func hold(for key: String) -> Date? { holds[key] }
+    /// The latest hold among `keys`, if any.
+    func until(forAny keys: [String]) -> Date? { keys.compactMap { holds[$0] }.max() }
 
     func set(_ key: String, until: Date) {
         holds[key] = max(holds[key] ?? until, until)

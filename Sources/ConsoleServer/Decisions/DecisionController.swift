@@ -48,7 +48,11 @@ struct DecisionController {
         var request = request
         let form = try await FormFields(request: &request, context: context)
         let key = try requiredParameter(parameter, context)
-        if kind != .library, Int(key) == nil { throw ConsoleError.notFound }
+        // Refused before anything is recorded: only a real id or slug can name an item.
+        switch kind {
+        case .library: guard ItemReference.isSlug(key) else { throw ConsoleError.notFound }
+        case .report, .photo: guard ItemReference.id(key) != nil else { throw ConsoleError.notFound }
+        }
         if kind == .library, let seen = form["quick"] {
             // A list row's one-click approval, sent with the list's bulk form.
             guard let listKey = form["key"], !listKey.isEmpty, listKey.count <= 100 else {
@@ -80,7 +84,8 @@ struct DecisionController {
         }
         return try await record(
             kind: kind, key: key, wanted: wanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey, request: request,
-            context: context, back: SafeRedirect.path(form["back"] ?? fallback))
+            context: context, back: SafeRedirect.path(form["back"] ?? fallback),
+            reportReason: kind == .report ? form["report_reason"].flatMap(ReportReason.init(rawValue:))?.rawValue : nil)
     }
 
     /// The page that lists what a bulk decision will do, before anything is recorded.
@@ -109,7 +114,7 @@ struct DecisionController {
         let reason = try Self.reason(form, required: wanted == "rejected")
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         for (index, item) in items.enumerated() {
-            _ = try dependencies.store.enqueue(makeAction(
+            _ = try recordAction(makeAction(
                 session: session, kind: .library, key: item.slug, seen: item.seen, wanted: wanted, reason: reason,
                 idempotencyKey: "\(key)-\(index)", request: request, context: context))
         }
@@ -124,14 +129,28 @@ struct DecisionController {
 
     private func record(
         kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, seen: String, idempotencyKey: String,
-        request: Request, context: ConsoleRequestContext, back: String
+        request: Request, context: ConsoleRequestContext, back: String, reportReason: String? = nil
     ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let action = try dependencies.store.enqueue(makeAction(
+        var action = makeAction(
             session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
-            request: request, context: context))
+            request: request, context: context)
+        action.reportReason = reportReason
+        let recorded = try recordAction(action)
+        guard recorded.isNew else {
+            // The same form again (a double click, the back button): say what became of the
+            // decision it already made, never as if it had just been made.
+            let existing = recorded.action
+            let outcome = existing.state.isFinal
+                ? "Its outcome: \(existing.outcomeMessage ?? existing.state.rawValue)"
+                : "It is still waiting to be sent; see Pending actions."
+            try await dependencies.sessions.flash(
+                "This decision was already recorded at \(TimeText.utc(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
+                sessionID: session.id)
+            return .redirect(to: back, type: .normal)
+        }
         dependencies.runner.nudge()
-        let outcome = try await waitForOutcome(of: action.id ?? 0, upTo: .seconds(2))
+        let outcome = try await waitForOutcome(of: recorded.action.id ?? 0, upTo: .seconds(2))
         let message: String
         switch outcome?.state {
         case .applied?, .conflict?, .failed?: message = outcome?.outcomeMessage ?? "Done."
@@ -140,6 +159,16 @@ struct DecisionController {
         }
         try await dependencies.sessions.flash(message, sessionID: session.id)
         return .redirect(to: back, type: .normal)
+    }
+
+    /// Records an action; a form key reused for another decision is refused in words.
+    private func recordAction(_ action: ModerationAction) throws -> RecordedAction {
+        do {
+            return try dependencies.store.record(action)
+        } catch ActionStoreError.keyReused(let existing) {
+            throw ConsoleError.badInput(
+                "This form was already used for another decision (\(existing.statusWanted) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
+        }
     }
 
     private func makeAction(
@@ -192,7 +221,7 @@ struct DecisionController {
     static func bulkItems(_ form: FormFields) throws -> [BulkItem] {
         let items: [BulkItem] = form.all("item").compactMap { value in
             let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2, !parts[0].isEmpty, parts[0].count <= 255, LibraryStatus(rawValue: parts[1]) != nil else { return nil }
+            guard parts.count >= 2, ItemReference.isSlug(parts[0]), LibraryStatus(rawValue: parts[1]) != nil else { return nil }
             return BulkItem(slug: parts[0], seen: parts[1], name: LibraryText.displayName(parts.count > 2 ? parts[2] : ""))
         }
         guard !items.isEmpty else { throw ConsoleError.badInput("Select at least one library first.") }

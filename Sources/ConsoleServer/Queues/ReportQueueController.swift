@@ -64,6 +64,8 @@ struct ReportRow {
     let librarySlug: String
     let libraryPlace: String
     let reason: String
+    /// The reason as the backend spells it: the decision form sends it so the report is found again quickly.
+    let reasonValue: String
     let details: String
     let photoURL: String
     let hasPhoto: Bool
@@ -81,6 +83,7 @@ struct ReportRow {
         librarySlug = report.library.slug
         libraryPlace = LibraryText.place(address: report.library.address, city: report.library.city, country: report.library.country)
         reason = ReportReason(rawValue: report.reason)?.label ?? report.reason
+        reasonValue = report.reason
         details = report.details.isEmpty ? "(no details given)" : report.details
         photoURL = report.photoUrl
         hasPhoto = !report.photoUrl.isEmpty

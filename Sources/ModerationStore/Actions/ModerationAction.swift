@@ -5,19 +5,40 @@ import GRDB
 public struct ModerationAction: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Identifiable {
     public static let databaseTableName = "action"
 
-    /// Where a decision is on its way to the backend.
-    public enum State: String, Codable, Sendable {
+    /// Where a decision is on its way to the backend, and the moves it may make: the one
+    /// place that says which transitions exist. Every store method that changes an
+    /// action's state names the states it expects and refuses any move not listed here.
+    public enum State: String, Codable, Sendable, CaseIterable {
         /// Recorded, not tried yet.
         case queued
-        /// A PATCH may be on its way: after a crash, re-check before sending again.
+        /// Claimed by one runner, which holds a lease on it while it checks and sends. Found
+        /// with an expired lease, its runner died: another resumes it with a re-check.
         case sending
-        /// Backend busy, down or limiting: tried again at `nextAttemptAt`.
+        /// Backend busy, down or limiting, or a local problem: tried again at `nextAttemptAt`.
         case waiting
-        /// The actor's session is gone: waits until they sign in again.
+        /// Cannot proceed until a person acts (the author signs in again): not retried on its own.
         case parked
         case applied, conflict, failed
 
         public var isFinal: Bool { self == .applied || self == .conflict || self == .failed }
+
+        /// The states an action in this state may move to.
+        public var allowedNext: Set<State> {
+            switch self {
+            // A runner claims it, or postpones it unclaimed (a rate-limit hold).
+            case .queued, .waiting: [.sending, .waiting]
+            // Its runner renews or hands over the lease, gives it back to wait, parks or finishes it.
+            case .sending: [.sending, .waiting, .parked, .applied, .conflict, .failed]
+            // Its author signed in again.
+            case .parked: [.queued]
+            case .applied, .conflict, .failed: []
+            }
+        }
+
+        /// Every state from which `target` may be reached.
+        public static func sources(of target: State) -> [State] {
+            allCases.filter { $0.allowedNext.contains(target) }
+        }
     }
 
     public enum TargetKind: String, Codable, Sendable {
@@ -34,11 +55,24 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
     public var statusSeen: String
     public var statusWanted: String
     public var reason: String
+    /// A report's reason as the moderator saw it (reasons never change), so the runner can
+    /// find the report again with the narrowest filter; nil for libraries and photos.
+    public var reportReason: String?
     public var requestId: String
     public var clientAddress: String
     public var userAgent: String
     public var state: State
+    /// PATCHes tried so far.
     public var attempts: Int
+    /// Of those, how many may have reached the backend (timeout, dropped answer, a 5xx
+    /// other than a proxy's 502, or a crash mid-send): only then may a re-check that finds
+    /// the wanted status count it as ours.
+    public var unknownOutcomes: Int
+    /// Local failures (our database, a stored token) in a row; parks the action past a limit.
+    public var localFailures: Int
+    /// The runner holding the claim while `sending`, and until when.
+    public var claimedBy: String?
+    public var leaseExpiresAt: Date?
     public var nextAttemptAt: Date
     public var outcomeMessage: String?
     public var backendStatus: Int?
@@ -63,6 +97,8 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         self.userAgent = userAgent
         self.state = .queued
         self.attempts = 0
+        self.unknownOutcomes = 0
+        self.localFailures = 0
         self.nextAttemptAt = now
         self.createdAt = now
         self.updatedAt = now

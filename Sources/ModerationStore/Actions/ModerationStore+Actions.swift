@@ -1,40 +1,73 @@
 import Foundation
 import GRDB
 
+/// Why the store refused to record or move an action.
+public enum ActionStoreError: Error, Sendable {
+    /// The idempotency key already belongs to a different decision (another item, status or
+    /// author): the form was reused for something it was not made for.
+    case keyReused(existing: ModerationAction)
+    /// The action was not in a state the move expects, or another runner holds it: someone
+    /// else has it now. The runner lets it go quietly.
+    case lostClaim(actionID: Int64)
+}
+
+/// A recorded decision, and whether this call recorded it or an earlier one did.
+public struct RecordedAction: Sendable {
+    public let action: ModerationAction
+    public let isNew: Bool
+}
+
 extension ModerationStore {
     /// Records a decision; the same idempotency key always answers the one action it made.
-    public func enqueue(_ action: ModerationAction) throws -> ModerationAction {
+    /// A key reused for a different item, decision or author is refused.
+    public func record(_ action: ModerationAction) throws -> RecordedAction {
         try writer.write { db in
             if let existing = try ModerationAction.filter(ModerationAction.Columns.idempotencyKey == action.idempotencyKey).fetchOne(db) {
-                return existing
+                let same = existing.targetKind == action.targetKind && existing.targetKey == action.targetKey
+                    && existing.statusWanted == action.statusWanted && existing.actorId == action.actorId
+                guard same else { throw ActionStoreError.keyReused(existing: existing) }
+                return RecordedAction(action: existing, isNew: false)
             }
             var inserted = action
             try inserted.insert(db)
-            return inserted
+            return RecordedAction(action: inserted, isNew: true)
         }
+    }
+
+    /// Records a decision (see `record`) and answers its action.
+    public func enqueue(_ action: ModerationAction) throws -> ModerationAction {
+        try record(action).action
     }
 
     public func action(id: Int64) throws -> ModerationAction? {
         try writer.read { db in try ModerationAction.fetchOne(db, key: id) }
     }
 
-    /// Actions the runner should work on now: due, and not final or parked. Actions found
-    /// `sending` were interrupted (a crash): they are resumed with a re-check.
+    /// Actions a runner may claim now: due and waiting their turn, or `sending` with an
+    /// expired lease (the runner that held it died). This only reads; `claim` decides.
     public func dueActions(now: Date, limit: Int = 50) throws -> [ModerationAction] {
         try writer.read { db in
-            try ModerationAction
-                .filter([ModerationAction.State.queued, .waiting, .sending].map(\.rawValue).contains(ModerationAction.Columns.state))
-                .filter(ModerationAction.Columns.nextAttemptAt <= now)
-                .order(ModerationAction.Columns.nextAttemptAt, Column("id"))
-                .limit(limit)
-                .fetchAll(db)
+            try ModerationAction.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM action
+                    WHERE (state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
+                       OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?))
+                    ORDER BY nextAttemptAt, id LIMIT ?
+                    """,
+                arguments: [now, now, limit])
         }
     }
 
-    /// The soonest time an unfinished action is due, for the runner's sleep.
+    /// The soonest time an unfinished action is due or a lease runs out, for the runner's sleep.
     public func nextDueDate() throws -> Date? {
         try writer.read { db in
-            try Date.fetchOne(db, sql: "SELECT MIN(nextAttemptAt) FROM action WHERE state IN ('queued', 'waiting', 'sending')")
+            try Date.fetchOne(db, sql: """
+                SELECT MIN(due) FROM (
+                    SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
+                    UNION ALL
+                    SELECT MIN(COALESCE(leaseExpiresAt, nextAttemptAt)) FROM action WHERE state = 'sending')
+                """)
         }
     }
 
@@ -62,44 +95,111 @@ extension ModerationStore {
         }
     }
 
-    /// Updates an unfinished action's state (sending, waiting, parked) and schedule.
-    public func reschedule(_ id: Int64, state: ModerationAction.State, nextAttemptAt: Date, message: String?, backendStatus: Int?, countAttempt: Bool, now: Date) throws {
+    // MARK: Moves of the state machine (each names the states it expects)
+
+    /// Claims a due action for `owner` until `leaseUntil`: queued or waiting and due, or
+    /// sending with an expired lease. Answers the claimed action, or nil when another runner
+    /// got it first or it is no longer due.
+    public func claim(_ id: Int64, owner: String, leaseUntil: Date, now: Date) throws -> ModerationAction? {
         try writer.write { db in
             try db.execute(
                 sql: """
-                    UPDATE action SET state = ?, nextAttemptAt = ?, outcomeMessage = ?, backendStatus = ?,
-                        attempts = attempts + ?, updatedAt = ? WHERE id = ?
+                    UPDATE action SET state = 'sending', claimedBy = ?, leaseExpiresAt = ?, updatedAt = ?
+                    WHERE id = ? AND ((state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
+                        OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
                     """,
-                arguments: [state.rawValue, nextAttemptAt, message, backendStatus, countAttempt ? 1 : 0, now, id])
+                arguments: [owner, leaseUntil, now, id, now, now])
+            guard db.changesCount == 1 else { return nil }
+            return try ModerationAction.fetchOne(db, key: id)
         }
+    }
+
+    /// Extends the lease `owner` holds; throws `lostClaim` when it holds none.
+    public func renewLease(_ id: Int64, owner: String, until: Date) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE action SET leaseExpiresAt = ? WHERE id = ? AND state = 'sending' AND claimedBy = ?",
+                arguments: [until, id, owner])
+            guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
+        }
+    }
+
+    /// Notes that a PATCH is about to go out: one more attempt, and one more whose outcome
+    /// is unknown until an answer proves otherwise (a crash from here on leaves it unknown).
+    public func beginSend(_ id: Int64, owner: String, now: Date) throws {
+        try moveClaimed(id, owner: owner, to: .sending, set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1", arguments: [], now: now)
+    }
+
+    /// Gives a claimed action back to wait until `nextAttemptAt`, or parks it. `sendNotApplied`
+    /// says the attempt just made provably never reached the backend; `localFailure` counts
+    /// a failure of our own (a reset to zero otherwise).
+    public func release(
+        _ id: Int64, owner: String, to state: ModerationAction.State, nextAttemptAt: Date, message: String, backendStatus: Int?,
+        sendNotApplied: Bool = false, localFailure: Bool = false, now: Date
+    ) throws {
+        precondition(state == .waiting || state == .parked, "release takes waiting or parked")
+        try moveClaimed(
+            id, owner: owner, to: state,
+            set: """
+                nextAttemptAt = ?, outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL,
+                unknownOutcomes = MAX(0, unknownOutcomes - ?), localFailures = CASE WHEN ? THEN localFailures + 1 ELSE 0 END
+                """,
+            arguments: [nextAttemptAt, message, backendStatus, sendNotApplied ? 1 : 0, localFailure], now: now)
     }
 
     /// A signed-in staff member's parked actions become due again.
     public func unpark(actorId: Int, now: Date) throws {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE action SET state = 'queued', nextAttemptAt = ?, updatedAt = ? WHERE actorId = ? AND state = 'parked'",
+                sql: """
+                    UPDATE action SET state = 'queued', nextAttemptAt = ?, updatedAt = ?, localFailures = 0
+                    WHERE actorId = ? AND state IN (\(Self.sqlList(ModerationAction.State.sources(of: .queued))))
+                    """,
                 arguments: [now, now, actorId])
         }
     }
 
-    /// Gives an action its final outcome, with its audit entry and notifications, all in
-    /// one transaction: either all three are stored or none is. A second call for the same
-    /// action changes nothing (the audit entry is unique per action).
+    /// Gives a claimed action its final outcome, with its audit entry and notifications, all
+    /// in one transaction: either all three are stored or none is. Throws `lostClaim` when
+    /// `owner` no longer holds the action (another runner finished or took it over).
     public func finish(
-        _ id: Int64, state: ModerationAction.State, message: String, backendStatus: Int?, audit: AuditEntry,
+        _ id: Int64, owner: String, state: ModerationAction.State, message: String, backendStatus: Int?, audit: AuditEntry,
         notifications: [OutboxMessage], now: Date
     ) throws {
         precondition(state.isFinal, "finish takes a final state")
         try writer.write { db in
-            guard let action = try ModerationAction.fetchOne(db, key: id), !action.state.isFinal else { return }
-            try db.execute(
-                sql: "UPDATE action SET state = ?, outcomeMessage = ?, backendStatus = ?, updatedAt = ? WHERE id = ?",
-                arguments: [state.rawValue, message, backendStatus, now, id])
+            try Self.moveClaimed(
+                db, id, owner: owner, to: state,
+                set: "outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL",
+                arguments: [message, backendStatus], now: now)
             var entry = audit
             entry.actionId = id
             try Self.append(&entry, db)
             for message in notifications { try message.insert(db) }
         }
+    }
+
+    private func moveClaimed(
+        _ id: Int64, owner: String, to state: ModerationAction.State, set: String, arguments: StatementArguments, now: Date
+    ) throws {
+        try writer.write { db in try Self.moveClaimed(db, id, owner: owner, to: state, set: set, arguments: arguments, now: now) }
+    }
+
+    /// The one UPDATE every move of a claimed action goes through: it must still be `sending`
+    /// and held by `owner`, and the move must be one the state machine allows.
+    private static func moveClaimed(
+        _ db: Database, _ id: Int64, owner: String, to state: ModerationAction.State, set: String, arguments: StatementArguments,
+        now: Date
+    ) throws {
+        precondition(ModerationAction.State.sending.allowedNext.contains(state), "not a move of a claimed action")
+        var all: StatementArguments = [state.rawValue]
+        all += arguments
+        all += [now, id, owner]
+        try db.execute(sql: "UPDATE action SET state = ?, \(set), updatedAt = ? WHERE id = ? AND state = 'sending' AND claimedBy = ?", arguments: all)
+        guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
+    }
+
+    private static func sqlList(_ states: [ModerationAction.State]) -> String {
+        states.map { "'\($0.rawValue)'" }.joined(separator: ", ")
     }
 }

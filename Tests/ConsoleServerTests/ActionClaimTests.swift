@@ -1,0 +1,67 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// Two console processes on one database (a rolling deploy): each decision is claimed by one.
+@Suite("Actions claimed by one runner at a time", .timeLimit(.minutes(3)))
+struct ActionClaimTests {
+    @Test("two runners on one database file: every action PATCHed once, audited once, notified at most once, none a conflict")
+    func twoRunnersOneDatabase() async throws {
+        try await SandboxFixture.run { sandbox in
+            try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
+                // setup: two dependency sets (two pools, two runners) on the same file, one signed-in staff member
+                let directory = try TemporaryDirectory()
+                defer { directory.remove() }
+                let configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: origin + "/api/v1/")), directory: directory)
+                let first = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
+                let second = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
+                do {
+                    let tokens = try await first.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+                    let account = try await first.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+                    _ = try await first.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
+                    let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken()).jsonObject()
+                    let slugs = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }.prefix(16)
+                    #expect(slugs.count == 16)
+                    let ids = try slugs.map { slug in
+                        try #require(try first.store.enqueue(ModerationAction(
+                            idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
+                            targetKey: slug, statusSeen: "pending", statusWanted: "approved", reason: "", requestId: "test",
+                            clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
+                    }
+
+                    // act: both work through the same due actions at the same time, a few passes each
+                    async let one: Void = passes(first.runner, 3)
+                    async let two: Void = passes(second.runner, 3)
+                    _ = try await (one, two)
+
+                    // check
+                    for slug in slugs {
+                        #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "\(slug) PATCHed once")
+                    }
+                    let states = try ids.map { try first.store.action(id: $0)?.state }
+                    #expect(states.allSatisfy { $0 == .applied }, "\(states)")
+                    let audit = try first.store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+                    #expect(audit.count == ids.count)
+                    #expect(Set(audit.compactMap(\.actionId)) == Set(ids))
+                    #expect(audit.allSatisfy { $0.outcome == "applied" })
+                    let messages = try first.store.outboxMessages(limit: 200)
+                    #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per action")
+                } catch {
+                    try await first.client.shutdown()
+                    try await second.client.shutdown()
+                    throw error
+                }
+                try await first.client.shutdown()
+                try await second.client.shutdown()
+            }
+        }
+    }
+
+    private func passes(_ runner: ActionRunner, _ count: Int) async throws {
+        for _ in 0..<count { try await runner.workThroughDueActions() }
+    }
+}

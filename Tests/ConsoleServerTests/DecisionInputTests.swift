@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import Sandbox
+import Testing
+import TestSupport
+
+/// What a decision form may name and reuse: only real ids and slugs, and one key per decision.
+@Suite("Decisions: ids and idempotency keys", .timeLimit(.minutes(3)))
+struct DecisionInputTests {
+    /// How many actions the console has recorded, read straight from its database file.
+    private func recordedActions(_ directory: TemporaryDirectory) throws -> Int {
+        let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+        return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action") ?? 0 }
+    }
+
+    private func backendStatus(_ sandbox: SandboxFixture, _ path: String) async throws -> String? {
+        try await sandbox.raw(.GET, path, token: try await sandbox.accessToken()).jsonObject()?["status"] as? String
+    }
+
+    @Test("ids that are not positive decimal integers, and slugs with characters no slug has, are 404 and record nothing")
+    func notIds() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let csrf = try await browser.get("/reports").csrfToken ?? ""
+            let paths = [
+                "/reports/-1/decide", "/reports/0/decide", "/reports/+1/decide", "/reports/007/decide", "/photos/-1/decide",
+                "/photos/0/decide", "/reports/99999999999999999999/decide", "/libraries/no%20such%3Cslug%3E/decide", "/libraries/..%2F/decide",
+            ]
+            for (index, path) in paths.enumerated() {
+                // act
+                let answer = try await browser.post(path, form: [
+                    ("csrf", csrf), ("key", "bad-id-\(index)"), ("seen", "open"), ("decision", path.hasPrefix("/libraries") ? "approve" : path.hasPrefix("/photos") ? "approve" : "resolve"),
+                ])
+                // check
+                #expect(answer.status == .notFound, "\(path): \(answer)")
+            }
+            #expect(try recordedActions(directory) == 0, "nothing was recorded")
+        }
+    }
+
+    @Test("a row's key reused for the other button is refused with a clear message; nothing else is recorded or sent")
+    func keyReusedForAnotherDecision() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            // setup: resolve an open report from its row
+            try await browser.signIn()
+            let reports = try await browser.get("/reports")
+            let reportID = try #require(reports.html.range(of: #"action="/reports/"#).map { String(reports.html[$0.upperBound...].prefix { $0.isNumber }) })
+            let key = try #require(reports.field("key", after: "/reports/\(reportID)/decide"))
+            let reportReason = try #require(reports.field("report_reason", after: "/reports/\(reportID)/decide"))
+            let form = { (decision: String) in
+                [("csrf", reports.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", decision), ("back", "/reports"), ("report_reason", reportReason)]
+            }
+            try await browser.post("/reports/\(reportID)/decide", form: form("resolve"))
+            #expect(try await browser.get("/reports").contains("Resolved: "))
+            // act: the same rendered row (the browser's back button), the other button
+            let second = try await browser.post("/reports/\(reportID)/decide", form: form("dismiss"))
+            let after = try await browser.get("/reports")
+            // check
+            #expect(second.status == .seeOther || second.status == .badRequest, "\(second)")
+            let told = second.status == .badRequest ? second : after
+            #expect(told.contains("already used for another decision"), "\(told)")
+            #expect(!after.contains("Dismissed: "))
+            #expect(try recordedActions(directory) == 1)
+            let stored = try DatabaseQueue(path: directory.path("console.sqlite"))
+            #expect(try await stored.read { db in try String.fetchOne(db, sql: "SELECT reportReason FROM action") } == reportReason, "kept to find the report again")
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=all&page_size=50", token: try await sandbox.accessToken()).jsonObject()
+            let report = ((list?["items"] as? [[String: Any]]) ?? []).first { String(describing: $0["id"] ?? "") == reportID }
+            #expect(report?["status"] as? String == "resolved")
+        }
+    }
+
+    @Test("a stale one-click approval key says the decision was already made, instead of flashing a fresh 'Approved'")
+    func staleQuickApproveKey() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            // setup: approve a row in one click, then someone returns it to pending
+            try await browser.signIn()
+            let list = try await browser.get("/libraries?page_size=50")
+            let button = try #require(list.html.range(of: #"formaction="/libraries/"#))
+            let slug = String(list.html[button.upperBound...].prefix { $0 != "/" })
+            let form = [("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"), ("quick", "pending")]
+            try await browser.post("/libraries/\(slug)/decide", form: form)
+            #expect(try await browser.get("/libraries").contains("Approved: "))
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "pending"}"#)
+            // act: the stale list (back button) is clicked again
+            try await browser.post("/libraries/\(slug)/decide", form: form)
+            let after = try await browser.get("/libraries")
+            // check
+            #expect(after.contains("already recorded"), "\(after)")
+            #expect(!after.contains("<div class=\"flash\" role=\"status\">Approved: "))
+            #expect(try await backendStatus(sandbox, "/api/v1/libraries/moderation/\(slug)") == "pending", "nothing was sent")
+            #expect(try recordedActions(directory) == 1)
+        }
+    }
+}
