@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var sandbox: SandboxOptions
 
+    @OptionGroup var resources: ResourceOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -43,7 +45,8 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort,
                 databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
-                backendURL: backendURL),
+                backendURL: backendURL, templatesDirectory: try resources.templatesDirectory(),
+                publicDirectory: try resources.publicFilesDirectory()),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""
