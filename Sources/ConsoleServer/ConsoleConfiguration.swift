@@ -29,9 +29,10 @@ public struct ConsoleConfiguration: Sendable {
     /// The iOS app's bundle id, the `apns-topic` of every notification.
     public var apnsTopic: String
     /// Seconds a connection may stay open without a request being answered or read: between
-    /// requests, and while a request's head or body has stopped arriving.
+    /// requests, while a body has stopped arriving, and for a request's whole head (its bytes
+    /// do not count as activity until it is complete).
     public var connectionIdleTimeout: TimeInterval
-    /// Seconds reading one request may take once its head arrived, however steadily it trickles.
+    /// Seconds reading one request may take once its head arrived, however steadily its body trickles.
     public var requestReadTimeout: TimeInterval
 
     public init(

@@ -29,10 +29,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var resources: ResourceOptions
 
-    @Option(name: .long, help: "Seconds a connection may stay open with nothing arriving or being answered. (env: CONSOLE_IDLE_TIMEOUT, default: 60)")
+    @Option(name: .long, help: "Seconds a connection may stay open with nothing arriving or being answered; also the most time a request's headers may take. (env: CONSOLE_IDLE_TIMEOUT, default: 60)")
     var idleTimeout: Int?
 
-    @Option(name: .long, help: "Seconds reading one request may take once its first line arrived. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
+    @Option(name: .long, help: "Seconds reading one request may take once its headers arrived, however steadily its body trickles. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
     var requestTimeout: Int?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
