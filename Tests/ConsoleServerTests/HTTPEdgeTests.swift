@@ -64,6 +64,39 @@ struct HTTPEdgeTests {
         }
     }
 
+    @Test("only files of a type we know, directly in the public directory, are served; a name never picks its type")
+    func onlyKnownStaticFiles() async throws {
+        // setup: a public directory with files the console must not serve
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let publicFiles = directory.url.appendingPathComponent("public")
+        try FileManager.default.createDirectory(at: publicFiles.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["style.css", "page.html", "notes", "data.json", "sub/inner.css"] {
+            try Data("<script>alert(1)</script>".utf8).write(to: publicFiles.appendingPathComponent(name))
+        }
+        var configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
+        configuration.publicDirectory = publicFiles.path
+        let app = try await buildConsoleApplication(configuration: configuration, logger: ConsoleFixture.quietLogger)
+
+        try await app.test(.router) { client in
+            // act
+            let css = try await client.execute(uri: "/static/style.css", method: .get)
+            let refused = [
+                try await client.execute(uri: "/static/page.html", method: .get), try await client.execute(uri: "/static/notes", method: .get),
+                try await client.execute(uri: "/static/data.json", method: .get), try await client.execute(uri: "/static/sub/inner.css", method: .get),
+                try await client.execute(uri: "/static/sub%2Finner.css", method: .get),
+            ]
+
+            // check
+            #expect(css.status == .ok)
+            #expect(css.headers[.contentType] == "text/css; charset=utf-8")
+            for response in refused {
+                #expect(response.status == .notFound)
+                #expect(!String(buffer: response.body).contains("<script>alert(1)"))
+            }
+        }
+    }
+
     @Test("NUL and other control characters in a query answer the 400 page before any controller runs; a tab is fine")
     func controlCharactersInQuery() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in

@@ -28,8 +28,6 @@ struct StaticFileLibrary: Sendable {
     func file(named name: Substring) -> StaticFile? {
         files[String(name)]
     }
-
-    var names: [String] { files.keys.sorted() }
 }
 
 enum StaticFileLibraryError: Error, CustomStringConvertible {
