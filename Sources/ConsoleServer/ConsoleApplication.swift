@@ -16,7 +16,7 @@ public func buildConsoleApplication(
     let dependencies = try await makeDependencies(configuration: configuration, logger: logger)
     return Application(
         router: buildRouter(dependencies: dependencies),
-        server: .http1(configuration: connectionLimits(configuration)),
+        server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         // Shut down in reverse order: the runner stops before the client it uses.
         services: [dependencies.client, dependencies.runner],
@@ -27,10 +27,10 @@ public func buildConsoleApplication(
 /// Slow clients must not hold connections: Hummingbird's idle timeout closes a connection
 /// with nothing read or answered for a while (a head that never finishes counts as nothing,
 /// since it is not a request part yet); our deadline bounds a request whose body trickles.
-private func connectionLimits(_ configuration: ConsoleConfiguration) -> HTTP1Channel.Configuration {
+private func connectionLimits(_ configuration: ConsoleConfiguration, logger: Logger) -> HTTP1Channel.Configuration {
     let readDeadline = TimeAmount.milliseconds(Int64(configuration.requestReadTimeout * 1000))
     return HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestReadDeadlineHandler(deadline: readDeadline)],
+        additionalChannelHandlers: [RequestReadDeadlineHandler(deadline: readDeadline, logger: logger)],
         idleTimeout: .milliseconds(Int64(configuration.connectionIdleTimeout * 1000)))
 }
 

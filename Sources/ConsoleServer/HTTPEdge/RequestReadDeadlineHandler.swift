@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOHTTPTypes
 
@@ -9,17 +10,24 @@ final class RequestReadDeadlineHandler: ChannelInboundHandler, RemovableChannelH
     typealias InboundOut = HTTPRequestPart
 
     private let deadline: TimeAmount
+    private let logger: Logger
     private var timer: Scheduled<Void>?
 
-    init(deadline: TimeAmount) {
+    init(deadline: TimeAmount, logger: Logger) {
         self.deadline = deadline
+        self.logger = logger
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
             timer?.cancel()
+            let logger = logger
             timer = context.eventLoop.assumeIsolated().scheduleTask(in: deadline) {
+                // Notice, not error: a slow or hostile client, nothing wrong with the console.
+                logger.notice(
+                    "request not received within the read deadline; connection closed",
+                    metadata: ["client": "\(context.remoteAddress?.description ?? "unknown")"])
                 context.close(promise: nil)
             }
         case .body:
