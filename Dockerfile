@@ -17,8 +17,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-0 ca
     && mkdir -p /data /app && chown console /data
 WORKDIR /app
 COPY --from=build /staging/console /app/console
-COPY Templates ./Templates
-COPY Public ./Public
+# Beside the binary, where `console` looks for them whatever its working directory.
+COPY Templates /app/Templates
+COPY Public /app/Public
 USER console
 VOLUME ["/data"]
 ENV CONSOLE_BIND=0.0.0.0 CONSOLE_PORT=8080 CONSOLE_DATABASE=/data/console.sqlite

@@ -1,8 +1,10 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ModerationStore
+import NIOCore
 
 /// Builds the web console: opens its database, loads the templates (a missing one stops
 /// start-up), and wires controllers, middleware and the backend client together.
@@ -14,11 +16,22 @@ public func buildConsoleApplication(
     let dependencies = try await makeDependencies(configuration: configuration, logger: logger)
     return Application(
         router: buildRouter(dependencies: dependencies),
+        server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         // Shut down in reverse order: the runner stops before the client it uses.
         services: [dependencies.client, dependencies.runner],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
+}
+
+/// Slow clients must not hold connections: Hummingbird's idle timeout closes a connection
+/// with nothing read or answered for a while (a head that never finishes counts as nothing,
+/// since it is not a request part yet); our deadline bounds a request whose body trickles.
+private func connectionLimits(_ configuration: ConsoleConfiguration, logger: Logger) -> HTTP1Channel.Configuration {
+    let readDeadline = TimeAmount.milliseconds(Int64(configuration.requestReadTimeout * 1000))
+    return HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestReadDeadlineHandler(deadline: readDeadline, logger: logger)],
+        idleTimeout: .milliseconds(Int64(configuration.connectionIdleTimeout * 1000)))
 }
 
 func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async throws -> ConsoleDependencies {
@@ -29,6 +42,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         base64Key: configuration.tokenKey,
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
+    let staticFiles = try StaticFileLibrary(directory: configuration.publicDirectory)
     // Created last: once it exists, only its service's shutdown may end it.
     let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
     let cache = BackendReadCache(lifetime: configuration.readCacheLifetime)
@@ -37,6 +51,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         logger: logger)
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, cache: cache, sessions: sessions, renderer: renderer,
+        staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
@@ -45,12 +60,14 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
-    let router = Router(context: ConsoleRequestContext.self)
+    // HEAD finds each GET route; `HeadAsGetMiddleware` then runs it exactly as a GET.
+    let router = Router(context: ConsoleRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: LogRequestsMiddleware(.debug))
+    router.add(middleware: HeadAsGetMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: dependencies.client.mediaOrigin))
     router.add(middleware: ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie))
-    // Files are looked up only when no route matched (FileMiddleware serves on a 404).
-    router.add(middleware: FileMiddleware(dependencies.configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
+    router.add(middleware: RequestTargetCheckMiddleware())
+    router.add(middleware: StaticFileMiddleware(library: dependencies.staticFiles))
     router.get("/healthz") { _, _ in "ok" }
     router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie, store: dependencies.store))
 

@@ -28,6 +28,12 @@ public struct ConsoleConfiguration: Sendable {
     public var benchmarkConstantPage: String?
     /// The iOS app's bundle id, the `apns-topic` of every notification.
     public var apnsTopic: String
+    /// Seconds a connection may stay open without a request being answered or read: between
+    /// requests, while a body has stopped arriving, and for a request's whole head (its bytes
+    /// do not count as activity until it is complete).
+    public var connectionIdleTimeout: TimeInterval
+    /// Seconds reading one request may take once its head arrived, however steadily its body trickles.
+    public var requestReadTimeout: TimeInterval
 
     public init(
         host: String = "127.0.0.1",
@@ -43,7 +49,9 @@ public struct ConsoleConfiguration: Sendable {
         readCacheLifetime: TimeInterval = 10,
         forwardClientAddress: Bool = true,
         benchmarkConstantPage: String? = nil,
-        apnsTopic: String = "org.bookcorners.app"
+        apnsTopic: String = "org.bookcorners.app",
+        connectionIdleTimeout: TimeInterval = 60,
+        requestReadTimeout: TimeInterval = 30
     ) {
         self.host = host
         self.port = port
@@ -59,5 +67,7 @@ public struct ConsoleConfiguration: Sendable {
         self.forwardClientAddress = forwardClientAddress
         self.benchmarkConstantPage = benchmarkConstantPage
         self.apnsTopic = apnsTopic
+        self.connectionIdleTimeout = connectionIdleTimeout
+        self.requestReadTimeout = requestReadTimeout
     }
 }

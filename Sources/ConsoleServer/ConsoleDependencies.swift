@@ -11,6 +11,7 @@ struct ConsoleDependencies: Sendable {
     let cache: BackendReadCache
     let sessions: SessionManager
     let renderer: PageRenderer
+    let staticFiles: StaticFileLibrary
     let cookie: SessionCookie
     let throttle: SignInThrottle
     let runner: ActionRunner

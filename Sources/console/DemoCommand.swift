@@ -24,6 +24,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var sandbox: SandboxOptions
 
+    @OptionGroup var resources: ResourceOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -33,6 +35,9 @@ struct DemoCommand: AsyncParsableCommand {
         let backendPort = try EnvironmentOption.integer(sandboxPort, "SANDBOX_PORT", default: 8081)
         let level = try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL")
         let logger = EnvironmentOption.logger(label: "demo", level: level)
+        // Found before anything starts, so a missing directory stops the demo at once.
+        let templates = try resources.templatesDirectory()
+        let publicFiles = try resources.publicFilesDirectory()
         guard let backendURL = URL(string: "http://\(host):\(backendPort)/api/v1/") else {
             throw ValidationError("Invalid sandbox port \(backendPort).")
         }
@@ -43,7 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort,
                 databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
-                backendURL: backendURL),
+                backendURL: backendURL, templatesDirectory: templates, publicDirectory: publicFiles),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""

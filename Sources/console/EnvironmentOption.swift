@@ -5,7 +5,12 @@ import Logging
 /// Flag, then environment variable, then default: the order every option resolves in.
 enum EnvironmentOption {
     static func string(_ flag: String?, _ variable: String, default fallback: String) -> String {
-        flag ?? ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? fallback
+        optionalString(flag, variable) ?? fallback
+    }
+
+    /// Flag, then variable, or nil when neither is set (the caller knows a better default).
+    static func optionalString(_ flag: String?, _ variable: String) -> String? {
+        flag ?? ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     static func integer(_ flag: Int?, _ variable: String, default fallback: Int) throws -> Int {

@@ -27,11 +27,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "The console is served over TLS by a proxy: mark cookies Secure. (env: CONSOLE_BEHIND_TLS_PROXY=1)")
     var behindTLSProxy = false
 
-    @Option(name: .long, help: "Directory of the Mustache templates. (env: CONSOLE_TEMPLATES, default: Templates)")
-    var templates: String?
+    @OptionGroup var resources: ResourceOptions
 
-    @Option(name: .customLong("public"), help: "Directory of the CSS, JS and icons. (env: CONSOLE_PUBLIC, default: Public)")
-    var publicDirectory: String?
+    @Option(name: .long, help: "Seconds a connection may stay open with nothing arriving or being answered; also the most time a request's headers may take. (env: CONSOLE_IDLE_TIMEOUT, default: 60)")
+    var idleTimeout: Int?
+
+    @Option(name: .long, help: "Seconds reading one request may take once its headers arrived, however steadily its body trickles. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
+    var requestTimeout: Int?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
@@ -54,10 +56,18 @@ struct ServeCommand: AsyncParsableCommand {
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
             databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite"),
             backendURL: url,
-            templatesDirectory: EnvironmentOption.string(templates, "CONSOLE_TEMPLATES", default: "Templates"),
-            publicDirectory: EnvironmentOption.string(publicDirectory, "CONSOLE_PUBLIC", default: "Public"),
+            templatesDirectory: try resources.templatesDirectory(),
+            publicDirectory: try resources.publicFilesDirectory(),
             tokenKey: key,
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
-            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"])
+            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"],
+            connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
+            requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)))
+    }
+
+    private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {
+        let value = try EnvironmentOption.integer(flag, variable, default: fallback)
+        guard value > 0 else { throw ValidationError("\(option) (\(variable)) must be at least 1 second, got \(value).") }
+        return value
     }
 }

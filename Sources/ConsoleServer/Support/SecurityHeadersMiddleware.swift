@@ -2,7 +2,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers every answer carries: a strict Content-Security-Policy (no inline script;
-/// images from us and the backend's media origin), no framing, no sniffing, no caching of pages.
+/// images from us and the backend's media origin), no framing, no sniffing, no caching of pages (static files say their own).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     let contentSecurityPolicy: String
     // HTTPTypes names only some headers; these are spelled out once.
@@ -22,9 +22,8 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         response.headers[.contentSecurityPolicy] = contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         for (name, value) in extraHeaders { response.headers[name] = value }
-        if request.uri.path.hasPrefix("/static/") {
-            response.headers[.cacheControl] = "public, max-age=3600"
-        } else {
+        // Static files set their own caching; everything else, error pages included, is not kept.
+        if response.headers[.cacheControl] == nil {
             response.headers[.cacheControl] = "no-store"
         }
         return response
