@@ -197,10 +197,17 @@ struct ActionRunnerTests {
                 var configuration = dependencies.configuration
                 configuration.tokenKey = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
                 let other = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
-                let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
-                // act
-                try await other.runner.workThroughDueActions()
+                let id: Int64
+                do {
+                    let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+                    id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                    // act
+                    try await other.runner.workThroughDueActions()
+                } catch {
+                    // A client dropped without its shutdown ends the whole test process.
+                    try await other.client.shutdown()
+                    throw error
+                }
                 try await other.client.shutdown()
                 // check
                 let parked = try #require(try dependencies.store.action(id: id))
