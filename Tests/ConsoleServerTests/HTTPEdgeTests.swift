@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ModerationStore
 import Testing
 import TestSupport
 
@@ -113,6 +114,28 @@ struct HTTPEdgeTests {
             }
             let tab = try await browser.get("/libraries?q=a%09b")
             #expect(tab.status == .ok, "\(tab)")
+        }
+    }
+
+    @Test("HEAD on the audit export sends nothing and so records no export; GET records one")
+    func headOnExportIsNotAnExport() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            func exports() throws -> Int { try store.auditEntries(limit: 100).filter { $0.action == AuditEntry.exportAction }.count }
+
+            // act
+            let head = try await browser.head("/audit/export?format=csv")
+            let afterHead = try exports()
+            let get = try await browser.get("/audit/export?format=csv")
+
+            // check
+            #expect(head.status == .ok)
+            #expect(head.html.isEmpty)
+            #expect(afterHead == 0, "a HEAD is not an export")
+            #expect(get.status == .ok)
+            #expect(try exports() == 1)
         }
     }
 

@@ -87,12 +87,15 @@ struct AuditController {
         let query = AuditQuery(listQuery)
         let format = listQuery.choice("format", default: AuditExportFormat.csv)
         let store = dependencies.store
-        dependencies.auditStaff(
-            AuditEntry.exportAction, targetKind: "auditLog", targetName: "\(format.rawValue) export: \(query.filter.description)",
-            context: context, userAgent: request.headers[.userAgent] ?? "")
+        let dependencies = dependencies
         let filename = "book-corners-audit-\(query.fromText ?? "start")-to-\(query.toText ?? "now").\(format.rawValue)"
         let filter = query.filter
+        let userAgent = request.headers[.userAgent] ?? ""
         let body = ResponseBody { writer in
+            // Audited when the rows are written: a HEAD (answered without its body) exports nothing.
+            dependencies.auditStaff(
+                AuditEntry.exportAction, targetKind: "auditLog", targetName: "\(format.rawValue) export: \(filter.description)",
+                context: context, userAgent: userAgent)
             var exporter = AuditExporter(store: store, filter: filter, format: format)
             var chunk: [UInt8] = []
             while try exporter.nextChunk(into: &chunk) {
