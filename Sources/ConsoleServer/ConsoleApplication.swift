@@ -16,7 +16,11 @@ public func buildConsoleApplication(
         router: buildRouter(dependencies: dependencies),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         // Shut down in reverse order: the runner stops before the client it uses.
-        services: [dependencies.client, dependencies.runner],
+        services: [
+            dependencies.client, dependencies.runner,
+            SessionPruner(
+                sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
@@ -36,7 +40,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
     return ConsoleDependencies(
-        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions, renderer: renderer,
+        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions,
+        statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
@@ -46,13 +51,22 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
     let router = Router(context: ConsoleRequestContext.self)
+    let configuration = dependencies.configuration
+    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
     router.add(middleware: LogRequestsMiddleware(.debug))
-    router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: dependencies.client.mediaOrigin))
-    router.add(middleware: ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie))
+    router.add(middleware: SecurityHeadersMiddleware(
+        mediaOrigin: dependencies.client.mediaOrigin, strictTransportSecurity: configuration.behindTLSProxy))
+    let errorPages = ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie)
+    // Twice: outside the session (its own failures) and inside it (pages see who is signed in).
+    router.add(middleware: errorPages)
+    router.add(middleware: OriginCheckMiddleware(publicOrigin: configuration.publicURL?.absoluteString, behindTLSProxy: configuration.behindTLSProxy))
+    router.add(middleware: SessionMiddleware(
+        sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, cookie: dependencies.cookie, store: dependencies.store,
+        forwardClientAddress: configuration.forwardClientAddress))
+    router.add(middleware: errorPages)
     // Files are looked up only when no route matched (FileMiddleware serves on a 404).
-    router.add(middleware: FileMiddleware(dependencies.configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
+    router.add(middleware: FileMiddleware(configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
     router.get("/healthz") { _, _ in "ok" }
-    router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie, store: dependencies.store))
 
     let signIn = SignInController(dependencies: dependencies)
     signIn.addRoutes(to: router)

@@ -28,6 +28,15 @@ public struct ConsoleConfiguration: Sendable {
     public var benchmarkConstantPage: String?
     /// The iOS app's bundle id, the `apns-topic` of every notification.
     public var apnsTopic: String
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
+    public var trustedProxies: TrustedProxies
+    /// How often a signed-in person's staff status is asked again (`auth/me`).
+    public var staffRecheckInterval: TimeInterval
+    /// The console's address as browsers see it, when a proxy changes `Host`; POSTs from
+    /// any other origin are refused. `nil`: the request's own scheme and `Host`.
+    public var publicURL: URL?
+    /// How often expired sessions and old sign-in attempts are deleted.
+    public var pruneInterval: TimeInterval
 
     public init(
         host: String = "127.0.0.1",
@@ -43,7 +52,11 @@ public struct ConsoleConfiguration: Sendable {
         readCacheLifetime: TimeInterval = 10,
         forwardClientAddress: Bool = true,
         benchmarkConstantPage: String? = nil,
-        apnsTopic: String = "org.bookcorners.app"
+        apnsTopic: String = "org.bookcorners.app",
+        trustedProxies: TrustedProxies = .none,
+        staffRecheckInterval: TimeInterval = 5 * 60,
+        publicURL: URL? = nil,
+        pruneInterval: TimeInterval = 60 * 60
     ) {
         self.host = host
         self.port = port
@@ -59,5 +72,9 @@ public struct ConsoleConfiguration: Sendable {
         self.forwardClientAddress = forwardClientAddress
         self.benchmarkConstantPage = benchmarkConstantPage
         self.apnsTopic = apnsTopic
+        self.trustedProxies = trustedProxies
+        self.staffRecheckInterval = staffRecheckInterval
+        self.publicURL = publicURL
+        self.pruneInterval = pruneInterval
     }
 }

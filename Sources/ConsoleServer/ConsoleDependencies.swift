@@ -10,6 +10,7 @@ struct ConsoleDependencies: Sendable {
     let client: BackendClient
     let cache: BackendReadCache
     let sessions: SessionManager
+    let statusCheck: StaffStatusCheck
     let renderer: PageRenderer
     let cookie: SessionCookie
     let throttle: SignInThrottle

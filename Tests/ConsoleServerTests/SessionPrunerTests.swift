@@ -1,0 +1,44 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Testing
+import TestSupport
+
+/// Issue 11 item 17: expired sessions and old sign-in attempts are deleted on a schedule,
+/// and a deleted session's decrypted tokens leave memory with it.
+@Suite("Pruning sessions and sign-in attempts", .timeLimit(.minutes(3)))
+struct SessionPrunerTests {
+    @Test("the pruning service deletes an idle session and old attempts, and drops the session's tokens")
+    func prunes() async throws {
+        // setup: an idle session whose tokens are held in memory, a live one, and an old attempt
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let unreachable = try #require(URL(string: "http://127.0.0.1:1/api/v1/"))
+        let dependencies = try await makeDependencies(
+            configuration: ConsoleFixture.configuration(backendURL: unreachable, directory: directory),
+            logger: ConsoleFixture.quietLogger)
+        let account = Account(id: 7, username: "staff", email: "staff@example.com", isSocialOnly: false, isStaff: true)
+        let tokens = TokenPair(access: "access", refresh: "refresh")
+        let (_, idle) = try await dependencies.sessions.start(
+            account: account, tokens: tokens, clientAddress: "10.0.0.1", userAgent: "test", now: Date().addingTimeInterval(-3_600))
+        let (_, live) = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "10.0.0.1", userAgent: "test")
+        _ = try await dependencies.sessions.credentials(for: idle)
+        _ = try dependencies.store.admitSignInAttempt(
+            login: "staff", clientAddress: "10.0.0.1", now: Date().addingTimeInterval(-2 * 86_400), maxFailures: 5, window: 900)
+        let pruner = SessionPruner(sessions: dependencies.sessions, store: dependencies.store, interval: 0.1, logger: ConsoleFixture.quietLogger)
+        // act
+        let running = Task { try await pruner.run() }
+        defer { running.cancel() }
+        var waited = 0
+        while try dependencies.store.session(id: idle.id) != nil, waited < 100 {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += 1
+        }
+        // check
+        #expect(try dependencies.store.session(id: idle.id) == nil)
+        #expect(try dependencies.store.session(id: live.id) != nil)
+        #expect(await dependencies.sessions.holdsCredentials(sessionID: idle.id) == false)
+        #expect(try dependencies.store.deleteSignInAttempts(before: Date()) == 0, "the old attempt went with the same pass")
+    }
+}
