@@ -65,7 +65,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
         forwardClientAddress: configuration.forwardClientAddress))
     router.add(middleware: errorPages)
     // Files are looked up only when no route matched (FileMiddleware serves on a 404).
-    router.add(middleware: FileMiddleware(configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
+    router.add(middleware: FileMiddleware(dependencies.configuration.publicDirectory, urlBasePath: "/static", searchForIndexHtml: false))
     router.get("/healthz") { _, _ in "ok" }
 
     let signIn = SignInController(dependencies: dependencies)

@@ -73,4 +73,20 @@ struct SessionEndingTests {
             }
         }
     }
+
+    @Test("an error page shown to someone signed in keeps their sign-out button")
+    func errorPageSeesTheSession() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            // act
+            let missingLibrary = try await browser.get("/libraries/no-such-library")
+            let missingPage = try await browser.get("/no/such/page")
+            // check
+            for page in [missingLibrary, missingPage] {
+                #expect(page.status == .notFound)
+                #expect(page.contains(#"action="/sign-out""#), "\(page)")
+            }
+        }
+    }
 }
