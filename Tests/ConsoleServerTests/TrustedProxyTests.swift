@@ -66,6 +66,21 @@ struct TrustedProxyTests {
         }
     }
 
+    @Test("behind a trusted proxy, the backend is sent the forwarded client as X-Forwarded-For")
+    func addressSentToTheBackend() async throws {
+        let proxies = try TrustedProxies(parsing: ["127.0.0.1", "::1"])
+        try await ConsoleFixture.withCountedConsole(configure: { $0.trustedProxies = proxies }) { browser, _, proxy, _ in
+            // setup
+            browser.headers = [("X-Forwarded-For", "203.0.113.7")]
+            // act
+            let signedIn = try await browser.signIn()
+            // check
+            #expect(signedIn.status == .seeOther, "\(signedIn)")
+            #expect(await proxy.forwardedFor(.post, "/api/v1/auth/login") == ["203.0.113.7"])
+            #expect(await proxy.forwardedFor(.get, "/api/v1/auth/me") == ["203.0.113.7"])
+        }
+    }
+
     @Test("without --trusted-proxy the forwarding headers are ignored")
     func headersIgnoredByDefault() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
