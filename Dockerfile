@@ -1,5 +1,8 @@
 # Build: docker build -t bookcorners-console .
 # Run:   docker run -p 8080:8080 -v console-data:/data -e CONSOLE_BACKEND_URL=https://bookcorners.org/api/v1/ bookcorners-console
+# The image listens on all interfaces and expects a TLS proxy in front (Secure __Host- cookies,
+# HSTS). Tell it the proxy's address with CONSOLE_TRUSTED_PROXY. To try it over plain HTTP on
+# this machine only: -p 127.0.0.1:8080:8080 -e CONSOLE_BEHIND_TLS_PROXY=0.
 FROM swift:6.2-bookworm AS build
 WORKDIR /build
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev && rm -rf /var/lib/apt/lists/*
@@ -22,7 +25,7 @@ COPY Templates /app/Templates
 COPY Public /app/Public
 USER console
 VOLUME ["/data"]
-ENV CONSOLE_BIND=0.0.0.0 CONSOLE_PORT=8080 CONSOLE_DATABASE=/data/console.sqlite
+ENV CONSOLE_BIND=0.0.0.0 CONSOLE_PORT=8080 CONSOLE_DATABASE=/data/console.sqlite CONSOLE_BEHIND_TLS_PROXY=1
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
 ENTRYPOINT ["/app/console", "serve"]

@@ -19,7 +19,11 @@ public func buildConsoleApplication(
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         // Shut down in reverse order: the runner stops before the client it uses.
-        services: [dependencies.client, dependencies.runner],
+        services: [
+            dependencies.client, dependencies.runner,
+            SessionPruner(
+                sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
+        ],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
@@ -50,7 +54,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
     return ConsoleDependencies(
-        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions, renderer: renderer,
+        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions,
+        statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
@@ -62,14 +67,23 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
     // HEAD finds each GET route; `HeadAsGetMiddleware` then runs it exactly as a GET.
     let router = Router(context: ConsoleRequestContext.self, options: .autoGenerateHeadEndpoints)
+    let configuration = dependencies.configuration
+    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: HeadAsGetMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: dependencies.client.mediaOrigin))
-    router.add(middleware: ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie))
+    router.add(middleware: SecurityHeadersMiddleware(
+        mediaOrigin: dependencies.client.mediaOrigin, strictTransportSecurity: configuration.behindTLSProxy))
+    let errorPages = ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie)
+    // Twice: outside the session (its own failures) and inside it (pages see who is signed in).
+    router.add(middleware: errorPages)
     router.add(middleware: RequestTargetCheckMiddleware())
     router.add(middleware: StaticFileMiddleware(library: dependencies.staticFiles))
+    router.add(middleware: OriginCheckMiddleware(publicOrigin: configuration.publicURL?.absoluteString, behindTLSProxy: configuration.behindTLSProxy))
+    router.add(middleware: SessionMiddleware(
+        sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, cookie: dependencies.cookie, store: dependencies.store,
+        forwardClientAddress: configuration.forwardClientAddress))
+    router.add(middleware: errorPages)
     router.get("/healthz") { _, _ in "ok" }
-    router.add(middleware: SessionMiddleware(sessions: dependencies.sessions, cookie: dependencies.cookie, store: dependencies.store))
 
     let signIn = SignInController(dependencies: dependencies)
     signIn.addRoutes(to: router)

@@ -34,6 +34,15 @@ public struct ConsoleConfiguration: Sendable {
     public var connectionIdleTimeout: TimeInterval
     /// Seconds reading one request may take once its head arrived, however steadily its body trickles.
     public var requestReadTimeout: TimeInterval
+    /// Proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
+    public var trustedProxies: TrustedProxies
+    /// How often a signed-in person's staff status is asked again (`auth/me`).
+    public var staffRecheckInterval: TimeInterval
+    /// The console's address as browsers see it, when a proxy changes `Host`; POSTs from
+    /// any other origin are refused. `nil`: the request's own scheme and `Host`.
+    public var publicURL: URL?
+    /// How often expired sessions and old sign-in attempts are deleted.
+    public var pruneInterval: TimeInterval
 
     public init(
         host: String = "127.0.0.1",
@@ -51,7 +60,11 @@ public struct ConsoleConfiguration: Sendable {
         benchmarkConstantPage: String? = nil,
         apnsTopic: String = "org.bookcorners.app",
         connectionIdleTimeout: TimeInterval = 60,
-        requestReadTimeout: TimeInterval = 30
+        requestReadTimeout: TimeInterval = 30,
+        trustedProxies: TrustedProxies = .none,
+        staffRecheckInterval: TimeInterval = 5 * 60,
+        publicURL: URL? = nil,
+        pruneInterval: TimeInterval = 60 * 60
     ) {
         self.host = host
         self.port = port
@@ -69,5 +82,9 @@ public struct ConsoleConfiguration: Sendable {
         self.apnsTopic = apnsTopic
         self.connectionIdleTimeout = connectionIdleTimeout
         self.requestReadTimeout = requestReadTimeout
+        self.trustedProxies = trustedProxies
+        self.staffRecheckInterval = staffRecheckInterval
+        self.publicURL = publicURL
+        self.pruneInterval = pruneInterval
     }
 }

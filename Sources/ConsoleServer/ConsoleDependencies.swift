@@ -10,7 +10,9 @@ struct ConsoleDependencies: Sendable {
     let client: BackendClient
     let cache: BackendReadCache
     let sessions: SessionManager
-    let renderer: PageRenderer
+    let statusCheck: StaffStatusCheck
+    // `var` so a test can render with its own templates.
+    var renderer: PageRenderer
     let staticFiles: StaticFileLibrary
     let cookie: SessionCookie
     let throttle: SignInThrottle

@@ -133,6 +133,19 @@ enum ModerationStoreMigrations {
                 UPDATE action SET unknownOutcomes = attempts WHERE state NOT IN ('applied', 'conflict', 'failed');
                 """)
         }
+        migrator.registerMigration("v5-sign-in-lockout") { db in
+            // Attempts are recorded before the backend is asked (`pending`), so parallel
+            // guesses count; aliases key a username and an e-mail to the same account.
+            try db.execute(sql: """
+                ALTER TABLE signInAttempt ADD COLUMN state TEXT NOT NULL DEFAULT 'settled'; -- pending | settled
+                CREATE INDEX signInAttempt_attemptedAt ON signInAttempt(attemptedAt);
+                CREATE TABLE signInAlias (
+                    login TEXT PRIMARY KEY NOT NULL,      -- lower-cased username or e-mail
+                    accountKey TEXT NOT NULL              -- "account:<id>", what attempts are keyed by
+                );
+                CREATE INDEX session_expiresAt ON session(expiresAt);
+                """)
+        }
         return migrator
     }
 }

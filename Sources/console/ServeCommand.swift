@@ -29,6 +29,18 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var resources: ResourceOptions
 
+    @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
+    var trustedProxy: [String] = []
+
+    @Option(name: .long, help: "The console's URL as browsers see it (e.g. https://console.example.org), when a proxy rewrites Host; POSTs from any other origin are refused. (env: CONSOLE_PUBLIC_URL, default: the request's own scheme and Host)")
+    var publicURL: String?
+
+    @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
+    var staffRecheck: Int?
+
+    @Option(name: .long, help: "Seconds between deletions of expired sessions and old sign-in attempts. (env: CONSOLE_PRUNE_INTERVAL, default: 3600)")
+    var pruneInterval: Int?
+
     @Option(name: .long, help: "Seconds a connection may stay open with nothing arriving or being answered; also the most time a request's headers may take. (env: CONSOLE_IDLE_TIMEOUT, default: 60)")
     var idleTimeout: Int?
 
@@ -51,6 +63,21 @@ struct ServeCommand: AsyncParsableCommand {
             ["http", "https"].contains(scheme), url.host != nil
         else { throw ValidationError("The backend URL must be an http(s) URL such as https://bookcorners.org/api/v1/, got '\(urlText)'.") }
         let key = tokenKey ?? ProcessInfo.processInfo.environment["CONSOLE_TOKEN_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        let proxies: TrustedProxies
+        do {
+            proxies = try TrustedProxies(parsing: trustedProxy.isEmpty ? [EnvironmentOption.string(nil, "CONSOLE_TRUSTED_PROXY", default: "")] : trustedProxy)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
+        }
+        var publicOrigin: URL?
+        if let text = publicURL ?? ProcessInfo.processInfo.environment["CONSOLE_PUBLIC_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("The public URL must be an http(s) URL such as https://console.example.org, got '\(text)'.")
+            }
+            publicOrigin = url
+        }
+        let recheck = try positive(staffRecheck, "--staff-recheck", "CONSOLE_STAFF_RECHECK", default: 300)
+        let prune = try positive(pruneInterval, "--prune-interval", "CONSOLE_PRUNE_INTERVAL", default: 3_600)
         return ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
@@ -62,7 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
             benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"],
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
-            requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)))
+            requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
+            trustedProxies: proxies, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
+            pruneInterval: TimeInterval(prune))
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

@@ -44,12 +44,12 @@ struct SignInTests {
     func secureAndRotated() async throws {
         try await ConsoleFixture.withConsole(behindTLSProxy: true) { browser, _, _ in
             let first = try await browser.signIn()
-            #expect(first.headers[values: .setCookie].contains { $0.hasPrefix("bc_session=") && $0.contains("Secure") })
-            let firstValue = try #require(browser.cookies["bc_session"])
+            #expect(first.headers[values: .setCookie].contains { $0.hasPrefix("__Host-bc_session=") && $0.contains("Secure") })
+            let firstValue = try #require(browser.cookies["__Host-bc_session"])
             let page = try await browser.get("/")
             try await browser.post("/sign-out", form: [("csrf", page.csrfToken ?? "")])
             try await browser.signIn()
-            let secondValue = try #require(browser.cookies["bc_session"])
+            let secondValue = try #require(browser.cookies["__Host-bc_session"])
             #expect(secondValue != firstValue)
         }
     }

@@ -39,24 +39,93 @@ struct ModerationStoreTests {
             try store.insert(session(id: "idle", lastSeen: now.addingTimeInterval(-3_600), expires: now.addingTimeInterval(3_600)))
             try store.insert(session(id: "ended", lastSeen: now, expires: now.addingTimeInterval(-1)))
             try store.insert(session(id: "live", lastSeen: now, expires: now.addingTimeInterval(3_600)))
-            #expect(try store.deleteExpiredSessions(now: now, idleTimeout: 1_800) == 2)
+            #expect(try store.deleteExpiredSessions(now: now, idleTimeout: 1_800).sorted() == ["ended", "idle"])
             #expect(try store.session(id: "live") != nil)
         }
     }
 
-    @Test("failed sign-ins are counted per account and address; a success clears them")
-    func signInAttempts() throws {
+    /// The end of a lockout (stored to the millisecond, so compared with a tolerance).
+    private func lockedUntil(_ admission: SignInAdmission) -> Date? {
+        if case .locked(let until) = admission { until } else { nil }
+    }
+
+    @Test("an attempt is recorded before the backend is asked: the sixth of six parallel attempts is locked out")
+    func attemptsRecordedFirst() throws {
         try withStore { store, _ in
+            // setup
             let now = Date()
-            for offset in 0..<3 {
-                try store.recordSignInAttempt(login: "Staff", clientAddress: "10.0.0.1", at: now.addingTimeInterval(Double(offset)), succeeded: false)
+            // act: five admitted and still pending, as parallel requests would be
+            var admissions: [SignInAdmission] = []
+            for offset in 0..<6 {
+                admissions.append(try store.admitSignInAttempt(
+                    login: "Staff", clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset)), maxFailures: 5, window: 900))
             }
-            try store.recordSignInAttempt(login: "staff", clientAddress: "10.0.0.2", at: now, succeeded: false)
-            #expect(try store.failedSignIns(login: "STAFF", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)).count == 3)
-            #expect(try store.failedSignIns(login: "staff", clientAddress: "10.0.0.1", since: now.addingTimeInterval(1.5)).count == 1)
-            try store.recordSignInAttempt(login: "staff", clientAddress: "10.0.0.1", at: now.addingTimeInterval(10), succeeded: true)
-            #expect(try store.failedSignIns(login: "staff", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)).isEmpty)
-            #expect(try store.failedSignIns(login: "staff", clientAddress: "10.0.0.2", since: now.addingTimeInterval(-60)).count == 1)
+            // check
+            #expect(admissions.prefix(5).allSatisfy { if case .admitted = $0 { true } else { false } })
+            #expect(lockedUntil(admissions[5]).map { abs($0.timeIntervalSince(now.addingTimeInterval(4 + 900))) < 0.01 } == true)
+            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.2", since: now.addingTimeInterval(-60)) == 0)
+        }
+    }
+
+    @Test("once an account has signed in, its username and e-mail count together; a success clears both")
+    func attemptsKeyedByAccount() throws {
+        try withStore { store, _ in
+            // setup: a success teaches the store that "staff" and "staff@example.com" are account 2
+            let now = Date()
+            let account = SignInAccount(id: 2, username: "staff", email: "Staff@Example.com")
+            guard case .admitted(let first) = try store.admitSignInAttempt(
+                login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            else { Issue.record("first attempt refused"); return }
+            try store.settleSignInAttempt(first, as: .succeeded(account))
+            // act: three wrong passwords by name, two by e-mail
+            for (offset, login) in ["staff", "STAFF", "staff", "staff@example.com", "staff@EXAMPLE.com"].enumerated() {
+                guard case .admitted(let id) = try store.admitSignInAttempt(
+                    login: login, clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset + 1)), maxFailures: 5, window: 900)
+                else { Issue.record("attempt \(offset) refused"); return }
+                try store.settleSignInAttempt(id, as: .failed(nil))
+            }
+            // check
+            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now) == 5)
+            let sixth = try store.admitSignInAttempt(
+                login: "staff@example.com", clientAddress: "10.0.0.1", now: now.addingTimeInterval(10), maxFailures: 5, window: 900)
+            #expect(lockedUntil(sixth).map { abs($0.timeIntervalSince(now.addingTimeInterval(5 + 900))) < 0.01 } == true)
+            #expect(throws: SignInAttemptError.notPending(first)) { try store.settleSignInAttempt(first, as: .void) }
+        }
+    }
+
+    @Test("an attempt the backend never judged does not count; old attempts are pruned")
+    func voidAndPrune() throws {
+        try withStore { store, _ in
+            // setup
+            let now = Date()
+            guard case .admitted(let unjudged) = try store.admitSignInAttempt(
+                login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            else { Issue.record("refused"); return }
+            // act
+            try store.settleSignInAttempt(unjudged, as: .void)
+            _ = try store.admitSignInAttempt(login: "old", clientAddress: "10.0.0.1", now: now.addingTimeInterval(-7_200), maxFailures: 5, window: 900)
+            _ = try store.admitSignInAttempt(login: "new", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            // check
+            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 0)
+            #expect(try store.deleteSignInAttempts(before: now.addingTimeInterval(-3_600)) == 1)
+            #expect(try store.failedSignInCount(login: "new", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 1)
+        }
+    }
+
+    @Test("a key file that group or others can read is refused, with the command that fixes it")
+    func keyFileMode() throws {
+        try withStore { _, directory in
+            // setup
+            let keyFile = directory.appendingPathComponent("console.key").path
+            _ = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: keyFile)
+            // act
+            let error = #expect(throws: TokenSealerError.self) { try TokenSealer.load(base64Key: nil, keyFile: keyFile) }
+            // check
+            #expect(error == .keyFileTooOpen(keyFile, mode: 0o644))
+            #expect(error?.description.contains("chmod 600 \(keyFile)") == true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile)
+            _ = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
         }
     }
 

@@ -20,6 +20,13 @@ public actor FaultingProxy {
 
     private var calls: [String: Int] = [:]
     private var forwardedCalls: [String: Int] = [:]
+    private var forwardedFor: [String: [String]] = [:]
+
+    /// The `X-Forwarded-For` values of the calls with this method and path that reached the
+    /// backend, in order (empty text for a call without one).
+    public func forwardedFor(_ method: HTTPRequest.Method, _ path: String) -> [String] {
+        forwardedFor["\(method) \(path)", default: []]
+    }
 
     /// How many calls with this method and path reached the backend.
     public func forwarded(_ method: HTTPRequest.Method, _ path: String) -> Int {
@@ -31,8 +38,9 @@ public actor FaultingProxy {
         return calls["\(method) \(path)", default: 0]
     }
 
-    private func countForwarded(_ method: HTTPRequest.Method, _ path: String) {
+    private func countForwarded(_ method: HTTPRequest.Method, _ path: String, forwardedFor address: String?) {
         forwardedCalls["\(method) \(path)", default: 0] += 1
+        forwardedFor["\(method) \(path)", default: []].append(address ?? "")
     }
 
     /// Runs a proxy to `backend` (an origin such as `http://127.0.0.1:8123`) around `body`,
@@ -68,7 +76,8 @@ public actor FaultingProxy {
     }
 
     private func forward(_ request: Request, to backend: String) async throws -> Response {
-        countForwarded(request.method, request.uri.path)
+        countForwarded(
+            request.method, request.uri.path, forwardedFor: request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value)
         var outgoing = HTTPClientRequest(url: backend + request.uri.description)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers {

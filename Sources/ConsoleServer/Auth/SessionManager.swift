@@ -62,6 +62,24 @@ actor SessionManager {
         try store.deleteSession(id: sessionID)
     }
 
+    /// Ends every session of one staff member (no longer staff: none of them may go on).
+    func endAll(staffId: Int) throws {
+        for id in try store.deleteSessions(staffId: staffId) { credentials[id] = nil }
+    }
+
+    /// Deletes expired sessions and drops their decrypted tokens; answers how many ended.
+    @discardableResult
+    func pruneExpired(now: Date = Date()) throws -> Int {
+        let ended = try store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
+        for id in ended { credentials[id] = nil }
+        return ended.count
+    }
+
+    /// Whether a session's decrypted tokens are still held in memory.
+    func holdsCredentials(sessionID: String) -> Bool {
+        credentials[sessionID] != nil
+    }
+
     func flash(_ message: String, sessionID: String) throws {
         try store.setFlash(message, sessionID: sessionID)
     }
@@ -82,9 +100,17 @@ actor SessionManager {
         let sealer = sealer
         let logger = logger
         let sessionID = session.id
-        let made = StaffCredentials(
-            accessToken: try sealer.open(session.sealedAccessToken), refreshToken: try sealer.open(session.sealedRefreshToken)
-        ) { token in
+        let accessToken: String
+        let refreshToken: String
+        do {
+            accessToken = try sealer.open(session.sealedAccessToken)
+            refreshToken = try sealer.open(session.sealedRefreshToken)
+        } catch {
+            // Sealed with another key (the key was replaced) or damaged: nobody can use them again.
+            logger.warning("stored backend tokens cannot be opened", metadata: ["actor": "\(session.username)"])
+            throw SessionCredentialsError.unreadable
+        }
+        let made = StaffCredentials(accessToken: accessToken, refreshToken: refreshToken) { token in
             do {
                 try store.updateSealedAccessToken(try sealer.seal(token), sessionID: sessionID)
             } catch {
@@ -94,6 +120,11 @@ actor SessionManager {
         credentials[session.id] = made
         return made
     }
+}
+
+/// A session's stored backend tokens cannot be decrypted with the current key.
+enum SessionCredentialsError: Error {
+    case unreadable
 }
 
 /// Reads the `exp` claim of a JWT without checking it (the backend checks; we only plan).

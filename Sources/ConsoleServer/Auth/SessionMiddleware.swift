@@ -1,37 +1,57 @@
+import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
 
-/// Finds the session behind the cookie and puts it on the context.
+/// Finds the session behind the cookie, checks that its backend credentials still open and
+/// that its owner is still staff (see `StaffStatusCheck`), and puts it on the context. A
+/// session that fails either is ended here and the person sent to sign in, for every page,
+/// including those that never call the backend.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let sessions: SessionManager
+    let statusCheck: StaffStatusCheck
     let cookie: SessionCookie
     let store: ModerationStore
+    let forwardClientAddress: Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        var expired = false
-        if let value = request.cookies[SessionCookie.name]?.value, !value.isEmpty {
-            switch try await sessions.lookup(cookie: value) {
-            case .active(let session, let flash):
-                context.session = session
-                context.flash = flash
-                context.logger[metadataKey: "actor"] = "\(session.username)"
-                context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
-                    + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
-            case .expired:
-                expired = true
-            case .none:
-                break
+        guard let value = cookie.value(in: request), !value.isEmpty else { return try await next(request, context) }
+        switch try await sessions.lookup(cookie: value) {
+        case .none:
+            return try await next(request, context)
+        case .expired:
+            return SessionEnding.expired.response(cookie: cookie)
+        case .active(let session, let flash):
+            if let ending = try await ending(of: session, context: context) {
+                context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(ending.rawValue)"])
+                if ending == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
+                return ending.response(cookie: cookie)
             }
+            context.session = session
+            context.flash = flash
+            context.logger[metadataKey: "actor"] = "\(session.username)"
+            context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
+                + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            return try await next(request, context)
         }
-        guard context.session != nil || !expired else {
-            var response = Response.redirect(to: "/sign-in?expired=1", type: .normal)
-            response.setCookie(cookie.clear())
-            return response
+    }
+
+    /// Why this live session must end now, or `nil` when it may go on.
+    private func ending(of session: StaffSession, context: Context) async throws -> SessionEnding? {
+        let credentials: StaffCredentials
+        do {
+            credentials = try await sessions.credentials(for: session)
+        } catch SessionCredentialsError.unreadable {
+            return .unreadable
         }
-        return try await next(request, context)
+        let callContext = CallContext(requestID: context.requestID, forwardedFor: forwardClientAddress ? context.clientAddress : nil)
+        switch await statusCheck.verdict(staffId: session.staffId, credentials: credentials, context: callContext) {
+        case .staff: return nil
+        case .notStaff: return .notStaff
+        case .refused: return .refused
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import Logging
+import ModerationStore
 
 /// Sign-in and sign-out. Only accounts the backend calls staff get a session.
 struct SignInController {
@@ -18,10 +19,10 @@ struct SignInController {
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         if context.session != nil { return .redirect(to: SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
-        let expired = request.uri.queryParameters["expired"] != nil
+        let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
         return try page(
             context: context, request: request, login: "", next: request.uri.queryParameters["next"].map(String.init),
-            message: expired ? "Your session has ended. Sign in again to continue." : nil, isError: false, status: .ok)
+            message: SessionEnding(query: query)?.message, isError: false, status: .ok)
     }
 
     @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -30,7 +31,7 @@ struct SignInController {
         let login = String((form["login"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(254))
         let password = String((form["password"] ?? "").prefix(1024))
         let next = form["next"]
-        guard let cookieToken = request.cookies[SessionCookie.signInCSRFName]?.value, let formToken = form["csrf"],
+        guard let cookieToken = dependencies.cookie.signInCSRFValue(in: request), let formToken = form["csrf"],
             RandomToken.equal(cookieToken, formToken)
         else {
             return try page(context: context, request: request, login: login, next: next,
@@ -41,11 +42,17 @@ struct SignInController {
                             message: "Enter your Book Corners username or e-mail and your password.", isError: true, status: .badRequest)
         }
         let address = context.clientAddress
-        if let wait = try dependencies.throttle.waitTime(login: login, clientAddress: address) {
+        let userAgent = request.headers[.userAgent] ?? ""
+        // Recorded before the backend is asked, so parallel guesses see each other.
+        let attemptID: Int64
+        switch try dependencies.throttle.admit(login: login, clientAddress: address) {
+        case .locked(let wait):
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             return try page(context: context, request: request, login: login, next: next,
                             message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(minutes) min; try again then.",
                             isError: true, status: .tooManyRequests)
+        case .admitted(let id):
+            attemptID = id
         }
         let outcome: Result<(TokenPair, Account), BackendError>
         do {
@@ -55,35 +62,37 @@ struct SignInController {
         }
         switch outcome {
         case .success((let tokens, let account)) where account.isStaff:
-            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: true)
+            try dependencies.throttle.settle(attemptID, as: .succeeded(account.signInAccount))
             let (cookieValue, session) = try await dependencies.sessions.start(
-                account: account, tokens: tokens, clientAddress: address, userAgent: request.headers[.userAgent] ?? "")
+                account: account, tokens: tokens, clientAddress: address, userAgent: userAgent)
+            // Sign-in has just asked auth/me: the next re-check can wait a full interval.
+            await dependencies.statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
-            dependencies.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            dependencies.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // Decisions parked for lack of a session can go now.
             try dependencies.store.unpark(actorId: account.id, now: Date())
             dependencies.runner.nudge()
             var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
             response.setCookie(dependencies.cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
             return response
-        case .success:
-            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
+        case .success((_, let account)):
+            try dependencies.throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
-            if case .success((_, let account)) = outcome {
-                dependencies.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: request.headers[.userAgent] ?? "")
-            }
+            dependencies.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
-            try dependencies.throttle.record(login: login, clientAddress: address, succeeded: false)
-            dependencies.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: request.headers[.userAgent] ?? "")
+            try dependencies.throttle.settle(attemptID, as: .failed(nil))
+            dependencies.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
+            try dependencies.throttle.settle(attemptID, as: .void)
             return try page(context: context, request: request, login: login, next: next,
                             message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
                             isError: true, status: .tooManyRequests)
         case .failure(let error):
+            try dependencies.throttle.settle(attemptID, as: .void)
             return try page(context: context, request: request, login: login, next: next,
                             message: error.staffMessage, isError: true, status: .serviceUnavailable)
         }
@@ -119,6 +128,11 @@ struct SignInController {
         response.setCookie(dependencies.cookie.signInCSRF(token))
         return response
     }
+}
+
+extension Account {
+    /// The account as the sign-in lockout keys it.
+    var signInAccount: SignInAccount { SignInAccount(id: id, username: username, email: email) }
 }
 
 struct SignInPage {

@@ -2,21 +2,28 @@ import Foundation
 import ModerationStore
 
 /// Refuses sign-in for 15 minutes after 5 failures for one account from one address
-/// within 15 minutes, before the backend is even asked.
+/// within 15 minutes, before the backend is even asked. Each attempt is recorded (as a
+/// failure) when it is admitted, so parallel attempts cannot all slip through together.
 struct SignInThrottle: Sendable {
+    /// Whether an attempt may go ahead.
+    enum Admission: Equatable {
+        case admitted(attemptID: Int64)
+        /// Seconds until sign-in is allowed again.
+        case locked(wait: TimeInterval)
+    }
+
     let store: ModerationStore
     var maxFailures = 5
     var window: TimeInterval = 15 * 60
 
-    /// Seconds until sign-in is allowed again, or `nil` when it is allowed now.
-    func waitTime(login: String, clientAddress: String, now: Date = Date()) throws -> TimeInterval? {
-        let failures = try store.failedSignIns(login: login, clientAddress: clientAddress, since: now.addingTimeInterval(-window))
-        guard failures.count >= maxFailures, let last = failures.last else { return nil }
-        let until = last.addingTimeInterval(window)
-        return until > now ? until.timeIntervalSince(now) : nil
+    func admit(login: String, clientAddress: String, now: Date = Date()) throws -> Admission {
+        switch try store.admitSignInAttempt(login: login, clientAddress: clientAddress, now: now, maxFailures: maxFailures, window: window) {
+        case .admitted(let id): .admitted(attemptID: id)
+        case .locked(let until): .locked(wait: until.timeIntervalSince(now))
+        }
     }
 
-    func record(login: String, clientAddress: String, succeeded: Bool, now: Date = Date()) throws {
-        try store.recordSignInAttempt(login: login, clientAddress: clientAddress, at: now, succeeded: succeeded)
+    func settle(_ attemptID: Int64, as settlement: SignInSettlement) throws {
+        try store.settleSignInAttempt(attemptID, as: settlement)
     }
 }

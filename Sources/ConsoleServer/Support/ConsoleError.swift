@@ -5,6 +5,8 @@ import Hummingbird
 enum ConsoleError: Error, Sendable {
     case notFound
     case csrfMismatch
+    /// A POST a browser says was sent by another site.
+    case crossOrigin
     case formTooLarge
     case badInput(String)
     case backend(BackendError)
@@ -13,6 +15,7 @@ enum ConsoleError: Error, Sendable {
         switch self {
         case .notFound: .notFound
         case .csrfMismatch: .forbidden
+        case .crossOrigin: .forbidden
         case .formTooLarge: .contentTooLarge
         case .badInput: .badRequest
         case .backend(.notFound): .notFound
@@ -26,6 +29,7 @@ enum ConsoleError: Error, Sendable {
         switch self {
         case .notFound, .backend(.notFound): "Not found"
         case .csrfMismatch: "This form has expired"
+        case .crossOrigin: "This form came from another site"
         case .formTooLarge: "That was too much text"
         case .badInput: "That did not work"
         case .backend(.rateLimited): "Book Corners asks us to slow down"
@@ -37,6 +41,7 @@ enum ConsoleError: Error, Sendable {
         switch self {
         case .notFound: "There is no page here. Check the address, or go back to the dashboard."
         case .csrfMismatch: "The form was sent without a valid security token, perhaps from an old tab. Go back, reload the page and try again."
+        case .crossOrigin: "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
         case .formTooLarge: "The form was larger than the console accepts (64 KB). Shorten the text and try again."
         case .badInput(let message): message
         case .backend(let error): error.staffMessage

@@ -15,17 +15,18 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var pendingActions: [ModerationAction] = []
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
+    /// The address rate limits, lockouts and the audit log count against: the socket peer,
+    /// or the client a trusted proxy names (`ClientAddressMiddleware`).
+    public var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.remoteAddress = source.channel.remoteAddress
+        self.clientAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
         // Hummingbird's own request id, so the id on an error page is the one in every log line.
         self.requestID = source.logger[metadataKey: "hb.request.id"]?.description ?? RandomToken.make(bytes: 9)
     }
 
     /// Forms are small; anything bigger is refused before it is read.
     public var maxUploadSize: Int { 64 * 1024 }
-
-    /// The address rate limits and lockouts count against.
-    public var clientAddress: String { remoteAddress?.ipAddress ?? "unknown" }
 }

@@ -4,7 +4,9 @@ import Logging
 
 /// Turns every error into a page that says what happened and what to do: never a stack
 /// trace, never a blank 500. Unknown errors are logged here with the request id, which the
-/// page shows too.
+/// page shows too. It sits inside `SessionMiddleware` (so pages keep their sign-out button,
+/// and a session whose tokens the backend refuses is ended here) and once more outside it,
+/// for failures of the session lookup itself.
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let renderer: PageRenderer
@@ -18,6 +20,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await page(for: error, request: request, context: context)
         } catch let error as BackendError {
             return try await page(for: .backend(error), request: request, context: context)
+        } catch SessionCredentialsError.unreadable {
+            if let session = context.session { try await sessions.end(sessionID: session.id) }
+            return SessionEnding.unreadable.response(cookie: cookie)
         } catch let error as HTTPError where error.status == .notFound {
             return try await page(for: .notFound, request: request, context: context)
         } catch let error as HTTPError where error.status == .contentTooLarge {
@@ -35,11 +40,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
 
     private func page(for error: ConsoleError, request: Request, context: Context) async throws -> Response {
         if case .backend(.sessionExpired) = error, let session = context.session {
-            // The backend no longer accepts this staff member's tokens: end our session too.
+            // The backend no longer accepts this staff member's tokens: end our session too,
+            // or every page would fail and sign-in would send them straight back here.
             try await sessions.end(sessionID: session.id)
-            var response = Response.redirect(to: "/sign-in?expired=1", type: .normal)
-            response.setCookie(cookie.clear())
-            return response
+            return SessionEnding.refused.response(cookie: cookie)
         }
         if case .backend(let backendError) = error {
             context.logger.warning("backend error", metadata: ["request.id": "\(context.requestID)", "error": "\(backendError)"])

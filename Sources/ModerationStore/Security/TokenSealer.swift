@@ -21,7 +21,11 @@ public struct TokenSealer: Sendable {
             return try TokenSealer(key: key)
         }
         let manager = FileManager.default
-        if let existing = manager.contents(atPath: keyFile) {
+        if manager.fileExists(atPath: keyFile) {
+            // Whoever can read the key can open every stored backend token.
+            let mode = (try? manager.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int) ?? 0
+            guard mode & 0o077 == 0 else { throw TokenSealerError.keyFileTooOpen(keyFile, mode: mode) }
+            guard let existing = manager.contents(atPath: keyFile) else { throw TokenSealerError.cannotReadKeyFile(keyFile) }
             return try TokenSealer(key: existing)
         }
         let key = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
@@ -48,6 +52,9 @@ public enum TokenSealerError: Error, Equatable, CustomStringConvertible {
     case badKeyLength(Int)
     case badBase64
     case cannotWriteKeyFile(String)
+    case cannotReadKeyFile(String)
+    /// Group or others may read or write the key file.
+    case keyFileTooOpen(String, mode: Int)
     case sealFailed
 
     public var description: String {
@@ -55,6 +62,9 @@ public enum TokenSealerError: Error, Equatable, CustomStringConvertible {
         case .badKeyLength(let count): "The token key must be 32 bytes, got \(count)."
         case .badBase64: "The token key is not valid base64."
         case .cannotWriteKeyFile(let path): "Cannot create the token key file at \(path)."
+        case .cannotReadKeyFile(let path): "Cannot read the token key file at \(path); check its owner and mode."
+        case .keyFileTooOpen(let path, let mode):
+            "The token key file \(path) is readable by other users (mode \(String(mode, radix: 8))). Run `chmod 600 \(path)` and start the console again."
         case .sealFailed: "Could not encrypt a token."
         }
     }

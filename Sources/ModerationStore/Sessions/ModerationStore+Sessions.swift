@@ -45,49 +45,31 @@ extension ModerationStore {
         }
     }
 
+    /// Deletes every session of one staff member; answers their ids.
+    @discardableResult
+    public func deleteSessions(staffId: Int) throws -> [String] {
+        try writer.write { db in
+            let theirs = StaffSession.filter(StaffSession.Columns.staffId == staffId)
+            let ids = try String.fetchAll(db, theirs.select(StaffSession.Columns.id))
+            try theirs.deleteAll(db)
+            return ids
+        }
+    }
+
     public func deleteSession(id: String) throws {
         _ = try writer.write { db in try StaffSession.deleteOne(db, key: id) }
     }
 
-    /// Removes sessions idle longer than `idleTimeout` or past their absolute end.
+    /// Removes sessions idle longer than `idleTimeout` or past their absolute end; answers
+    /// their ids, so whoever holds their decrypted tokens can drop them too.
     @discardableResult
-    public func deleteExpiredSessions(now: Date, idleTimeout: TimeInterval) throws -> Int {
+    public func deleteExpiredSessions(now: Date, idleTimeout: TimeInterval) throws -> [String] {
         try writer.write { db in
-            try StaffSession
+            let expired = StaffSession
                 .filter(StaffSession.Columns.expiresAt <= now || StaffSession.Columns.lastSeenAt <= now.addingTimeInterval(-idleTimeout))
-                .deleteAll(db)
-        }
-    }
-
-    // MARK: Sign-in attempts
-
-    public func recordSignInAttempt(login: String, clientAddress: String, at now: Date, succeeded: Bool) throws {
-        try writer.write { db in
-            var attempt = SignInAttempt(
-                id: nil, login: login.lowercased(), clientAddress: clientAddress, attemptedAt: now, succeeded: succeeded)
-            try attempt.insert(db)
-            if succeeded {
-                // A success wipes the slate for that account and address.
-                try SignInAttempt
-                    .filter(SignInAttempt.Columns.login == login.lowercased() && SignInAttempt.Columns.clientAddress == clientAddress)
-                    .filter(SignInAttempt.Columns.succeeded == false)
-                    .deleteAll(db)
-            }
-        }
-    }
-
-    /// Failed attempts for one account from one address since `since`, oldest first.
-    public func failedSignIns(login: String, clientAddress: String, since: Date) throws -> [Date] {
-        try writer.read { db in
-            try Date.fetchAll(
-                db,
-                SignInAttempt
-                    .select(SignInAttempt.Columns.attemptedAt)
-                    .filter(SignInAttempt.Columns.login == login.lowercased())
-                    .filter(SignInAttempt.Columns.clientAddress == clientAddress)
-                    .filter(SignInAttempt.Columns.succeeded == false)
-                    .filter(SignInAttempt.Columns.attemptedAt > since)
-                    .order(SignInAttempt.Columns.attemptedAt))
+            let ids = try String.fetchAll(db, expired.select(StaffSession.Columns.id))
+            try expired.deleteAll(db)
+            return ids
         }
     }
 }

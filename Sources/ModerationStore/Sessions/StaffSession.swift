@@ -49,24 +49,3 @@ public struct StaffSession: Codable, FetchableRecord, PersistableRecord, Sendabl
         static let expiresAt = Column(CodingKeys.expiresAt)
     }
 }
-
-/// One attempt to sign in, kept to refuse guessing.
-struct SignInAttempt: Codable, FetchableRecord, MutablePersistableRecord, Sendable {
-    static let databaseTableName = "signInAttempt"
-    var id: Int64?
-    var login: String
-    var clientAddress: String
-    var attemptedAt: Date
-    var succeeded: Bool
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
-    }
-
-    enum Columns {
-        static let login = Column(CodingKeys.login)
-        static let clientAddress = Column(CodingKeys.clientAddress)
-        static let attemptedAt = Column(CodingKeys.attemptedAt)
-        static let succeeded = Column(CodingKeys.succeeded)
-    }
-}

@@ -17,11 +17,8 @@ extension ConsoleFixture {
             let configuration = configuration(backendURL: sandbox.baseURL, directory: directory)
             // Loaded before the dependencies: once their client exists, only its service may end it.
             let pages = try await renderer()
-            let built = try await makeDependencies(configuration: configuration, logger: quietLogger)
-            let dependencies = ConsoleDependencies(
-                configuration: built.configuration, store: built.store, client: built.client, cache: built.cache,
-                sessions: built.sessions, renderer: pages, staticFiles: built.staticFiles, cookie: built.cookie,
-                throttle: built.throttle, runner: built.runner)
+            var dependencies = try await makeDependencies(configuration: configuration, logger: quietLogger)
+            dependencies.renderer = pages
             let app = Application(
                 router: buildRouter(dependencies: dependencies),
                 configuration: .init(address: .hostname(configuration.host, port: 0), serverName: "BookCornersConsole"),

@@ -35,18 +35,41 @@ enum ConsoleFixture {
 
     /// Runs the console on a loopback port (its services running) against a fresh sandbox,
     /// whose database is `directory.path("sandbox.sqlite")`: a test may add rows to it.
+    /// `configure` adjusts the console's configuration before it starts.
     static func withConsole<Result: Sendable>(
         idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
+        configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         return try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy),
-                logger: quietLogger)
+            var settings = configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy)
+            configure(&settings)
+            let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
             return try await app.test(.live) { client in
                 try await body(Browser(client: client), sandbox, directory)
+            }
+        }
+    }
+
+    /// As `withConsole`, with a pass-through `FaultingProxy` between console and sandbox that
+    /// counts the calls the console makes.
+    static func withCountedConsole<Result: Sendable>(
+        configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        _ body: @escaping @Sendable (Browser, SandboxFixture, FaultingProxy, TemporaryDirectory) async throws -> Result
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        return try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
+                guard let url = URL(string: origin + "/api/v1/") else { throw URLError(.badURL) }
+                var settings = configuration(backendURL: url, directory: directory)
+                configure(&settings)
+                let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
+                return try await app.test(.live) { client in
+                    try await body(Browser(client: client), sandbox, proxy, directory)
+                }
             }
         }
     }
@@ -56,9 +79,13 @@ enum ConsoleFixture {
 final class Browser: @unchecked Sendable {
     let client: any TestClientProtocol
     private(set) var cookies: [String: String] = [:]
+    /// Sent with every request (e.g. `Origin`, `X-Forwarded-For`), after the cookies.
+    var headers: [(String, String)] = []
 
-    init(client: any TestClientProtocol) {
+    /// `cookies` carries a session over from another browser (the same person after a restart).
+    init(client: any TestClientProtocol, cookies: [String: String] = [:]) {
         self.client = client
+        self.cookies = cookies
     }
 
     @discardableResult
@@ -85,6 +112,9 @@ final class Browser: @unchecked Sendable {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
         if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        for (name, value) in self.headers {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
         let response = try await client.execute(
             uri: path, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })
         for header in response.headers[values: .setCookie] {

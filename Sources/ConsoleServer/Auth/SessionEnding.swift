@@ -1,0 +1,49 @@
+import Hummingbird
+
+/// Why the console ended a session by itself; the sign-in page tells the person which.
+enum SessionEnding: String, CaseIterable, Sendable {
+    /// Idle too long, or past its absolute end.
+    case expired
+    /// The backend refused the session's tokens, even after a refresh (revoked, password changed).
+    case refused
+    /// The stored tokens cannot be decrypted (the token key was replaced).
+    case unreadable
+    /// The backend no longer calls the account staff.
+    case notStaff
+
+    /// Where the person is sent; `expired=1` is the address bookmarks and tests already know.
+    var signInPath: String {
+        self == .expired ? "/sign-in?expired=1" : "/sign-in?ended=\(rawValue)"
+    }
+
+    /// The ending a sign-in page address names, if any.
+    init?(query: [String: String]) {
+        if query["expired"] != nil {
+            self = .expired
+        } else if let name = query["ended"], let ending = SessionEnding(rawValue: name) {
+            self = ending
+        } else {
+            return nil
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .expired:
+            "Your session has ended. Sign in again to continue."
+        case .refused:
+            "Book Corners no longer accepts your sign-in (it may have been revoked, or your password changed). Sign in again to continue."
+        case .unreadable:
+            "The console could not read your saved sign-in (its encryption key has changed). Sign in again to continue."
+        case .notStaff:
+            "Your account is no longer a Book Corners staff account, so your console session has ended. If that is a mistake, ask a Book Corners administrator."
+        }
+    }
+
+    /// The redirect to sign-in that also clears the cookie.
+    func response(cookie: SessionCookie) -> Response {
+        var response = Response.redirect(to: signInPath, type: .normal)
+        response.setCookie(cookie.clear())
+        return response
+    }
+}

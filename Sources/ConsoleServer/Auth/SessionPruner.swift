@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+import ModerationStore
+import ServiceLifecycle
+
+/// Deletes expired sessions (dropping their decrypted tokens from memory) and sign-in
+/// attempts too old to count, every `interval`, so neither table grows forever.
+struct SessionPruner: Service {
+    let sessions: SessionManager
+    let store: ModerationStore
+    let interval: TimeInterval
+    /// Attempts older than this no longer matter to any lockout (its window is 15 minutes).
+    var attemptRetention: TimeInterval = 24 * 60 * 60
+    let logger: Logger
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                await pruneOnce()
+                try? await Task.sleep(for: .seconds(interval))
+            }
+        }
+    }
+
+    /// One pass; a failure is logged and the next pass tries again.
+    func pruneOnce(now: Date = Date()) async {
+        do {
+            let sessionCount = try await sessions.pruneExpired(now: now)
+            let attemptCount = try store.deleteSignInAttempts(before: now.addingTimeInterval(-attemptRetention))
+            if sessionCount + attemptCount > 0 {
+                logger.debug("pruned", metadata: ["sessions": "\(sessionCount)", "signInAttempts": "\(attemptCount)"])
+            }
+        } catch {
+            logger.error("pruning sessions failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,71 @@
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Sandbox
+import Testing
+import TestSupport
+
+/// Issue 11 item 13: staff status is asked again (auth/me) every interval, once per staff
+/// member, and people who are no longer staff lose their sessions, on every page.
+@Suite("Staff status is re-checked while signed in", .timeLimit(.minutes(3)))
+struct StaffRecheckTests {
+    @Test("a demoted staff member is signed out at their next page after the interval, even on pages that never call the backend")
+    func demoted() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.staffRecheckInterval = 1 }) { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            #expect(try await browser.get("/audit").status == .ok)
+            // act
+            try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
+                try db.execute(sql: "UPDATE user SET isStaff = 0 WHERE username = ?", arguments: [SeedAccounts.demoStaffUsername])
+            }
+            try await Task.sleep(for: .milliseconds(1_200))
+            let audit = try await browser.get("/audit")
+            // check
+            #expect(audit.status == .seeOther, "\(audit)")
+            let location = try #require(audit.location)
+            #expect(location == "/sign-in?ended=notStaff")
+            #expect(try await browser.get(location).contains("no longer a Book Corners staff account"))
+            let rows = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session")
+            }
+            #expect(rows == 0)
+            #expect(try await browser.get("/outbox").location?.hasPrefix("/sign-in") == true)
+        }
+    }
+
+    @Test("one auth/me per staff member per interval, however many pages are loaded at once")
+    func readBudget() async throws {
+        try await ConsoleFixture.withCountedConsole(configure: { $0.staffRecheckInterval = 2 }) { browser, _, proxy, _ in
+            // setup: sign-in itself asks auth/me once
+            try await browser.signIn()
+            let me = "/api/v1/auth/me"
+            #expect(await proxy.forwarded(.get, me) == 1)
+            // act: ten pages at once within the interval, then ten more after it
+            try await loadInParallel("/audit", times: 10, as: browser)
+            let withinInterval = await proxy.forwarded(.get, me)
+            try await Task.sleep(for: .milliseconds(2_200))
+            try await loadInParallel("/outbox", times: 10, as: browser)
+            // check
+            #expect(withinInterval == 1)
+            #expect(await proxy.forwarded(.get, me) == 2)
+        }
+    }
+
+    /// Loads a page `times` times at once, each on its own connection (the test client would
+    /// send them one after another), with the browser's session.
+    private func loadInParallel(_ path: String, times: Int, as browser: Browser) async throws {
+        let origin = "http://127.0.0.1:\(try #require(browser.client.port))"
+        let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<times {
+                group.addTask { try await rawHTTP(.GET, origin + path, headers: [("Cookie", cookie)]).status }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+    }
+}
