@@ -11,7 +11,7 @@ public final class WebDriver: @unchecked Sendable {
     private let process: Process
     private let base: String
     private var sessionPath = ""
-    private let http = HTTPClient(eventLoopGroupProvider: .singleton)
+    private let http: HTTPClient
 
     public init() throws {
         let port = try FreePort.find()
@@ -22,6 +22,8 @@ public final class WebDriver: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         try process.run()
         base = "http://127.0.0.1:\(port)"
+        // Made last: an HTTPClient dropped without its shutdown (a failed init) ends the test process.
+        http = HTTPClient(eventLoopGroupProvider: .singleton)
     }
 
     /// Starts a headless browser session with a 1280×900 window.
