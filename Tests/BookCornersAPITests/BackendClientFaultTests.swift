@@ -7,7 +7,8 @@ import TestSupport
 
 @Suite("BackendClient against a misbehaving backend", .timeLimit(.minutes(3)))
 struct BackendClientFaultTests {
-    private func client(_ url: URL, timeout: Duration = .seconds(5), attempts: Int = 3) -> BackendClient {
+    // 30 s: with every suite running at once on two cores, a scripted answer has taken over 5 s.
+    private func client(_ url: URL, timeout: Duration = .seconds(30), attempts: Int = 3) -> BackendClient {
         BackendClient(configuration: .init(
             baseURL: url, requestTimeout: timeout,
             readRetry: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))))
