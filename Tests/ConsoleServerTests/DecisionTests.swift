@@ -89,20 +89,26 @@ struct DecisionTests {
         }
     }
 
-    @Test("if someone else decided first, nothing is sent and the moderator is told")
+    @Test("if someone else decided first, nothing is sent, the moderator is told, and the page shows the new status, not the cached one")
     func conflict() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            // setup: the detail page is read (and cached) while the library is pending
             try await browser.signIn()
             let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
             let page = try await browser.get("/libraries/\(slug)")
+            #expect(page.contains(#"<span class="status status-pending">pending</span>"#))
             // Another moderator (say, in the Django admin) rejects it meanwhile.
             let other = try await sandbox.accessToken(username: "maria")
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
+            // act
             try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
             ])
             let after = try await browser.get("/libraries/\(slug)")
+            // check
             #expect(after.contains("someone else changed this to rejected"))
+            #expect(after.contains(#"<span class="status status-rejected">rejected</span>"#), "\(after)")
+            #expect(!after.contains(#"<span class="status status-pending">pending</span>"#))
             #expect(try await backendStatus(sandbox, slug: slug) == "rejected", "our approval was not sent")
             let later = try await browser.get("/reports")
             #expect(later.contains(#"<span class="status status-conflict">conflict</span>"#), "the panel keeps telling them")
@@ -254,28 +260,6 @@ struct DecisionTests {
             let empty = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")])
             #expect(empty.status == .badRequest && empty.contains("Select at least one library"))
             #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing was decided")
-        }
-    }
-
-    @Test("after a conflict the item's page shows its new status, not the cached one the moderator saw")
-    func conflictShowsNewStatus() async throws {
-        try await ConsoleFixture.withConsole { browser, sandbox, _ in
-            // setup: the detail page is read (and cached) while the library is pending
-            try await browser.signIn()
-            let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
-            let page = try await browser.get("/libraries/\(slug)")
-            #expect(page.contains(#"<span class="status status-pending">pending</span>"#))
-            let other = try await sandbox.accessToken(username: "maria")
-            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
-            // act
-            try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
-            ])
-            let after = try await browser.get("/libraries/\(slug)")
-            // check
-            #expect(after.contains("someone else changed this to rejected"))
-            #expect(after.contains(#"<span class="status status-rejected">rejected</span>"#), "\(after)")
-            #expect(!after.contains(#"<span class="status status-pending">pending</span>"#))
         }
     }
 

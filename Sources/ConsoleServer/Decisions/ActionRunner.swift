@@ -204,35 +204,38 @@ final class ActionRunner: Service, Sendable {
         case .report:
             // A report's reason never changes: when the moderator's form said it, it narrows every read.
             let reason = action.reportReason.flatMap(ReportReason.init(rawValue:)).map(ReportReasonFilter.only) ?? .all
-            let findIn = { (status: ReportStatusFilter, pages: Int) async throws(BackendError) -> DecisionTarget? in
-                for number in 1...pages {
-                    let page = try await self.client.reports(
-                        status: status, reason: reason, page: Page(clampingNumber: number, size: 50), credentials: credentials,
-                        context: context)
-                    if let report = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(report) }
-                    if !page.pagination.hasNext { break }
-                }
-                return nil
+            return try await search(
+                statuses.compactMap(ReportStatusFilter.init(rawValue:)), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
+            ) { (status, page) async throws(BackendError) in
+                try await self.client.reports(status: status, reason: reason, page: page, credentials: credentials, context: context)
             }
-            for status in statuses.compactMap(ReportStatusFilter.init(rawValue:)) where status != .all {
-                if let target = try await findIn(status, Self.pagesPerStatus) { return .found(target) }
-            }
-            return try await findIn(.all, Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
         case .photo:
-            let findIn = { (status: StatusFilter, pages: Int) async throws(BackendError) -> DecisionTarget? in
-                for number in 1...pages {
-                    let page = try await self.client.photos(
-                        status: status, page: Page(clampingNumber: number, size: 50), credentials: credentials, context: context)
-                    if let photo = page.items.first(where: { String($0.id) == action.targetKey }) { return DecisionTarget(photo) }
-                    if !page.pagination.hasNext { break }
-                }
-                return nil
+            return try await search(
+                statuses.compactMap(StatusFilter.init(rawValue:)), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
+            ) { (status, page) async throws(BackendError) in
+                try await self.client.photos(status: status, page: page, credentials: credentials, context: context)
             }
-            for status in statuses.compactMap(StatusFilter.init(rawValue:)) where status != .all {
-                if let target = try await findIn(status, Self.pagesPerStatus) { return .found(target) }
-            }
-            return try await findIn(.all, Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
         }
+    }
+
+    /// Reads a list page by page under each status the item may have, stopping at the first
+    /// match; then the newest items of any status, to tell a changed item from a vanished one.
+    private func search<Item, Status: Equatable>(
+        _ statuses: [Status], all: Status, key: String, id: (Item) -> Int, target: (Item) -> DecisionTarget,
+        read: (Status, Page) async throws(BackendError) -> PagedList<Item>
+    ) async throws(BackendError) -> Lookup {
+        func find(in status: Status, pages: Int) async throws(BackendError) -> DecisionTarget? {
+            for number in 1...pages {
+                let page = try await read(status, Page(clampingNumber: number, size: 50))
+                if let item = page.items.first(where: { String(id($0)) == key }) { return target(item) }
+                if !page.pagination.hasNext { break }
+            }
+            return nil
+        }
+        for status in statuses where status != all {
+            if let found = try await find(in: status, pages: Self.pagesPerStatus) { return .found(found) }
+        }
+        return try await find(in: all, pages: Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
     }
 
     /// Pages read under one status (50 items each) before giving up on it.
