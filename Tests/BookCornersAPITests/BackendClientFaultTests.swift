@@ -230,15 +230,21 @@ struct BackendClientFaultTests {
         }
     }
 
-    @Test("a backend that is not there is unavailable, quickly")
+    @Test("a backend that is not there is unavailable, quickly; a write it refused is known not to have applied")
     func connectionRefused() async throws {
         // A timeout far above what a loaded test machine adds, so the bound below tells
         // "refused at once" from "waited for the timeout" even when every test runs at once.
-        let client = client(URL(string: "http://127.0.0.1:1/api/v1/")!, timeout: .seconds(90))
+        let client = client(try #require(URL(string: "http://127.0.0.1:1/api/v1/")), timeout: .seconds(90))
         let elapsed = await ContinuousClock().measure {
-            await #expect(throws: BackendError.unavailable(.connectionFailed)) { try await client.statistics() }
+            await #expect(throws: BackendError.unavailable(.connectionRefused)) { try await client.statistics() }
         }
         #expect(elapsed < .seconds(45), "three refused attempts, not a wait for the 90-second timeout; took \(elapsed)")
+        await #expect(throws: BackendError.unavailable(.connectionRefused)) {
+            try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
+        }
+        // A refused connection never carried the PATCH: the runner must not credit a later re-check to it.
+        #expect(!BackendError.unavailable(.connectionRefused).writeMayHaveApplied)
+        #expect(BackendError.unavailable(.connectionFailed).writeMayHaveApplied, "a dropped connection may have carried it")
         try await client.shutdown()
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ServiceLifecycle
 
 /// The one way the console talks to the Book Corners API. It hides the backend's rough
@@ -318,6 +319,13 @@ public final class BackendClient: Sendable {
         if error is NIOCore.ChannelError, case .connectTimeout = error as? NIOCore.ChannelError {
             return .unavailable(.timedOut)
         }
+        // Refused on every address tried: nothing was sent, so a write cannot have applied.
+        if let error = error as? NIOConnectionError, !error.connectionErrors.isEmpty,
+            error.connectionErrors.allSatisfy({ ($0.error as? IOError)?.errnoCode == ECONNREFUSED })
+        {
+            return .unavailable(.connectionRefused)
+        }
+        if let error = error as? IOError, error.errnoCode == ECONNREFUSED { return .unavailable(.connectionRefused) }
         return .unavailable(.connectionFailed)
     }
 

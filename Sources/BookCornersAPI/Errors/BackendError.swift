@@ -23,6 +23,9 @@ public enum BackendError: Error, Equatable, Sendable {
 
     /// Why the backend counts as unavailable.
     public enum UnavailableReason: Equatable, Sendable {
+        /// Nothing listens there: the request was never sent.
+        case connectionRefused
+        /// The connection failed or dropped, perhaps after the request went out.
         case connectionFailed
         case timedOut
         case serverError(status: Int)
@@ -61,7 +64,7 @@ public enum BackendError: Error, Equatable, Sendable {
             "Your Book Corners session has expired. Sign in again to continue."
         case .unavailable(.timedOut):
             "Book Corners did not answer in time. Try again in a minute; if it keeps happening, the backend may be overloaded."
-        case .unavailable(.connectionFailed):
+        case .unavailable(.connectionRefused), .unavailable(.connectionFailed):
             "Book Corners cannot be reached right now. Try again in a minute; if it keeps happening, tell whoever runs the backend."
         case .unavailable(.serverError(let status)):
             "Book Corners had an internal problem (HTTP \(status)). Try again in a minute."
@@ -74,11 +77,11 @@ public enum BackendError: Error, Equatable, Sendable {
 
     /// Whether a write that failed this way may still have taken effect at the backend.
     /// An answer from the backend itself that refuses (4xx, 429) proves it did not; so does
-    /// a proxy's 502 (the backend was never reached). A timeout, a dropped connection, an
+    /// a proxy's 502 or a refused connection (the backend was never reached). A timeout, a dropped connection, an
     /// answer we could not read or another 5xx leave it unknown.
     public var writeMayHaveApplied: Bool {
         switch self {
-        case .invalidCredentials, .notStaff, .notFound, .validation, .rateLimited, .sessionExpired: false
+        case .invalidCredentials, .notStaff, .notFound, .validation, .rateLimited, .sessionExpired, .unavailable(.connectionRefused): false
         case .unavailable(.serverError(let status)), .unavailable(.notJSON(let status)): !(400..<500).contains(status) && status != 502
         case .unavailable(.timedOut), .unavailable(.connectionFailed), .unexpectedAnswer: true
         }
