@@ -45,6 +45,12 @@ struct ErrorPageMiddleware: RouterMiddleware {
             try await sessions.end(sessionID: session.id)
             return SessionEnding.refused.response(cookie: cookie)
         }
+        if case .backend(.notStaff) = error, let session = context.session {
+            // Any call may learn it before the periodic re-check does: end every session of theirs now.
+            context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(SessionEnding.notStaff.rawValue)"])
+            try await sessions.endAll(staffId: session.staffId)
+            return SessionEnding.notStaff.response(cookie: cookie)
+        }
         if case .backend(let backendError) = error {
             context.logger.warning("backend error", metadata: ["request.id": "\(context.requestID)", "error": "\(backendError)"])
         }
