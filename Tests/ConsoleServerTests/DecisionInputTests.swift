@@ -39,6 +39,23 @@ struct DecisionInputTests {
         }
     }
 
+    @Test("a library address with characters no slug has is the 404 page, without a backend read")
+    func notSlugsAreNotRead() async throws {
+        try await ConsoleFixture.withCountedConsole { browser, _, proxy, _ in
+            // setup
+            try await browser.signIn()
+            let before = await proxy.forwardedInAll()
+            for path in ["/libraries/%20", "/libraries/..%2f", "/libraries/a%22b%3Cc", "/libraries/caf%C3%A9"] {
+                // act
+                let page = try await browser.get(path)
+                // check
+                #expect(page.status == .notFound, "\(path): \(page)")
+                #expect(page.contains("Not found"))
+            }
+            #expect(await proxy.forwardedInAll() == before, "no backend read was spent on them")
+        }
+    }
+
     @Test("a row's key reused for the other button is refused with a clear message; nothing else is recorded or sent")
     func keyReusedForAnotherDecision() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in

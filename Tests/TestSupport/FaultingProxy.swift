@@ -33,6 +33,11 @@ public actor FaultingProxy {
         forwardedCalls["\(method) \(path)", default: 0]
     }
 
+    /// How many calls of any kind reached the backend.
+    public func forwardedInAll() -> Int {
+        forwardedCalls.values.reduce(0, +)
+    }
+
     private func count(_ method: HTTPRequest.Method, _ path: String) -> Int {
         calls["\(method) \(path)", default: 0] += 1
         return calls["\(method) \(path)", default: 0]

@@ -36,7 +36,8 @@ struct LibraryQueueController {
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let slug = context.parameters.get("slug"), !slug.isEmpty, slug.count <= 255 else { throw ConsoleError.notFound }
+        // Only slug characters: anything else cannot be a library, so no backend read is spent on it.
+        guard let slug = context.parameters.get("slug"), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
         let backend = try await dependencies.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
