@@ -140,6 +140,11 @@ struct AuditPageTests {
             let entries = try AuditCSV.entries(in: download.html)
             #expect(entries.contains { $0.actorUsername == formula })
             #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
+
+            // check: the entry's own page calls the name what was typed, not a staff member
+            let entry = try await browser.get("/audit/1")
+            #expect(entry.contains("Login typed"), "\(entry)")
+            #expect(!entry.contains("Staff member"))
         }
     }
 

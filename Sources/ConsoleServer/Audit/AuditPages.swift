@@ -71,7 +71,10 @@ struct AuditField {
         }
         return [
             text("Recorded", "\(ISOTime.string(entry.recordedAt)) (\(TimeText.utc(entry.recordedAt)))"),
-            text("Staff member", entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
+            // A failed or refused sign-in records whatever login was typed: not necessarily anyone on the staff.
+            text(
+                entry.action == AuditEntry.signInAction && entry.outcome != AuditEntry.succeededOutcome ? "Login typed" : "Staff member",
+                entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
             text("Action", entry.action, code: true),
             text("Target", [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
                 .filter { !$0.isEmpty }.joined(separator: " ")),
