@@ -188,4 +188,20 @@ struct AuditPageTests {
             #expect(empty.contains("No decisions in this range."))
         }
     }
+
+    @Test("one decision is counted in the singular on the summary and the statistics page")
+    func singular() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            try appendDecisions(1, to: directory)
+            // act
+            let summary = try await browser.get("/audit/summary")
+            let statistics = try await browser.get("/statistics")
+            // check
+            #expect(summary.contains(" · 1 decision · "), "\(summary)")
+            #expect(statistics.contains("1 decision in the last 30 days: 1 library approved."))
+            #expect(!statistics.contains("1 decisions") && !statistics.contains("1 libraries"))
+        }
+    }
 }

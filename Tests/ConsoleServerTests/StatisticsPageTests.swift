@@ -73,7 +73,7 @@ struct StatisticsPageTests {
             let page = try await browser.get("/statistics?days=90")
             #expect(page.status == .ok)
             for svg in svgs(in: page) { _ = try SVGReader.read(svg) }
-            #expect(page.contains("5 decisions in the last 90 days: 2 libraries approved, 1 libraries rejected, 1 reports resolved, 1 photos approved."))
+            #expect(page.contains("5 decisions in the last 90 days: 2 libraries approved, 1 library rejected, 1 report resolved, 1 photo approved."))
             #expect(!page.contains("<b>Mallory</b>"))
             #expect(page.contains("&lt;b&gt;Mallory&lt;/b&gt; &amp; &quot;co&quot;"))
             let csv = try await browser.get("/statistics/data/staff?days=90")

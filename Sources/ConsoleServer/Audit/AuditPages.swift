@@ -146,6 +146,8 @@ struct AuditSummaryPage {
     let range: String
     let problems: [String]
     let total: Int
+    /// "1 decision", "12 decisions".
+    let totalText: String
     let byStaff: [CountRow]
     let byAction: [CountRow]
     let byOutcome: [CountRow]
@@ -161,6 +163,7 @@ struct AuditSummaryPage {
         self.range = range
         self.problems = problems
         total = summary.total
+        totalText = CountText.of(summary.total, "decision", "decisions")
         func rows(_ counts: [AuditSummary.Count]) -> [CountRow] {
             counts.map { CountRow(key: $0.key, decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %") }
         }

@@ -9,9 +9,10 @@ struct StatisticsReport {
     /// The three moderation queues, in the order the console names them.
     static let queues: [(key: String, label: String)] = [("library", "Library submissions"), ("report", "Reports"), ("photo", "Photos")]
     /// Kinds of decision, in stacking order.
-    static let kinds: [(action: String, label: String)] = [
-        ("library.approve", "Libraries approved"), ("library.reject", "Libraries rejected"), ("report.resolve", "Reports resolved"),
-        ("report.dismiss", "Reports dismissed"), ("photo.approve", "Photos approved"), ("photo.reject", "Photos rejected"),
+    static let kinds: [(action: String, label: String, one: String)] = [
+        ("library.approve", "Libraries approved", "library approved"), ("library.reject", "Libraries rejected", "library rejected"),
+        ("report.resolve", "Reports resolved", "report resolved"), ("report.dismiss", "Reports dismissed", "report dismissed"),
+        ("photo.approve", "Photos approved", "photo approved"), ("photo.reject", "Photos rejected", "photo rejected"),
     ]
     static let ageBins: [(label: String, below: TimeInterval)] = [
         ("< 1 day", 86_400), ("1–3 days", 3 * 86_400), ("3–7 days", 7 * 86_400), ("1–2 weeks", 14 * 86_400),
@@ -122,8 +123,10 @@ struct StatisticsReport {
         let total = perKind.reduce(0, +)
         var description = "No decisions in the last \(days) days."
         if total > 0, let busiest = perDay.indices.max(by: { perDay[$0] < perDay[$1] }) {
-            let kindsText = kinds.indices.filter { perKind[$0] > 0 }.map { "\(Int(perKind[$0])) \(kinds[$0].label.lowercased())" }
-            description = "\(Int(total)) decisions in the last \(days) days: \(kindsText.joined(separator: ", ")). "
+            let kindsText = kinds.indices.filter { perKind[$0] > 0 }.map {
+                CountText.of(Int(perKind[$0]), kinds[$0].one, kinds[$0].label.lowercased())
+            }
+            description = "\(CountText.of(Int(total), "decision", "decisions")) in the last \(days) days: \(kindsText.joined(separator: ", ")). "
                 + "Busiest day \(ISOTime.day(dayStarts[busiest])) with \(Int(perDay[busiest]))."
         }
         let title = "Decisions per day, last \(days) days"
@@ -157,7 +160,7 @@ struct StatisticsReport {
         let title = "\(queue.label): time from submission to decision"
         let description = rows.last.map { last in
             "Per week, in \(unitName). Week of \(ISOTime.day(last.week)): median \(NiceScale.label((last.median / unit * 10).rounded() / 10)), "
-                + "90th percentile \(NiceScale.label((last.p90 / unit * 10).rounded() / 10)) over \(last.count) decisions."
+                + "90th percentile \(NiceScale.label((last.p90 / unit * 10).rounded() / 10)) over \(CountText.of(last.count, "decision", "decisions"))."
         } ?? "No decisions with a known submission time yet."
         return Chart(
             id: id, title: title, description: description,
