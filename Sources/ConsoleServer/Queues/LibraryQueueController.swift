@@ -5,7 +5,8 @@ import Mustache
 
 /// The library submissions queue and a library's detail page.
 struct LibraryQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/libraries", use: list)
@@ -17,7 +18,7 @@ struct LibraryQueueController {
         let filter = LibraryFilter(
             status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
             country: query.country, source: query.text("source", maxLength: 100))
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
         let list = try await status.attempt { () async throws(BackendError) in try await backend.libraries(filter, page: query.page) }
@@ -32,24 +33,24 @@ struct LibraryQueueController {
                 Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
             },
             back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
-        return try dependencies.renderer.render(page, with: "libraries")
+        return try renderer.render(page, with: "libraries")
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         guard let slug = context.parameters.get("slug"), !slug.isEmpty, slug.count <= 255 else { throw ConsoleError.notFound }
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
         guard let library = try await status.attempt({ () async throws(BackendError) in try await backend.library(slug: slug) }) else {
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return try dependencies.renderer.render(page, with: "library-detail", status: .serviceUnavailable)
+            return try renderer.render(page, with: "library-detail", status: .serviceUnavailable)
         }
         let nearby = try await status.attempt { () async throws(BackendError) in try await backend.nearby(lat: library.lat, lng: library.lng) }
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, nearby: nearby?.items, now: Date())
-        return try dependencies.renderer.render(page, with: "library-detail")
+        return try renderer.render(page, with: "library-detail")
     }
 }
 
@@ -287,13 +288,5 @@ struct LibraryDetailPage {
         canApprove = false
         canReject = false
         canReturnToPending = false
-    }
-}
-
-/// How distances read on pages.
-enum Distance {
-    /// "35 m", "1.2 km".
-    static func text(_ metres: Double) -> String {
-        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
     }
 }

@@ -4,7 +4,8 @@ import Hummingbird
 
 /// Community photos: each proposed photo beside the library's current one.
 struct PhotoQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/photos", use: grid)
@@ -13,7 +14,7 @@ struct PhotoQueueController {
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: StatusFilter.pending)
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
         let list = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: statusFilter, page: query.page) }
@@ -37,7 +38,7 @@ struct PhotoQueueController {
             cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/photos", filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
-        return try dependencies.renderer.render(page, with: "photos")
+        return try renderer.render(page, with: "photos")
     }
 }
 

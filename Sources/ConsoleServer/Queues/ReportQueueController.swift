@@ -4,7 +4,8 @@ import Hummingbird
 
 /// The problem reports queue.
 struct ReportQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/reports", use: list)
@@ -14,7 +15,7 @@ struct ReportQueueController {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: ReportStatusFilter.open)
         let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
         let list = try await status.attempt { () async throws(BackendError) in
@@ -29,7 +30,7 @@ struct ReportQueueController {
             rows: (list?.items ?? []).map { ReportRow($0, now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
-        return try dependencies.renderer.render(page, with: "reports")
+        return try renderer.render(page, with: "reports")
     }
 }
 
