@@ -133,7 +133,7 @@ struct SignInController {
         let token = RandomToken.make()
         let model = SignInPage(
             layout: LayoutModel(context: context, title: "Sign in", active: nil, summary: nil),
-            login: login, next: SafeRedirect.path(next), csrf: token, message: message, isError: isError)
+            login: login, next: SafeRedirect.path(next), signInToken: token, message: message, isError: isError)
         var response = try renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
         response.setCookie(cookie.signInCSRF(token))
         return response
@@ -149,7 +149,8 @@ struct SignInPage {
     let layout: LayoutModel
     let login: String
     let next: String
-    let csrf: String
+    /// The sign-in form's own token, paired with a cookie: there is no session yet to hold one.
+    let signInToken: String
     let message: String?
     let isError: Bool
 }

@@ -14,16 +14,12 @@ struct DashboardController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        let summary = try await status.attempt(await backend.summary())
         // A page past the end answers the last page, which holds the oldest items: one call per queue.
         let oldestPage = Page(clampingNumber: Page.numberRange.upperBound, size: Page.sizeRange.upperBound)
-        let libraries = try await status.attempt { () async throws(BackendError) in
-            try await backend.libraries(LibraryFilter(status: .pending), page: oldestPage)
-        }
-        let reports = try await status.attempt { () async throws(BackendError) in
-            try await backend.reports(status: .open, reason: .all, page: oldestPage)
-        }
-        let photos = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: .pending, page: oldestPage) }
+        let libraries = try await status.attempt(await backend.libraries(LibraryFilter(status: .pending), page: oldestPage))
+        let reports = try await status.attempt(await backend.reports(status: .open, reason: .all, page: oldestPage))
+        let photos = try await status.attempt(await backend.photos(status: .pending, page: oldestPage))
         let now = Date()
         let page = DashboardPage(
             layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),

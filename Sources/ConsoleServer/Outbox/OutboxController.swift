@@ -22,7 +22,7 @@ struct OutboxController {
         let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
         let backend = try await backends.backend(for: context)
         var pageStatus = PageStatus()
-        let summary = try await pageStatus.attempt { () async throws(BackendError) in try await backend.summary() }
+        let summary = try await pageStatus.attempt(await backend.summary())
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),

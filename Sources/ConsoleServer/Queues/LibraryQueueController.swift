@@ -20,8 +20,8 @@ struct LibraryQueueController {
             country: query.country, source: query.text("source", maxLength: 100))
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in try await backend.libraries(filter, page: query.page) }
+        let summary = try await status.attempt(await backend.summary())
+        let list = try await status.attempt(await backend.libraries(filter, page: query.page))
         let now = Date()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
@@ -40,13 +40,13 @@ struct LibraryQueueController {
         guard let slug = context.parameters.get("slug"), !slug.isEmpty, slug.count <= 255 else { throw ConsoleError.notFound }
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        guard let library = try await status.attempt({ () async throws(BackendError) in try await backend.library(slug: slug) }) else {
+        let summary = try await status.attempt(await backend.summary())
+        guard let library = try await status.attempt(await backend.library(slug: slug)) else {
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
             return try renderer.render(page, with: "library-detail", status: .serviceUnavailable)
         }
-        let nearby = try await status.attempt { () async throws(BackendError) in try await backend.nearby(lat: library.lat, lng: library.lng) }
+        let nearby = try await status.attempt(await backend.nearby(lat: library.lat, lng: library.lng))
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, nearby: nearby?.items, now: Date())
@@ -66,7 +66,6 @@ struct LibraryListPage: MustacheParent {
     let pager: Pager?
     let isEmpty: Bool
     let hasRows: Bool
-    let csrf: String
     let presetReasons = DecisionController.presetReasons
     let back: String
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
@@ -83,7 +82,6 @@ struct LibraryListPage: MustacheParent {
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
-        csrf = layout.csrf ?? ""
         self.back = back
     }
 
@@ -99,7 +97,6 @@ struct LibraryListPage: MustacheParent {
         case "pager": pager
         case "isEmpty": isEmpty
         case "hasRows": hasRows
-        case "csrf": csrf
         case "presetReasons": presetReasons
         case "back": back
         case "decisionKey": decisionKey
@@ -202,7 +199,6 @@ struct LibraryDetailPage {
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
-    let csrf: String
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
     let presetReasons = DecisionController.presetReasons
@@ -254,7 +250,6 @@ struct LibraryDetailPage {
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
-        csrf = layout.csrf ?? ""
         canApprove = library.status != "approved"
         canReject = library.status != "rejected"
         canReturnToPending = library.status != "pending"
@@ -284,7 +279,6 @@ struct LibraryDetailPage {
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
-        csrf = ""
         canApprove = false
         canReject = false
         canReturnToPending = false

@@ -16,8 +16,8 @@ struct PhotoQueueController {
         let statusFilter = query.choice("status", default: StatusFilter.pending)
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: statusFilter, page: query.page) }
+        let summary = try await status.attempt(await backend.summary())
+        let list = try await status.attempt(await backend.photos(status: statusFilter, page: query.page))
         // The current photo is only on the library itself: one cached read per distinct library.
         var currentPhotos: [String: String] = [:]
         for slug in Set((list?.items ?? []).map(\.library.slug)) {
@@ -28,7 +28,7 @@ struct PhotoQueueController {
             } catch .sessionExpired {
                 throw ConsoleError.backend(.sessionExpired)
             } catch {
-                _ = try await status.attempt { () async throws(BackendError) -> Cached<Int> in throw error }
+                try status.absorb(error)
             }
         }
         let now = Date()
@@ -49,7 +49,6 @@ struct PhotoGridPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let csrf: String
     let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {
@@ -60,7 +59,6 @@ struct PhotoGridPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && cards.isEmpty
-        csrf = layout.csrf ?? ""
         back = "/photos"
     }
 }

@@ -17,10 +17,9 @@ struct ReportQueueController {
         let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in
-            try await backend.reports(status: statusFilter, reason: reason.map { .only($0) } ?? .all, page: query.page)
-        }
+        let summary = try await status.attempt(await backend.summary())
+        let reasonFilter = reason.map { ReportReasonFilter.only($0) } ?? .all
+        let list = try await status.attempt(await backend.reports(status: statusFilter, reason: reasonFilter, page: query.page))
         let now = Date()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
@@ -42,7 +41,6 @@ struct ReportListPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let csrf: String
     let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
@@ -53,7 +51,6 @@ struct ReportListPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
-        csrf = layout.csrf ?? ""
         back = "/reports"
     }
 }

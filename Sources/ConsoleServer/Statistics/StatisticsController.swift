@@ -47,8 +47,8 @@ struct StatisticsController {
         let now = Date()
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let statistics = try await status.attempt { () async throws(BackendError) in try await backend.statistics() }
+        let summary = try await status.attempt(await backend.summary())
+        let statistics = try await status.attempt(await backend.statistics())
         let history = try store.decisionRecords(AuditFilter(from: now.addingTimeInterval(-86_400 * Double(Self.historyDays))))
         let recent = history.filter { $0.recordedAt >= now.addingTimeInterval(-86_400 * Double(days)) }
         let waiting = try await waitingItems(backend, status: &status)
@@ -79,7 +79,7 @@ struct StatisticsController {
     ) async throws -> StatisticsReport.Waiting? {
         let size = Page.sizeRange.upperBound
         func read(_ number: Int) async throws -> PagedList<Date>? {
-            try await status.attempt { () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) }
+            try await status.attempt(await fetch(Page(clampingNumber: number, size: size)))
         }
         var newest: [Date] = []
         var total = 0
