@@ -61,7 +61,10 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
             store: store, client: client, sessions: sessions, cache: cache, logger: logger, bundleID: configuration.apnsTopic,
-            forwardClientAddress: configuration.forwardClientAddress))
+            forwardClientAddress: configuration.forwardClientAddress),
+        audit: StaffAuditWriter(store: store),
+        backends: StaffBackendFactory(
+            client: client, cache: cache, sessions: sessions, forwardClientAddress: configuration.forwardClientAddress))
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -85,20 +88,24 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: errorPages)
     router.get("/healthz") { _, _ in "ok" }
 
-    let signIn = SignInController(dependencies: dependencies)
+    let (store, renderer, backends) = (dependencies.store, dependencies.renderer, dependencies.backends)
+    let signIn = SignInController(
+        store: store, client: dependencies.client, sessions: dependencies.sessions, statusCheck: dependencies.statusCheck,
+        throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
+        renderer: renderer, forwardClientAddress: configuration.forwardClientAddress)
     signIn.addRoutes(to: router)
 
     let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
-    DashboardController(dependencies: dependencies).addRoutes(to: staff)
-    LibraryQueueController(dependencies: dependencies).addRoutes(to: staff)
-    ReportQueueController(dependencies: dependencies).addRoutes(to: staff)
-    PhotoQueueController(dependencies: dependencies).addRoutes(to: staff)
-    DecisionController(dependencies: dependencies).addRoutes(to: staff)
-    OutboxController(dependencies: dependencies).addRoutes(to: staff)
-    AuditController(dependencies: dependencies).addRoutes(to: staff)
-    StatisticsController(dependencies: dependencies).addRoutes(to: staff)
-    if let path = dependencies.configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
+    DashboardController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    LibraryQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    ReportQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    PhotoQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
+    OutboxController(store: store, backends: backends, renderer: renderer).addRoutes(to: staff)
+    AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
+    StatisticsController(store: store, backends: backends, renderer: renderer).addRoutes(to: staff)
+    if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get("/benchmark/constant") { _, _ in HTML(html: page) }
     }

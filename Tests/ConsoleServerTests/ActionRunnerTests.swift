@@ -2,6 +2,8 @@ import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
 import GRDB
+import Hummingbird
+import HummingbirdTesting
 import Logging
 import ModerationStore
 import Sandbox
@@ -32,8 +34,9 @@ struct ActionRunnerTests {
         }
     }
 
+    /// `signedIn: false` leaves the staff account without a session (its account still comes from the backend).
     private func withDependencies(
-        backendURL: URL, _ body: @escaping @Sendable (ConsoleDependencies, Account) async throws -> Void
+        backendURL: URL, signedIn: Bool = true, _ body: @escaping @Sendable (ConsoleDependencies, Account) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -42,7 +45,9 @@ struct ActionRunnerTests {
         do {
             let tokens = try await dependencies.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
             let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
-            _ = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
+            if signedIn {
+                _ = try await dependencies.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
+            }
             try await body(dependencies, account)
         } catch {
             try await dependencies.client.shutdown()
@@ -86,14 +91,30 @@ struct ActionRunnerTests {
 
     @Test("no session for the author: the decision is parked, and runs after they sign in")
     func parked() async throws {
-        try await withRunner { dependencies, sandbox, account in
-            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug, actorId: 9_999)).id)
-            try await dependencies.runner.workThroughDueActions()
-            let parked = try #require(try dependencies.store.action(id: id))
-            #expect(parked.state == .parked)
-            #expect(parked.outcomeMessage?.contains("sign in again") == true)
-            #expect(try dependencies.store.dueActions(now: Date().addingTimeInterval(3_600)).isEmpty, "parked actions are not retried on their own")
+        try await SandboxFixture.run { sandbox in
+            try await withDependencies(backendURL: sandbox.baseURL, signedIn: false) { dependencies, account in
+                // setup: the author's decision, queued while they have no session
+                let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                try await dependencies.runner.workThroughDueActions()
+                let parked = try #require(try dependencies.store.action(id: id))
+                #expect(parked.state == .parked)
+                #expect(parked.outcomeMessage?.contains("sign in again") == true)
+                #expect(try dependencies.store.dueActions(now: Date().addingTimeInterval(3_600)).isEmpty, "parked actions are not retried on their own")
+
+                // act: the author signs in through the console's own form, then the runner makes its pass
+                let app = Application(router: buildRouter(dependencies: dependencies), logger: ConsoleFixture.quietLogger)
+                try await app.test(.router) { client in
+                    let signedIn = try await Browser(client: client).signIn()
+                    #expect(signedIn.status == .seeOther && signedIn.location == "/", "\(signedIn)")
+                }
+                try await dependencies.runner.workThroughDueActions()
+
+                // check
+                let finished = try #require(try dependencies.store.action(id: id))
+                #expect(finished.state == .applied, "\(finished.outcomeMessage ?? "")")
+                #expect(try await backendStatus(sandbox, slug) == "approved")
+            }
         }
     }
 

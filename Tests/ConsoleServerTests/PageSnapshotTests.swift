@@ -82,7 +82,7 @@ enum PageModels {
                     summary: summary, banner: hostile, freshness: "Data from Book Corners, 3 s ago"),
                 title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
             ("sign-in", SignInPage(
-                layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", csrf: "csrf-token",
+                layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
                 message: hostile, isError: true)),
             ("dashboard", DashboardPage(
                 layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),

@@ -196,9 +196,11 @@ struct PageTests {
         }
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        var configuration = ConsoleFixture.configuration(backendURL: URL(string: "http://127.0.0.1:1/api/v1/")!, directory: directory)
+        var configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
         configuration.templatesDirectory = directory.url.path
-        await #expect(throws: (any Error).self) { _ = try await buildConsoleApplication(configuration: configuration) }
+        await #expect(throws: PageRendererError.missingTemplate("layout", directory: directory.url.path)) {
+            _ = try await buildConsoleApplication(configuration: configuration)
+        }
     }
 
     /// A pending submission with an approved library less than 50 m away.

@@ -59,18 +59,25 @@ struct AuditChainTests {
 
     @Test("the database refuses edits through the ordinary path")
     func appendOnly() throws {
-        try AuditLogFile.with(2) { (log: AuditLogFile) throws in
-            let plain = try DatabaseQueue(path: log.tamperer.path)
-            try log.tamperer.write { db in
-                try db.execute(sql: """
-                    CREATE TRIGGER auditEntry_noUpdate BEFORE UPDATE ON auditEntry
-                        BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
-                    """)
-            }
-            #expect(throws: (any Error).self) {
-                try plain.write { try $0.execute(sql: "UPDATE auditEntry SET reason = 'x' WHERE id = 1") }
-            }
+        // setup: the store's own migrated database, with one entry, and a plain connection to it
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("console.sqlite").path
+        let store = try ModerationStore(path: path)
+        try store.appendAudit(AuditLogFile.entry(1, name: "Corner Books"))
+        let plain = try DatabaseQueue(path: path)
+
+        // act
+        let refusal = #expect(throws: DatabaseError.self) {
+            try plain.write { try $0.execute(sql: "UPDATE auditEntry SET reason = 'edited' WHERE id = 1") }
         }
+
+        // check: the migration's trigger said no, and the entry is as it was
+        #expect(refusal?.resultCode == .SQLITE_CONSTRAINT)
+        #expect(refusal?.message == "audit entries are append-only")
+        #expect(try store.auditEntries().first?.reason == "")
+        #expect(try store.verifyAuditChain() == .intact(entries: 1, head: try #require(try store.auditEntries().first?.hash)))
     }
 
     static let fields = [

@@ -79,7 +79,7 @@ public enum TestServerError: Error, CustomStringConvertible {
     case didNotStart((any Error)?)
 
     /// Whether it could not start because its port was still taken.
-    var isAddressInUse: Bool {
+    public var isAddressInUse: Bool {
         guard case .didNotStart(let error?) = self, let io = error as? IOError else { return false }
         return io.errnoCode == EADDRINUSE
     }

@@ -6,7 +6,9 @@ import ModerationStore
 /// The audit log for people: browse with filters, read one entry, check the chain, and
 /// take a range away as a file or a printable summary.
 struct AuditController {
-    let dependencies: ConsoleDependencies
+    let store: ModerationStore
+    let audit: StaffAuditWriter
+    let renderer: PageRenderer
     static let pageSize = 50
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -22,7 +24,7 @@ struct AuditController {
     }
 
     @Sendable func verify(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let verdict = AuditVerdictText(try dependencies.store.verifyAuditChain())
+        let verdict = AuditVerdictText(try store.verifyAuditChain())
         return try page(request, context: context, verdict: verdict)
     }
 
@@ -31,7 +33,6 @@ struct AuditController {
         let query = AuditQuery(listQuery)
         let before = listQuery.text("before", maxLength: 20).flatMap { Int64($0) }
         let after = before == nil ? listQuery.text("after", maxLength: 20).flatMap { Int64($0) } : nil
-        let store = dependencies.store
         let page = try store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
         let choices = try store.auditFilterChoices()
         let now = Date()
@@ -51,17 +52,17 @@ struct AuditController {
             summaryHref: query.href("/audit/summary"),
             verifyAction: query.href("/audit/verify"),
             verdict: verdict)
-        return try dependencies.renderer.render(model, with: "audit")
+        return try renderer.render(model, with: "audit")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let text = context.parameters.get("id"), let id = Int64(text), let entry = try dependencies.store.auditEntry(id: id) else {
+        guard let text = context.parameters.get("id"), let id = Int64(text), let entry = try store.auditEntry(id: id) else {
             throw ConsoleError.notFound
         }
-        let neighbours = try dependencies.store.auditNeighbours(of: id)
+        let neighbours = try store.auditNeighbours(of: id)
         let now = Date()
         func neighbour(_ id: Int64?) throws -> AuditRow? {
-            try id.flatMap { try dependencies.store.auditEntry(id: $0) }.map { AuditRow($0, now: now) }
+            try id.flatMap { try store.auditEntry(id: $0) }.map { AuditRow($0, now: now) }
         }
         let older = try neighbour(neighbours.older)
         let model = AuditEntryPage(
@@ -70,7 +71,7 @@ struct AuditController {
             itemHref: Self.itemHref(entry), older: older, newer: try neighbour(neighbours.newer),
             hashMatches: entry.computedHash() == entry.hash,
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
-        return try dependencies.renderer.render(model, with: "audit-entry")
+        return try renderer.render(model, with: "audit-entry")
     }
 
     /// Where the entry's item lives in the console: the library itself, or the library a
@@ -86,14 +87,13 @@ struct AuditController {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
         let format = listQuery.choice("format", default: AuditExportFormat.csv)
-        let store = dependencies.store
-        let dependencies = dependencies
+        let (store, audit) = (store, audit)
         let filename = "book-corners-audit-\(query.fromText ?? "start")-to-\(query.toText ?? "now").\(format.rawValue)"
         let filter = query.filter
         let userAgent = request.headers[.userAgent] ?? ""
         let body = ResponseBody { writer in
             // Audited when the rows are written: a HEAD (answered without its body) exports nothing.
-            dependencies.auditStaff(
+            audit.auditStaff(
                 AuditEntry.exportAction, targetKind: "auditLog", targetName: "\(format.rawValue) export: \(filter.description)",
                 context: context, userAgent: userAgent)
             var exporter = AuditExporter(store: store, filter: filter, format: format)
@@ -112,7 +112,7 @@ struct AuditController {
     @Sendable func summary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
-        let summary = AuditSummary(try dependencies.store.decisionRecords(query.filter))
+        let summary = AuditSummary(try store.decisionRecords(query.filter))
         if listQuery.text("format", maxLength: 10) == "csv" {
             let filename = "book-corners-audit-summary-\(query.fromText ?? "start")-to-\(query.toText ?? "now").csv"
             return Response(
@@ -124,6 +124,6 @@ struct AuditController {
             layout: LayoutModel(context: context, title: "Audit summary", active: .audit, summary: nil),
             range: query.filter.description, problems: query.problems, summary: summary,
             csvHref: query.href("/audit/summary", adding: [("format", "csv")]), backHref: query.href("/audit"), generatedAt: TimeText.utc(Date()))
-        return try dependencies.renderer.render(model, with: "audit-summary").response(from: request, context: context)
+        return try renderer.render(model, with: "audit-summary").response(from: request, context: context)
     }
 }

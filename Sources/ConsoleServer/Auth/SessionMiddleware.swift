@@ -46,7 +46,7 @@ struct SessionMiddleware: RouterMiddleware {
         } catch SessionCredentialsError.unreadable {
             return .unreadable
         }
-        let callContext = CallContext(requestID: context.requestID, forwardedFor: forwardClientAddress ? context.clientAddress : nil)
+        let callContext = context.callContext(forwardClientAddress: forwardClientAddress)
         switch await statusCheck.verdict(staffId: session.staffId, credentials: credentials, context: callContext) {
         case .staff: return nil
         case .notStaff: return .notStaff

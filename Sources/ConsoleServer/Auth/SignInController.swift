@@ -6,7 +6,17 @@ import ModerationStore
 
 /// Sign-in and sign-out. Only accounts the backend calls staff get a session.
 struct SignInController {
-    let dependencies: ConsoleDependencies
+    let store: ModerationStore
+    let client: BackendClient
+    let sessions: SessionManager
+    let statusCheck: StaffStatusCheck
+    let throttle: SignInThrottle
+    let cookie: SessionCookie
+    let runner: ActionRunner
+    let audit: StaffAuditWriter
+    let renderer: PageRenderer
+    /// Whether the signing-in person's address goes to the backend as `X-Forwarded-For`.
+    let forwardClientAddress: Bool
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/sign-in", use: show)
@@ -31,7 +41,7 @@ struct SignInController {
         let login = String((form["login"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(254))
         let password = String((form["password"] ?? "").prefix(1024))
         let next = form["next"]
-        guard let cookieToken = dependencies.cookie.signInCSRFValue(in: request), let formToken = form["csrf"],
+        guard let cookieToken = cookie.signInCSRFValue(in: request), let formToken = form["csrf"],
             RandomToken.equal(cookieToken, formToken)
         else {
             return try page(context: context, request: request, login: login, next: next,
@@ -45,7 +55,7 @@ struct SignInController {
         let userAgent = request.headers[.userAgent] ?? ""
         // Recorded before the backend is asked, so parallel guesses see each other.
         let attemptID: Int64
-        switch try dependencies.throttle.admit(login: login, clientAddress: address) {
+        switch try throttle.admit(login: login, clientAddress: address) {
         case .locked(let wait):
             let minutes = max(1, Int((wait / 60).rounded(.up)))
             return try page(context: context, request: request, login: login, next: next,
@@ -56,43 +66,43 @@ struct SignInController {
         }
         let outcome: Result<(TokenPair, Account), BackendError>
         do {
-            outcome = .success(try await authenticate(login: login, password: password, context: dependencies.callContext(context)))
+            outcome = .success(try await authenticate(login: login, password: password, context: context.callContext(forwardClientAddress: forwardClientAddress)))
         } catch {
             outcome = .failure(error)
         }
         switch outcome {
         case .success((let tokens, let account)) where account.isStaff:
-            try dependencies.throttle.settle(attemptID, as: .succeeded(account.signInAccount))
-            let (cookieValue, session) = try await dependencies.sessions.start(
+            try throttle.settle(attemptID, as: .succeeded(account.signInAccount))
+            let (cookieValue, session) = try await sessions.start(
                 account: account, tokens: tokens, clientAddress: address, userAgent: userAgent)
             // Sign-in has just asked auth/me: the next re-check can wait a full interval.
-            await dependencies.statusCheck.recordStaff(account.id)
+            await statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
-            dependencies.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            audit.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // Decisions parked for lack of a session can go now.
-            try dependencies.store.unpark(actorId: account.id, now: Date())
-            dependencies.runner.nudge()
+            try store.unpark(actorId: account.id, now: Date())
+            runner.nudge()
             var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
-            response.setCookie(dependencies.cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
+            response.setCookie(cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
             return response
         case .success((_, let account)):
-            try dependencies.throttle.settle(attemptID, as: .failed(account.signInAccount))
+            try throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
-            dependencies.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            audit.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
-            try dependencies.throttle.settle(attemptID, as: .failed(nil))
-            dependencies.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: userAgent)
+            try throttle.settle(attemptID, as: .failed(nil))
+            audit.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
-            try dependencies.throttle.settle(attemptID, as: .void)
+            try throttle.settle(attemptID, as: .void)
             return try page(context: context, request: request, login: login, next: next,
                             message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
                             isError: true, status: .tooManyRequests)
         case .failure(let error):
-            try dependencies.throttle.settle(attemptID, as: .void)
+            try throttle.settle(attemptID, as: .void)
             return try page(context: context, request: request, login: login, next: next,
                             message: error.staffMessage, isError: true, status: .serviceUnavailable)
         }
@@ -100,19 +110,19 @@ struct SignInController {
 
     /// Signs in at the backend and asks who the account is.
     private func authenticate(login: String, password: String, context: CallContext) async throws(BackendError) -> (TokenPair, Account) {
-        let tokens = try await dependencies.client.signIn(username: login, password: password, context: context)
-        let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh), context: context)
+        let tokens = try await client.signIn(username: login, password: password, context: context)
+        let account = try await client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh), context: context)
         return (tokens, account)
     }
 
     @Sendable func signOut(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         if let session = context.session {
-            try await dependencies.sessions.end(sessionID: session.id)
+            try await sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
-            dependencies.auditSession("session.signOut", outcome: "succeeded", actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            audit.auditSession("session.signOut", outcome: "succeeded", actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
         }
         var response = Response.redirect(to: "/sign-in", type: .normal)
-        response.setCookie(dependencies.cookie.clear())
+        response.setCookie(cookie.clear())
         return response
     }
 
@@ -123,9 +133,9 @@ struct SignInController {
         let token = RandomToken.make()
         let model = SignInPage(
             layout: LayoutModel(context: context, title: "Sign in", active: nil, summary: nil),
-            login: login, next: SafeRedirect.path(next), csrf: token, message: message, isError: isError)
-        var response = try dependencies.renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
-        response.setCookie(dependencies.cookie.signInCSRF(token))
+            login: login, next: SafeRedirect.path(next), signInToken: token, message: message, isError: isError)
+        var response = try renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
+        response.setCookie(cookie.signInCSRF(token))
         return response
     }
 }
@@ -139,7 +149,8 @@ struct SignInPage {
     let layout: LayoutModel
     let login: String
     let next: String
-    let csrf: String
+    /// The sign-in form's own token, paired with a cookie: there is no session yet to hold one.
+    let signInToken: String
     let message: String?
     let isError: Bool
 }

@@ -4,25 +4,22 @@ import Hummingbird
 
 /// The first page after sign-in: what waits, for how long, and whether the backend answers.
 struct DashboardController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/", use: show)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
+        let summary = try await status.attempt(await backend.summary())
         // A page past the end answers the last page, which holds the oldest items: one call per queue.
         let oldestPage = Page(clampingNumber: Page.numberRange.upperBound, size: Page.sizeRange.upperBound)
-        let libraries = try await status.attempt { () async throws(BackendError) in
-            try await backend.libraries(LibraryFilter(status: .pending), page: oldestPage)
-        }
-        let reports = try await status.attempt { () async throws(BackendError) in
-            try await backend.reports(status: .open, reason: .all, page: oldestPage)
-        }
-        let photos = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: .pending, page: oldestPage) }
+        let libraries = try await status.attempt(await backend.libraries(LibraryFilter(status: .pending), page: oldestPage))
+        let reports = try await status.attempt(await backend.reports(status: .open, reason: .all, page: oldestPage))
+        let photos = try await status.attempt(await backend.photos(status: .pending, page: oldestPage))
         let now = Date()
         let page = DashboardPage(
             layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),
@@ -49,7 +46,7 @@ struct DashboardController {
             ],
             backendReachable: status.problem == nil,
             backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.")
-        return try dependencies.renderer.render(page, with: "dashboard")
+        return try renderer.render(page, with: "dashboard")
     }
 }
 
@@ -104,27 +101,4 @@ struct DashboardPage {
     let queues: [Queue]
     let backendReachable: Bool
     let backendStatus: String
-}
-
-/// How library fields read on pages.
-enum LibraryText {
-    static let unnamed = "Unnamed library"
-
-    static func displayName(_ name: String) -> String {
-        isBlank(name) ? unnamed : name
-    }
-
-    /// Empty or only whitespace (cheaper than trimming, and this runs for every row).
-    static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
-    }
-
-    static func place(address: String = "", city: String, country: String) -> String {
-        [address, city, country].filter { !$0.isEmpty }.joined(separator: ", ")
-    }
-
-    /// "Corner Books in Florence", as notifications and confirmations say it.
-    static func nameInCity(_ name: String, city: String) -> String {
-        city.isEmpty ? displayName(name) : "\(displayName(name)) in \(city)"
-    }
 }

@@ -6,7 +6,10 @@ import ModerationStore
 /// Takes staff decisions: records each one (the action) before anything is sent, lets the
 /// runner send it, and tells the moderator the outcome if it comes within two seconds.
 struct DecisionController {
-    let dependencies: ConsoleDependencies
+    let store: ModerationStore
+    let sessions: SessionManager
+    let runner: ActionRunner
+    let renderer: PageRenderer
 
     /// Reasons staff pick most; the text stays editable before sending.
     static let presetReasons = [
@@ -74,7 +77,7 @@ struct DecisionController {
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
                 slug: key, seen: form["seen"] ?? "", key: form["key"] ?? "", reason: reason,
                 back: SafeRedirect.path(form["back"] ?? fallback))
-            return try dependencies.renderer.render(page, with: "reject-confirm").response(from: request, context: context)
+            return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         }
         guard let seen = form["seen"], !seen.isEmpty, seen.count <= 20 else {
             throw ConsoleError.badInput("The form did not say which status you saw. Reload the page and decide again.")
@@ -101,7 +104,7 @@ struct DecisionController {
             decision: decision, verb: decision == "approve" ? "Approve" : "Reject", count: items.count,
             items: items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen, name: $0.name) },
             reason: reason, isReject: decision == "reject", key: UUID().uuidString)
-        return try dependencies.renderer.render(page, with: "bulk-confirm")
+        return try renderer.render(page, with: "bulk-confirm")
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -118,8 +121,8 @@ struct DecisionController {
                 session: session, kind: .library, key: item.slug, seen: item.seen, wanted: wanted, reason: reason,
                 idempotencyKey: "\(key)-\(index)", request: request, context: context))
         }
-        dependencies.runner.nudge()
-        try await dependencies.sessions.flash(
+        runner.nudge()
+        try await sessions.flash(
             "\(items.count) \(items.count == 1 ? "decision" : "decisions") recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
             sessionID: session.id)
         return .redirect(to: "/libraries", type: .normal)
@@ -144,12 +147,12 @@ struct DecisionController {
             let outcome = existing.state.isFinal
                 ? "Its outcome: \(existing.outcomeMessage ?? existing.state.rawValue)"
                 : "It is still waiting to be sent; see Pending actions."
-            try await dependencies.sessions.flash(
+            try await sessions.flash(
                 "This decision was already recorded at \(TimeText.utc(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
                 sessionID: session.id)
             return .redirect(to: back, type: .normal)
         }
-        dependencies.runner.nudge()
+        runner.nudge()
         let outcome = try await waitForOutcome(of: recorded.action.id ?? 0, upTo: .seconds(2))
         let message: String
         switch outcome?.state {
@@ -157,14 +160,14 @@ struct DecisionController {
         default:
             message = "Your decision is recorded and waiting to be sent: \(outcome?.outcomeMessage ?? "Book Corners is slow to answer.") It appears under Pending actions until it is."
         }
-        try await dependencies.sessions.flash(message, sessionID: session.id)
+        try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back, type: .normal)
     }
 
     /// Records an action; a form key reused for another decision is refused in words.
     private func recordAction(_ action: ModerationAction) throws -> RecordedAction {
         do {
-            return try dependencies.store.record(action)
+            return try store.record(action)
         } catch ActionStoreError.keyReused(let existing) {
             throw ConsoleError.badInput(
                 "This form was already used for another decision (\(existing.statusWanted) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
@@ -183,10 +186,10 @@ struct DecisionController {
 
     private func waitForOutcome(of id: Int64, upTo limit: Duration) async throws -> ModerationAction? {
         let deadline = ContinuousClock.now + limit
-        var action = try dependencies.store.action(id: id)
+        var action = try store.action(id: id)
         while let current = action, !current.state.isFinal, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
-            action = try dependencies.store.action(id: id)
+            action = try store.action(id: id)
         }
         return action
     }

@@ -5,7 +5,9 @@ import ModerationStore
 
 /// The notification outbox: what will be pushed to whom, payload and headers included.
 struct OutboxController {
-    let dependencies: ConsoleDependencies
+    let store: ModerationStore
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
     static let eventTypes = ["library.approved", "library.rejected", "photo.approved", "photo.rejected", "report.resolved"]
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -17,10 +19,10 @@ struct OutboxController {
         let query = ListQuery(request)
         let status = query.text("status", maxLength: 20).flatMap { ["pending", "sent", "failed"].contains($0) ? $0 : nil }
         let type = query.text("type", maxLength: 40).flatMap { Self.eventTypes.contains($0) ? $0 : nil }
-        let messages = try dependencies.store.outboxMessages(status: status, eventType: type, limit: 200)
-        let backend = try await dependencies.backend(for: context)
+        let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
+        let backend = try await backends.backend(for: context)
         var pageStatus = PageStatus()
-        let summary = try await pageStatus.attempt { () async throws(BackendError) in try await backend.summary() }
+        let summary = try await pageStatus.attempt(await backend.summary())
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
@@ -29,18 +31,18 @@ struct OutboxController {
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
                 + Self.eventTypes.map { FilterOption(value: $0, label: $0, selected: $0 == type) },
             rows: messages.map { OutboxRow($0, now: now) }, isEmpty: messages.isEmpty)
-        return try dependencies.renderer.render(page, with: "outbox")
+        return try renderer.render(page, with: "outbox")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let id = context.parameters.get("id"), id.count <= 64, let message = try dependencies.store.outboxMessage(id: id) else {
+        guard let id = context.parameters.get("id"), id.count <= 64, let message = try store.outboxMessage(id: id) else {
             throw ConsoleError.notFound
         }
         let page = OutboxMessagePage(
             layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
             row: OutboxRow(message, now: Date()), payload: Self.pretty(message.payload), headers: Self.pretty(message.headers),
             payloadBytes: message.payload.utf8.count)
-        return try dependencies.renderer.render(page, with: "outbox-message")
+        return try renderer.render(page, with: "outbox-message")
     }
 
     static func pretty(_ json: String) -> String {

@@ -5,7 +5,8 @@ import Mustache
 
 /// The library submissions queue and a library's detail page.
 struct LibraryQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/libraries", use: list)
@@ -17,10 +18,10 @@ struct LibraryQueueController {
         let filter = LibraryFilter(
             status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
             country: query.country, source: query.text("source", maxLength: 100))
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in try await backend.libraries(filter, page: query.page) }
+        let summary = try await status.attempt(await backend.summary())
+        let list = try await status.attempt(await backend.libraries(filter, page: query.page))
         let now = Date()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
@@ -32,25 +33,25 @@ struct LibraryQueueController {
                 Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
             },
             back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
-        return try dependencies.renderer.render(page, with: "libraries")
+        return try renderer.render(page, with: "libraries")
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Only slug characters: anything else cannot be a library, so no backend read is spent on it.
         guard let slug = context.parameters.get("slug"), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        guard let library = try await status.attempt({ () async throws(BackendError) in try await backend.library(slug: slug) }) else {
+        let summary = try await status.attempt(await backend.summary())
+        guard let library = try await status.attempt(await backend.library(slug: slug)) else {
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return try dependencies.renderer.render(page, with: "library-detail", status: .serviceUnavailable)
+            return try renderer.render(page, with: "library-detail", status: .serviceUnavailable)
         }
-        let nearby = try await status.attempt { () async throws(BackendError) in try await backend.nearby(lat: library.lat, lng: library.lng) }
+        let nearby = try await status.attempt(await backend.nearby(lat: library.lat, lng: library.lng))
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, nearby: nearby?.items, now: Date())
-        return try dependencies.renderer.render(page, with: "library-detail")
+        return try renderer.render(page, with: "library-detail")
     }
 }
 
@@ -66,7 +67,6 @@ struct LibraryListPage: MustacheParent {
     let pager: Pager?
     let isEmpty: Bool
     let hasRows: Bool
-    let csrf: String
     let presetReasons = DecisionController.presetReasons
     let back: String
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
@@ -83,7 +83,6 @@ struct LibraryListPage: MustacheParent {
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
-        csrf = layout.csrf ?? ""
         self.back = back
     }
 
@@ -99,7 +98,6 @@ struct LibraryListPage: MustacheParent {
         case "pager": pager
         case "isEmpty": isEmpty
         case "hasRows": hasRows
-        case "csrf": csrf
         case "presetReasons": presetReasons
         case "back": back
         case "decisionKey": decisionKey
@@ -202,7 +200,6 @@ struct LibraryDetailPage {
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
-    let csrf: String
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
     let presetReasons = DecisionController.presetReasons
@@ -254,7 +251,6 @@ struct LibraryDetailPage {
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
-        csrf = layout.csrf ?? ""
         canApprove = library.status != "approved"
         canReject = library.status != "rejected"
         canReturnToPending = library.status != "pending"
@@ -284,17 +280,8 @@ struct LibraryDetailPage {
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
-        csrf = ""
         canApprove = false
         canReject = false
         canReturnToPending = false
-    }
-}
-
-/// How distances read on pages.
-enum Distance {
-    /// "35 m", "1.2 km".
-    static func text(_ metres: Double) -> String {
-        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.1f km", metres / 1_000)
     }
 }

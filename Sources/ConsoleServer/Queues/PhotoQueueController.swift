@@ -4,7 +4,8 @@ import Hummingbird
 
 /// Community photos: each proposed photo beside the library's current one.
 struct PhotoQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/photos", use: grid)
@@ -13,10 +14,10 @@ struct PhotoQueueController {
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: StatusFilter.pending)
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in try await backend.photos(status: statusFilter, page: query.page) }
+        let summary = try await status.attempt(await backend.summary())
+        let list = try await status.attempt(await backend.photos(status: statusFilter, page: query.page))
         // The current photo is only on the library itself: one cached read per distinct library.
         var currentPhotos: [String: String] = [:]
         for slug in Set((list?.items ?? []).map(\.library.slug)) {
@@ -27,7 +28,7 @@ struct PhotoQueueController {
             } catch .sessionExpired {
                 throw ConsoleError.backend(.sessionExpired)
             } catch {
-                _ = try await status.attempt { () async throws(BackendError) -> Cached<Int> in throw error }
+                try status.absorb(error)
             }
         }
         let now = Date()
@@ -37,7 +38,7 @@ struct PhotoQueueController {
             cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/photos", filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
-        return try dependencies.renderer.render(page, with: "photos")
+        return try renderer.render(page, with: "photos")
     }
 }
 
@@ -48,7 +49,6 @@ struct PhotoGridPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let csrf: String
     let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {
@@ -59,7 +59,6 @@ struct PhotoGridPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && cards.isEmpty
-        csrf = layout.csrf ?? ""
         back = "/photos"
     }
 }

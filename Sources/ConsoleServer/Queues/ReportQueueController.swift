@@ -4,7 +4,8 @@ import Hummingbird
 
 /// The problem reports queue.
 struct ReportQueueController {
-    let dependencies: ConsoleDependencies
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/reports", use: list)
@@ -14,12 +15,11 @@ struct ReportQueueController {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: ReportStatusFilter.open)
         let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let list = try await status.attempt { () async throws(BackendError) in
-            try await backend.reports(status: statusFilter, reason: reason.map { .only($0) } ?? .all, page: query.page)
-        }
+        let summary = try await status.attempt(await backend.summary())
+        let reasonFilter = reason.map { ReportReasonFilter.only($0) } ?? .all
+        let list = try await status.attempt(await backend.reports(status: statusFilter, reason: reasonFilter, page: query.page))
         let now = Date()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
@@ -29,7 +29,7 @@ struct ReportQueueController {
             rows: (list?.items ?? []).map { ReportRow($0, now: now) },
             loaded: list != nil,
             pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
-        return try dependencies.renderer.render(page, with: "reports")
+        return try renderer.render(page, with: "reports")
     }
 }
 
@@ -41,7 +41,6 @@ struct ReportListPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let csrf: String
     let back: String
 
     init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
@@ -52,7 +51,6 @@ struct ReportListPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
-        csrf = layout.csrf ?? ""
         back = "/reports"
     }
 }

@@ -5,7 +5,9 @@ import ModerationStore
 
 /// How Book Corners grows and how moderation keeps up, drawn as SVG on the server.
 struct StatisticsController {
-    let dependencies: ConsoleDependencies
+    let store: ModerationStore
+    let backends: StaffBackendFactory
+    let renderer: PageRenderer
     static let periods = [30, 90]
     /// Pages of 50 fetched from the front of each queue for the age histograms; a longer
     /// queue adds its last one or two pages, so at most 5 reads per queue.
@@ -25,7 +27,7 @@ struct StatisticsController {
             periods: Self.periods.map { PeriodOption(days: $0, href: "/statistics?days=\($0)", current: $0 == days) },
             community: report.community, hasCommunity: !report.community.isEmpty,
             moderation: report.moderation, waitingNow: report.waitingNow, hasWaiting: !report.waitingNow.isEmpty, days: days)
-        return try dependencies.renderer.render(page, with: "statistics")
+        return try renderer.render(page, with: "statistics")
     }
 
     /// One chart's numbers as a CSV download.
@@ -43,11 +45,11 @@ struct StatisticsController {
         let query = ListQuery(request)
         let days = query.text("days", maxLength: 3).flatMap(Int.init).flatMap { Self.periods.contains($0) ? $0 : nil } ?? 30
         let now = Date()
-        let backend = try await dependencies.backend(for: context)
+        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt { () async throws(BackendError) in try await backend.summary() }
-        let statistics = try await status.attempt { () async throws(BackendError) in try await backend.statistics() }
-        let history = try dependencies.store.decisionRecords(AuditFilter(from: now.addingTimeInterval(-86_400 * Double(Self.historyDays))))
+        let summary = try await status.attempt(await backend.summary())
+        let statistics = try await status.attempt(await backend.statistics())
+        let history = try store.decisionRecords(AuditFilter(from: now.addingTimeInterval(-86_400 * Double(Self.historyDays))))
         let recent = history.filter { $0.recordedAt >= now.addingTimeInterval(-86_400 * Double(days)) }
         let waiting = try await waitingItems(backend, status: &status)
         let report = StatisticsReport(
@@ -77,7 +79,7 @@ struct StatisticsController {
     ) async throws -> StatisticsReport.Waiting? {
         let size = Page.sizeRange.upperBound
         func read(_ number: Int) async throws -> PagedList<Date>? {
-            try await status.attempt { () async throws(BackendError) in try await fetch(Page(clampingNumber: number, size: size)) }
+            try await status.attempt(await fetch(Page(clampingNumber: number, size: size)))
         }
         var newest: [Date] = []
         var total = 0

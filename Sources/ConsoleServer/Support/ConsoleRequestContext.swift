@@ -1,3 +1,4 @@
+import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
@@ -29,4 +30,11 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
 
     /// Forms are small; anything bigger is refused before it is read.
     public var maxUploadSize: Int { 64 * 1024 }
+}
+
+extension ConsoleRequestContext {
+    /// What the backend is told about this request: our id and, when configured, the client's address.
+    func callContext(forwardClientAddress: Bool) -> CallContext {
+        CallContext(requestID: requestID, forwardedFor: forwardClientAddress ? clientAddress : nil)
+    }
 }

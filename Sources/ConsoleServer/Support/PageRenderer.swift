@@ -46,7 +46,7 @@ struct PageRenderer: Sendable {
     }
 }
 
-enum PageRendererError: Error, CustomStringConvertible {
+enum PageRendererError: Error, Equatable, CustomStringConvertible {
     case missingTemplate(String, directory: String)
     case missingPragma(String)
     case missingPartial(String, usedBy: String)

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import Sandbox
+import Testing
 import TestSupport
 
 /// Where the repository's templates and static files are, for tests.
@@ -140,9 +141,18 @@ struct Page: Sendable, CustomStringConvertible {
 
     var location: String? { headers[.location] }
 
-    /// The value of the first `<input name="…" value="…">` after `marker` (or anywhere).
-    func field(_ name: String, after marker: String = "") -> String? {
-        let start = marker.isEmpty ? html.startIndex : (html.range(of: marker)?.upperBound ?? html.startIndex)
+    /// The value of the first `<input name="…" value="…">` after `marker` (or anywhere when
+    /// `marker` is empty). A marker missing from the page fails the calling test: searching the
+    /// whole page instead could find another form's field.
+    func field(_ name: String, after marker: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        var start = html.startIndex
+        if !marker.isEmpty {
+            guard let found = html.range(of: marker) else {
+                Issue.record("the page has no \(marker.debugDescription) to look for field \(name.debugDescription) after: \(self)", sourceLocation: sourceLocation)
+                return nil
+            }
+            start = found.upperBound
+        }
         guard let range = html.range(of: "name=\"\(name)\" value=\"", range: start..<html.endIndex) else { return nil }
         return String(html[range.upperBound...].prefix { $0 != "\"" })
     }

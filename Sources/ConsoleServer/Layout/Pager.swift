@@ -1,0 +1,42 @@
+import BookCornersAPI
+import Foundation
+import Mustache
+
+/// Previous/next links that keep the page's filters.
+struct Pager: MustacheParent {
+    let summary: String
+    let previousHref: String?
+    let nextHref: String?
+    let pageSizes: [PageSizeOption]
+
+    struct PageSizeOption {
+        let size: Int
+        let selected: Bool
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "summary": summary
+        case "hasPrevious": previousHref != nil
+        case "previousHref": previousHref ?? ""
+        case "hasNext": nextHref != nil
+        case "nextHref": nextHref ?? ""
+        default: nil
+        }
+    }
+
+    init(path: String, filters: [(String, String?)], pagination: Pagination) {
+        func href(_ page: Int) -> String {
+            var components = URLComponents()
+            components.path = path
+            components.queryItems = filters.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
+                + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pagination.pageSize))]
+            return components.string ?? path
+        }
+        let noun = pagination.total == 1 ? "item" : "items"
+        summary = "Page \(pagination.page) of \(pagination.totalPages) · \(pagination.total) \(noun)"
+        previousHref = pagination.hasPrevious ? href(pagination.page - 1) : nil
+        nextHref = pagination.hasNext ? href(pagination.page + 1) : nil
+        pageSizes = ListQuery.pageSizes.map { PageSizeOption(size: $0, selected: $0 == pagination.pageSize) }
+    }
+}
