@@ -76,15 +76,16 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: HeadAsGetMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(
         mediaOrigin: dependencies.client.mediaOrigin, strictTransportSecurity: configuration.behindTLSProxy))
-    let errorPages = ErrorPageMiddleware(renderer: dependencies.renderer, sessions: dependencies.sessions, cookie: dependencies.cookie)
+    let errorPages = ErrorPageMiddleware(
+        renderer: dependencies.renderer, sessions: dependencies.sessions, audit: dependencies.audit, cookie: dependencies.cookie)
     // Twice: outside the session (its own failures) and inside it (pages see who is signed in).
     router.add(middleware: errorPages)
     router.add(middleware: RequestTargetCheckMiddleware())
     router.add(middleware: StaticFileMiddleware(library: dependencies.staticFiles))
     router.add(middleware: OriginCheckMiddleware(publicOrigin: configuration.publicURL?.absoluteString, behindTLSProxy: configuration.behindTLSProxy))
     router.add(middleware: SessionMiddleware(
-        sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, cookie: dependencies.cookie, store: dependencies.store,
-        forwardClientAddress: configuration.forwardClientAddress))
+        sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
+        store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress))
     router.add(middleware: errorPages)
     router.get("/healthz") { _, _ in "ok" }
 

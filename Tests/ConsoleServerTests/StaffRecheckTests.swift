@@ -54,6 +54,10 @@ struct StaffRecheckTests {
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session")
             }
             #expect(rows == 0)
+            let ended = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+                try String.fetchAll(db, sql: "SELECT outcome FROM auditEntry WHERE action = 'session.end'")
+            }
+            #expect(ended == ["notStaff"], "the audit log says the console ended it, and why")
         }
     }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import ModerationStore
 
 /// Why the console ended a session by itself; the sign-in page tells the person which.
 enum SessionEnding: String, CaseIterable, Sendable {
@@ -38,6 +39,20 @@ enum SessionEnding: String, CaseIterable, Sendable {
         case .notStaff:
             "Your account is no longer a Book Corners staff account, so your console session has ended. If that is a mistake, ask a Book Corners administrator."
         }
+    }
+
+    /// Ends what this reason calls for (every session of someone no longer staff, else this
+    /// one), records it in the audit log, and answers the redirect to sign-in.
+    func end(
+        _ session: StaffSession, sessions: SessionManager, audit: StaffAuditWriter, cookie: SessionCookie, request: Request,
+        context: ConsoleRequestContext
+    ) async throws -> Response {
+        context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(rawValue)"])
+        if self == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
+        audit.auditSession(
+            "session.end", outcome: rawValue, actorId: session.staffId, username: session.username, context: context,
+            userAgent: request.headers[.userAgent] ?? "")
+        return response(cookie: cookie)
     }
 
     /// The redirect to sign-in that also clears the cookie.

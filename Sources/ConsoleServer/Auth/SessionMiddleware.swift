@@ -11,6 +11,7 @@ struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let sessions: SessionManager
     let statusCheck: StaffStatusCheck
+    let audit: StaffAuditWriter
     let cookie: SessionCookie
     let store: ModerationStore
     let forwardClientAddress: Bool
@@ -25,9 +26,7 @@ struct SessionMiddleware: RouterMiddleware {
             return SessionEnding.expired.response(cookie: cookie)
         case .active(let session, let flash):
             if let ending = try await ending(of: session, context: context) {
-                context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(ending.rawValue)"])
-                if ending == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
-                return ending.response(cookie: cookie)
+                return try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
             }
             context.session = session
             context.flash = flash

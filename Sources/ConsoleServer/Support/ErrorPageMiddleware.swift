@@ -11,6 +11,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let renderer: PageRenderer
     let sessions: SessionManager
+    let audit: StaffAuditWriter
     let cookie: SessionCookie
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -21,8 +22,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
         } catch let error as BackendError {
             return try await page(for: .backend(error), request: request, context: context)
         } catch SessionCredentialsError.unreadable {
-            if let session = context.session { try await sessions.end(sessionID: session.id) }
-            return SessionEnding.unreadable.response(cookie: cookie)
+            guard let session = context.session else { return SessionEnding.unreadable.response(cookie: cookie) }
+            return try await SessionEnding.unreadable.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
         } catch let error as HTTPError where error.status == .notFound {
             return try await page(for: .notFound, request: request, context: context)
         } catch let error as HTTPError where error.status == .contentTooLarge {
@@ -42,14 +43,11 @@ struct ErrorPageMiddleware: RouterMiddleware {
         if case .backend(.sessionExpired) = error, let session = context.session {
             // The backend no longer accepts this staff member's tokens: end our session too,
             // or every page would fail and sign-in would send them straight back here.
-            try await sessions.end(sessionID: session.id)
-            return SessionEnding.refused.response(cookie: cookie)
+            return try await SessionEnding.refused.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
         }
         if case .backend(.notStaff) = error, let session = context.session {
             // Any call may learn it before the periodic re-check does: end every session of theirs now.
-            context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(SessionEnding.notStaff.rawValue)"])
-            try await sessions.endAll(staffId: session.staffId)
-            return SessionEnding.notStaff.response(cookie: cookie)
+            return try await SessionEnding.notStaff.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
         }
         if case .backend(let backendError) = error {
             context.logger.warning("backend error", metadata: ["request.id": "\(context.requestID)", "error": "\(backendError)"])
