@@ -22,7 +22,7 @@ struct BulkConfirmationForm: Decodable, Sendable {
 
     func validated() throws(FormError) -> Confirmation {
         let items = try BulkItem.selection(item, limit: BulkSelectionForm.maxItems)
-        guard let key = DecisionForm.key(key) else { throw .confirmationIncomplete }
+        guard let key = DecisionForm.idempotencyKey(key) else { throw .confirmationIncomplete }
         guard let decision = decision.flatMap(Decision.init(rawValue:)), [.approve, .reject].contains(decision) else {
             throw .confirmationDecisionMissing
         }

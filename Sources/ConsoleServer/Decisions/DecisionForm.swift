@@ -38,7 +38,7 @@ struct DecisionForm: Decodable, Sendable {
     /// What the form asks of an item of `kind`, or the first thing wrong with it.
     func validated(for kind: ModerationAction.TargetKind) throws(FormError) -> Intent {
         if kind == .library, let quick {
-            guard let listKey = Self.key(key) else { throw .listKeyMissing }
+            guard let listKey = Self.idempotencyKey(key) else { throw .listKeyMissing }
             guard let seen = LibraryStatus(rawValue: quick) else { throw .statusSeenMissing }
             return .quickApproval(seen: seen, listKey: listKey)
         }
@@ -52,14 +52,14 @@ struct DecisionForm: Decodable, Sendable {
             return .confirmRejection(seen: seen ?? "", key: key ?? "", reason: reason)
         }
         guard let seen, Self.isStatus(seen, of: kind) else { throw .statusSeenMissing }
-        guard let key = Self.key(key) else { throw .keyMissing }
+        guard let key = Self.idempotencyKey(key) else { throw .keyMissing }
         // Only kept to find the report again; an unknown value is dropped, not refused.
         let reportReason = kind == .report ? reportReason.flatMap(ReportReason.init(rawValue:)) : nil
         return .record(decision, seen: seen, key: key, reason: reason, reportReason: reportReason)
     }
 
     /// An idempotency key as the form must carry it: present, at most `maxKeyLength` characters.
-    static func key(_ text: String?) -> String? {
+    static func idempotencyKey(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.count <= maxKeyLength else { return nil }
         return text
     }

@@ -3,10 +3,6 @@
 struct RepeatedField: Decodable, Sendable, Equatable {
     let values: [String]
 
-    init(_ values: [String]) {
-        self.values = values
-    }
-
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let many = try? container.decode([String].self) {
