@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import HummingbirdTesting
 import Sandbox
 import Testing
@@ -53,6 +54,57 @@ struct BrowserTests {
                     let refused = try await browser.source(containing: "not a staff account")
                     #expect(refused.contains("not a staff account"), "\(refused.suffix(1500))")
                     #expect(try await browser.currentURL().hasSuffix("/sign-in"))
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+
+    @Test("the list's forms as Chromium sends them decode: a row's one-click approval with rows ticked, and a bulk approval of two")
+    func listForms() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run { sandbox in
+            let app = try await buildConsoleApplication(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let browser = try WebDriver()
+                do {
+                    // setup: signed in, on the pending list, two rows ticked
+                    try await browser.start()
+                    try await browser.go(console + "/sign-in")
+                    try await browser.type("staff", into: "#login")
+                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                    try await browser.click("button[type=submit]")
+                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.go(console + "/libraries?status=pending&page_size=50")
+                    try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
+                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+
+                    // act: the third row's Approve sends the whole list form, ticked items included
+                    try await browser.click("table.queue tbody tr:nth-child(3) button[name=quick]")
+                    let afterQuick = try await browser.source(containing: #"<div class="flash" role="status">"#)
+                    // act: two rows ticked, reviewed, confirmed
+                    try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
+                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+                    try await browser.click(".bulk-bar button[type=submit]")
+                    let review = try await browser.source(containing: "Approve 2 libraries")
+                    try await browser.click("form[action=\"/libraries/bulk/confirm\"] button[type=submit]")
+                    let afterBulk = try await browser.source(containing: "2 decisions recorded")
+
+                    // check
+                    #expect(!afterQuick.contains("That did not work"), "\(afterQuick.suffix(1500))")
+                    #expect(review.contains("Approve 2 libraries?"))
+                    #expect(afterBulk.contains("2 decisions recorded"))
+                    let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+                    let recorded = try await database.read { db in
+                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action WHERE statusWanted = 'approved'") ?? 0
+                    }
+                    #expect(recorded == 3, "one row's approval and two from the bulk form")
                 } catch {
                     await browser.quit()
                     throw error

@@ -37,20 +37,24 @@ struct SignInController {
 
     @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
-        let form = try await FormFields(request: &request, context: context)
-        let login = String((form["login"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(254))
-        let password = String((form["password"] ?? "").prefix(1024))
-        let next = form["next"]
-        guard let cookieToken = cookie.signInCSRFValue(in: request), let formToken = form["csrf"],
+        let form = try await request.decodeForm(as: SignInForm.self, context: context)
+        let next = form.next
+        guard let cookieToken = cookie.signInCSRFValue(in: request), let formToken = form.csrf,
             RandomToken.equal(cookieToken, formToken)
         else {
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: form.login, next: next,
                             message: "The sign-in form had expired. Please try again.", isError: true, status: .forbidden)
         }
-        guard !login.isEmpty, !password.isEmpty else {
-            return try page(context: context, request: request, login: login, next: next,
-                            message: "Enter your Book Corners username or e-mail and your password.", isError: true, status: .badRequest)
+        let credentials: SignInForm.Credentials
+        do {
+            credentials = try form.validated()
+        } catch {
+            // Said on the sign-in page itself, next to the fields to fill in.
+            return try page(context: context, request: request, login: form.login, next: next,
+                            message: error.message, isError: true, status: .badRequest)
         }
+        let login = credentials.login
+        let password = credentials.password
         let address = context.clientAddress
         let userAgent = request.headers[.userAgent] ?? ""
         // Recorded before the backend is asked, so parallel guesses see each other.

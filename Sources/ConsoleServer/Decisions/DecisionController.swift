@@ -19,14 +19,6 @@ struct DecisionController {
         "Not enough information to find it.",
         "Not a book-sharing library.",
     ]
-    static let maxBulk = 50
-
-    /// The decisions each kind of item takes, and the status each one sets.
-    static let decisions: [ModerationAction.TargetKind: [String: String]] = [
-        .library: ["approve": "approved", "reject": "rejected", "pending": "pending"],
-        .report: ["resolve": "resolved", "dismiss": "dismissed", "reopen": "open"],
-        .photo: ["approve": "approved", "reject": "rejected"],
-    ]
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         // Parameter names match the detail routes' (the router refuses two names at one place).
@@ -49,77 +41,56 @@ struct DecisionController {
         _ kind: ModerationAction.TargetKind, parameter: String, request: Request, context: ConsoleRequestContext, back: String
     ) async throws -> Response {
         var request = request
-        let form = try await FormFields(request: &request, context: context)
         let key = try requiredParameter(parameter, context)
         // Refused before anything is recorded: only a real id or slug can name an item.
         switch kind {
         case .library: guard ItemReference.isSlug(key) else { throw ConsoleError.notFound }
         case .report, .photo: guard ItemReference.id(key) != nil else { throw ConsoleError.notFound }
         }
-        if kind == .library, let seen = form["quick"] {
-            // A list row's one-click approval, sent with the list's bulk form.
-            guard let listKey = form["key"], !listKey.isEmpty, listKey.count <= 100 else {
-                throw ConsoleError.badInput("The list form is missing its key. Reload the page and decide again.")
-            }
-            return try await record(
-                kind: .library, key: key, wanted: "approved", reason: "", seen: seen, idempotencyKey: "\(listKey)-\(key)",
-                request: request, context: context, back: SafeRedirect.path(form["back"] ?? "/libraries"))
-        }
-        let allowed = Self.decisions[kind] ?? [:]
-        guard let decision = form["decision"], let wanted = allowed[decision] else {
-            throw ConsoleError.badInput("Choose one of: \(allowed.keys.sorted().joined(separator: ", ")).")
-        }
-        let reason = kind == .library ? try Self.reason(form, required: wanted == "rejected") : ""
+        let form = try await request.decodeForm(as: DecisionForm.self, context: context)
         let fallback = back.hasSuffix("/") ? back + key : back
-        if kind == .library, wanted == "rejected", form["confirmed"] != "1" {
+        switch try form.validated(for: kind) {
+        case .quickApproval(let seen, let listKey):
+            // A list row's one-click approval, sent with the list's bulk form.
+            return try await record(
+                kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: seen.rawValue,
+                idempotencyKey: "\(listKey)-\(key)", request: request, context: context,
+                back: SafeRedirect.path(form.back ?? "/libraries"))
+        case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
             let page = RejectConfirmPage(
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
-                slug: key, seen: form["seen"] ?? "", key: form["key"] ?? "", reason: reason,
-                back: SafeRedirect.path(form["back"] ?? fallback))
+                slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback))
             return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
+        case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
+            return try await record(
+                kind: kind, key: key, wanted: decision.statusWanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey,
+                request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason?.rawValue)
         }
-        guard let seen = form["seen"], !seen.isEmpty, seen.count <= 20 else {
-            throw ConsoleError.badInput("The form did not say which status you saw. Reload the page and decide again.")
-        }
-        guard let idempotencyKey = form["key"], !idempotencyKey.isEmpty, idempotencyKey.count <= 100 else {
-            throw ConsoleError.badInput("The form is missing its key. Reload the page and decide again.")
-        }
-        return try await record(
-            kind: kind, key: key, wanted: wanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey, request: request,
-            context: context, back: SafeRedirect.path(form["back"] ?? fallback),
-            reportReason: kind == .report ? form["report_reason"].flatMap(ReportReason.init(rawValue:))?.rawValue : nil)
     }
 
     /// The page that lists what a bulk decision will do, before anything is recorded.
     @Sendable func confirmBulk(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         var request = request
-        let form = try await FormFields(request: &request, context: context)
-        let items = try Self.bulkItems(form)
-        let decision = form["decision"] ?? ""
-        guard ["approve", "reject"].contains(decision) else { throw ConsoleError.badInput("Choose approve or reject for the selected libraries.") }
-        let reason = try Self.reason(form, required: decision == "reject")
+        let selection = try await request.decodeForm(as: BulkSelectionForm.self, context: context).validated()
         let page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
-            decision: decision, verb: decision == "approve" ? "Approve" : "Reject", count: items.count,
-            items: items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen, name: $0.name) },
-            reason: reason, isReject: decision == "reject", key: UUID().uuidString)
+            decision: selection.decision.rawValue, verb: selection.decision == .approve ? "Approve" : "Reject",
+            count: selection.items.count,
+            items: selection.items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen.rawValue, name: $0.name) },
+            reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString)
         return try renderer.render(page, with: "bulk-confirm")
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
-        let form = try await FormFields(request: &request, context: context)
-        let items = try Self.bulkItems(form)
-        guard let key = form["key"], !key.isEmpty, key.count <= 100 else { throw ConsoleError.badInput("The confirmation form is incomplete; start again from the list.") }
-        let wanted = form["decision"] == "approve" ? "approved" : form["decision"] == "reject" ? "rejected" : ""
-        guard !wanted.isEmpty else { throw ConsoleError.badInput("Choose approve or reject.") }
-        let reason = try Self.reason(form, required: wanted == "rejected")
+        let confirmation = try await request.decodeForm(as: BulkConfirmationForm.self, context: context).validated()
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let items = confirmation.items
         for (index, item) in items.enumerated() {
             _ = try recordAction(makeAction(
-                session: session, kind: .library, key: item.slug, seen: item.seen, wanted: wanted, reason: reason,
-                idempotencyKey: "\(key)-\(index)", request: request, context: context))
+                session: session, kind: .library, key: item.slug, seen: item.seen.rawValue, wanted: confirmation.decision.statusWanted,
+                reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
         }
         runner.nudge()
         try await sessions.flash(
@@ -199,37 +170,6 @@ struct DecisionController {
     private func requiredParameter(_ name: String, _ context: ConsoleRequestContext) throws -> String {
         guard let value = context.parameters.get(name), !value.isEmpty, value.count <= 255 else { throw ConsoleError.notFound }
         return value
-    }
-
-    /// The reason: typed text wins over the preset; required when rejecting; at most 2000 characters.
-    static func reason(_ form: FormFields, required: Bool) throws -> String {
-        let typed = (form["reason"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let reason = typed.isEmpty ? (form["reason_preset"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) : typed
-        if required, reason.isEmpty {
-            throw ConsoleError.badInput("A rejection needs a reason: the submitter reads it. Pick one or write your own.")
-        }
-        guard reason.count <= 2000 else {
-            throw ConsoleError.badInput("The reason is \(reason.count) characters; Book Corners accepts at most 2000. Shorten it and try again.")
-        }
-        return reason
-    }
-
-    struct BulkItem {
-        let slug: String
-        let seen: String
-        let name: String
-    }
-
-    /// Selected rows arrive as `item=<slug>|<status seen>|<name>`.
-    static func bulkItems(_ form: FormFields) throws -> [BulkItem] {
-        let items: [BulkItem] = form.all("item").compactMap { value in
-            let parts = value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
-            guard parts.count >= 2, ItemReference.isSlug(parts[0]), LibraryStatus(rawValue: parts[1]) != nil else { return nil }
-            return BulkItem(slug: parts[0], seen: parts[1], name: LibraryText.displayName(parts.count > 2 ? parts[2] : ""))
-        }
-        guard !items.isEmpty else { throw ConsoleError.badInput("Select at least one library first.") }
-        guard items.count <= maxBulk else { throw ConsoleError.badInput("Select at most \(maxBulk) libraries at once.") }
-        return items
     }
 }
 

@@ -30,6 +30,9 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
 
     /// Forms are small; anything bigger is refused before it is read.
     public var maxUploadSize: Int { 64 * 1024 }
+
+    /// Request bodies are the console's own forms: `request.decode(as:context:)` reads them as such.
+    public var requestDecoder: FormBodyDecoder { FormBodyDecoder() }
 }
 
 extension ConsoleRequestContext {

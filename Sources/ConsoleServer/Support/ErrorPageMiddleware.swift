@@ -19,6 +19,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ConsoleError {
             return try await page(for: error, request: request, context: context)
+        } catch let error as FormError {
+            return try await page(for: .badInput(error.message), request: request, context: context)
         } catch let error as BackendError {
             return try await page(for: .backend(error), request: request, context: context)
         } catch SessionCredentialsError.unreadable {

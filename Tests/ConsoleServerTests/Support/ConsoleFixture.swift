@@ -100,6 +100,12 @@ final class Browser: @unchecked Sendable {
         return try await send(path, method: .post, body: body)
     }
 
+    /// Posts `body` as it is, declared as `contentType`: for requests no page's form would send.
+    @discardableResult
+    func post(_ path: String, body: String, contentType: String) async throws -> Page {
+        try await send(path, method: .post, body: body, contentType: contentType)
+    }
+
     /// Signs in through the real form; answers the final page after the redirect.
     @discardableResult
     func signIn(_ login: String = SeedAccounts.demoStaffUsername, password: String = SeedAccounts.demoStaffPassword, next: String = "/") async throws -> Page {
@@ -107,12 +113,14 @@ final class Browser: @unchecked Sendable {
         return try await post("/sign-in", form: [("csrf", form.csrfToken ?? ""), ("login", login), ("password", password), ("next", next)])
     }
 
-    private func send(_ path: String, method: HTTPRequest.Method, body: String?) async throws -> Page {
+    private func send(
+        _ path: String, method: HTTPRequest.Method, body: String?, contentType: String = "application/x-www-form-urlencoded"
+    ) async throws -> Page {
         var headers: HTTPFields = [:]
         if !cookies.isEmpty {
             headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         }
-        if body != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+        if body != nil { headers[.contentType] = contentType }
         for (name, value) in self.headers {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }

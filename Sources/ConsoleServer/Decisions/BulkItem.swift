@@ -1,0 +1,25 @@
+import BookCornersAPI
+
+/// One library chosen in a bulk form, sent as `item=<slug>|<status seen>|<name>`.
+struct BulkItem: Sendable, Equatable {
+    let slug: String
+    let seen: LibraryStatus
+    let name: String
+
+    /// The item a field spells, or nil when it names no library or no status.
+    init?(field: String) {
+        let parts = field.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, ItemReference.isSlug(parts[0]), let seen = LibraryStatus(rawValue: parts[1]) else { return nil }
+        self.slug = parts[0]
+        self.seen = seen
+        self.name = LibraryText.displayName(parts.count > 2 ? parts[2] : "")
+    }
+
+    /// The libraries a bulk form chose: those it spells right, 1 to `limit` of them.
+    static func selection(_ field: RepeatedField?, limit: Int) throws(FormError) -> [BulkItem] {
+        let items = (field?.values ?? []).compactMap(BulkItem.init(field:))
+        guard !items.isEmpty else { throw .noLibrarySelected }
+        guard items.count <= limit else { throw .tooManyLibrariesSelected(limit: limit) }
+        return items
+    }
+}

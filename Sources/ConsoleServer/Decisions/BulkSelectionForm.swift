@@ -1,0 +1,30 @@
+/// The library list's bulk form: the ticked rows, approve or reject, and a reason when rejecting.
+struct BulkSelectionForm: Decodable, Sendable {
+    /// A selection that checks out, ready for its confirmation page.
+    struct Selection: Sendable, Equatable {
+        let items: [BulkItem]
+        let decision: Decision
+        let reason: String
+    }
+
+    var item: RepeatedField?
+    var decision: String?
+    var reason: String?
+    var reasonPreset: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case item, decision, reason
+        case reasonPreset = "reason_preset"
+    }
+
+    static let maxItems = 50
+
+    func validated() throws(FormError) -> Selection {
+        let items = try BulkItem.selection(item, limit: Self.maxItems)
+        guard let decision = decision.flatMap(Decision.init(rawValue:)), [.approve, .reject].contains(decision) else {
+            throw .bulkDecisionMissing
+        }
+        let reason = try DecisionReason.text(typed: reason, preset: reasonPreset, required: decision == .reject)
+        return Selection(items: items, decision: decision, reason: reason)
+    }
+}

@@ -1,0 +1,73 @@
+import BookCornersAPI
+import ModerationStore
+
+/// The form of one decision on one library, report or photo: an item page's buttons, a report
+/// or photo card, the reject confirmation (`confirmed=1`), or a library list row's one-click
+/// approval (`quick=<status seen>`, sent with the list's bulk form).
+struct DecisionForm: Decodable, Sendable {
+    /// What a form asks for, once its fields check out.
+    enum Intent: Sendable, Equatable {
+        /// A list row's one-click approval; the list form's key and the slug make its key.
+        case quickApproval(seen: LibraryStatus, listKey: String)
+        /// A rejection to show before it is recorded; `seen` and `key` go back into the
+        /// confirmation form as they came.
+        case confirmRejection(seen: String, key: String, reason: String)
+        /// A decision to record now.
+        case record(Decision, seen: String, key: String, reason: String, reportReason: ReportReason?)
+    }
+
+    var decision: String?
+    var seen: String?
+    var key: String?
+    /// Where to return afterwards, as sent: the controller makes it safe.
+    var back: String?
+    var quick: String?
+    var confirmed: String?
+    var reason: String?
+    var reasonPreset: String?
+    var reportReason: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case decision, seen, key, back, quick, confirmed, reason
+        case reasonPreset = "reason_preset"
+        case reportReason = "report_reason"
+    }
+
+    static let maxKeyLength = 100
+
+    /// What the form asks of an item of `kind`, or the first thing wrong with it.
+    func validated(for kind: ModerationAction.TargetKind) throws(FormError) -> Intent {
+        if kind == .library, let quick {
+            guard let listKey = Self.idempotencyKey(key) else { throw .listKeyMissing }
+            guard let seen = LibraryStatus(rawValue: quick) else { throw .statusSeenMissing }
+            return .quickApproval(seen: seen, listKey: listKey)
+        }
+        let allowed = Decision.allowed(for: kind)
+        guard let decision = decision.flatMap(Decision.init(rawValue:)), allowed.contains(decision) else {
+            throw .unknownDecision(allowed: allowed)
+        }
+        let reason = kind == .library
+            ? try DecisionReason.text(typed: reason, preset: reasonPreset, required: decision == .reject) : ""
+        if kind == .library, decision == .reject, confirmed != "1" {
+            return .confirmRejection(seen: seen ?? "", key: key ?? "", reason: reason)
+        }
+        guard let seen, Self.isStatus(seen, of: kind) else { throw .statusSeenMissing }
+        guard let key = Self.idempotencyKey(key) else { throw .keyMissing }
+        // Only kept to find the report again; an unknown value is dropped, not refused.
+        let reportReason = kind == .report ? reportReason.flatMap(ReportReason.init(rawValue:)) : nil
+        return .record(decision, seen: seen, key: key, reason: reason, reportReason: reportReason)
+    }
+
+    /// An idempotency key as the form must carry it: present, at most `maxKeyLength` characters.
+    static func idempotencyKey(_ text: String?) -> String? {
+        guard let text, !text.isEmpty, text.count <= maxKeyLength else { return nil }
+        return text
+    }
+
+    private static func isStatus(_ text: String, of kind: ModerationAction.TargetKind) -> Bool {
+        switch kind {
+        case .library, .photo: LibraryStatus(rawValue: text) != nil
+        case .report: ReportStatus(rawValue: text) != nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// Why a form the console received cannot be acted on. Every case becomes the same 400 page
+/// (`ConsoleError.badInput`), whose text says what was wrong and what to do.
+enum FormError: Error, Sendable, Equatable {
+    /// The request's body is not `application/x-www-form-urlencoded`.
+    case notAForm
+    /// The body is form-encoded but garbled: bad percent-escapes, broken names, a field sent twice.
+    case unreadable
+    /// A decision this kind of item does not take; `allowed` are those it does.
+    case unknownDecision(allowed: [Decision])
+    /// A bulk form without approve or reject.
+    case bulkDecisionMissing
+    case confirmationDecisionMissing
+    /// The status the moderator saw is missing or is not one the item can have.
+    case statusSeenMissing
+    /// The idempotency key of a single decision.
+    case keyMissing
+    /// The list form's key, which a row's one-click approval builds its own key from.
+    case listKeyMissing
+    /// The bulk confirmation lost its key.
+    case confirmationIncomplete
+    case reasonRequired
+    case reasonTooLong(characters: Int, limit: Int)
+    case noLibrarySelected
+    case tooManyLibrariesSelected(limit: Int)
+    /// The sign-in form without a login or a password.
+    case credentialsMissing
+
+    /// What a staff member reads: what was wrong, and what to do.
+    var message: String {
+        switch self {
+        case .notAForm:
+            "The console only reads forms sent from its own pages, and this request did not carry one. Go back, reload the page and try again."
+        case .unreadable:
+            "The form arrived garbled (a field was repeated or badly encoded), so nothing was done. Go back, reload the page and try again."
+        case .unknownDecision(let allowed):
+            "Choose one of: \(allowed.map(\.rawValue).sorted().joined(separator: ", "))."
+        case .bulkDecisionMissing: "Choose approve or reject for the selected libraries."
+        case .confirmationDecisionMissing: "Choose approve or reject."
+        case .statusSeenMissing: "The form did not say which status you saw. Reload the page and decide again."
+        case .keyMissing: "The form is missing its key. Reload the page and decide again."
+        case .listKeyMissing: "The list form is missing its key. Reload the page and decide again."
+        case .confirmationIncomplete: "The confirmation form is incomplete; start again from the list."
+        case .reasonRequired: "A rejection needs a reason: the submitter reads it. Pick one or write your own."
+        case .reasonTooLong(let characters, let limit):
+            "The reason is \(characters) characters; Book Corners accepts at most \(limit). Shorten it and try again."
+        case .noLibrarySelected: "Select at least one library first."
+        case .tooManyLibrariesSelected(let limit): "Select at most \(limit) libraries at once."
+        case .credentialsMissing: "Enter your Book Corners username or e-mail and your password."
+        }
+    }
+}
