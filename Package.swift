@@ -31,9 +31,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // The statuses, decisions' targets and reasons every other target speaks of: the one
+        // place they are spelled, shared by the backend client, the store and the sandbox.
+        .target(name: "ModerationVocabulary"),
         .target(
             name: "BookCornersAPI",
             dependencies: [
+                "ModerationVocabulary",
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -47,6 +51,7 @@ let package = Package(
         .target(
             name: "ModerationStore",
             dependencies: [
+                "ModerationVocabulary",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for exports that read rows without copying them.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -14,7 +14,7 @@ func entry(_ index: Int, at date: Date) -> AuditEntry {
         targetSlug: "berlin-kastanienallee-\(index)-little-free-library", targetName: "Little Free Library, Kastanienallee \(index)",
         statusBefore: "pending", statusAfter: index % 4 == 3 ? "rejected" : "approved",
         reason: index % 4 == 3 ? "The photo does not show a book-sharing box; please send one of the box itself." : "",
-        outcome: "applied", backendStatus: 200, requestId: UUID().uuidString.lowercased(), clientAddress: "203.0.113.7",
+        outcome: .applied, backendStatus: 200, requestId: UUID().uuidString.lowercased(), clientAddress: "203.0.113.7",
         userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
         itemCreatedAt: date.addingTimeInterval(-86_400 * Double(1 + index % 20)), actionId: nil)
 }

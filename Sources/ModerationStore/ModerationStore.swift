@@ -146,6 +146,11 @@ enum ModerationStoreMigrations {
                 CREATE INDEX session_expiresAt ON session(expiresAt);
                 """)
         }
+        migrator.registerMigration("v6-audit-outcome-detail") { db in
+            // Outcomes become a closed set; why ("wrong credentials", "expired") gets its own
+            // field. Older rows keep their text as written: their hashes cover it.
+            try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN outcomeDetail TEXT NOT NULL DEFAULT ''")
+        }
         return migrator
     }
 }

@@ -35,7 +35,7 @@ struct AuditRangeOptions: ParsableArguments {
     @Option(name: .long, help: "Only this action, e.g. library.approve.")
     var action: String?
 
-    @Option(name: .long, help: "Only this outcome, e.g. applied.")
+    @Option(name: .long, help: "Only this outcome: \(AuditOutcome.allCases.map(\.rawValue).joined(separator: ", ")).")
     var outcome: String?
 
     @Option(name: .long, help: "Only entries whose target name or slug contains this text, or whose id is it.")
@@ -48,6 +48,12 @@ struct AuditRangeOptions: ParsableArguments {
             if let instant = ISOTime.parse(text) { return instant }
             throw ValidationError("--\(option) must be a day like 2026-11-01 or an instant like 2026-11-01T12:00:00Z, got '\(text)'.")
         }
+        let outcome = try self.outcome.map { text in
+            guard let outcome = AuditOutcome(rawValue: text) else {
+                throw ValidationError("--outcome must be one of \(AuditOutcome.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'.")
+            }
+            return outcome
+        }
         let filter = AuditFilter(
             actorUsername: staff, action: action, outcome: outcome, targetText: target,
             from: try instant(from, option: "from", dayEnd: false), to: try instant(to, option: "to", dayEnd: true))
@@ -58,7 +64,7 @@ struct AuditRangeOptions: ParsableArguments {
 
 /// Who ran a command, as the audit log records it.
 enum CommandLineActor {
-    static func entry(action: String, targetName: String, outcome: String) -> AuditEntry {
+    static func entry(action: String, targetName: String, outcome: AuditOutcome) -> AuditEntry {
         let user = ProcessInfo.processInfo.environment["USER"] ?? NSUserName()
         return AuditEntry(
             recordedAt: Date(), actorId: nil, actorUsername: "cli:\(user)", action: action, targetKind: "auditLog", targetId: "",

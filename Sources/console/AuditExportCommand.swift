@@ -31,7 +31,7 @@ struct AuditExportCommand: AsyncParsableCommand {
             destination = FileHandle.standardOutput
         }
         try store.appendAudit(CommandLineActor.entry(
-            action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: "succeeded"))
+            action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
         let progress = ExportProgress(total: try store.auditEntryCount(filter))
         var exporter = AuditExporter(store: store, filter: filter, format: format)
         var chunk: [UInt8] = []

@@ -28,7 +28,7 @@ struct AuditPruneCommand: AsyncParsableCommand {
             throw ValidationError("The audit chain does not verify; run `console audit verify` and investigate before pruning.")
         }
         let result = try store.pruneAudit(
-            before: date, checkpoint: CommandLineActor.entry(action: AuditEntry.pruneCheckpointAction, targetName: "", outcome: "succeeded"))
+            before: date, checkpoint: CommandLineActor.entry(action: AuditEntry.pruneCheckpointAction, targetName: "", outcome: .succeeded))
         if let checkpoint = result.checkpointID {
             ConsoleOutput.write("Removed \(result.removed) entries recorded before \(ISOTime.string(date)); checkpoint entry \(checkpoint) keeps the last removed hash.\n")
         } else {

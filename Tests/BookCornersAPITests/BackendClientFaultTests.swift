@@ -32,10 +32,10 @@ struct BackendClientFaultTests {
             }
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            await #expect(throws: BackendError.unavailable(.connectionFailed)) { try await client.summary(credentials()) }
-            #expect(await log.count("libraries/moderation/summary") == 3)
-            try await client.shutdown()
+            try await BackendClient.closing(client(url)) { client in
+                await #expect(throws: BackendError.unavailable(.connectionFailed)) { try await client.summary(credentials()) }
+                #expect(await log.count("libraries/moderation/summary") == 3)
+            }
         }
     }
 
@@ -54,13 +54,13 @@ struct BackendClientFaultTests {
         ]
         try await FaultServer.run(routes, log: log) { url in
             // A timeout long enough that a busy test machine still connects within it.
-            let client = client(url, timeout: .seconds(1), attempts: 2)
-            let started = ContinuousClock.now
-            await #expect(throws: BackendError.unavailable(.timedOut)) { try await client.summary(credentials()) }
-            #expect(ContinuousClock.now - started < .seconds(45), "two bounded attempts of 1 s, not the server's 90 s")
-            await done.set()
-            #expect(await log.count("libraries/moderation/summary") == 2)
-            try await client.shutdown()
+            try await BackendClient.closing(client(url, timeout: .seconds(1), attempts: 2)) { client in
+                let started = ContinuousClock.now
+                await #expect(throws: BackendError.unavailable(.timedOut)) { try await client.summary(credentials()) }
+                #expect(ContinuousClock.now - started < .seconds(45), "two bounded attempts of 1 s, not the server's 90 s")
+                await done.set()
+                #expect(await log.count("libraries/moderation/summary") == 2)
+            }
         }
     }
 
@@ -73,11 +73,11 @@ struct BackendClientFaultTests {
             }
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            let summary = try await client.summary(credentials())
-            #expect(summary.totalPending == 6)
-            #expect(await log.count("libraries/moderation/summary") == 2)
-            try await client.shutdown()
+            try await BackendClient.closing(client(url)) { client in
+                let summary = try await client.summary(credentials())
+                #expect(summary.totalPending == 6)
+                #expect(await log.count("libraries/moderation/summary") == 2)
+            }
         }
     }
 
@@ -88,12 +88,12 @@ struct BackendClientFaultTests {
             "libraries/moderation/reports/7": { _, _ in FaultServer.json(.serviceUnavailable, #"{"message": "down", "details": null}"#) }
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            await #expect(throws: BackendError.unavailable(.serverError(status: 503))) {
-                try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
+            try await BackendClient.closing(client(url)) { client in
+                await #expect(throws: BackendError.unavailable(.serverError(status: 503))) {
+                    try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
+                }
+                #expect(await log.count("libraries/moderation/reports/7") == 1)
             }
-            #expect(await log.count("libraries/moderation/reports/7") == 1)
-            try await client.shutdown()
         }
     }
 
@@ -109,19 +109,19 @@ struct BackendClientFaultTests {
             },
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            await #expect(throws: BackendError.rateLimited(retryAfterSeconds: 145)) { try await client.summary(credentials()) }
-            do {
-                _ = try await client.signIn(username: "staff", password: "x")
-                Issue.record("sign-in should be rate limited")
-            } catch {
-                guard case .rateLimited(let seconds)? = error as? BackendError else { Issue.record("\(error)"); return }
-                let expected = BackendError.secondsToNextWindow()
-                #expect(abs(seconds - expected) <= 2)
+            try await BackendClient.closing(client(url)) { client in
+                await #expect(throws: BackendError.rateLimited(retryAfterSeconds: 145)) { try await client.summary(credentials()) }
+                do {
+                    _ = try await client.signIn(username: "staff", password: "x")
+                    Issue.record("sign-in should be rate limited")
+                } catch {
+                    guard case .rateLimited(let seconds)? = error as? BackendError else { Issue.record("\(error)"); return }
+                    let expected = BackendError.secondsToNextWindow()
+                    #expect(abs(seconds - expected) <= 2)
+                }
+                #expect(await log.count("libraries/moderation/summary") == 1)
+                #expect(await log.count("auth/login") == 1)
             }
-            #expect(await log.count("libraries/moderation/summary") == 1)
-            #expect(await log.count("auth/login") == 1)
-            try await client.shutdown()
         }
     }
 
@@ -134,12 +134,12 @@ struct BackendClientFaultTests {
             }
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            await #expect(throws: BackendError.unavailable(.notJSON(status: 404))) {
-                try await client.library(slug: "some-slug", credentials: credentials())
+            try await BackendClient.closing(client(url)) { client in
+                await #expect(throws: BackendError.unavailable(.notJSON(status: 404))) {
+                    try await client.library(slug: "some-slug", credentials: credentials())
+                }
+                #expect(await log.count("libraries/moderation/some-slug") == 1)
             }
-            #expect(await log.count("libraries/moderation/some-slug") == 1)
-            try await client.shutdown()
         }
     }
 
@@ -155,16 +155,16 @@ struct BackendClientFaultTests {
             "auth/refresh": { _, _ in FaultServer.json(.ok, #"{"access": "fresh"}"#) },
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            let stored = TokenBox()
-            let credentials = StaffCredentials(accessToken: "expired", refreshToken: "r") { await stored.set($0) }
-            let account = try await client.me(credentials)
-            #expect(account.isStaff)
-            #expect(await log.count("auth/me") == 2)
-            #expect(await log.count("auth/refresh") == 1)
-            #expect(await credentials.accessToken == "fresh")
-            #expect(await stored.value == "fresh", "the owner hears of the new token")
-            try await client.shutdown()
+            try await BackendClient.closing(client(url)) { client in
+                let stored = TokenBox()
+                let credentials = StaffCredentials(accessToken: "expired", refreshToken: "r") { await stored.set($0) }
+                let account = try await client.me(credentials)
+                #expect(account.isStaff)
+                #expect(await log.count("auth/me") == 2)
+                #expect(await log.count("auth/refresh") == 1)
+                #expect(await credentials.accessToken == "fresh")
+                #expect(await stored.value == "fresh", "the owner hears of the new token")
+            }
         }
     }
 
@@ -178,11 +178,11 @@ struct BackendClientFaultTests {
             },
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            await #expect(throws: BackendError.sessionExpired) { try await client.me(credentials("expired")) }
-            #expect(await log.count("auth/me") == 1)
-            #expect(await log.count("auth/refresh") == 1)
-            try await client.shutdown()
+            try await BackendClient.closing(client(url)) { client in
+                await #expect(throws: BackendError.sessionExpired) { try await client.me(credentials("expired")) }
+                #expect(await log.count("auth/me") == 1)
+                #expect(await log.count("auth/refresh") == 1)
+            }
         }
     }
 
@@ -201,15 +201,15 @@ struct BackendClientFaultTests {
             },
         ]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            let credentials = credentials("expired")
-            let results = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<20 { group.addTask { try await client.summary(credentials).totalPending } }
-                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            try await BackendClient.closing(client(url)) { client in
+                let credentials = credentials("expired")
+                let results = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<20 { group.addTask { try await client.summary(credentials).totalPending } }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(results == Array(repeating: 6, count: 20))
+                #expect(await log.count("auth/refresh") == 1)
             }
-            #expect(results == Array(repeating: 6, count: 20))
-            #expect(await log.count("auth/refresh") == 1)
-            try await client.shutdown()
         }
     }
 
@@ -218,15 +218,15 @@ struct BackendClientFaultTests {
         let log = CallLog()
         let routes: [String: Script] = ["libraries/moderation/summary": { _, _ in FaultServer.json(.ok, FaultServer.summary) }]
         try await FaultServer.run(routes, log: log) { url in
-            let client = client(url)
-            _ = try await client.summary(credentials(), context: CallContext(requestID: "req-123", forwardedFor: "198.51.100.7"))
-            let headers = await log.lastHeaders
-            #expect(headers["user-agent"]?.hasPrefix("BookCornersModerationConsole/") == true)
-            #expect(headers["x-request-id"] == "req-123")
-            #expect(headers["x-forwarded-for"] == "198.51.100.7")
-            #expect(headers["cache-control"]?.contains("no-cache") == true)
-            #expect(headers["authorization"] == "Bearer valid")
-            try await client.shutdown()
+            try await BackendClient.closing(client(url)) { client in
+                _ = try await client.summary(credentials(), context: CallContext(requestID: "req-123", forwardedFor: "198.51.100.7"))
+                let headers = await log.lastHeaders
+                #expect(headers["user-agent"]?.hasPrefix("BookCornersModerationConsole/") == true)
+                #expect(headers["x-request-id"] == "req-123")
+                #expect(headers["x-forwarded-for"] == "198.51.100.7")
+                #expect(headers["cache-control"]?.contains("no-cache") == true)
+                #expect(headers["authorization"] == "Bearer valid")
+            }
         }
     }
 
@@ -234,18 +234,18 @@ struct BackendClientFaultTests {
     func connectionRefused() async throws {
         // A timeout far above what a loaded test machine adds, so the bound below tells
         // "refused at once" from "waited for the timeout" even when every test runs at once.
-        let client = client(try #require(URL(string: "http://127.0.0.1:1/api/v1/")), timeout: .seconds(90))
-        let elapsed = await ContinuousClock().measure {
-            await #expect(throws: BackendError.unavailable(.connectionRefused)) { try await client.statistics() }
+        try await BackendClient.closing(client(try #require(URL(string: "http://127.0.0.1:1/api/v1/")), timeout: .seconds(90))) { client in
+            let elapsed = await ContinuousClock().measure {
+                await #expect(throws: BackendError.unavailable(.connectionRefused)) { try await client.statistics() }
+            }
+            #expect(elapsed < .seconds(45), "three refused attempts, not a wait for the 90-second timeout; took \(elapsed)")
+            await #expect(throws: BackendError.unavailable(.connectionRefused)) {
+                try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
+            }
+            // A refused connection never carried the PATCH: the runner must not credit a later re-check to it.
+            #expect(!BackendError.unavailable(.connectionRefused).writeMayHaveApplied)
+            #expect(BackendError.unavailable(.connectionFailed).writeMayHaveApplied, "a dropped connection may have carried it")
         }
-        #expect(elapsed < .seconds(45), "three refused attempts, not a wait for the 90-second timeout; took \(elapsed)")
-        await #expect(throws: BackendError.unavailable(.connectionRefused)) {
-            try await client.setReportStatus(id: 7, to: .resolved, credentials: credentials())
-        }
-        // A refused connection never carried the PATCH: the runner must not credit a later re-check to it.
-        #expect(!BackendError.unavailable(.connectionRefused).writeMayHaveApplied)
-        #expect(BackendError.unavailable(.connectionFailed).writeMayHaveApplied, "a dropped connection may have carried it")
-        try await client.shutdown()
     }
 
     @Test("page bounds are checked before anything is sent")
@@ -257,12 +257,12 @@ struct BackendClientFaultTests {
 
     @Test("relative media paths resolve against the backend's origin; absolute ones stay")
     func mediaURLs() async throws {
-        let client = BackendClient(configuration: .init(baseURL: URL(string: "https://bookcorners.org/api/v1/")!))
-        #expect(client.mediaURL("/media/a.jpg")?.absoluteString == "https://bookcorners.org/media/a.jpg")
-        #expect(client.mediaURL("https://cdn.example.com/b.jpg")?.absoluteString == "https://cdn.example.com/b.jpg")
-        #expect(client.mediaURL("") == nil)
-        #expect(client.mediaOrigin == "https://bookcorners.org")
-        try await client.shutdown()
+        try await BackendClient.closing(BackendClient(configuration: .init(baseURL: URL(string: "https://bookcorners.org/api/v1/")!))) { client in
+            #expect(client.mediaURL("/media/a.jpg")?.absoluteString == "https://bookcorners.org/media/a.jpg")
+            #expect(client.mediaURL("https://cdn.example.com/b.jpg")?.absoluteString == "https://cdn.example.com/b.jpg")
+            #expect(client.mediaURL("") == nil)
+            #expect(client.mediaOrigin == "https://bookcorners.org")
+        }
     }
 }
 

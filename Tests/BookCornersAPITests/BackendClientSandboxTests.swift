@@ -10,42 +10,42 @@ struct BackendClientSandboxTests {
     @Test("sign-in, me and refresh; a refreshed token works; a non-staff account is told apart")
     func authentication() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let tokens = try await client.signIn(username: "staff@example.com", password: SeedAccounts.demoStaffPassword)
-            let fresh = try await client.refreshAccessToken(tokens.refresh)
-            #expect(fresh.split(separator: ".").count == 3)
-            let account = try await client.me(StaffCredentials(accessToken: fresh, refreshToken: tokens.refresh))
-            #expect(account.username == "staff" && account.isStaff)
-            await #expect(throws: BackendError.invalidCredentials) { try await client.signIn(username: "staff", password: "nope") }
-            await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("not-a-token") }
-            let user = try await client.signIn(username: "alice", password: SeedAccounts.userPassword)
-            let credentials = StaffCredentials(accessToken: user.access, refreshToken: user.refresh)
-            #expect(try await client.me(credentials).isStaff == false)
-            await #expect(throws: BackendError.notStaff) { try await client.summary(credentials) }
-            await #expect(throws: BackendError.notFound) {
-                try await client.library(slug: "no-such-library", credentials: StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let tokens = try await client.signIn(username: "staff@example.com", password: SeedAccounts.demoStaffPassword)
+                let fresh = try await client.refreshAccessToken(tokens.refresh)
+                #expect(fresh.split(separator: ".").count == 3)
+                let account = try await client.me(StaffCredentials(accessToken: fresh, refreshToken: tokens.refresh))
+                #expect(account.username == "staff" && account.isStaff)
+                await #expect(throws: BackendError.invalidCredentials) { try await client.signIn(username: "staff", password: "nope") }
+                await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("not-a-token") }
+                let user = try await client.signIn(username: "alice", password: SeedAccounts.userPassword)
+                let credentials = StaffCredentials(accessToken: user.access, refreshToken: user.refresh)
+                #expect(try await client.me(credentials).isStaff == false)
+                await #expect(throws: BackendError.notStaff) { try await client.summary(credentials) }
+                await #expect(throws: BackendError.notFound) {
+                    try await client.library(slug: "no-such-library", credentials: StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
+                }
             }
-            try await client.shutdown()
         }
     }
 
     @Test("a 422 from the backend becomes field errors staff can read")
     func validation() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
-            let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
-            let slug = try #require(try await client.pendingLibraries(page: .first(), credentials: credentials).items.first?.slug)
-            do {
-                _ = try await client.setLibraryStatus(
-                    slug: slug, to: .rejected, rejectionReason: String(repeating: "x", count: 2001), credentials: credentials)
-                Issue.record("a 2001-character reason should be refused")
-            } catch {
-                guard let backendError = error as? BackendError, case .validation(let fields) = backendError else { Issue.record("\(error)"); return }
-                #expect(fields.first?.location == "body.payload.rejection_reason")
-                #expect(backendError.staffMessage.contains("at most 2000 characters"))
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+                let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
+                let slug = try #require(try await client.pendingLibraries(page: .first(), credentials: credentials).items.first?.slug)
+                do {
+                    _ = try await client.setLibraryStatus(
+                        slug: slug, to: .rejected, rejectionReason: String(repeating: "x", count: 2001), credentials: credentials)
+                    Issue.record("a 2001-character reason should be refused")
+                } catch {
+                    guard let backendError = error as? BackendError, case .validation(let fields) = backendError else { Issue.record("\(error)"); return }
+                    #expect(fields.first?.location == "body.payload.rejection_reason")
+                    #expect(backendError.staffMessage.contains("at most 2000 characters"))
+                }
             }
-            try await client.shutdown()
         }
     }
 
@@ -53,14 +53,14 @@ struct BackendClientSandboxTests {
     func refreshRefusedAs422() async throws {
         try await SandboxFixture.run { sandbox in
             // setup: the access token is no good, and the refresh token is one the backend validates away
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = StaffCredentials(accessToken: "expired-access-token", refreshToken: "too-short")
-            let refusal = try await sandbox.raw(.POST, "/api/v1/auth/refresh", json: #"{"refresh": "too-short"}"#)
-            #expect(refusal.status == 422, "the sandbox refuses it as the real server does")
-            // act + check: sign in again, not a validation error shown to staff
-            await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("too-short") }
-            await #expect(throws: BackendError.sessionExpired) { try await client.summary(credentials) }
-            try await client.shutdown()
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = StaffCredentials(accessToken: "expired-access-token", refreshToken: "too-short")
+                let refusal = try await sandbox.raw(.POST, "/api/v1/auth/refresh", json: #"{"refresh": "too-short"}"#)
+                #expect(refusal.status == 422, "the sandbox refuses it as the real server does")
+                // act + check: sign in again, not a validation error shown to staff
+                await #expect(throws: BackendError.sessionExpired) { try await client.refreshAccessToken("too-short") }
+                await #expect(throws: BackendError.sessionExpired) { try await client.summary(credentials) }
+            }
         }
     }
 }

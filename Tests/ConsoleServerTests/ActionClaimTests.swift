@@ -29,7 +29,7 @@ struct ActionClaimTests {
                     let ids = try slugs.map { slug in
                         try #require(try first.store.enqueue(ModerationAction(
                             idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
-                            targetKey: slug, statusSeen: "pending", statusWanted: "approved", reason: "", requestId: "test",
+                            targetKey: slug, statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "test",
                             clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
                     }
 
@@ -47,7 +47,7 @@ struct ActionClaimTests {
                     let audit = try first.store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
                     #expect(audit.count == ids.count)
                     #expect(Set(audit.compactMap(\.actionId)) == Set(ids))
-                    #expect(audit.allSatisfy { $0.outcome == "applied" })
+                    #expect(audit.allSatisfy { $0.outcome == .applied })
                     let messages = try first.store.outboxMessages(limit: 200)
                     #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per action")
                 } catch {

@@ -56,7 +56,7 @@ struct ActionRunnerTests {
         try await dependencies.client.shutdown()
     }
 
-    private func action(_ account: Account, slug: String, seen: String = "pending", wanted: String = "approved", actorId: Int? = nil) -> ModerationAction {
+    private func action(_ account: Account, slug: String, seen: ItemStatus = .pending, wanted: ItemStatus = .approved, actorId: Int? = nil) -> ModerationAction {
         ModerationAction(
             idempotencyKey: UUID().uuidString, actorId: actorId ?? account.id, actorUsername: account.username, targetKind: .library,
             targetKey: slug, statusSeen: seen, statusWanted: wanted, reason: "", requestId: "test", clientAddress: "127.0.0.1",
@@ -126,7 +126,7 @@ struct ActionRunnerTests {
             let failed = try #require(try dependencies.store.action(id: id))
             #expect(failed.state == .failed)
             #expect(failed.outcomeMessage?.contains("no longer exists") == true)
-            #expect(try dependencies.store.auditEntries().first?.outcome == "failed")
+            #expect(try dependencies.store.auditEntries().first?.outcome == .failed)
             #expect(try dependencies.store.outboxMessages().isEmpty)
         }
     }
@@ -135,7 +135,7 @@ struct ActionRunnerTests {
     func refused() async throws {
         try await withRunner { dependencies, sandbox, account in
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            var refused = action(account, slug: slug, wanted: "rejected")
+            var refused = action(account, slug: slug, wanted: .rejected)
             refused.reason = String(repeating: "x", count: 2_001)
             let id = try #require(try dependencies.store.enqueue(refused).id)
             try await dependencies.runner.workThroughDueActions()
@@ -294,9 +294,9 @@ struct ActionRunnerTests {
                 try await withDependencies(backendURL: try #require(URL(string: origin + "/api/v1/"))) { dependencies, account in
                     var decision = ModerationAction(
                         idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
-                        targetKey: String(reportID), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
+                        targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())
-                    decision.reportReason = reportReason
+                    decision.reportReason = ReportReason(rawValue: reportReason)
                     let id = try #require(try dependencies.store.enqueue(decision).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
@@ -321,7 +321,7 @@ struct ActionRunnerTests {
                     _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/reports/\(reportID)", token: token, json: #"{"status": "dismissed"}"#)
                     let id = try #require(try dependencies.store.enqueue(ModerationAction(
                         idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
-                        targetKey: String(reportID), statusSeen: "open", statusWanted: "resolved", reason: "", requestId: "test",
+                        targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()

@@ -20,7 +20,7 @@ struct AuditCommandTests {
             try store.appendAudit(AuditEntry(
                 recordedAt: start.addingTimeInterval(Double(index) * 86_400), actorId: 3, actorUsername: "staff", action: "library.approve",
                 targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Café, \"Nº \(index)\"",
-                statusBefore: "pending", statusAfter: "approved", reason: "", outcome: "applied", backendStatus: 200,
+                statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
                 requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: start, actionId: nil))
         }
         return path
@@ -81,7 +81,7 @@ struct AuditCommandTests {
         try ModerationStore(path: path).appendAudit(AuditEntry(
             recordedAt: Date(timeIntervalSince1970: 1_790_900_000), actorId: nil, actorUsername: "=HYPERLINK(\"http://evil.example/?x\",\"Click\")",
             action: "session.signIn", targetKind: "session", targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "",
-            reason: "", outcome: "failed (wrong credentials)", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
+            reason: "", outcome: .failed, outcomeDetail: "wrong credentials", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
             userAgent: "'=already quoted", itemCreatedAt: nil, actionId: nil))
         let csv = directory.path("all.csv")
         let ndjson = directory.path("all.ndjson")

@@ -17,7 +17,7 @@ struct AuditPageTests {
                 action: index % 5 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(1000 + index)",
                 targetSlug: "slug-\(index)", targetName: name(index), statusBefore: "pending",
                 statusAfter: index % 5 == 0 ? "rejected" : "approved", reason: index % 5 == 0 ? "Not a book box, \"really\"" : "",
-                outcome: "applied", backendStatus: 200, requestId: "req-\(index)", clientAddress: "192.0.2.1", userAgent: "test",
+                outcome: .applied, backendStatus: 200, requestId: "req-\(index)", clientAddress: "192.0.2.1", userAgent: "test",
                 itemCreatedAt: Date().addingTimeInterval(-86_400 * Double(index % 7 + 1)), actionId: nil))
         }
     }

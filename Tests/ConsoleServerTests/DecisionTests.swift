@@ -47,9 +47,9 @@ struct DecisionTests {
             let store = try store(directory)
             let decisions = try store.auditEntries().filter { $0.action == "library.approve" }
             #expect(decisions.count == 1, "one audit entry for one decision")
-            #expect(decisions.first?.outcome == "applied" && decisions.first?.statusBefore == "pending")
+            #expect(decisions.first?.outcome == .applied && decisions.first?.statusBefore == "pending")
             let messages = try store.outboxMessages()
-            #expect(messages.count == 1 && messages.first?.eventType == "library.approved")
+            #expect(messages.count == 1 && messages.first?.eventType == .libraryApproved)
             let payload = try #require(messages.first?.payload)
             #expect(payload.contains(#""type":"library.approved""#) && payload.contains(#""library_id":"#))
             #expect(messages.first?.headers.contains(#""apns-push-type":"alert""#) == true)
@@ -82,7 +82,7 @@ struct DecisionTests {
             #expect(library?["status"] as? String == "rejected")
             #expect(library?["rejection_reason"] as? String == reason)
             let message = try #require(try store(directory).outboxMessages().first)
-            #expect(message.eventType == "library.rejected")
+            #expect(message.eventType == .libraryRejected)
             let payload = try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any]
             let body = ((payload?["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String
             #expect(body?.contains(reason) == true)
@@ -114,7 +114,7 @@ struct DecisionTests {
             #expect(later.contains(#"<span class="status status-conflict">conflict</span>"#), "the panel keeps telling them")
             let store = try store(directory)
             #expect(try store.outboxMessages().isEmpty)
-            #expect(try store.auditEntries().first?.outcome == "conflict")
+            #expect(try store.auditEntries().first?.outcome == .conflict)
         }
     }
 
@@ -143,7 +143,7 @@ struct DecisionTests {
             let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
             #expect(approvals.count == 30)
             #expect(Set(approvals.map(\.targetSlug)).count == 30)
-            #expect(approvals.allSatisfy { $0.outcome == "applied" })
+            #expect(approvals.allSatisfy { $0.outcome == .applied })
             // Ten per window: three windows, allowing for the first one being already under way.
             #expect(elapsed < 3 * 3 + 4)
             let windows = Set(approvals.map { Int($0.recordedAt.timeIntervalSince1970) / 3 })
@@ -172,13 +172,13 @@ struct DecisionTests {
             ])
             let store = try store(directory)
             let entries = try store.auditEntries()
-            #expect(entries.contains { $0.action == "report.resolve" && $0.outcome == "applied" })
-            #expect(entries.contains { $0.action == "photo.approve" && $0.outcome == "applied" })
+            #expect(entries.contains { $0.action == "report.resolve" && $0.outcome == .applied })
+            #expect(entries.contains { $0.action == "photo.approve" && $0.outcome == .applied })
             let outbox = try await browser.get("/outbox")
             #expect(outbox.status == .ok)
             #expect(outbox.contains(#"<code>photo.approved</code></a>"#), "listed as a message, not only as a filter")
             let types = try store.outboxMessages().map(\.eventType)
-            #expect(types.contains("photo.approved"))
+            #expect(types.contains(.photoApproved))
         }
     }
 
@@ -265,7 +265,7 @@ struct DecisionTests {
 
     @Test("a payload never exceeds 4096 bytes: the body is cut, the JSON stays whole")
     func payloadLimit() throws {
-        let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: "library.rejected", ids: ["library_id": 42])
+        let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: .libraryRejected, ids: ["library_id": 42])
         let json = push.payloadJSON()
         #expect(json.utf8.count <= 4096)
         #expect(json.utf8.count > 4000, "cut no more than needed")

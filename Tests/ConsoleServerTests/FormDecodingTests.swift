@@ -37,7 +37,7 @@ struct FormDecodingTests {
         // act
         let intent = try decision([("csrf", "t"), ("key", "k1"), ("seen", "pending"), ("decision", "approve")])
         // check
-        #expect(intent == .record(.approve, seen: "pending", key: "k1", reason: "", reportReason: nil))
+        #expect(intent == .record(.approve, seen: .pending, key: "k1", reason: "", reportReason: nil))
     }
 
     @Test("a report card keeps the report's reason; an unknown reason is dropped, not refused")
@@ -46,8 +46,8 @@ struct FormDecodingTests {
         let known = try decision([("key", "k"), ("seen", "open"), ("decision", "resolve"), ("report_reason", "incorrect_info")], for: .report)
         let unknown = try decision([("key", "k"), ("seen", "open"), ("decision", "dismiss"), ("report_reason", "gossip")], for: .report)
         // check
-        #expect(known == .record(.resolve, seen: "open", key: "k", reason: "", reportReason: .incorrectInfo))
-        #expect(unknown == .record(.dismiss, seen: "open", key: "k", reason: "", reportReason: nil))
+        #expect(known == .record(.resolve, seen: .open, key: "k", reason: "", reportReason: .incorrectInfo))
+        #expect(unknown == .record(.dismiss, seen: .open, key: "k", reason: "", reportReason: nil))
     }
 
     @Test("a decision the item does not take is refused with the ones it does")
@@ -88,7 +88,7 @@ struct FormDecodingTests {
         let withoutSeen = try decision([("decision", "reject"), ("reason_preset", "Duplicate.")])
         // check
         #expect(first == .confirmRejection(seen: "pending", key: "k", reason: "Not a library."))
-        #expect(confirmed == .record(.reject, seen: "pending", key: "k", reason: "Not a library.", reportReason: nil))
+        #expect(confirmed == .record(.reject, seen: .pending, key: "k", reason: "Not a library.", reportReason: nil))
         #expect(withoutSeen == .confirmRejection(seen: "", key: "", reason: "Duplicate."), "the preset counts when nothing is typed")
     }
 

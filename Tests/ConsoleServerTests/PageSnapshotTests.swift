@@ -45,7 +45,7 @@ enum PageModels {
         var entry = AuditEntry(
             recordedAt: now.addingTimeInterval(Double(id) * 60), actorId: 3, actorUsername: actor, action: "library.reject", targetKind: "library",
             targetId: "\(id)", targetSlug: "slug-\(id)", targetName: hostile, statusBefore: "pending", statusAfter: "rejected", reason: reason,
-            outcome: "applied", backendStatus: 200, requestId: "req-\(id)", clientAddress: "192.0.2.1", userAgent: hostile,
+            outcome: .applied, backendStatus: 200, requestId: "req-\(id)", clientAddress: "192.0.2.1", userAgent: hostile,
             itemCreatedAt: now.addingTimeInterval(-86_400), actionId: id)
         entry.id = id
         entry.previousHash = String(repeating: "a", count: 64)
@@ -71,7 +71,7 @@ enum PageModels {
         let nearby = try items("libraries_nearby.json", as: PublicLibrary.self, hostileIn: "name")
         let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
         let message = OutboxMessage(
-            id: "msg-1", actionId: 4, recipientUserId: 12, eventType: "library.rejected",
+            id: "msg-1", actionId: 4, recipientUserId: 12, eventType: .libraryRejected,
             payload: #"{"aps":{"alert":{"title":"Your library","body":"\#(hostile.replacingOccurrences(of: "\"", with: "\\\""))"}}}"#,
             headers: #"{"apns-push-type":"alert"}"#, createdAt: now)
         let entry = auditEntry(2, reason: hostile)
@@ -132,8 +132,8 @@ enum PageModels {
             ("audit-summary", AuditSummaryPage(
                 layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],
                 summary: AuditSummary([
-                    DecisionRecord(recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: "applied", secondsWaited: 7_200),
-                    DecisionRecord(recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: "conflict", secondsWaited: nil),
+                    DecisionRecord(recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 7_200),
+                    DecisionRecord(recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: .conflict, secondsWaited: nil),
                 ]),
                 csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "22 Nov 2026, 10:00 UTC")),
             ("statistics", StatisticsPage(

@@ -55,9 +55,9 @@ struct StaffRecheckTests {
             }
             #expect(rows == 0)
             let ended = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
-                try String.fetchAll(db, sql: "SELECT outcome FROM auditEntry WHERE action = 'session.end'")
+                try String.fetchAll(db, sql: "SELECT outcome || ' ' || outcomeDetail FROM auditEntry WHERE action = 'session.end'")
             }
-            #expect(ended == ["notStaff"], "the audit log says the console ended it, and why")
+            #expect(ended == ["ended notStaff"], "the audit log says the console ended it, and why")
         }
     }
 

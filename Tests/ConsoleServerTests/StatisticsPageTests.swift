@@ -67,7 +67,7 @@ struct StatisticsPageTests {
                 try store.appendAudit(AuditEntry(
                     recordedAt: Date().addingTimeInterval(-Double(index) * 86_400), actorId: 2, actorUsername: index == 0 ? hostile : "staff",
                     action: action, targetKind: kind, targetId: "\(index)", targetSlug: "s\(index)", targetName: "n", statusBefore: "pending",
-                    statusAfter: "approved", reason: "", outcome: "applied", backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1",
+                    statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1",
                     userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-Double(index + 2) * 86_400), actionId: nil))
             }
             let page = try await browser.get("/statistics?days=90")

@@ -13,9 +13,9 @@ struct ActionStateMachineTests {
         try body(try ModerationStore(path: path), try ModerationStore(path: path))
     }
 
-    private func action(key: String = UUID().uuidString, target: String = "corner-books", wanted: String = "approved", now: Date) -> ModerationAction {
+    private func action(key: String = UUID().uuidString, target: String = "corner-books", wanted: ItemStatus = .approved, now: Date) -> ModerationAction {
         ModerationAction(
-            idempotencyKey: key, actorId: 2, actorUsername: "staff", targetKind: .library, targetKey: target, statusSeen: "pending",
+            idempotencyKey: key, actorId: 2, actorUsername: "staff", targetKind: .library, targetKey: target, statusSeen: .pending,
             statusWanted: wanted, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: now)
     }
 
@@ -23,7 +23,7 @@ struct ActionStateMachineTests {
         AuditEntry(
             recordedAt: now, actorId: 2, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "1",
             targetSlug: "corner-books", targetName: "Corner Books", statusBefore: "pending", statusAfter: "approved", reason: "",
-            outcome: "applied", backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil,
+            outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil,
             actionId: nil)
     }
 
@@ -105,7 +105,7 @@ struct ActionStateMachineTests {
             let first = try store.record(action(key: "k", now: now))
             let again = try store.record(action(key: "k", now: now))
             #expect(first.isNew && !again.isNew && again.action.id == first.action.id)
-            #expect(throws: ActionStoreError.self) { try store.record(action(key: "k", wanted: "rejected", now: now)) }
+            #expect(throws: ActionStoreError.self) { try store.record(action(key: "k", wanted: .rejected, now: now)) }
             #expect(throws: ActionStoreError.self) { try store.record(action(key: "k", target: "other-corner", now: now)) }
         }
     }

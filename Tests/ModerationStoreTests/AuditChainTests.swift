@@ -31,7 +31,7 @@ struct AuditLogFile {
             recordedAt: date ?? start.addingTimeInterval(Double(index) * 60 + 0.4567), actorId: 2, actorUsername: index % 2 == 0 ? "staff" : "moderator",
             action: index % 3 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(index)",
             targetSlug: "slug-\(index)", targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "",
-            outcome: "applied", backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
+            outcome: .applied, backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
             itemCreatedAt: start.addingTimeInterval(-86_400 + 0.1239), actionId: nil)
     }
 

@@ -39,22 +39,22 @@ struct SandboxModerationTests {
     @Test("filters: text, country, source and the status filter narrow the list")
     func filters() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            let berlin = try await client.libraries(.init(status: .all, text: "berlin"), page: try Page(size: 50), credentials: credentials)
-            #expect(!berlin.items.isEmpty)
-            #expect(berlin.items.allSatisfy { "\($0.name) \($0.address) \($0.city)".lowercased().contains("berlin") })
-            let japan = try await client.libraries(.init(status: .all, country: "JP"), page: try Page(size: 50), credentials: credentials)
-            #expect(!japan.items.isEmpty && japan.items.allSatisfy { $0.country == "JP" })
-            let osm = try await client.libraries(.init(status: .approved, source: "street"), page: try Page(size: 50), credentials: credentials)
-            #expect(!osm.items.isEmpty && osm.items.allSatisfy { $0.source == "OpenStreetMap" && $0.status == "approved" })
-            let rejected = try await client.libraries(.init(status: .rejected), page: try Page(size: 50), credentials: credentials)
-            #expect(!rejected.items.isEmpty && rejected.items.allSatisfy { $0.status == "rejected" })
-            let damaged = try await client.reports(status: .all, reason: .only(.damaged), page: try Page(size: 50), credentials: credentials)
-            #expect(!damaged.items.isEmpty && damaged.items.allSatisfy { $0.reason == "damaged" })
-            let pendingPhotos = try await client.photos(status: .pending, page: try Page(size: 50), credentials: credentials)
-            #expect(!pendingPhotos.items.isEmpty && pendingPhotos.items.allSatisfy { $0.status == "pending" })
-            try await client.shutdown()
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                let berlin = try await client.libraries(.init(status: .all, text: "berlin"), page: try Page(size: 50), credentials: credentials)
+                #expect(!berlin.items.isEmpty)
+                #expect(berlin.items.allSatisfy { "\($0.name) \($0.address) \($0.city)".lowercased().contains("berlin") })
+                let japan = try await client.libraries(.init(status: .all, country: "JP"), page: try Page(size: 50), credentials: credentials)
+                #expect(!japan.items.isEmpty && japan.items.allSatisfy { $0.country == "JP" })
+                let osm = try await client.libraries(.init(status: .approved, source: "street"), page: try Page(size: 50), credentials: credentials)
+                #expect(!osm.items.isEmpty && osm.items.allSatisfy { $0.source == "OpenStreetMap" && $0.status == "approved" })
+                let rejected = try await client.libraries(.init(status: .rejected), page: try Page(size: 50), credentials: credentials)
+                #expect(!rejected.items.isEmpty && rejected.items.allSatisfy { $0.status == "rejected" })
+                let damaged = try await client.reports(status: .all, reason: .only(.damaged), page: try Page(size: 50), credentials: credentials)
+                #expect(!damaged.items.isEmpty && damaged.items.allSatisfy { $0.reason == "damaged" })
+                let pendingPhotos = try await client.photos(status: .pending, page: try Page(size: 50), credentials: credentials)
+                #expect(!pendingPhotos.items.isEmpty && pendingPhotos.items.allSatisfy { $0.status == "pending" })
+            }
         }
     }
 
@@ -64,85 +64,85 @@ struct SandboxModerationTests {
         defer { directory.remove() }
         let database = directory.path("sandbox.sqlite")
         let (approvedSlug, rejectedSlug) = try await SandboxFixture.run(databasePath: database) { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            let pending = try await client.pendingLibraries(page: try Page(size: 50), credentials: credentials).items
-            let first = try #require(pending.first { !$0.name.isEmpty && $0.photoUrl.hasPrefix("http") })
-            let second = try #require(pending.last)
-            let approved = try await client.setLibraryStatus(slug: first.slug, to: .approved, credentials: credentials)
-            #expect(approved.status == "approved")
-            let rejected = try await client.setLibraryStatus(
-                slug: second.slug, to: .rejected, rejectionReason: "Duplicate submission.", credentials: credentials)
-            #expect(rejected.rejectionReason == "Duplicate submission.")
-            let near = LibrarySearch.Near(lat: first.lat, lng: first.lng, radiusKm: 1)
-            let nearby = try await client.publicLibraries(.init(near: near), page: .first())
-            #expect(nearby.items.first?.slug == first.slug, "the approved library is public and nearest to itself")
-            try await client.shutdown()
-            return (first.slug, second.slug)
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                let pending = try await client.pendingLibraries(page: try Page(size: 50), credentials: credentials).items
+                let first = try #require(pending.first { !$0.name.isEmpty && $0.photoUrl.hasPrefix("http") })
+                let second = try #require(pending.last)
+                let approved = try await client.setLibraryStatus(slug: first.slug, to: .approved, credentials: credentials)
+                #expect(approved.status == "approved")
+                let rejected = try await client.setLibraryStatus(
+                    slug: second.slug, to: .rejected, rejectionReason: "Duplicate submission.", credentials: credentials)
+                #expect(rejected.rejectionReason == "Duplicate submission.")
+                let near = LibrarySearch.Near(lat: first.lat, lng: first.lng, radiusKm: 1)
+                let nearby = try await client.publicLibraries(.init(near: near), page: .first())
+                #expect(nearby.items.first?.slug == first.slug, "the approved library is public and nearest to itself")
+                return (first.slug, second.slug)
+            }
         }
         try await SandboxFixture.run(databasePath: database) { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            #expect(try await client.library(slug: approvedSlug, credentials: credentials).status == "approved")
-            let rejected = try await client.library(slug: rejectedSlug, credentials: credentials)
-            #expect(rejected.status == "rejected" && rejected.rejectionReason == "Duplicate submission.")
-            try await client.shutdown()
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                #expect(try await client.library(slug: approvedSlug, credentials: credentials).status == "approved")
+                let rejected = try await client.library(slug: rejectedSlug, credentials: credentials)
+                #expect(rejected.status == "rejected" && rejected.rejectionReason == "Duplicate submission.")
+            }
         }
     }
 
     @Test("approving a community photo makes it its library's photo; resolving a report sticks")
     func photoAndReportSideEffects() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            let photo = try #require(try await client.photos(status: .pending, page: .first(), credentials: credentials).items.first)
-            let approved = try await client.setPhotoStatus(id: photo.id, to: .approved, credentials: credentials)
-            #expect(approved.status == "approved")
-            let library = try await client.library(slug: photo.library.slug, credentials: credentials)
-            #expect(library.photoUrl == photo.photoUrl)
-            #expect(library.thumbnailUrl == photo.thumbnailUrl)
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                let photo = try #require(try await client.photos(status: .pending, page: .first(), credentials: credentials).items.first)
+                let approved = try await client.setPhotoStatus(id: photo.id, to: .approved, credentials: credentials)
+                #expect(approved.status == "approved")
+                let library = try await client.library(slug: photo.library.slug, credentials: credentials)
+                #expect(library.photoUrl == photo.photoUrl)
+                #expect(library.thumbnailUrl == photo.thumbnailUrl)
 
-            let report = try #require(try await client.reports(status: .open, page: .first(), credentials: credentials).items.first)
-            #expect(try await client.setReportStatus(id: report.id, to: .resolved, credentials: credentials).status == "resolved")
-            let open = try await client.reports(status: .open, page: try Page(size: 50), credentials: credentials).items
-            #expect(!open.contains { $0.id == report.id })
-            try await client.shutdown()
+                let report = try #require(try await client.reports(status: .open, page: .first(), credentials: credentials).items.first)
+                #expect(try await client.setReportStatus(id: report.id, to: .resolved, credentials: credentials).status == "resolved")
+                let open = try await client.reports(status: .open, page: try Page(size: 50), credentials: credentials).items
+                #expect(!open.contains { $0.id == report.id })
+            }
         }
     }
 
     @Test("the summary counts what waits")
     func summary() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            let summary = try await client.summary(credentials)
-            #expect(summary.pendingLibrariesCount >= 50)
-            #expect(summary.totalPending == summary.pendingLibrariesCount + summary.openReportsCount + summary.pendingPhotosCount)
-            #expect(summary.totalUsers >= 23)
-            try await client.shutdown()
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                let summary = try await client.summary(credentials)
+                #expect(summary.pendingLibrariesCount >= 50)
+                #expect(summary.totalPending == summary.pendingLibrariesCount + summary.openReportsCount + summary.pendingPhotosCount)
+                #expect(summary.totalUsers >= 23)
+            }
         }
     }
 
     @Test("every photo and thumbnail URL serves a distinct PNG")
     func mediaServed() async throws {
         try await SandboxFixture.run { sandbox in
-            let client = BackendClient(configuration: .init(baseURL: sandbox.baseURL))
-            let credentials = try await signedIn(client)
-            let items = try await client.pendingLibraries(page: try Page(size: 10), credentials: credentials).items.filter { !$0.photoUrl.isEmpty }
-            var seen = Set<Data>()
-            for item in items.prefix(4) {
-                for url in [item.photoUrl, item.thumbnailUrl] {
-                    let path = try #require(URL(string: url)).path
-                    let answer = try await sandbox.raw(.GET, path)
-                    #expect(answer.status == 200)
-                    #expect(answer.header("content-type") == "image/png")
-                    #expect(answer.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-                    seen.insert(answer.body)
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                let credentials = try await signedIn(client)
+                let items = try await client.pendingLibraries(page: try Page(size: 10), credentials: credentials).items.filter { !$0.photoUrl.isEmpty }
+                var seen = Set<Data>()
+                for item in items.prefix(4) {
+                    for url in [item.photoUrl, item.thumbnailUrl] {
+                        let path = try #require(URL(string: url)).path
+                        let answer = try await sandbox.raw(.GET, path)
+                        #expect(answer.status == 200)
+                        #expect(answer.header("content-type") == "image/png")
+                        #expect(answer.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+                        seen.insert(answer.body)
+                    }
                 }
+                #expect(seen.count == min(items.count, 4) * 2)
+                #expect(try await sandbox.raw(.GET, "/media/libraries/photos/not-there.png").status == 404)
             }
-            #expect(seen.count == min(items.count, 4) * 2)
-            #expect(try await sandbox.raw(.GET, "/media/libraries/photos/not-there.png").status == 404)
-            try await client.shutdown()
         }
     }
 

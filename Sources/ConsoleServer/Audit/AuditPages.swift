@@ -32,8 +32,8 @@ struct AuditRow {
         statusChange = entry.statusBefore.isEmpty && entry.statusAfter.isEmpty ? "" : "\(entry.statusBefore) → \(entry.statusAfter)"
         reason = entry.reason
         hasReason = !entry.reason.isEmpty
-        outcome = entry.outcome
-        outcomeClass = String(entry.outcome.prefix(while: { $0.isLetter }))
+        outcome = entry.outcomeText
+        outcomeClass = entry.outcome.rawValue
         recordedAt = TimeText.iso(entry.recordedAt)
         recordedUTC = TimeText.utc(entry.recordedAt)
         age = TimeText.age(of: entry.recordedAt, now: now)
@@ -73,7 +73,7 @@ struct AuditField {
             text("Recorded", "\(ISOTime.string(entry.recordedAt)) (\(TimeText.utc(entry.recordedAt)))"),
             // A failed or refused sign-in records whatever login was typed: not necessarily anyone on the staff.
             text(
-                entry.action == AuditEntry.signInAction && entry.outcome != AuditEntry.succeededOutcome ? "Login typed" : "Staff member",
+                entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
                 entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
             text("Action", entry.action, code: true),
             text("Target", [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
@@ -82,7 +82,7 @@ struct AuditField {
             text("Status before", entry.statusBefore),
             text("Status after", entry.statusAfter),
             text("Reason", entry.reason),
-            text("Outcome", entry.outcome),
+            text("Outcome", entry.outcomeText),
             text("Backend answer", entry.backendStatus.map { "HTTP \($0)" } ?? ""),
             text("Submitted", entry.itemCreatedAt.map { "\(ISOTime.string($0)) (\(TimeText.utc($0)))" } ?? ""),
             text("Request id", entry.requestId, code: true),

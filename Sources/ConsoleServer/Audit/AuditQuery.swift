@@ -23,9 +23,12 @@ struct AuditQuery {
         }
         let (fromText, from) = day("from", label: "From")
         let (toText, to) = day("to", label: "To")
+        let outcomeText = query.text("outcome", maxLength: 30)
+        let outcome = outcomeText.flatMap(AuditOutcome.init(rawValue:))
+        if let outcomeText, outcome == nil { problems.append("“\(outcomeText)” is not an outcome, so it was ignored.") }
         var filter = AuditFilter(
             actorUsername: query.text("staff", maxLength: 150), action: query.text("action", maxLength: 60),
-            outcome: query.text("outcome", maxLength: 30), targetText: query.text("q", maxLength: 200), from: from,
+            outcome: outcome, targetText: query.text("q", maxLength: 200), from: from,
             // The last day is included.
             to: to?.addingTimeInterval(86_400))
         if let from, let to, from > to {
@@ -41,7 +44,7 @@ struct AuditQuery {
 
     /// The filters as URL query items, for links that keep them.
     var items: [(String, String?)] {
-        [("staff", filter.actorUsername), ("action", filter.action), ("outcome", filter.outcome), ("q", filter.targetText),
+        [("staff", filter.actorUsername), ("action", filter.action), ("outcome", filter.outcome?.rawValue), ("q", filter.targetText),
          ("from", fromText), ("to", toText)]
     }
 

@@ -7,24 +7,24 @@ struct StaffAuditWriter: Sendable {
     let store: ModerationStore
 
     /// Records an audit entry for a sign-in event.
-    func auditSession(_ action: String, outcome: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) {
-        audit(action, targetKind: "session", targetName: "", outcome: outcome, actorId: actorId, username: username, context: context, userAgent: userAgent)
+    func auditSession(_ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) {
+        audit(action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
     }
 
     /// Records something the signed-in staff member did that is not a decision (an export, …).
     func auditStaff(_ action: String, targetKind: String, targetName: String, context: ConsoleRequestContext, userAgent: String) {
         audit(
-            action, targetKind: targetKind, targetName: targetName, outcome: "succeeded", actorId: context.session?.staffId,
+            action, targetKind: targetKind, targetName: targetName, outcome: .succeeded, detail: "", actorId: context.session?.staffId,
             username: context.session?.username ?? "", context: context, userAgent: userAgent)
     }
 
     private func audit(
-        _ action: String, targetKind: String, targetName: String, outcome: String, actorId: Int?, username: String,
+        _ action: String, targetKind: String, targetName: String, outcome: AuditOutcome, detail: String, actorId: Int?, username: String,
         context: ConsoleRequestContext, userAgent: String
     ) {
         let entry = AuditEntry(
             recordedAt: Date(), actorId: actorId, actorUsername: username, action: action, targetKind: targetKind, targetId: "",
-            targetSlug: "", targetName: targetName, statusBefore: "", statusAfter: "", reason: "", outcome: outcome, backendStatus: nil,
+            targetSlug: "", targetName: targetName, statusBefore: "", statusAfter: "", reason: "", outcome: outcome, outcomeDetail: detail, backendStatus: nil,
             requestId: context.requestID, clientAddress: context.clientAddress, userAgent: String(userAgent.prefix(300)),
             itemCreatedAt: nil, actionId: nil)
         do {

@@ -50,7 +50,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
         context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(rawValue)"])
         if self == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
         audit.auditSession(
-            "session.end", outcome: rawValue, actorId: session.staffId, username: session.username, context: context,
+            AuditEntry.sessionEndAction, outcome: .ended, detail: rawValue, actorId: session.staffId, username: session.username, context: context,
             userAgent: request.headers[.userAgent] ?? "")
         return response(cookie: cookie)
     }

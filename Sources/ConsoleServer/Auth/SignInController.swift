@@ -82,7 +82,7 @@ struct SignInController {
             // Sign-in has just asked auth/me: the next re-check can wait a full interval.
             await statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
-            audit.auditSession("session.signIn", outcome: "succeeded", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            audit.auditSession("session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // Decisions parked for lack of a session can go now.
             try store.unpark(actorId: account.id, now: Date())
             runner.nudge()
@@ -92,12 +92,12 @@ struct SignInController {
         case .success((_, let account)):
             try throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
-            audit.auditSession("session.signIn", outcome: "refused (not staff)", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
             try throttle.settle(attemptID, as: .failed(nil))
-            audit.auditSession("session.signIn", outcome: "failed (wrong credentials)", actorId: nil, username: login, context: context, userAgent: userAgent)
+            audit.auditSession("session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
@@ -123,7 +123,7 @@ struct SignInController {
         if let session = context.session {
             try await sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
-            audit.auditSession("session.signOut", outcome: "succeeded", actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
         }
         var response = Response.redirect(to: "/sign-in", type: .normal)
         response.setCookie(cookie.clear())

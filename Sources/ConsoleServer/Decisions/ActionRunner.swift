@@ -136,7 +136,7 @@ final class ActionRunner: Service, Sendable {
         guard case .found(let target) = lookup else {
             try await finish(
                 action, state: .conflict, target: nil, statusAfter: "unknown", backendStatus: nil,
-                message: "Not sent: this \(action.targetKind.rawValue) is no longer \(action.statusSeen), so someone else changed it before your decision went out, and Book Corners did not show what it is now. Look again and decide.")
+                message: "Not sent: this \(action.targetKind.rawValue) is no longer \(action.statusSeen.rawValue), so someone else changed it before your decision went out, and Book Corners did not show what it is now. Look again and decide.")
             return
         }
         // Only an attempt whose outcome is unknown may have applied the status we find now;
@@ -147,13 +147,20 @@ final class ActionRunner: Service, Sendable {
         }
         guard target.status == action.statusSeen else {
             try await finish(
-                action, state: .conflict, target: target, statusAfter: target.status, backendStatus: nil,
-                message: "Not sent: someone else changed this to \(target.status) before your decision went out (you saw it \(action.statusSeen)). Look again and decide.")
+                action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
+                message: "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide.")
+            return
+        }
+        guard let wanted = WantedStatus(kind: action.targetKind, status: action.statusWanted) else {
+            // Forms only offer a kind its own statuses; a row that says otherwise was not written by them.
+            try await finish(
+                action, state: .failed, target: target, statusAfter: target.statusText, backendStatus: nil,
+                message: "Not sent: a \(action.targetKind.rawValue) cannot be \(action.statusWanted.rawValue).")
             return
         }
         try store.beginSend(id, owner: owner, now: Date())
         do {
-            try await send(action, target: target, credentials: credentials, context: context)
+            try await send(wanted, target: target, reason: action.reason, credentials: credentials, context: context)
         } catch {
             try await handle(error, for: action, target: target, phase: .write)
             return
@@ -203,15 +210,15 @@ final class ActionRunner: Service, Sendable {
             return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
         case .report:
             // A report's reason never changes: when the moderator's form said it, it narrows every read.
-            let reason = action.reportReason.flatMap(ReportReason.init(rawValue:)).map(ReportReasonFilter.only) ?? .all
+            let reason = action.reportReason.map(ReportReasonFilter.only) ?? .all
             return try await search(
-                statuses.compactMap(ReportStatusFilter.init(rawValue:)), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
+                statuses.compactMap(\.reportStatus).map(ReportStatusFilter.init), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
             ) { (status, page) async throws(BackendError) in
                 try await self.client.reports(status: status, reason: reason, page: page, credentials: credentials, context: context)
             }
         case .photo:
             return try await search(
-                statuses.compactMap(StatusFilter.init(rawValue:)), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
+                statuses.compactMap(\.libraryStatus).map(StatusFilter.init), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
             ) { (status, page) async throws(BackendError) in
                 try await self.client.photos(status: status, page: page, credentials: credentials, context: context)
             }
@@ -243,19 +250,17 @@ final class ActionRunner: Service, Sendable {
     /// Pages of the newest items of any status read to say what a changed item became.
     private static let pagesWhenChanged = 2
 
-    private func send(_ action: ModerationAction, target: DecisionTarget, credentials: StaffCredentials, context: CallContext) async throws(BackendError) {
-        switch action.targetKind {
-        case .library:
-            let status = LibraryStatus(rawValue: action.statusWanted) ?? .pending
+    private func send(
+        _ wanted: WantedStatus, target: DecisionTarget, reason: String, credentials: StaffCredentials, context: CallContext
+    ) async throws(BackendError) {
+        switch wanted {
+        case .library(let status):
             _ = try await client.setLibraryStatus(
-                slug: action.targetKey, to: status, rejectionReason: status == .rejected ? action.reason : nil,
-                credentials: credentials, context: context)
-        case .report:
-            _ = try await client.setReportStatus(
-                id: target.itemID, to: ReportStatus(rawValue: action.statusWanted) ?? .open, credentials: credentials, context: context)
-        case .photo:
-            _ = try await client.setPhotoStatus(
-                id: target.itemID, to: PhotoStatus(rawValue: action.statusWanted) ?? .pending, credentials: credentials, context: context)
+                slug: target.slug, to: status, rejectionReason: status == .rejected ? reason : nil, credentials: credentials, context: context)
+        case .report(let status):
+            _ = try await client.setReportStatus(id: target.itemID, to: status, credentials: credentials, context: context)
+        case .photo(let status):
+            _ = try await client.setPhotoStatus(id: target.itemID, to: status, credentials: credentials, context: context)
         }
     }
 
@@ -293,13 +298,13 @@ final class ActionRunner: Service, Sendable {
                 message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
                 backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
         case .notFound:
-            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 404,
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 404,
                              message: "Not applied: this item no longer exists at Book Corners.")
         case .validation(let fields):
-            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 422,
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 422,
                              message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
         case .notStaff:
-            try await finish(action, state: .failed, target: target, statusAfter: target?.status ?? action.statusSeen, backendStatus: 403,
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 403,
                              message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
         }
     }
@@ -332,14 +337,14 @@ final class ActionRunner: Service, Sendable {
 
     private func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) async throws {
         try await finish(
-            action, state: .applied, target: target, statusAfter: action.statusWanted, backendStatus: backendStatus,
-            message: "\(DecisionVerb.pastTense(action.statusWanted)): \(target.nameInCity)\(note).")
+            action, state: .applied, target: target, statusAfter: action.statusWanted.rawValue, backendStatus: backendStatus,
+            message: "\(action.statusWanted.pastTense): \(target.nameInCity)\(note).")
     }
 
     /// Stores a final outcome. The item's cached copies are dropped first (awaited), so the
     /// page a moderator sees after the outcome shows what the backend says now.
     private func finish(
-        _ action: ModerationAction, state: ModerationAction.State, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
+        _ action: ModerationAction, state: ModerationAction.Ending, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
         message: String
     ) async throws {
         for prefix in ["summary", "libraries?", "library/", "reports?", "photos?", "nearby/"] { await cache.invalidate(prefix: prefix) }
@@ -349,8 +354,8 @@ final class ActionRunner: Service, Sendable {
             action: DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted),
             targetKind: action.targetKind.rawValue, targetId: target.map { String($0.itemID) } ?? action.targetKey,
             targetSlug: target?.slug ?? (action.targetKind == .library ? action.targetKey : ""), targetName: target?.name ?? "",
-            statusBefore: target?.status ?? action.statusSeen, statusAfter: statusAfter, reason: action.reason,
-            outcome: state.rawValue, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
+            statusBefore: target?.statusText ?? action.statusSeen.rawValue, statusAfter: statusAfter, reason: action.reason,
+            outcome: state.auditOutcome, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
             userAgent: action.userAgent, itemCreatedAt: target?.createdAt, actionId: action.id)
         var messages: [OutboxMessage] = []
         if state == .applied, let target, let recipient = target.submitterID,
@@ -365,9 +370,9 @@ final class ActionRunner: Service, Sendable {
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
         }
         try store.finish(
-            action.id ?? 0, owner: owner, state: state, message: message, backendStatus: backendStatus, audit: audit,
+            action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
             notifications: messages, now: now)
-        logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.rawValue)", "actor": "\(action.actorUsername)"])
+        logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
     }
 
     /// Rate limits count per client and endpoint: reads and writes of each kind are held apart,

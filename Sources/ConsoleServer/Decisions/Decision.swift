@@ -13,15 +13,15 @@ enum Decision: String, Sendable, CaseIterable {
         }
     }
 
-    /// The status the item has once the decision is applied, as the backend spells it.
-    var statusWanted: String {
+    /// The status the item has once the decision is applied.
+    var statusWanted: ItemStatus {
         switch self {
-        case .approve: "approved"
-        case .reject: "rejected"
-        case .pending: "pending"
-        case .resolve: "resolved"
-        case .dismiss: "dismissed"
-        case .reopen: "open"
+        case .approve: .approved
+        case .reject: .rejected
+        case .pending: .pending
+        case .resolve: .resolved
+        case .dismiss: .dismissed
+        case .reopen: .open
         }
     }
 }

@@ -53,7 +53,7 @@ struct DecisionController {
         case .quickApproval(let seen, let listKey):
             // A list row's one-click approval, sent with the list's bulk form.
             return try await record(
-                kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: seen.rawValue,
+                kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: ItemStatus(seen),
                 idempotencyKey: "\(listKey)-\(key)", request: request, context: context,
                 back: SafeRedirect.path(form.back ?? "/libraries"))
         case .confirmRejection(let seen, let formKey, let reason):
@@ -65,7 +65,7 @@ struct DecisionController {
         case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
             return try await record(
                 kind: kind, key: key, wanted: decision.statusWanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey,
-                request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason?.rawValue)
+                request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason)
         }
     }
 
@@ -89,7 +89,7 @@ struct DecisionController {
         let items = confirmation.items
         for (index, item) in items.enumerated() {
             _ = try recordAction(makeAction(
-                session: session, kind: .library, key: item.slug, seen: item.seen.rawValue, wanted: confirmation.decision.statusWanted,
+                session: session, kind: .library, key: item.slug, seen: ItemStatus(item.seen), wanted: confirmation.decision.statusWanted,
                 reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
         }
         runner.nudge()
@@ -102,8 +102,8 @@ struct DecisionController {
     // MARK: Recording
 
     private func record(
-        kind: ModerationAction.TargetKind, key: String, wanted: String, reason: String, seen: String, idempotencyKey: String,
-        request: Request, context: ConsoleRequestContext, back: String, reportReason: String? = nil
+        kind: ModerationAction.TargetKind, key: String, wanted: ItemStatus, reason: String, seen: ItemStatus, idempotencyKey: String,
+        request: Request, context: ConsoleRequestContext, back: String, reportReason: ReportReason? = nil
     ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         var action = makeAction(
@@ -141,12 +141,12 @@ struct DecisionController {
             return try store.record(action)
         } catch ActionStoreError.keyReused(let existing) {
             throw ConsoleError.badInput(
-                "This form was already used for another decision (\(existing.statusWanted) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
+                "This form was already used for another decision (\(existing.statusWanted.rawValue) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
         }
     }
 
     private func makeAction(
-        session: StaffSession, kind: ModerationAction.TargetKind, key: String, seen: String, wanted: String, reason: String,
+        session: StaffSession, kind: ModerationAction.TargetKind, key: String, seen: ItemStatus, wanted: ItemStatus, reason: String,
         idempotencyKey: String, request: Request, context: ConsoleRequestContext
     ) -> ModerationAction {
         ModerationAction(

@@ -13,7 +13,7 @@ struct DecisionForm: Decodable, Sendable {
         /// confirmation form as they came.
         case confirmRejection(seen: String, key: String, reason: String)
         /// A decision to record now.
-        case record(Decision, seen: String, key: String, reason: String, reportReason: ReportReason?)
+        case record(Decision, seen: ItemStatus, key: String, reason: String, reportReason: ReportReason?)
     }
 
     var decision: String?
@@ -51,7 +51,7 @@ struct DecisionForm: Decodable, Sendable {
         if kind == .library, decision == .reject, confirmed != "1" {
             return .confirmRejection(seen: seen ?? "", key: key ?? "", reason: reason)
         }
-        guard let seen, Self.isStatus(seen, of: kind) else { throw .statusSeenMissing }
+        guard let seen = seen.flatMap(ItemStatus.init(rawValue:)), kind.statuses.contains(seen) else { throw .statusSeenMissing }
         guard let key = Self.idempotencyKey(key) else { throw .keyMissing }
         // Only kept to find the report again; an unknown value is dropped, not refused.
         let reportReason = kind == .report ? reportReason.flatMap(ReportReason.init(rawValue:)) : nil
@@ -62,12 +62,5 @@ struct DecisionForm: Decodable, Sendable {
     static func idempotencyKey(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.count <= maxKeyLength else { return nil }
         return text
-    }
-
-    private static func isStatus(_ text: String, of kind: ModerationAction.TargetKind) -> Bool {
-        switch kind {
-        case .library, .photo: LibraryStatus(rawValue: text) != nil
-        case .report: ReportStatus(rawValue: text) != nil
-        }
     }
 }

@@ -11,7 +11,11 @@ struct DecisionTarget: Sendable {
     let slug: String
     let name: String
     let city: String
-    let status: String
+    /// `nil` when the backend shows a status this console does not know: then it is no
+    /// status anyone saw, and a decision on it is a conflict.
+    let status: ItemStatus?
+    /// The status as the backend spelled it, for messages and the audit log.
+    let statusText: String
     let createdAt: Date
     /// Who submitted or reported it; `nil` for imported data.
     let submitterID: Int?
@@ -25,7 +29,8 @@ struct DecisionTarget: Sendable {
         slug = library.slug
         name = library.name
         city = library.city
-        status = library.status
+        status = library.moderationStatus.map(ItemStatus.init)
+        statusText = library.status
         createdAt = library.createdAt
         submitterID = library.createdBy?.id
     }
@@ -37,7 +42,8 @@ struct DecisionTarget: Sendable {
         slug = report.library.slug
         name = report.library.name
         city = report.library.city
-        status = report.status
+        status = report.moderationStatus.map(ItemStatus.init)
+        statusText = report.status
         createdAt = report.createdAt
         submitterID = report.createdBy?.id
     }
@@ -49,7 +55,8 @@ struct DecisionTarget: Sendable {
         slug = photo.library.slug
         name = photo.library.name
         city = photo.library.city
-        status = photo.status
+        status = photo.moderationStatus.map(ItemStatus.init)
+        statusText = photo.status
         createdAt = photo.createdAt
         submitterID = photo.createdBy?.id
     }
@@ -57,24 +64,16 @@ struct DecisionTarget: Sendable {
 
 /// The words of a decision: what staff chose, as the audit log names it.
 enum DecisionVerb {
-    static func auditAction(kind: ModerationAction.TargetKind, statusAfter: String) -> String {
+    static func auditAction(kind: ModerationAction.TargetKind, statusAfter: ItemStatus) -> String {
         switch (kind, statusAfter) {
-        case (.library, "approved"), (.photo, "approved"): "\(kind.rawValue).approve"
-        case (.library, "rejected"), (.photo, "rejected"): "\(kind.rawValue).reject"
-        case (.library, "pending"), (.photo, "pending"): "\(kind.rawValue).returnToPending"
-        case (.report, "resolved"): "report.resolve"
-        case (.report, "dismissed"): "report.dismiss"
-        case (.report, "open"): "report.reopen"
-        default: "\(kind.rawValue).set.\(statusAfter)"
-        }
-    }
-
-    /// "Approved", "Rejected", "Resolved", … for flash messages.
-    static func pastTense(_ statusAfter: String) -> String {
-        switch statusAfter {
-        case "pending": "Returned to pending"
-        case "open": "Reopened"
-        default: statusAfter.capitalized
+        case (.library, .approved), (.photo, .approved): "\(kind.rawValue).approve"
+        case (.library, .rejected), (.photo, .rejected): "\(kind.rawValue).reject"
+        case (.library, .pending), (.photo, .pending): "\(kind.rawValue).returnToPending"
+        case (.report, .resolved): "report.resolve"
+        case (.report, .dismissed): "report.dismiss"
+        case (.report, .open): "report.reopen"
+        // Forms only offer a kind its own statuses (`Decision.allowed(for:)`).
+        case (.library, _), (.photo, _), (.report, _): "\(kind.rawValue).set.\(statusAfter.rawValue)"
         }
     }
 }

@@ -8,7 +8,6 @@ struct OutboxController {
     let store: ModerationStore
     let backends: StaffBackendFactory
     let renderer: PageRenderer
-    static let eventTypes = ["library.approved", "library.rejected", "photo.approved", "photo.rejected", "report.resolved"]
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get("/outbox", use: list)
@@ -17,8 +16,8 @@ struct OutboxController {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
-        let status = query.text("status", maxLength: 20).flatMap { ["pending", "sent", "failed"].contains($0) ? $0 : nil }
-        let type = query.text("type", maxLength: 40).flatMap { Self.eventTypes.contains($0) ? $0 : nil }
+        let status = query.text("status", maxLength: 20).flatMap(OutboxMessage.State.init(rawValue:))
+        let type = query.text("type", maxLength: 40).flatMap(OutboxMessage.EventType.init(rawValue:))
         let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
         let backend = try await backends.backend(for: context)
         var pageStatus = PageStatus()
@@ -27,9 +26,9 @@ struct OutboxController {
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
             statusOptions: [FilterOption(value: "", label: "Any status", selected: status == nil)]
-                + ["pending", "sent", "failed"].map { FilterOption(value: $0, label: $0.capitalized, selected: $0 == status) },
+                + OutboxMessage.State.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == status) },
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
-                + Self.eventTypes.map { FilterOption(value: $0, label: $0, selected: $0 == type) },
+                + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == type) },
             rows: messages.map { OutboxRow($0, now: now) }, isEmpty: messages.isEmpty)
         return try renderer.render(page, with: "outbox")
     }
@@ -66,13 +65,13 @@ struct OutboxRow {
 
     init(_ message: OutboxMessage, now: Date) {
         id = message.id
-        eventType = message.eventType
+        eventType = message.eventType.rawValue
         recipient = message.recipientUserId
         let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
             .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
         title = alert?["title"] as? String ?? ""
         body = alert?["body"] as? String ?? ""
-        status = message.status
+        status = message.status.rawValue
         age = TimeText.age(of: message.createdAt, now: now)
         createdAt = TimeText.iso(message.createdAt)
         createdUTC = TimeText.utc(message.createdAt)

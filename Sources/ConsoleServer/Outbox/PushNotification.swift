@@ -1,4 +1,5 @@
 import Foundation
+import ModerationStore
 
 /// An APNs push in the shape the Book Corners iOS app already understands:
 /// `{"aps": {"alert": {"title", "body"}, "sound": "default"}, "data": {"type", …ids}}`.
@@ -9,7 +10,7 @@ struct PushNotification: Sendable, Equatable {
     let title: String
     let body: String
     /// `library.approved`, `photo.rejected`, `report.resolved`, …
-    let type: String
+    let type: OutboxMessage.EventType
     /// Ids the app opens: `library_id`, `photo_id`, `report_id`.
     let ids: [String: Int]
 
@@ -17,7 +18,7 @@ struct PushNotification: Sendable, Equatable {
     func payloadJSON() -> String {
         var body = self.body
         while true {
-            let json = Self.encode(title: title, body: body, type: type, ids: ids)
+            let json = Self.encode(title: title, body: body, type: type.rawValue, ids: ids)
             let overflow = json.utf8.count - Self.maxPayloadBytes
             guard overflow > 0, !body.isEmpty else { return json }
             // Keep whole characters within the bytes that fit, leaving 3 bytes for "…"; escapes
@@ -87,29 +88,29 @@ struct PushNotification: Sendable, Equatable {
 /// Who hears about a decision, and what they read.
 enum DecisionNotifications {
     /// The message for an applied decision, or `nil` when nobody needs to hear of it.
-    static func notification(for item: DecisionTarget, statusAfter: String, reason: String) -> PushNotification? {
+    static func notification(for item: DecisionTarget, statusAfter: ItemStatus, reason: String) -> PushNotification? {
         let place = item.nameInCity
         switch (item.kind, statusAfter) {
-        case (.library, "approved"):
+        case (.library, .approved):
             return PushNotification(
-                title: "Your library is live", body: "\(place) has been approved.", type: "library.approved",
+                title: "Your library is live", body: "\(place) has been approved.", type: .libraryApproved,
                 ids: ["library_id": item.libraryID])
-        case (.library, "rejected"):
+        case (.library, .rejected):
             let why = reason.isEmpty ? "" : " Reason: \(reason)"
             return PushNotification(
-                title: "Your library was not approved", body: "\(place) was not approved.\(why)", type: "library.rejected",
+                title: "Your library was not approved", body: "\(place) was not approved.\(why)", type: .libraryRejected,
                 ids: ["library_id": item.libraryID])
-        case (.photo, "approved"):
+        case (.photo, .approved):
             return PushNotification(
-                title: "Your photo is live", body: "Your photo of \(place) is now the library's photo.", type: "photo.approved",
+                title: "Your photo is live", body: "Your photo of \(place) is now the library's photo.", type: .photoApproved,
                 ids: ["photo_id": item.itemID, "library_id": item.libraryID])
-        case (.photo, "rejected"):
+        case (.photo, .rejected):
             return PushNotification(
-                title: "Your photo was not used", body: "Your photo of \(place) was not approved.", type: "photo.rejected",
+                title: "Your photo was not used", body: "Your photo of \(place) was not approved.", type: .photoRejected,
                 ids: ["photo_id": item.itemID, "library_id": item.libraryID])
-        case (.report, "resolved"):
+        case (.report, .resolved):
             return PushNotification(
-                title: "Thanks for your report", body: "Your report about \(place) has been resolved.", type: "report.resolved",
+                title: "Thanks for your report", body: "Your report about \(place) has been resolved.", type: .reportResolved,
                 ids: ["report_id": item.itemID, "library_id": item.libraryID])
         default:
             return nil

@@ -135,7 +135,8 @@ struct LibraryRow: MustacheParent {
         createdUTC = TimeText.utc(library.createdAt)
         status = library.status
         selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
-        canApprove = library.status != "approved"
+        // A status this console does not know is shown, never decided on.
+        canApprove = library.moderationStatus.map { $0 != .approved } ?? false
     }
 
     func child(named key: String) -> Any? {
@@ -219,8 +220,9 @@ struct LibraryDetailPage {
         photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
         status = library.status
         rejectionReason = library.rejectionReason
-        isRejectedWithReason = library.status == "rejected" && !library.rejectionReason.isEmpty
-        wasRejectedBefore = library.status != "rejected" && !library.rejectionReason.isEmpty
+        let current = library.moderationStatus
+        isRejectedWithReason = current == .rejected && !library.rejectionReason.isEmpty
+        wasRejectedBefore = current != .rejected && !library.rejectionReason.isEmpty
         description = library.description.isEmpty ? "(none)" : library.description
         func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         fields = [
@@ -251,9 +253,10 @@ struct LibraryDetailPage {
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
-        canApprove = library.status != "approved"
-        canReject = library.status != "rejected"
-        canReturnToPending = library.status != "pending"
+        // A status this console does not know is shown, never decided on.
+        canApprove = current.map { $0 != .approved } ?? false
+        canReject = current.map { $0 != .rejected } ?? false
+        canReturnToPending = current.map { $0 != .pending } ?? false
     }
 
     /// The page when the library could not be loaded at all (backend down or limiting).

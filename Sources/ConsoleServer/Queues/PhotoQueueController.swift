@@ -95,6 +95,6 @@ struct PhotoCard {
         createdAt = TimeText.iso(photo.createdAt)
         createdUTC = TimeText.utc(photo.createdAt)
         status = photo.status
-        isPending = photo.status == "pending"
+        isPending = photo.moderationStatus == .pending
     }
 }

@@ -90,6 +90,6 @@ struct ReportRow {
         createdAt = TimeText.iso(report.createdAt)
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status
-        isOpen = report.status == "open"
+        isOpen = report.moderationStatus == .open
     }
 }

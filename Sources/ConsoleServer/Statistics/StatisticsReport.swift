@@ -52,8 +52,8 @@ struct StatisticsReport {
         csvHref: (String) -> String
     ) {
         community = statistics.map { Self.communityCharts($0, csvHref: csvHref) } ?? []
-        let applied = decisions.filter { $0.outcome == "applied" }
-        let appliedHistory = history.filter { $0.outcome == "applied" }
+        let applied = decisions.filter { $0.outcome == .applied }
+        let appliedHistory = history.filter { $0.outcome == .applied }
         moderation = [Self.decisionsPerDay(applied, days: days, now: now, csvHref: csvHref)]
             + Self.queues.map { Self.timeToDecision(appliedHistory, queue: $0, csvHref: csvHref) }
             + [Self.perStaff(applied, days: days, csvHref: csvHref)]

@@ -41,8 +41,37 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         }
     }
 
-    public enum TargetKind: String, Codable, Sendable {
+    /// The states a decision ends in, and what the audit log calls each.
+    public enum Ending: Sendable {
+        case applied, conflict, failed
+
+        public var state: State {
+            switch self {
+            case .applied: .applied
+            case .conflict: .conflict
+            case .failed: .failed
+            }
+        }
+
+        public var auditOutcome: AuditOutcome {
+            switch self {
+            case .applied: .applied
+            case .conflict: .conflict
+            case .failed: .failed
+            }
+        }
+    }
+
+    public enum TargetKind: String, Codable, Sendable, CaseIterable {
         case library, report, photo
+
+        /// The statuses an item of this kind can have.
+        public var statuses: [ItemStatus] {
+            switch self {
+            case .library, .photo: LibraryStatus.allCases.map(ItemStatus.init)
+            case .report: ReportStatus.allCases.map(ItemStatus.init)
+            }
+        }
     }
 
     public var id: Int64?
@@ -52,12 +81,12 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
     public var targetKind: TargetKind
     /// The slug of a library, the id of a report or photo.
     public var targetKey: String
-    public var statusSeen: String
-    public var statusWanted: String
+    public var statusSeen: ItemStatus
+    public var statusWanted: ItemStatus
     public var reason: String
     /// A report's reason as the moderator saw it (reasons never change), so the runner can
     /// find the report again with the narrowest filter; nil for libraries and photos.
-    public var reportReason: String?
+    public var reportReason: ReportReason?
     public var requestId: String
     public var clientAddress: String
     public var userAgent: String
@@ -81,7 +110,7 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
 
     public init(
         idempotencyKey: String, actorId: Int, actorUsername: String, targetKind: TargetKind, targetKey: String,
-        statusSeen: String, statusWanted: String, reason: String, requestId: String, clientAddress: String,
+        statusSeen: ItemStatus, statusWanted: ItemStatus, reason: String, requestId: String, clientAddress: String,
         userAgent: String, now: Date
     ) {
         self.idempotencyKey = idempotencyKey

@@ -23,8 +23,12 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     public var statusBefore: String
     public var statusAfter: String
     public var reason: String
-    /// `applied`, `conflict`, `failed`, `succeeded`, `refused`.
-    public var outcome: String
+    public var outcome: AuditOutcome
+    /// Why it came out so ("wrong credentials", "expired"); empty when the outcome says it all.
+    public var outcomeDetail: String
+    /// The outcome column of an entry written before outcomes were a closed set, when it held
+    /// the outcome and its explanation in one text: the hash covers that text.
+    public private(set) var legacyOutcomeText: String?
     public var backendStatus: Int?
     public var requestId: String
     public var clientAddress: String
@@ -36,8 +40,8 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
 
     public init(
         recordedAt: Date, actorId: Int?, actorUsername: String, action: String, targetKind: String, targetId: String,
-        targetSlug: String, targetName: String, statusBefore: String, statusAfter: String, reason: String, outcome: String,
-        backendStatus: Int?, requestId: String, clientAddress: String, userAgent: String, itemCreatedAt: Date?, actionId: Int64?
+        targetSlug: String, targetName: String, statusBefore: String, statusAfter: String, reason: String, outcome: AuditOutcome,
+        outcomeDetail: String = "", backendStatus: Int?, requestId: String, clientAddress: String, userAgent: String, itemCreatedAt: Date?, actionId: Int64?
     ) {
         self.recordedAt = recordedAt
         self.actorId = actorId
@@ -51,6 +55,8 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         self.statusAfter = statusAfter
         self.reason = reason
         self.outcome = outcome
+        self.outcomeDetail = outcomeDetail
+        self.legacyOutcomeText = nil
         self.backendStatus = backendStatus
         self.requestId = requestId
         self.clientAddress = clientAddress
@@ -67,6 +73,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         Column("targetId"), Column("targetSlug"), Column("targetName"), Column("statusBefore"), Column("statusAfter"),
         Column("reason"), Column("outcome"), Column("backendStatus"), Column("requestId"), Column("clientAddress"),
         Column("userAgent"), Column("itemCreatedAt"), Column("actionId"), Column("previousHash"), Column("hash"),
+        Column("outcomeDetail"),
     ] }
 
     public init(row: Row) throws {
@@ -82,7 +89,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         statusBefore = row[9]
         statusAfter = row[10]
         reason = row[11]
-        outcome = row[12]
+        (outcome, outcomeDetail, legacyOutcomeText) = AuditOutcome.decode(stored: row[12], detail: row[21], action: row[4])
         backendStatus = row[13]
         requestId = row[14]
         clientAddress = row[15]
@@ -109,7 +116,8 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         container["statusBefore"] = statusBefore
         container["statusAfter"] = statusAfter
         container["reason"] = reason
-        container["outcome"] = outcome
+        container["outcome"] = legacyOutcomeText ?? outcome.rawValue
+        container["outcomeDetail"] = outcomeDetail
         container["backendStatus"] = backendStatus
         container["requestId"] = requestId
         container["clientAddress"] = clientAddress
@@ -129,17 +137,22 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     public func canonicalEncoding() -> Data {
         func millis(_ date: Date?) -> String { date.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "null" }
         func text(_ value: String) -> String { CanonicalJSON.string(value) }
-        let fields: [String] = [
+        var fields: [String] = [
             "\"id\":\(id.map(String.init) ?? "null")", "\"recordedAt\":\(millis(recordedAt))",
             "\"actorId\":\(actorId.map(String.init) ?? "null")", "\"actorUsername\":\(text(actorUsername))",
             "\"action\":\(text(action))", "\"targetKind\":\(text(targetKind))", "\"targetId\":\(text(targetId))",
             "\"targetSlug\":\(text(targetSlug))", "\"targetName\":\(text(targetName))",
             "\"statusBefore\":\(text(statusBefore))", "\"statusAfter\":\(text(statusAfter))", "\"reason\":\(text(reason))",
-            "\"outcome\":\(text(outcome))", "\"backendStatus\":\(backendStatus.map(String.init) ?? "null")",
+            "\"outcome\":\(text(legacyOutcomeText ?? outcome.rawValue))", "\"backendStatus\":\(backendStatus.map(String.init) ?? "null")",
             "\"requestId\":\(text(requestId))", "\"clientAddress\":\(text(clientAddress))", "\"userAgent\":\(text(userAgent))",
             "\"itemCreatedAt\":\(millis(itemCreatedAt))", "\"actionId\":\(actionId.map(String.init) ?? "null")",
             "\"previousHash\":\(text(previousHash))",
         ]
+        // An explanation is hashed only where there is one, right after the outcome, so
+        // entries from before it had its own field hash exactly as they did.
+        if legacyOutcomeText == nil, !outcomeDetail.isEmpty {
+            fields.insert("\"outcomeDetail\":\(text(outcomeDetail))", at: 13)
+        }
         return Data(("{" + fields.joined(separator: ",") + "}").utf8)
     }
 
@@ -165,10 +178,21 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     /// Failed and refused attempts record whatever login was typed, so only this outcome
     /// names a staff member.
     public static let signInAction = "session.signIn"
-    public static let succeededOutcome = "succeeded"
+    /// The action of a session the console ended by itself (expired, refused, …).
+    public static let sessionEndAction = "session.end"
 
     /// Whether this entry records a decision on a library, report or photo.
-    public var isDecision: Bool { ["library", "report", "photo"].contains(targetKind) }
+    public var isDecision: Bool { ModerationAction.TargetKind(rawValue: targetKind) != nil }
+
+    /// The outcome in words, with its explanation: "failed (wrong credentials)".
+    public var outcomeText: String {
+        outcomeDetail.isEmpty ? outcome.rawValue : "\(outcome.rawValue) (\(outcomeDetail))"
+    }
+
+    /// Restores an entry read back from an export: the outcome as the file stored it.
+    mutating func restoreOutcome(stored: String, detail: String) {
+        (outcome, outcomeDetail, legacyOutcomeText) = AuditOutcome.decode(stored: stored, detail: detail, action: action)
+    }
 
     public enum Columns {
         static let id = Column(CodingKeys.id)

@@ -22,7 +22,7 @@ public struct AuditExporter {
     /// Column names, in the order of the hash's canonical encoding, then the hash.
     public static let columns = [
         "id", "recordedAt", "actorId", "actorUsername", "action", "targetKind", "targetId", "targetSlug", "targetName",
-        "statusBefore", "statusAfter", "reason", "outcome", "backendStatus", "requestId", "clientAddress", "userAgent",
+        "statusBefore", "statusAfter", "reason", "outcome", "outcomeDetail", "backendStatus", "requestId", "clientAddress", "userAgent",
         "itemCreatedAt", "actionId", "previousHash", "hash",
     ]
 
@@ -141,10 +141,14 @@ public enum AuditCSV {
     /// cells neutralised against formulas get their recorded value back.
     public static func entries(in text: String) throws -> [AuditEntry] {
         let records = try records(in: text)
-        guard let header = records.first, header == AuditExporter.columns else { throw AuditCSVError.unexpectedHeader }
+        // Exports made before outcomes had an explanation of their own lack that one column.
+        let older = AuditExporter.columns.filter { $0 != "outcomeDetail" }
+        guard let header = records.first, header == AuditExporter.columns || header == older else { throw AuditCSVError.unexpectedHeader }
+        let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         return try records.dropFirst().enumerated().map { offset, cells in
-            let fields = cells.map(restored)
-            guard fields.count == header.count else { throw AuditCSVError.wrongFieldCount(record: offset + 2) }
+            let restoredCells = cells.map(restored)
+            guard restoredCells.count == header.count else { throw AuditCSVError.wrongFieldCount(record: offset + 2) }
+            let fields = AuditExporter.columns.map { name in position[name].map { restoredCells[$0] } ?? "" }
             func date(_ text: String) throws -> Date? {
                 if text.isEmpty { return nil }
                 guard let date = ISOTime.parse(text) else { throw AuditCSVError.badTime(text, record: offset + 2) }
@@ -153,12 +157,13 @@ public enum AuditCSV {
             var entry = AuditEntry(
                 recordedAt: try date(fields[1]) ?? Date(timeIntervalSince1970: 0), actorId: Int(fields[2]), actorUsername: fields[3],
                 action: fields[4], targetKind: fields[5], targetId: fields[6], targetSlug: fields[7], targetName: fields[8],
-                statusBefore: fields[9], statusAfter: fields[10], reason: fields[11], outcome: fields[12],
-                backendStatus: Int(fields[13]), requestId: fields[14], clientAddress: fields[15], userAgent: fields[16],
-                itemCreatedAt: try date(fields[17]), actionId: Int64(fields[18]))
+                statusBefore: fields[9], statusAfter: fields[10], reason: fields[11], outcome: .failed,
+                backendStatus: Int(fields[14]), requestId: fields[15], clientAddress: fields[16], userAgent: fields[17],
+                itemCreatedAt: try date(fields[18]), actionId: Int64(fields[19]))
+            entry.restoreOutcome(stored: fields[12], detail: fields[13])
             entry.id = Int64(fields[0])
-            entry.previousHash = fields[19]
-            entry.hash = fields[20]
+            entry.previousHash = fields[20]
+            entry.hash = fields[21]
             return entry
         }
     }

@@ -6,7 +6,7 @@ import GRDB
 public struct AuditFilter: Sendable, Equatable {
     public var actorUsername: String?
     public var action: String?
-    public var outcome: String?
+    public var outcome: AuditOutcome?
     /// Matched against the target's name and slug (contains) and its id (equals).
     public var targetText: String?
     /// Inclusive.
@@ -15,7 +15,7 @@ public struct AuditFilter: Sendable, Equatable {
     public var to: Date?
 
     public init(
-        actorUsername: String? = nil, action: String? = nil, outcome: String? = nil, targetText: String? = nil, from: Date? = nil,
+        actorUsername: String? = nil, action: String? = nil, outcome: AuditOutcome? = nil, targetText: String? = nil, from: Date? = nil,
         to: Date? = nil
     ) {
         self.actorUsername = actorUsername
@@ -39,8 +39,9 @@ public struct AuditFilter: Sendable, Equatable {
             arguments += [action]
         }
         if let outcome {
-            conditions.append("outcome = ?")
-            arguments += [outcome]
+            let condition = outcome.sqlCondition()
+            conditions.append(condition.sql)
+            arguments += StatementArguments(condition.arguments)
         }
         if let targetText {
             let pattern = "%" + Self.escapeLike(targetText) + "%"
@@ -82,7 +83,7 @@ public struct AuditFilter: Sendable, Equatable {
         }
         if let actorUsername { parts.append("staff \(actorUsername)") }
         if let action { parts.append("action \(action)") }
-        if let outcome { parts.append("outcome \(outcome)") }
+        if let outcome { parts.append("outcome \(outcome.rawValue)") }
         if let targetText { parts.append("target \"\(targetText)\"") }
         return parts.joined(separator: ", ")
     }

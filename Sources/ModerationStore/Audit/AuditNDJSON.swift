@@ -40,10 +40,12 @@ public enum AuditNDJSON {
             recordedAt: recordedAt, actorId: try integer("actorId").map(Int.init), actorUsername: try string("actorUsername"),
             action: try string("action"), targetKind: try string("targetKind"), targetId: try string("targetId"),
             targetSlug: try string("targetSlug"), targetName: try string("targetName"), statusBefore: try string("statusBefore"),
-            statusAfter: try string("statusAfter"), reason: try string("reason"), outcome: try string("outcome"),
+            statusAfter: try string("statusAfter"), reason: try string("reason"), outcome: .failed,
             backendStatus: try integer("backendStatus").map(Int.init), requestId: try string("requestId"),
             clientAddress: try string("clientAddress"), userAgent: try string("userAgent"), itemCreatedAt: try date("itemCreatedAt"),
             actionId: try integer("actionId"))
+        // Lines exported before outcomes had an explanation of their own have no such key.
+        entry.restoreOutcome(stored: try string("outcome"), detail: object["outcomeDetail"] == nil ? "" : try string("outcomeDetail"))
         entry.id = try integer("id")
         entry.previousHash = try string("previousHash")
         entry.hash = try string("hash")

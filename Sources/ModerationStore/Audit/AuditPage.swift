@@ -10,7 +10,6 @@ public struct AuditPage: Sendable {
 public struct AuditFilterChoices: Sendable {
     public let actors: [String]
     public let actions: [String]
-    public let outcomes: [String]
 }
 
 /// What `console audit prune` did.

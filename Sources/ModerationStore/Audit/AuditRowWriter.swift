@@ -40,8 +40,8 @@ struct AuditRowWriter {
 
     /// What each column holds, in `AuditExporter.columns` order.
     static let kinds: [Kind] = [
-        .integer, .time, .integer, .text, .text, .text, .text, .text, .text, .text, .text, .text, .text, .integer, .text, .text,
-        .text, .time, .integer, .text, .text,
+        .integer, .time, .integer, .text, .text, .text, .text, .text, .text, .text, .text, .text, .text, .text, .integer, .text,
+        .text, .text, .time, .integer, .text, .text,
     ]
     static let ndjsonKeys: [[UInt8]] = AuditExporter.columns.enumerated().map { index, name in
         Array(((index == 0 ? "{\"" : ",\"") + name + "\":").utf8)

@@ -8,11 +8,11 @@ public struct DecisionRecord: Sendable, Equatable {
     public let action: String
     /// `library`, `report` or `photo`: the queue the item came from.
     public let queue: String
-    public let outcome: String
+    public let outcome: AuditOutcome
     /// From submission to decision; `nil` when the backend did not say when the item was submitted.
     public let secondsWaited: Double?
 
-    public init(recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: String, secondsWaited: Double?) {
+    public init(recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: AuditOutcome, secondsWaited: Double?) {
         self.recordedAt = recordedAt
         self.actorUsername = actorUsername
         self.action = action
@@ -63,8 +63,8 @@ public struct AuditSummary: Sendable, Equatable {
         total = records.count
         byStaff = counts(\.actorUsername)
         byAction = counts(\.action)
-        byOutcome = counts(\.outcome)
-        let waits = Dictionary(grouping: records.filter { $0.outcome == "applied" }, by: \.queue)
+        byOutcome = counts(\.outcome.rawValue)
+        let waits = Dictionary(grouping: records.filter { $0.outcome == .applied }, by: \.queue)
             .mapValues { $0.compactMap(\.secondsWaited).sorted() }
         queues = waits.keys.sorted().compactMap { queue in
             guard let sorted = waits[queue], !sorted.isEmpty else { return nil }
@@ -106,8 +106,10 @@ extension ModerationStore {
                 """, arguments: conditions.arguments)
             var records: [DecisionRecord] = []
             while let row = try rows.next() {
+                let action: String = row[2]
                 records.append(DecisionRecord(
-                    recordedAt: row[0], actorUsername: row[1], action: row[2], queue: row[3], outcome: row[4], secondsWaited: row[5]))
+                    recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3],
+                    outcome: AuditOutcome.decode(stored: row[4], detail: "", action: action).outcome, secondsWaited: row[5]))
             }
             return records
         }

@@ -97,8 +97,8 @@ extension ModerationStore {
                 SELECT DISTINCT actorUsername FROM auditEntry
                 WHERE actorUsername <> '' AND (action <> ? OR outcome = ?)
                 ORDER BY actorUsername LIMIT 200
-                """, arguments: [AuditEntry.signInAction, AuditEntry.succeededOutcome])
-            return AuditFilterChoices(actors: actors, actions: try distinct("action"), outcomes: try distinct("outcome"))
+                """, arguments: [AuditEntry.signInAction, AuditOutcome.succeeded.rawValue])
+            return AuditFilterChoices(actors: actors, actions: try distinct("action"))
         }
     }
 
@@ -157,7 +157,7 @@ extension ModerationStore {
             entry.targetId = String(lastID)
             entry.targetSlug = lastRemoved["hash"]
             entry.targetName = "\(removed) entries up to #\(lastID), recorded before \(ISOTime.string(date))"
-            entry.outcome = "succeeded"
+            entry.outcome = .succeeded
             try Self.append(&entry, db)
             try db.execute(sql: "DELETE FROM auditEntry WHERE id <= ?", arguments: [lastID])
             return AuditPruneResult(removed: removed, checkpointID: entry.id)

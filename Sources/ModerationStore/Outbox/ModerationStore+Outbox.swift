@@ -3,11 +3,11 @@ import GRDB
 
 extension ModerationStore {
     /// Outbox messages, newest first, optionally of one status or event type.
-    public func outboxMessages(status: String? = nil, eventType: String? = nil, limit: Int = 100) throws -> [OutboxMessage] {
+    public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) throws -> [OutboxMessage] {
         try writer.read { db in
             var request = OutboxMessage.all()
-            if let status { request = request.filter(OutboxMessage.Columns.status == status) }
-            if let eventType { request = request.filter(OutboxMessage.Columns.eventType == eventType) }
+            if let status { request = request.filter(OutboxMessage.Columns.status == status.rawValue) }
+            if let eventType { request = request.filter(OutboxMessage.Columns.eventType == eventType.rawValue) }
             return try request.order(OutboxMessage.Columns.createdAt.desc).limit(limit).fetchAll(db)
         }
     }

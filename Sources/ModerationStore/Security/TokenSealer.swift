@@ -42,9 +42,14 @@ public struct TokenSealer: Sendable {
         return combined
     }
 
-    public func open(_ sealed: Data) throws -> String {
-        let box = try AES.GCM.SealedBox(combined: sealed)
-        return String(decoding: try AES.GCM.open(box, using: SymmetricKey(data: keyBytes)), as: UTF8.self)
+    /// The text sealed in `sealed`; `cannotOpen` when another key sealed it or it was altered.
+    public func open(_ sealed: Data) throws(TokenSealerError) -> String {
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return String(decoding: try AES.GCM.open(box, using: SymmetricKey(data: keyBytes)), as: UTF8.self)
+        } catch {
+            throw .cannotOpen
+        }
     }
 }
 
@@ -56,6 +61,8 @@ public enum TokenSealerError: Error, Equatable, CustomStringConvertible {
     /// Group or others may read or write the key file.
     case keyFileTooOpen(String, mode: Int)
     case sealFailed
+    /// Sealed with another key, or altered since.
+    case cannotOpen
 
     public var description: String {
         switch self {
@@ -66,6 +73,7 @@ public enum TokenSealerError: Error, Equatable, CustomStringConvertible {
         case .keyFileTooOpen(let path, let mode):
             "The token key file \(path) is readable by other users (mode \(String(mode, radix: 8))). Run `chmod 600 \(path)` and start the console again."
         case .sealFailed: "Could not encrypt a token."
+        case .cannotOpen: "A stored token cannot be decrypted: another key sealed it, or it was altered."
         }
     }
 }
