@@ -5,6 +5,17 @@ import Testing
 
 /// A store with `count` entries one minute apart, and a second connection that plays
 /// someone editing the file with the sqlite3 tool (trigger dropped, foreign keys off).
+extension ModerationStore {
+    /// A whole export as one text, fetched a batch at a time as the console streams it.
+    func exportedText(_ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 2_000) throws -> String {
+        var exporter = AuditExporter(store: self, filter: filter, format: format, batchSize: batchSize)
+        var bytes: [UInt8] = []
+        var chunk: [UInt8] = []
+        while try exporter.nextChunk(into: &chunk) { bytes += chunk }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
 struct AuditLogFile {
     let store: ModerationStore
     let tamperer: DatabaseQueue

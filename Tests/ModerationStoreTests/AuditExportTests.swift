@@ -11,11 +11,7 @@ struct AuditExportTests {
     ]
 
     private func export(_ store: ModerationStore, _ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 4) throws -> String {
-        var exporter = AuditExporter(store: store, filter: filter, format: format, batchSize: batchSize)
-        var bytes: [UInt8] = []
-        var chunk: [UInt8] = []
-        while try exporter.nextChunk(into: &chunk) { bytes += chunk }
-        return String(decoding: bytes, as: UTF8.self)
+        try store.exportedText(format, filter: filter, batchSize: batchSize)
     }
 
     @Test("CSV round-trips commas, quotes, line breaks, emoji and right-to-left text, and re-verifies")

@@ -49,14 +49,6 @@ struct AuditOutcomeTests {
             itemCreatedAt: nil, actionId: nil)
     }
 
-    private func export(_ store: ModerationStore, _ format: AuditExportFormat) throws -> String {
-        var exporter = AuditExporter(store: store, filter: AuditFilter(), format: format)
-        var bytes: [UInt8] = []
-        var chunk: [UInt8] = []
-        while try exporter.nextChunk(into: &chunk) { bytes += chunk }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
     @Test("entries written before outcomes had their own explanation still verify, in the database and in exports")
     func legacyEntriesVerify() throws {
         try withLegacyLog { store in
@@ -65,8 +57,8 @@ struct AuditOutcomeTests {
 
             // act
             let verdict = try store.verifyAuditChain()
-            let csv = AuditExportFile.verify(try AuditExportFile.entries(in: try export(store, .csv)))
-            let ndjson = AuditExportFile.verify(try AuditExportFile.entries(in: try export(store, .ndjson)))
+            let csv = AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.csv)))
+            let ndjson = AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.ndjson)))
 
             // check
             guard case .intact(entries: 3, let head) = verdict else {
@@ -116,7 +108,7 @@ struct AuditOutcomeTests {
     func olderExportReads() throws {
         try withLegacyLog { store in
             // setup: today's CSV export without the outcomeDetail column is what older consoles wrote
-            let csv = try export(store, .csv)
+            let csv = try store.exportedText(.csv)
             let records = try AuditCSV.records(in: csv)
             let column = try #require(records.first?.firstIndex(of: "outcomeDetail"))
             let older = records.map { record in
