@@ -1,3 +1,4 @@
+import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
 import GRDB
@@ -92,5 +93,33 @@ struct StaffRecheckTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")
+    }
+
+    @Test("one session's refused tokens end only that session: another session of the same person waiting on the same check is told it is staff")
+    func refusedTokensAreThatSessionsOwn() async throws {
+        try await SandboxFixture.run { sandbox in
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                // setup: a good session and a revoked one of the same staff member; every call asks the backend
+                let tokens = try await client.signIn(username: SeedAccounts.demoStaffUsername, password: SeedAccounts.demoStaffPassword)
+                let good = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
+                let revoked = StaffCredentials(accessToken: "revoked-access-token", refreshToken: "revoked-refresh-token")
+                let staffId = try await client.me(good).id
+                let check = StaffStatusCheck(client: client, interval: 0, logger: ConsoleFixture.quietLogger)
+
+                // act: both ask at once, the revoked one first, a number of times
+                var goodVerdicts: [StaffStatusCheck.Verdict] = []
+                var revokedVerdicts: [StaffStatusCheck.Verdict] = []
+                for _ in 1...8 {
+                    async let revokedVerdict = check.verdict(staffId: staffId, credentials: revoked, context: CallContext())
+                    async let goodVerdict = check.verdict(staffId: staffId, credentials: good, context: CallContext())
+                    revokedVerdicts.append(await revokedVerdict)
+                    goodVerdicts.append(await goodVerdict)
+                }
+
+                // check
+                #expect(goodVerdicts.allSatisfy { $0 == .staff }, "\(goodVerdicts)")
+                #expect(revokedVerdicts.contains(.refused), "\(revokedVerdicts)")
+            }
+        }
     }
 }

@@ -18,7 +18,8 @@ actor StaffStatusCheck {
     private let interval: TimeInterval
     private let logger: Logger
     private var checkedAt: [Int: Date] = [:]
-    private var inFlight: [Int: Task<Verdict?, Never>] = [:]
+    /// The running check per staff member, and the session credentials it asks with.
+    private var inFlight: [Int: (task: Task<Verdict?, Never>, credentials: ObjectIdentifier)] = [:]
 
     init(client: BackendClient, interval: TimeInterval, logger: Logger) {
         self.client = client
@@ -36,15 +37,22 @@ actor StaffStatusCheck {
     func verdict(staffId: Int, credentials: StaffCredentials, context: CallContext, now: Date = Date()) async -> Verdict {
         if let last = checkedAt[staffId], now.timeIntervalSince(last) < interval { return .staff }
         let task: Task<Verdict?, Never>
+        let sharedTokens: Bool
         if let running = inFlight[staffId] {
-            task = running
+            task = running.task
+            sharedTokens = running.credentials == ObjectIdentifier(credentials)
         } else {
             let client = client
             task = Task { await Self.ask(client, credentials: credentials, context: context, logger: logger) }
-            inFlight[staffId] = task
+            inFlight[staffId] = (task, ObjectIdentifier(credentials))
+            sharedTokens = true
         }
-        let answer = await task.value
-        if inFlight[staffId] == task { inFlight[staffId] = nil }
+        var answer = await task.value
+        if inFlight[staffId]?.task == task { inFlight[staffId] = nil }
+        // Refused tokens are one session's, not the person's: another session asks with its own.
+        if answer == .refused, !sharedTokens {
+            answer = await Self.ask(client, credentials: credentials, context: context, logger: logger)
+        }
         switch answer {
         case .staff?:
             checkedAt[staffId] = now
