@@ -74,10 +74,13 @@ struct ActionRunnerTests {
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             var recorded = try dependencies.store.enqueue(action(account, slug: slug))
             let id = try #require(recorded.id)
-            // The previous process claimed it and started its PATCH, which landed; then it died and its lease ran out.
-            _ = try dependencies.store.claim(id, owner: "dead-process", leaseUntil: Date().addingTimeInterval(-1), now: Date())
-            try dependencies.store.beginSend(id, owner: "dead-process", now: Date())
+            // The previous process claimed it under a 1-second lease and started its PATCH, which landed;
+            // then it died, and its lease ran out.
+            let claimedAt = Date()
+            _ = try #require(try dependencies.store.claim(id, owner: "dead-process", leaseUntil: claimedAt.addingTimeInterval(1), now: claimedAt))
+            try dependencies.store.beginSend(id, owner: "dead-process", now: claimedAt)
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
+            try await Task.sleep(until: .now + .seconds(max(0, 1.1 + claimedAt.timeIntervalSinceNow)))
             try await dependencies.runner.workThroughDueActions()
             recorded = try #require(try dependencies.store.action(id: id))
             #expect(recorded.state == .applied)

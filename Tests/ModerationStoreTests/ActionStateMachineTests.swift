@@ -81,6 +81,26 @@ struct ActionStateMachineTests {
         }
     }
 
+    @Test("a runner whose lease ran out may not start a PATCH, even before anyone took the action over")
+    func noSendAfterLeaseExpiry() throws {
+        try withTwoStores { first, _ in
+            // setup: claimed under a 10-second lease
+            let now = Date()
+            let id = try #require(try first.enqueue(action(now: now)).id)
+            _ = try first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
+
+            // act / check: at 11 s another runner may claim it at any moment, so "one" must not send
+            let refusal = #expect(throws: ActionStoreError.self) { try first.beginSend(id, owner: "one", now: now.addingTimeInterval(11)) }
+            guard case .lostClaim(actionID: id)? = refusal else {
+                Issue.record("expected lostClaim, got \(String(describing: refusal))")
+                return
+            }
+            let action = try #require(try first.action(id: id))
+            #expect(action.attempts == 0 && action.unknownOutcomes == 0, "nothing was counted as sent")
+            try first.beginSend(id, owner: "one", now: now.addingTimeInterval(9))
+        }
+    }
+
     @Test("a send answered with a refusal is known not applied; local failures count up and reset")
     func sendOutcomes() throws {
         try withTwoStores { store, _ in

@@ -126,8 +126,14 @@ extension ModerationStore {
 
     /// Notes that a PATCH is about to go out: one more attempt, and one more whose outcome
     /// is unknown until an answer proves otherwise (a crash from here on leaves it unknown).
+    /// Refused (`lostClaim`) once the lease has run out: another runner may claim the action
+    /// at any moment, and two must never send it.
     public func beginSend(_ id: Int64, owner: String, now: Date) throws {
-        try moveClaimed(id, owner: owner, to: .sending, set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1", arguments: [], now: now)
+        try writer.write { db in
+            try Self.moveClaimed(
+                db, id, owner: owner, to: .sending, set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1", arguments: [],
+                now: now, leaseLiveAt: now)
+        }
     }
 
     /// Gives a claimed action back to wait until `nextAttemptAt`, or parks it. `sendNotApplied`
@@ -189,13 +195,18 @@ extension ModerationStore {
     /// and held by `owner`, and the move must be one the state machine allows.
     private static func moveClaimed(
         _ db: Database, _ id: Int64, owner: String, to state: ModerationAction.State, set: String, arguments: StatementArguments,
-        now: Date
+        now: Date, leaseLiveAt: Date? = nil
     ) throws {
         precondition(ModerationAction.State.sending.allowedNext.contains(state), "not a move of a claimed action")
         var all: StatementArguments = [state.rawValue]
         all += arguments
         all += [now, id, owner]
-        try db.execute(sql: "UPDATE action SET state = ?, \(set), updatedAt = ? WHERE id = ? AND state = 'sending' AND claimedBy = ?", arguments: all)
+        var sql = "UPDATE action SET state = ?, \(set), updatedAt = ? WHERE id = ? AND state = 'sending' AND claimedBy = ?"
+        if let leaseLiveAt {
+            sql += " AND leaseExpiresAt > ?"
+            all += [leaseLiveAt]
+        }
+        try db.execute(sql: sql, arguments: all)
         guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
     }
 
