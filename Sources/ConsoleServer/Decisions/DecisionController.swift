@@ -21,7 +21,6 @@ struct DecisionController {
     ]
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        // Parameter names match the detail routes' (the router refuses two names at one place).
         router.post(SiteURL.Route.libraryDecide.pattern) { request, context in
             try await decide(.library, route: .libraryDecide, request: request, context: context)
         }
