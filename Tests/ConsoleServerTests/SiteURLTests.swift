@@ -163,6 +163,8 @@ struct SiteURLTests {
             let detail = try await browser.get("/libraries/" + Self.encodedOddSlug)
             #expect(detail.status == .notFound)
             #expect(detail.contains("Request id"))
+            let undecodable = try await browser.get("/libraries/%ZZ")
+            #expect(undecodable.status == .notFound, "a segment that does not percent-decode names nothing")
         }
     }
 }
