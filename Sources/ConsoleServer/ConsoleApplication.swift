@@ -87,7 +87,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
         sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
         store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress))
     router.add(middleware: errorPages)
-    router.get("/healthz") { _, _ in "ok" }
+    router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
 
     let (store, renderer, backends) = (dependencies.store, dependencies.renderer, dependencies.backends)
     let signIn = SignInController(
@@ -108,7 +108,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     StatisticsController(store: store, backends: backends, renderer: renderer).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
-        staff.get("/benchmark/constant") { _, _ in HTML(html: page) }
+        staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }
     }
     return router
 }

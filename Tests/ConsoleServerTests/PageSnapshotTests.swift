@@ -96,7 +96,7 @@ enum PageModels {
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: libraries.map { LibraryRow($0, now: now) }, loaded: true,
-                pager: Pager(path: "/libraries", filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
+                pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
             ("library-detail", LibraryDetailPage(
                 layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], nearby: nearby, now: now)),
             ("reports", ReportListPage(

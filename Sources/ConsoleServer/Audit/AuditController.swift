@@ -12,11 +12,11 @@ struct AuditController {
     static let pageSize = 50
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/audit", use: list)
-        router.post("/audit/verify", use: verify)
-        router.get("/audit/export", use: export)
-        router.get("/audit/summary", use: summary)
-        router.get("/audit/:id", use: show)
+        router.get(SiteURL.Route.audit.pattern, use: list)
+        router.post(SiteURL.Route.auditVerify.pattern, use: verify)
+        router.get(SiteURL.Route.auditExport.pattern, use: export)
+        router.get(SiteURL.Route.auditSummary.pattern, use: summary)
+        router.get(SiteURL.Route.auditEntry.pattern, use: show)
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -44,19 +44,19 @@ struct AuditController {
             q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
             matching: try store.auditEntryCount(query.filter),
             rows: page.entries.map { AuditRow($0, now: now) }, isEmpty: page.entries.isEmpty,
-            newerHref: page.hasNewer ? page.entries.first.flatMap { $0.id }.map { query.href("/audit", adding: [("after", String($0))]) } : nil,
-            olderHref: page.hasOlder ? page.entries.last.flatMap { $0.id }.map { query.href("/audit", adding: [("before", String($0))]) } : nil,
-            newestHref: page.hasNewer ? query.href("/audit") : nil,
-            csvHref: query.href("/audit/export", adding: [("format", "csv")]),
-            ndjsonHref: query.href("/audit/export", adding: [("format", "ndjson")]),
-            summaryHref: query.href("/audit/summary"),
-            verifyAction: query.href("/audit/verify"),
+            newerHref: page.hasNewer ? page.entries.first.flatMap { $0.id }.map { query.href(.audit, adding: [("after", String($0))]) } : nil,
+            olderHref: page.hasOlder ? page.entries.last.flatMap { $0.id }.map { query.href(.audit, adding: [("before", String($0))]) } : nil,
+            newestHref: page.hasNewer ? query.href(.audit) : nil,
+            csvHref: query.href(.auditExport, adding: [("format", "csv")]),
+            ndjsonHref: query.href(.auditExport, adding: [("format", "ndjson")]),
+            summaryHref: query.href(.auditSummary),
+            verifyAction: query.href(.auditVerify),
             verdict: verdict)
         return try renderer.render(model, with: "audit")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let text = context.parameters.get("id"), let id = Int64(text), let entry = try store.auditEntry(id: id) else {
+        guard let text = SiteURL.Route.auditEntry.value(in: context.parameters), let id = Int64(text), let entry = try store.auditEntry(id: id) else {
             throw ConsoleError.notFound
         }
         let neighbours = try store.auditNeighbours(of: id)
@@ -77,10 +77,8 @@ struct AuditController {
     /// Where the entry's item lives in the console: the library itself, or the library a
     /// report or photo is about.
     static func itemHref(_ entry: AuditEntry) -> String? {
-        guard entry.isDecision, !entry.targetSlug.isEmpty,
-            let slug = entry.targetSlug.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))
-        else { return nil }
-        return "/libraries/\(slug)"
+        guard entry.isDecision, !entry.targetSlug.isEmpty else { return nil }
+        return SiteURL.library(entry.targetSlug).path
     }
 
     @Sendable func export(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -123,7 +121,7 @@ struct AuditController {
         let model = AuditSummaryPage(
             layout: LayoutModel(context: context, title: "Audit summary", active: .audit, summary: nil),
             range: query.filter.description, problems: query.problems, summary: summary,
-            csvHref: query.href("/audit/summary", adding: [("format", "csv")]), backHref: query.href("/audit"), generatedAt: TimeText.utc(Date()))
+            csvHref: query.href(.auditSummary, adding: [("format", "csv")]), backHref: query.href(.audit), generatedAt: TimeText.utc(Date()))
         return try renderer.render(model, with: "audit-summary").response(from: request, context: context)
     }
 }

@@ -23,7 +23,7 @@ struct AuditRow {
 
     init(_ entry: AuditEntry, now: Date) {
         id = entry.id ?? 0
-        href = "/audit/\(id)"
+        href = SiteURL.auditEntry(id).path
         actor = entry.actorUsername.isEmpty ? "—" : entry.actorUsername
         action = entry.action
         targetKind = entry.targetKind
@@ -115,6 +115,8 @@ struct AuditListPage {
     let summaryHref: String
     let verifyAction: String
     let verdict: AuditVerdictText?
+    /// The filter form's address, and the link that clears every filter.
+    let filterURL = SiteURL.audit.path
 }
 
 struct AuditEntryPage {
@@ -126,6 +128,7 @@ struct AuditEntryPage {
     let newer: AuditRow?
     let hashMatches: Bool
     let chainsToOlder: Bool
+    let listURL = SiteURL.audit.path
 }
 
 struct AuditSummaryPage {

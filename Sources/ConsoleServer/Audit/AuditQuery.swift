@@ -48,11 +48,8 @@ struct AuditQuery {
          ("from", fromText), ("to", toText)]
     }
 
-    func href(_ path: String, adding extra: [(String, String?)] = []) -> String {
-        var components = URLComponents()
-        components.path = path
-        let queryItems = (items + extra).compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
-        components.queryItems = queryItems.isEmpty ? nil : queryItems
-        return components.string ?? path
+    /// `url` with these filters and `extra` in its query.
+    func href(_ url: SiteURL, adding extra: [(String, String?)] = []) -> String {
+        url.path(query: (items + extra).map { (name: $0.0, value: $0.1) })
     }
 }

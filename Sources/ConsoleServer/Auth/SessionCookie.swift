@@ -36,6 +36,6 @@ struct SessionCookie: Sendable {
     }
 
     func signInCSRF(_ value: String) -> Cookie {
-        Cookie(name: signInCSRFName, value: value, maxAge: 3_600, path: "/sign-in", secure: secure, httpOnly: true, sameSite: .strict)
+        Cookie(name: signInCSRFName, value: value, maxAge: 3_600, path: SiteURL.signIn.path, secure: secure, httpOnly: true, sameSite: .strict)
     }
 }

@@ -14,7 +14,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
 
     /// Where the person is sent; `expired=1` is the address bookmarks and tests already know.
     var signInPath: String {
-        self == .expired ? "/sign-in?expired=1" : "/sign-in?ended=\(rawValue)"
+        self == .expired ? SiteURL.signIn.path(query: [("expired", "1")]) : SiteURL.signIn.path(query: [("ended", rawValue)])
     }
 
     /// The ending a sign-in page address names, if any.

@@ -60,10 +60,9 @@ struct RequireStaffMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard context.session != nil else {
-            guard request.method == .get else { return .redirect(to: "/sign-in", type: .normal) }
+            guard request.method == .get else { return .redirect(to: SiteURL.signIn.path, type: .normal) }
             let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
-            let next = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            return .redirect(to: "/sign-in?next=\(next)", type: .normal)
+            return .redirect(to: SiteURL.signIn.path(query: [("next", target)]), type: .normal)
         }
         return try await next(request, context)
     }

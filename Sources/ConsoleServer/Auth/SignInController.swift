@@ -19,12 +19,12 @@ struct SignInController {
     let forwardClientAddress: Bool
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/sign-in", use: show)
-        router.post("/sign-in", use: signIn)
+        router.get(SiteURL.Route.signIn.pattern, use: show)
+        router.post(SiteURL.Route.signIn.pattern, use: signIn)
     }
 
     func addSignedInRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.post("/sign-out", use: signOut)
+        router.post(SiteURL.Route.signOut.pattern, use: signOut)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -125,7 +125,7 @@ struct SignInController {
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
             audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
         }
-        var response = Response.redirect(to: "/sign-in", type: .normal)
+        var response = Response.redirect(to: SiteURL.signIn.path, type: .normal)
         response.setCookie(cookie.clear())
         return response
     }
@@ -157,6 +157,7 @@ struct SignInPage {
     let signInToken: String
     let message: String?
     let isError: Bool
+    let signInURL = SiteURL.signIn.path
 }
 
 /// `?next=` may only lead to a local path: never another host, never a scheme.
@@ -165,8 +166,8 @@ enum SafeRedirect {
         guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.hasPrefix("/\\"),
             !candidate.contains("\\"), !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
             let components = URLComponents(string: candidate), components.scheme == nil, components.host == nil,
-            !candidate.hasPrefix("/sign-in"), !candidate.hasPrefix("/sign-out")
-        else { return "/" }
+            !candidate.hasPrefix(SiteURL.signIn.path), !candidate.hasPrefix(SiteURL.signOut.path)
+        else { return SiteURL.dashboard.path }
         return candidate
     }
 }

@@ -8,7 +8,7 @@ struct DashboardController {
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/", use: show)
+        router.get(SiteURL.Route.dashboard.pattern, use: show)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -26,22 +26,22 @@ struct DashboardController {
             summary: summary.map(DashboardPage.Counts.init),
             queues: [
                 DashboardPage.Queue(
-                    title: "Library submissions", href: "/libraries", total: summary?.pendingLibrariesCount,
+                    title: "Library submissions", href: SiteURL.libraries.path, total: summary?.pendingLibrariesCount,
                     items: (libraries?.items ?? []).suffix(5).reversed().map {
                         .init(label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
-                              href: "/libraries/\($0.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
                 DashboardPage.Queue(
-                    title: "Open reports", href: "/reports", total: summary?.openReportsCount,
+                    title: "Open reports", href: SiteURL.reports.path, total: summary?.openReportsCount,
                     items: (reports?.items ?? []).suffix(5).reversed().map {
                         .init(label: LibraryText.displayName($0.library.name), detail: ReportReason(rawValue: $0.reason)?.label ?? $0.reason,
-                              href: "/libraries/\($0.library.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.library.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
                 DashboardPage.Queue(
-                    title: "Community photos", href: "/photos", total: summary?.pendingPhotosCount,
+                    title: "Community photos", href: SiteURL.photos.path, total: summary?.pendingPhotosCount,
                     items: (photos?.items ?? []).suffix(5).reversed().map {
                         .init(label: LibraryText.displayName($0.library.name), detail: $0.caption,
-                              href: "/libraries/\($0.library.slug)", age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.library.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
             ],
             backendReachable: status.problem == nil,
@@ -59,6 +59,9 @@ struct DashboardPage {
         let totalPending: Int
         let totalLibraries: Int
         let totalUsers: Int
+        let librariesURL = SiteURL.libraries.path
+        let reportsURL = SiteURL.reports.path
+        let photosURL = SiteURL.photos.path
 
         init(_ summary: ModerationSummary) {
             pendingLibraries = summary.pendingLibrariesCount

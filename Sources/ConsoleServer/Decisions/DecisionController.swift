@@ -21,41 +21,44 @@ struct DecisionController {
     ]
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        // Parameter names match the detail routes' (the router refuses two names at one place).
-        router.post("/libraries/:slug/decide") { request, context in
-            try await decide(.library, parameter: "slug", request: request, context: context, back: "/libraries/")
+        router.post(SiteURL.Route.libraryDecide.pattern) { request, context in
+            try await decide(.library, route: .libraryDecide, request: request, context: context)
         }
-        router.post("/reports/:id/decide") { request, context in
-            try await decide(.report, parameter: "id", request: request, context: context, back: "/reports")
+        router.post(SiteURL.Route.reportDecide.pattern) { request, context in
+            try await decide(.report, route: .reportDecide, request: request, context: context)
         }
-        router.post("/photos/:id/decide") { request, context in
-            try await decide(.photo, parameter: "id", request: request, context: context, back: "/photos")
+        router.post(SiteURL.Route.photoDecide.pattern) { request, context in
+            try await decide(.photo, route: .photoDecide, request: request, context: context)
         }
-        router.post("/libraries/bulk", use: confirmBulk)
-        router.post("/libraries/bulk/confirm", use: applyBulk)
+        router.post(SiteURL.Route.librariesBulk.pattern, use: confirmBulk)
+        router.post(SiteURL.Route.librariesBulkConfirm.pattern, use: applyBulk)
     }
 
-    /// One decision on one item. `back` is where to return by default (a library's own page
-    /// when it ends in a slash).
+    /// One decision on one item, named by `route`'s segment.
     private func decide(
-        _ kind: ModerationAction.TargetKind, parameter: String, request: Request, context: ConsoleRequestContext, back: String
+        _ kind: ModerationAction.TargetKind, route: SiteURL.Route, request: Request, context: ConsoleRequestContext
     ) async throws -> Response {
         var request = request
-        let key = try requiredParameter(parameter, context)
+        let key = try requiredParameter(of: route, context)
         // Refused before anything is recorded: only a real id or slug can name an item.
         switch kind {
         case .library: guard ItemReference.isSlug(key) else { throw ConsoleError.notFound }
         case .report, .photo: guard ItemReference.id(key) != nil else { throw ConsoleError.notFound }
         }
         let form = try await request.decodeForm(as: DecisionForm.self, context: context)
-        let fallback = back.hasSuffix("/") ? back + key : back
+        // Where to return when the form names no page: a library's own page, else its queue.
+        let fallback = switch kind {
+        case .library: SiteURL.library(key).path
+        case .report: SiteURL.reports.path
+        case .photo: SiteURL.photos.path
+        }
         switch try form.validated(for: kind) {
         case .quickApproval(let seen, let listKey):
             // A list row's one-click approval, sent with the list's bulk form.
             return try await record(
                 kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: ItemStatus(seen),
                 idempotencyKey: "\(listKey)-\(key)", request: request, context: context,
-                back: SafeRedirect.path(form.back ?? "/libraries"))
+                back: SafeRedirect.path(form.back ?? SiteURL.libraries.path))
         case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
             let page = RejectConfirmPage(
@@ -96,7 +99,7 @@ struct DecisionController {
         try await sessions.flash(
             "\(items.count) \(items.count == 1 ? "decision" : "decisions") recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
             sessionID: session.id)
-        return .redirect(to: "/libraries", type: .normal)
+        return .redirect(to: SiteURL.libraries.path, type: .normal)
     }
 
     // MARK: Recording
@@ -167,8 +170,8 @@ struct DecisionController {
 
     // MARK: Input
 
-    private func requiredParameter(_ name: String, _ context: ConsoleRequestContext) throws -> String {
-        guard let value = context.parameters.get(name), !value.isEmpty, value.count <= 255 else { throw ConsoleError.notFound }
+    private func requiredParameter(of route: SiteURL.Route, _ context: ConsoleRequestContext) throws -> String {
+        guard let value = route.value(in: context.parameters), !value.isEmpty, value.count <= 255 else { throw ConsoleError.notFound }
         return value
     }
 }
@@ -181,6 +184,19 @@ struct RejectConfirmPage {
     let key: String
     let reason: String
     let back: String
+    let decideURL: String
+    let cancelURL: String
+
+    init(layout: LayoutModel, slug: String, seen: String, key: String, reason: String, back: String) {
+        self.layout = layout
+        self.slug = slug
+        self.seen = seen
+        self.key = key
+        self.reason = reason
+        self.back = back
+        decideURL = SiteURL.libraryDecide(slug).path
+        cancelURL = SiteURL.library(slug).path
+    }
 }
 
 /// The confirmation page of a bulk decision.
@@ -189,6 +205,14 @@ struct BulkConfirmPage {
         let slug: String
         let seen: String
         let name: String
+        let libraryURL: String
+
+        init(slug: String, seen: String, name: String) {
+            self.slug = slug
+            self.seen = seen
+            self.name = name
+            libraryURL = SiteURL.library(slug).path
+        }
     }
 
     let layout: LayoutModel
@@ -199,4 +223,6 @@ struct BulkConfirmPage {
     let reason: String
     let isReject: Bool
     let key: String
+    let confirmURL = SiteURL.librariesBulkConfirm.path
+    let cancelURL = SiteURL.libraries.path
 }

@@ -48,6 +48,11 @@ struct LayoutModel: MustacheParent {
         case "version": version
         case "pendingActions": pendingActions
         case "hasPendingActions": hasPendingActions
+        case "homeURL": SiteURL.dashboard.path
+        case "signOutURL": SiteURL.signOut.path
+        case "stylesheetURL": SiteURL.staticFile("console.css").path
+        case "scriptURL": SiteURL.staticFile("console.js").path
+        case "iconURL": SiteURL.staticFile("icon.svg").path
         default: nil
         }
     }
@@ -115,13 +120,13 @@ struct LayoutModel: MustacheParent {
             return
         }
         nav = [
-            NavItem(label: "Dashboard", href: "/", current: active == .dashboard, count: nil, planned: false),
-            NavItem(label: "Libraries", href: "/libraries", current: active == .libraries, count: summary?.pendingLibrariesCount, planned: false),
-            NavItem(label: "Reports", href: "/reports", current: active == .reports, count: summary?.openReportsCount, planned: false),
-            NavItem(label: "Photos", href: "/photos", current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
-            NavItem(label: "Audit", href: "/audit", current: active == .audit, count: nil, planned: false),
-            NavItem(label: "Outbox", href: "/outbox", current: active == .outbox, count: nil, planned: false),
-            NavItem(label: "Statistics", href: "/statistics", current: active == .statistics, count: nil, planned: false),
+            NavItem(label: "Dashboard", href: SiteURL.dashboard.path, current: active == .dashboard, count: nil, planned: false),
+            NavItem(label: "Libraries", href: SiteURL.libraries.path, current: active == .libraries, count: summary?.pendingLibrariesCount, planned: false),
+            NavItem(label: "Reports", href: SiteURL.reports.path, current: active == .reports, count: summary?.openReportsCount, planned: false),
+            NavItem(label: "Photos", href: SiteURL.photos.path, current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
+            NavItem(label: "Audit", href: SiteURL.audit.path, current: active == .audit, count: nil, planned: false),
+            NavItem(label: "Outbox", href: SiteURL.outbox.path, current: active == .outbox, count: nil, planned: false),
+            NavItem(label: "Statistics", href: SiteURL.statistics.path, current: active == .statistics, count: nil, planned: false),
             NavItem(label: "On call", href: "", current: false, count: nil, planned: true),
         ]
     }

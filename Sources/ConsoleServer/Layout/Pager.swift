@@ -25,13 +25,9 @@ struct Pager: MustacheParent {
         }
     }
 
-    init(path: String, filters: [(String, String?)], pagination: Pagination) {
+    init(url: SiteURL, filters: [(String, String?)], pagination: Pagination) {
         func href(_ page: Int) -> String {
-            var components = URLComponents()
-            components.path = path
-            components.queryItems = filters.compactMap { name, value in value.map { URLQueryItem(name: name, value: $0) } }
-                + [URLQueryItem(name: "page", value: String(page)), URLQueryItem(name: "page_size", value: String(pagination.pageSize))]
-            return components.string ?? path
+            url.path(query: (filters + [("page", String(page)), ("page_size", String(pagination.pageSize))]).map { (name: $0.0, value: $0.1) })
         }
         let noun = pagination.total == 1 ? "item" : "items"
         summary = "Page \(pagination.page) of \(pagination.totalPages) · \(pagination.total) \(noun)"

@@ -10,8 +10,8 @@ struct OutboxController {
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/outbox", use: list)
-        router.get("/outbox/:id", use: show)
+        router.get(SiteURL.Route.outbox.pattern, use: list)
+        router.get(SiteURL.Route.outboxMessage.pattern, use: show)
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -34,7 +34,7 @@ struct OutboxController {
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let id = context.parameters.get("id"), id.count <= 64, let message = try store.outboxMessage(id: id) else {
+        guard let id = SiteURL.Route.outboxMessage.value(in: context.parameters), id.count <= 64, let message = try store.outboxMessage(id: id) else {
             throw ConsoleError.notFound
         }
         let page = OutboxMessagePage(
@@ -62,9 +62,11 @@ struct OutboxRow {
     let age: String
     let createdAt: String
     let createdUTC: String
+    let messageURL: String
 
     init(_ message: OutboxMessage, now: Date) {
         id = message.id
+        messageURL = SiteURL.outboxMessage(message.id).path
         eventType = message.eventType.rawValue
         recipient = message.recipientUserId
         let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
@@ -84,6 +86,7 @@ struct OutboxPage {
     let typeOptions: [FilterOption]
     let rows: [OutboxRow]
     let isEmpty: Bool
+    let filterURL = SiteURL.outbox.path
 }
 
 struct OutboxMessagePage {
@@ -92,4 +95,5 @@ struct OutboxMessagePage {
     let payload: String
     let headers: String
     let payloadBytes: Int
+    let listURL = SiteURL.outbox.path
 }

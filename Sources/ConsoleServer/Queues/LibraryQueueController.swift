@@ -9,8 +9,8 @@ struct LibraryQueueController {
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/libraries", use: list)
-        router.get("/libraries/:slug", use: detail)
+        router.get(SiteURL.Route.libraries.pattern, use: list)
+        router.get(SiteURL.Route.library.pattern, use: detail)
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -30,7 +30,7 @@ struct LibraryQueueController {
             rows: (list?.items ?? []).map { LibraryRow($0, now: now) },
             loaded: list != nil,
             pager: list.map {
-                Pager(path: "/libraries", filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
+                Pager(url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
             },
             back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
         return try renderer.render(page, with: "libraries")
@@ -38,7 +38,7 @@ struct LibraryQueueController {
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Only slug characters: anything else cannot be a library, so no backend read is spent on it.
-        guard let slug = context.parameters.get("slug"), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
+        guard let slug = SiteURL.Route.library.value(in: context.parameters), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
         let backend = try await backends.backend(for: context)
         var status = PageStatus()
         let summary = try await status.attempt(await backend.summary())
@@ -69,10 +69,12 @@ struct LibraryListPage: MustacheParent {
     let hasRows: Bool
     let presetReasons = DecisionController.presetReasons
     let back: String
+    let filterURL = SiteURL.libraries.path
+    let bulkURL = SiteURL.librariesBulk.path
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
     let decisionKey = UUID().uuidString
 
-    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?, back: String = "/libraries") {
+    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?, back: String = SiteURL.libraries.path) {
         self.layout = layout
         self.statusOptions = statusOptions
         self.text = text
@@ -100,6 +102,8 @@ struct LibraryListPage: MustacheParent {
         case "hasRows": hasRows
         case "presetReasons": presetReasons
         case "back": back
+        case "filterURL": filterURL
+        case "bulkURL": bulkURL
         case "decisionKey": decisionKey
         default: nil
         }
@@ -122,9 +126,13 @@ struct LibraryRow: MustacheParent {
     /// `slug|status seen|name`: what a bulk selection posts for this row.
     let selection: String
     let canApprove: Bool
+    let libraryURL: String
+    let decideURL: String
 
     init(_ library: ModerationLibrary, now: Date) {
         slug = library.slug
+        libraryURL = SiteURL.library(library.slug).path
+        decideURL = SiteURL.libraryDecide(library.slug).path
         isUnnamed = LibraryText.isBlank(library.name)
         name = LibraryText.displayName(library.name)
         thumbnailURL = library.thumbnailUrl
@@ -154,6 +162,8 @@ struct LibraryRow: MustacheParent {
         case "status": status
         case "selection": selection
         case "canApprove": canApprove
+        case "libraryURL": libraryURL
+        case "decideURL": decideURL
         default: nil
         }
     }
@@ -177,6 +187,7 @@ struct LibraryDetailPage {
         let place: String
         let distance: String
         let isClose: Bool
+        let libraryURL: String
     }
 
     let layout: LayoutModel
@@ -184,6 +195,9 @@ struct LibraryDetailPage {
     let name: String
     let isUnnamed: Bool
     let slug: String
+    let listURL = SiteURL.libraries.path
+    /// Where this library's decision forms post; "" when the library could not be loaded.
+    let decideURL: String
     let photoURL: String?
     let status: String
     /// The backend's `rejection_reason`; "" when there is none.
@@ -217,6 +231,7 @@ struct LibraryDetailPage {
         name = LibraryText.displayName(library.name)
         isUnnamed = LibraryText.isBlank(library.name)
         slug = library.slug
+        decideURL = SiteURL.libraryDecide(library.slug).path
         photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
         status = library.status
         rejectionReason = library.rejectionReason
@@ -249,7 +264,8 @@ struct LibraryDetailPage {
             Duplicate(
                 name: LibraryText.displayName(pair.other.name), slug: pair.other.slug,
                 place: LibraryText.place(address: pair.other.address, city: pair.other.city, country: pair.other.country),
-                distance: Distance.text(pair.metres), isClose: pair.metres < Self.closeMetres)
+                distance: Distance.text(pair.metres), isClose: pair.metres < Self.closeMetres,
+                libraryURL: SiteURL.library(pair.other.slug).path)
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
@@ -270,6 +286,7 @@ struct LibraryDetailPage {
         name = "Library"
         isUnnamed = false
         slug = ""
+        decideURL = ""
         photoURL = nil
         status = ""
         rejectionReason = ""

@@ -8,7 +8,7 @@ struct PhotoQueueController {
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/photos", use: grid)
+        router.get(SiteURL.Route.photos.pattern, use: grid)
     }
 
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -37,7 +37,7 @@ struct PhotoQueueController {
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
             loaded: list != nil,
-            pager: list.map { Pager(path: "/photos", filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
+            pager: list.map { Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
         return try renderer.render(page, with: "photos")
     }
 }
@@ -50,6 +50,7 @@ struct PhotoGridPage {
     let pager: Pager?
     let isEmpty: Bool
     let back: String
+    let filterURL = SiteURL.photos.path
 
     init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {
         self.layout = layout
@@ -59,7 +60,7 @@ struct PhotoGridPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && cards.isEmpty
-        back = "/photos"
+        back = SiteURL.photos.path
     }
 }
 
@@ -80,9 +81,13 @@ struct PhotoCard {
     let status: String
     let isPending: Bool
     let decisionKey = UUID().uuidString
+    let libraryURL: String
+    let decideURL: String
 
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
         id = photo.id
+        libraryURL = SiteURL.library(photo.library.slug).path
+        decideURL = SiteURL.photoDecide(photo.id).path
         proposedURL = photo.photoUrl
         currentURL = currentPhotoURL ?? ""
         hasCurrentPhoto = !currentURL.isEmpty

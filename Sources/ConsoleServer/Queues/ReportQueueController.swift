@@ -8,7 +8,7 @@ struct ReportQueueController {
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/reports", use: list)
+        router.get(SiteURL.Route.reports.pattern, use: list)
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -28,7 +28,7 @@ struct ReportQueueController {
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
             rows: (list?.items ?? []).map { ReportRow($0, now: now) },
             loaded: list != nil,
-            pager: list.map { Pager(path: "/reports", filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
+            pager: list.map { Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
         return try renderer.render(page, with: "reports")
     }
 }
@@ -42,6 +42,7 @@ struct ReportListPage {
     let pager: Pager?
     let isEmpty: Bool
     let back: String
+    let filterURL = SiteURL.reports.path
 
     init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
         self.layout = layout
@@ -51,7 +52,7 @@ struct ReportListPage {
         self.loaded = loaded
         self.pager = pager
         isEmpty = loaded && rows.isEmpty
-        back = "/reports"
+        back = SiteURL.reports.path
     }
 }
 
@@ -74,9 +75,13 @@ struct ReportRow {
     let status: String
     let isOpen: Bool
     let decisionKey = UUID().uuidString
+    let libraryURL: String
+    let decideURL: String
 
     init(_ report: ModerationReport, now: Date) {
         id = report.id
+        libraryURL = SiteURL.library(report.library.slug).path
+        decideURL = SiteURL.reportDecide(report.id).path
         libraryName = LibraryText.displayName(report.library.name)
         librarySlug = report.library.slug
         libraryPlace = LibraryText.place(address: report.library.address, city: report.library.city, country: report.library.country)

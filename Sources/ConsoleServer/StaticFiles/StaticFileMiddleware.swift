@@ -5,7 +5,7 @@ import Hummingbird
 /// Serves `/static/<name>` from the start-up `StaticFileLibrary`, with validators and
 /// caching; any other name under `/static/` is the console's 404 page.
 struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var prefix: String { "/static/" }
+    static var prefix: String { SiteURL.staticFilePrefix }
     /// Our files change only with a deployment; an hour keeps pages quick without pinning old CSS for long.
     static var cacheControl: String { "public, max-age=3600" }
 

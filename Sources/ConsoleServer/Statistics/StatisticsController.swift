@@ -16,15 +16,15 @@ struct StatisticsController {
     static let historyDays = 182
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
-        router.get("/statistics", use: show)
-        router.get("/statistics/data/:chart", use: csv)
+        router.get(SiteURL.Route.statistics.pattern, use: show)
+        router.get(SiteURL.Route.statisticsData.pattern, use: csv)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let (report, status, summary, days) = try await build(request, context: context)
         let page = StatisticsPage(
             layout: LayoutModel(context: context, title: "Statistics", active: .statistics, summary: summary, status: status),
-            periods: Self.periods.map { PeriodOption(days: $0, href: "/statistics?days=\($0)", current: $0 == days) },
+            periods: Self.periods.map { PeriodOption(days: $0, href: SiteURL.statistics.path(query: [("days", String($0))]), current: $0 == days) },
             community: report.community, hasCommunity: !report.community.isEmpty,
             moderation: report.moderation, waitingNow: report.waitingNow, hasWaiting: !report.waitingNow.isEmpty, days: days)
         return try renderer.render(page, with: "statistics")
@@ -32,7 +32,7 @@ struct StatisticsController {
 
     /// One chart's numbers as a CSV download.
     @Sendable func csv(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        guard let id = context.parameters.get("chart"), id.count <= 40 else { throw ConsoleError.notFound }
+        guard let id = SiteURL.Route.statisticsData.value(in: context.parameters), id.count <= 40 else { throw ConsoleError.notFound }
         let (report, _, _, days) = try await build(request, context: context)
         guard let chart = report.charts.first(where: { $0.id == id }) else { throw ConsoleError.notFound }
         return Response(
@@ -54,7 +54,7 @@ struct StatisticsController {
         let waiting = try await waitingItems(backend, status: &status)
         let report = StatisticsReport(
             statistics: statistics, decisions: recent, history: history, waiting: waiting, days: days, now: now,
-            csvHref: { "/statistics/data/\($0)?days=\(days)" })
+            csvHref: { SiteURL.statisticsData($0).path(query: [("days", String(days))]) })
         return (report, status, summary, days)
     }
 

@@ -1,0 +1,172 @@
+import Foundation
+import Hummingbird
+
+/// Every address the console answers or links to. Controllers register `Route.pattern`;
+/// pages, redirects and cookies use `path`, so a route and its links cannot drift apart, and
+/// every value put into an address is percent-encoded in one way.
+enum SiteURL: Hashable, Sendable {
+    case dashboard
+    case healthz
+    case signIn
+    case signOut
+    case libraries
+    case library(String)
+    case libraryDecide(String)
+    case librariesBulk
+    case librariesBulkConfirm
+    case reports
+    case reportDecide(Int)
+    case photos
+    case photoDecide(Int)
+    case outbox
+    case outboxMessage(String)
+    case audit
+    case auditEntry(Int64)
+    case auditVerify
+    case auditExport
+    case auditSummary
+    case statistics
+    case statisticsData(String)
+    case staticFile(String)
+    case benchmarkConstant
+
+    /// The shape of an address without its values: what the router matches. Its raw value is
+    /// Hummingbird's pattern, `:name` standing for one path segment.
+    enum Route: String, CaseIterable, Sendable {
+        case dashboard = "/"
+        case healthz = "/healthz"
+        case signIn = "/sign-in"
+        case signOut = "/sign-out"
+        case libraries = "/libraries"
+        // Parameter names agree where routes share a place: the router refuses two names at one segment.
+        case library = "/libraries/:slug"
+        case libraryDecide = "/libraries/:slug/decide"
+        case librariesBulk = "/libraries/bulk"
+        case librariesBulkConfirm = "/libraries/bulk/confirm"
+        case reports = "/reports"
+        case reportDecide = "/reports/:id/decide"
+        case photos = "/photos"
+        case photoDecide = "/photos/:id/decide"
+        case outbox = "/outbox"
+        case outboxMessage = "/outbox/:id"
+        case audit = "/audit"
+        case auditEntry = "/audit/:id"
+        case auditVerify = "/audit/verify"
+        case auditExport = "/audit/export"
+        case auditSummary = "/audit/summary"
+        case statistics = "/statistics"
+        case statisticsData = "/statistics/data/:chart"
+        /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
+        case staticFile = "/static/:name"
+        case benchmarkConstant = "/benchmark/constant"
+
+        /// What a controller registers.
+        var pattern: RouterPath { RouterPath(rawValue) }
+
+        /// The name of the route's one dynamic segment, if it has one.
+        var parameter: String? {
+            rawValue.split(separator: "/").first { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
+        }
+
+        /// The value of the route's dynamic segment in a matched request, percent-decoded
+        /// (the router hands segments over as they came); nil when it cannot be decoded.
+        func value(in parameters: Parameters) -> String? {
+            guard let parameter, let raw = parameters.get(parameter) else { return nil }
+            return raw.removingPercentEncoding
+        }
+    }
+
+    /// Where static files live: `StaticFileMiddleware` serves what comes after it.
+    static var staticFilePrefix: String {
+        String(Route.staticFile.rawValue.prefix { $0 != ":" })
+    }
+
+    var route: Route {
+        switch self {
+        case .dashboard: .dashboard
+        case .healthz: .healthz
+        case .signIn: .signIn
+        case .signOut: .signOut
+        case .libraries: .libraries
+        case .library: .library
+        case .libraryDecide: .libraryDecide
+        case .librariesBulk: .librariesBulk
+        case .librariesBulkConfirm: .librariesBulkConfirm
+        case .reports: .reports
+        case .reportDecide: .reportDecide
+        case .photos: .photos
+        case .photoDecide: .photoDecide
+        case .outbox: .outbox
+        case .outboxMessage: .outboxMessage
+        case .audit: .audit
+        case .auditEntry: .auditEntry
+        case .auditVerify: .auditVerify
+        case .auditExport: .auditExport
+        case .auditSummary: .auditSummary
+        case .statistics: .statistics
+        case .statisticsData: .statisticsData
+        case .staticFile: .staticFile
+        case .benchmarkConstant: .benchmarkConstant
+        }
+    }
+
+    /// The value that fills the route's dynamic segment.
+    private var value: String? {
+        switch self {
+        case .library(let slug), .libraryDecide(let slug): slug
+        case .reportDecide(let id), .photoDecide(let id): String(id)
+        case .outboxMessage(let id): id
+        case .auditEntry(let id): String(id)
+        case .statisticsData(let chart): chart
+        case .staticFile(let name): name
+        default: nil
+        }
+    }
+
+    /// The finished path: the route's pattern with its segment filled in, percent-encoded.
+    var path: String {
+        guard let value else { return route.rawValue }
+        return route.rawValue.split(separator: "/", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix(":") ? Self.encoded(value) : String($0) }
+            .joined(separator: "/")
+    }
+
+    /// The path with a query of the items that have a value, in order, each name and value
+    /// percent-encoded; no `?` when none has one.
+    func path(query items: [(name: String, value: String?)]) -> String {
+        let pairs = items.compactMap { name, value in value.map { Self.encoded(name) + "=" + Self.encoded($0) } }
+        return pairs.isEmpty ? path : path + "?" + pairs.joined(separator: "&")
+    }
+
+    /// `text` with every byte but RFC 3986's unreserved characters (letters, digits, `-._~`)
+    /// percent-encoded as UTF-8: safe as one path segment and as a query name or value.
+    static func encoded(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

@@ -1,0 +1,170 @@
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+import TestSupport
+
+@Suite("SiteURL: one place for every route and link", .timeLimit(.minutes(3)))
+struct SiteURLTests {
+    /// A slug no backend should produce, with everything a path segment must not hold raw.
+    static let oddSlug = #"odd slug #1?/100% "é" 'ok' 📚"#
+    static let encodedOddSlug = "odd%20slug%20%231%3F%2F100%25%20%22%C3%A9%22%20%27ok%27%20%F0%9F%93%9A"
+
+    /// Each address, its finished path and the pattern its route registers.
+    static let table: [(url: SiteURL, path: String, pattern: String)] = [
+        (.dashboard, "/", "/"),
+        (.healthz, "/healthz", "/healthz"),
+        (.signIn, "/sign-in", "/sign-in"),
+        (.signOut, "/sign-out", "/sign-out"),
+        (.libraries, "/libraries", "/libraries"),
+        (.library("corner-books_2"), "/libraries/corner-books_2", "/libraries/:slug"),
+        (.libraryDecide("corner-books"), "/libraries/corner-books/decide", "/libraries/:slug/decide"),
+        (.librariesBulk, "/libraries/bulk", "/libraries/bulk"),
+        (.librariesBulkConfirm, "/libraries/bulk/confirm", "/libraries/bulk/confirm"),
+        (.reports, "/reports", "/reports"),
+        (.reportDecide(42), "/reports/42/decide", "/reports/:id/decide"),
+        (.photos, "/photos", "/photos"),
+        (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
+        (.outbox, "/outbox", "/outbox"),
+        (.outboxMessage("3F2504E0-4F89"), "/outbox/3F2504E0-4F89", "/outbox/:id"),
+        (.audit, "/audit", "/audit"),
+        (.auditEntry(12), "/audit/12", "/audit/:id"),
+        (.auditVerify, "/audit/verify", "/audit/verify"),
+        (.auditExport, "/audit/export", "/audit/export"),
+        (.auditSummary, "/audit/summary", "/audit/summary"),
+        (.statistics, "/statistics", "/statistics"),
+        (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
+        (.staticFile("console.css"), "/static/console.css", "/static/:name"),
+        (.benchmarkConstant, "/benchmark/constant", "/benchmark/constant"),
+    ]
+
+    @Test("every address has its path and its route's pattern, and the table names every route")
+    func pathsAndPatterns() {
+        for row in Self.table {
+            // check
+            #expect(row.url.path == row.path)
+            #expect(row.url.route.pattern == RouterPath(row.pattern))
+        }
+        #expect(Set(Self.table.map(\.url.route)) == Set(SiteURL.Route.allCases), "a new route needs a row here")
+    }
+
+    @Test("a slug with a space, #, ?, /, %, quotes, é and an emoji is one percent-encoded segment")
+    func oddSlugIsEncoded() {
+        // act
+        let library = SiteURL.library(Self.oddSlug).path
+        let decide = SiteURL.libraryDecide(Self.oddSlug).path
+        // check
+        #expect(library == "/libraries/" + Self.encodedOddSlug)
+        #expect(decide == "/libraries/\(Self.encodedOddSlug)/decide")
+        #expect(SiteURL.encoded("Az09-._~") == "Az09-._~", "RFC 3986 unreserved characters stay as they are")
+    }
+
+    @Test("query names and values are percent-encoded; items without a value are left out", arguments: [
+        ([("q", "a&b=c #é+"), ("country", nil), ("page", "2")], "/libraries?q=a%26b%3Dc%20%23%C3%A9%2B&page=2"),
+        ([("country", nil)], "/libraries"),
+        ([("next", "/audit?staff=x y")], "/libraries?next=%2Faudit%3Fstaff%3Dx%20y"),
+    ] as [([(String, String?)], String)])
+    func queryIsEncoded(items: [(String, String?)], expected: String) {
+        // act
+        let path = SiteURL.libraries.path(query: items.map { (name: $0.0, value: $0.1) })
+        // check
+        #expect(path == expected)
+    }
+
+    @Test("the router matches an encoded odd slug and the route hands it back decoded", arguments: [
+        (SiteURL.library(oddSlug), HTTPRequest.Method.get), (SiteURL.libraryDecide(oddSlug), .post),
+    ])
+    func oddSlugRoundTrips(url: SiteURL, method: HTTPRequest.Method) async throws {
+        // setup
+        let router = Router()
+        router.on(url.route.pattern, method: method) { _, context in
+            url.route.value(in: context.parameters) ?? "(no value)"
+        }
+        let app = Application(router: router)
+        // act
+        try await app.test(.router) { client in
+            let response = try await client.execute(uri: url.path, method: method)
+            // check
+            #expect(response.status == .ok)
+            #expect(String(buffer: response.body) == Self.oddSlug)
+        }
+    }
+
+    @Test("every route the console's router registers is a SiteURL pattern, and every SiteURL route but static files is registered")
+    func routerRegistersOnlySiteURLPatterns() async throws {
+        // setup
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let benchmarkPage = directory.path("constant.html")
+        try "<p>constant</p>".write(toFile: benchmarkPage, atomically: true, encoding: .utf8)
+        var configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
+        configuration.benchmarkConstantPage = benchmarkPage
+        let dependencies = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
+        // act
+        let routes = buildRouter(dependencies: dependencies).routes
+        try await dependencies.client.shutdown()
+        // check
+        let registered = Set(routes.map(\.path.description))
+        let patterns = Set(SiteURL.Route.allCases.map(\.pattern.description))
+        #expect(registered.subtracting(patterns).isEmpty, "routes written without SiteURL: \(registered.subtracting(patterns).sorted())")
+        let served = Set(SiteURL.Route.allCases.filter { $0 != .staticFile }.map(\.pattern.description))
+        #expect(served.subtracting(registered).isEmpty, "SiteURL routes no controller registers: \(served.subtracting(registered).sorted())")
+    }
+
+    @Test("no template writes a path: links and form actions come from the page model")
+    func templatesHoldNoPaths() throws {
+        // setup
+        let directory = RepositoryPaths.templates
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".mustache") }
+        #expect(!files.isEmpty)
+        for file in files {
+            // act
+            let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            let literals = text.matches(of: #/(?:href|src|action|formaction)="(/[^"]*)"/#).map { String($0.1) }
+            // check
+            #expect(literals.isEmpty, "\(file) writes \(literals)")
+        }
+    }
+
+    @Test("the libraries list and the dashboard link a library with an odd slug encoded, and that link answers the 404 page, not a 500")
+    func consoleEncodesAnOddSlug() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: a pending library whose slug holds every character a path segment must not hold raw
+            let sandbox = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
+            try await sandbox.write { db in
+                let template = try #require(try Row.fetchOne(db, sql: "SELECT * FROM library WHERE status = 'pending' LIMIT 1"))
+                let columns = Array(template.columnNames)
+                var values = Dictionary(uniqueKeysWithValues: zip(columns, template.databaseValues))
+                values["id"] = 900_001.databaseValue
+                values["slug"] = Self.oddSlug.databaseValue
+                values["name"] = "Zebracorner Oddity".databaseValue
+                // The oldest in the queue, so the dashboard lists it too.
+                values["createdAt"] = Date(timeIntervalSince1970: 946_684_800).databaseValue
+                try db.execute(
+                    sql: "INSERT INTO library (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                    arguments: StatementArguments(columns.map { values[$0] }))
+            }
+            try await browser.signIn()
+            // act
+            let list = try await browser.get("/libraries?q=Zebracorner")
+            // check
+            #expect(list.status == .ok)
+            #expect(list.contains("Zebracorner Oddity"))
+            let targets = list.linkTargets
+            #expect(targets.contains("/libraries/" + Self.encodedOddSlug))
+            #expect(targets.contains("/libraries/\(Self.encodedOddSlug)/decide"))
+            #expect(!targets.contains { $0.contains(Self.oddSlug) }, "no link holds the raw slug")
+            let dashboard = try await browser.get("/")
+            #expect(dashboard.contains("Zebracorner Oddity"))
+            #expect(dashboard.linkTargets.contains("/libraries/" + Self.encodedOddSlug))
+            let detail = try await browser.get("/libraries/" + Self.encodedOddSlug)
+            #expect(detail.status == .notFound)
+            #expect(detail.contains("Request id"))
+            let undecodable = try await browser.get("/libraries/%ZZ")
+            #expect(undecodable.status == .notFound, "a segment that does not percent-decode names nothing")
+        }
+    }
+}
