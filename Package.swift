@@ -87,6 +87,7 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "Sandbox", "BookCornersAPI",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -133,20 +133,11 @@ struct SiteURLTests {
     func consoleEncodesAnOddSlug() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: a pending library whose slug holds every character a path segment must not hold raw
-            let sandbox = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
-            try await sandbox.write { db in
-                let template = try #require(try Row.fetchOne(db, sql: "SELECT * FROM library WHERE status = 'pending' LIMIT 1"))
-                let columns = Array(template.columnNames)
-                var values = Dictionary(uniqueKeysWithValues: zip(columns, template.databaseValues))
-                values["id"] = 900_001.databaseValue
-                values["slug"] = Self.oddSlug.databaseValue
-                values["name"] = "Zebracorner Oddity".databaseValue
+            try await SandboxLibraryRows.insert([[
+                "id": 900_001, "slug": Self.oddSlug, "name": "Zebracorner Oddity",
                 // The oldest in the queue, so the dashboard lists it too.
-                values["createdAt"] = Date(timeIntervalSince1970: 946_684_800).databaseValue
-                try db.execute(
-                    sql: "INSERT INTO library (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
-                    arguments: StatementArguments(columns.map { values[$0] }))
-            }
+                "createdAt": Date(timeIntervalSince1970: 946_684_800),
+            ]], intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
             // act
             let list = try await browser.get("/libraries?q=Zebracorner")

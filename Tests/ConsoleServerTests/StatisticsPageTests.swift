@@ -34,19 +34,10 @@ struct StatisticsPageTests {
     func longQueueKeepsItsTail() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // 240 more pending submissions: 40 half a year old (the tail that matters), 200 from today.
-            let sandbox = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
-            try await sandbox.write { db in
-                let template = try #require(try Row.fetchOne(db, sql: "SELECT * FROM library WHERE status = 'pending' LIMIT 1"))
-                let columns = Array(template.columnNames)
-                let insert = "INSERT INTO library (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-                for number in 1...240 {
-                    var values = Dictionary(uniqueKeysWithValues: zip(columns, template.databaseValues))
-                    values["id"] = (100_000 + number).databaseValue
-                    values["slug"] = "long-queue-\(number)".databaseValue
-                    values["createdAt"] = Date().addingTimeInterval(number <= 40 ? -200 * 86_400 - Double(number) : -Double(number) * 60).databaseValue
-                    try db.execute(sql: insert, arguments: StatementArguments(columns.map { values[$0] }))
-                }
-            }
+            try await SandboxLibraryRows.insert((1...240).map { number in [
+                "id": 100_000 + number, "slug": "long-queue-\(number)",
+                "createdAt": Date().addingTimeInterval(number <= 40 ? -200 * 86_400 - Double(number) : -Double(number) * 60),
+            ] }, intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
             let page = try await browser.get("/statistics")
             #expect(page.status == .ok)
