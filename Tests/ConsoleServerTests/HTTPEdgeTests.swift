@@ -178,4 +178,22 @@ struct HTTPEdgeTests {
             #expect(head.location == get.location, "HEAD \(head.location ?? "-"), GET \(get.location ?? "-")")
         }
     }
+
+    @Test("a method no page offers answers a page with a 4xx status that says what happened, never the 500 page")
+    func unexpectedMethods() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup
+            try await browser.signIn()
+
+            for (method, path) in [(HTTPRequest.Method.put, "/libraries"), (.delete, "/audit/1"), (.patch, "/"), (.get, "/libraries/some-slug/decide")] {
+                // act
+                let page = try await browser.request(path, method: method)
+
+                // check
+                #expect((400..<500).contains(page.status.code), "\(method) \(path): \(page.status)")
+                #expect(!page.contains("Something went wrong"), "\(method) \(path)")
+                #expect(page.contains("<title>"), "\(method) \(path) answers a page")
+            }
+        }
+    }
 }

@@ -21,4 +21,14 @@ extension Browser {
         let response = try await client.execute(uri: path, method: .get, headers: headers, body: nil)
         return Page(status: response.status, headers: response.headers, html: String(buffer: response.body))
     }
+
+    /// A request with any method and no body, cookies included: for methods no page sends.
+    func request(_ path: String, method: HTTPRequest.Method) async throws -> Page {
+        var headers: HTTPFields = [:]
+        if !cookies.isEmpty {
+            headers[.cookie] = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        }
+        let response = try await client.execute(uri: path, method: method, headers: headers, body: nil)
+        return Page(status: response.status, headers: response.headers, html: String(buffer: response.body))
+    }
 }
