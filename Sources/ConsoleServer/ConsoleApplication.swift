@@ -71,7 +71,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     // HEAD finds each GET route; `HeadAsGetMiddleware` then runs it exactly as a GET.
     let router = Router(context: ConsoleRequestContext.self, options: .autoGenerateHeadEndpoints)
     let configuration = dependencies.configuration
-    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
     router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: HeadAsGetMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(

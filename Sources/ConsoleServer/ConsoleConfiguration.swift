@@ -36,6 +36,8 @@ public struct ConsoleConfiguration: Sendable {
     public var requestReadTimeout: TimeInterval
     /// Proxies whose `X-Forwarded-For` / `Forwarded` headers name the client.
     public var trustedProxies: TrustedProxies
+    /// The header the trusted proxies write the client's address into; the other is ignored.
+    public var forwardingHeader: ForwardingHeader
     /// How often a signed-in person's staff status is asked again (`auth/me`).
     public var staffRecheckInterval: TimeInterval
     /// The console's address as browsers see it, when a proxy changes `Host`; POSTs from
@@ -62,6 +64,7 @@ public struct ConsoleConfiguration: Sendable {
         connectionIdleTimeout: TimeInterval = 60,
         requestReadTimeout: TimeInterval = 30,
         trustedProxies: TrustedProxies = .none,
+        forwardingHeader: ForwardingHeader = .xForwardedFor,
         staffRecheckInterval: TimeInterval = 5 * 60,
         publicURL: URL? = nil,
         pruneInterval: TimeInterval = 60 * 60
@@ -83,6 +86,7 @@ public struct ConsoleConfiguration: Sendable {
         self.connectionIdleTimeout = connectionIdleTimeout
         self.requestReadTimeout = requestReadTimeout
         self.trustedProxies = trustedProxies
+        self.forwardingHeader = forwardingHeader
         self.staffRecheckInterval = staffRecheckInterval
         self.publicURL = publicURL
         self.pruneInterval = pruneInterval

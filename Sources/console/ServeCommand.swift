@@ -32,6 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
     var trustedProxy: [String] = []
 
+    @Option(name: .long, help: "The header the trusted proxy writes the client into: x-forwarded-for or forwarded; the other is ignored, since a proxy passes it through as the client sent it. (env: CONSOLE_FORWARDING_HEADER, default: x-forwarded-for)")
+    var forwardingHeader: String?
+
     @Option(name: .long, help: "The console's URL as browsers see it (e.g. https://console.example.org), when a proxy rewrites Host; POSTs from any other origin are refused. (env: CONSOLE_PUBLIC_URL, default: the request's own scheme and Host)")
     var publicURL: String?
 
@@ -69,6 +72,10 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--trusted-proxy: \(error)")
         }
+        let headerText = EnvironmentOption.string(forwardingHeader, "CONSOLE_FORWARDING_HEADER", default: "x-forwarded-for")
+        guard let header = ForwardingHeader(rawValue: headerText.lowercased()) else {
+            throw ValidationError("--forwarding-header must be x-forwarded-for or forwarded, got '\(headerText)'.")
+        }
         var publicOrigin: URL?
         if let text = publicURL ?? ProcessInfo.processInfo.environment["CONSOLE_PUBLIC_URL"].flatMap({ $0.isEmpty ? nil : $0 }) {
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -90,7 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
             benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"],
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
-            trustedProxies: proxies, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
+            trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
             pruneInterval: TimeInterval(prune))
     }
 

@@ -30,15 +30,31 @@ struct TrustedProxyTests {
         #expect(client == expected)
     }
 
-    @Test("Forwarded (RFC 7239) is read when X-Forwarded-For is absent")
+    @Test("Forwarded (RFC 7239) is read when the proxy is said to write it")
     func forwardedHeader() throws {
         // setup
         let headers: HTTPFields = [try #require(HTTPField.Name("Forwarded")): #"for=203.0.113.7;proto=https, for="[2001:db8::1]:4711""#]
         // act
-        let chain = ClientAddressMiddleware.chain(headers)
+        let chain = ClientAddressMiddleware.chain(headers, header: .forwarded)
         // check
         #expect(chain == ["203.0.113.7", "[2001:db8::1]:4711"])
         #expect(try TrustedProxies(parsing: ["2001:db8::/32"]).client(peer: "2001:db8::9", forwardedFor: chain) == "203.0.113.7")
+    }
+
+    @Test("only the header the proxy writes is read: one a client sent through it as well cannot choose the address")
+    func onlyTheProxysHeader() throws {
+        // setup: a client sent its own header of the other kind; the proxy appended the real peer to its own
+        let xForwardedFor = try #require(HTTPField.Name("X-Forwarded-For"))
+        let forwarded = try #require(HTTPField.Name("Forwarded"))
+        let proxyWritesForwarded: HTTPFields = [xForwardedFor: "198.51.100.66", forwarded: "for=203.0.113.7"]
+        let proxyWritesXForwardedFor: HTTPFields = [xForwardedFor: "203.0.113.7", forwarded: "for=198.51.100.66"]
+        // act
+        let fromForwarded = ClientAddressMiddleware.chain(proxyWritesForwarded, header: .forwarded)
+        let fromXForwardedFor = ClientAddressMiddleware.chain(proxyWritesXForwardedFor, header: .xForwardedFor)
+        // check
+        #expect(fromForwarded == ["203.0.113.7"])
+        #expect(fromXForwardedFor == ["203.0.113.7"])
+        #expect(ForwardingHeader(rawValue: "forwarded") == .forwarded && ForwardingHeader(rawValue: "x-forwarded-for") == .xForwardedFor)
     }
 
     @Test("a list that is not addresses is refused with an example", arguments: ["10.0.0.0/33", "proxy.example", "fd00::/129"])

@@ -7,24 +7,22 @@ import Hummingbird
 struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let trusted: TrustedProxies
-
-    private static let forwardedFor = HTTPField.Name("X-Forwarded-For")
-    private static let forwarded = HTTPField.Name("Forwarded")
+    let header: ForwardingHeader
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !trusted.isEmpty, let peer = context.remoteAddress?.ipAddress else { return try await next(request, context) }
         var context = context
-        context.clientAddress = trusted.client(peer: peer, forwardedFor: Self.chain(request.headers))
+        context.clientAddress = trusted.client(peer: peer, forwardedFor: Self.chain(request.headers, header: header))
         return try await next(request, context)
     }
 
-    /// The forwarded hops, farthest first: `X-Forwarded-For` when present, else the `for=`
-    /// parameters of `Forwarded` (RFC 7239). Repeated headers are one list, in order.
-    static func chain(_ headers: HTTPFields) -> [String] {
-        if let name = forwardedFor, !headers[values: name].isEmpty {
+    /// The forwarded hops in `header`, farthest first: the addresses of `X-Forwarded-For`, or
+    /// the `for=` parameters of `Forwarded` (RFC 7239). Repeated headers are one list, in order.
+    static func chain(_ headers: HTTPFields, header: ForwardingHeader) -> [String] {
+        guard let name = header.fieldName else { return [] }
+        if header == .xForwardedFor {
             return headers[values: name].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         }
-        guard let name = forwarded else { return [] }
         return headers[values: name].flatMap { $0.split(separator: ",") }.compactMap { element in
             for pair in element.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
