@@ -47,6 +47,8 @@ let package = Package(
         .target(
             name: "ModerationStore",
             dependencies: [
+                // The typed statuses of the mirror's records.
+                "BookCornersAPI",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for exports that read rows without copying them.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -106,7 +108,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModerationStoreTests",
-            dependencies: ["ModerationStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ConsoleServerTests",

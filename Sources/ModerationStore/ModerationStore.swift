@@ -146,6 +146,7 @@ enum ModerationStoreMigrations {
                 CREATE INDEX session_expiresAt ON session(expiresAt);
                 """)
         }
+        MirrorMigrations.register(in: &migrator)
         return migrator
     }
 }
