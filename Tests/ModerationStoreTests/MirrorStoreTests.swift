@@ -102,6 +102,22 @@ struct MirrorStoreTests {
         }
     }
 
+    @Test("a report missed by one pass, listed by the next and missed again is not gone: only misses in a row count")
+    func missesMustBeInARow() throws {
+        try withStore { store in
+            // setup
+            try store.upsertMirror(reports: [report(1, confirmed: now)])
+            // act: missed, listed, missed
+            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
+            try store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(21))])
+            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
+            let third = try store.completeReportPass(startedAt: now.addingTimeInterval(30), at: now.addingTimeInterval(32))
+            // check
+            #expect(third == [])
+            #expect(try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [1])
+        }
+    }
+
     @Test("pages come newest first by status; duplicates by distance (a bounding box, then the exact metres) and by normalised name")
     func pageAndDuplicateQueries() throws {
         try withStore { store in
