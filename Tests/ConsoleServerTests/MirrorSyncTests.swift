@@ -174,6 +174,12 @@ struct MirrorSyncTests {
             #expect(rows?["rows"] as Int? == 500)
             #expect(rows?["slugs"] as Int? == 500)
             #expect(rows?["gone"] as Int? == 0)
+            var perScopeAndWindow: [String: Int] = [:]
+            for call in await mirrorCalls(proxy) {
+                guard let scope = BackendScope.of(call) else { continue }
+                perScopeAndWindow["\(scope.rawValue) \(Int(call.arrivedAt.timeIntervalSince1970 / 4))", default: 0] += 1
+            }
+            #expect(perScopeAndWindow.values.allSatisfy { $0 <= 10 }, "the restarted sync still counted the window's earlier reads: \(perScopeAndWindow)")
         }
     }
 
