@@ -43,7 +43,7 @@ struct SandboxOptions: ParsableArguments {
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
         let libraryCount = try EnvironmentOption.integer(libraries, "SANDBOX_LIBRARIES", default: 500)
         guard SandboxConfiguration.libraryCountRange.contains(libraryCount) else {
-            throw ValidationError("SANDBOX_LIBRARIES must be between 25 and 50000.")
+            throw ValidationError("--libraries (SANDBOX_LIBRARIES) must be between 25 and 50000, got \(libraryCount).")
         }
         let limitsOff = noRateLimits || EnvironmentOption.string(nil, "SANDBOX_NO_RATE_LIMITS", default: "0") == "1"
         let policy = RateLimitPolicy(

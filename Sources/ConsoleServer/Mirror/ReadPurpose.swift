@@ -1,5 +1,3 @@
-import Foundation
-
 /// Why the mirror wants a read, in the order the planner serves them.
 public enum ReadPurpose: Int, Sendable, Comparable, CaseIterable {
     /// The first page of a queue (pending libraries, open reports, pending photos) or the
@@ -15,13 +13,4 @@ public enum ReadPurpose: Int, Sendable, Comparable, CaseIterable {
     case fullPass = 4
 
     public static func < (lhs: ReadPurpose, rhs: ReadPurpose) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// The planner's answer to a request for a read.
-public enum ReadGrant: Sendable, Equatable {
-    /// Go ahead: the read has been counted.
-    case granted
-    /// Not before `until`: this window's budget for the purpose is spent, or the scope is
-    /// paused after a 429 (`paused` is then true).
-    case wait(until: Date, paused: Bool)
 }

@@ -70,19 +70,3 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         public static let goneAt = Column(CodingKeys.goneAt)
     }
 }
-
-/// The form of a library's name that duplicate checks compare: case, accents, punctuation
-/// and spacing do not make two names different.
-public enum LibraryNameKey {
-    public static func normalize(_ name: String) -> String {
-        let folded = name.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        return String(folded.unicodeScalars.filter { CharacterSetMembership.isAlphanumeric($0) }.map(Character.init))
-    }
-}
-
-/// Letters and digits of any script count; everything else is punctuation or space.
-private enum CharacterSetMembership {
-    static func isAlphanumeric(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
-    }
-}
