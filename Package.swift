@@ -112,7 +112,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ModerationStoreTests",
-            dependencies: ["ModerationStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ConsoleServerTests",

@@ -18,9 +18,9 @@ public func buildConsoleApplication(
         router: buildRouter(dependencies: dependencies),
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
-        // Shut down in reverse order: the runner stops before the client it uses.
-        services: [
-            dependencies.client, dependencies.runner,
+        // Shut down in reverse order: the runner and the mirror stop before the clients they use.
+        services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? []) + [
+            dependencies.runner,
             SessionPruner(
                 sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
         ],
@@ -53,6 +53,12 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
+    let mirror = configuration.mirror.map { mirrorConfiguration in
+        let mirrorClient = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none), logger: logger)
+        let sync = MirrorSync(
+            store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, logger: logger)
+        return (sync: sync, client: mirrorClient)
+    }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, cache: cache, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -64,7 +70,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             forwardClientAddress: configuration.forwardClientAddress),
         audit: StaffAuditWriter(store: store),
         backends: StaffBackendFactory(
-            client: client, cache: cache, sessions: sessions, forwardClientAddress: configuration.forwardClientAddress))
+            client: client, cache: cache, sessions: sessions, forwardClientAddress: configuration.forwardClientAddress),
+        mirror: mirror)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {

@@ -45,6 +45,8 @@ public struct ConsoleConfiguration: Sendable {
     public var publicURL: URL?
     /// How often expired sessions and old sign-in attempts are deleted.
     public var pruneInterval: TimeInterval
+    /// How the local mirror of Book Corners is kept; `nil`: no mirror sync runs.
+    public var mirror: MirrorConfiguration?
 
     public init(
         host: String = "127.0.0.1",
@@ -67,7 +69,8 @@ public struct ConsoleConfiguration: Sendable {
         forwardingHeader: ForwardingHeader = .xForwardedFor,
         staffRecheckInterval: TimeInterval = 5 * 60,
         publicURL: URL? = nil,
-        pruneInterval: TimeInterval = 60 * 60
+        pruneInterval: TimeInterval = 60 * 60,
+        mirror: MirrorConfiguration? = MirrorConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -90,5 +93,6 @@ public struct ConsoleConfiguration: Sendable {
         self.staffRecheckInterval = staffRecheckInterval
         self.publicURL = publicURL
         self.pruneInterval = pruneInterval
+        self.mirror = mirror
     }
 }

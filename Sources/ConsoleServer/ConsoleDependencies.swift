@@ -18,4 +18,6 @@ struct ConsoleDependencies: Sendable {
     let runner: ActionRunner
     let audit: StaffAuditWriter
     let backends: StaffBackendFactory
+    /// The mirror sync and its own client (no read retries: every attempt counts against the budget); `nil` when off.
+    let mirror: (sync: MirrorSync, client: BackendClient)?
 }

@@ -151,6 +151,7 @@ enum ModerationStoreMigrations {
             // field. Older rows keep their text as written: their hashes cover it.
             try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN outcomeDetail TEXT NOT NULL DEFAULT ''")
         }
+        MirrorMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -12,7 +12,8 @@ public func buildSandboxApplication(
 ) throws -> some ApplicationProtocol {
     let directory = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let store = try SandboxStore(path: configuration.databasePath, seed: configuration.seed)
+    let store = try SandboxStore(
+        path: configuration.databasePath, seed: configuration.seed, libraryCount: configuration.libraryCount)
     let api = SandboxAPI(
         store: store,
         signer: TokenSigner(

@@ -16,6 +16,11 @@ public struct SandboxConfiguration: Sendable {
     public var seed: UInt64
     /// Largest request body accepted, in bytes.
     public var maxBodyBytes: Int
+    /// How many libraries a new database is seeded with (reports and photos in proportion).
+    public var libraryCount: Int
+
+    /// The library counts a seed may ask for.
+    public static let libraryCountRange = SeedGenerator.libraryCountRange
 
     public init(
         databasePath: String,
@@ -24,7 +29,8 @@ public struct SandboxConfiguration: Sendable {
         refreshTokenLifetime: TimeInterval = 24 * 60 * 60,
         rateLimits: RateLimitPolicy? = RateLimitPolicy(),
         seed: UInt64 = 42,
-        maxBodyBytes: Int = 64 * 1024
+        maxBodyBytes: Int = 64 * 1024,
+        libraryCount: Int = 500
     ) {
         self.databasePath = databasePath
         self.tokenSecret = tokenSecret
@@ -33,6 +39,7 @@ public struct SandboxConfiguration: Sendable {
         self.rateLimits = rateLimits
         self.seed = seed
         self.maxBodyBytes = maxBodyBytes
+        self.libraryCount = libraryCount
     }
 }
 

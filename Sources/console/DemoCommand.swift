@@ -26,6 +26,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var resources: ResourceOptions
 
+    @OptionGroup var mirror: MirrorOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -41,14 +43,18 @@ struct DemoCommand: AsyncParsableCommand {
         guard let backendURL = URL(string: "http://\(host):\(backendPort)/api/v1/") else {
             throw ValidationError("Invalid sandbox port \(backendPort).")
         }
+        let sandboxConfiguration = try sandbox.configuration(defaultDatabase: "data/demo/sandbox.sqlite")
+        // The mirror plans against the sandbox's own limits (without limits, the real backend's).
+        let limits = sandboxConfiguration.rateLimits ?? RateLimitPolicy()
+        let mirrorConfiguration = try mirror.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads)
         let sandboxApp = try buildSandboxApplication(
-            configuration: try sandbox.configuration(defaultDatabase: "data/demo/sandbox.sqlite"), host: host, port: backendPort,
+            configuration: sandboxConfiguration, host: host, port: backendPort,
             logger: EnvironmentOption.logger(label: "sandbox", level: level))
         let consoleApp = try await buildConsoleApplication(
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort,
                 databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
-                backendURL: backendURL, templatesDirectory: templates, publicDirectory: publicFiles),
+                backendURL: backendURL, templatesDirectory: templates, publicDirectory: publicFiles, mirror: mirrorConfiguration),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""

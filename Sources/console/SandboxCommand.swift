@@ -37,7 +37,14 @@ struct SandboxOptions: ParsableArguments {
     @Option(name: .long, help: "Seed number for the generated data. (env: SANDBOX_SEED, default: 42)")
     var seed: Int?
 
+    @Option(name: .long, help: "Libraries to seed a new sandbox database with, 25 to 50000; reports and photos in proportion. (env: SANDBOX_LIBRARIES, default: 500)")
+    var libraries: Int?
+
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
+        let libraryCount = try EnvironmentOption.integer(libraries, "SANDBOX_LIBRARIES", default: 500)
+        guard SandboxConfiguration.libraryCountRange.contains(libraryCount) else {
+            throw ValidationError("--libraries (SANDBOX_LIBRARIES) must be between 25 and 50000, got \(libraryCount).")
+        }
         let limitsOff = noRateLimits || EnvironmentOption.string(nil, "SANDBOX_NO_RATE_LIMITS", default: "0") == "1"
         let policy = RateLimitPolicy(
             windowSeconds: try positive(rateWindow, "SANDBOX_RATE_WINDOW", 300),
@@ -51,7 +58,8 @@ struct SandboxOptions: ParsableArguments {
             accessTokenLifetime: Double(try positive(accessTokenLifetime, "SANDBOX_ACCESS_TOKEN_LIFETIME", 300)),
             refreshTokenLifetime: Double(try positive(refreshTokenLifetime, "SANDBOX_REFRESH_TOKEN_LIFETIME", 86_400)),
             rateLimits: limitsOff ? nil : policy,
-            seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)))
+            seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)),
+            libraryCount: libraryCount)
     }
 
     private func positive(_ flag: Int?, _ variable: String, _ fallback: Int) throws -> Int {

@@ -29,6 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var resources: ResourceOptions
 
+    @OptionGroup var mirror: MirrorOptions
+
     @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
     var trustedProxy: [String] = []
 
@@ -98,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
-            pruneInterval: TimeInterval(prune))
+            pruneInterval: TimeInterval(prune), mirror: try mirror.configuration())
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

@@ -21,6 +21,28 @@ public actor FaultingProxy {
     private var calls: [String: Int] = [:]
     private var forwardedCalls: [String: Int] = [:]
     private var forwardedFor: [String: [String]] = [:]
+    private var log: [ForwardedCall] = []
+
+    /// One call that reached the backend: when it arrived, what it asked, what the backend answered.
+    public struct ForwardedCall: Sendable {
+        public let arrivedAt: Date
+        public let method: HTTPRequest.Method
+        public let path: String
+        /// The query string, without `?` (empty when none).
+        public let query: String
+        /// The `X-Forwarded-For` header, `nil` when the call had none.
+        public let forwardedFor: String?
+        public let status: Int
+    }
+
+    /// Every call that reached the backend, in the order the answers came back.
+    public func forwardedLog() -> [ForwardedCall] {
+        log
+    }
+
+    private func record(_ call: ForwardedCall) {
+        log.append(call)
+    }
 
     /// The `X-Forwarded-For` values of the calls with this method and path that reached the
     /// backend, in order (empty text for a call without one).
@@ -81,8 +103,9 @@ public actor FaultingProxy {
     }
 
     private func forward(_ request: Request, to backend: String) async throws -> Response {
-        countForwarded(
-            request.method, request.uri.path, forwardedFor: request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value)
+        let arrivedAt = Date()
+        let forwardedFor = request.headers.first { $0.name.canonicalName == "x-forwarded-for" }?.value
+        countForwarded(request.method, request.uri.path, forwardedFor: forwardedFor)
         var outgoing = HTTPClientRequest(url: backend + request.uri.description)
         outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headers {
@@ -92,6 +115,9 @@ public actor FaultingProxy {
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
         let answer = try await SandboxFixture.httpClient.execute(outgoing, timeout: .seconds(30))
         let bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
+        record(ForwardedCall(
+            arrivedAt: arrivedAt, method: request.method, path: request.uri.path, query: request.uri.query ?? "",
+            forwardedFor: forwardedFor, status: Int(answer.status.code)))
         // The console reads only the status, the content type and the body.
         var headers = HTTPFields()
         if let type = answer.headers.first(name: "content-type") { headers[.contentType] = type }

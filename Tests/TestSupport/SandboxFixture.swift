@@ -18,6 +18,8 @@ public struct SandboxFixture: Sendable {
         rateLimits: RateLimitPolicy? = nil,
         accessTokenLifetime: TimeInterval = 300,
         databasePath: String? = nil,
+        libraries: Int = 500,
+        seed: UInt64 = 42,
         port: Int = 0,
         portWait: Duration = .seconds(30),
         _ body: (SandboxFixture) async throws -> Result
@@ -26,7 +28,8 @@ public struct SandboxFixture: Sendable {
         defer { directory.remove() }
         let configuration = SandboxConfiguration(
             databasePath: databasePath ?? directory.path("sandbox.sqlite"),
-            accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits)
+            accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits, seed: seed,
+            libraryCount: libraries)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication(portWait: portWait, { onRunning in

@@ -93,6 +93,17 @@ actor SessionManager {
         return try credentials(for: session)
     }
 
+    /// Credentials of the most recently active live session but those in `excluding` (whose
+    /// tokens the backend refused), for reads done on nobody's request (the mirror); `nil` when nobody is signed in.
+    func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) throws -> (sessionID: String, credentials: StaffCredentials)? {
+        let sessions = try store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
+        for session in sessions where !refused.contains(session.id) {
+            // Tokens sealed with another key are skipped: the next session may do.
+            if let made = try? credentials(for: session) { return (session.id, made) }
+        }
+        return nil
+    }
+
     /// The backend credentials of a session; a refreshed access token is sealed and stored.
     func credentials(for session: StaffSession) throws -> StaffCredentials {
         if let existing = credentials[session.id] { return existing }

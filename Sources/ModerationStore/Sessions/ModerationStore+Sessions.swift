@@ -16,6 +16,17 @@ extension ModerationStore {
         }
     }
 
+    /// Live sessions of anyone, most recently active first: whose tokens background reads use.
+    public func recentSessions(now: Date, activeSince: Date, limit: Int) throws -> [StaffSession] {
+        try writer.read { db in
+            try StaffSession
+                .filter(StaffSession.Columns.expiresAt > now && StaffSession.Columns.lastSeenAt >= activeSince)
+                .order(StaffSession.Columns.lastSeenAt.desc)
+                .limit(limit)
+                .fetchAll(db)
+        }
+    }
+
     public func session(id: String) throws -> StaffSession? {
         try writer.read { db in try StaffSession.fetchOne(db, key: id) }
     }

@@ -121,23 +121,24 @@ enum Endpoint: Sendable, Equatable {
         }
     }
 
-    /// The rate-limit scope and budget of this endpoint and method.
+    /// The rate-limit scope and budget of this endpoint and method: the real backend's scope
+    /// names (backend-api.md), so the two library lists share one budget as they do there.
     func scope(_ method: HTTPRequest.Method) -> (name: String, kind: EndpointKind) {
         switch self {
-        case .login: ("login", .login)
-        case .refresh: ("refresh", .refresh)
-        case .me: ("me", .read)
-        case .summary: ("moderation-summary", .read)
-        case .moderationLibraries: ("moderation-list", .read)
-        case .pendingLibraries: ("moderation-pending", .read)
-        case .moderationLibrary: method == .patch ? ("moderation-update", .write) : ("moderation-detail", .read)
-        case .reports: ("moderation-reports", .read)
-        case .report: ("moderation-report-update", .write)
-        case .photos: ("moderation-photos", .read)
-        case .photo: ("moderation-photo-update", .write)
-        case .publicLibraries: ("libraries", .read)
-        case .publicLibrary: ("library-detail", .read)
-        case .statistics: ("statistics", .read)
+        case .login: ("api-auth-login", .login)
+        case .refresh: ("api-auth-refresh", .refresh)
+        case .me: ("api-auth-me", .read)
+        case .summary: ("api-moderation-summary", .read)
+        case .moderationLibraries, .pendingLibraries: ("api-library-moderation-list", .read)
+        case .moderationLibrary:
+            method == .patch ? ("api-library-moderation-update", .write) : ("api-library-moderation-detail", .read)
+        case .reports: ("api-report-moderation-list", .read)
+        case .report: ("api-report-moderation-update", .write)
+        case .photos: ("api-photo-moderation-list", .read)
+        case .photo: ("api-photo-moderation-update", .write)
+        case .publicLibraries: ("api-library-list", .read)
+        case .publicLibrary: ("api-library-detail", .read)
+        case .statistics: ("api-statistics", .read)
         case .redirect: ("redirect", .read)
         }
     }

@@ -1,23 +1,35 @@
 import Foundation
 import GRDB
 
-/// Writes a deterministic, realistic data set: about 500 libraries in 24 countries,
+/// Writes a deterministic, realistic data set: by default 500 libraries in 24 countries,
 /// 60 of them pending (near-duplicates, empty fields, long texts, non-Latin scripts and
 /// one hostile name among them), 25 reports and 20 community photos, spread over 18 months.
+/// Another library count scales every part in the same proportions (for scale work).
 struct SeedGenerator {
-    static let libraryCount = 500
-    static let pendingCount = 60
-    static let rejectedCount = 24
-    static let reportCount = 25
-    static let photoCount = 20
+    /// The default size, and the base the proportions are taken from.
+    static let defaultLibraryCount = 500
+    /// The sizes `--libraries` accepts: enough for every kind of pending quirk, at most 50 000.
+    static let libraryCountRange = 25...50_000
+
+    let libraryCount: Int
+    let pendingCount: Int
+    let rejectedCount: Int
+    let reportCount: Int
+    let photoCount: Int
 
     private var random: SeededRandom
     private let anchor: Date
     private var usedSlugs: Set<String> = []
 
-    init(seed: UInt64, anchor: Date) {
+    init(seed: UInt64, anchor: Date, libraryCount: Int = SeedGenerator.defaultLibraryCount) {
         self.random = SeededRandom(seed: seed)
         self.anchor = anchor
+        self.libraryCount = libraryCount
+        // The default data set's shares: 12 % pending, 4.8 % rejected, 5 reports and 4 photos per 100 libraries.
+        self.pendingCount = max(1, libraryCount * 60 / Self.defaultLibraryCount)
+        self.rejectedCount = libraryCount * 24 / Self.defaultLibraryCount
+        self.reportCount = max(1, libraryCount * 25 / Self.defaultLibraryCount)
+        self.photoCount = max(1, libraryCount * 20 / Self.defaultLibraryCount)
     }
 
     mutating func insert(into db: Database) throws {
@@ -51,18 +63,19 @@ struct SeedGenerator {
 
     private mutating func insertLibraries(_ db: Database, submitters: [Int]) throws -> [LibraryRecord] {
         var libraries: [LibraryRecord] = []
-        let approvedCount = Self.libraryCount - Self.pendingCount - Self.rejectedCount
+        libraries.reserveCapacity(libraryCount)
+        let approvedCount = libraryCount - pendingCount - rejectedCount
         for index in 0..<approvedCount {
             libraries.append(makeLibrary(id: index + 1, status: "approved", ageDays: 0...548, submitters: submitters))
         }
-        for index in 0..<Self.rejectedCount {
+        for index in 0..<rejectedCount {
             var library = makeLibrary(id: approvedCount + index + 1, status: "rejected", ageDays: 5...400, submitters: submitters)
             library.rejectionReason = index.isMultiple(of: 3) ? "" : random.pick(Self.rejectionReasons)
             libraries.append(library)
         }
         let approved = libraries.filter { $0.status == "approved" }
-        for index in 0..<Self.pendingCount {
-            let id = approvedCount + Self.rejectedCount + index + 1
+        for index in 0..<pendingCount {
+            let id = approvedCount + rejectedCount + index + 1
             var library = makeLibrary(
                 id: id, status: "pending", ageDays: 0...45, submitters: submitters,
                 city: index % 10 == 7 ? random.pick(Self.nonLatinCities) : nil)
@@ -152,10 +165,10 @@ struct SeedGenerator {
     private mutating func insertReports(_ db: Database, libraries: [LibraryRecord], reporters: [Int]) throws {
         let approved = libraries.filter { $0.status == "approved" }
         let reasons = ["damaged", "missing", "incorrect_info", "inappropriate", "other"]
-        for id in 1...Self.reportCount {
+        for id in 1...reportCount {
             let library = approved[(id * 53) % approved.count]
             let reason = reasons[(id - 1) % reasons.count]
-            let status = id <= 14 ? "open" : (id <= 20 ? "resolved" : "dismissed")
+            let status = Self.share(id, of: reportCount, below: 14, 20, out: 25, ["open", "resolved", "dismissed"])
             try ReportRecord(
                 id: id, libraryId: library.id, createdById: id % 6 == 0 ? nil : random.pick(reporters),
                 reason: reason, details: Self.reportDetails[reason, default: ""] + (id == 3 ? " <b>not bold</b>" : ""),
@@ -167,9 +180,9 @@ struct SeedGenerator {
 
     private mutating func insertPhotos(_ db: Database, libraries: [LibraryRecord], submitters: [Int]) throws {
         let approved = libraries.filter { $0.status == "approved" }
-        for id in 1...Self.photoCount {
+        for id in 1...photoCount {
             let library = approved[(id * 71) % approved.count]
-            let status = id <= 12 ? "pending" : (id <= 16 ? "approved" : "rejected")
+            let status = Self.share(id, of: photoCount, below: 12, 16, out: 20, ["pending", "approved", "rejected"])
             let created = anchor.addingTimeInterval(-Double(id * 17 % 30) * 86_400 - Double(id) * 1_800)
             let month = MediaFolder.month(of: created)
             try PhotoRecord(
@@ -180,6 +193,14 @@ struct SeedGenerator {
                 status: status, createdAt: created
             ).insert(db)
         }
+    }
+
+    /// The status of item `id` of `count`, in the default data set's shares: the first
+    /// `first`/`total` get `statuses[0]`, up to `second`/`total` `statuses[1]`, the rest `statuses[2]`
+    /// (with the default counts exactly the default data set's split).
+    private static func share(_ id: Int, of count: Int, below first: Int, _ second: Int, out total: Int, _ statuses: [String]) -> String {
+        let scaled = (id * total + count - 1) / count
+        return scaled <= first ? statuses[0] : (scaled <= second ? statuses[1] : statuses[2])
     }
 
     // MARK: Text

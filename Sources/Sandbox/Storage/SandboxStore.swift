@@ -6,8 +6,9 @@ import GRDB
 struct SandboxStore: Sendable {
     private let writer: any DatabaseWriter
 
-    /// Opens (and migrates) the database; seeds it when it holds no data yet.
-    init(path: String, seed: UInt64, now: Date = Date()) throws {
+    /// Opens (and migrates) the database; seeds it with `libraryCount` libraries when it holds
+    /// no data yet (all in one transaction, so 50 000 take seconds).
+    init(path: String, seed: UInt64, libraryCount: Int = SeedGenerator.defaultLibraryCount, now: Date = Date()) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let pool = try DatabasePool(path: path, configuration: configuration)
@@ -15,7 +16,7 @@ struct SandboxStore: Sendable {
         self.writer = pool
         try pool.write { db in
             if try UserRecord.fetchCount(db) == 0 {
-                var generator = SeedGenerator(seed: seed, anchor: now)
+                var generator = SeedGenerator(seed: seed, anchor: now, libraryCount: libraryCount)
                 try generator.insert(into: db)
             }
         }

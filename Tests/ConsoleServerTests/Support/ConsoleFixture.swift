@@ -25,7 +25,9 @@ enum ConsoleFixture {
         ConsoleConfiguration(
             port: 0, databasePath: directory.path("console.sqlite"), backendURL: backendURL,
             templatesDirectory: RepositoryPaths.templates, publicDirectory: RepositoryPaths.publicFiles,
-            behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout, readCacheLifetime: cacheLifetime)
+            behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout, readCacheLifetime: cacheLifetime,
+            // Off unless a test turns it on: its reads would disturb tests that count the console's calls.
+            mirror: nil)
     }
 
     static var quietLogger: Logger {

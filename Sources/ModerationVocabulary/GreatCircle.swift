@@ -4,6 +4,8 @@ import Foundation
 /// `radius_km` search and the console's duplicate check measure the same way.
 public enum GreatCircle {
     public static let earthRadiusMetres = 6_371_008.8
+    /// Metres along a meridian per degree of latitude.
+    public static let metresPerDegree = earthRadiusMetres * .pi / 180
 
     public static func metres(_ lat1: Double, _ lng1: Double, _ lat2: Double, _ lng2: Double) -> Double {
         let dLat = (lat2 - lat1) * .pi / 180

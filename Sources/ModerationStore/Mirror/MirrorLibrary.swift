@@ -1,0 +1,72 @@
+import ModerationVocabulary
+import Foundation
+import GRDB
+
+/// One library as the mirror keeps it: the full moderation record and when the backend
+/// last confirmed it.
+public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "mirrorLibrary"
+
+    public var id: Int
+    public var slug: String
+    public var name: String
+    /// `name` folded for duplicate checks (see `LibraryNameKey`).
+    public var normalizedName: String
+    public var description: String
+    public var address: String
+    public var city: String
+    public var country: String
+    public var postalCode: String
+    public var lat: Double
+    public var lng: Double
+    public var photoUrl: String
+    public var thumbnailUrl: String
+    public var status: LibraryStatus
+    public var rejectionReason: String
+    public var submitterId: Int?
+    public var submitterUsername: String?
+    public var createdAt: Date
+    public var lastConfirmedAt: Date
+    /// When a detail read answered 404 for it; `nil` while it exists.
+    public var goneAt: Date?
+
+    public init(
+        id: Int, slug: String, name: String, description: String, address: String, city: String, country: String,
+        postalCode: String, lat: Double, lng: Double, photoUrl: String, thumbnailUrl: String, status: LibraryStatus,
+        rejectionReason: String, submitterId: Int?, submitterUsername: String?, createdAt: Date, lastConfirmedAt: Date
+    ) {
+        self.id = id
+        self.slug = slug
+        self.name = name
+        self.normalizedName = LibraryNameKey.normalize(name)
+        self.description = description
+        self.address = address
+        self.city = city
+        self.country = country
+        self.postalCode = postalCode
+        self.lat = lat
+        self.lng = lng
+        self.photoUrl = photoUrl
+        self.thumbnailUrl = thumbnailUrl
+        self.status = status
+        self.rejectionReason = rejectionReason
+        self.submitterId = submitterId
+        self.submitterUsername = submitterUsername
+        self.createdAt = createdAt
+        self.lastConfirmedAt = lastConfirmedAt
+        self.goneAt = nil
+    }
+
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let slug = Column(CodingKeys.slug)
+        public static let normalizedName = Column(CodingKeys.normalizedName)
+        public static let city = Column(CodingKeys.city)
+        public static let lat = Column(CodingKeys.lat)
+        public static let lng = Column(CodingKeys.lng)
+        public static let status = Column(CodingKeys.status)
+        public static let createdAt = Column(CodingKeys.createdAt)
+        public static let lastConfirmedAt = Column(CodingKeys.lastConfirmedAt)
+        public static let goneAt = Column(CodingKeys.goneAt)
+    }
+}

@@ -1,0 +1,202 @@
+import ModerationVocabulary
+import Foundation
+import GRDB
+
+/// The mirror: the console's local copy of Book Corners, filled by the sync service.
+/// Rows are upserted by the backend's id, so reading a page twice never duplicates a row.
+extension ModerationStore {
+    // MARK: Writing what the backend answered
+
+    /// Stores libraries a read returned: new ones inserted, known ones replaced (a row once
+    /// marked gone is back if the backend lists it again).
+    public func upsertMirror(libraries: [MirrorLibrary]) throws {
+        try writer.write { db in for library in libraries { try library.upsert(db) } }
+    }
+
+    public func upsertMirror(reports: [MirrorReport]) throws {
+        try writer.write { db in for report in reports { try report.upsert(db) } }
+    }
+
+    public func upsertMirror(photos: [MirrorPhoto]) throws {
+        try writer.write { db in for photo in photos { try photo.upsert(db) } }
+    }
+
+    public func saveMirror(summary: MirrorSummary) throws {
+        try writer.write { db in try summary.upsert(db) }
+    }
+
+    public func saveMirror(statistics: MirrorStatistics) throws {
+        try writer.write { db in try statistics.upsert(db) }
+    }
+
+    // MARK: Items missing from a pass
+
+    /// Libraries a pass over every status did not list (not confirmed since it began): each
+    /// needs a detail read before it may be called gone. Oldest confirmation first.
+    public func librariesMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorLibrary] {
+        try writer.read { db in
+            try MirrorLibrary
+                .filter(MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.lastConfirmedAt < start)
+                .order(MirrorLibrary.Columns.lastConfirmedAt, MirrorLibrary.Columns.id)
+                .limit(limit)
+                .fetchAll(db)
+        }
+    }
+
+    /// Libraries the mirror has in `status` created within `oldest...newest` (an end left open
+    /// when `nil`): what a page of that status covering that range should have listed.
+    public func mirroredLibraries(status: LibraryStatus, createdFrom oldest: Date?, through newest: Date?) throws -> [MirrorLibrary] {
+        try writer.read { db in
+            var request = Self.libraries(status: status)
+            if let oldest { request = request.filter(MirrorLibrary.Columns.createdAt >= oldest) }
+            if let newest { request = request.filter(MirrorLibrary.Columns.createdAt <= newest) }
+            return try request.order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc).fetchAll(db)
+        }
+    }
+
+    /// Marks a library gone once a detail read answered 404 for it. Only a row not confirmed
+    /// since `checkedSince` (the read's start) changes, so a row a later read saw stays.
+    /// Answers whether it changed.
+    @discardableResult
+    public func markLibraryGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE mirrorLibrary SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
+                arguments: [now, id, checkedSince])
+            return db.changesCount == 1
+        }
+    }
+
+    /// Ends a complete pass over every report status that began at `start`: a report it did
+    /// not list has missed one more pass, and one that missed two in a row is gone (reports
+    /// have no detail read to confirm with). Answers the ids newly marked gone.
+    public func completeReportPass(startedAt start: Date, at now: Date) throws -> [Int] {
+        try completePass(table: MirrorReport.databaseTableName, startedAt: start, at: now)
+    }
+
+    /// As `completeReportPass`, for community photos.
+    public func completePhotoPass(startedAt start: Date, at now: Date) throws -> [Int] {
+        try completePass(table: MirrorPhoto.databaseTableName, startedAt: start, at: now)
+    }
+
+    private func completePass(table: String, startedAt start: Date, at now: Date) throws -> [Int] {
+        try writer.write { db in
+            try db.execute(
+                sql: "UPDATE \(table) SET missedPasses = missedPasses + 1 WHERE goneAt IS NULL AND lastConfirmedAt < ?",
+                arguments: [start])
+            try db.execute(
+                sql: "UPDATE \(table) SET missedPasses = 0 WHERE goneAt IS NULL AND lastConfirmedAt >= ?", arguments: [start])
+            let gone = try Int.fetchAll(
+                db, sql: "SELECT id FROM \(table) WHERE goneAt IS NULL AND missedPasses >= 2 ORDER BY id")
+            try db.execute(
+                sql: "UPDATE \(table) SET goneAt = ? WHERE goneAt IS NULL AND missedPasses >= 2", arguments: [now])
+            return gone
+        }
+    }
+
+    // MARK: Reading for pages
+
+    public func mirroredLibrary(slug: String) throws -> MirrorLibrary? {
+        try writer.read { db in
+            try MirrorLibrary.filter(MirrorLibrary.Columns.slug == slug && MirrorLibrary.Columns.goneAt == nil).fetchOne(db)
+        }
+    }
+
+    /// One page of libraries in `status` (every status when `nil`), newest first, as the backend orders them.
+    public func mirroredLibraries(status: LibraryStatus?, limit: Int, offset: Int) throws -> [MirrorLibrary] {
+        try writer.read { db in
+            try Self.libraries(status: status)
+                .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
+                .limit(limit, offset: offset)
+                .fetchAll(db)
+        }
+    }
+
+    public func mirroredLibraryCount(status: LibraryStatus?) throws -> Int {
+        try writer.read { db in try Self.libraries(status: status).fetchCount(db) }
+    }
+
+    private static func libraries(status: LibraryStatus?) -> QueryInterfaceRequest<MirrorLibrary> {
+        let present = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
+        guard let status else { return present }
+        return present.filter(MirrorLibrary.Columns.status == status.rawValue)
+    }
+
+    /// One page of reports in `status` (all when `nil`), newest first.
+    public func mirroredReports(status: ReportStatus?, limit: Int, offset: Int) throws -> [MirrorReport] {
+        try writer.read { db in
+            var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
+            if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
+            return try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
+                .limit(limit, offset: offset).fetchAll(db)
+        }
+    }
+
+    /// One page of community photos in `status` (all when `nil`), newest first.
+    public func mirroredPhotos(status: PhotoStatus?, limit: Int, offset: Int) throws -> [MirrorPhoto] {
+        try writer.read { db in
+            var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
+            if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
+            return try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
+                .limit(limit, offset: offset).fetchAll(db)
+        }
+    }
+
+    public func mirrorSummary() throws -> MirrorSummary? {
+        try writer.read { db in try MirrorSummary.fetchOne(db, key: 1) }
+    }
+
+    public func mirrorStatistics() throws -> MirrorStatistics? {
+        try writer.read { db in try MirrorStatistics.fetchOne(db, key: 1) }
+    }
+
+    // MARK: Duplicates
+
+    /// Libraries in `statuses` within `metres` of a point (great-circle distance), nearest
+    /// first: a bounding box on the position index, then the exact distance.
+    public func mirroredLibraries(
+        near lat: Double, _ lng: Double, withinMetres metres: Double, statuses: [LibraryStatus]
+    ) throws -> [MirrorLibrary] {
+        let box = BoundingBox(lat: lat, lng: lng, metres: metres)
+        let candidates = try writer.read { db in
+            try MirrorLibrary
+                .filter(MirrorLibrary.Columns.goneAt == nil)
+                .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
+                .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
+                .filter(statuses.map(\.rawValue).contains(MirrorLibrary.Columns.status))
+                .fetchAll(db)
+        }
+        return candidates
+            .map { (library: $0, metres: GreatCircle.metres(lat, lng, $0.lat, $0.lng)) }
+            .filter { $0.metres <= metres }
+            .sorted { ($0.metres, $0.library.id) < ($1.metres, $1.library.id) }
+            .map(\.library)
+    }
+
+    /// Libraries in `statuses` in `city` whose name normalises to the same key as `name`.
+    public func mirroredLibraries(city: String, sameNameAs name: String, statuses: [LibraryStatus]) throws -> [MirrorLibrary] {
+        let key = LibraryNameKey.normalize(name)
+        guard !key.isEmpty else { return [] }
+        return try writer.read { db in
+            try MirrorLibrary
+                .filter(MirrorLibrary.Columns.city == city && MirrorLibrary.Columns.normalizedName == key)
+                .filter(MirrorLibrary.Columns.goneAt == nil)
+                .filter(statuses.map(\.rawValue).contains(MirrorLibrary.Columns.status))
+                .order(MirrorLibrary.Columns.id)
+                .fetchAll(db)
+        }
+    }
+
+    // MARK: Sync state
+
+    /// The stored state of `scope`; a fresh one when the sync never ran it.
+    public func mirrorScopeState(_ scope: MirrorScope) throws -> MirrorScopeState {
+        try writer.read { db in
+            try MirrorScopeState.fetchOne(db, key: scope.rawValue) ?? MirrorScopeState(scope: scope)
+        }
+    }
+
+    public func saveMirrorScopeState(_ state: MirrorScopeState) throws {
+        try writer.write { db in try state.upsert(db) }
+    }
+}

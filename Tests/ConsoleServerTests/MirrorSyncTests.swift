@@ -1,0 +1,282 @@
+@testable import ConsoleServer
+import BookCornersAPI
+import Foundation
+import GRDB
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// The mirror sync against the sandbox over real HTTP, its calls counted by a proxy.
+/// Intervals and windows are shortened through configuration, never by sleeping long.
+@Suite("Mirror: the sync service", .timeLimit(.minutes(3)))
+struct MirrorSyncTests {
+    /// Signs in and lands on a page that reads nothing from the backend, so every moderation
+    /// read the proxy sees is the mirror's.
+    private func signIn(_ browser: Browser) async throws {
+        let page = try await browser.signIn(next: "/audit")
+        #expect(page.status == .seeOther && page.location == "/audit", "signed in: \(page)")
+    }
+
+    /// The mirror's own calls: pages send each staff member's address as X-Forwarded-For, the mirror does not.
+    private func mirrorCalls(_ proxy: FaultingProxy) async -> [FaultingProxy.ForwardedCall] {
+        await proxy.forwardedLog().filter { $0.forwardedFor == nil && BackendScope.of($0) != nil }
+    }
+
+    private func store(_ directory: TemporaryDirectory) throws -> ModerationStore {
+        try ModerationStore(path: directory.path("console.sqlite"))
+    }
+
+    /// Sleeps until just after the next multiple of `window` seconds since the epoch.
+    private func waitForNextWindow(_ window: Int) async throws {
+        let now = Date().timeIntervalSince1970
+        let left = Double(window) - now.truncatingRemainder(dividingBy: Double(window))
+        try await Task.sleep(for: .milliseconds(Int(left * 1000) + 50))
+    }
+
+    @Test("with nobody signed in it reads nothing; once someone is, it mirrors every library, report and photo, the summary and the statistics")
+    func fillsOnceSomeoneSignsIn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await MirrorFixture.withBackend(rateLimits: nil, directory: directory) { sandbox, proxy, url in
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorFixture.mirror(window: 300, reads: 600, firstPageInterval: 30)
+            ) { browser in
+                // setup: the console runs with nobody signed in
+                try await Task.sleep(for: .seconds(1))
+                let before = await proxy.forwardedInAll()
+                // act
+                try await signIn(browser)
+                let store = try store(directory)
+                try await MirrorFixture.eventually("every library mirrored") {
+                    try store.mirroredLibraryCount(status: nil) == 500 && store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil
+                }
+                try await MirrorFixture.eventually("reports, photos, summary and statistics mirrored") {
+                    try store.mirroredReports(status: nil, limit: 100, offset: 0).count == 25
+                        && store.mirroredPhotos(status: nil, limit: 100, offset: 0).count == 20
+                        && store.mirrorSummary() != nil && store.mirrorStatistics() != nil
+                }
+                // check
+                #expect(before == 0, "no backend call before anyone signed in")
+                #expect(try store.mirroredLibraryCount(status: .pending) == 60)
+                #expect(try store.mirrorSummary()?.pendingLibraries == 60)
+                #expect(try store.mirroredReports(status: .open, limit: 100, offset: 0).count == 14)
+                let token = try await sandbox.accessToken()
+                let hostile = try #require(try store.mirroredLibraries(status: .pending, limit: 100, offset: 0).first { $0.name.contains("<script>") })
+                let detail = try #require(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(hostile.slug)", token: token).jsonObject())
+                #expect(hostile.description == detail["description"] as? String, "the full record, unescaped")
+                #expect(hostile.createdAt == BackendTimestamp.parse(detail["created_at"] as? String ?? ""))
+                #expect(hostile.lastConfirmedAt > hostile.createdAt)
+            }
+        }
+    }
+
+    @Test("in windows of 3 s and 20 reads, it never spends more than its 10 in any scope and window, and never meets a 429")
+    func neverOverBudget() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let limits = RateLimitPolicy(windowSeconds: 3, reads: 20)
+        try await MirrorFixture.withBackend(rateLimits: limits, directory: directory) { _, proxy, url in
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorFixture.mirror(window: 3, reads: 20, firstPageInterval: 0.5, pageSize: 10)
+            ) { browser in
+                // setup
+                try await signIn(browser)
+                // act: three windows and more
+                try await Task.sleep(for: .seconds(10))
+                // check
+                let calls = await mirrorCalls(proxy)
+                var perScopeAndWindow: [String: Int] = [:]
+                for call in calls {
+                    guard let scope = BackendScope.of(call) else { continue }
+                    perScopeAndWindow["\(scope.rawValue) \(Int(call.arrivedAt.timeIntervalSince1970 / 3))", default: 0] += 1
+                }
+                let listWindows = perScopeAndWindow.filter { $0.key.hasPrefix(MirrorScope.libraryList.rawValue) }
+                #expect(listWindows.count >= 3, "the library lists were read in every window: \(listWindows)")
+                #expect(listWindows.values.allSatisfy { $0 <= 8 }, "never the 2 kept for decision checks: \(listWindows)")
+                #expect(perScopeAndWindow.values.allSatisfy { $0 <= 10 }, "\(perScopeAndWindow.sorted { $0.key < $1.key })")
+                #expect(calls.allSatisfy { $0.status == 200 }, "statuses: \(Set(calls.map(\.status)))")
+            }
+        }
+    }
+
+    @Test("a 429 caused by another client at the same address pauses that scope until retry_after; other scopes go on")
+    func pausesOnOutsideRateLimit() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // 12-s windows: room for the outsider to spend the budget early, however busy the machine.
+        let limits = RateLimitPolicy(windowSeconds: 12, reads: 20)
+        try await MirrorFixture.withBackend(rateLimits: limits, directory: directory) { sandbox, proxy, url in
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorFixture.mirror(window: 12, reads: 20, firstPageInterval: 2)
+            ) { browser in
+                // setup
+                try await signIn(browser)
+                let token = try await sandbox.accessToken()
+                try await waitForNextWindow(12)
+                let windowEnd = Date(timeIntervalSince1970: Double((Int(Date().timeIntervalSince1970) / 12 + 1) * 12))
+                // act: another client at the same address spends the library lists' budget
+                var outsider: [Int] = []
+                while outsider.last != 429 && outsider.count < 25 {
+                    outsider.append(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending", token: token).status)
+                }
+                try await Task.sleep(until: .now + .milliseconds(Int(windowEnd.timeIntervalSinceNow * 1000) + 2_000))
+                // check
+                #expect(outsider.last == 429)
+                let calls = await mirrorCalls(proxy)
+                let limited = calls.filter { $0.status == 429 }
+                let first429 = try #require(limited.first, "the mirror met the outsider's 429")
+                #expect(limited.count == 1, "one 429, then it waited: \(limited.map(\.path))")
+                let listReadsWhilePaused = calls.filter {
+                    BackendScope.of($0) == .libraryList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd
+                }
+                #expect(listReadsWhilePaused.isEmpty, "no library list read until retry_after")
+                #expect(calls.contains { BackendScope.of($0) == .libraryList && $0.arrivedAt >= windowEnd && $0.status == 200 }, "it resumed")
+                #expect(calls.contains {
+                    BackendScope.of($0) == .reportList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd && $0.status == 200
+                }, "reports were still read meanwhile")
+                let paused = try #require(try store(directory).mirrorScopeState(.libraryList).pausedUntil)
+                #expect(abs(paused.timeIntervalSince(windowEnd)) <= 1.5, "paused until the window's end, as retry_after said")
+            }
+        }
+    }
+
+    @Test("a restart mid-pass resumes at the page it reached and leaves exactly one row per library")
+    func restartMidPass() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // 4-s windows of 20 reads: the pass gets a few pages of 25 per window, so it spans several.
+        let mirror = MirrorFixture.mirror(window: 4, reads: 20, firstPageInterval: 2, pageSize: 25)
+        try await MirrorFixture.withBackend(rateLimits: nil, directory: directory) { _, proxy, url in
+            // setup: a first run, stopped once the pass is under way
+            try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { browser in
+                try await signIn(browser)
+                try await MirrorFixture.eventually("the pass is under way") { try store(directory).mirrorScopeState(.libraryList).passNextPage > 2 }
+            }
+            let stoppedAt = try store(directory).mirrorScopeState(.libraryList)
+            let callsBefore = await proxy.forwardedLog().count
+            // act: the same database again, the same person still signed in
+            try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { _ in
+                try await MirrorFixture.eventually("the pass completes") {
+                    try store(directory).mirrorScopeState(.libraryList).lastPassCompletedAt != nil
+                }
+            }
+            // check
+            let resumed = await proxy.forwardedLog().dropFirst(callsBefore).first {
+                BackendScope.of($0) == .libraryList && $0.query.contains("status=all")
+            }
+            #expect(stoppedAt.passNextPage > 2 && stoppedAt.passNextPage < 20, "stopped mid-pass, at page \(stoppedAt.passNextPage) of 20")
+            #expect(resumed?.query.contains("page=\(stoppedAt.passNextPage)&") == true, "resumed with \(resumed?.query ?? "no pass read")")
+            #expect(try store(directory).mirroredLibraryCount(status: nil) == 500)
+            let rows = try DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+                try Row.fetchOne(db, sql: "SELECT COUNT(*) AS rows, COUNT(DISTINCT slug) AS slugs, COUNT(goneAt) AS gone FROM mirrorLibrary")
+            }
+            #expect(rows?["rows"] as Int? == 500)
+            #expect(rows?["slugs"] as Int? == 500)
+            #expect(rows?["gone"] as Int? == 0)
+            var perScopeAndWindow: [String: Int] = [:]
+            for call in await mirrorCalls(proxy) {
+                guard let scope = BackendScope.of(call) else { continue }
+                perScopeAndWindow["\(scope.rawValue) \(Int(call.arrivedAt.timeIntervalSince1970 / 4))", default: 0] += 1
+            }
+            #expect(perScopeAndWindow.values.allSatisfy { $0 <= 10 }, "the restarted sync still counted the window's earlier reads: \(perScopeAndWindow)")
+        }
+    }
+
+    @Test("an outage mid-pass delays it: nothing is marked gone, nothing invented, and the pass finishes once the backend is back")
+    func outageMidPass() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let outage = OutageSwitch()
+        let mirror = MirrorFixture.mirror(window: 4, reads: 20, firstPageInterval: 2, pageSize: 25)
+        try await MirrorFixture.withBackend(rateLimits: nil, directory: directory, outage: outage) { _, _, url in
+            try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { browser in
+                // setup
+                try await signIn(browser)
+                let store = try store(directory)
+                try await MirrorFixture.eventually("the pass is under way") { try store.mirrorScopeState(.libraryList).passNextPage > 2 }
+                // act: the backend is down for two windows
+                outage.isOn = true
+                // A read already past the proxy may still land.
+                try await Task.sleep(for: .milliseconds(500))
+                let pageAtOutage = try store.mirrorScopeState(.libraryList).passNextPage
+                try await Task.sleep(for: .seconds(8))
+                let pageAfterOutage = try store.mirrorScopeState(.libraryList).passNextPage
+                let countDuringOutage = try store.mirroredLibraryCount(status: nil)
+                outage.isOn = false
+                try await MirrorFixture.eventually("the pass completes") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                // the check for items the pass missed runs after it: give it a few ticks
+                try await Task.sleep(for: .seconds(1))
+                // check
+                #expect(pageAfterOutage == pageAtOutage, "no page skipped while the backend was down")
+                #expect(countDuringOutage <= 500)
+                #expect(try store.mirroredLibraryCount(status: nil) == 500, "nothing dropped, nothing invented")
+                let gone = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE goneAt IS NOT NULL")
+                }
+                #expect(gone == 0, "nothing marked gone")
+            }
+        }
+    }
+
+    @Test("a library deleted at the backend is marked gone only after a detail read answers 404")
+    func deletedLibraryConfirmedByDetailRead() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await MirrorFixture.withBackend(rateLimits: nil, directory: directory) { _, proxy, url in
+            // 10-s windows of 100 reads: a pass of 10 pages fits several times in a window.
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorFixture.mirror(window: 10, reads: 100, firstPageInterval: 2)
+            ) { browser in
+                // setup: a first complete pass
+                try await signIn(browser)
+                let store = try store(directory)
+                try await MirrorFixture.eventually("a complete pass") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                let victim = try #require(try store.mirroredLibraries(status: .approved, limit: 1, offset: 250).first)
+                // act: the backend loses it (deleted behind everyone's back)
+                try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
+                    try db.execute(sql: "DELETE FROM report WHERE libraryId = ?; DELETE FROM photo WHERE libraryId = ?; DELETE FROM library WHERE id = ?",
+                                   arguments: [victim.id, victim.id, victim.id])
+                }
+                try await MirrorFixture.eventually("marked gone") { try store.mirroredLibrary(slug: victim.slug) == nil }
+                // check
+                let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(victim.slug)") }
+                #expect(detailReads.map(\.status).contains(404), "confirmed by a detail read: \(detailReads.map(\.status))")
+                #expect(try store.mirroredLibraryCount(status: nil) == 499)
+            }
+        }
+    }
+
+    @Test("a library approved through the sandbox's API by another staff account shows its new status in the mirror within 30 s")
+    func changeFromOutsideSeenWithinFreshnessGoal() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The real backend's limits and the production policy: nothing shortened.
+        try await MirrorFixture.withBackend(rateLimits: RateLimitPolicy(), directory: directory) { sandbox, proxy, url in
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorConfiguration(tickInterval: 0.2)
+            ) { browser in
+                // setup: the first pass done, so only queue fronts (every 25 s) can notice the change
+                try await signIn(browser)
+                let store = try store(directory)
+                try await MirrorFixture.eventually("the first pass done") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                let target = try #require(try store.mirroredLibraries(status: .pending, limit: 1, offset: 3).first)
+                let otherStaff = try await sandbox.accessToken(username: "maria")
+                // act
+                let approved = try await sandbox.raw(
+                    .PATCH, "/api/v1/libraries/moderation/\(target.slug)", token: otherStaff, json: #"{"status": "approved"}"#)
+                let changedAt = Date()
+                try await MirrorFixture.eventually("the mirror shows it approved", timeout: .seconds(30)) {
+                    try store.mirroredLibrary(slug: target.slug)?.status == .approved
+                }
+                // check
+                #expect(approved.status == 200)
+                print("an outside approval reached the mirror after \(String(format: "%.1f", Date().timeIntervalSince(changedAt))) s")
+                let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(target.slug)") && $0.arrivedAt > changedAt }
+                #expect(detailReads.count == 1, "the pending page no longer listed it, so one detail read learned its status")
+                #expect(try store.mirrorScopeState(.libraryList).passStartedAt == nil, "no pass was under way to find it instead")
+                #expect(try store.mirroredLibraryCount(status: .pending) == 59)
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import BookCornersAPI
+import Foundation
+import GRDB
+import ModerationStore
+import Testing
+
+@Suite("ModerationStore: the mirror's tables")
+struct MirrorStoreTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mirror-\(UUID().uuidString)")
+    private var path: String { directory.appendingPathComponent("console.sqlite").path }
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func withStore(_ body: (ModerationStore) throws -> Void) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try body(try ModerationStore(path: path))
+    }
+
+    private func library(
+        _ id: Int, status: LibraryStatus = .pending, name: String = "Corner Books", city: String = "Florence",
+        lat: Double = 43.77, lng: Double = 11.25, created: TimeInterval = 0, confirmed: Date? = nil
+    ) -> MirrorLibrary {
+        MirrorLibrary(
+            id: id, slug: "library-\(id)", name: name, description: "", address: "Via Roma \(id)", city: city, country: "IT",
+            postalCode: "50100", lat: lat, lng: lng, photoUrl: "", thumbnailUrl: "", status: status, rejectionReason: "",
+            submitterId: nil, submitterUsername: nil, createdAt: now.addingTimeInterval(-86_400 + created),
+            lastConfirmedAt: confirmed ?? now)
+    }
+
+    private func report(_ id: Int, status: ReportStatus = .open, confirmed: Date) -> MirrorReport {
+        MirrorReport(
+            id: id, libraryId: 1, librarySlug: "library-1", libraryName: "Corner Books", libraryAddress: "", libraryCity: "Florence",
+            libraryCountry: "IT", libraryStatus: .approved, reporterId: 3, reporterUsername: "alice", reason: .incorrectInfo,
+            details: "wrong pin", photoUrl: "", status: status, createdAt: now.addingTimeInterval(-3_600), lastConfirmedAt: confirmed)
+    }
+
+    @Test("reading the same page twice, or again after a restart, updates rows and never duplicates them; statuses come back typed")
+    func upsertsNeverDuplicate() throws {
+        try withStore { store in
+            // setup
+            try store.upsertMirror(libraries: (1...5).map { library($0) })
+            // act: the same page again with one status changed, then after reopening the file
+            var changed = (1...5).map { library($0, confirmed: now.addingTimeInterval(30)) }
+            changed[2].status = .approved
+            try store.upsertMirror(libraries: changed)
+            let reopened = try ModerationStore(path: path)
+            try reopened.upsertMirror(libraries: [changed[2]])
+            // check
+            #expect(try reopened.mirroredLibraryCount(status: nil) == 5)
+            #expect(try reopened.mirroredLibraryCount(status: .pending) == 4)
+            #expect(try reopened.mirroredLibrary(slug: "library-3")?.status == .approved)
+            #expect(try reopened.mirroredLibrary(slug: "library-3")?.lastConfirmedAt == now.addingTimeInterval(30))
+            let raw = try DatabaseQueue(path: path).read { db in
+                try String.fetchOne(db, sql: "SELECT status FROM mirrorLibrary WHERE id = 3")
+            }
+            #expect(raw == "approved", "the column holds the backend's raw string")
+            try reopened.upsertMirror(reports: [report(1, confirmed: now), report(1, status: .resolved, confirmed: now)])
+            #expect(try reopened.mirroredReports(status: nil, limit: 10, offset: 0).map(\.status) == [.resolved])
+            #expect(try reopened.mirroredReports(status: nil, limit: 10, offset: 0).first?.reason == .incorrectInfo)
+        }
+    }
+
+    @Test("a library missing from a pass is gone only once a 404 is recorded, and not if a later read confirmed it")
+    func goneOnlyAfterConfirmation() throws {
+        try withStore { store in
+            // setup: a pass starts at now+60; library 2 is listed by it, 1 and 3 are not
+            try store.upsertMirror(libraries: [library(1), library(2), library(3)])
+            let passStart = now.addingTimeInterval(60)
+            try store.upsertMirror(libraries: [library(2, confirmed: now.addingTimeInterval(61))])
+            // act
+            let missing = try store.librariesMissing(fromPassStartedAt: passStart, limit: 10).map(\.id)
+            let marked = try store.markLibraryGone(id: 1, checkedSince: passStart, at: now.addingTimeInterval(70))
+            // library 3: its detail read started, but a list read confirmed it meanwhile
+            try store.upsertMirror(libraries: [library(3, confirmed: now.addingTimeInterval(75))])
+            let notMarked = try store.markLibraryGone(id: 3, checkedSince: now.addingTimeInterval(72), at: now.addingTimeInterval(80))
+            // check
+            #expect(missing == [1, 3])
+            #expect(marked)
+            #expect(!notMarked)
+            #expect(try store.mirroredLibraries(status: nil, limit: 10, offset: 0).map(\.id).sorted() == [2, 3])
+            #expect(try store.mirroredLibrary(slug: "library-1") == nil)
+            // a gone library listed again is back
+            try store.upsertMirror(libraries: [library(1, confirmed: now.addingTimeInterval(90))])
+            #expect(try store.mirroredLibrary(slug: "library-1") != nil)
+        }
+    }
+
+    @Test("a report missing from one complete pass stays; missing from two in a row it is gone")
+    func reportsGoneAfterTwoPasses() throws {
+        try withStore { store in
+            // setup
+            try store.upsertMirror(reports: [report(1, confirmed: now), report(2, confirmed: now)])
+            // act: pass 1 lists only report 2, pass 2 again only report 2
+            try store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(11))])
+            let first = try store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
+            try store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(21))])
+            let second = try store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
+            // check
+            #expect(first == [])
+            #expect(second == [1])
+            #expect(try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [2])
+        }
+    }
+
+    @Test("a report missed by one pass, listed by the next and missed again is not gone: only misses in a row count")
+    func missesMustBeInARow() throws {
+        try withStore { store in
+            // setup
+            try store.upsertMirror(reports: [report(1, confirmed: now)])
+            // act: missed, listed, missed
+            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
+            try store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(21))])
+            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
+            let third = try store.completeReportPass(startedAt: now.addingTimeInterval(30), at: now.addingTimeInterval(32))
+            // check
+            #expect(third == [])
+            #expect(try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [1])
+        }
+    }
+
+    @Test("pages come newest first by status; duplicates by distance (a bounding box, then the exact metres) and by normalised name")
+    func pageAndDuplicateQueries() throws {
+        try withStore { store in
+            // setup: 10 m and 60 m north of library 1; one of the same name in another spelling
+            let metre = 1 / 111_195.0
+            try store.upsertMirror(libraries: [
+                library(1, status: .approved, created: 10),
+                library(2, status: .pending, name: "x", lat: 43.77 + 10 * metre, created: 20),
+                library(3, status: .approved, name: "y", lat: 43.77 + 60 * metre, created: 30),
+                library(4, status: .rejected, name: "z", lat: 43.77 + 5 * metre, created: 40),
+                library(5, status: .pending, name: "  CORNER böoks! ", lat: 45, created: 50),
+                library(6, status: .approved, name: "Corner Books", city: "Milan", lat: 45.46, created: 60),
+            ])
+            // act
+            let near = try store.mirroredLibraries(near: 43.77, 11.25, withinMetres: 50, statuses: [.approved, .pending])
+            let named = try store.mirroredLibraries(city: "Florence", sameNameAs: "Corner Books", statuses: [.approved, .pending])
+            let pending = try store.mirroredLibraries(status: .pending, limit: 10, offset: 0)
+            // check
+            #expect(near.map(\.id) == [1, 2], "60 m is too far; a rejected one does not count")
+            #expect(named.map(\.id) == [1, 5], "case, accents, spaces and punctuation do not matter; another city does")
+            #expect(pending.map(\.id) == [5, 2])
+        }
+    }
+
+    @Test("the page and duplicate queries use the mirror's indexes, not a scan")
+    func queriesUseIndexes() throws {
+        try withStore { _ in
+            let plans = try DatabaseQueue(path: path).read { db in
+                try [
+                    "SELECT * FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 20",
+                    "SELECT * FROM mirrorLibrary WHERE city = 'Florence' AND normalizedName = 'cornerbooks'",
+                    "SELECT * FROM mirrorLibrary WHERE lat BETWEEN 43.7 AND 43.8 AND lng BETWEEN 11.2 AND 11.3",
+                ].map { sql in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }.joined(separator: "; ") }
+            }
+            #expect(plans[0].contains("mirrorLibrary_status_createdAt"), "\(plans[0])")
+            #expect(!plans[0].contains("TEMP B-TREE"), "ordered by the index: \(plans[0])")
+            #expect(plans[1].contains("mirrorLibrary_city_name"), "\(plans[1])")
+            #expect(plans[2].contains("mirrorLibrary_position"), "\(plans[2])")
+        }
+    }
+
+    @Test("a scope's window, reads spent, pause and pass cursor survive a restart")
+    func scopeStateSurvivesRestart() throws {
+        try withStore { store in
+            // setup
+            #expect(try store.mirrorScopeState(.libraryList) == MirrorScopeState(scope: .libraryList))
+            let state = MirrorScopeState(
+                scope: .libraryList, windowIndex: 6_000_000, readsSpent: 12, decisionReadsSpent: 2,
+                pausedUntil: now.addingTimeInterval(40), passNextPage: 7, passStartedAt: now)
+            // act
+            try store.saveMirrorScopeState(state)
+            let reopened = try ModerationStore(path: path)
+            // check
+            #expect(try reopened.mirrorScopeState(.libraryList) == state)
+            #expect(try reopened.mirrorScopeState(.reportList).passNextPage == 1)
+        }
+    }
+
+    @Test("the summary and the statistics are one row each, replaced on every read")
+    func summaryAndStatistics() throws {
+        try withStore { store in
+            try store.saveMirror(summary: MirrorSummary(
+                pendingLibraries: 1, openReports: 2, pendingPhotos: 3, totalPending: 6, totalLibraries: 9, totalUsers: 4, lastConfirmedAt: now))
+            try store.saveMirror(summary: MirrorSummary(
+                pendingLibraries: 0, openReports: 2, pendingPhotos: 3, totalPending: 5, totalLibraries: 10, totalUsers: 4,
+                lastConfirmedAt: now.addingTimeInterval(5)))
+            try store.saveMirror(statistics: MirrorStatistics(json: Data(#"{"total_approved": 10}"#.utf8), lastConfirmedAt: now))
+            #expect(try store.mirrorSummary()?.totalLibraries == 10)
+            #expect(try store.mirrorSummary()?.lastConfirmedAt == now.addingTimeInterval(5))
+            #expect(try store.mirrorStatistics()?.json == Data(#"{"total_approved": 10}"#.utf8))
+        }
+    }
+}

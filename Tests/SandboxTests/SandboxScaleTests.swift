@@ -1,0 +1,62 @@
+import Foundation
+import Sandbox
+import Testing
+import TestSupport
+
+/// `console sandbox --libraries N`: a deterministic data set of any size up to 50 000.
+@Suite("Sandbox: seeding at scale", .timeLimit(.minutes(3)))
+struct SandboxScaleTests {
+    @Test("50 000 libraries seed in one go, in the default data set's proportions, and every one is listed")
+    func fiftyThousand() async throws {
+        // setup
+        let started = Date()
+        try await SandboxFixture.run(libraries: 50_000) { sandbox in
+            let seconds = Date().timeIntervalSince(started)
+            let token = try await sandbox.accessToken()
+            // act
+            let summary = try #require(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/summary", token: token).jsonObject())
+            let all = try await total(sandbox, token, "/api/v1/libraries/moderation?status=all&page_size=1")
+            let rejected = try await total(sandbox, token, "/api/v1/libraries/moderation?status=rejected&page_size=1")
+            let reports = try await total(sandbox, token, "/api/v1/libraries/moderation/reports?page_size=1")
+            let photos = try await total(sandbox, token, "/api/v1/libraries/moderation/photos?page_size=1")
+            let lastPage = try await sandbox.raw(.GET, "/api/v1/libraries/moderation?status=all&page=1000&page_size=50", token: token)
+            // check
+            print("50 000 libraries: sandbox seeded and answering after \(String(format: "%.1f", seconds)) s")
+            #expect(all == 50_000)
+            #expect(summary["pending_libraries_count"] as? Int == 6_000)
+            #expect(rejected == 2_400)
+            #expect(summary["total_libraries"] as? Int == 41_600, "approved ones")
+            #expect(reports == 2_500)
+            #expect(photos == 2_000)
+            #expect(summary["open_reports_count"] as? Int == 1_400)
+            #expect(summary["pending_photos_count"] as? Int == 1_200)
+            #expect(lastPage.status == 200, "page 1000 of 50 is the last the backend allows")
+            #expect(seconds < 60, "one transaction: seconds, not minutes, even on a busy machine")
+        }
+    }
+
+    @Test("the same seed gives the same libraries; another seed gives others")
+    func deterministic() async throws {
+        // act
+        let first = try await pendingSlugs(seed: 7)
+        let again = try await pendingSlugs(seed: 7)
+        let other = try await pendingSlugs(seed: 8)
+        // check
+        #expect(first.count == 50)
+        #expect(first == again)
+        #expect(first != other)
+    }
+
+    private func pendingSlugs(seed: UInt64) async throws -> [String] {
+        try await SandboxFixture.run(libraries: 2_000, seed: seed) { sandbox in
+            let token = try await sandbox.accessToken()
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page=3&page_size=50", token: token).jsonObject()
+            return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
+        }
+    }
+
+    private func total(_ sandbox: SandboxFixture, _ token: String, _ path: String) async throws -> Int? {
+        let list = try await sandbox.raw(.GET, path, token: token).jsonObject()
+        return (list?["pagination"] as? [String: Any])?["total"] as? Int
+    }
+}
