@@ -29,7 +29,7 @@ struct SandboxAPI: Sendable {
         case .moderationLibraries:
             return try await moderationLibraries(call, fixedStatus: nil)
         case .pendingLibraries:
-            return try await moderationLibraries(call, fixedStatus: "pending")
+            return try await moderationLibraries(call, fixedStatus: .pending)
         case .moderationLibrary(let slug):
             if call.request.method == .patch { return try await moderateLibrary(call, slug: slug) }
             try await requireStaff(call)
@@ -43,7 +43,7 @@ struct SandboxAPI: Sendable {
             try authenticate(call, validating: query)
             try await requireStaff(call)
             let list = try store.reports(
-                status: status == "all" ? nil : status, reason: reason == "all" ? nil : reason, page: page, pageSize: size)
+                status: ReportStatus(rawValue: status), reason: reason == "all" ? nil : reason, page: page, pageSize: size)
             return try SandboxResponse.json(WireList(list.items, list.pagination))
         case .report(let id):
             return try await moderateReport(call, id: id)
@@ -53,7 +53,7 @@ struct SandboxAPI: Sendable {
             let (page, size) = Self.paging(&query)
             try authenticate(call, validating: query)
             try await requireStaff(call)
-            let list = try store.photos(status: status == "all" ? nil : status, page: page, pageSize: size)
+            let list = try store.photos(status: PhotoStatus(rawValue: status), page: page, pageSize: size)
             return try SandboxResponse.json(WireList(list.items, list.pagination))
         case .photo(let id):
             return try await moderatePhoto(call, id: id)
@@ -61,7 +61,7 @@ struct SandboxAPI: Sendable {
             return try await publicLibraries(call)
         case .publicLibrary(let slug):
             try await admit(call)
-            guard let library = try store.moderationLibrary(slug: slug), library.status == "approved" else {
+            guard let library = try store.moderationLibrary(slug: slug), library.moderationStatus == .approved else {
                 throw SandboxError.notFound
             }
             let publicView = PublicLibrary(
@@ -152,11 +152,12 @@ struct SandboxAPI: Sendable {
 
     // MARK: Moderation
 
-    private func moderationLibraries(_ call: SandboxCall, fixedStatus: String?) async throws -> Response {
+    private func moderationLibraries(_ call: SandboxCall, fixedStatus: LibraryStatus?) async throws -> Response {
         var query = QueryReader(call.request.uri)
         // The pending list validates `status` too, then ignores it.
         let requested = query.choice("status", ["all"] + LibraryStatus.allCases.map(\.rawValue), default: "all")
-        let status = fixedStatus ?? requested
+        // "all" is no status: every status.
+        let status = fixedStatus ?? LibraryStatus(rawValue: requested)
         let text = query.string("q", maxLength: 200)
         let country = query.string("country", maxLength: 2)
         let source = query.string("source", maxLength: 100)
@@ -165,7 +166,7 @@ struct SandboxAPI: Sendable {
         try await requireStaff(call)
         let list = try store.moderationLibraries(
             ModerationLibraryQuery(
-                status: status == "all" ? nil : status, text: text, country: country, source: source, page: page, pageSize: size))
+                status: status, text: text, country: country, source: source, page: page, pageSize: size))
         return try SandboxResponse.json(
             WireList(list.items, list.pagination), cacheControl: fixedStatus == nil ? Self.moderationListCaching : nil)
     }
@@ -174,7 +175,7 @@ struct SandboxAPI: Sendable {
         try authenticate(call)
         let body = try await jsonObject(call)
         var failures: [FieldFailure] = []
-        let status = Self.requiredChoice(body, "status", LibraryStatus.allCases.map(\.rawValue), &failures)
+        let status = Self.requiredChoice(body, "status", LibraryStatus.allCases.map(\.rawValue), &failures).flatMap(LibraryStatus.init(rawValue:))
         var reason = ""
         switch body["rejection_reason"] {
         case nil: break
@@ -200,7 +201,7 @@ struct SandboxAPI: Sendable {
         let reportID = try Self.integerPathParameter(id, name: "report_id")
         let body = try await jsonObject(call)
         var failures: [FieldFailure] = []
-        let status = Self.requiredChoice(body, "status", ReportStatus.allCases.map(\.rawValue), &failures)
+        let status = Self.requiredChoice(body, "status", ReportStatus.allCases.map(\.rawValue), &failures).flatMap(ReportStatus.init(rawValue:))
         guard failures.isEmpty, let status else { throw SandboxError.validation(failures) }
         try await requireStaff(call)
         guard let reportID, let report = try store.moderateReport(id: reportID, status: status) else { throw SandboxError.notFound }
@@ -212,7 +213,7 @@ struct SandboxAPI: Sendable {
         let photoID = try Self.integerPathParameter(id, name: "photo_id")
         let body = try await jsonObject(call)
         var failures: [FieldFailure] = []
-        let status = Self.requiredChoice(body, "status", LibraryStatus.allCases.map(\.rawValue), &failures)
+        let status = Self.requiredChoice(body, "status", PhotoStatus.allCases.map(\.rawValue), &failures).flatMap(PhotoStatus.init(rawValue:))
         guard failures.isEmpty, let status else { throw SandboxError.validation(failures) }
         try await requireStaff(call)
         guard let photoID, let photo = try store.moderatePhoto(id: photoID, status: status) else { throw SandboxError.notFound }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// Writes a deterministic, realistic data set: by default 500 libraries in 24 countries,
 /// 60 of them pending (near-duplicates, empty fields, long texts, non-Latin scripts and
@@ -66,18 +67,18 @@ struct SeedGenerator {
         libraries.reserveCapacity(libraryCount)
         let approvedCount = libraryCount - pendingCount - rejectedCount
         for index in 0..<approvedCount {
-            libraries.append(makeLibrary(id: index + 1, status: "approved", ageDays: 0...548, submitters: submitters))
+            libraries.append(makeLibrary(id: index + 1, status: .approved, ageDays: 0...548, submitters: submitters))
         }
         for index in 0..<rejectedCount {
-            var library = makeLibrary(id: approvedCount + index + 1, status: "rejected", ageDays: 5...400, submitters: submitters)
+            var library = makeLibrary(id: approvedCount + index + 1, status: .rejected, ageDays: 5...400, submitters: submitters)
             library.rejectionReason = index.isMultiple(of: 3) ? "" : random.pick(Self.rejectionReasons)
             libraries.append(library)
         }
-        let approved = libraries.filter { $0.status == "approved" }
+        let approved = libraries.filter { $0.status == .approved }
         for index in 0..<pendingCount {
             let id = approvedCount + rejectedCount + index + 1
             var library = makeLibrary(
-                id: id, status: "pending", ageDays: 0...45, submitters: submitters,
+                id: id, status: .pending, ageDays: 0...45, submitters: submitters,
                 city: index % 10 == 7 ? random.pick(Self.nonLatinCities) : nil)
             applyPendingQuirk(index: index, to: &library, approved: approved)
             libraries.append(library)
@@ -87,7 +88,7 @@ struct SeedGenerator {
     }
 
     private mutating func makeLibrary(
-        id: Int, status: String, ageDays: ClosedRange<Int>, submitters: [Int], city chosen: CountryCatalog.City? = nil
+        id: Int, status: LibraryStatus, ageDays: ClosedRange<Int>, submitters: [Int], city chosen: CountryCatalog.City? = nil
     ) -> LibraryRecord {
         let city = chosen ?? random.pick(CountryCatalog.cities)
         let street = random.pick(city.streets)
@@ -163,12 +164,12 @@ struct SeedGenerator {
     // MARK: Reports and photos
 
     private mutating func insertReports(_ db: Database, libraries: [LibraryRecord], reporters: [Int]) throws {
-        let approved = libraries.filter { $0.status == "approved" }
+        let approved = libraries.filter { $0.status == .approved }
         let reasons = ["damaged", "missing", "incorrect_info", "inappropriate", "other"]
         for id in 1...reportCount {
             let library = approved[(id * 53) % approved.count]
             let reason = reasons[(id - 1) % reasons.count]
-            let status = Self.share(id, of: reportCount, below: 14, 20, out: 25, ["open", "resolved", "dismissed"])
+            let status = Self.share(id, of: reportCount, below: 14, 20, out: 25, [ReportStatus.open, .resolved, .dismissed])
             try ReportRecord(
                 id: id, libraryId: library.id, createdById: id % 6 == 0 ? nil : random.pick(reporters),
                 reason: reason, details: Self.reportDetails[reason, default: ""] + (id == 3 ? " <b>not bold</b>" : ""),
@@ -179,10 +180,10 @@ struct SeedGenerator {
     }
 
     private mutating func insertPhotos(_ db: Database, libraries: [LibraryRecord], submitters: [Int]) throws {
-        let approved = libraries.filter { $0.status == "approved" }
+        let approved = libraries.filter { $0.status == .approved }
         for id in 1...photoCount {
             let library = approved[(id * 71) % approved.count]
-            let status = Self.share(id, of: photoCount, below: 12, 16, out: 20, ["pending", "approved", "rejected"])
+            let status = Self.share(id, of: photoCount, below: 12, 16, out: 20, [PhotoStatus.pending, .approved, .rejected])
             let created = anchor.addingTimeInterval(-Double(id * 17 % 30) * 86_400 - Double(id) * 1_800)
             let month = MediaFolder.month(of: created)
             try PhotoRecord(
@@ -198,7 +199,7 @@ struct SeedGenerator {
     /// The status of item `id` of `count`, in the default data set's shares: the first
     /// `first`/`total` get `statuses[0]`, up to `second`/`total` `statuses[1]`, the rest `statuses[2]`
     /// (with the default counts exactly the default data set's split).
-    private static func share(_ id: Int, of count: Int, below first: Int, _ second: Int, out total: Int, _ statuses: [String]) -> String {
+    private static func share<Status>(_ id: Int, of count: Int, below first: Int, _ second: Int, out total: Int, _ statuses: [Status]) -> Status {
         let scaled = (id * total + count - 1) / count
         return scaled <= first ? statuses[0] : (scaled <= second ? statuses[1] : statuses[2])
     }

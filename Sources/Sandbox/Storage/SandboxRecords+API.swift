@@ -7,7 +7,7 @@ extension LibraryRecord {
             thumbnailUrl: thumbnailUrl, lat: lat, lng: lng, address: address, city: city, country: country,
             postalCode: postalCode, wheelchairAccessible: wheelchairAccessible, capacity: capacity,
             isIndoor: isIndoor, isLit: isLit, website: website, contact: contact, source: source,
-            _operator: `operator`, brand: brand, createdAt: createdAt, isFavourited: false, status: status,
+            _operator: `operator`, brand: brand, createdAt: createdAt, isFavourited: false, status: status.rawValue,
             rejectionReason: rejectionReason, createdBy: moderationUser(createdById, users))
     }
 
@@ -21,7 +21,7 @@ extension LibraryRecord {
     }
 
     var summary: LibrarySummary {
-        LibrarySummary(id: id, slug: slug, name: name, address: address, city: city, country: country, status: status)
+        LibrarySummary(id: id, slug: slug, name: name, address: address, city: city, country: country, status: status.rawValue)
     }
 }
 
@@ -29,7 +29,7 @@ extension ReportRecord {
     func moderationReport(library: LibrarySummary, users: [Int: String]) -> ModerationReport {
         ModerationReport(
             id: id, library: library, createdBy: moderationUser(createdById, users), reason: reason,
-            details: details, photoUrl: photoUrl, status: status, createdAt: createdAt)
+            details: details, photoUrl: photoUrl, status: status.rawValue, createdAt: createdAt)
     }
 }
 
@@ -37,7 +37,7 @@ extension PhotoRecord {
     func moderationPhoto(library: LibrarySummary, users: [Int: String]) -> ModerationPhoto {
         ModerationPhoto(
             id: id, library: library, createdBy: moderationUser(createdById, users), caption: caption,
-            photoUrl: photoUrl, thumbnailUrl: thumbnailUrl, status: status, createdAt: createdAt)
+            photoUrl: photoUrl, thumbnailUrl: thumbnailUrl, status: status.rawValue, createdAt: createdAt)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// A sandbox account.
 struct UserRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
@@ -38,7 +39,7 @@ struct LibraryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var `operator`: String
     var brand: String
     var createdAt: Date
-    var status: String
+    var status: LibraryStatus
     var rejectionReason: String
     var createdById: Int?
 
@@ -70,7 +71,7 @@ struct ReportRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var reason: String
     var details: String
     var photoUrl: String
-    var status: String
+    var status: ReportStatus
     var createdAt: Date
 
     enum Columns {
@@ -91,7 +92,7 @@ struct PhotoRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var caption: String
     var photoUrl: String
     var thumbnailUrl: String
-    var status: String
+    var status: PhotoStatus
     var createdAt: Date
 
     enum Columns {

@@ -41,15 +41,15 @@ struct SandboxStore: Sendable {
 
     func summary() throws -> ModerationSummary {
         try writer.read { db in
-            let pendingLibraries = try LibraryRecord.filter(LibraryRecord.Columns.status == "pending").fetchCount(db)
-            let openReports = try ReportRecord.filter(ReportRecord.Columns.status == "open").fetchCount(db)
-            let pendingPhotos = try PhotoRecord.filter(PhotoRecord.Columns.status == "pending").fetchCount(db)
+            let pendingLibraries = try LibraryRecord.filter(LibraryRecord.Columns.status == LibraryStatus.pending.rawValue).fetchCount(db)
+            let openReports = try ReportRecord.filter(ReportRecord.Columns.status == ReportStatus.open.rawValue).fetchCount(db)
+            let pendingPhotos = try PhotoRecord.filter(PhotoRecord.Columns.status == PhotoStatus.pending.rawValue).fetchCount(db)
             return ModerationSummary(
                 pendingLibrariesCount: pendingLibraries,
                 openReportsCount: openReports,
                 pendingPhotosCount: pendingPhotos,
                 totalPending: pendingLibraries + openReports + pendingPhotos,
-                totalLibraries: try LibraryRecord.filter(LibraryRecord.Columns.status == "approved").fetchCount(db),
+                totalLibraries: try LibraryRecord.filter(LibraryRecord.Columns.status == LibraryStatus.approved.rawValue).fetchCount(db),
                 totalUsers: try UserRecord.fetchCount(db))
         }
     }
@@ -57,7 +57,7 @@ struct SandboxStore: Sendable {
     func moderationLibraries(_ query: ModerationLibraryQuery) throws -> Components.Schemas.LibraryModerationListOut {
         try writer.read { db in
             var request = LibraryRecord.all()
-            if let status = query.status { request = request.filter(LibraryRecord.Columns.status == status) }
+            if let status = query.status { request = request.filter(LibraryRecord.Columns.status == status.rawValue) }
             if let text = query.text {
                 let pattern = "%\(text)%"
                 request = request.filter(
@@ -87,22 +87,22 @@ struct SandboxStore: Sendable {
     /// Sets a library's status. The reason is stored only when rejecting (an empty one
     /// included) and otherwise kept, as the real backend does: a library that leaves
     /// `rejected` still carries its old reason.
-    func moderateLibrary(slug: String, status: String, rejectionReason: String) throws -> ModerationLibrary? {
+    func moderateLibrary(slug: String, status: LibraryStatus, rejectionReason: String) throws -> ModerationLibrary? {
         try writer.write { db in
             guard var library = try LibraryRecord.filter(LibraryRecord.Columns.slug == slug).fetchOne(db) else {
                 return nil
             }
             library.status = status
-            if status == "rejected" { library.rejectionReason = rejectionReason }
+            if status == .rejected { library.rejectionReason = rejectionReason }
             try library.update(db)
             return library.moderationLibrary(users: try Self.usernames(db))
         }
     }
 
-    func reports(status: String?, reason: String?, page: Int, pageSize: Int) throws -> Components.Schemas.ReportModerationListOut {
+    func reports(status: ReportStatus?, reason: String?, page: Int, pageSize: Int) throws -> Components.Schemas.ReportModerationListOut {
         try writer.read { db in
             var request = ReportRecord.all()
-            if let status { request = request.filter(ReportRecord.Columns.status == status) }
+            if let status { request = request.filter(ReportRecord.Columns.status == status.rawValue) }
             if let reason { request = request.filter(ReportRecord.Columns.reason == reason) }
             let window = PageWindow(total: try request.fetchCount(db), page: page, size: pageSize)
             let rows = try request.order(ReportRecord.Columns.createdAt.desc, ReportRecord.Columns.id.desc)
@@ -115,7 +115,7 @@ struct SandboxStore: Sendable {
         }
     }
 
-    func moderateReport(id: Int, status: String) throws -> ModerationReport? {
+    func moderateReport(id: Int, status: ReportStatus) throws -> ModerationReport? {
         try writer.write { db in
             guard var report = try ReportRecord.fetchOne(db, key: id) else { return nil }
             report.status = status
@@ -125,10 +125,10 @@ struct SandboxStore: Sendable {
         }
     }
 
-    func photos(status: String?, page: Int, pageSize: Int) throws -> Components.Schemas.PhotoModerationListOut {
+    func photos(status: PhotoStatus?, page: Int, pageSize: Int) throws -> Components.Schemas.PhotoModerationListOut {
         try writer.read { db in
             var request = PhotoRecord.all()
-            if let status { request = request.filter(PhotoRecord.Columns.status == status) }
+            if let status { request = request.filter(PhotoRecord.Columns.status == status.rawValue) }
             let window = PageWindow(total: try request.fetchCount(db), page: page, size: pageSize)
             let rows = try request.order(PhotoRecord.Columns.createdAt.desc, PhotoRecord.Columns.id.desc)
                 .limit(window.size, offset: window.offset).fetchAll(db)
@@ -141,14 +141,14 @@ struct SandboxStore: Sendable {
     }
 
     /// Sets a photo's status; approving it makes it its library's photo.
-    func moderatePhoto(id: Int, status: String) throws -> ModerationPhoto? {
+    func moderatePhoto(id: Int, status: PhotoStatus) throws -> ModerationPhoto? {
         try writer.write { db in
             guard var photo = try PhotoRecord.fetchOne(db, key: id),
                 var library = try LibraryRecord.fetchOne(db, key: photo.libraryId)
             else { return nil }
             photo.status = status
             try photo.update(db)
-            if status == "approved" {
+            if status == .approved {
                 library.photoUrl = photo.photoUrl
                 library.thumbnailUrl = photo.thumbnailUrl
                 try library.update(db)
@@ -161,7 +161,7 @@ struct SandboxStore: Sendable {
 
     func publicLibraries(_ query: PublicLibraryQuery) throws -> Components.Schemas.LibraryListOut {
         try writer.read { db in
-            var request = LibraryRecord.filter(LibraryRecord.Columns.status == "approved")
+            var request = LibraryRecord.filter(LibraryRecord.Columns.status == LibraryStatus.approved.rawValue)
             if let text = query.search {
                 let pattern = "%\(text)%"
                 request = request.filter(
@@ -202,7 +202,7 @@ struct SandboxStore: Sendable {
 
     func statistics(now: Date = Date()) throws -> Statistics {
         try writer.read { db in
-            let approved = LibraryRecord.filter(LibraryRecord.Columns.status == "approved")
+            let approved = LibraryRecord.filter(LibraryRecord.Columns.status == LibraryStatus.approved.rawValue)
             let withImage = try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM library l WHERE l.status = 'approved' AND (l.photoUrl != ''
                   OR EXISTS (SELECT 1 FROM photo p WHERE p.libraryId = l.id AND p.status = 'approved'))
@@ -252,7 +252,7 @@ struct SandboxStore: Sendable {
 
 /// Filters of the moderation library list, already validated.
 struct ModerationLibraryQuery: Sendable {
-    var status: String?
+    var status: LibraryStatus?
     var text: String?
     var country: String?
     var source: String?
