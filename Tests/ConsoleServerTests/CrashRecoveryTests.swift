@@ -15,17 +15,11 @@ struct CrashRecoveryTests {
         RepositoryPaths.root.appendingPathComponent(".build/debug/console")
     }
 
-    private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> Process {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = [
+    private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> SpawnedProcess {
+        try SpawnedProcess.start(Self.binary.path, [
             "serve", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
             "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+        ])
     }
 
     private func waitUntilUp(_ base: String) async throws {
@@ -61,7 +55,7 @@ struct CrashRecoveryTests {
             let port = try FreePort.find()
             let base = "http://127.0.0.1:\(port)"
             var console = try startConsole(port: port, backend: sandbox.baseURL, directory: directory)
-            defer { kill(console.processIdentifier, SIGKILL) }
+            defer { console.signal(SIGKILL); console.waitUntilExit() }
             try await waitUntilUp(base)
 
             // Sign in through the form.
@@ -84,7 +78,7 @@ struct CrashRecoveryTests {
 
             // Let the first window's ten go out, then kill the process mid-work.
             try await Task.sleep(for: .milliseconds(700))
-            kill(console.processIdentifier, SIGKILL)
+            console.signal(SIGKILL)
             console.waitUntilExit()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let beforeRestart = try store.auditEntries(limit: 100).filter { $0.action == "library.approve" }.count

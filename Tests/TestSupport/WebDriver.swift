@@ -8,19 +8,14 @@ import Glibc
 /// Drives headless Chromium through chromedriver's W3C WebDriver API, for the flows a
 /// person clicks through. Needs Debian's `chromium` and `chromium-driver`.
 public final class WebDriver: @unchecked Sendable {
-    private let process: Process
+    private let process: SpawnedProcess
     private let base: String
     private var sessionPath = ""
     private let http: HTTPClient
 
     public init() throws {
         let port = try FreePort.find()
-        process = Process()
-        process.executableURL = try Self.locate("chromedriver")
-        process.arguments = ["--port=\(port)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess.start(try Self.locate("chromedriver").path, ["--port=\(port)"])
         base = "http://127.0.0.1:\(port)"
         // Made last: an HTTPClient dropped without its shutdown (a failed init) ends the test process.
         http = HTTPClient(eventLoopGroupProvider: .singleton)
@@ -93,7 +88,7 @@ public final class WebDriver: @unchecked Sendable {
     public func quit() async {
         if !sessionPath.isEmpty { _ = try? await send("DELETE", sessionPath) }
         // chromedriver may ignore SIGTERM while it tears a browser down; it holds no state worth saving.
-        kill(process.processIdentifier, SIGKILL)
+        process.signal(SIGKILL)
         process.waitUntilExit()
         try? await http.shutdown()
     }

@@ -11,21 +11,12 @@ enum ConsoleBinary {
     }
 
     /// Starts `executable` with `arguments` in `workingDirectory`; its output goes to `log`.
-    static func start(_ arguments: [String], executable: String = path, in workingDirectory: URL, log: String) throws -> Process {
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = workingDirectory
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        return process
+    static func start(_ arguments: [String], executable: String = path, in workingDirectory: URL, log: String) throws -> SpawnedProcess {
+        try SpawnedProcess.start(executable, arguments, in: workingDirectory.path, outputPath: log)
     }
 
     /// Waits until `/healthz` on `port` answers, or the process stops (then throws with its output).
-    static func waitUntilUp(_ process: Process, port: Int, log: String) async throws {
+    static func waitUntilUp(_ process: SpawnedProcess, port: Int, log: String) async throws {
         for _ in 0..<300 {
             if (try? await rawHTTP(.GET, "http://127.0.0.1:\(port)/healthz"))?.status == 200 { return }
             guard process.isRunning else { break }
@@ -34,10 +25,8 @@ enum ConsoleBinary {
         throw ConsoleBinaryError.didNotStart(output: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
     }
 
-    static func stop(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+    static func stop(_ process: SpawnedProcess) {
+        process.stop()
     }
 }
 
