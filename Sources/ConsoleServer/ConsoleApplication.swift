@@ -67,7 +67,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
             store: store, client: client, sessions: sessions, cache: cache, logger: logger, bundleID: configuration.apnsTopic,
-            forwardClientAddress: configuration.forwardClientAddress),
+            forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
         backends: StaffBackendFactory(
             client: client, cache: cache, sessions: sessions, forwardClientAddress: configuration.forwardClientAddress),
@@ -105,7 +105,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
 
     let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
-    DashboardController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    DashboardController(backends: backends, store: store, renderer: renderer).addRoutes(to: staff)
     LibraryQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
     ReportQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
     PhotoQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)

@@ -23,25 +23,28 @@ struct ActionRunnerTests {
 
     /// The same, with a proxy between the console and the sandbox that breaks calls as `plan` says.
     private func withRunner(
-        behindProxy plan: @escaping FaultingProxy.Plan,
+        behindProxy plan: @escaping FaultingProxy.Plan, mirror: MirrorConfiguration? = nil,
         _ body: @escaping @Sendable (ConsoleDependencies, SandboxFixture, Account, FaultingProxy) async throws -> Void
     ) async throws {
         try await SandboxFixture.run { sandbox in
             try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: plan) { proxy, origin in
                 let url = try #require(URL(string: origin + "/api/v1/"))
-                try await withDependencies(backendURL: url) { dependencies, account in try await body(dependencies, sandbox, account, proxy) }
+                try await withDependencies(backendURL: url, mirror: mirror) { dependencies, account in try await body(dependencies, sandbox, account, proxy) }
             }
         }
     }
 
-    /// `signedIn: false` leaves the staff account without a session (its account still comes from the backend).
+    /// `signedIn: false` leaves the staff account without a session (its account still comes from the backend);
+    /// `mirror` builds the mirror sync (not running), whose budget the checks before decisions spend.
     private func withDependencies(
-        backendURL: URL, signedIn: Bool = true, _ body: @escaping @Sendable (ConsoleDependencies, Account) async throws -> Void
+        backendURL: URL, signedIn: Bool = true, mirror: MirrorConfiguration? = nil,
+        _ body: @escaping @Sendable (ConsoleDependencies, Account) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let dependencies = try await makeDependencies(
-            configuration: ConsoleFixture.configuration(backendURL: backendURL, directory: directory), logger: ConsoleFixture.quietLogger)
+        var configuration = ConsoleFixture.configuration(backendURL: backendURL, directory: directory)
+        configuration.mirror = mirror
+        let dependencies = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
         do {
             let tokens = try await dependencies.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
             let account = try await dependencies.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
@@ -51,9 +54,11 @@ struct ActionRunnerTests {
             try await body(dependencies, account)
         } catch {
             try await dependencies.client.shutdown()
+            try await dependencies.mirror?.client.shutdown()
             throw error
         }
         try await dependencies.client.shutdown()
+        try await dependencies.mirror?.client.shutdown()
     }
 
     private func action(_ account: Account, slug: String, seen: ItemStatus = .pending, wanted: ItemStatus = .approved, actorId: Int? = nil) -> ModerationAction {
@@ -163,6 +168,36 @@ struct ActionRunnerTests {
             try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
             try await dependencies.runner.workThroughDueActions()
             #expect(try dependencies.store.action(id: ids[1])?.state == .applied)
+        }
+    }
+
+    @Test("with the reads kept for checks before decisions spent, a decision waits for the next window as for a 429, then goes out checked")
+    func waitsForDecisionCheckBudget() async throws {
+        // 6-s windows of 10 reads: the mirror may spend 5 per scope, checks before decisions included.
+        try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: MirrorFixture.mirror(window: 6, reads: 10)) { dependencies, sandbox, account, proxy in
+            // setup: the library detail scope's budget spent for this window
+            let sync = try #require(dependencies.mirror?.sync)
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            try await waitPastBoundary(window: 6)
+            var granted = 0
+            while await sync.reserveDecisionCheck(.libraryDetail) == .granted { granted += 1 }
+            let windowEnd = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 6).rounded(.up) * 6)
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            // act
+            try await dependencies.runner.workThroughDueActions()
+            let waiting = try #require(try dependencies.store.action(id: id))
+            let readsWhileWaiting = await proxy.forwarded(.get, "/api/v1/libraries/moderation/\(slug)")
+            let patchesWhileWaiting = await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)")
+            try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
+            try await dependencies.runner.workThroughDueActions()
+            // check
+            #expect(granted == 5, "the mirror's whole budget for the scope")
+            #expect(waiting.state == .waiting && waiting.outcomeMessage?.contains("next try") == true, "\(waiting.outcomeMessage ?? "")")
+            #expect(abs(waiting.nextAttemptAt.timeIntervalSince(windowEnd)) < 0.01, "next try at the window's end")
+            #expect(readsWhileWaiting == 0 && patchesWhileWaiting == 0, "nothing read or sent over budget, nothing sent unchecked")
+            #expect(try dependencies.store.action(id: id)?.state == .applied)
+            let calls = await proxy.forwardedLog().filter { $0.path == "/api/v1/libraries/moderation/\(slug)" }.map(\.method)
+            #expect(calls == [.get, .patch], "checked, then sent")
         }
     }
 

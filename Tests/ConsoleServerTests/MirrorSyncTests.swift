@@ -215,6 +215,7 @@ struct MirrorSyncTests {
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE goneAt IS NOT NULL")
                 }
                 #expect(gone == 0, "nothing marked gone")
+                #expect(try store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }.isEmpty, "no change was observed")
             }
         }
     }
@@ -243,6 +244,9 @@ struct MirrorSyncTests {
                 let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(victim.slug)") }
                 #expect(detailReads.map(\.status).contains(404), "confirmed by a detail read: \(detailReads.map(\.status))")
                 #expect(try store.mirroredLibraryCount(status: nil) == 499)
+                let observed = try store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }
+                #expect(observed.map(\.action) == ["observed.library.deleted"], "noted once")
+                #expect(observed.first?.targetSlug == victim.slug && observed.first?.statusBefore == "approved")
             }
         }
     }

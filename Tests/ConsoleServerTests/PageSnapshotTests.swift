@@ -92,7 +92,9 @@ enum PageModels {
                     ]),
                     DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
                 ],
-                backendReachable: true, backendStatus: "Book Corners is answering normally.")),
+                backendReachable: true, backendStatus: "Book Corners is answering normally.",
+                outside: OutsideChanges(
+                    changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1))),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: libraries.map { LibraryRow($0, now: now) }, loaded: true,

@@ -40,7 +40,9 @@ struct AuditController {
             layout: LayoutModel(context: context, title: "Audit log", active: .audit, summary: nil),
             staffOptions: FilterOption.choices(choices.actors, selected: query.filter.actorUsername, any: "Anyone"),
             actionOptions: FilterOption.choices(choices.actions, selected: query.filter.action, any: "Any action"),
-            outcomeOptions: FilterOption.choices(AuditOutcome.allCases.map(\.rawValue), selected: query.filter.outcome?.rawValue, any: "Any outcome"),
+            outcomeOptions: FilterOption.choices(
+                AuditOutcome.allCases.map(\.rawValue), selected: query.filter.outcome?.rawValue, any: "Any outcome",
+                label: { $0 == AuditOutcome.observed.rawValue ? AuditEntry.outsideActor : $0 }),
             q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
             matching: try store.auditEntryCount(query.filter),
             rows: page.entries.map { AuditRow($0, now: now) }, isEmpty: page.entries.isEmpty,

@@ -32,7 +32,8 @@ struct AuditRow {
         statusChange = entry.statusBefore.isEmpty && entry.statusAfter.isEmpty ? "" : "\(entry.statusBefore) → \(entry.statusAfter)"
         reason = entry.reason
         hasReason = !entry.reason.isEmpty
-        outcome = entry.outcomeText
+        // The window of a change made outside the console is on the entry's own page.
+        outcome = entry.isObserved ? AuditEntry.outsideActor : entry.outcomeText
         outcomeClass = entry.outcome.rawValue
         recordedAt = TimeText.iso(entry.recordedAt)
         recordedUTC = TimeText.utc(entry.recordedAt)

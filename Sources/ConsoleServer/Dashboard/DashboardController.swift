@@ -1,10 +1,12 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import ModerationStore
 
 /// The first page after sign-in: what waits, for how long, and whether the backend answers.
 struct DashboardController {
     let backends: StaffBackendFactory
+    let store: ModerationStore
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -45,7 +47,8 @@ struct DashboardController {
                     }),
             ],
             backendReachable: status.problem == nil,
-            backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.")
+            backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.",
+            outside: try OutsideChanges.load(from: store, now: now))
         return try renderer.render(page, with: "dashboard")
     }
 }
@@ -104,4 +107,5 @@ struct DashboardPage {
     let queues: [Queue]
     let backendReachable: Bool
     let backendStatus: String
+    let outside: OutsideChanges
 }

@@ -23,14 +23,17 @@ final class ActionRunner: Service, Sendable {
     private let owner = UUID().uuidString
     private let doorbell = Doorbell()
     private let holds = HoldBook()
+    /// The read budget the check before each decision spends; `nil` (no mirror): unbudgeted.
+    private let decisionChecks: (any DecisionCheckBudget)?
 
     /// Local failures in a row after which an action is parked for a person to look at.
     static let localFailureLimit = 5
 
     init(
         store: ModerationStore, client: BackendClient, sessions: SessionManager, cache: BackendReadCache, logger: Logger,
-        bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10
+        bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil
     ) {
+        self.decisionChecks = decisionChecks
         self.store = store
         self.client = client
         self.sessions = sessions
@@ -123,6 +126,14 @@ final class ActionRunner: Service, Sendable {
             try store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: Date())
+            return
+        }
+        // Never sent unchecked: with the check's budget spent, it waits for the next window as for a 429.
+        if let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) {
+            try store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                backendStatus: nil, now: Date())
             return
         }
         let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil)

@@ -6,12 +6,14 @@ struct FilterOption: MustacheParent {
     let label: String
     let selected: Bool
 
-    /// "Any …" first, then each value as its own label.
-    static func choices(_ values: [String], selected: String?, any: String) -> [FilterOption] {
+    /// "Any …" first, then each value with its label (by default the value itself).
+    static func choices(
+        _ values: [String], selected: String?, any: String, label: (String) -> String = { $0 }
+    ) -> [FilterOption] {
         var options = [FilterOption(value: "", label: any, selected: selected == nil)]
-            + values.map { FilterOption(value: $0, label: $0, selected: $0 == selected) }
+            + values.map { FilterOption(value: $0, label: label($0), selected: $0 == selected) }
         // A value typed into the URL that the log does not hold yet still shows as chosen.
-        if let selected, !values.contains(selected) { options.append(FilterOption(value: selected, label: selected, selected: true)) }
+        if let selected, !values.contains(selected) { options.append(FilterOption(value: selected, label: label(selected), selected: true)) }
         return options
     }
 

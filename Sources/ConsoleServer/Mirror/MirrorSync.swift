@@ -232,15 +232,15 @@ actor MirrorSync: Service {
         switch scope {
         case .reportList:
             let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials)
-            saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }) }
+            saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         case .photoList:
             let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials)
-            saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }) }
+            saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         default:
             let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials)
-            saving { try store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }) }
+            saving { try store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
             if queueOnly { noteLeftQueue(list) }
             return list.pagination
         }
@@ -265,7 +265,7 @@ actor MirrorSync: Service {
         guard let slug = libraryChecks.first else { return }
         do {
             let library = try await client.library(slug: slug, credentials: credentials)
-            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }) }
+            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
             saving {
                 if let known = try store.mirroredLibrary(slug: slug) {
@@ -281,7 +281,7 @@ actor MirrorSync: Service {
         guard let missing = (try? nextMissingLibrary())?.library else { return }
         do {
             let library = try await client.library(slug: missing.slug, credentials: credentials)
-            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }) }
+            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
             saving { try store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
         }

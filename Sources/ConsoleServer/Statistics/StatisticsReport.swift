@@ -14,6 +14,8 @@ struct StatisticsReport {
         ("report.resolve", "Reports resolved", "report resolved"), ("report.dismiss", "Reports dismissed", "report dismissed"),
         ("photo.approve", "Photos approved", "photo approved"), ("photo.reject", "Photos rejected", "photo rejected"),
     ]
+    /// The series of decisions made outside the console, after `kinds`.
+    static let outside = (label: "Outside the console", one: "change made outside the console", many: "changes made outside the console")
     static let ageBins: [(label: String, below: TimeInterval)] = [
         ("< 1 day", 86_400), ("1–3 days", 3 * 86_400), ("3–7 days", 7 * 86_400), ("1–2 weeks", 14 * 86_400),
         ("2–4 weeks", 28 * 86_400), ("1–3 months", 91 * 86_400), ("> 3 months", .infinity),
@@ -52,8 +54,9 @@ struct StatisticsReport {
         csvHref: (String) -> String
     ) {
         community = statistics.map { Self.communityCharts($0, csvHref: csvHref) } ?? []
-        let applied = decisions.filter { $0.outcome == .applied }
-        let appliedHistory = history.filter { $0.outcome == .applied }
+        // Changes made outside the console count too, as their own series, so the charts add up.
+        let applied = decisions.filter(\.decided)
+        let appliedHistory = history.filter(\.decided)
         moderation = [Self.decisionsPerDay(applied, days: days, now: now, csvHref: csvHref)]
             + Self.queues.map { Self.timeToDecision(appliedHistory, queue: $0, csvHref: csvHref) }
             + [Self.perStaff(applied, days: days, csvHref: csvHref)]
@@ -112,9 +115,10 @@ struct StatisticsReport {
     private static func decisionsPerDay(_ decisions: [DecisionRecord], days: Int, now: Date, csvHref: (String) -> String) -> Chart {
         let today = ISOTime.parseDay(ISOTime.day(now)) ?? now
         let dayStarts = (0..<days).reversed().map { today.addingTimeInterval(-86_400 * Double($0)) }
-        var counts = Array(repeating: Array(repeating: 0.0, count: days), count: kinds.count)
+        let labels = kinds.map(\.label) + [outside.label]
+        var counts = Array(repeating: Array(repeating: 0.0, count: days), count: labels.count)
         for decision in decisions {
-            guard let kind = kinds.firstIndex(where: { $0.action == decision.action }) else { continue }
+            guard let kind = decision.isObserved ? kinds.count : kinds.firstIndex(where: { $0.action == decision.action }) else { continue }
             let index = days - 1 - Int(today.timeIntervalSince(ISOTime.parseDay(ISOTime.day(decision.recordedAt)) ?? today) / 86_400)
             if dayStarts.indices.contains(index) { counts[kind][index] += 1 }
         }
@@ -123,9 +127,8 @@ struct StatisticsReport {
         let total = perKind.reduce(0, +)
         var description = "No decisions in the last \(days) days."
         if total > 0, let busiest = perDay.indices.max(by: { perDay[$0] < perDay[$1] }) {
-            let kindsText = kinds.indices.filter { perKind[$0] > 0 }.map {
-                CountText.of(Int(perKind[$0]), kinds[$0].one, kinds[$0].label.lowercased())
-            }
+            let names = kinds.map { (one: $0.one, many: $0.label.lowercased()) } + [(one: outside.one, many: outside.many)]
+            let kindsText = names.indices.filter { perKind[$0] > 0 }.map { CountText.of(Int(perKind[$0]), names[$0].one, names[$0].many) }
             description = "\(CountText.of(Int(total), "decision", "decisions")) in the last \(days) days: \(kindsText.joined(separator: ", ")). "
                 + "Busiest day \(ISOTime.day(dayStarts[busiest])) with \(Int(perDay[busiest]))."
         }
@@ -133,11 +136,11 @@ struct StatisticsReport {
         return Chart(
             id: "decisions", title: title, description: description,
             svg: StackedBarChart.svg(id: "decisions", title: title, description: description, days: dayStarts,
-                                     series: kinds.indices.map { (name: kinds[$0].label, values: counts[$0]) }),
+                                     series: labels.indices.map { (name: labels[$0], values: counts[$0]) }),
             table: ChartTable(
-                columns: ["Day"] + kinds.map(\.label) + ["Total"],
+                columns: ["Day"] + labels + ["Total"],
                 rows: dayStarts.indices.map { day in
-                    [ISOTime.day(dayStarts[day])] + kinds.indices.map { String(Int(counts[$0][day])) } + [String(Int(perDay[day]))]
+                    [ISOTime.day(dayStarts[day])] + labels.indices.map { String(Int(counts[$0][day])) } + [String(Int(perDay[day]))]
                 }),
             csvHref: csvHref("decisions"))
     }
@@ -158,9 +161,11 @@ struct StatisticsReport {
         let unitName = inDays ? "days" : "hours"
         let id = "wait-\(queue.key)"
         let title = "\(queue.label): time from submission to decision"
+        let timesOutside = decisions.contains { $0.queue == queue.key && $0.isObserved && $0.secondsWaited != nil }
         let description = rows.last.map { last in
             "Per week, in \(unitName). Week of \(ISOTime.day(last.week)): median \(NiceScale.label((last.median / unit * 10).rounded() / 10)), "
                 + "90th percentile \(NiceScale.label((last.p90 / unit * 10).rounded() / 10)) over \(CountText.of(last.count, "decision", "decisions"))."
+                + (timesOutside ? " Changes made outside the console are timed at the middle of the window in which they happened." : "")
         } ?? "No decisions with a known submission time yet."
         return Chart(
             id: id, title: title, description: description,

@@ -13,6 +13,9 @@ public enum AuditOutcome: String, Codable, Sendable, CaseIterable {
     case refused
     /// A session the console ended by itself; the detail says why.
     case ended
+    /// A change the mirror saw at Book Corners that no decision of the console explains;
+    /// the detail says in which window it happened (`ObservedWindow`).
+    case observed
 
     /// An outcome as stored: the raw value, or, in entries written before outcomes were a
     /// closed set, the outcome with its explanation in one text ("failed (wrong credentials)",

@@ -9,8 +9,27 @@ public struct DecisionRecord: Sendable, Equatable {
     /// `library`, `report` or `photo`: the queue the item came from.
     public let queue: String
     public let outcome: AuditOutcome
-    /// From submission to decision; `nil` when the backend did not say when the item was submitted.
+    /// From submission to decision; `nil` when the backend did not say when the item was
+    /// submitted. A change made outside the console is timed at the middle of the window
+    /// in which the mirror saw it happen.
     public let secondsWaited: Double?
+
+    /// Whether it is a change made outside the console, noticed by the mirror.
+    public var isObserved: Bool { outcome == .observed }
+
+    private static let decidedStatuses: Set<ItemStatus> = [.approved, .rejected, .resolved, .dismissed]
+
+    /// Whether it decided the item: applied by the console, or a change made outside it to
+    /// a decided status (not one back to the queue, nor a deletion).
+    public var decided: Bool {
+        switch outcome {
+        case .applied: true
+        case .observed:
+            action.split(separator: ".").last.flatMap { ItemStatus(rawValue: String($0)) }
+                .map { Self.decidedStatuses.contains($0) } ?? false
+        case .conflict, .failed, .succeeded, .refused, .ended: false
+        }
+    }
 
     public init(recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: AuditOutcome, secondsWaited: Double?) {
         self.recordedAt = recordedAt
@@ -23,7 +42,8 @@ public struct DecisionRecord: Sendable, Equatable {
 }
 
 /// Decisions of a range counted by staff member, action and outcome, and how long items
-/// waited per queue (applied decisions only: a conflict decided nothing).
+/// waited per queue (decided ones only: a conflict decided nothing). Changes made outside
+/// the console count under the actor "outside the console" and the outcome `observed`.
 public struct AuditSummary: Sendable, Equatable {
     public struct Count: Sendable, Equatable {
         public let key: String
@@ -64,7 +84,7 @@ public struct AuditSummary: Sendable, Equatable {
         byStaff = counts(\.actorUsername)
         byAction = counts(\.action)
         byOutcome = counts(\.outcome.rawValue)
-        let waits = Dictionary(grouping: records.filter { $0.outcome == .applied }, by: \.queue)
+        let waits = Dictionary(grouping: records.filter(\.decided), by: \.queue)
             .mapValues { $0.compactMap(\.secondsWaited).sorted() }
         queues = waits.keys.sorted().compactMap { queue in
             guard let sorted = waits[queue], !sorted.isEmpty else { return nil }
@@ -99,7 +119,7 @@ extension ModerationStore {
         return try writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT recordedAt, actorUsername, action, targetKind, outcome,
-                       (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited
+                       (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt
                 FROM auditEntry
                 WHERE \(conditions.sql) AND targetKind IN ('library', 'report', 'photo')
                 ORDER BY id
@@ -107,9 +127,15 @@ extension ModerationStore {
             var records: [DecisionRecord] = []
             while let row = try rows.next() {
                 let action: String = row[2]
+                let outcome = AuditOutcome.decode(stored: row[4], detail: "", action: action).outcome
+                var waited: Double? = row[5]
+                if outcome == .observed {
+                    // Noticed at the end of its window; it happened somewhere inside it.
+                    let created: Date? = row[7]
+                    waited = ObservedWindow(detail: row[6]).flatMap { window in created.map { window.middle.timeIntervalSince($0) } }
+                }
                 records.append(DecisionRecord(
-                    recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3],
-                    outcome: AuditOutcome.decode(stored: row[4], detail: "", action: action).outcome, secondsWaited: row[5]))
+                    recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3], outcome: outcome, secondsWaited: waited))
             }
             return records
         }

@@ -8,17 +8,52 @@ extension ModerationStore {
     // MARK: Writing what the backend answered
 
     /// Stores libraries a read returned: new ones inserted, known ones replaced (a row once
-    /// marked gone is back if the backend lists it again).
-    public func upsertMirror(libraries: [MirrorLibrary]) throws {
-        try writer.write { db in for library in libraries { try library.upsert(db) } }
+    /// marked gone is back if the backend lists it again). A status changed outside the
+    /// console is audited as observed in the same transaction (`ObservedChange`), so a
+    /// restart can neither lose nor repeat the entry; `now` ends the window it happened in.
+    public func upsertMirror(libraries: [MirrorLibrary], at now: Date = Date()) throws {
+        try upsertObserving(libraries, at: now)
     }
 
-    public func upsertMirror(reports: [MirrorReport]) throws {
-        try writer.write { db in for report in reports { try report.upsert(db) } }
+    public func upsertMirror(reports: [MirrorReport], at now: Date = Date()) throws {
+        try upsertObserving(reports, at: now)
     }
 
-    public func upsertMirror(photos: [MirrorPhoto]) throws {
-        try writer.write { db in for photo in photos { try photo.upsert(db) } }
+    public func upsertMirror(photos: [MirrorPhoto], at now: Date = Date()) throws {
+        try upsertObserving(photos, at: now)
+    }
+
+    private func upsertObserving<Item: MirroredItem>(_ items: [Item], at now: Date) throws {
+        try writer.write { db in
+            for item in items {
+                let previous = try Item.fetchOne(db, key: item.id)
+                switch try ObservedChange.compare(item, with: previous, db) {
+                case .stale:
+                    continue
+                case .outside(let from, let to):
+                    // Keyed on the status the comparison saw: only the write that moves the row off it audits the move.
+                    try db.execute(
+                        sql: "UPDATE \(Item.databaseTableName) SET status = ? WHERE id = ? AND status = ? AND goneAt IS NULL",
+                        arguments: [to.rawValue, item.id, from.rawValue])
+                    if db.changesCount == 1, let previous {
+                        var entry = AuditEntry.observed(
+                            item, before: from.rawValue, after: to.rawValue, window: ObservedWindow(from: previous.lastConfirmedAt, to: now))
+                        try Self.append(&entry, db)
+                    }
+                case .firstSeen, .unchanged, .console:
+                    break
+                }
+                try item.upsert(db)
+            }
+        }
+    }
+
+    /// Audits, inside the transaction that marked it gone, that an item disappeared.
+    private static func auditGone<Item: MirroredItem>(_ type: Item.Type, id: Int, at now: Date, _ db: Database) throws {
+        guard let item = try Item.fetchOne(db, key: id) else { return }
+        var entry = AuditEntry.observed(
+            item, before: item.itemStatus.rawValue, after: AuditEntry.deletedStatus, window: ObservedWindow(from: item.lastConfirmedAt, to: now))
+        try append(&entry, db)
     }
 
     public func saveMirror(summary: MirrorSummary) throws {
@@ -63,7 +98,9 @@ extension ModerationStore {
             try db.execute(
                 sql: "UPDATE mirrorLibrary SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [now, id, checkedSince])
-            return db.changesCount == 1
+            guard db.changesCount == 1 else { return false }
+            try Self.auditGone(MirrorLibrary.self, id: id, at: now, db)
+            return true
         }
     }
 
@@ -71,16 +108,17 @@ extension ModerationStore {
     /// not list has missed one more pass, and one that missed two in a row is gone (reports
     /// have no detail read to confirm with). Answers the ids newly marked gone.
     public func completeReportPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(table: MirrorReport.databaseTableName, startedAt: start, at: now)
+        try completePass(MirrorReport.self, startedAt: start, at: now)
     }
 
     /// As `completeReportPass`, for community photos.
     public func completePhotoPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(table: MirrorPhoto.databaseTableName, startedAt: start, at: now)
+        try completePass(MirrorPhoto.self, startedAt: start, at: now)
     }
 
-    private func completePass(table: String, startedAt start: Date, at now: Date) throws -> [Int] {
-        try writer.write { db in
+    private func completePass<Item: MirroredItem>(_ type: Item.Type, startedAt start: Date, at now: Date) throws -> [Int] {
+        let table = Item.databaseTableName
+        return try writer.write { db in
             try db.execute(
                 sql: "UPDATE \(table) SET missedPasses = missedPasses + 1 WHERE goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [start])
@@ -90,6 +128,7 @@ extension ModerationStore {
                 db, sql: "SELECT id FROM \(table) WHERE goneAt IS NULL AND missedPasses >= 2 ORDER BY id")
             try db.execute(
                 sql: "UPDATE \(table) SET goneAt = ? WHERE goneAt IS NULL AND missedPasses >= 2", arguments: [now])
+            for id in gone { try Self.auditGone(Item.self, id: id, at: now, db) }
             return gone
         }
     }

@@ -11,14 +11,17 @@ import TestSupport
 /// mirror sync on that can be started and stopped on one database (for restarts).
 enum MirrorFixture {
     /// Runs a sandbox (its database in `directory`) and a proxy in front of it; `outage`
-    /// makes the proxy answer 503 without forwarding while it is on.
+    /// makes the proxy answer 503 without forwarding while it is on; otherwise `faults` decides.
     static func withBackend<Result: Sendable>(
         rateLimits: RateLimitPolicy?, directory: TemporaryDirectory, outage: OutageSwitch = OutageSwitch(),
+        faults: @escaping FaultingProxy.Plan = { _, _, _ in .pass },
         _ body: @Sendable (SandboxFixture, FaultingProxy, URL) async throws -> Result
     ) async throws -> Result {
         try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             try await FaultingProxy.run(
-                to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in outage.isOn ? .answerWithoutForwarding(.serviceUnavailable) : .pass }
+                to: "http://127.0.0.1:\(sandbox.port)", plan: { method, path, call in
+                    outage.isOn ? .answerWithoutForwarding(.serviceUnavailable) : faults(method, path, call)
+                }
             ) { proxy, origin in
                 guard let url = URL(string: origin + "/api/v1/") else { throw URLError(.badURL) }
                 return try await body(sandbox, proxy, url)

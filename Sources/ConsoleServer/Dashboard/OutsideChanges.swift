@@ -1,0 +1,42 @@
+import Foundation
+import ModerationStore
+
+/// The dashboard's list of changes made outside the console in the last 24 hours, from the
+/// audit log's observed entries.
+struct OutsideChanges {
+    struct Change {
+        let label: String
+        let change: String
+        let href: String
+        let age: String
+    }
+
+    /// Entries shown; the count says how many there were in all.
+    static let shown = 10
+
+    let changes: [Change]
+    let count: Int
+    let isEmpty: Bool
+    let auditHref: String
+
+    init(changes: [Change], count: Int) {
+        self.changes = changes
+        self.count = count
+        isEmpty = changes.isEmpty
+        auditHref = SiteURL.audit.path(query: [(name: "outcome", value: AuditOutcome.observed.rawValue)])
+    }
+
+    /// The newest observed entries of the 24 hours before `now`.
+    static func load(from store: ModerationStore, now: Date) throws -> OutsideChanges {
+        let filter = AuditFilter(outcome: .observed, from: now.addingTimeInterval(-86_400))
+        let entries = try store.auditPage(filter, limit: shown).entries
+        let changes = entries.map { entry in
+            Change(
+                label: "\(entry.targetKind) \(entry.targetName.isEmpty ? "#" + entry.targetId : entry.targetName)",
+                change: "\(entry.statusBefore) → \(entry.statusAfter)", href: SiteURL.auditEntry(entry.id ?? 0).path,
+                age: TimeText.age(of: entry.recordedAt, now: now))
+        }
+        let count = entries.count < shown ? entries.count : try store.auditEntryCount(filter)
+        return OutsideChanges(changes: changes, count: count)
+    }
+}

@@ -1,0 +1,22 @@
+import ModerationStore
+
+/// Where the check right before a decision takes its read from: the mirror's reserved share
+/// of each scope's budget, so decisions and the sync together never overspend a window.
+protocol DecisionCheckBudget: Sendable {
+    /// One read for a check in `scope`: counted when granted; otherwise when to try again.
+    func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant
+}
+
+extension MirrorSync: DecisionCheckBudget {}
+
+extension ModerationAction.TargetKind {
+    /// The scope the check before a decision on this kind reads in: a library has a detail
+    /// read; reports and photos are found in their lists.
+    var decisionCheckScope: MirrorScope {
+        switch self {
+        case .library: .libraryDetail
+        case .report: .reportList
+        case .photo: .photoList
+        }
+    }
+}
