@@ -68,7 +68,12 @@ enum PageModels {
         let libraries = try items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "name")
         let reports = try items("moderation_reports.json", as: ModerationReport.self, hostileIn: "details")
         let photos = try items("moderation_photos.json", as: ModerationPhoto.self, hostileIn: "caption")
-        let nearby = try items("libraries_nearby.json", as: PublicLibrary.self, hostileIn: "name")
+        let mirrored = try libraries.map { try MirrorLibrary($0, confirmedAt: now) }
+        // Duplicates as the mirror finds them: the hostile-named library itself, under another id, one close and one by name.
+        var duplicate = mirrored[0]
+        duplicate.id += 1_000
+        var sameName = mirrored[1]
+        sameName.lat += 1
         let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
         let message = OutboxMessage(
             id: "msg-1", actionId: 4, recipientUserId: 12, eventType: .libraryRejected,
@@ -79,7 +84,7 @@ enum PageModels {
             ("layout", ErrorPage(
                 layout: LayoutModel(
                     title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
-                    summary: summary, banner: hostile, freshness: "Data from Book Corners, 3 s ago"),
+                    summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago"),
                 title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
             ("sign-in", SignInPage(
                 layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
@@ -95,10 +100,10 @@ enum PageModels {
                 backendReachable: true, backendStatus: "Book Corners is answering normally.")),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                source: "", rows: libraries.map { LibraryRow($0, now: now) }, loaded: true,
+                source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
             ("library-detail", LibraryDetailPage(
-                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], nearby: nearby, now: now)),
+                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)),
             ("reports", ReportListPage(
                 layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
                 rows: reports.map { ReportRow($0, now: now) }, loaded: true, pager: nil)),
@@ -109,7 +114,7 @@ enum PageModels {
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
-                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile) }, reason: hostile, isReject: true, key: "key-bulk")),
+                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1) }, reason: hostile, isReject: true, key: "key-bulk")),
             ("reject-confirm", RejectConfirmPage(
                 layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
                 reason: hostile, back: "/libraries")),

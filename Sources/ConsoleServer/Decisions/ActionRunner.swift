@@ -369,6 +369,15 @@ final class ActionRunner: Service, Sendable {
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
         }
+        if state == .applied, let target, let before = target.status {
+            do {
+                try store.mirrorAppliedDecision(
+                    kind: action.targetKind, itemID: target.itemID, from: before, to: action.statusWanted, reason: action.reason, at: now)
+            } catch {
+                // The mirror is a copy: its next read brings the decision anyway.
+                logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+            }
+        }
         try store.finish(
             action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
             notifications: messages, now: now)
