@@ -33,7 +33,7 @@ struct MirrorPagesTests {
         return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
     }
 
-    @Test("with the mirror filled, the dashboard, the library lists with every filter and a library's page make no backend read")
+    @Test("with the mirror filled, browsing every page (dashboard, lists with filters, a library, reports, photos, statistics, audit, outbox) makes no backend read")
     func noBackendReads() async throws {
         try await ConsoleFixture.withCountedConsole { browser, sandbox, proxy, _ in
             // setup: signed in (the fixture fills the mirror straight from the sandbox, not through the proxy)
@@ -44,7 +44,9 @@ struct MirrorPagesTests {
             var statuses: [Int] = []
             for path in [
                 "/", "/libraries", "/libraries?status=all&page=2&page_size=10", "/libraries?status=approved&country=DE",
-                "/libraries?status=all&q=corner", "/libraries?status=all&source=osm", "/libraries/\(slug)",
+                "/libraries?status=all&q=corner", "/libraries?status=all&source=openstreet", "/libraries/\(slug)",
+                "/reports", "/reports?status=all&reason=damaged", "/photos", "/photos?status=all&page=2&page_size=10",
+                "/statistics", "/statistics?days=90", "/audit", "/outbox",
             ] {
                 statuses.append(Int(try await browser.get(path).status.code))
             }
@@ -57,7 +59,7 @@ struct MirrorPagesTests {
 
     @Test("the library list's filters list what the backend's own filters list", arguments: [
         "status=pending&page_size=50", "status=all&q=corner&page_size=50", "status=approved&country=DE&page_size=50",
-        "status=all&source=osm&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
+        "status=all&source=street&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
     ])
     func filtersMatchBackend(query: String) async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, _ in
@@ -83,13 +85,13 @@ struct MirrorPagesTests {
             try await SandboxLibraryRows.insert([
                 ["id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
                  "status": "pending", "createdAt": recent],
-                ["id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Elsewhere", "lat": north(10), "lng": lng,
+                ["id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
                  "status": "approved", "createdAt": recent],
-                ["id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Elsewhere", "lat": north(60), "lng": lng,
+                ["id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "lat": north(60), "lng": lng,
                  "status": "approved", "createdAt": recent],
                 ["id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
                  "lng": lng, "status": "pending", "createdAt": recent],
-                ["id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Elsewhere", "lat": north(5), "lng": lng,
+                ["id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "lat": north(5), "lng": lng,
                  "status": "rejected", "rejectionReason": "Duplicate.", "createdAt": recent],
             ], intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
@@ -99,10 +101,15 @@ struct MirrorPagesTests {
             let bulk = try await browser.post("/libraries/bulk", form: [
                 ("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
             ])
-            // check: the backend's own distance agrees about the planted pair at 60 m
-            let publicNear = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=0.05").jsonObject()
-            let backendWithin50 = ((publicNear?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
-            #expect(backendWithin50.contains("dup-near-10") && !backendWithin50.contains("dup-far-60"))
+            // check: the backend's own radius search measures the planted pair on either side of 50 m
+            let publicNear = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
+            var backendMetres: [String: Double] = [:]
+            for item in (publicNear?["items"] as? [[String: Any]]) ?? [] {
+                guard let slug = item["slug"] as? String, let a = item["lat"] as? Double, let b = item["lng"] as? Double else { continue }
+                backendMetres[slug] = GreatCircle.metres(lat, lng, a, b)
+            }
+            #expect(try #require(backendMetres["dup-near-10"]) <= 50)
+            #expect(try #require(backendMetres["dup-far-60"]) > 50)
             #expect(detail.status == .ok)
             #expect(detail.contains("Possible duplicate."))
             #expect(detail.contains(#"href="/libraries/dup-near-10""#) && detail.contains("within 50 m"))
@@ -113,6 +120,29 @@ struct MirrorPagesTests {
             #expect(!row(of: "dup-far-60", in: list).isEmpty && !row(of: "dup-far-60", in: list).contains("possible duplicate"))
             #expect(bulk.status == .ok)
             #expect(bulk.contains("possible duplicate"), "the bulk confirmation flags it: \(bulk)")
+        }
+    }
+
+    @Test("the photos page shows each library's current photo from the mirror, and the reports page the mirrored reports")
+    func photosAndReports() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup
+            try await browser.signIn()
+            let token = try await sandbox.accessToken()
+            let photos = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/photos?status=pending&page_size=50", token: token).jsonObject()
+            let photo = try #require((photos?["items"] as? [[String: Any]])?.first)
+            let librarySlug = try #require((photo["library"] as? [String: Any])?["slug"] as? String)
+            let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(librarySlug)", token: token).jsonObject()
+            let currentPhoto = try #require(library?["photo_url"] as? String)
+            let reports = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+            let openCount = try #require((reports?["pagination"] as? [String: Any])?["total"] as? Int)
+            // act
+            let photosPage = try await browser.get("/photos?page_size=50")
+            let reportsPage = try await browser.get("/reports")
+            // check
+            #expect(photosPage.status == .ok && reportsPage.status == .ok)
+            #expect(!currentPhoto.isEmpty && photosPage.contains(currentPhoto), "the library's current photo beside the proposed one")
+            #expect(reportsPage.contains("· \(openCount) item"), "the mirrored open reports: \(reportsPage)")
         }
     }
 

@@ -20,13 +20,15 @@ enum MirrorStart: Sendable {
 final class MirrorFiller: Sendable {
     private let sync: MirrorSync
     private let client: BackendClient
+    private let store: ModerationStore
+    private let sessions: SessionManager
 
     /// `directory` holds the console's database and key file (the console must have started).
     init(directory: TemporaryDirectory, backendURL: URL) throws {
-        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        store = try ModerationStore(path: directory.path("console.sqlite"))
         let sealer = try TokenSealer.load(base64Key: nil, keyFile: directory.path("console.key"))
         let logger = ConsoleFixture.quietLogger
-        let sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
+        sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
         client = BackendClient(configuration: .init(baseURL: backendURL, readRetry: .none), logger: logger)
         sync = MirrorSync(
             store: store, client: client, sessions: sessions,
@@ -35,9 +37,24 @@ final class MirrorFiller: Sendable {
             logger: logger)
     }
 
-    /// One tick of the sync: with a fresh mirror, every list, the summary and the statistics.
+    /// Ticks the sync until every list's pass is complete and the summary and statistics are
+    /// read: one tick does it all, unless it starts in the last second of a backend window (the
+    /// planner starts no read there), so it may take a second tick. Gives up after 10 s.
     func fill() async {
-        await sync.tick()
+        // Nobody on staff signed in (a refused sign-in): the sync has no tokens to read with.
+        guard (try? await sessions.credentialsOfMostRecentSession(excluding: [], now: Date())) != nil else { return }
+        let deadline = ContinuousClock.now + .seconds(10)
+        repeat {
+            await sync.tick()
+            if isFilled() { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        } while ContinuousClock.now < deadline
+    }
+
+    private func isFilled() -> Bool {
+        let scopes: [MirrorScope] = [.libraryList, .reportList, .photoList]
+        let passesDone = scopes.allSatisfy { (try? store.mirrorScopeState($0).lastPassCompletedAt) != nil }
+        return passesDone && (try? store.mirrorSummary()) != nil && (try? store.mirrorStatistics()) != nil
     }
 
     func shutdown() async throws {
