@@ -52,8 +52,9 @@ struct LibraryQueueController {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         guard let mirrored = try store.mirroredLibrary(slug: slug) else {
-            // Before the first pass the mirror cannot know; after it, an unknown slug is no library.
-            guard summary == nil else { throw ConsoleError.notFound }
+            // Before the first pass the mirror cannot know; after it, an unknown slug is no library
+            // (or one the sync found deleted): say so as a backend 404 would.
+            guard summary == nil else { throw ConsoleError.backend(.notFound) }
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
             return try renderer.render(page, with: "library-detail")
