@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Logging
 import ModerationStore
+import ModerationVocabulary
 import ServiceLifecycle
 
 /// Works through recorded decisions: claims each (so that two processes on one database
@@ -369,10 +370,18 @@ final class ActionRunner: Service, Sendable {
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
         }
-        if state == .applied, let target, let before = target.status {
+        // The mirror shows at once what this outcome established: our applied status, or after a
+        // conflict the status the check found (the page the moderator returns to must not show the old one).
+        let mirrored: (from: ItemStatus, to: ItemStatus, reason: String?)? =
+            switch (state, target?.status) {
+            case (.applied, let found?): (found, action.statusWanted, action.reason)
+            case (.conflict, let found?): (action.statusSeen, found, nil)
+            default: nil
+            }
+        if let target, let mirrored {
             do {
-                try store.mirrorAppliedDecision(
-                    kind: action.targetKind, itemID: target.itemID, from: before, to: action.statusWanted, reason: action.reason, at: now)
+                try store.mirrorDecisionOutcome(
+                    kind: action.targetKind, itemID: target.itemID, from: mirrored.from, to: mirrored.to, reason: mirrored.reason, at: now)
             } catch {
                 // The mirror is a copy: its next read brings the decision anyway.
                 logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])

@@ -3,13 +3,14 @@ import GRDB
 import ModerationVocabulary
 
 extension ModerationStore {
-    /// Writes the console's own applied decision into the mirror at once, so the page the
-    /// moderator returns to shows it before the next read confirms it. Only a row still in
-    /// `before` (what the runner saw at the backend) changes, and the summary's waiting counts
-    /// follow it in the same transaction. Answers whether the row changed.
+    /// Writes a decision's outcome into the mirror at once (the console's applied status, or the
+    /// status a conflict found), so the page the moderator returns to shows it before the next
+    /// read confirms it. Only a row still in `before` changes, and the summary's waiting counts
+    /// follow it in the same transaction. `reason`: a rejection's reason; `nil` keeps the row's.
+    /// Answers whether the row changed.
     @discardableResult
-    public func mirrorAppliedDecision(
-        kind: ModerationAction.TargetKind, itemID: Int, from before: ItemStatus, to after: ItemStatus, reason: String, at now: Date
+    public func mirrorDecisionOutcome(
+        kind: ModerationAction.TargetKind, itemID: Int, from before: ItemStatus, to after: ItemStatus, reason: String?, at now: Date
     ) throws -> Bool {
         try writer.write { db in
             switch kind {
@@ -18,7 +19,7 @@ extension ModerationStore {
                 try db.execute(
                     sql: """
                         UPDATE mirrorLibrary SET status = ?, lastConfirmedAt = ?,
-                            rejectionReason = CASE WHEN ? = 'rejected' THEN ? ELSE rejectionReason END
+                            rejectionReason = CASE WHEN ? = 'rejected' THEN COALESCE(?, rejectionReason) ELSE rejectionReason END
                         WHERE id = ? AND status = ? AND goneAt IS NULL
                         """,
                     arguments: [after.rawValue, now, after.rawValue, reason, itemID, before.rawValue])

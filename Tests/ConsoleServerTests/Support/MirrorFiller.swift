@@ -39,11 +39,11 @@ final class MirrorFiller: Sendable {
 
     /// Ticks the sync until every list's pass is complete and the summary and statistics are
     /// read: one tick does it all, unless it starts in the last second of a backend window (the
-    /// planner starts no read there), so it may take a second tick. Gives up after 10 s.
+    /// planner starts no read there), so it may take a second tick. Gives up after 60 s (a loaded machine).
     func fill() async {
         // Nobody on staff signed in (a refused sign-in): the sync has no tokens to read with.
         guard (try? await sessions.credentialsOfMostRecentSession(excluding: [], now: Date())) != nil else { return }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         repeat {
             await sync.tick()
             if isFilled() { return }
