@@ -196,6 +196,28 @@ struct PageSnapshotTests {
         #expect(html.contains("Reject 3 libraries"), "the page's own count is still there")
     }
 
+    @Test("an empty mirror's list page says the console is still loading, and claims no empty queue")
+    func loadingMirror() async throws {
+        // setup: the list as it renders before the mirror's first read (no summary, no rows)
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        var status = PageStatus()
+        status.mirrored(confirmedAt: nil)
+        let layout = LayoutModel(
+            title: "Libraries", session: (username: "staff", csrf: "csrf-token"), flash: nil, pendingActions: [], active: .libraries,
+            summary: nil, notice: status.notice())
+        let page = LibraryListPage(
+            layout: layout, statusOptions: [], text: "", country: "", source: "", rows: [], loaded: false,
+            pager: Pager(url: .libraries, filters: [], pagination: .mirrored(BookCornersAPI.Page(clampingNumber: 1, size: 20), total: 0)))
+
+        // act
+        let html = try renderer.render(page, with: "libraries").html
+
+        // check
+        try Snapshot.expect(html, matches: "libraries-loading")
+        #expect(html.contains("The console is still loading Book Corners&#39; data"))
+        #expect(!html.contains("No libraries match these filters."))
+    }
+
     @Test("a mismatch prints the first differing lines")
     func readableDifference() {
         // act
