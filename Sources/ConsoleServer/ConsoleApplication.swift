@@ -69,8 +69,6 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, cache: cache, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        backends: StaffBackendFactory(
-            client: client, cache: cache, sessions: sessions, forwardClientAddress: configuration.forwardClientAddress),
         mirror: mirror)
 }
 
@@ -96,7 +94,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
 
-    let (store, renderer, backends) = (dependencies.store, dependencies.renderer, dependencies.backends)
+    let (store, renderer) = (dependencies.store, dependencies.renderer)
     let signIn = SignInController(
         store: store, client: dependencies.client, sessions: dependencies.sessions, statusCheck: dependencies.statusCheck,
         throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
@@ -105,14 +103,14 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
 
     let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
-    DashboardController(backends: backends, store: store, renderer: renderer).addRoutes(to: staff)
-    LibraryQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
-    ReportQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
-    PhotoQueueController(backends: backends, renderer: renderer).addRoutes(to: staff)
+    DashboardController(store: store, renderer: renderer).addRoutes(to: staff)
+    LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
+    ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)
+    PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
-    OutboxController(store: store, backends: backends, renderer: renderer).addRoutes(to: staff)
+    OutboxController(store: store, renderer: renderer).addRoutes(to: staff)
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
-    StatisticsController(store: store, backends: backends, renderer: renderer).addRoutes(to: staff)
+    StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

@@ -17,7 +17,6 @@ struct ConsoleDependencies: Sendable {
     let throttle: SignInThrottle
     let runner: ActionRunner
     let audit: StaffAuditWriter
-    let backends: StaffBackendFactory
     /// The mirror sync and its own client (no read retries: every attempt counts against the budget); `nil` when off.
     let mirror: (sync: MirrorSync, client: BackendClient)?
 }

@@ -193,29 +193,32 @@ struct DecisionTests {
         let app = try await buildConsoleApplication(
             configuration: ConsoleFixture.configuration(backendURL: URL(string: "http://127.0.0.1:\(port)/api/v1/")!, directory: directory),
             logger: ConsoleFixture.quietLogger)
+        let backendURL = try #require(URL(string: "http://127.0.0.1:\(port)/api/v1/"))
         try await app.test(.live) { client in
-            let browser = Browser(client: client)
-            var slug = ""
-            var form: [(String, String)] = []
-            try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
-                try await browser.signIn()
-                slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
-                let page = try await browser.get("/libraries/\(slug)")
-                form = [("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve")]
-            }
-            try await browser.post("/libraries/\(slug)/decide", form: form)
-            let waiting = try await browser.get("/libraries")
-            #expect(waiting.contains("Pending actions"))
-            #expect(waiting.contains("library.approve"))
-            let store = try store(directory)
-            try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
-                let deadline = Date().addingTimeInterval(20)
-                while try store.auditEntries().first(where: { $0.action == "library.approve" }) == nil, Date() < deadline {
-                    try await Task.sleep(for: .milliseconds(200))
+            try await ConsoleFixture.withMirror(.filled, directory: directory, backendURL: backendURL) { fill in
+                let browser = Browser(client: client, afterSignIn: fill)
+                var slug = ""
+                var form: [(String, String)] = []
+                try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
+                    try await browser.signIn()
+                    slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
+                    let page = try await browser.get("/libraries/\(slug)")
+                    form = [("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve")]
                 }
-                #expect(try await backendStatus(sandbox, slug: slug) == "approved")
+                try await browser.post("/libraries/\(slug)/decide", form: form)
+                let waiting = try await browser.get("/libraries")
+                #expect(waiting.contains("Pending actions"))
+                #expect(waiting.contains("library.approve"))
+                let store = try store(directory)
+                try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
+                    let deadline = Date().addingTimeInterval(20)
+                    while try store.auditEntries().first(where: { $0.action == "library.approve" }) == nil, Date() < deadline {
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    #expect(try await backendStatus(sandbox, slug: slug) == "approved")
+                }
+                #expect(try store.auditEntries().filter { $0.action == "library.approve" }.count == 1)
             }
-            #expect(try store.auditEntries().filter { $0.action == "library.approve" }.count == 1)
         }
     }
 

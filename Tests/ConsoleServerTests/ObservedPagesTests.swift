@@ -11,7 +11,8 @@ import TestSupport
 struct ObservedPagesTests {
     private func library(status: LibraryStatus, confirmed: Date) -> MirrorLibrary {
         MirrorLibrary(
-            id: 41, slug: "little-library-41", name: "Little <Library> 41", description: "", address: "Via Roma 1", city: "Florence",
+            // An id the sandbox does not use: the console's mirror already holds the sandbox's libraries.
+            id: 900_041, slug: "little-library-41", name: "Little <Library> 41", description: "", address: "Via Roma 1", city: "Florence",
             country: "IT", postalCode: "50100", lat: 43.77, lng: 11.25, photoUrl: "", thumbnailUrl: "", status: status,
             rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: confirmed.addingTimeInterval(-2 * 86_400),
             lastConfirmedAt: confirmed)

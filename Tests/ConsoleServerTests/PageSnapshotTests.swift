@@ -68,7 +68,12 @@ enum PageModels {
         let libraries = try items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "name")
         let reports = try items("moderation_reports.json", as: ModerationReport.self, hostileIn: "details")
         let photos = try items("moderation_photos.json", as: ModerationPhoto.self, hostileIn: "caption")
-        let nearby = try items("libraries_nearby.json", as: PublicLibrary.self, hostileIn: "name")
+        let mirrored = try libraries.map { try MirrorLibrary($0, confirmedAt: now) }
+        // Duplicates as the mirror finds them: the hostile-named library itself, under another id, one close and one by name.
+        var duplicate = mirrored[0]
+        duplicate.id += 1_000
+        var sameName = mirrored[1]
+        sameName.lat += 1
         let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
         let message = OutboxMessage(
             id: "msg-1", actionId: 4, recipientUserId: 12, eventType: .libraryRejected,
@@ -79,7 +84,7 @@ enum PageModels {
             ("layout", ErrorPage(
                 layout: LayoutModel(
                     title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
-                    summary: summary, banner: hostile, freshness: "Data from Book Corners, 3 s ago"),
+                    summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago"),
                 title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
             ("sign-in", SignInPage(
                 layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
@@ -97,10 +102,10 @@ enum PageModels {
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1))),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                source: "", rows: libraries.map { LibraryRow($0, now: now) }, loaded: true,
+                source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
             ("library-detail", LibraryDetailPage(
-                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], nearby: nearby, now: now)),
+                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)),
             ("reports", ReportListPage(
                 layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
                 rows: reports.map { ReportRow($0, now: now) }, loaded: true, pager: nil)),
@@ -111,7 +116,7 @@ enum PageModels {
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
-                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile) }, reason: hostile, isReject: true, key: "key-bulk")),
+                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1) }, reason: hostile, isReject: true, key: "key-bulk")),
             ("reject-confirm", RejectConfirmPage(
                 layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
                 reason: hostile, back: "/libraries")),
@@ -191,6 +196,28 @@ struct PageSnapshotTests {
         }
         #expect(!nav.contains(#"<span class="count">3</span>"#))
         #expect(html.contains("Reject 3 libraries"), "the page's own count is still there")
+    }
+
+    @Test("an empty mirror's list page says the console is still loading, and claims no empty queue")
+    func loadingMirror() async throws {
+        // setup: the list as it renders before the mirror's first read (no summary, no rows)
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        var status = PageStatus()
+        status.mirrored(confirmedAt: nil)
+        let layout = LayoutModel(
+            title: "Libraries", session: (username: "staff", csrf: "csrf-token"), flash: nil, pendingActions: [], active: .libraries,
+            summary: nil, notice: status.notice())
+        let page = LibraryListPage(
+            layout: layout, statusOptions: [], text: "", country: "", source: "", rows: [], loaded: false,
+            pager: Pager(url: .libraries, filters: [], pagination: .mirrored(BookCornersAPI.Page(clampingNumber: 1, size: 20), total: 0)))
+
+        // act
+        let html = try renderer.render(page, with: "libraries").html
+
+        // check
+        try Snapshot.expect(html, matches: "libraries-loading")
+        #expect(html.contains("The console is still loading Book Corners&#39; data"))
+        #expect(!html.contains("No libraries match these filters."))
     }
 
     @Test("a mismatch prints the first differing lines")

@@ -19,9 +19,10 @@ struct SessionEndingTests {
         }
     }
 
-    @Test("tokens the backend revoked: the next page leads to sign-in with a message, the session is gone, signing in again works")
+    @Test("tokens the backend revoked: the next page after the staff re-check leads to sign-in with a message, the session is gone, signing in again works")
     func revokedAtTheBackend() async throws {
-        try await ConsoleFixture.withConsole { browser, _, directory in
+        // Pages read the mirror, not the backend: the re-check (auth/me) is what meets the refused tokens.
+        try await ConsoleFixture.withConsole(configure: { $0.staffRecheckInterval = 1 }) { browser, _, directory in
             // setup
             try await browser.signIn()
             #expect(try await browser.get("/").status == .ok)
@@ -31,6 +32,7 @@ struct SessionEndingTests {
             try await DatabaseQueue(path: directory.path("sandbox.sqlite"), configuration: settings).write { db in
                 try db.execute(sql: "UPDATE user SET id = id + 100000 WHERE username = ?", arguments: [SeedAccounts.demoStaffUsername])
             }
+            try await Task.sleep(for: .milliseconds(1_200))
             let page = try await browser.get("/reports")
             // check
             #expect(page.status == .seeOther, "\(page)")

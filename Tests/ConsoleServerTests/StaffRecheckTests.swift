@@ -38,30 +38,6 @@ struct StaffRecheckTests {
         }
     }
 
-    @Test("a page whose backend call says 'not staff' ends the session at once, before the next re-check")
-    func notStaffFromAnyCall() async throws {
-        try await ConsoleFixture.withConsole { browser, _, directory in
-            // setup: signed in (the re-check is 5 minutes away), then demoted at the backend
-            try await browser.signIn()
-            try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
-                try db.execute(sql: "UPDATE user SET isStaff = 0 WHERE username = ?", arguments: [SeedAccounts.demoStaffUsername])
-            }
-            // act: a page that reads the backend
-            let libraries = try await browser.get("/libraries?status=rejected")
-            // check: sent to sign in with the reason, not shown "Book Corners is not answering properly"
-            #expect(libraries.status == .seeOther, "\(libraries)")
-            #expect(libraries.location == "/sign-in?ended=notStaff")
-            let rows = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session")
-            }
-            #expect(rows == 0)
-            let ended = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
-                try String.fetchAll(db, sql: "SELECT outcome || ' ' || outcomeDetail FROM auditEntry WHERE action = 'session.end'")
-            }
-            #expect(ended == ["ended notStaff"], "the audit log says the console ended it, and why")
-        }
-    }
-
     @Test("one auth/me per staff member per interval, however many pages are loaded at once")
     func readBudget() async throws {
         // An interval long enough that ten loads fit in it on a starved machine (all suites at once).

@@ -30,7 +30,7 @@ struct StatisticsPageTests {
         }
     }
 
-    @Test("a long queue's age histogram holds its newest and its oldest items, and says so")
+    @Test("a long queue's age histogram holds every waiting item from the mirror, its half-year-old tail included")
     func longQueueKeepsItsTail() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // 240 more pending submissions: 40 half a year old (the tail that matters), 200 from today.
@@ -41,7 +41,8 @@ struct StatisticsPageTests {
             try await browser.signIn()
             let page = try await browser.get("/statistics")
             #expect(page.status == .ok)
-            #expect(page.contains("300 waiting (the 150 newest and the 100 oldest of 300)"), "the description names the sample")
+            #expect(page.contains("300 waiting"), "\(page)")
+            #expect(!page.contains("newest of 300") && !page.contains("oldest of 300"), "no sample: reading the mirror costs no backend read")
             let csv = try await browser.get("/statistics/data/age-library")
             #expect(csv.html.contains("> 3 months,40\r\n"), "every half-year-old submission is counted: \(csv.html)")
         }

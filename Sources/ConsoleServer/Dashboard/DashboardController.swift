@@ -3,25 +3,24 @@ import Foundation
 import Hummingbird
 import ModerationStore
 
-/// The first page after sign-in: what waits, for how long, and whether the backend answers.
+/// The first page after sign-in: what waits and for how long, read from the mirror.
 struct DashboardController {
-    let backends: StaffBackendFactory
     let store: ModerationStore
     let renderer: PageRenderer
+    /// How many of each queue's oldest items the dashboard lists.
+    private static let oldestShown = 5
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.dashboard.pattern, use: show)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt(await backend.summary())
-        // A page past the end answers the last page, which holds the oldest items: one call per queue.
-        let oldestPage = Page(clampingNumber: Page.numberRange.upperBound, size: Page.sizeRange.upperBound)
-        let libraries = try await status.attempt(await backend.libraries(LibraryFilter(status: .pending), page: oldestPage))
-        let reports = try await status.attempt(await backend.reports(status: .open, reason: .all, page: oldestPage))
-        let photos = try await status.attempt(await backend.photos(status: .pending, page: oldestPage))
+        status.freshnessGoal = MirrorPageData.queueFreshnessGoal
+        let summary = try MirrorPageData.summary(store, status: &status)
+        let libraries = try store.oldestMirroredLibraries(status: .pending, count: Self.oldestShown)
+        let reports = try store.oldestMirroredReports(status: .open, count: Self.oldestShown)
+        let photos = try store.oldestMirroredPhotos(status: .pending, count: Self.oldestShown)
         let now = Date()
         let page = DashboardPage(
             layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),
@@ -29,25 +28,25 @@ struct DashboardController {
             queues: [
                 DashboardPage.Queue(
                     title: "Library submissions", href: SiteURL.libraries.path, total: summary?.pendingLibrariesCount,
-                    items: (libraries?.items ?? []).suffix(5).reversed().map {
+                    items: libraries.map {
                         .init(label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
                               href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Open reports", href: SiteURL.reports.path, total: summary?.openReportsCount,
-                    items: (reports?.items ?? []).suffix(5).reversed().map {
-                        .init(label: LibraryText.displayName($0.library.name), detail: ReportReason(rawValue: $0.reason)?.label ?? $0.reason,
-                              href: SiteURL.library($0.library.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
+                    items: reports.map {
+                        .init(label: LibraryText.displayName($0.libraryName), detail: $0.reason.label,
+                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Community photos", href: SiteURL.photos.path, total: summary?.pendingPhotosCount,
-                    items: (photos?.items ?? []).suffix(5).reversed().map {
-                        .init(label: LibraryText.displayName($0.library.name), detail: $0.caption,
-                              href: SiteURL.library($0.library.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
+                    items: photos.map {
+                        .init(label: LibraryText.displayName($0.libraryName), detail: $0.caption,
+                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
             ],
             backendReachable: status.problem == nil,
-            backendStatus: status.problem?.staffMessage ?? "Book Corners is answering normally.",
+            backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
             outside: try OutsideChanges.load(from: store, now: now))
         return try renderer.render(page, with: "dashboard")
     }

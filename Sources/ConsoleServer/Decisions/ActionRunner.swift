@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Logging
 import ModerationStore
+import ModerationVocabulary
 import ServiceLifecycle
 
 /// Works through recorded decisions: claims each (so that two processes on one database
@@ -379,6 +380,23 @@ final class ActionRunner: Service, Sendable {
             messages.append(OutboxMessage(
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
+        }
+        // The mirror shows at once what this outcome established: our applied status, or after a
+        // conflict the status the check found (the page the moderator returns to must not show the old one).
+        let mirrored: (from: ItemStatus, to: ItemStatus, reason: String?)? =
+            switch (state, target?.status) {
+            case (.applied, let found?): (found, action.statusWanted, action.reason)
+            case (.conflict, let found?): (action.statusSeen, found, nil)
+            default: nil
+            }
+        if let target, let mirrored {
+            do {
+                try store.mirrorDecisionOutcome(
+                    kind: action.targetKind, itemID: target.itemID, from: mirrored.from, to: mirrored.to, reason: mirrored.reason, at: now)
+            } catch {
+                // The mirror is a copy: its next read brings the decision anyway.
+                logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+            }
         }
         try store.finish(
             action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,

@@ -80,9 +80,17 @@ struct DecisionController {
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
             decision: selection.decision.rawValue, verb: selection.decision == .approve ? "Approve" : "Reject",
             count: selection.items.count,
-            items: selection.items.map { BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen.rawValue, name: $0.name) },
+            items: try selection.items.map {
+                BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen.rawValue, name: $0.name, hasDuplicate: try hasDuplicate(slug: $0.slug))
+            },
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString)
         return try renderer.render(page, with: "bulk-confirm")
+    }
+
+    /// Whether the mirror knows another approved or pending library that may be this one (no backend read).
+    private func hasDuplicate(slug: String) throws -> Bool {
+        guard let library = try store.mirroredLibrary(slug: slug) else { return false }
+        return try !store.mirroredDuplicates(of: library).isEmpty
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -206,11 +214,14 @@ struct BulkConfirmPage {
         let seen: String
         let name: String
         let libraryURL: String
+        /// The mirror knows another approved or pending library within 50 m or with its name in its city.
+        let hasDuplicate: Bool
 
-        init(slug: String, seen: String, name: String) {
+        init(slug: String, seen: String, name: String, hasDuplicate: Bool) {
             self.slug = slug
             self.seen = seen
             self.name = name
+            self.hasDuplicate = hasDuplicate
             libraryURL = SiteURL.library(slug).path
         }
     }

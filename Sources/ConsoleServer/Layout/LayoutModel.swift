@@ -41,6 +41,8 @@ struct LayoutModel: MustacheParent {
         case "flash": flash ?? ""
         case "hasBanner": banner != nil
         case "banner": banner ?? ""
+        case "hasNotice": notice != nil
+        case "notice": notice ?? ""
         case "hasFreshness": freshness != nil
         case "freshness": freshness ?? ""
         case "nav": nav
@@ -62,6 +64,8 @@ struct LayoutModel: MustacheParent {
     let csrf: String?
     let flash: String?
     var banner: String?
+    /// About the mirrored data (still loading, older than its goal); not a backend problem.
+    var notice: String?
     var freshness: String?
     let nav: [NavItem]
     let signedIn: Bool
@@ -93,13 +97,14 @@ struct LayoutModel: MustacheParent {
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
-            pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, freshness: status?.freshness)
+            pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, notice: status?.notice(),
+            freshness: status?.freshness)
     }
 
     /// The frame from plain values: `session` is nil when nobody is signed in.
     init(
         title: String, session: (username: String, csrf: String)?, flash: String?, pendingActions: [ModerationAction], active: Area?,
-        summary: ModerationSummary?, banner: String? = nil, freshness: String? = nil
+        summary: ModerationSummary?, banner: String? = nil, notice: String? = nil, freshness: String? = nil
     ) {
         self.title = title
         self.username = session?.username
@@ -107,6 +112,7 @@ struct LayoutModel: MustacheParent {
         self.flash = flash
         self.signedIn = session != nil
         self.banner = banner
+        self.notice = notice
         self.freshness = freshness
         self.pendingActions = pendingActions.map { action in
             PendingActionItem(

@@ -5,6 +5,19 @@ import Foundation
 struct PageStatus {
     private(set) var oldestFetch: Date?
     private(set) var problem: BackendError?
+    /// Something the page needed is not in the mirror yet (first start, nobody signed in).
+    private(set) var mirrorLoading = false
+    /// How old the page's data may be before the page says so (30 s for queue pages).
+    var freshnessGoal: TimeInterval?
+
+    /// Says the page shows mirrored data confirmed at `confirmedAt`; `nil`: not mirrored yet.
+    mutating func mirrored(confirmedAt: Date?) {
+        guard let confirmedAt else {
+            mirrorLoading = true
+            return
+        }
+        if oldestFetch.map({ confirmedAt < $0 }) ?? true { oldestFetch = confirmedAt }
+    }
 
     /// Uses a cached answer, remembering its age and any problem behind it.
     mutating func take<Value>(_ cached: Cached<Value>) -> Value {
@@ -43,6 +56,16 @@ struct PageStatus {
     }
 
     var freshness: String? {
-        oldestFetch.map { "Data from Book Corners, \(TimeText.age(of: $0))" }
+        oldestFetch.map { "Data from Book Corners, as of \(TimeText.age(of: $0))" }
+    }
+
+    /// Not a backend problem, but what the staff member should know about the data shown.
+    func notice(now: Date = Date()) -> String? {
+        if mirrorLoading {
+            return "The console is still loading Book Corners' data… This page fills in as soon as the first reads are done: reload in a few seconds."
+        }
+        guard let goal = freshnessGoal, let oldestFetch, now.timeIntervalSince(oldestFetch) > goal else { return nil }
+        return "This page's data is older than \(Int(goal)) s (confirmed \(TimeText.age(of: oldestFetch, now: now))): "
+            + "what you see may have changed since. Decisions are still checked against Book Corners before they are sent."
     }
 }

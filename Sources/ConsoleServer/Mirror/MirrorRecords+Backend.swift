@@ -20,7 +20,9 @@ extension MirrorLibrary {
             city: library.city, country: library.country, postalCode: library.postalCode, lat: library.lat, lng: library.lng,
             photoUrl: library.photoUrl, thumbnailUrl: library.thumbnailUrl, status: status, rejectionReason: library.rejectionReason,
             submitterId: library.createdBy?.id, submitterUsername: library.createdBy?.username, createdAt: library.createdAt,
-            lastConfirmedAt: confirmedAt)
+            lastConfirmedAt: confirmedAt, source: library.source,
+            // Encoding a value the client just decoded cannot fail in practice; without it the page shows the mirror's columns.
+            record: try? BackendJSON.encoder().encode(library))
     }
 }
 

@@ -6,7 +6,6 @@ import ModerationStore
 /// The notification outbox: what will be pushed to whom, payload and headers included.
 struct OutboxController {
     let store: ModerationStore
-    let backends: StaffBackendFactory
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -19,9 +18,9 @@ struct OutboxController {
         let status = query.text("status", maxLength: 20).flatMap(OutboxMessage.State.init(rawValue:))
         let type = query.text("type", maxLength: 40).flatMap(OutboxMessage.EventType.init(rawValue:))
         let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
-        let backend = try await backends.backend(for: context)
+        // The navigation counts, from the mirror (no backend read); this page's own data is local.
         var pageStatus = PageStatus()
-        let summary = try await pageStatus.attempt(await backend.summary())
+        let summary = try MirrorPageData.summary(store, status: &pageStatus)
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),

@@ -1,11 +1,14 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import ModerationStore
+import ModerationVocabulary
 import Mustache
 
-/// The library submissions queue and a library's detail page.
+/// The library submissions queue and a library's detail page, both read from the mirror:
+/// a page view never calls the backend.
 struct LibraryQueueController {
-    let backends: StaffBackendFactory
+    let store: ModerationStore
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -18,39 +21,59 @@ struct LibraryQueueController {
         let filter = LibraryFilter(
             status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
             country: query.country, source: query.text("source", maxLength: 100))
-        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt(await backend.summary())
-        let list = try await status.attempt(await backend.libraries(filter, page: query.page))
+        let summary = try MirrorPageData.summary(store, status: &status)
+        let mirrorQuery = MirrorLibraryQuery(
+            status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source)
+        // The page past the last shows the last, as the backend did: count first, then read that page.
+        let total = try store.mirroredLibraryPage(mirrorQuery, limit: 0, offset: 0).total
+        let pagination = Pagination.mirrored(query.page, total: total)
+        let rows = try store.mirroredLibraryPage(mirrorQuery, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
+        let duplicated = try store.idsWithDuplicates(among: rows)
+        if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
+        for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         let now = Date()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
-            rows: (list?.items ?? []).map { LibraryRow($0, now: now) },
-            loaded: list != nil,
-            pager: list.map {
-                Pager(url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)], pagination: $0.pagination)
-            },
+            rows: rows.map { LibraryRow($0, hasDuplicate: duplicated.contains($0.id), now: now) },
+            loaded: summary != nil,
+            pager: Pager(
+                url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)],
+                pagination: pagination),
             back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
         return try renderer.render(page, with: "libraries")
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        // Only slug characters: anything else cannot be a library, so no backend read is spent on it.
+        // Only slug characters: anything else cannot be a library.
         guard let slug = SiteURL.Route.library.value(in: context.parameters), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
-        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt(await backend.summary())
-        guard let library = try await status.attempt(await backend.library(slug: slug)) else {
+        let summary = try MirrorPageData.summary(store, status: &status)
+        guard let mirrored = try store.mirroredLibrary(slug: slug) else {
+            // Before the first pass the mirror cannot know; after it, an unknown slug is no library
+            // (or one the sync found deleted): say so as a backend 404 would.
+            guard summary == nil else { throw ConsoleError.backend(.notFound) }
             let page = LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return try renderer.render(page, with: "library-detail", status: .serviceUnavailable)
+            return try renderer.render(page, with: "library-detail")
         }
-        let nearby = try await status.attempt(await backend.nearby(lat: library.lat, lng: library.lng))
+        status.mirrored(confirmedAt: mirrored.lastConfirmedAt)
+        guard let record = mirrored.record, var library = try? BackendJSON.decoder().decode(ModerationLibrary.self, from: record) else {
+            // A row from before the mirror kept whole records: the next pass brings it.
+            status.mirrored(confirmedAt: nil)
+            let page = LibraryDetailPage.unavailable(
+                layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
+            return try renderer.render(page, with: "library-detail")
+        }
+        // The row's columns are what the console's own decisions update at once: they win over the kept record.
+        library.status = mirrored.status.rawValue
+        library.rejectionReason = mirrored.rejectionReason
+        let duplicates = try store.mirroredDuplicates(of: mirrored)
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
-            library: library, nearby: nearby?.items, now: Date())
+            library: library, duplicates: duplicates, now: Date())
         return try renderer.render(page, with: "library-detail")
     }
 }
@@ -128,6 +151,26 @@ struct LibraryRow: MustacheParent {
     let canApprove: Bool
     let libraryURL: String
     let decideURL: String
+    /// Another approved or pending library is within 50 m or has its name in its city.
+    let hasDuplicate: Bool
+
+    init(_ library: MirrorLibrary, hasDuplicate: Bool, now: Date) {
+        slug = library.slug
+        libraryURL = SiteURL.library(library.slug).path
+        decideURL = SiteURL.libraryDecide(library.slug).path
+        isUnnamed = LibraryText.isBlank(library.name)
+        name = LibraryText.displayName(library.name)
+        thumbnailURL = library.thumbnailUrl
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        submitter = library.submitterUsername ?? "imported"
+        age = TimeText.age(of: library.createdAt, now: now)
+        createdAt = TimeText.iso(library.createdAt)
+        createdUTC = TimeText.utc(library.createdAt)
+        status = library.status.rawValue
+        selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
+        canApprove = library.status != .approved
+        self.hasDuplicate = hasDuplicate
+    }
 
     init(_ library: ModerationLibrary, now: Date) {
         slug = library.slug
@@ -145,10 +188,12 @@ struct LibraryRow: MustacheParent {
         selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
         // A status this console does not know is shown, never decided on.
         canApprove = library.moderationStatus.map { $0 != .approved } ?? false
+        hasDuplicate = false
     }
 
     func child(named key: String) -> Any? {
         switch key {
+        case "hasDuplicate": hasDuplicate
         case "slug": slug
         case "name": name
         case "isUnnamed": isUnnamed
@@ -187,6 +232,9 @@ struct LibraryDetailPage {
         let place: String
         let distance: String
         let isClose: Bool
+        /// Farther than 50 m, but with the same name in the same city.
+        let isSameName: Bool
+        let status: String
         let libraryURL: String
     }
 
@@ -222,10 +270,7 @@ struct LibraryDetailPage {
     let canReject: Bool
     let canReturnToPending: Bool
 
-    /// Within this distance a nearby approved library is probably the same one.
-    static let closeMetres = 50.0
-
-    init(layout: LayoutModel, library: ModerationLibrary, nearby: [PublicLibrary]?, now: Date) {
+    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], now: Date) {
         self.layout = layout
         loaded = true
         name = LibraryText.displayName(library.name)
@@ -256,16 +301,15 @@ struct LibraryDetailPage {
         ]
         coordinates = String(format: "%.6f, %.6f", library.lat, library.lng)
         mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.6f&mlon=%.6f#map=19/%.6f/%.6f", library.lat, library.lng, library.lat, library.lng)
-        duplicatesChecked = nearby != nil
-        let measured: [(other: PublicLibrary, metres: Double)] = (nearby ?? [])
-            .filter { $0.id != library.id }
-            .map { other in (other, GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)) }
-        duplicates = measured.sorted { $0.metres < $1.metres }.map { pair in
-            Duplicate(
-                name: LibraryText.displayName(pair.other.name), slug: pair.other.slug,
-                place: LibraryText.place(address: pair.other.address, city: pair.other.city, country: pair.other.country),
-                distance: Distance.text(pair.metres), isClose: pair.metres < Self.closeMetres,
-                libraryURL: SiteURL.library(pair.other.slug).path)
+        duplicatesChecked = true
+        duplicates = others.filter { $0.id != library.id }.map { other in
+            let metres = GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)
+            let isClose = metres <= ModerationStore.duplicateMetres
+            return Duplicate(
+                name: LibraryText.displayName(other.name), slug: other.slug,
+                place: LibraryText.place(address: other.address, city: other.city, country: other.country),
+                distance: Distance.text(metres), isClose: isClose, isSameName: !isClose, status: other.status.rawValue,
+                libraryURL: SiteURL.library(other.slug).path)
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }

@@ -1,10 +1,13 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import ModerationStore
+import ModerationVocabulary
 
-/// Community photos: each proposed photo beside the library's current one.
+/// Community photos: each proposed photo beside the library's current one, all from the
+/// mirror (the current photo from the mirror's library row: no read per card).
 struct PhotoQueueController {
-    let backends: StaffBackendFactory
+    let store: ModerationStore
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -14,30 +17,23 @@ struct PhotoQueueController {
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: StatusFilter.pending)
-        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt(await backend.summary())
-        let list = try await status.attempt(await backend.photos(status: statusFilter, page: query.page))
-        // The current photo is only on the library itself: one cached read per distinct library.
-        var currentPhotos: [String: String] = [:]
-        for slug in Set((list?.items ?? []).map(\.library.slug)) {
-            do {
-                currentPhotos[slug] = status.take(try await backend.library(slug: slug)).photoUrl
-            } catch .notFound {
-                continue
-            } catch .sessionExpired {
-                throw ConsoleError.backend(.sessionExpired)
-            } catch {
-                try status.absorb(error)
-            }
-        }
+        let summary = try MirrorPageData.summary(store, status: &status)
+        let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
+        let total = try store.mirroredPhotoPage(status: photoStatus, limit: 0, offset: 0).total
+        let pagination = Pagination.mirrored(query.page, total: total)
+        let photos = try store.mirroredPhotoPage(
+            status: photoStatus, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
+        let currentPhotos = try store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
+        if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
+        for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         let now = Date()
         let page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
-            cards: (list?.items ?? []).map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.library.slug], now: now) },
-            loaded: list != nil,
-            pager: list.map { Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: $0.pagination) })
+            cards: photos.map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.libraryId], now: now) },
+            loaded: summary != nil,
+            pager: Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "photos")
     }
 }
@@ -83,6 +79,25 @@ struct PhotoCard {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+
+    init(_ photo: MirrorPhoto, currentPhotoURL: String?, now: Date) {
+        id = photo.id
+        libraryURL = SiteURL.library(photo.librarySlug).path
+        decideURL = SiteURL.photoDecide(photo.id).path
+        proposedURL = photo.photoUrl
+        currentURL = currentPhotoURL ?? ""
+        hasCurrentPhoto = !currentURL.isEmpty
+        caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
+        submitter = photo.submitterUsername ?? "anonymous"
+        libraryName = LibraryText.displayName(photo.libraryName)
+        librarySlug = photo.librarySlug
+        libraryPlace = LibraryText.place(city: photo.libraryCity, country: photo.libraryCountry)
+        age = TimeText.age(of: photo.createdAt, now: now)
+        createdAt = TimeText.iso(photo.createdAt)
+        createdUTC = TimeText.utc(photo.createdAt)
+        status = photo.status.rawValue
+        isPending = photo.status == .pending
+    }
 
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
         id = photo.id

@@ -1,10 +1,12 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import ModerationStore
+import ModerationVocabulary
 
-/// The problem reports queue.
+/// The problem reports queue, read from the mirror.
 struct ReportQueueController {
-    let backends: StaffBackendFactory
+    let store: ModerationStore
     let renderer: PageRenderer
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -15,20 +17,24 @@ struct ReportQueueController {
         let query = ListQuery(request)
         let statusFilter = query.choice("status", default: ReportStatusFilter.open)
         let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
-        let backend = try await backends.backend(for: context)
         var status = PageStatus()
-        let summary = try await status.attempt(await backend.summary())
-        let reasonFilter = reason.map { ReportReasonFilter.only($0) } ?? .all
-        let list = try await status.attempt(await backend.reports(status: statusFilter, reason: reasonFilter, page: query.page))
+        let summary = try MirrorPageData.summary(store, status: &status)
+        let reportStatus = ReportStatus(rawValue: statusFilter.rawValue)
+        let total = try store.mirroredReportPage(status: reportStatus, reason: reason, limit: 0, offset: 0).total
+        let pagination = Pagination.mirrored(query.page, total: total)
+        let rows = try store.mirroredReportPage(
+            status: reportStatus, reason: reason, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
+        if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
+        for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         let now = Date()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
-            rows: (list?.items ?? []).map { ReportRow($0, now: now) },
-            loaded: list != nil,
-            pager: list.map { Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: $0.pagination) })
+            rows: rows.map { ReportRow($0, now: now) },
+            loaded: summary != nil,
+            pager: Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "reports")
     }
 }
@@ -77,6 +83,26 @@ struct ReportRow {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+
+    init(_ report: MirrorReport, now: Date) {
+        id = report.id
+        libraryURL = SiteURL.library(report.librarySlug).path
+        decideURL = SiteURL.reportDecide(report.id).path
+        libraryName = LibraryText.displayName(report.libraryName)
+        librarySlug = report.librarySlug
+        libraryPlace = LibraryText.place(address: report.libraryAddress, city: report.libraryCity, country: report.libraryCountry)
+        reason = report.reason.label
+        reasonValue = report.reason.rawValue
+        details = report.details.isEmpty ? "(no details given)" : report.details
+        photoURL = report.photoUrl
+        hasPhoto = !report.photoUrl.isEmpty
+        reporter = report.reporterUsername ?? "anonymous"
+        age = TimeText.age(of: report.createdAt, now: now)
+        createdAt = TimeText.iso(report.createdAt)
+        createdUTC = TimeText.utc(report.createdAt)
+        status = report.status.rawValue
+        isOpen = report.status == .open
+    }
 
     init(_ report: ModerationReport, now: Date) {
         id = report.id

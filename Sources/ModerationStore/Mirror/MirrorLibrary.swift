@@ -29,11 +29,16 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var lastConfirmedAt: Date
     /// When a detail read answered 404 for it; `nil` while it exists.
     public var goneAt: Date?
+    /// Where the record came from (an import's name; "" for submissions): the list filters by it.
+    public var source: String
+    /// The backend's whole record as JSON, for the library's page; `nil` for rows written before v8.
+    public var record: Data?
 
     public init(
         id: Int, slug: String, name: String, description: String, address: String, city: String, country: String,
         postalCode: String, lat: Double, lng: Double, photoUrl: String, thumbnailUrl: String, status: LibraryStatus,
-        rejectionReason: String, submitterId: Int?, submitterUsername: String?, createdAt: Date, lastConfirmedAt: Date
+        rejectionReason: String, submitterId: Int?, submitterUsername: String?, createdAt: Date, lastConfirmedAt: Date,
+        source: String = "", record: Data? = nil
     ) {
         self.id = id
         self.slug = slug
@@ -55,11 +60,17 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.createdAt = createdAt
         self.lastConfirmedAt = lastConfirmedAt
         self.goneAt = nil
+        self.source = source
+        self.record = record
     }
 
     public enum Columns {
         public static let id = Column(CodingKeys.id)
         public static let slug = Column(CodingKeys.slug)
+        public static let name = Column(CodingKeys.name)
+        public static let address = Column(CodingKeys.address)
+        public static let country = Column(CodingKeys.country)
+        public static let source = Column(CodingKeys.source)
         public static let normalizedName = Column(CodingKeys.normalizedName)
         public static let city = Column(CodingKeys.city)
         public static let lat = Column(CodingKeys.lat)

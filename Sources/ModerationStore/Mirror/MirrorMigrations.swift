@@ -105,5 +105,13 @@ enum MirrorMigrations {
                 );
                 """)
         }
+        // Pages read only the mirror: the library list filters by `source`, and the library's
+        // page shows every field the backend sends, so the whole record is kept as its JSON.
+        migrator.registerMigration("v8-mirror-library-record") { db in
+            try db.execute(sql: """
+                ALTER TABLE mirrorLibrary ADD COLUMN source TEXT NOT NULL DEFAULT '';
+                ALTER TABLE mirrorLibrary ADD COLUMN record BLOB;           -- the backend's JSON of the library
+                """)
+        }
     }
 }

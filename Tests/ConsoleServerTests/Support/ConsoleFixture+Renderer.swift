@@ -24,8 +24,10 @@ extension ConsoleFixture {
                 configuration: .init(address: .hostname(configuration.host, port: 0), serverName: "BookCornersConsole"),
                 services: [dependencies.client, dependencies.runner],
                 logger: quietLogger)
-            return try await app.test(.live) { client in
-                try await body(Browser(client: client), sandbox, directory)
+            return try await withMirror(.filled, directory: directory, backendURL: sandbox.baseURL) { fill in
+                try await app.test(.live) { client in
+                    try await body(Browser(client: client, afterSignIn: fill), sandbox, directory)
+                }
             }
         }
     }

@@ -41,7 +41,7 @@ enum ConsoleFixture {
     /// `configure` adjusts the console's configuration before it starts.
     static func withConsole<Result: Sendable>(
         idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
-        configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -50,16 +50,43 @@ enum ConsoleFixture {
             var settings = configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy)
             configure(&settings)
             let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
-            return try await app.test(.live) { client in
-                try await body(Browser(client: client), sandbox, directory)
+            return try await withMirror(mirror, directory: directory, backendURL: sandbox.baseURL) { fill in
+                try await app.test(.live) { client in
+                    try await body(Browser(client: client, afterSignIn: fill), sandbox, directory)
+                }
             }
+        }
+    }
+
+    /// Signs staff in over `client` once and fills the mirror with that session: for tests whose
+    /// own browser is not a `Browser` (a real one, say).
+    static func fillMirror(client: any TestClientProtocol, directory: TemporaryDirectory, backendURL: URL) async throws {
+        try await withMirror(.filled, directory: directory, backendURL: backendURL) { fill in
+            _ = try await Browser(client: client, afterSignIn: fill).signIn()
+        }
+    }
+
+    /// Runs `body` with the hook that fills the mirror after a sign-in (`nil` for an empty mirror).
+    static func withMirror<Result: Sendable>(
+        _ start: MirrorStart, directory: TemporaryDirectory, backendURL: URL,
+        _ body: (_ fill: (@Sendable () async -> Void)?) async throws -> Result
+    ) async throws -> Result {
+        guard start == .filled else { return try await body(nil) }
+        let filler = try MirrorFiller(directory: directory, backendURL: backendURL)
+        do {
+            let result = try await body { await filler.fill() }
+            try await filler.shutdown()
+            return result
+        } catch {
+            try? await filler.shutdown()
+            throw error
         }
     }
 
     /// As `withConsole`, with a pass-through `FaultingProxy` between console and sandbox that
     /// counts the calls the console makes.
     static func withCountedConsole<Result: Sendable>(
-        configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: @escaping @Sendable (Browser, SandboxFixture, FaultingProxy, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -70,8 +97,11 @@ enum ConsoleFixture {
                 var settings = configuration(backendURL: url, directory: directory)
                 configure(&settings)
                 let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
-                return try await app.test(.live) { client in
-                    try await body(Browser(client: client), sandbox, proxy, directory)
+                // The fill reads the sandbox directly: the proxy counts only the console's own calls.
+                return try await withMirror(mirror, directory: directory, backendURL: sandbox.baseURL) { fill in
+                    try await app.test(.live) { client in
+                        try await body(Browser(client: client, afterSignIn: fill), sandbox, proxy, directory)
+                    }
                 }
             }
         }
@@ -84,11 +114,14 @@ final class Browser: @unchecked Sendable {
     private(set) var cookies: [String: String] = [:]
     /// Sent with every request (e.g. `Origin`, `X-Forwarded-For`), after the cookies.
     var headers: [(String, String)] = []
+    /// Run after every sign-in (the fixture fills the mirror with it).
+    let afterSignIn: (@Sendable () async -> Void)?
 
     /// `cookies` carries a session over from another browser (the same person after a restart).
-    init(client: any TestClientProtocol, cookies: [String: String] = [:]) {
+    init(client: any TestClientProtocol, cookies: [String: String] = [:], afterSignIn: (@Sendable () async -> Void)? = nil) {
         self.client = client
         self.cookies = cookies
+        self.afterSignIn = afterSignIn
     }
 
     @discardableResult
@@ -112,7 +145,9 @@ final class Browser: @unchecked Sendable {
     @discardableResult
     func signIn(_ login: String = SeedAccounts.demoStaffUsername, password: String = SeedAccounts.demoStaffPassword, next: String = "/") async throws -> Page {
         let form = try await get("/sign-in")
-        return try await post("/sign-in", form: [("csrf", form.csrfToken ?? ""), ("login", login), ("password", password), ("next", next)])
+        let page = try await post("/sign-in", form: [("csrf", form.csrfToken ?? ""), ("login", login), ("password", password), ("next", next)])
+        await afterSignIn?()
+        return page
     }
 
     private func send(

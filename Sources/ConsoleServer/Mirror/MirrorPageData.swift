@@ -1,0 +1,17 @@
+import BookCornersAPI
+import Foundation
+import ModerationStore
+
+/// What every page reads from the mirror for its frame: the navigation counts, and how
+/// fresh they are.
+enum MirrorPageData {
+    /// A queue page older than this says so (the freshness goal).
+    static let queueFreshnessGoal: TimeInterval = 30
+
+    /// The mirrored summary, its age noted in `status`; `nil` (and "still loading") before the first read.
+    static func summary(_ store: ModerationStore, status: inout PageStatus) throws -> ModerationSummary? {
+        let summary = try store.mirrorSummary()
+        status.mirrored(confirmedAt: summary?.lastConfirmedAt)
+        return summary.map(ModerationSummary.init)
+    }
+}

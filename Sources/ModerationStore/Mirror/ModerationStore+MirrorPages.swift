@@ -1,0 +1,164 @@
+import Foundation
+import GRDB
+import ModerationVocabulary
+
+/// What the libraries list filters by, as the backend's `libraries/moderation` query does.
+public struct MirrorLibraryQuery: Sendable, Equatable {
+    /// `nil`: every status.
+    public var status: LibraryStatus?
+    /// A substring of the name, address or city (case-insensitive for ASCII, as the backend's).
+    public var text: String?
+    /// ISO 3166-1 alpha-2, upper case.
+    public var country: String?
+    /// A substring of the source.
+    public var source: String?
+
+    public init(status: LibraryStatus?, text: String? = nil, country: String? = nil, source: String? = nil) {
+        self.status = status
+        self.text = text
+        self.country = country
+        self.source = source
+    }
+}
+
+/// The reads pages make: they never call the backend, only these.
+extension ModerationStore {
+    /// Within this distance two libraries are probably the same one (the 50 m).
+    public static let duplicateMetres = 50.0
+    /// The statuses a duplicate may have: a rejected library duplicates nothing.
+    public static let duplicateStatuses: [LibraryStatus] = [.approved, .pending]
+
+    /// One page of libraries matching `query`, newest first, and how many match in all.
+    public func mirroredLibraryPage(_ query: MirrorLibraryQuery, limit: Int, offset: Int) throws -> (rows: [MirrorLibrary], total: Int) {
+        try writer.read { db in
+            let request = Self.libraries(matching: query)
+            let rows = try request
+                .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
+                .limit(limit, offset: offset)
+                .fetchAll(db)
+            return (rows, try request.fetchCount(db))
+        }
+    }
+
+    /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`), newest
+    /// first, and how many match in all.
+    public func mirroredReportPage(
+        status: ReportStatus?, reason: ReportReason?, limit: Int, offset: Int
+    ) throws -> (rows: [MirrorReport], total: Int) {
+        try writer.read { db in
+            var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
+            if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
+            if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
+            let rows = try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
+                .limit(limit, offset: offset).fetchAll(db)
+            return (rows, try request.fetchCount(db))
+        }
+    }
+
+    /// One page of community photos in `status` (all when `nil`), newest first, and how many match in all.
+    public func mirroredPhotoPage(status: PhotoStatus?, limit: Int, offset: Int) throws -> (rows: [MirrorPhoto], total: Int) {
+        try writer.read { db in
+            var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
+            if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
+            let rows = try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
+                .limit(limit, offset: offset).fetchAll(db)
+            return (rows, try request.fetchCount(db))
+        }
+    }
+
+    /// Each mirrored library's current photo URL ("" for none), by id: the photos page shows
+    /// it beside each proposed one.
+    public func mirroredPhotoURLs(libraryIDs: Set<Int>) throws -> [Int: String] {
+        try writer.read { db in
+            let rows = try MirrorLibrary.filter(libraryIDs.contains(MirrorLibrary.Columns.id) && MirrorLibrary.Columns.goneAt == nil)
+                .fetchAll(db)
+            return Dictionary(rows.map { ($0.id, $0.photoUrl) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// When each waiting item was submitted (pending libraries, open reports, pending photos), newest first.
+    public func mirroredWaitingDates() throws -> (libraries: [Date], reports: [Date], photos: [Date]) {
+        try writer.read { db in
+            func dates(_ table: String, _ status: String) throws -> [Date] {
+                try Date.fetchAll(
+                    db, sql: "SELECT createdAt FROM \(table) WHERE status = ? AND goneAt IS NULL ORDER BY createdAt DESC, id DESC",
+                    arguments: [status])
+            }
+            return (
+                try dates(MirrorLibrary.databaseTableName, LibraryStatus.pending.rawValue),
+                try dates(MirrorReport.databaseTableName, ReportStatus.open.rawValue),
+                try dates(MirrorPhoto.databaseTableName, PhotoStatus.pending.rawValue)
+            )
+        }
+    }
+
+    /// The `count` oldest libraries in `status`, oldest first: what has waited longest.
+    public func oldestMirroredLibraries(status: LibraryStatus, count: Int) throws -> [MirrorLibrary] {
+        try writer.read { db in
+            try Self.libraries(matching: MirrorLibraryQuery(status: status))
+                .order(MirrorLibrary.Columns.createdAt, MirrorLibrary.Columns.id)
+                .limit(count)
+                .fetchAll(db)
+        }
+    }
+
+    /// The `count` oldest reports in `status`, oldest first.
+    public func oldestMirroredReports(status: ReportStatus, count: Int) throws -> [MirrorReport] {
+        try writer.read { db in
+            try MirrorReport
+                .filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.status == status.rawValue)
+                .order(MirrorReport.Columns.createdAt, MirrorReport.Columns.id)
+                .limit(count)
+                .fetchAll(db)
+        }
+    }
+
+    /// The `count` oldest photos in `status`, oldest first.
+    public func oldestMirroredPhotos(status: PhotoStatus, count: Int) throws -> [MirrorPhoto] {
+        try writer.read { db in
+            try MirrorPhoto
+                .filter(MirrorPhoto.Columns.goneAt == nil && MirrorPhoto.Columns.status == status.rawValue)
+                .order(MirrorPhoto.Columns.createdAt, MirrorPhoto.Columns.id)
+                .limit(count)
+                .fetchAll(db)
+        }
+    }
+
+    /// Other approved or pending libraries within `duplicateMetres` of `library`, or with its
+    /// normalised name in its city: nearest first, same-name ones (farther away) after.
+    public func mirroredDuplicates(of library: MirrorLibrary) throws -> [MirrorLibrary] {
+        let near = try mirroredLibraries(
+            near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
+        let sameName = try mirroredLibraries(city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses)
+        var seen: Set<Int> = [library.id]
+        return (near + sameName).filter { seen.insert($0.id).inserted }
+    }
+
+    /// Of `libraries`, the ids of those that have at least one duplicate (for the list's badges).
+    public func idsWithDuplicates(among libraries: [MirrorLibrary]) throws -> Set<Int> {
+        var ids: Set<Int> = []
+        for library in libraries where try !mirroredDuplicates(of: library).isEmpty { ids.insert(library.id) }
+        return ids
+    }
+
+    private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {
+        var request = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
+        if let status = query.status { request = request.filter(MirrorLibrary.Columns.status == status.rawValue) }
+        if let text = query.text {
+            let pattern = likePattern(text)
+            request = request.filter(
+                MirrorLibrary.Columns.name.like(pattern, escape: "\\") || MirrorLibrary.Columns.address.like(pattern, escape: "\\")
+                    || MirrorLibrary.Columns.city.like(pattern, escape: "\\"))
+        }
+        if let country = query.country { request = request.filter(MirrorLibrary.Columns.country == country.uppercased()) }
+        if let source = query.source { request = request.filter(MirrorLibrary.Columns.source.like(likePattern(source), escape: "\\")) }
+        return request
+    }
+
+    /// `%text%` with LIKE's own wildcards escaped: a `%` typed in the search box is a percent sign.
+    private static func likePattern(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+        return "%\(escaped)%"
+    }
+}

@@ -1,0 +1,195 @@
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// Pages read the mirror, never the backend: against the sandbox over loopback, with the
+/// mirror filled once by `MirrorSync`'s own reads (`MirrorFiller`).
+@Suite("Mirror: pages served from the mirror", .timeLimit(.minutes(3)))
+struct MirrorPagesTests {
+    /// Reads of the backend's rate-limited scopes among the calls the proxy forwarded.
+    private func scopedReads(_ proxy: FaultingProxy) async -> [FaultingProxy.ForwardedCall] {
+        await proxy.forwardedLog().filter { BackendScope.of($0) != nil }
+    }
+
+    /// The library slugs a list page links to, in order.
+    private func listedSlugs(_ page: Page) -> [String] {
+        page.html.components(separatedBy: "<tr").dropFirst().compactMap { row in
+            row.range(of: #"<td><a href="/libraries/"#).map { String(row[$0.upperBound...].prefix { $0 != "\"" }) }
+        }
+    }
+
+    /// The table row of `slug` on a list page ("" when it is not listed).
+    private func row(of slug: String, in page: Page) -> String {
+        page.html.components(separatedBy: "<tr").first { $0.contains(#"href="/libraries/\#(slug)""#) } ?? ""
+    }
+
+    /// The slugs the backend's own moderation list answers for `query`.
+    private func backendSlugs(_ sandbox: SandboxFixture, query: String) async throws -> [String] {
+        let token = try await sandbox.accessToken()
+        let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation?\(query)", token: token).jsonObject()
+        return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
+    }
+
+    @Test("with the mirror filled, browsing every page (dashboard, lists with filters, a library, reports, photos, statistics, audit, outbox) makes no backend read")
+    func noBackendReads() async throws {
+        try await ConsoleFixture.withCountedConsole { browser, sandbox, proxy, _ in
+            // setup: signed in (the fixture fills the mirror straight from the sandbox, not through the proxy)
+            try await browser.signIn()
+            let slug = try #require(try await backendSlugs(sandbox, query: "status=pending&page_size=1").first)
+            let before = await scopedReads(proxy).count
+            // act
+            var statuses: [Int] = []
+            for path in [
+                "/", "/libraries", "/libraries?status=all&page=2&page_size=10", "/libraries?status=approved&country=DE",
+                "/libraries?status=all&q=corner", "/libraries?status=all&source=openstreet", "/libraries/\(slug)",
+                "/reports", "/reports?status=all&reason=damaged", "/photos", "/photos?status=all&page=2&page_size=10",
+                "/statistics", "/statistics?days=90", "/audit", "/outbox",
+            ] {
+                statuses.append(Int(try await browser.get(path).status.code))
+            }
+            // check
+            let reads = await scopedReads(proxy).dropFirst(before)
+            #expect(statuses.allSatisfy { $0 == 200 }, "every page answered: \(statuses)")
+            #expect(reads.isEmpty, "backend reads while browsing: \(reads.map { "\($0.path)?\($0.query)" })")
+        }
+    }
+
+    @Test("the library list's filters list what the backend's own filters list", arguments: [
+        "status=pending&page_size=50", "status=all&q=corner&page_size=50", "status=approved&country=DE&page_size=50",
+        "status=all&source=street&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
+    ])
+    func filtersMatchBackend(query: String) async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup
+            try await browser.signIn()
+            let expected = try await backendSlugs(sandbox, query: query)
+            // act
+            let page = try await browser.get("/libraries?\(query)")
+            // check
+            #expect(page.status == .ok)
+            #expect(!expected.isEmpty, "the filter matches something, so the comparison means something")
+            #expect(listedSlugs(page) == expected)
+        }
+    }
+
+    @Test("duplicates are found locally: within 50 m or with the same name in the same city, approved or pending only")
+    func localDuplicates() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            // setup: an anchor in the middle of the Atlantic, with planted neighbours
+            let (lat, lng) = (0.5, -30.0)
+            func north(_ metres: Double) -> Double { lat + metres / GreatCircle.metresPerDegree }
+            let recent = Date().addingTimeInterval(-3600)
+            try await SandboxLibraryRows.insert([
+                ["id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
+                 "status": "pending", "createdAt": recent],
+                ["id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
+                 "status": "approved", "createdAt": recent],
+                ["id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "lat": north(60), "lng": lng,
+                 "status": "approved", "createdAt": recent],
+                ["id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
+                 "lng": lng, "status": "pending", "createdAt": recent],
+                ["id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "lat": north(5), "lng": lng,
+                 "status": "rejected", "rejectionReason": "Duplicate.", "createdAt": recent],
+            ], intoSandboxAt: directory.path("sandbox.sqlite"))
+            try await browser.signIn()
+            // act
+            let detail = try await browser.get("/libraries/dup-anchor")
+            let list = try await browser.get("/libraries?status=all&q=Testville&page_size=50")
+            let bulk = try await browser.post("/libraries/bulk", form: [
+                ("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
+            ])
+            // check: the backend's own radius search measures the planted pair on either side of 50 m
+            let publicNear = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
+            var backendMetres: [String: Double] = [:]
+            for item in (publicNear?["items"] as? [[String: Any]]) ?? [] {
+                guard let slug = item["slug"] as? String, let a = item["lat"] as? Double, let b = item["lng"] as? Double else { continue }
+                backendMetres[slug] = GreatCircle.metres(lat, lng, a, b)
+            }
+            #expect(try #require(backendMetres["dup-near-10"]) <= 50)
+            #expect(try #require(backendMetres["dup-far-60"]) > 50)
+            #expect(detail.status == .ok)
+            #expect(detail.contains("Possible duplicate."))
+            #expect(detail.contains(#"href="/libraries/dup-near-10""#) && detail.contains("within 50 m"))
+            #expect(detail.contains(#"href="/libraries/dup-same-name""#) && detail.contains("same name, same city"))
+            #expect(!detail.contains("dup-far-60"), "60 m away with another name is no duplicate")
+            #expect(!detail.contains("dup-rejected-5"), "a rejected library duplicates nothing")
+            #expect(row(of: "dup-anchor", in: list).contains("possible duplicate"), "a badge in the list: \(row(of: "dup-anchor", in: list))")
+            #expect(!row(of: "dup-far-60", in: list).isEmpty && !row(of: "dup-far-60", in: list).contains("possible duplicate"))
+            #expect(bulk.status == .ok)
+            #expect(bulk.contains("possible duplicate"), "the bulk confirmation flags it: \(bulk)")
+        }
+    }
+
+    @Test("the photos page shows each library's current photo from the mirror, and the reports page the mirrored reports")
+    func photosAndReports() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup
+            try await browser.signIn()
+            let token = try await sandbox.accessToken()
+            let photos = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/photos?status=pending&page_size=50", token: token).jsonObject()
+            let photo = try #require((photos?["items"] as? [[String: Any]])?.first)
+            let librarySlug = try #require((photo["library"] as? [String: Any])?["slug"] as? String)
+            let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(librarySlug)", token: token).jsonObject()
+            let currentPhoto = try #require(library?["photo_url"] as? String)
+            let reports = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+            let openCount = try #require((reports?["pagination"] as? [String: Any])?["total"] as? Int)
+            // act
+            let photosPage = try await browser.get("/photos?page_size=50")
+            let reportsPage = try await browser.get("/reports")
+            // check
+            #expect(photosPage.status == .ok && reportsPage.status == .ok)
+            #expect(!currentPhoto.isEmpty && photosPage.contains(currentPhoto), "the library's current photo beside the proposed one")
+            #expect(reportsPage.contains("· \(openCount) item"), "the mirrored open reports: \(reportsPage)")
+        }
+    }
+
+    @Test("an empty mirror (first start, nobody signed in before) says the console is still loading, with 200")
+    func emptyMirror() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            // act
+            let pages = [try await browser.get("/"), try await browser.get("/libraries")]
+            // check
+            for page in pages {
+                #expect(page.status == .ok)
+                #expect(page.contains("The console is still loading Book Corners&#39; data"), "\(page)")
+                #expect(!page.contains("Backend problem."))
+                #expect(!page.contains("No libraries match these filters."), "no claim that the queue is empty")
+            }
+        }
+    }
+
+    @Test("the console's own applied decision shows on the lists at once, before any read confirms it")
+    func appliedDecisionShowsAtOnce() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup: the filler reads nothing more after its first fill, so only the decision can change the mirror
+            try await browser.signIn()
+            let token = try await sandbox.accessToken()
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: token).jsonObject()
+            // A plainly named one, so a text search finds it among the approved.
+            let first = try #require((list?["items"] as? [[String: Any]])?.first { item in
+                let name = item["name"] as? String ?? ""
+                return name.count > 5 && name.allSatisfy { $0.isLetter || $0 == " " }
+            })
+            let slug = try #require(first["slug"] as? String)
+            let name = try #require((first["name"] as? String)?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let detail = try await browser.get("/libraries/\(slug)")
+            let key = try #require(detail.field("key", after: "/libraries/\(slug)/decide"))
+            // act
+            let decided = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
+            let pending = try await browser.get("/libraries?status=pending&page_size=50")
+            let approved = try await browser.get("/libraries?status=approved&q=\(name)&page_size=50")
+            let page = try await browser.get("/libraries/\(slug)")
+            // check
+            #expect(decided.status == .seeOther)
+            #expect(!listedSlugs(pending).contains(slug), "gone from the pending list")
+            #expect(row(of: slug, in: approved).contains("status-approved"), "listed as approved: \(approved)")
+            #expect(page.contains(#"<input type="hidden" name="seen" value="approved">"#), "its page shows it approved")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+@testable import ConsoleServer
+import BookCornersAPI
+import Foundation
+import ModerationStore
+import TestSupport
+
+/// Whether a console under test starts with its mirror filled.
+enum MirrorStart: Sendable {
+    /// The first staff sign-in fills the mirror once before `signIn` returns: pages have data
+    /// right after sign-in, as they had when they read the backend.
+    case filled
+    /// Nothing fills it: the console as on its first start.
+    case empty
+}
+
+/// Fills a console's mirror once through `MirrorSync`'s own reads, with the most recently
+/// active staff session, straight from the sandbox (not through a counting proxy, so tests
+/// that count the console's calls count only their own). Its rhythm is an hour: after the
+/// first fill it reads nothing more.
+final class MirrorFiller: Sendable {
+    private let sync: MirrorSync
+    private let client: BackendClient
+    private let store: ModerationStore
+    private let sessions: SessionManager
+
+    /// `directory` holds the console's database and key file (the console must have started).
+    init(directory: TemporaryDirectory, backendURL: URL) throws {
+        store = try ModerationStore(path: directory.path("console.sqlite"))
+        let sealer = try TokenSealer.load(base64Key: nil, keyFile: directory.path("console.key"))
+        let logger = ConsoleFixture.quietLogger
+        sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
+        client = BackendClient(configuration: .init(baseURL: backendURL, readRetry: .none), logger: logger)
+        sync = MirrorSync(
+            store: store, client: client, sessions: sessions,
+            configuration: MirrorFixture.mirror(
+                window: 300, reads: 100_000, firstPageInterval: 3600, pendingItemInterval: 3600, passInterval: 3600),
+            logger: logger)
+    }
+
+    /// Ticks the sync until every list's pass is complete and the summary and statistics are
+    /// read: one tick does it all, unless it starts in the last second of a backend window (the
+    /// planner starts no read there), so it may take a second tick. Gives up after 60 s (a loaded machine).
+    func fill() async {
+        // Nobody on staff signed in (a refused sign-in): the sync has no tokens to read with.
+        guard (try? await sessions.credentialsOfMostRecentSession(excluding: [], now: Date())) != nil else { return }
+        let deadline = ContinuousClock.now + .seconds(60)
+        repeat {
+            await sync.tick()
+            if isFilled() { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        } while ContinuousClock.now < deadline
+    }
+
+    private func isFilled() -> Bool {
+        let scopes: [MirrorScope] = [.libraryList, .reportList, .photoList]
+        let passesDone = scopes.allSatisfy { (try? store.mirrorScopeState($0).lastPassCompletedAt) != nil }
+        return passesDone && (try? store.mirrorSummary()) != nil && (try? store.mirrorStatistics()) != nil
+    }
+
+    func shutdown() async throws {
+        try await client.shutdown()
+    }
+}
