@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import ModerationStore
 import Sandbox
 import Testing
@@ -160,6 +161,24 @@ struct MirrorPagesTests {
                 #expect(!page.contains("Backend problem."))
                 #expect(!page.contains("No libraries match these filters."), "no claim that the queue is empty")
             }
+        }
+    }
+
+    @Test("a list whose rows are mirrored but whose summary is not yet does not say it is still loading")
+    func listBeforeSummary() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: the lists arrived, the summary (another scope) not yet
+            try await browser.signIn()
+            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            try await database.write { db in try db.execute(sql: "DELETE FROM mirrorSummary") }
+            try database.close()
+            // act
+            let list = try await browser.get("/libraries")
+            // check
+            #expect(list.status == .ok)
+            #expect(list.contains("PENDING") || list.contains("pending"), "rows are shown")
+            #expect(!list.contains("still loading"), "\(list)")
+            #expect(!list.contains("not loaded yet"))
         }
     }
 

@@ -19,6 +19,12 @@ struct PageStatus {
         if oldestFetch.map({ confirmedAt < $0 }) ?? true { oldestFetch = confirmedAt }
     }
 
+    /// Says the page found mirrored rows to show: it is not "still loading", even when
+    /// something else it reads (the summary) has not arrived yet.
+    mutating func showsMirroredRows() {
+        mirrorLoading = false
+    }
+
     /// Uses a cached answer, remembering its age and any problem behind it.
     mutating func take<Value>(_ cached: Cached<Value>) -> Value {
         if oldestFetch.map({ cached.fetchedAt < $0 }) ?? true { oldestFetch = cached.fetchedAt }

@@ -32,13 +32,14 @@ struct LibraryQueueController {
         let duplicated = try store.idsWithDuplicates(among: rows)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
+        if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
             rows: rows.map { LibraryRow($0, hasDuplicate: duplicated.contains($0.id), now: now) },
-            loaded: summary != nil,
+            loaded: summary != nil || !rows.isEmpty,
             pager: Pager(
                 url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)],
                 pagination: pagination),

@@ -27,12 +27,13 @@ struct PhotoQueueController {
         let currentPhotos = try store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
         if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
+        if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: photos.map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.libraryId], now: now) },
-            loaded: summary != nil,
+            loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "photos")
     }

@@ -26,6 +26,7 @@ struct ReportQueueController {
             status: reportStatus, reason: reason, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
         if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
+        if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
@@ -33,7 +34,7 @@ struct ReportQueueController {
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
             rows: rows.map { ReportRow($0, now: now) },
-            loaded: summary != nil,
+            loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "reports")
     }
