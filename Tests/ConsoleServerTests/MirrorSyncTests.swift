@@ -9,7 +9,9 @@ import TestSupport
 
 /// The mirror sync against the sandbox over real HTTP, its calls counted by a proxy.
 /// Intervals and windows are shortened through configuration, never by sleeping long.
-@Suite("Mirror: the sync service", .timeLimit(.minutes(3)))
+// One at a time: each runs a sync against real time windows, and side by side on two cores
+// they starved each other past their waits.
+@Suite("Mirror: the sync service", .serialized, .timeLimit(.minutes(3)))
 struct MirrorSyncTests {
     /// Signs in and lands on a page that reads nothing from the backend, so every moderation
     /// read the proxy sees is the mirror's.
