@@ -222,6 +222,56 @@ struct MirrorSyncTests {
         }
     }
 
+    @Test("while the backend does not answer, every page says since when; once it answers again, the warning goes")
+    func pagesSaySinceWhenTheBackendIsSilent() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let outage = OutageSwitch()
+        let mirror = MirrorFixture.mirror(window: 4, reads: 20, firstPageInterval: 1, pageSize: 50)
+        try await MirrorFixture.withBackend(rateLimits: nil, directory: directory, outage: outage) { _, _, url in
+            try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { browser in
+                // setup: the mirror answers pages
+                try await signIn(browser)
+                let store = try store(directory)
+                try await MirrorFixture.eventually("the summary mirrored") { try store.mirrorSummary() != nil }
+                let before = try await browser.get("/libraries")
+                #expect(!before.html.contains("has not answered"), "no warning while the backend answers")
+                // act: the backend stops answering for longer than the grace period
+                let lastAnswer = try #require(try store.mirrorSummary()?.lastConfirmedAt)
+                outage.isOn = true
+                var silentPage: Page?
+                try await MirrorFixture.eventually("the pages say the backend is silent", timeout: .seconds(40)) {
+                    let page = try await browser.get("/libraries")
+                    silentPage = page
+                    return page.html.contains("Book Corners has not answered since")
+                }
+                let dashboard = try await browser.get("/")
+                outage.isOn = false
+                // check: the time named is the last answer's, in the layout's banner, on every mirror page
+                let page = try #require(silentPage)
+                #expect(page.status == .ok)
+                let since = try #require(page.html.firstMatch(of: /has not answered since (\d{4}-\d\d-\d\d \d\d:\d\d) UTC/)?.1)
+                let minute = TimeInterval(60)
+                let named = String(since)
+                let expected = [lastAnswer, lastAnswer.addingTimeInterval(minute)].map { Self.minuteText($0) }
+                #expect(expected.contains(named), "names the minute of the last answer (\(expected)), said \(named)")
+                #expect(dashboard.html.contains("Book Corners has not answered since"), "the dashboard says it too")
+                try await MirrorFixture.eventually("the warning goes once the backend answers", timeout: .seconds(40)) {
+                    !(try await browser.get("/libraries").html.contains("has not answered"))
+                }
+            }
+        }
+    }
+
+    /// "2026-11-23 21:04", as pages print a UTC minute.
+    private static func minuteText(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .gmt
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(
+            format: "%04d-%02d-%02d %02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0, parts.minute ?? 0)
+    }
+
     @Test("a library deleted at the backend is marked gone only after a detail read answers 404")
     func deletedLibraryConfirmedByDetailRead() async throws {
         let directory = try TemporaryDirectory()

@@ -87,6 +87,15 @@ public enum BackendError: Error, Equatable, Sendable {
         }
     }
 
+    /// Whether the backend gave no usable answer (down, timed out, a server error or an
+    /// answer we could not read), as opposed to one that refuses or limits us.
+    public var meansNoAnswer: Bool {
+        switch self {
+        case .unavailable, .unexpectedAnswer: true
+        case .invalidCredentials, .notStaff, .notFound, .validation, .rateLimited, .sessionExpired: false
+        }
+    }
+
     /// "45 s", "2 min 5 s".
     public static func duration(_ seconds: Int) -> String {
         seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min" + (seconds % 60 == 0 ? "" : " \(seconds % 60) s")

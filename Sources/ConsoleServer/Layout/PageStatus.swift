@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import ModerationStore
 
 /// How fresh a page's backend data is, and what went wrong fetching it.
 struct PageStatus {
@@ -9,6 +10,11 @@ struct PageStatus {
     private(set) var mirrorLoading = false
     /// How old the page's data may be before the page says so (30 s for queue pages).
     var freshnessGoal: TimeInterval?
+    /// When Book Corners last answered the mirror, if it has been silent past the grace period.
+    private(set) var backendSilentSince: Date?
+
+    /// A silence shorter than this is one failed read among good ones: not worth a banner.
+    static let silenceGrace: TimeInterval = 10
 
     /// Says the page shows mirrored data confirmed at `confirmedAt`; `nil`: not mirrored yet.
     mutating func mirrored(confirmedAt: Date?) {
@@ -17,6 +23,13 @@ struct PageStatus {
             return
         }
         if oldestFetch.map({ confirmedAt < $0 }) ?? true { oldestFetch = confirmedAt }
+    }
+
+    /// Takes the mirror's health: a backend silent for longer than the grace period becomes
+    /// the banner, naming its last answer (or the first unanswered read, if it never answered).
+    mutating func mirrorHealth(_ health: MirrorHealth?, now: Date = Date()) {
+        guard let since = health?.unansweredSince, now.timeIntervalSince(since) >= Self.silenceGrace else { return }
+        backendSilentSince = health?.lastAnsweredAt ?? since
     }
 
     /// Says the page found mirrored rows to show: it is not "still loading", even when
@@ -54,6 +67,10 @@ struct PageStatus {
     }
 
     var banner: String? {
+        if let backendSilentSince {
+            return "Book Corners has not answered since \(TimeText.utc(backendSilentSince)). The console keeps trying: "
+                + "pages show what it said last, and decisions wait and are sent once it answers."
+        }
         guard let problem else { return nil }
         if let oldestFetch, Date().timeIntervalSince(oldestFetch) > 10 {
             return problem.staffMessage + " Showing what we had \(TimeText.age(of: oldestFetch))."
@@ -70,7 +87,10 @@ struct PageStatus {
         if mirrorLoading {
             return "The console is still loading Book Corners' data… This page fills in as soon as the first reads are done: reload in a few seconds."
         }
-        guard let goal = freshnessGoal, let oldestFetch, now.timeIntervalSince(oldestFetch) > goal else { return nil }
+        // The silence banner already says why the data is old.
+        guard backendSilentSince == nil, let goal = freshnessGoal, let oldestFetch, now.timeIntervalSince(oldestFetch) > goal else {
+            return nil
+        }
         return "This page's data is older than \(Int(goal)) s (confirmed \(TimeText.age(of: oldestFetch, now: now))): "
             + "what you see may have changed since. Decisions are still checked against Book Corners before they are sent."
     }

@@ -8,10 +8,11 @@ enum MirrorPageData {
     /// A queue page older than this says so (the freshness goal).
     static let queueFreshnessGoal: TimeInterval = 30
 
-    /// The mirrored summary, its age noted in `status`; `nil` (and "still loading") before the first read.
+    /// The mirrored summary, its age and the backend's silence noted in `status`; `nil` (and "still loading") before the first read.
     static func summary(_ store: ModerationStore, status: inout PageStatus) throws -> ModerationSummary? {
         let summary = try store.mirrorSummary()
         status.mirrored(confirmedAt: summary?.lastConfirmedAt)
+        status.mirrorHealth(try store.mirrorHealth())
         return summary.map(ModerationSummary.init)
     }
 }

@@ -78,16 +78,20 @@ actor MirrorSync: Service {
                 saveSpending(scope, at: started)
                 do {
                     try await read(scope, purpose, credentials: signedIn.credentials, startedAt: started)
+                    noteAnswer(true)
                 } catch .rateLimited(let seconds) {
+                    noteAnswer(true)
                     // Another client at our address spent the budget: wait as long as the backend says.
                     planner.pause(scope, until: now().addingTimeInterval(Double(max(1, seconds))), at: now())
                     saveSpending(scope, at: now())
                     logger.notice("mirror read limited by the backend", metadata: ["scope": "\(scope.rawValue)", "retry_after": "\(seconds)"])
                     break
                 } catch .sessionExpired {
+                    noteAnswer(true)
                     refusedSessions.insert(signedIn.sessionID)
                     break
                 } catch {
+                    noteAnswer(!error.meansNoAnswer)
                     // Down or answering nonsense: nothing is changed; the read is tried again on a later tick.
                     logger.warning("mirror read failed", metadata: ["scope": "\(scope.rawValue)", "error": "\(error)"])
                     break
@@ -322,6 +326,11 @@ actor MirrorSync: Service {
             logger.error("mirror could not look up a session", metadata: ["error": "\(error)"])
             return nil
         }
+    }
+
+    /// Keeps when the backend last answered, for pages to say "has not answered since".
+    private func noteAnswer(_ answered: Bool) {
+        saving { answered ? try store.noteMirrorAnswered(at: now()) : try store.noteMirrorUnanswered(at: now()) }
     }
 
     private func saveSpending(_ scope: MirrorScope, at: Date) {

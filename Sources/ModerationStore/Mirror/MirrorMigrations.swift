@@ -113,5 +113,15 @@ enum MirrorMigrations {
                 ALTER TABLE mirrorLibrary ADD COLUMN record BLOB;           -- the backend's JSON of the library
                 """)
         }
+        // Pages say since when the backend has not answered the mirror's reads.
+        migrator.registerMigration("v9-mirror-health") { db in
+            try db.execute(sql: """
+                CREATE TABLE mirrorHealth (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    lastAnsweredAt DATETIME,
+                    unansweredSince DATETIME
+                );
+                """)
+        }
     }
 }
