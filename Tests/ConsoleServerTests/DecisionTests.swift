@@ -115,6 +115,12 @@ struct DecisionTests {
             let store = try store(directory)
             #expect(try store.outboxMessages().isEmpty)
             #expect(try store.auditEntries().first?.outcome == .conflict)
+            // The check that found the conflict also saw a change made outside the console: it is
+            // audited as such (once, before the conflict), and the page shows the backend's whole record.
+            let observed = try store.auditEntries(limit: 100).filter { $0.outcome == .observed && $0.targetSlug == slug }
+            #expect(observed.map(\.action) == ["observed.library.rejected"], "\(observed)")
+            #expect(observed.first.map { $0.statusBefore == "pending" && $0.statusAfter == "rejected" } == true)
+            #expect(after.contains("By Maria."), "the reason Maria gave is on the page at once")
         }
     }
 

@@ -7,7 +7,9 @@ import TestSupport
 
 /// Changes made outside the console, as the mirror sync notices them against the sandbox
 /// over real HTTP: each becomes one observed audit entry; the console's own decisions never do.
-@Suite("Mirror: changes made outside the console", .timeLimit(.minutes(3)))
+// One at a time, like the sync suite: four syncs side by side on two cores starved each
+// other past their waits when the machine was busy.
+@Suite("Mirror: changes made outside the console", .serialized, .timeLimit(.minutes(3)))
 struct ObservedChangeSyncTests {
     /// 10-s windows of 100 reads and no limits at the sandbox: passes follow each other quickly.
     private let mirror = MirrorFixture.mirror(window: 10, reads: 100, firstPageInterval: 1)

@@ -381,18 +381,20 @@ final class ActionRunner: Service, Sendable {
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
         }
-        // The mirror shows at once what this outcome established: our applied status, or after a
-        // conflict the status the check found (the page the moderator returns to must not show the old one).
-        let mirrored: (from: ItemStatus, to: ItemStatus, reason: String?)? =
-            switch (state, target?.status) {
-            case (.applied, let found?): (found, action.statusWanted, action.reason)
-            case (.conflict, let found?): (action.statusSeen, found, nil)
-            default: nil
-            }
-        if let target, let mirrored {
+        // The mirror shows at once what this outcome established, so the page the moderator returns
+        // to never shows the old status: our applied status; or after a conflict, the item as the
+        // check read it (the change someone made outside the console is audited as observed, first).
+        if let target {
             do {
-                try store.mirrorDecisionOutcome(
-                    kind: action.targetKind, itemID: target.itemID, from: mirrored.from, to: mirrored.to, reason: mirrored.reason, at: now)
+                switch (state, target.status) {
+                case (.applied, let found?):
+                    try store.mirrorDecisionOutcome(
+                        kind: action.targetKind, itemID: target.itemID, from: found, to: action.statusWanted, reason: action.reason, at: now)
+                case (.conflict, _):
+                    try target.mirrorRecord?.store(in: store)
+                default:
+                    break
+                }
             } catch {
                 // The mirror is a copy: its next read brings the decision anyway.
                 logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])

@@ -19,6 +19,8 @@ struct DecisionTarget: Sendable {
     let createdAt: Date
     /// Who submitted or reported it; `nil` for imported data.
     let submitterID: Int?
+    /// The answer as the mirror keeps it; `nil` when its status is one the console does not know.
+    let mirrorRecord: MirrorRecord?
 
     var nameInCity: String { LibraryText.nameInCity(name, city: city) }
 
@@ -33,6 +35,7 @@ struct DecisionTarget: Sendable {
         statusText = library.status
         createdAt = library.createdAt
         submitterID = library.createdBy?.id
+        mirrorRecord = (try? MirrorLibrary(library, confirmedAt: Date())).map(MirrorRecord.library)
     }
 
     init(_ report: ModerationReport) {
@@ -46,6 +49,7 @@ struct DecisionTarget: Sendable {
         statusText = report.status
         createdAt = report.createdAt
         submitterID = report.createdBy?.id
+        mirrorRecord = (try? MirrorReport(report, confirmedAt: Date())).map(MirrorRecord.report)
     }
 
     init(_ photo: ModerationPhoto) {
@@ -59,6 +63,24 @@ struct DecisionTarget: Sendable {
         statusText = photo.status
         createdAt = photo.createdAt
         submitterID = photo.createdBy?.id
+        mirrorRecord = (try? MirrorPhoto(photo, confirmedAt: Date())).map(MirrorRecord.photo)
+    }
+}
+
+/// A backend answer in the mirror's shape, whichever kind of item it is.
+enum MirrorRecord: Sendable {
+    case library(MirrorLibrary)
+    case report(MirrorReport)
+    case photo(MirrorPhoto)
+
+    /// Stores it as the sync would: a status change no applied console decision explains is
+    /// audited as made outside the console.
+    func store(in store: ModerationStore) throws {
+        switch self {
+        case .library(let row): try store.upsertMirror(libraries: [row])
+        case .report(let row): try store.upsertMirror(reports: [row])
+        case .photo(let row): try store.upsertMirror(photos: [row])
+        }
     }
 }
 
