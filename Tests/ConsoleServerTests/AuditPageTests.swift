@@ -64,6 +64,10 @@ struct AuditPageTests {
             #expect(zoe.contains("10 matching entries"))
             let target = try await browser.get("/audit?q=Library%2017")
             #expect(entryIDs(in: target).count == 1)
+            // A search form sends a space as "+" (application/x-www-form-urlencoded).
+            let typed = try await browser.get("/audit?q=Library+17")
+            #expect(entryIDs(in: typed) == entryIDs(in: target), "a space typed in the search box is a space")
+            #expect(typed.contains(#"value="Library 17""#))
             let today = String(ISOTime.string(Date()).prefix(10))
             let dated = try await browser.get("/audit?from=\(today)&to=\(today)&outcome=applied")
             #expect(dated.contains("20 matching entries"))

@@ -61,6 +61,8 @@ struct MirrorPagesTests {
     @Test("the library list's filters list what the backend's own filters list", arguments: [
         "status=pending&page_size=50", "status=all&q=corner&page_size=50", "status=approved&country=DE&page_size=50",
         "status=all&source=street&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
+        // as a browser's search form sends a typed space
+        "status=all&q=Tiny+Library&page_size=50",
     ])
     func filtersMatchBackend(query: String) async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, _ in
@@ -73,6 +75,10 @@ struct MirrorPagesTests {
             #expect(page.status == .ok)
             #expect(!expected.isEmpty, "the filter matches something, so the comparison means something")
             #expect(listedSlugs(page) == expected)
+            if query.contains("+") {
+                let spelled = try await backendSlugs(sandbox, query: query.replacingOccurrences(of: "+", with: "%20"))
+                #expect(expected == spelled, "the backend reads + as a space")
+            }
         }
     }
 

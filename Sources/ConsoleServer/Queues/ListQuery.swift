@@ -9,9 +9,7 @@ struct ListQuery {
     private let parameters: [String: String]
 
     init(_ request: Request) {
-        var parameters: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { parameters[String(key)] = String(value) }
-        self.parameters = parameters
+        parameters = FormQuery.dictionary(request.uri.query)
     }
 
     func text(_ name: String, maxLength: Int) -> String? {

@@ -1,3 +1,4 @@
+import BookCornersAPI
 import HummingbirdCore
 
 /// Reads and validates query parameters, collecting every failure in the backend's
@@ -7,9 +8,8 @@ struct QueryReader {
     private(set) var failures: [FieldFailure] = []
 
     init(_ uri: URI) {
-        var parameters: [String: String] = [:]
-        for (key, value) in uri.queryParameters { parameters[String(key)] = String(value) }
-        self.parameters = parameters
+        // The real backend reads `+` as a space, as forms write it.
+        parameters = FormQuery.dictionary(uri.query)
     }
 
     /// An optional string of at most `maxLength` characters; empty counts as absent.
