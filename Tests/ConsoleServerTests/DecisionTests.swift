@@ -124,6 +124,23 @@ struct DecisionTests {
         }
     }
 
+    @Test("the bulk confirmation counts in words: one library, two libraries")
+    func bulkHeadingCounts() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, _ in
+            // setup
+            try await browser.signIn()
+            let targets = try await pendingSlugs(sandbox, count: 2)
+            let csrf = try await browser.get("/libraries").csrfToken ?? ""
+            // act
+            let one = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "reject"), ("reason", "Not a library."), ("item", "\(targets[0].slug)|pending|Name")])
+            let two = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")]
+                + targets.map { ("item", "\($0.slug)|pending|Name") })
+            // check
+            #expect(one.contains("<h1>Reject 1 library?</h1>"), "\(one)")
+            #expect(two.contains("<h1>Approve 2 libraries?</h1>"), "\(two)")
+        }
+    }
+
     @Test("bulk: 30 approvals under a 10-per-window limit finish in 3 windows, none lost, none doubled")
     func bulkUnderRateLimit() async throws {
         let limits = RateLimitPolicy(windowSeconds: 3, reads: 10_000, writes: 10, logins: 100, refreshes: 100)

@@ -116,7 +116,8 @@ enum PageModels {
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
-                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1) }, reason: hostile, isReject: true, key: "key-bulk")),
+                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1) },
+                heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
             ("reject-confirm", RejectConfirmPage(
                 layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
                 reason: hostile, back: "/libraries")),

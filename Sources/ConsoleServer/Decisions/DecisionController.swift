@@ -76,13 +76,14 @@ struct DecisionController {
     @Sendable func confirmBulk(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         var request = request
         let selection = try await request.decodeForm(as: BulkSelectionForm.self, context: context).validated()
+        let verb = selection.decision == .approve ? "Approve" : "Reject"
         let page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
-            decision: selection.decision.rawValue, verb: selection.decision == .approve ? "Approve" : "Reject",
-            count: selection.items.count,
+            decision: selection.decision.rawValue, verb: verb, count: selection.items.count,
             items: try selection.items.map {
                 BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen.rawValue, name: $0.name, hasDuplicate: try hasDuplicate(slug: $0.slug))
             },
+            heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString)
         return try renderer.render(page, with: "bulk-confirm")
     }
@@ -231,9 +232,16 @@ struct BulkConfirmPage {
     let verb: String
     let count: Int
     let items: [Item]
+    /// Stored, not computed: Mustache reads stored properties only.
+    let heading: String
     let reason: String
     let isReject: Bool
     let key: String
     let confirmURL = SiteURL.librariesBulkConfirm.path
+
+    /// "Approve 1 library?", "Reject 3 libraries?".
+    static func heading(verb: String, count: Int) -> String {
+        "\(verb) \(count) \(count == 1 ? "library" : "libraries")?"
+    }
     let cancelURL = SiteURL.libraries.path
 }
