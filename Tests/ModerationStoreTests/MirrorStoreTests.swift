@@ -190,4 +190,39 @@ struct MirrorStoreTests {
             #expect(try store.mirrorStatistics()?.json == Data(#"{"total_approved": 10}"#.utf8))
         }
     }
+
+    @Test("the count and the page it chooses come from one snapshot: while the sync moves rows, the last page is never empty")
+    func pageAndCountAgree() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // setup: 55 pending libraries; a writer keeps taking 15 out of the queue and putting them back
+        let store = try ModerationStore(path: path)
+        try store.upsertMirror(libraries: (1...55).map { library($0, created: TimeInterval($0)) })
+        let movable = (1...15).map { library($0, created: TimeInterval($0)) }
+        let writer = Task {
+            var round = 0
+            while !Task.isCancelled {
+                round += 1
+                let status: LibraryStatus = round.isMultiple(of: 2) ? .pending : .approved
+                for var row in movable {
+                    row.status = status
+                    _ = try? store.mirrorDecisionOutcome(
+                        kind: .library, itemID: row.id, from: status == .pending ? .approved : .pending, to: ItemStatus(status), reason: nil, at: now)
+                }
+                await Task.yield()
+            }
+        }
+        defer { writer.cancel() }
+        // act: "page 999" of 20, read again and again
+        var mismatches: [String] = []
+        for _ in 0..<300 {
+            let (rows, total) = try store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 20) { total in
+                (max(1, (total + 19) / 20) - 1) * 20
+            }
+            let expected = total - (max(1, (total + 19) / 20) - 1) * 20
+            if rows.count != expected { mismatches.append("total \(total), rows \(rows.count)") }
+        }
+        // check
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
 }

@@ -25,10 +25,10 @@ struct LibraryQueueController {
         let summary = try MirrorPageData.summary(store, status: &status)
         let mirrorQuery = MirrorLibraryQuery(
             status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source)
-        // The page past the last shows the last, as the backend did: count first, then read that page.
-        let total = try store.mirroredLibraryPage(mirrorQuery, limit: 0, offset: 0).total
+        // The page past the last shows the last, as the backend did: the count chooses the page.
+        let (rows, total) = try store.mirroredLibraryPage(
+            mirrorQuery, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
-        let rows = try store.mirroredLibraryPage(mirrorQuery, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
         let duplicated = try store.idsWithDuplicates(among: rows)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }

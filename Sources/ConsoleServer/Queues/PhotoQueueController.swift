@@ -20,10 +20,9 @@ struct PhotoQueueController {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
-        let total = try store.mirroredPhotoPage(status: photoStatus, limit: 0, offset: 0).total
+        let (photos, total) = try store.mirroredPhotoPage(
+            status: photoStatus, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
-        let photos = try store.mirroredPhotoPage(
-            status: photoStatus, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
         let currentPhotos = try store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
         if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }

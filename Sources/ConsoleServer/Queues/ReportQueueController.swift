@@ -20,10 +20,9 @@ struct ReportQueueController {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         let reportStatus = ReportStatus(rawValue: statusFilter.rawValue)
-        let total = try store.mirroredReportPage(status: reportStatus, reason: reason, limit: 0, offset: 0).total
+        let (rows, total) = try store.mirroredReportPage(
+            status: reportStatus, reason: reason, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
-        let rows = try store.mirroredReportPage(
-            status: reportStatus, reason: reason, limit: query.page.size, offset: Pagination.mirroredOffset(query.page, total: total)).rows
         if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }

@@ -29,40 +29,50 @@ extension ModerationStore {
     public static let duplicateStatuses: [LibraryStatus] = [.approved, .pending]
 
     /// One page of libraries matching `query`, newest first, and how many match in all.
-    public func mirroredLibraryPage(_ query: MirrorLibraryQuery, limit: Int, offset: Int) throws -> (rows: [MirrorLibrary], total: Int) {
+    /// `offset` is given the count: both are read in one snapshot, so a page chosen from the
+    /// count is never emptied by a sync write landing between the two reads.
+    public func mirroredLibraryPage(
+        _ query: MirrorLibraryQuery, limit: Int, offset: (_ total: Int) -> Int
+    ) throws -> (rows: [MirrorLibrary], total: Int) {
         try writer.read { db in
             let request = Self.libraries(matching: query)
+            let total = try request.fetchCount(db)
             let rows = try request
                 .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
-                .limit(limit, offset: offset)
+                .limit(limit, offset: offset(total))
                 .fetchAll(db)
-            return (rows, try request.fetchCount(db))
+            return (rows, total)
         }
     }
 
     /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`), newest
-    /// first, and how many match in all.
+    /// first, and how many match in all; `offset` as for libraries.
     public func mirroredReportPage(
-        status: ReportStatus?, reason: ReportReason?, limit: Int, offset: Int
+        status: ReportStatus?, reason: ReportReason?, limit: Int, offset: (_ total: Int) -> Int
     ) throws -> (rows: [MirrorReport], total: Int) {
         try writer.read { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
+            let total = try request.fetchCount(db)
             let rows = try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
-                .limit(limit, offset: offset).fetchAll(db)
-            return (rows, try request.fetchCount(db))
+                .limit(limit, offset: offset(total)).fetchAll(db)
+            return (rows, total)
         }
     }
 
-    /// One page of community photos in `status` (all when `nil`), newest first, and how many match in all.
-    public func mirroredPhotoPage(status: PhotoStatus?, limit: Int, offset: Int) throws -> (rows: [MirrorPhoto], total: Int) {
+    /// One page of community photos in `status` (all when `nil`), newest first, and how many
+    /// match in all; `offset` as for libraries.
+    public func mirroredPhotoPage(
+        status: PhotoStatus?, limit: Int, offset: (_ total: Int) -> Int
+    ) throws -> (rows: [MirrorPhoto], total: Int) {
         try writer.read { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
+            let total = try request.fetchCount(db)
             let rows = try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
-                .limit(limit, offset: offset).fetchAll(db)
-            return (rows, try request.fetchCount(db))
+                .limit(limit, offset: offset(total)).fetchAll(db)
+            return (rows, total)
         }
     }
 
