@@ -49,7 +49,6 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let staticFiles = try StaticFileLibrary(directory: configuration.publicDirectory)
     // Created last: once it exists, only its service's shutdown may end it.
     let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
-    let cache = BackendReadCache(lifetime: configuration.readCacheLifetime)
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
@@ -60,13 +59,13 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         return (sync: sync, client: mirrorClient)
     }
     return ConsoleDependencies(
-        configuration: configuration, store: store, client: client, cache: cache, sessions: sessions,
+        configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
-            store: store, client: client, sessions: sessions, cache: cache, logger: logger, bundleID: configuration.apnsTopic,
+            store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
         mirror: mirror)

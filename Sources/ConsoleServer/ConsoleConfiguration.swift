@@ -18,8 +18,6 @@ public struct ConsoleConfiguration: Sendable {
     public var behindTLSProxy: Bool
     public var sessionIdleTimeout: TimeInterval
     public var sessionLifetime: TimeInterval
-    /// How long a backend answer may be reused for pages (at most 10 s).
-    public var readCacheLifetime: TimeInterval
     /// Send each staff member's address as `X-Forwarded-For`, so each has their own
     /// rate-limit budget at the backend.
     public var forwardClientAddress: Bool
@@ -59,7 +57,6 @@ public struct ConsoleConfiguration: Sendable {
         behindTLSProxy: Bool = false,
         sessionIdleTimeout: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 12 * 60 * 60,
-        readCacheLifetime: TimeInterval = 10,
         forwardClientAddress: Bool = true,
         benchmarkConstantPage: String? = nil,
         apnsTopic: String = "org.bookcorners.app",
@@ -82,7 +79,6 @@ public struct ConsoleConfiguration: Sendable {
         self.behindTLSProxy = behindTLSProxy
         self.sessionIdleTimeout = sessionIdleTimeout
         self.sessionLifetime = sessionLifetime
-        self.readCacheLifetime = min(readCacheLifetime, 10)
         self.forwardClientAddress = forwardClientAddress
         self.benchmarkConstantPage = benchmarkConstantPage
         self.apnsTopic = apnsTopic

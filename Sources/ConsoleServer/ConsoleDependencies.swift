@@ -7,7 +7,6 @@ struct ConsoleDependencies: Sendable {
     let configuration: ConsoleConfiguration
     let store: ModerationStore
     let client: BackendClient
-    let cache: BackendReadCache
     let sessions: SessionManager
     let statusCheck: StaffStatusCheck
     // `var` so a test can render with its own templates.

@@ -256,6 +256,8 @@ struct MirrorSyncTests {
                 let expected = [lastAnswer, lastAnswer.addingTimeInterval(minute)].map { Self.minuteText($0) }
                 #expect(expected.contains(named), "names the minute of the last answer (\(expected)), said \(named)")
                 #expect(dashboard.html.contains("Book Corners has not answered since"), "the dashboard says it too")
+                #expect(dashboard.html.contains(#"class="backend-status down""#), "and marks the backend as down")
+                #expect(!before.html.contains(#"class="backend-status down""#))
                 try await MirrorFixture.eventually("the warning goes once the backend answers", timeout: .seconds(40)) {
                     !(try await browser.get("/libraries").html.contains("has not answered"))
                 }

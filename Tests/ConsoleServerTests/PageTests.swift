@@ -167,7 +167,7 @@ struct PageTests {
         let port = try FreePort.find()
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/v1/"))
         let app = try await buildConsoleApplication(
-            configuration: ConsoleFixture.configuration(backendURL: url, directory: directory, cacheLifetime: 0.5),
+            configuration: ConsoleFixture.configuration(backendURL: url, directory: directory),
             logger: ConsoleFixture.quietLogger)
         try await app.test(.live) { client in
             try await ConsoleFixture.withMirror(.filled, directory: directory, backendURL: url) { fill in

@@ -45,7 +45,7 @@ struct DashboardController {
                               href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
             ],
-            backendReachable: status.problem == nil,
+            backendReachable: status.backendSilentSince == nil,
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
             outside: try OutsideChanges.load(from: store, now: now))
         return try renderer.render(page, with: "dashboard")

@@ -14,7 +14,6 @@ final class ActionRunner: Service, Sendable {
     private let store: ModerationStore
     private let client: BackendClient
     private let sessions: SessionManager
-    private let cache: BackendReadCache
     private let logger: Logger
     private let bundleID: String
     private let forwardClientAddress: Bool
@@ -31,14 +30,13 @@ final class ActionRunner: Service, Sendable {
     static let localFailureLimit = 5
 
     init(
-        store: ModerationStore, client: BackendClient, sessions: SessionManager, cache: BackendReadCache, logger: Logger,
+        store: ModerationStore, client: BackendClient, sessions: SessionManager, logger: Logger,
         bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil
     ) {
         self.decisionChecks = decisionChecks
         self.store = store
         self.client = client
         self.sessions = sessions
-        self.cache = cache
         self.logger = logger
         self.bundleID = bundleID
         self.forwardClientAddress = forwardClientAddress
@@ -353,13 +351,12 @@ final class ActionRunner: Service, Sendable {
             message: "\(action.statusWanted.pastTense): \(target.nameInCity)\(note).")
     }
 
-    /// Stores a final outcome. The item's cached copies are dropped first (awaited), so the
+    /// Stores a final outcome, and writes what it established into the mirror first, so the
     /// page a moderator sees after the outcome shows what the backend says now.
     private func finish(
         _ action: ModerationAction, state: ModerationAction.Ending, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
         message: String
     ) async throws {
-        for prefix in ["summary", "libraries?", "library/", "reports?", "photos?", "nearby/"] { await cache.invalidate(prefix: prefix) }
         let now = Date()
         let audit = AuditEntry(
             recordedAt: now, actorId: action.actorId, actorUsername: action.actorUsername,

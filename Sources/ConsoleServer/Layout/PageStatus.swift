@@ -2,10 +2,9 @@ import BookCornersAPI
 import Foundation
 import ModerationStore
 
-/// How fresh a page's backend data is, and what went wrong fetching it.
+/// How fresh a page's mirrored data is, and whether Book Corners still answers the mirror.
 struct PageStatus {
     private(set) var oldestFetch: Date?
-    private(set) var problem: BackendError?
     /// Something the page needed is not in the mirror yet (first start, nobody signed in).
     private(set) var mirrorLoading = false
     /// How old the page's data may be before the page says so (30 s for queue pages).
@@ -38,44 +37,12 @@ struct PageStatus {
         mirrorLoading = false
     }
 
-    /// Uses a cached answer, remembering its age and any problem behind it.
-    mutating func take<Value>(_ cached: Cached<Value>) -> Value {
-        if oldestFetch.map({ cached.fetchedAt < $0 }) ?? true { oldestFetch = cached.fetchedAt }
-        if let problem = cached.problem { self.problem = problem }
-        return cached.value
-    }
-
-    /// Runs one backend read, `try await status.attempt(await backend.summary())`: an outage
-    /// or rate limit becomes a banner and `nil`, anything else is thrown.
-    mutating func attempt<Value>(_ load: @autoclosure () async throws(BackendError) -> Cached<Value>) async throws(BackendError) -> Value? {
-        do {
-            return take(try await load())
-        } catch {
-            try absorb(error)
-            return nil
-        }
-    }
-
-    /// Keeps an outage or rate limit for the banner; rethrows any other error.
-    mutating func absorb(_ error: BackendError) throws(BackendError) {
-        switch error {
-        case .unavailable, .rateLimited, .unexpectedAnswer:
-            problem = error
-        default:
-            throw error
-        }
-    }
-
+    /// What the layout's banner says: the backend's silence, if any.
     var banner: String? {
-        if let backendSilentSince {
-            return "Book Corners has not answered since \(TimeText.utc(backendSilentSince)). The console keeps trying: "
+        backendSilentSince.map {
+            "Book Corners has not answered since \(TimeText.utc($0)). The console keeps trying: "
                 + "pages show what it said last, and decisions wait and are sent once it answers."
         }
-        guard let problem else { return nil }
-        if let oldestFetch, Date().timeIntervalSince(oldestFetch) > 10 {
-            return problem.staffMessage + " Showing what we had \(TimeText.age(of: oldestFetch))."
-        }
-        return problem.staffMessage
     }
 
     var freshness: String? {

@@ -19,13 +19,12 @@ enum RepositoryPaths {
 /// The console, built as `serve` builds it, on a temporary database, against `backendURL`.
 enum ConsoleFixture {
     static func configuration(
-        backendURL: URL, directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false,
-        cacheLifetime: TimeInterval = 10
+        backendURL: URL, directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false
     ) -> ConsoleConfiguration {
         ConsoleConfiguration(
             port: 0, databasePath: directory.path("console.sqlite"), backendURL: backendURL,
             templatesDirectory: RepositoryPaths.templates, publicDirectory: RepositoryPaths.publicFiles,
-            behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout, readCacheLifetime: cacheLifetime,
+            behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout,
             // Off unless a test turns it on: its reads would disturb tests that count the console's calls.
             mirror: nil)
     }
