@@ -74,6 +74,6 @@ public struct RateLimitPolicy: Sendable, Equatable {
 }
 
 /// Which budget an endpoint draws from.
-enum EndpointKind: String, Sendable {
+enum EndpointKind: String, Codable, Sendable {
     case read, write, login, refresh
 }

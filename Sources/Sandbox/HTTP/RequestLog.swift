@@ -35,11 +35,13 @@ actor RequestLog {
 
     /// Appends one line. A failed write (disk full, file removed) is reported once on standard
     /// error and otherwise ignored: the log must never take the sandbox down.
-    func append(at time: Date, client: String, method: String, path requestPath: String, scope: String?, kind: String?, status: Int) {
+    func append(
+        at time: Date, client: String, method: String, path requestPath: String, scope: (name: String, kind: EndpointKind)?, status: Int
+    ) {
         let seconds = Int(time.timeIntervalSince1970)
         let line = RequestLogLine(
             time: time.formatted(Self.timeFormat), window: seconds - seconds % windowSeconds, client: client,
-            method: method, path: requestPath, scope: scope, kind: kind, status: status)
+            method: method, path: requestPath, scope: scope?.name, kind: scope?.kind, status: status)
         do {
             var bytes = try encoder.encode(line)
             bytes.append(0x0A)
@@ -47,7 +49,7 @@ actor RequestLog {
         } catch {
             guard !failureReported else { return }
             failureReported = true
-            FileHandle.standardError.write(Data("sandbox: cannot append to the request log \(self.path); requests are no longer logged.\n".utf8))
+            FileHandle.standardError.write(Data("sandbox: cannot append to the request log \(self.path); lines may be missing from here on.\n".utf8))
         }
     }
 
@@ -67,8 +69,8 @@ struct RequestLogLine: Codable, Sendable, Equatable {
     let path: String
     /// The real backend's rate-limit scope, or nil for a path no endpoint answers.
     let scope: String?
-    /// `read`, `write`, `login` or `refresh`; nil with `scope`.
-    let kind: String?
+    /// Which budget the scope draws from; nil with `scope`.
+    let kind: EndpointKind?
     let status: Int
 
     private enum CodingKeys: String, CodingKey {

@@ -38,7 +38,7 @@ struct SandboxResponder: HTTPResponder {
             let scope = endpoint.flatMap { $0.isRedirect ? nil : $0.scope(request.method) }
             await requestLog.append(
                 at: arrived, client: client, method: request.method.rawValue, path: request.uri.description,
-                scope: scope?.name, kind: scope?.kind.rawValue, status: Int(response.status.code))
+                scope: scope, status: Int(response.status.code))
         }
         return response
     }
