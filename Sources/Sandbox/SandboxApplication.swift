@@ -12,6 +12,11 @@ public func buildSandboxApplication(
 ) throws -> some ApplicationProtocol {
     let directory = URL(fileURLWithPath: configuration.databasePath).deletingLastPathComponent()
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // Opened before anything else, so an unwritable path stops start-up with its name.
+    // Without limits the windows are still counted in the real backend's 300 s.
+    let requestLog = try configuration.requestLogPath.map {
+        try RequestLog(path: $0, windowSeconds: configuration.rateLimits?.windowSeconds ?? RateLimitPolicy().windowSeconds)
+    }
     let store = try SandboxStore(
         path: configuration.databasePath, seed: configuration.seed, libraryCount: configuration.libraryCount)
     let api = SandboxAPI(
@@ -22,7 +27,7 @@ public func buildSandboxApplication(
         limiter: configuration.rateLimits.map(RateLimiter.init(policy:)),
         maxBodyBytes: configuration.maxBodyBytes)
     return Application(
-        responder: SandboxResponder(api: api),
+        responder: SandboxResponder(api: api, requestLog: requestLog),
         configuration: .init(address: .hostname(host, port: port), serverName: "BookCornersSandbox"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

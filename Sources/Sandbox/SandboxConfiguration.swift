@@ -18,6 +18,8 @@ public struct SandboxConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// How many libraries a new database is seeded with (reports and photos in proportion).
     public var libraryCount: Int
+    /// A file to append one NDJSON line to per API request answered, or `nil` for none.
+    public var requestLogPath: String?
 
     /// The library counts a seed may ask for.
     public static let libraryCountRange = SeedGenerator.libraryCountRange
@@ -30,7 +32,8 @@ public struct SandboxConfiguration: Sendable {
         rateLimits: RateLimitPolicy? = RateLimitPolicy(),
         seed: UInt64 = 42,
         maxBodyBytes: Int = 64 * 1024,
-        libraryCount: Int = 500
+        libraryCount: Int = 500,
+        requestLogPath: String? = nil
     ) {
         self.databasePath = databasePath
         self.tokenSecret = tokenSecret
@@ -40,6 +43,7 @@ public struct SandboxConfiguration: Sendable {
         self.seed = seed
         self.maxBodyBytes = maxBodyBytes
         self.libraryCount = libraryCount
+        self.requestLogPath = requestLogPath
     }
 }
 
@@ -70,6 +74,6 @@ public struct RateLimitPolicy: Sendable, Equatable {
 }
 
 /// Which budget an endpoint draws from.
-enum EndpointKind: Sendable {
+enum EndpointKind: String, Codable, Sendable {
     case read, write, login, refresh
 }

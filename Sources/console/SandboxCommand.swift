@@ -40,6 +40,9 @@ struct SandboxOptions: ParsableArguments {
     @Option(name: .long, help: "Libraries to seed a new sandbox database with, 25 to 50000; reports and photos in proportion. (env: SANDBOX_LIBRARIES, default: 500)")
     var libraries: Int?
 
+    @Option(name: .long, help: "Append one JSON line per API request answered (time, window, client, method, path, scope, kind, status) to this file. (env: SANDBOX_REQUEST_LOG, default: none)")
+    var requestLog: String?
+
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
         let libraryCount = try EnvironmentOption.integer(libraries, "SANDBOX_LIBRARIES", default: 500)
         guard SandboxConfiguration.libraryCountRange.contains(libraryCount) else {
@@ -59,7 +62,8 @@ struct SandboxOptions: ParsableArguments {
             refreshTokenLifetime: Double(try positive(refreshTokenLifetime, "SANDBOX_REFRESH_TOKEN_LIFETIME", 86_400)),
             rateLimits: limitsOff ? nil : policy,
             seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)),
-            libraryCount: libraryCount)
+            libraryCount: libraryCount,
+            requestLogPath: EnvironmentOption.optionalString(requestLog, "SANDBOX_REQUEST_LOG"))
     }
 
     private func positive(_ flag: Int?, _ variable: String, _ fallback: Int) throws -> Int {

@@ -22,6 +22,7 @@ public struct SandboxFixture: Sendable {
         seed: UInt64 = 42,
         port: Int = 0,
         portWait: Duration = .seconds(30),
+        requestLogPath: String? = nil,
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -29,7 +30,7 @@ public struct SandboxFixture: Sendable {
         let configuration = SandboxConfiguration(
             databasePath: databasePath ?? directory.path("sandbox.sqlite"),
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits, seed: seed,
-            libraryCount: libraries)
+            libraryCount: libraries, requestLogPath: requestLogPath)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication(portWait: portWait, { onRunning in

@@ -12,12 +12,17 @@ struct SandboxResponder: HTTPResponder {
 
     private static let apiPrefix = "/api/v1/"
     let api: SandboxAPI
+    /// Where each API request is noted, when the sandbox was asked to keep a log.
+    let requestLog: RequestLog?
 
     func respond(to request: Request, context: Context) async throws -> Response {
+        let arrived = Date()
         let path = request.uri.path
+        let endpoint = Self.endpoint(path: path)
+        let client = clientAddress(request, context)
         var response: Response
         do {
-            response = try await route(request, path: path, context: context)
+            response = try await route(request, path: path, endpoint: endpoint, client: client)
         } catch let error as SandboxError {
             response = SandboxResponse.error(error)
         } catch {
@@ -28,24 +33,35 @@ struct SandboxResponder: HTTPResponder {
         DjangoHeaders.add(to: &response)
         context.logger.debug(
             "sandbox", metadata: ["method": "\(request.method)", "path": "\(path)", "status": "\(response.status.code)"])
+        if let requestLog, path.hasPrefix(Self.apiPrefix) {
+            // A redirect is answered before any budget is counted: it has no scope.
+            let scope = endpoint.flatMap { $0.isRedirect ? nil : $0.scope(request.method) }
+            await requestLog.append(
+                at: arrived, client: client, method: request.method.rawValue, path: request.uri.description,
+                scope: scope, status: Int(response.status.code))
+        }
         return response
     }
 
-    private func route(_ request: Request, path: String, context: Context) async throws -> Response {
+    /// The endpoint an API path names, or nil (media, unknown paths).
+    private static func endpoint(path: String) -> Endpoint? {
+        guard path.hasPrefix(apiPrefix) else { return nil }
+        let segments = path.dropFirst(apiPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return Endpoint(segments: segments)
+    }
+
+    private func route(_ request: Request, path: String, endpoint: Endpoint?, client: String) async throws -> Response {
         if path.hasPrefix("/media/") {
             guard request.method == .get || request.method == .head else { return SandboxResponse.methodNotAllowed(allow: [.get]) }
             return try api.media(path: path)
         }
-        guard path.hasPrefix(Self.apiPrefix) else { return SandboxResponse.htmlNotFound(path: path) }
-        let segments = path.dropFirst(Self.apiPrefix.count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let endpoint = Endpoint(segments: segments) else { return SandboxResponse.htmlNotFound(path: path) }
+        guard let endpoint else { return SandboxResponse.htmlNotFound(path: path) }
         if case .redirect(let target) = endpoint {
             let query = request.uri.query.map { "?" + $0 } ?? ""
             return SandboxResponse.movedPermanently(to: Self.apiPrefix + target + query)
         }
         guard endpoint.methods.contains(request.method) else { return SandboxResponse.methodNotAllowed(allow: endpoint.allowed) }
-        let call = SandboxCall(request: request, client: clientAddress(request, context), endpoint: endpoint)
-        return try await api.handle(call)
+        return try await api.handle(SandboxCall(request: request, client: client, endpoint: endpoint))
     }
 
     /// The rate-limit identity: the first `X-Forwarded-For` address, else the peer's.
@@ -100,6 +116,10 @@ enum Endpoint: Sendable, Equatable {
             default: return nil
             }
         }
+    }
+
+    var isRedirect: Bool {
+        if case .redirect = self { true } else { false }
     }
 
     var methods: [HTTPRequest.Method] {
