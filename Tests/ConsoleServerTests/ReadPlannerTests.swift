@@ -138,4 +138,39 @@ struct ReadPlannerTests {
         #expect(after.request(.summary, for: .queueFront, at: at(40)) == .wait(until: at(300), paused: false))
         #expect(after.request(.summary, for: .queueFront, at: at(300)) == .granted)
     }
+
+    @Test("a pending sweep that always has work shares the spare reads with the full pass, read for read: a long queue never starves the pass")
+    func sweepAndPassShare() {
+        // setup: a queue longer than the spare reads (6 000 pending at 50 000 libraries): both always want reads
+        var planner = ReadPlanner(policy: .init())
+        var reads: [ReadPurpose: Int] = [:]
+        // act: one window, a tick a second, as MirrorSync asks
+        for second in 0..<300 {
+            let now = at(Double(second))
+            while let purpose = planner.next(.libraryList, wanted: [.queueFront, .pendingItems, .fullPass], at: now),
+                planner.request(.libraryList, for: purpose, at: now) == .granted
+            {
+                reads[purpose, default: 0] += 1
+            }
+        }
+        // check: 30 in all, 6 kept for decisions, 12 queue fronts (every 25 s), the 12 left split evenly
+        #expect(reads[.queueFront] == 12, "\(reads)")
+        #expect(reads[.pendingItems] == 6, "\(reads)")
+        #expect(reads[.fullPass] == 6, "\(reads)")
+    }
+
+    @Test("with no pass wanted, the sweep takes every spare read")
+    func sweepAloneTakesAll() {
+        var planner = ReadPlanner(policy: .init())
+        var sweep = 0
+        for second in 0..<300 {
+            let now = at(Double(second))
+            while let purpose = planner.next(.libraryList, wanted: [.queueFront, .pendingItems], at: now),
+                planner.request(.libraryList, for: purpose, at: now) == .granted
+            {
+                if purpose == .pendingItems { sweep += 1 }
+            }
+        }
+        #expect(sweep == 12)
+    }
 }

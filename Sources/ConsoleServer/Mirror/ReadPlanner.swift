@@ -4,8 +4,9 @@ import ModerationStore
 /// Decides which of the mirror's backend reads may happen when. For each rate-limit scope
 /// it keeps a budget per backend window (windows aligned to `floor(now / window)`, as the
 /// backend counts them), never grants more than that budget, keeps a share of it for the
-/// checks before decisions, serves queue fronts before everything else, leaves full passes
-/// only what the queue fronts will not need before the window ends, and pauses a scope
+/// checks before decisions, serves queue fronts before everything else, leaves the pending
+/// sweep and full passes (sharing alike) only what the queue fronts will not need before the
+/// window ends, and pauses a scope
 /// after a 429 until its `retry_after`. Time is passed in, so it is exact under test.
 public struct ReadPlanner: Sendable {
     /// The knobs, all from configuration.
@@ -54,6 +55,9 @@ public struct ReadPlanner: Sendable {
         var spent = 0
         var decisionSpent = 0
         var pausedUntil: Date?
+        /// Reads of the pending sweep and of the full pass in this window, so the two can share.
+        var sweepSpent = 0
+        var passSpent = 0
     }
 
     public let policy: Policy
@@ -81,8 +85,18 @@ public struct ReadPlanner: Sendable {
     /// The most urgent of `wanted` that is due and fits the budget now; nothing is counted.
     /// Queue fronts are due `firstPageInterval` after the last one; for the other purposes
     /// the caller knows whether there is work.
+    /// A pending sweep and a full pass that both have work share what the fronts leave, read
+    /// for read: a pending queue longer than the spare reads would otherwise starve every pass
+    /// (at 50 000 libraries the sweep always has work, and nothing but pending libraries would
+    /// ever be mirrored).
     public func next(_ scope: MirrorScope, wanted: Set<ReadPurpose>, at now: Date) -> ReadPurpose? {
-        wanted.sorted().first { purpose in
+        var order = wanted.sorted()
+        let current = self.current(scope, at: now)
+        if wanted.contains(.pendingItems), wanted.contains(.fullPass), current.sweepSpent > current.passSpent {
+            order.removeAll { $0 == .fullPass }
+            order.insert(.fullPass, at: order.firstIndex(of: .pendingItems) ?? order.endIndex)
+        }
+        return order.first { purpose in
             (purpose != .queueFront || isQueueFrontDue(scope, at: now)) && fits(scope, purpose, at: now)
         }
     }
@@ -94,7 +108,12 @@ public struct ReadPlanner: Sendable {
         guard fits(scope, purpose, at: now) else { return .wait(until: windowEnd(at: now), paused: false) }
         var updated = current
         updated.spent += 1
-        if purpose == .decisionCheck { updated.decisionSpent += 1 }
+        switch purpose {
+        case .decisionCheck: updated.decisionSpent += 1
+        case .pendingItems: updated.sweepSpent += 1
+        case .fullPass: updated.passSpent += 1
+        case .queueFront: break
+        }
         spending[scope] = updated
         if purpose == .queueFront { lastQueueFront[scope] = now }
         return .granted
