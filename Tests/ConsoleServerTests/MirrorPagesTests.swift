@@ -167,6 +167,10 @@ struct MirrorPagesTests {
                 #expect(!page.contains("Backend problem."))
                 #expect(!page.contains("No libraries match these filters."), "no claim that the queue is empty")
             }
+            let dashboard = pages[0]
+            #expect(!dashboard.contains("Nothing waiting."), "no queue card claims to be empty")
+            #expect(dashboard.html.components(separatedBy: "Not loaded yet.").count - 1 == 3, "each card says it is not loaded")
+            #expect(dashboard.contains(#"<p class="backend-status loading">"#), "no green light before the first read")
         }
     }
 

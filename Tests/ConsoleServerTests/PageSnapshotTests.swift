@@ -97,7 +97,7 @@ enum PageModels {
                     ]),
                     DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
                 ],
-                backendReachable: true, backendStatus: "Book Corners is answering normally.",
+                backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1))),
             ("libraries", LibraryListPage(

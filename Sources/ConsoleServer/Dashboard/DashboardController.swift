@@ -45,7 +45,7 @@ struct DashboardController {
                               href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
                     }),
             ],
-            backendReachable: status.backendSilentSince == nil,
+            backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
             outside: try OutsideChanges.load(from: store, now: now))
         return try renderer.render(page, with: "dashboard")
@@ -89,7 +89,10 @@ struct DashboardPage {
         let total: Int
         let hasTotal: Bool
         let items: [Item]
-        let isEmpty: Bool
+        /// Empty because the queue is empty, or because nothing is mirrored yet: never "Nothing
+        /// waiting" before the first read.
+        let nothingWaiting: Bool
+        let notLoaded: Bool
 
         init(title: String, href: String, total: Int?, items: [Item]) {
             self.title = title
@@ -97,14 +100,16 @@ struct DashboardPage {
             self.total = total ?? 0
             hasTotal = total != nil
             self.items = items
-            isEmpty = items.isEmpty
+            nothingWaiting = items.isEmpty && total != nil
+            notLoaded = items.isEmpty && total == nil
         }
     }
 
     let layout: LayoutModel
     let summary: Counts?
     let queues: [Queue]
-    let backendReachable: Bool
+    /// `ok`, `down` (silent past the grace period) or `loading` (nothing mirrored yet): the dot's colour.
+    let backendState: String
     let backendStatus: String
     let outside: OutsideChanges
 }
