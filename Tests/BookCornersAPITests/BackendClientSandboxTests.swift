@@ -29,6 +29,36 @@ struct BackendClientSandboxTests {
         }
     }
 
+    @Test("an access token about to expire is refreshed before the call: no read is spent on a 401")
+    func refreshBeforeExpiry() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let log = directory.path("requests.ndjson")
+        // 12-s access tokens: after 4 s one has less than the client's 10-s margin left
+        try await SandboxFixture.run(accessTokenLifetime: 12, requestLogPath: log) { sandbox in
+            try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
+                // setup
+                let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+                let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
+                _ = try await client.summary(credentials)
+                try await Task.sleep(for: .seconds(4))
+                // act
+                _ = try await client.summary(credentials)
+                // check
+                let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+                let statuses = lines.compactMap { line -> (path: String, status: Int)? in
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        let path = object["path"] as? String, let status = object["status"] as? Int
+                    else { return nil }
+                    return (path, status)
+                }
+                #expect(statuses.filter { $0.status == 401 }.isEmpty, "no call was answered 401: \(statuses)")
+                #expect(statuses.filter { $0.path.hasPrefix("/api/v1/auth/refresh") }.count == 1, "one refresh, made first: \(statuses)")
+                #expect(await credentials.accessToken != tokens.access)
+            }
+        }
+    }
+
     @Test("a 422 from the backend becomes field errors staff can read")
     func validation() async throws {
         try await SandboxFixture.run { sandbox in

@@ -202,7 +202,8 @@ public final class BackendClient: Sendable {
         try await call(method, path, query: query, body: NoBody?.none, as: answer, credentials: credentials, context: context, isSignIn: isSignIn)
     }
 
-    /// Sends one call: with a 401 on a credentialed call, refreshes (shared) and retries once.
+    /// Sends one call: a token about to expire is refreshed first; with a 401 on a credentialed
+    /// call, refreshes (shared) and retries once.
     private func call<Body: Encodable, Answer: Decodable>(
         _ method: NIOHTTP1.HTTPMethod, _ path: String, query: [(String, String)] = [], body: Body?, as answer: Answer.Type,
         credentials: StaffCredentials? = nil, context: CallContext, isSignIn: Bool = false
@@ -215,6 +216,20 @@ public final class BackendClient: Sendable {
             throw .unexpectedAnswer(status: 0)
         }
         var token = await credentials?.accessToken
+        if let credentials, let current = token, AccessTokenExpiry.expiresSoon(current) {
+            // Refreshed first rather than after a 401: the refused call would spend a read
+            // (or one of the 10 writes). An ended session ends the call; any other failure
+            // to refresh lets the call go as it was.
+            do {
+                token = try await credentials.replace(rejected: current) { [self] refreshToken async throws(BackendError) in
+                    try await refreshAccessToken(refreshToken, context: context)
+                }
+            } catch .sessionExpired {
+                throw .sessionExpired
+            } catch {
+                token = current
+            }
+        }
         var refreshed = false
         while true {
             let answer = try await send(method, url: url, path: path, body: bodyData, token: token, context: context)
