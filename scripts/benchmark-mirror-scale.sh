@@ -8,7 +8,8 @@
 #                                             req/s (wrk -t1 -c16) with SMALL and LIBRARIES mirrored
 #
 # Knobs (environment): LIBRARIES (50000), SMALL (400), FACTOR (25: a 12-s window), MAX_WINDOWS (120),
-# PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word).
+# PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word),
+# CONSOLE_PORT and SANDBOX_PORT (18180, 18181: give a second run other ports), BIN (a built console: build nothing).
 # Needs Debian's wrk and sqlite3. Release build. A seeded sandbox file is kept under .build/benchmark-mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,8 @@ factor=${FACTOR:-25}
 max_windows=${MAX_WINDOWS:-120}
 duration=${DURATION:-12s}
 query_word=${Q:-Paris}
-sandbox_port=18181
-console_port=18180
+sandbox_port=${SANDBOX_PORT:-18181}
+console_port=${CONSOLE_PORT:-18180}
 
 # BIN: an already built console (the script then builds nothing).
 if [[ -n "${BIN:-}" ]]; then
@@ -34,13 +35,14 @@ mkdir -p "$cache"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
+# The sandbox listens once seeded; any answer will do (an unknown path spends no read of a limited scope).
 # A sandbox file seeded with $1 libraries; seeding 50 000 takes a while, so it is kept (reads never change it).
 seeded() {
   local file="$cache/sandbox-$1.sqlite"
   if [[ ! -f "$file" ]]; then
     "$bin" sandbox --port "$sandbox_port" --sandbox-database "$work/seeding.sqlite" --libraries "$1" --log-level error >/dev/null &
     local pid=$!
-    until curl -fs "http://127.0.0.1:$sandbox_port/api/v1/libraries/?page=1" -o /dev/null; do sleep 1; done
+    until curl -s "http://127.0.0.1:$sandbox_port/api/v1/" -o /dev/null; do sleep 1; done
     kill "$pid"; wait "$pid" 2>/dev/null || true
     sqlite3 "$work/seeding.sqlite" "VACUUM INTO '$file'"
     rm -f "$work"/seeding.sqlite*
@@ -53,7 +55,7 @@ start_sandbox() { # libraries, extra options...
   cp "$(seeded "$count")" "$work/sandbox.sqlite"
   "$bin" sandbox --port "$sandbox_port" --sandbox-database "$work/sandbox.sqlite" --log-level error "$@" >/dev/null &
   sandbox_pid=$!
-  until curl -fs "http://127.0.0.1:$sandbox_port/api/v1/libraries/?page=1" -o /dev/null; do sleep 0.5; done
+  until curl -s "http://127.0.0.1:$sandbox_port/api/v1/" -o /dev/null; do sleep 0.5; done
 }
 
 start_console() { # extra options...
