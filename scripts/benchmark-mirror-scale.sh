@@ -9,6 +9,7 @@
 #
 # Knobs (environment): LIBRARIES (50000), SMALL (400), FACTOR (25: a 12-s window), MAX_WINDOWS (120),
 # PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word),
+# REUSE_MIRROR (a console SQLite filled before, with its .key: measured as the LIBRARIES run, no fill),
 # CONSOLE_PORT and SANDBOX_PORT (18180, 18181: give a second run other ports), BIN (a built console: build nothing).
 # Needs Debian's wrk and sqlite3. Release build. A seeded sandbox file is kept under .build/benchmark-mirror.
 set -euo pipefail
@@ -149,8 +150,16 @@ size_of() { du -b "$@" 2>/dev/null | awk '{ sum += $1 } END { printf "%.1f MB", 
 speed() {
   local results="$work/results"
   for count in "$small" "$libraries"; do
-    fill "$count"
-    stop_console  # a graceful stop checkpoints the WAL into the file
+    if [[ -n "${REUSE_MIRROR:-}" && "$count" == "$libraries" ]]; then
+      # A console SQLite (and its console.key beside it, .key for .sqlite) filled earlier, maybe partly.
+      start_sandbox "$count" --no-rate-limits
+      rm -f "$work"/console.sqlite*
+      cp "$REUSE_MIRROR" "$work/console.sqlite"; cp "${REUSE_MIRROR%.sqlite}.key" "$work/console.key"
+      echo "mirror reused from $REUSE_MIRROR: $(mirrored_libraries) libraries, $(sql 'SELECT COUNT(*) FROM mirrorReport') reports, $(sql 'SELECT COUNT(*) FROM mirrorPhoto') photos"
+    else
+      fill "$count"
+      stop_console  # a graceful stop checkpoints the WAL into the file
+    fi
     echo "console SQLite with $count libraries: $(size_of "$work"/console.sqlite*) (no VACUUM)"
     sqlite3 "$work/console.sqlite" "VACUUM INTO '$work/vacuumed.sqlite'"
     echo "console SQLite with $count libraries: $(size_of "$work/vacuumed.sqlite") (after VACUUM)"
@@ -158,7 +167,7 @@ speed() {
     rm -f "$work/vacuumed.sqlite"
     # The real budget again (60 reads, 300-s windows): the sync reads what it would in production.
     start_console
-    touch_session
+    sign_in
     local slug
     slug=$(sql "SELECT slug FROM mirrorLibrary WHERE status='pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 1")
     for path in / /libraries "/libraries?status=all" "/libraries?q=$query_word" "/libraries/$slug" /reports /photos /statistics /audit; do
