@@ -176,7 +176,7 @@ speed() {
       local bytes load out
       bytes=$(wc -c <"$work/page.html")
       load=$(cut -d' ' -f1 /proc/loadavg)
-      out=$(wrk -t1 -c16 -d"$duration" --latency -H "Cookie: bc_session=$session" "$url")
+      out=$(wrk -t1 -c16 -d"$duration" --timeout 30s --latency -H "Cookie: bc_session=$session" "$url")
       local p50 rate
       p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
       rate=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
