@@ -20,10 +20,21 @@ struct MirrorOptions: ParsableArguments {
     var mirrorBackendWindow: Int?
 
     @Option(name: .long, help: "Seconds between reads of each queue's first page. (env: CONSOLE_MIRROR_FIRST_PAGE_INTERVAL, default: 25)")
-    var mirrorFirstPageInterval: Int?
+    var mirrorFirstPageInterval: Double?
 
     @Option(name: .long, help: "Seconds within which every waiting item is read again, while the budget allows. (env: CONSOLE_MIRROR_PENDING_INTERVAL, default: 120)")
-    var mirrorPendingInterval: Int?
+    var mirrorPendingInterval: Double?
+
+    // The sync's own rhythm, hidden: only a time-scaled benchmark (scripts/benchmark-mirror-scale.sh)
+    // shortens it, together with the backend window, so a 50 000-library pass runs in minutes.
+    @Option(name: .long, help: .hidden)
+    var mirrorTickInterval: Double?
+
+    @Option(name: .long, help: .hidden)
+    var mirrorPassInterval: Double?
+
+    @Option(name: .long, help: .hidden)
+    var mirrorStatisticsInterval: Double?
 
     /// The mirror's configuration, `nil` when turned off; `backendWindow`/`backendLimit` are the demo sandbox's own.
     func configuration(backendWindow: Int = 300, backendLimit: Int = 60) throws -> MirrorConfiguration? {
@@ -35,11 +46,28 @@ struct MirrorOptions: ParsableArguments {
             backendLimit: try positive(mirrorBackendLimit, "--mirror-backend-limit", "CONSOLE_MIRROR_BACKEND_LIMIT", backendLimit),
             readShare: share,
             decisionShare: try fraction(mirrorDecisionShare, "--mirror-decision-share", "CONSOLE_MIRROR_DECISION_SHARE", default: 0.2),
-            firstPageInterval: TimeInterval(
-                try positive(mirrorFirstPageInterval, "--mirror-first-page-interval", "CONSOLE_MIRROR_FIRST_PAGE_INTERVAL", 25)),
-            pendingItemInterval: TimeInterval(
-                try positive(mirrorPendingInterval, "--mirror-pending-interval", "CONSOLE_MIRROR_PENDING_INTERVAL", 120)))
-        return MirrorConfiguration(policy: policy)
+            firstPageInterval: try seconds(mirrorFirstPageInterval, "--mirror-first-page-interval", "CONSOLE_MIRROR_FIRST_PAGE_INTERVAL", 25),
+            pendingItemInterval: try seconds(mirrorPendingInterval, "--mirror-pending-interval", "CONSOLE_MIRROR_PENDING_INTERVAL", 120))
+        let defaults = MirrorConfiguration()
+        return MirrorConfiguration(
+            policy: policy,
+            tickInterval: try seconds(mirrorTickInterval, "--mirror-tick-interval", "CONSOLE_MIRROR_TICK_INTERVAL", defaults.tickInterval),
+            statisticsInterval: try seconds(
+                mirrorStatisticsInterval, "--mirror-statistics-interval", "CONSOLE_MIRROR_STATISTICS_INTERVAL", defaults.statisticsInterval),
+            passInterval: try seconds(mirrorPassInterval, "--mirror-pass-interval", "CONSOLE_MIRROR_PASS_INTERVAL", defaults.passInterval))
+    }
+
+    /// A positive number of seconds, fractions allowed (a time-scaled run needs e.g. 4.8 s).
+    private func seconds(_ flag: Double?, _ option: String, _ variable: String, _ fallback: TimeInterval) throws -> TimeInterval {
+        var value = fallback
+        if let flag {
+            value = flag
+        } else if let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty {
+            guard let parsed = Double(text) else { throw ValidationError("\(variable) must be a number of seconds, got '\(text)'.") }
+            value = parsed
+        }
+        guard value > 0, value.isFinite else { throw ValidationError("\(option) (\(variable)) must be above 0, got \(value).") }
+        return value
     }
 
     private func fraction(_ flag: Double?, _ option: String, _ variable: String, default fallback: Double) throws -> Double {
