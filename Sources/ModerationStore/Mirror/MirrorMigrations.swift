@@ -123,5 +123,18 @@ enum MirrorMigrations {
                 );
                 """)
         }
+        // Pages count and list only rows not gone. Through the v7 indexes each counted row was
+        // read for its goneAt (6 000 pending of 50 000 libraries: ~20 ms a queue page) and "all"
+        // scanned and sorted the table; indexes of present rows answer both from the index alone.
+        migrator.registerMigration("v10-mirror-present-row-indexes") { db in
+            try db.execute(sql: """
+                CREATE INDEX mirrorLibrary_present_status_createdAt ON mirrorLibrary(status, createdAt, id) WHERE goneAt IS NULL;
+                CREATE INDEX mirrorLibrary_present_createdAt ON mirrorLibrary(createdAt, id) WHERE goneAt IS NULL;
+                CREATE INDEX mirrorReport_present_status_createdAt ON mirrorReport(status, createdAt, id) WHERE goneAt IS NULL;
+                CREATE INDEX mirrorReport_present_createdAt ON mirrorReport(createdAt, id) WHERE goneAt IS NULL;
+                CREATE INDEX mirrorPhoto_present_status_createdAt ON mirrorPhoto(status, createdAt, id) WHERE goneAt IS NULL;
+                CREATE INDEX mirrorPhoto_present_createdAt ON mirrorPhoto(createdAt, id) WHERE goneAt IS NULL;
+                """)
+        }
     }
 }

@@ -145,10 +145,36 @@ extension ModerationStore {
     }
 
     /// Of `libraries`, the ids of those that have at least one duplicate (for the list's badges).
+    /// Each asks only whether one exists: a common name in a big city can have thousands of
+    /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows.
     public func idsWithDuplicates(among libraries: [MirrorLibrary]) throws -> Set<Int> {
-        var ids: Set<Int> = []
-        for library in libraries where try !mirroredDuplicates(of: library).isEmpty { ids.insert(library.id) }
-        return ids
+        let statuses = Self.duplicateStatuses.map(\.rawValue)
+        return try writer.read { db in
+            var ids: Set<Int> = []
+            for library in libraries {
+                let key = LibraryNameKey.normalize(library.name)
+                let namesake = key.isEmpty ? false : try MirrorLibrary
+                    .filter(MirrorLibrary.Columns.city == library.city && MirrorLibrary.Columns.normalizedName == key)
+                    .filter(MirrorLibrary.Columns.id != library.id && MirrorLibrary.Columns.goneAt == nil)
+                    .filter(statuses.contains(MirrorLibrary.Columns.status))
+                    .isEmpty(db) == false
+                if namesake {
+                    ids.insert(library.id)
+                    continue
+                }
+                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: Self.duplicateMetres)
+                let near = try MirrorLibrary
+                    .filter(MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.id != library.id)
+                    .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
+                    .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
+                    .filter(statuses.contains(MirrorLibrary.Columns.status))
+                    .fetchAll(db)
+                if near.contains(where: { GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres }) {
+                    ids.insert(library.id)
+                }
+            }
+            return ids
+        }
     }
 
     private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {
