@@ -256,4 +256,23 @@ struct MirrorStoreTests {
         // check
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
+
+    @Test("a name shared by many libraries in one city gives at most 20 duplicates, the near one first; the badge check says yes without listing them")
+    func manyNamesakes() throws {
+        try withStore { store in
+            // setup: the library, one neighbour 10 m away under another name, and 40 namesakes across the city
+            var rows = [library(1), library(2, name: "Garden Books", lat: 43.77 + 10 / GreatCircle.metresPerDegree)]
+            rows += (3...42).map { library($0, lat: 43.70 + Double($0) * 0.001) }
+            try store.upsertMirror(libraries: rows)
+            let anchor = try #require(try store.mirroredLibrary(slug: "library-1"))
+            // act
+            let duplicates = try store.mirroredDuplicates(of: anchor)
+            let badged = try store.idsWithDuplicates(among: [anchor])
+            // check
+            #expect(duplicates.count == 20)
+            #expect(duplicates.first?.id == 2, "the one within 50 m comes first")
+            #expect(!duplicates.contains { $0.id == 1 }, "never itself")
+            #expect(badged == [1])
+        }
+    }
 }

@@ -91,7 +91,7 @@ struct DecisionController {
     /// Whether the mirror knows another approved or pending library that may be this one (no backend read).
     private func hasDuplicate(slug: String) throws -> Bool {
         guard let library = try store.mirroredLibrary(slug: slug) else { return false }
-        return try !store.mirroredDuplicates(of: library).isEmpty
+        return try !store.idsWithDuplicates(among: [library]).isEmpty
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {

@@ -213,7 +213,9 @@ extension ModerationStore {
     }
 
     /// Libraries in `statuses` in `city` whose name normalises to the same key as `name`.
-    public func mirroredLibraries(city: String, sameNameAs name: String, statuses: [LibraryStatus]) throws -> [MirrorLibrary] {
+    public func mirroredLibraries(
+        city: String, sameNameAs name: String, statuses: [LibraryStatus], limit: Int? = nil
+    ) throws -> [MirrorLibrary] {
         let key = LibraryNameKey.normalize(name)
         guard !key.isEmpty else { return [] }
         return try writer.read { db in
@@ -222,6 +224,7 @@ extension ModerationStore {
                 .filter(MirrorLibrary.Columns.goneAt == nil)
                 .filter(statuses.map(\.rawValue).contains(MirrorLibrary.Columns.status))
                 .order(MirrorLibrary.Columns.id)
+                .limit(limit ?? Int.max)
                 .fetchAll(db)
         }
     }

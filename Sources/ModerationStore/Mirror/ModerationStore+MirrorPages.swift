@@ -135,13 +135,15 @@ extension ModerationStore {
     }
 
     /// Other approved or pending libraries within `duplicateMetres` of `library`, or with its
-    /// normalised name in its city: nearest first, same-name ones (farther away) after.
-    public func mirroredDuplicates(of library: MirrorLibrary) throws -> [MirrorLibrary] {
+    /// normalised name in its city: nearest first, same-name ones (farther away) after; at most
+    /// `limit` (a common name in a big city can have thousands of namesakes).
+    public func mirroredDuplicates(of library: MirrorLibrary, limit: Int = 20) throws -> [MirrorLibrary] {
         let near = try mirroredLibraries(
             near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
-        let sameName = try mirroredLibraries(city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses)
+        let sameName = try mirroredLibraries(
+            city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses, limit: limit + near.count + 1)
         var seen: Set<Int> = [library.id]
-        return (near + sameName).filter { seen.insert($0.id).inserted }
+        return Array((near + sameName).filter { seen.insert($0.id).inserted }.prefix(limit))
     }
 
     /// Of `libraries`, the ids of those that have at least one duplicate (for the list's badges).
