@@ -108,6 +108,7 @@ let package = Package(
             dependencies: [
                 "Sandbox", "BookCornersAPI", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

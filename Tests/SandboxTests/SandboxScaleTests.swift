@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Sandbox
 import Testing
 import TestSupport
@@ -58,5 +59,29 @@ struct SandboxScaleTests {
     private func total(_ sandbox: SandboxFixture, _ token: String, _ path: String) async throws -> Int? {
         let list = try await sandbox.raw(.GET, path, token: token).jsonObject()
         return (list?["pagination"] as? [String: Any])?["total"] as? Int
+    }
+
+    @Test("a page of every status is read in order from an index, not by sorting the whole table")
+    func listsReadInIndexOrder() async throws {
+        // setup
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("sandbox.sqlite")
+        try await SandboxFixture.run(databasePath: path) { _ in }
+        // act
+        let plans = try await DatabaseQueue(path: path).read { db in
+            try [
+                "SELECT * FROM library ORDER BY createdAt DESC, id DESC LIMIT 50 OFFSET 500",
+                "SELECT * FROM report ORDER BY createdAt DESC, id DESC LIMIT 50",
+                "SELECT * FROM report WHERE status = 'open' ORDER BY createdAt DESC, id DESC LIMIT 50",
+                "SELECT * FROM photo ORDER BY createdAt DESC, id DESC LIMIT 50",
+                "SELECT * FROM photo WHERE status = 'pending' ORDER BY createdAt DESC, id DESC LIMIT 50",
+            ].map { sql in try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql).map { $0["detail"] as String? ?? "" }.joined(separator: "; ") }
+        }
+        // check
+        for plan in plans {
+            #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
+            #expect(plan.contains("USING INDEX"), "\(plan)")
+        }
     }
 }
