@@ -53,6 +53,8 @@ seeded() {
 
 start_sandbox() { # libraries, extra options...
   local count=$1; shift
+  # The previous sandbox's -wal/-shm must go too: SQLite would replay them into this copy.
+  rm -f "$work"/sandbox.sqlite*
   cp "$(seeded "$count")" "$work/sandbox.sqlite"
   "$bin" sandbox --port "$sandbox_port" --sandbox-database "$work/sandbox.sqlite" --log-level error "$@" >/dev/null &
   sandbox_pid=$!

@@ -198,12 +198,14 @@ extension ModerationStore {
     ) throws -> [MirrorLibrary] {
         let box = BoundingBox(lat: lat, lng: lng, metres: metres)
         let candidates = try writer.read { db in
+            // Statuses are checked here, not in SQL: with `status IN (…)` SQLite picked the status
+            // index and read every approved and pending row (19 000 at 20 400 mirrored).
             try MirrorLibrary
                 .filter(MirrorLibrary.Columns.goneAt == nil)
                 .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
                 .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
-                .filter(statuses.map(\.rawValue).contains(MirrorLibrary.Columns.status))
                 .fetchAll(db)
+                .filter { statuses.contains($0.status) }
         }
         return candidates
             .map { (library: $0, metres: GreatCircle.metres(lat, lng, $0.lat, $0.lng)) }

@@ -165,13 +165,15 @@ extension ModerationStore {
                     continue
                 }
                 let box = BoundingBox(lat: library.lat, lng: library.lng, metres: Self.duplicateMetres)
+                // Statuses checked in Swift, so SQLite takes the position index (see `mirroredLibraries(near:)`).
                 let near = try MirrorLibrary
                     .filter(MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.id != library.id)
                     .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
                     .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
-                    .filter(statuses.contains(MirrorLibrary.Columns.status))
                     .fetchAll(db)
-                if near.contains(where: { GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres }) {
+                if near.contains(where: {
+                    Self.duplicateStatuses.contains($0.status) && GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres
+                }) {
                     ids.insert(library.id)
                 }
             }
