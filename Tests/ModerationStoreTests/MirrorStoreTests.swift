@@ -224,27 +224,33 @@ struct MirrorStoreTests {
     }
 
     @Test("the count and the page it chooses come from one snapshot: while the sync moves rows, the last page is never empty")
-    func pageAndCountAgree() async throws {
+    func pageAndCountAgree() throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // setup: 55 pending libraries; a writer keeps taking 15 out of the queue and putting them back
+        // setup: 55 pending libraries; a writer thread keeps taking 15 out of the queue and putting them back.
+        // A thread of its own, not a task: a busy loop on the cooperative pool starved other tests' tasks.
         let store = try ModerationStore(path: path)
         try store.upsertMirror(libraries: (1...55).map { library($0, created: TimeInterval($0)) })
         let movable = (1...15).map { library($0, created: TimeInterval($0)) }
-        let writer = Task {
+        let stop = StopFlag()
+        let finished = DispatchSemaphore(value: 0)
+        let now = self.now
+        Thread.detachNewThread {
             var round = 0
-            while !Task.isCancelled {
+            while !stop.isSet {
                 round += 1
                 let status: LibraryStatus = round.isMultiple(of: 2) ? .pending : .approved
-                for var row in movable {
-                    row.status = status
+                for row in movable {
                     _ = try? store.mirrorDecisionOutcome(
                         kind: .library, itemID: row.id, from: status == .pending ? .approved : .pending, to: ItemStatus(status), reason: nil, at: now)
                 }
-                await Task.yield()
             }
+            finished.signal()
         }
-        defer { writer.cancel() }
+        defer {
+            stop.set()
+            finished.wait()
+        }
         // act: "page 999" of 20, read again and again
         var mismatches: [String] = []
         for _ in 0..<300 {
@@ -276,4 +282,14 @@ struct MirrorStoreTests {
             #expect(badged == [1])
         }
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
 }
