@@ -150,35 +150,29 @@ extension ModerationStore {
     /// Each asks only whether one exists: a common name in a big city can have thousands of
     /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows.
     public func idsWithDuplicates(among libraries: [MirrorLibrary]) throws -> Set<Int> {
+        var ids: Set<Int> = []
+        for library in libraries where try hasNamesake(library) || hasNeighbour(library) { ids.insert(library.id) }
+        return ids
+    }
+
+    /// Whether another approved or pending library in its city has its normalised name.
+    private func hasNamesake(_ library: MirrorLibrary) throws -> Bool {
+        let key = LibraryNameKey.normalize(library.name)
+        guard !key.isEmpty else { return false }
         let statuses = Self.duplicateStatuses.map(\.rawValue)
         return try writer.read { db in
-            var ids: Set<Int> = []
-            for library in libraries {
-                let key = LibraryNameKey.normalize(library.name)
-                let namesake = key.isEmpty ? false : try MirrorLibrary
-                    .filter(MirrorLibrary.Columns.city == library.city && MirrorLibrary.Columns.normalizedName == key)
-                    .filter(MirrorLibrary.Columns.id != library.id && MirrorLibrary.Columns.goneAt == nil)
-                    .filter(statuses.contains(MirrorLibrary.Columns.status))
-                    .isEmpty(db) == false
-                if namesake {
-                    ids.insert(library.id)
-                    continue
-                }
-                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: Self.duplicateMetres)
-                // Statuses checked in Swift, so SQLite takes the position index (see `mirroredLibraries(near:)`).
-                let near = try MirrorLibrary
-                    .filter(MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.id != library.id)
-                    .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
-                    .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
-                    .fetchAll(db)
-                if near.contains(where: {
-                    Self.duplicateStatuses.contains($0.status) && GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres
-                }) {
-                    ids.insert(library.id)
-                }
-            }
-            return ids
+            try !MirrorLibrary
+                .filter(MirrorLibrary.Columns.city == library.city && MirrorLibrary.Columns.normalizedName == key)
+                .filter(MirrorLibrary.Columns.id != library.id && MirrorLibrary.Columns.goneAt == nil)
+                .filter(statuses.contains(MirrorLibrary.Columns.status))
+                .isEmpty(db)
         }
+    }
+
+    /// Whether another approved or pending library lies within `duplicateMetres`.
+    private func hasNeighbour(_ library: MirrorLibrary) throws -> Bool {
+        try mirroredLibraries(near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
+            .contains { $0.id != library.id }
     }
 
     private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {
