@@ -152,6 +152,7 @@ enum ModerationStoreMigrations {
             try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN outcomeDetail TEXT NOT NULL DEFAULT ''")
         }
         MirrorMigrations.register(in: &migrator)
+        OutboxMigrations.register(in: &migrator)
         return migrator
     }
 }

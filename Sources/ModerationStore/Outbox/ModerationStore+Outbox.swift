@@ -1,6 +1,27 @@
 import Foundation
 import GRDB
 
+/// Why a move of an outbox message was refused.
+public enum OutboxStoreError: Error, Equatable, Sendable {
+    /// The dispatcher no longer holds the message (its lease ran out and another took it).
+    case lostClaim(messageID: String)
+    /// The message is not in a state the move starts from (already retried, discarded, delivered).
+    case notMovable(messageID: String, from: OutboxMessage.State?)
+}
+
+/// How many messages are in each state, and how delivery went lately: for the dashboard.
+public struct OutboxHealth: Sendable, Equatable {
+    public var counts: [OutboxMessage.State: Int]
+    /// Attempts in the window that did not deliver, and those that did.
+    public var recentFailures: Int
+    public var recentDeliveries: Int
+    /// The newest failed attempt's reason, if any failed in the window.
+    public var lastFailureReason: String
+    public var lastFailureAt: Date?
+
+    public func count(_ state: OutboxMessage.State) -> Int { counts[state] ?? 0 }
+}
+
 extension ModerationStore {
     /// Outbox messages, newest first, optionally of one status or event type.
     public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) throws -> [OutboxMessage] {
@@ -18,5 +39,150 @@ extension ModerationStore {
 
     public func outboxCount() throws -> Int {
         try writer.read { db in try OutboxMessage.fetchCount(db) }
+    }
+
+    /// Every attempt at one message, oldest first.
+    public func outboxAttempts(messageID: String) throws -> [OutboxAttempt] {
+        try writer.read { db in
+            try OutboxAttempt.filter(Column("messageId") == messageID).order(Column("id")).fetchAll(db)
+        }
+    }
+
+    /// The number of attempts per message, for a list of messages.
+    public func outboxAttemptCounts(messageIDs: [String]) throws -> [String: Int] {
+        guard !messageIDs.isEmpty else { return [:] }
+        return try writer.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT messageId, COUNT(*) FROM outboxAttempt WHERE messageId IN (\(databaseQuestionMarks(count: messageIDs.count))) GROUP BY messageId",
+                arguments: StatementArguments(messageIDs))
+            return Dictionary(uniqueKeysWithValues: rows.map { (row: Row) in (row[0] as String, row[1] as Int) })
+        }
+    }
+
+    /// Counts per state, and the attempts since `since`.
+    public func outboxHealth(since: Date) throws -> OutboxHealth {
+        try writer.read { db in
+            var counts: [OutboxMessage.State: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) FROM outboxMessage GROUP BY status") {
+                if let state = OutboxMessage.State(rawValue: row[0]) { counts[state] = row[1] }
+            }
+            let recent = try Row.fetchOne(
+                db, sql: """
+                    SELECT COALESCE(SUM(outcome != 'delivered'), 0), COALESCE(SUM(outcome = 'delivered'), 0)
+                    FROM outboxAttempt WHERE attemptedAt >= ?
+                    """, arguments: [since])
+            let last = try Row.fetchOne(
+                db, sql: "SELECT reason, attemptedAt FROM outboxAttempt WHERE attemptedAt >= ? AND outcome != 'delivered' ORDER BY id DESC LIMIT 1",
+                arguments: [since])
+            return OutboxHealth(
+                counts: counts, recentFailures: recent?[0] ?? 0, recentDeliveries: recent?[1] ?? 0,
+                lastFailureReason: last?[0] ?? "", lastFailureAt: last?[1])
+        }
+    }
+
+    /// The soonest time a pending message is due or a sending one's lease runs out.
+    public func nextOutboxDueDate() throws -> Date? {
+        try writer.read { db in
+            try Date.fetchOne(db, sql: """
+                SELECT MIN(due) FROM (
+                    SELECT MIN(nextAttemptAt) AS due FROM outboxMessage WHERE status = 'pending'
+                    UNION ALL
+                    SELECT MIN(leaseExpiresAt) FROM outboxMessage WHERE status = 'sending')
+                """)
+        }
+    }
+
+    // MARK: Moves of the state machine (each names the states it expects)
+
+    /// Claims up to `limit` due messages for `owner`, oldest first: pending and due, or sending
+    /// with an expired lease (its dispatcher died; the message keeps its `apns-id`). Each claim
+    /// is its own guarded UPDATE, so of two dispatchers on one file only one gets a message.
+    public func claimDueOutboxMessages(owner: String, limit: Int, leaseUntil: Date, now: Date) throws -> [OutboxMessage] {
+        try writer.write { db in
+            let ids = try String.fetchAll(
+                db, sql: """
+                    SELECT id FROM (
+                        SELECT id, createdAt FROM outboxMessage WHERE status = 'pending' AND nextAttemptAt <= ?
+                        UNION ALL
+                        SELECT id, createdAt FROM outboxMessage WHERE status = 'sending' AND leaseExpiresAt <= ?)
+                    ORDER BY createdAt, id LIMIT ?
+                    """, arguments: [now, now, limit])
+            var claimed: [OutboxMessage] = []
+            for id in ids {
+                try db.execute(
+                    sql: """
+                        UPDATE outboxMessage SET status = 'sending', claimedBy = ?, leaseExpiresAt = ?, attempts = attempts + 1
+                        WHERE id = ? AND ((status = 'pending' AND nextAttemptAt <= ?) OR (status = 'sending' AND leaseExpiresAt <= ?))
+                        """, arguments: [owner, leaseUntil, id, now, now])
+                if db.changesCount == 1, let message = try OutboxMessage.fetchOne(db, key: id) { claimed.append(message) }
+            }
+            return claimed
+        }
+    }
+
+    /// Ends or gives back a claimed message, with the attempts just made, in one transaction.
+    /// `to` is `pending` (tried again at `nextAttemptAt`) or a final state. Throws `lostClaim`
+    /// when `owner` no longer holds it. Delivered attempts mark their device's last success.
+    public func settleOutboxMessage(
+        _ id: String, owner: String, to state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,
+        now: Date
+    ) throws {
+        precondition(OutboxMessage.State.sending.allowedNext.contains(state) && state != .sending, "not a move of a claimed message")
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outboxMessage SET status = ?, lastReason = ?, nextAttemptAt = COALESCE(?, nextAttemptAt),
+                        claimedBy = NULL, leaseExpiresAt = NULL, finishedAt = ?
+                    WHERE id = ? AND status = 'sending' AND claimedBy = ?
+                    """,
+                arguments: [state.rawValue, reason, nextAttemptAt, state.isFinal ? now : nil, id, owner])
+            guard db.changesCount == 1 else { throw OutboxStoreError.lostClaim(messageID: id) }
+            for var attempt in attempts {
+                try attempt.insert(db)
+                if attempt.outcome == .delivered, !attempt.deviceToken.isEmpty {
+                    try db.execute(sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?", arguments: [attempt.attemptedAt, attempt.deviceToken])
+                }
+            }
+        }
+    }
+
+    /// Gives back messages `owner` holds without counting an attempt (a graceful shutdown).
+    public func releaseOutboxMessages(owner: String) throws -> Int {
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE outboxMessage SET status = 'pending', claimedBy = NULL, leaseExpiresAt = NULL, attempts = MAX(0, attempts - 1)
+                    WHERE status = 'sending' AND claimedBy = ?
+                    """, arguments: [owner])
+            return db.changesCount
+        }
+    }
+
+    /// A failed or no-device message becomes due now (Retry now), with its audit entry.
+    public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
+        try moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL", arguments: [now], audit: audit)
+    }
+
+    /// A failed message is kept but never delivered (Discard), with its audit entry.
+    public func discardOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
+        try moveByStaff(id, to: .discarded, set: "finishedAt = ?", arguments: [now], audit: audit)
+    }
+
+    private func moveByStaff(_ id: String, to state: OutboxMessage.State, set: String, arguments: StatementArguments, audit: AuditEntry) throws {
+        let sources = OutboxMessage.State.sources(of: state).filter { $0 != .sending }
+        try writer.write { db in
+            var all: StatementArguments = [state.rawValue]
+            all += arguments
+            all += [id]
+            try db.execute(
+                sql: "UPDATE outboxMessage SET status = ?, \(set) WHERE id = ? AND status IN (\(sources.map { "'\($0.rawValue)'" }.joined(separator: ", ")))",
+                arguments: all)
+            guard db.changesCount == 1 else {
+                let found = try String.fetchOne(db, sql: "SELECT status FROM outboxMessage WHERE id = ?", arguments: [id])
+                throw OutboxStoreError.notMovable(messageID: id, from: found.flatMap(OutboxMessage.State.init(rawValue:)))
+            }
+            var entry = audit
+            try Self.append(&entry, db)
+        }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 
-/// A push notification to deliver: stored with the decision that caused it, sent later.
+/// A push notification to deliver: stored with the decision that caused it, delivered later
+/// by the dispatcher, never deleted by delivery.
 public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendable, Identifiable {
     public static let databaseTableName = "outboxMessage"
 
-    /// A UUID, also the `apns-id`.
+    /// A UUID, also the `apns-id`: every attempt, a retry after a crash included, carries it.
     public var id: String
     public var actionId: Int64
     public var recipientUserId: Int
@@ -15,10 +16,26 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
     /// The APNs request headers, as a JSON object.
     public var headers: String
     public var status: State
+    /// Delivery attempts made (a claim counts once, whatever number of devices it reached).
     public var attempts: Int
     public var createdAt: Date
+    /// When the dispatcher may next take it (pending), or took it last.
+    public var nextAttemptAt: Date
+    /// The last failure or refusal in words; empty while all went well.
+    public var lastReason: String
+    public var claimedBy: String?
+    public var leaseExpiresAt: Date?
+    /// When it reached a final state.
+    public var finishedAt: Date?
+    /// Book Corners pushes this event itself (a library approved from pending, or rejected with a reason).
+    public var sentByBookCorners: Bool
+    /// Past this, APNs would drop it anyway (`apns-expiration`): it fails instead of being sent.
+    public var expiresAt: Date?
 
-    public init(id: String, actionId: Int64, recipientUserId: Int, eventType: EventType, payload: String, headers: String, createdAt: Date) {
+    public init(
+        id: String, actionId: Int64, recipientUserId: Int, eventType: EventType, payload: String, headers: String, createdAt: Date,
+        sentByBookCorners: Bool = false, expiresAt: Date? = nil
+    ) {
         self.id = id
         self.actionId = actionId
         self.recipientUserId = recipientUserId
@@ -28,14 +45,67 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         self.status = .pending
         self.attempts = 0
         self.createdAt = createdAt
+        self.nextAttemptAt = createdAt
+        self.lastReason = ""
+        self.sentByBookCorners = sentByBookCorners
+        self.expiresAt = expiresAt
     }
 
-    /// Where a message is on its way to its recipient.
+    /// Where a message is on its way to its recipient, and the moves it may make: the one
+    /// place that says which transitions exist. Every store method that changes a message's
+    /// state names the states it expects (`WHERE status IN (…)`) and checks the change count.
     public enum State: String, Codable, Sendable, CaseIterable {
-        /// Stored with its decision; delivery (a later piece) takes it from here.
+        /// Waiting for the dispatcher, due at `nextAttemptAt`.
         case pending
-        case sent
+        /// Claimed by one dispatcher, which holds a lease while it delivers. Found with an
+        /// expired lease, its dispatcher died: another claims it again, with the same `apns-id`.
+        case sending
+        /// Every active device of the recipient (or the spool, or the webhook) took it.
+        case delivered
+        /// Given up (expired, refused, or too many attempts): the dead letter, `lastReason` says why.
         case failed
+        /// Kept for the record only: the delivery policy says Book Corners sends this itself.
+        case recordedOnly = "recorded-only"
+        /// The recipient has no active device token: nothing to deliver to (not an error).
+        case noDevice = "no-device"
+        /// A staff member discarded a failed message: kept, never delivered.
+        case discarded
+
+        /// The dispatcher is done with it (a staff member may still retry a failed or no-device one).
+        public var isFinal: Bool { self != .pending && self != .sending }
+
+        /// The states a message in this state may move to.
+        public var allowedNext: Set<State> {
+            switch self {
+            case .pending: [.sending]
+            // Its dispatcher renews or hands over the lease, gives it back (a retry later, or
+            // a shutdown), or ends it.
+            case .sending: [.sending, .pending, .delivered, .failed, .recordedOnly, .noDevice]
+            // Retry now, or Discard, by a staff member.
+            case .failed: [.pending, .discarded]
+            // Retry now once the recipient has a device.
+            case .noDevice: [.pending]
+            case .delivered, .recordedOnly, .discarded: []
+            }
+        }
+
+        /// Every state from which `target` may be reached.
+        public static func sources(of target: State) -> [State] {
+            allCases.filter { $0.allowedNext.contains(target) }
+        }
+
+        /// How a staff member reads it.
+        public var label: String {
+            switch self {
+            case .pending: "Pending"
+            case .sending: "Sending"
+            case .delivered: "Delivered"
+            case .failed: "Failed"
+            case .recordedOnly: "Sent by Book Corners"
+            case .noDevice: "No device"
+            case .discarded: "Discarded"
+            }
+        }
     }
 
     /// What happened that the recipient hears about; the raw value is the payload's `type`.

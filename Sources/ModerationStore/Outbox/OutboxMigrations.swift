@@ -1,0 +1,50 @@
+import GRDB
+
+/// The outbox's delivery tables, appended to the store's migrator. Never edit a landed migration.
+enum OutboxMigrations {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v11-outbox-delivery") { db in
+            // Messages from before delivery existed stay pending and go out like new ones;
+            // `sent` was never written by anything.
+            try db.execute(sql: """
+                ALTER TABLE outboxMessage ADD COLUMN nextAttemptAt DATETIME;
+                UPDATE outboxMessage SET nextAttemptAt = createdAt;
+                UPDATE outboxMessage SET status = 'delivered' WHERE status = 'sent';
+                ALTER TABLE outboxMessage ADD COLUMN lastReason TEXT NOT NULL DEFAULT '';
+                ALTER TABLE outboxMessage ADD COLUMN claimedBy TEXT;
+                ALTER TABLE outboxMessage ADD COLUMN leaseExpiresAt DATETIME;
+                ALTER TABLE outboxMessage ADD COLUMN finishedAt DATETIME;
+                ALTER TABLE outboxMessage ADD COLUMN sentByBookCorners BOOLEAN NOT NULL DEFAULT 0;
+                ALTER TABLE outboxMessage ADD COLUMN expiresAt DATETIME;
+                CREATE INDEX outboxMessage_due ON outboxMessage(nextAttemptAt) WHERE status = 'pending';
+                CREATE INDEX outboxMessage_lease ON outboxMessage(leaseExpiresAt) WHERE status = 'sending';
+                CREATE INDEX outboxMessage_finished ON outboxMessage(finishedAt) WHERE finishedAt IS NOT NULL;
+                CREATE TABLE outboxAttempt (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    messageId TEXT NOT NULL REFERENCES outboxMessage(id),
+                    deviceToken TEXT NOT NULL,            -- '' when the transport takes the whole message
+                    transport TEXT NOT NULL,              -- spool | webhook | apns
+                    httpStatus INTEGER,
+                    outcome TEXT NOT NULL,                -- delivered | retry | failed | device-disabled
+                    reason TEXT NOT NULL,
+                    attemptedAt DATETIME NOT NULL
+                );
+                CREATE INDEX outboxAttempt_message ON outboxAttempt(messageId, id);
+                CREATE INDEX outboxAttempt_attemptedAt ON outboxAttempt(attemptedAt);
+                CREATE TABLE device (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    userId INTEGER NOT NULL,
+                    token TEXT NOT NULL UNIQUE,           -- 64 hexadecimal digits, lower case
+                    environment TEXT NOT NULL,            -- sandbox | production
+                    active BOOLEAN NOT NULL,
+                    lastSuccessAt DATETIME,
+                    disabledReason TEXT NOT NULL,
+                    disabledAt DATETIME,
+                    source TEXT NOT NULL,                 -- import | staff
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE INDEX device_user ON device(userId, active);
+                """)
+        }
+    }
+}
