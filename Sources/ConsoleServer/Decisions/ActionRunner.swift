@@ -376,7 +376,9 @@ final class ActionRunner: Service, Sendable {
             let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
             messages.append(OutboxMessage(
                 id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
-                payload: push.payloadJSON(), headers: headerJSON, createdAt: now))
+                payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
+                sentByBookCorners: DecisionNotifications.bookCornersSendsItself(target, statusAfter: action.statusWanted, reason: action.reason),
+                expiresAt: push.expiration(now: now)))
         }
         // The mirror shows at once what this outcome established, so the page the moderator returns
         // to never shows the old status: our applied status; or after a conflict, the item as the

@@ -36,11 +36,16 @@ struct PushNotification: Sendable, Equatable {
         }
     }
 
+    /// Past this, news of a decision is stale: APNs drops it, and the dispatcher gives up.
+    func expiration(now: Date) -> Date {
+        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 7 * 86_400).rounded(.down))
+    }
+
     /// The headers APNs wants with the payload.
     func headers(messageID: String, bundleID: String, collapseID: String?, now: Date) -> [String: String] {
         var headers = [
             "apns-push-type": "alert", "apns-priority": "10", "apns-topic": bundleID, "apns-id": messageID,
-            "apns-expiration": String(Int(now.addingTimeInterval(7 * 86_400).timeIntervalSince1970)),
+            "apns-expiration": String(Int(expiration(now: now).timeIntervalSince1970)),
         ]
         if let collapseID { headers["apns-collapse-id"] = collapseID }
         return headers
@@ -87,6 +92,17 @@ struct PushNotification: Sendable, Equatable {
 
 /// Who hears about a decision, and what they read.
 enum DecisionNotifications {
+    /// Whether Book Corners pushes the submitter about this decision itself: on a library's
+    /// pending → approved, and on → rejected when a reason is given (backend-api.md).
+    static func bookCornersSendsItself(_ item: DecisionTarget, statusAfter: ItemStatus, reason: String) -> Bool {
+        guard item.kind == .library else { return false }
+        switch statusAfter {
+        case .approved: return item.status == .pending
+        case .rejected: return !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        default: return false
+        }
+    }
+
     /// The message for an applied decision, or `nil` when nobody needs to hear of it.
     static func notification(for item: DecisionTarget, statusAfter: ItemStatus, reason: String) -> PushNotification? {
         let place = item.nameInCity

@@ -39,6 +39,15 @@ extension ModerationStore {
         }
     }
 
+    /// The active devices of several users at once, by user id.
+    public func activeDevices(userIDs: some Collection<Int>) throws -> [Int: [Device]] {
+        guard !userIDs.isEmpty else { return [:] }
+        return try writer.read { db in
+            let devices = try Device.filter(userIDs.contains(Column("userId")) && Column("active") == true).order(Column("id")).fetchAll(db)
+            return Dictionary(grouping: devices, by: \.userId)
+        }
+    }
+
     /// Imports Book Corners' own device tokens; idempotent: running it twice changes nothing more.
     public func importDevices(_ entries: [DeviceTokenExport.Entry], now: Date) throws -> DeviceImportResult {
         try writer.write { db in

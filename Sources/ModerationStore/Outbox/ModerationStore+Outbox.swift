@@ -9,6 +9,23 @@ public enum OutboxStoreError: Error, Equatable, Sendable {
     case notMovable(messageID: String, from: OutboxMessage.State?)
 }
 
+/// What one claimed message comes to: a final state, or pending again at `nextAttemptAt`.
+public struct OutboxSettlement: Sendable, Equatable {
+    public var messageID: String
+    public var state: OutboxMessage.State
+    public var reason: String
+    public var attempts: [OutboxAttempt]
+    public var nextAttemptAt: Date?
+
+    public init(messageID: String, state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil) {
+        self.messageID = messageID
+        self.state = state
+        self.reason = reason
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+    }
+}
+
 /// How many messages are in each state, and how delivery went lately: for the dashboard.
 public struct OutboxHealth: Sendable, Equatable {
     public var counts: [OutboxMessage.State: Int]
@@ -120,29 +137,72 @@ extension ModerationStore {
         }
     }
 
-    /// Ends or gives back a claimed message, with the attempts just made, in one transaction.
-    /// `to` is `pending` (tried again at `nextAttemptAt`) or a final state. Throws `lostClaim`
-    /// when `owner` no longer holds it. Delivered attempts mark their device's last success.
+    /// Ends or gives back one claimed message; see `settleOutboxMessages`.
     public func settleOutboxMessage(
         _ id: String, owner: String, to state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,
         now: Date
     ) throws {
-        precondition(OutboxMessage.State.sending.allowedNext.contains(state) && state != .sending, "not a move of a claimed message")
+        let lost = try settleOutboxMessages(
+            [OutboxSettlement(messageID: id, state: state, reason: reason, attempts: attempts, nextAttemptAt: nextAttemptAt)], owner: owner, now: now)
+        if !lost.isEmpty { throw OutboxStoreError.lostClaim(messageID: id) }
+    }
+
+    /// Ends or gives back claimed messages with the attempts just made, all in one transaction
+    /// (a batch of deliveries costs one commit). Each must still be `sending` and held by
+    /// `owner`; answers the ids it no longer held (another dispatcher took them over after the
+    /// lease ran out: their outcome stands, ours and its attempts are not stored). Delivered
+    /// attempts mark their device's last success; refused tokens are disabled.
+    @discardableResult
+    public func settleOutboxMessages(_ settlements: [OutboxSettlement], owner: String, now: Date) throws -> [String] {
         try writer.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE outboxMessage SET status = ?, lastReason = ?, nextAttemptAt = COALESCE(?, nextAttemptAt),
-                        claimedBy = NULL, leaseExpiresAt = NULL, finishedAt = ?
-                    WHERE id = ? AND status = 'sending' AND claimedBy = ?
-                    """,
-                arguments: [state.rawValue, reason, nextAttemptAt, state.isFinal ? now : nil, id, owner])
-            guard db.changesCount == 1 else { throw OutboxStoreError.lostClaim(messageID: id) }
-            for var attempt in attempts {
-                try attempt.insert(db)
-                if attempt.outcome == .delivered, !attempt.deviceToken.isEmpty {
-                    try db.execute(sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?", arguments: [attempt.attemptedAt, attempt.deviceToken])
+            var lost: [String] = []
+            for settlement in settlements {
+                let state = settlement.state
+                precondition(OutboxMessage.State.sending.allowedNext.contains(state) && state != .sending, "not a move of a claimed message")
+                try db.execute(
+                    sql: """
+                        UPDATE outboxMessage SET status = ?, lastReason = ?, nextAttemptAt = COALESCE(?, nextAttemptAt),
+                            claimedBy = NULL, leaseExpiresAt = NULL, finishedAt = ?
+                        WHERE id = ? AND status = 'sending' AND claimedBy = ?
+                        """,
+                    arguments: [state.rawValue, settlement.reason, settlement.nextAttemptAt, state.isFinal ? now : nil, settlement.messageID, owner])
+                guard db.changesCount == 1 else {
+                    lost.append(settlement.messageID)
+                    continue
+                }
+                for var attempt in settlement.attempts {
+                    try attempt.insert(db)
+                    guard !attempt.deviceToken.isEmpty else { continue }
+                    switch attempt.outcome {
+                    case .delivered:
+                        try db.execute(
+                            sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?", arguments: [attempt.attemptedAt, attempt.deviceToken])
+                    case .deviceDisabled:
+                        // APNs says the token is gone: nothing goes to it again until someone adds it anew.
+                        try db.execute(
+                            sql: "UPDATE device SET active = 0, disabledReason = ?, disabledAt = ? WHERE token = ? AND active = 1",
+                            arguments: [attempt.reason, attempt.attemptedAt, attempt.deviceToken])
+                    case .retry, .failed:
+                        break
+                    }
                 }
             }
+            return lost
+        }
+    }
+
+    /// The device tokens earlier attempts at each message reached, so a retry skips them.
+    public func deliveredDeviceTokens(messageIDs: [String]) throws -> [String: Set<String>] {
+        guard !messageIDs.isEmpty else { return [:] }
+        return try writer.read { db in
+            var tokens: [String: Set<String>] = [:]
+            let rows = try Row.fetchAll(
+                db, sql: """
+                    SELECT messageId, deviceToken FROM outboxAttempt
+                    WHERE outcome = 'delivered' AND messageId IN (\(databaseQuestionMarks(count: messageIDs.count)))
+                    """, arguments: StatementArguments(messageIDs))
+            for row in rows { tokens[row[0], default: []].insert(row[1]) }
+            return tokens
         }
     }
 

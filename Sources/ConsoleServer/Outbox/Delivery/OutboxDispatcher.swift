@@ -1,0 +1,198 @@
+import Foundation
+import Logging
+import ModerationStore
+import ServiceLifecycle
+import Synchronization
+
+/// Delivers due outbox messages, oldest first, through one transport: claims a batch (so two
+/// console processes on one database never both deliver a message), applies the delivery
+/// policy, sends to each recipient's active devices, and stores every attempt with the
+/// message's new state in one transaction per batch. A crash leaves claimed messages to be
+/// claimed again once their lease runs out, with the same `apns-id`: at least once, never lost.
+public final class OutboxDispatcher: Service, Sendable {
+    /// How delivery paces itself.
+    public struct Configuration: Sendable {
+        /// Attempts after which a message that keeps failing becomes failed (a dead letter).
+        public var maxAttempts: Int
+        /// Messages claimed (and in flight) at once.
+        public var batchSize: Int
+        /// How long a claim holds: longer than the slowest transport attempt, so that only a
+        /// dead dispatcher's claims expire.
+        public var leaseSeconds: TimeInterval
+        /// The first retry's delay; each further one doubles it, up to `maxBackoff`.
+        public var firstBackoff: TimeInterval
+        public var maxBackoff: TimeInterval
+        /// The longest sleep between looks at the outbox when nothing is due.
+        public var idlePoll: TimeInterval
+
+        public init(
+            maxAttempts: Int = 10, batchSize: Int = 100, leaseSeconds: TimeInterval = 120, firstBackoff: TimeInterval = 5,
+            maxBackoff: TimeInterval = 3600, idlePoll: TimeInterval = 0.5
+        ) {
+            self.maxAttempts = maxAttempts
+            self.batchSize = batchSize
+            self.leaseSeconds = leaseSeconds
+            self.firstBackoff = firstBackoff
+            self.maxBackoff = maxBackoff
+            self.idlePoll = idlePoll
+        }
+    }
+
+    private let store: ModerationStore
+    private let transport: any OutboxTransport
+    private let policy: DeliveryPolicy
+    private let configuration: Configuration
+    private let logger: Logger
+    /// This dispatcher's name on its claims.
+    let owner: String
+    private let doorbell = Doorbell()
+    private let stopping = Atomic<Bool>(false)
+    /// A number in 0..<1 for the jitter of each backoff (fixed in tests).
+    private let jitter: @Sendable () -> Double
+
+    public init(
+        store: ModerationStore, transport: any OutboxTransport, policy: DeliveryPolicy, configuration: Configuration = Configuration(),
+        logger: Logger, owner: String = UUID().uuidString, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.store = store
+        self.transport = transport
+        self.policy = policy
+        self.configuration = configuration
+        self.logger = logger
+        self.owner = owner
+        self.jitter = jitter
+    }
+
+    /// Asks the dispatcher to look for due messages now.
+    public func nudge() { doorbell.ring() }
+
+    /// Delivers until a graceful shutdown, which lets the batch in flight finish (its
+    /// transport's timeouts bound that) and then gives back anything still claimed.
+    public func run() async throws {
+        await withGracefulShutdownHandler {
+            var failedPasses = 0
+            while !self.stopping.load(ordering: .relaxed) && !Task.isCancelled {
+                do {
+                    let handled = try await self.deliverDueBatch()
+                    failedPasses = 0
+                    if handled > 0 { continue }
+                } catch {
+                    failedPasses += 1
+                    self.logger.error("outbox pass failed", metadata: ["error": "\(error)", "failures": "\(failedPasses)"])
+                }
+                await self.sleepUntilDue(afterFailedPasses: failedPasses)
+            }
+        } onGracefulShutdown: {
+            self.stopping.store(true, ordering: .relaxed)
+            self.doorbell.ring()
+        }
+        do {
+            let released = try store.releaseOutboxMessages(owner: owner)
+            if released > 0 { logger.info("outbox messages given back at shutdown", metadata: ["count": "\(released)"]) }
+        } catch {
+            // Their lease runs out instead, and the next dispatcher takes them.
+            logger.error("outbox messages not given back at shutdown", metadata: ["error": "\(error)"])
+        }
+        await transport.shutdown()
+    }
+
+    /// Claims and settles one batch of due messages; answers how many it handled.
+    @discardableResult
+    func deliverDueBatch(now: Date = Date()) async throws -> Int {
+        let claimed = try store.claimDueOutboxMessages(
+            owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
+        guard !claimed.isEmpty else { return 0 }
+        let devices = try store.activeDevices(userIDs: Set(claimed.map(\.recipientUserId)))
+        let reached = try store.deliveredDeviceTokens(messageIDs: claimed.filter { $0.attempts > 1 }.map(\.id))
+        let settlements = await withTaskGroup(of: OutboxSettlement.self) { group in
+            for message in claimed {
+                let remaining = (devices[message.recipientUserId] ?? []).filter { !(reached[message.id] ?? []).contains($0.token) }
+                let alreadyReached = !(reached[message.id] ?? []).isEmpty
+                group.addTask { await self.settle(message, devices: remaining, alreadyReached: alreadyReached) }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let lost = try store.settleOutboxMessages(settlements, owner: owner, now: Date())
+        for id in lost { logger.warning("outbox claim lost; another dispatcher's outcome stands", metadata: ["outbox.id": "\(id)"]) }
+        return claimed.count
+    }
+
+    /// What one claimed message comes to.
+    private func settle(_ message: OutboxMessage, devices: [Device], alreadyReached: Bool) async -> OutboxSettlement {
+        let now = Date()
+        if policy.recordsOnly(message) {
+            return OutboxSettlement(messageID: message.id, state: .recordedOnly, reason: "Book Corners sends this itself.", attempts: [])
+        }
+        if let expiresAt = message.expiresAt, expiresAt <= now {
+            return OutboxSettlement(
+                messageID: message.id, state: .failed, reason: "Expired at \(TimeText.utc(expiresAt)) before it could be delivered.", attempts: [])
+        }
+        if devices.isEmpty {
+            // Every device a retry would go to was reached before (the others are gone since).
+            return alreadyReached
+                ? OutboxSettlement(messageID: message.id, state: .delivered, reason: "", attempts: [])
+                : OutboxSettlement(messageID: message.id, state: .noDevice, reason: "The recipient has no active device token.", attempts: [])
+        }
+        let results = await transport.deliver(OutboxDelivery(message: message, headers: Self.headers(of: message), devices: devices))
+        let attempts = results.map {
+            OutboxAttempt(
+                messageId: message.id, deviceToken: $0.deviceToken, transport: transport.name, httpStatus: $0.httpStatus, outcome: $0.outcome,
+                reason: $0.reason, attemptedAt: Date())
+        }
+        return OutboxSettlement(
+            messageID: message.id, attempts: attempts,
+            outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: Date()))
+    }
+
+    /// The message's next state from its devices' results: failed at once when one result is
+    /// final for the message; again later while any may pass (until attempts run out); delivered
+    /// once every device took it or is gone.
+    private func outcome(of message: OutboxMessage, results: [DeliveryResult], alreadyReached: Bool, now: Date) -> (OutboxMessage.State, String, Date?) {
+        if let failure = results.first(where: { $0.outcome == .failed }) {
+            return (.failed, failure.reason, nil)
+        }
+        let retries = results.filter { $0.outcome == .retry }
+        if let retry = retries.first {
+            guard message.attempts < configuration.maxAttempts else {
+                return (.failed, "Gave up after \(message.attempts) attempts. Last: \(retry.reason)", nil)
+            }
+            let wait = max(backoff(afterAttempt: message.attempts), retries.compactMap(\.retryAfter).max() ?? 0)
+            let next = now.addingTimeInterval(wait)
+            return (.pending, "\(retry.reason) Next try \(TimeText.utc(next)).", next)
+        }
+        if alreadyReached || results.contains(where: { $0.outcome == .delivered }) {
+            return (.delivered, "", nil)
+        }
+        let why = results.map(\.reason).first(where: { !$0.isEmpty }) ?? "refused"
+        return (.noDevice, "Every device token was refused (\(why)); they are disabled.", nil)
+    }
+
+    /// Exponential, with jitter so that messages failing together do not retry together.
+    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        let base = min(configuration.maxBackoff, configuration.firstBackoff * pow(2, Double(max(0, attempt - 1))))
+        return min(configuration.maxBackoff, base * (0.5 + jitter()))
+    }
+
+    private func sleepUntilDue(afterFailedPasses failures: Int) async {
+        if failures > 0 {
+            await doorbell.wait(atMost: .milliseconds(Int(min(30, 0.5 * pow(2, Double(min(failures, 10)))) * 1000)))
+            return
+        }
+        let next = (try? store.nextOutboxDueDate()) ?? nil
+        let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), configuration.idlePoll)
+        await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
+    }
+
+    /// The stored headers; the message id is the `apns-id` whatever they say.
+    static func headers(of message: OutboxMessage) -> [String: String] {
+        var headers = (try? JSONDecoder().decode([String: String].self, from: Data(message.headers.utf8))) ?? [:]
+        headers["apns-id"] = message.id
+        return headers
+    }
+}
+
+extension OutboxSettlement {
+    fileprivate init(messageID: String, attempts: [OutboxAttempt], outcome: (OutboxMessage.State, String, Date?)) {
+        self.init(messageID: messageID, state: outcome.0, reason: outcome.1, attempts: attempts, nextAttemptAt: outcome.2)
+    }
+}

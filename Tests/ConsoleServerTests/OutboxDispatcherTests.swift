@@ -1,0 +1,275 @@
+@testable import ConsoleServer
+import Foundation
+import Logging
+import ModerationStore
+import ServiceLifecycle
+import Testing
+import TestSupport
+
+/// The dispatcher's decisions on a real SQLite file: policy, devices, retries, dead letters,
+/// crashes and two dispatchers on one database.
+@Suite("Outbox dispatcher", .timeLimit(.minutes(3)))
+struct OutboxDispatcherTests {
+    private let directory: TemporaryDirectory
+    private let path: String
+    private let store: ModerationStore
+    private let filler: OutboxFiller
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        path = directory.path("console.sqlite")
+        store = try ModerationStore(path: path)
+        filler = OutboxFiller(path: path)
+    }
+
+    private func dispatcher(
+        _ transport: ScriptedTransport, policy: DeliveryPolicy = .standard, maxAttempts: Int = 10, owner: String = "one",
+        leaseSeconds: TimeInterval = 120
+    ) -> OutboxDispatcher {
+        OutboxDispatcher(
+            store: store, transport: transport, policy: policy,
+            configuration: .init(maxAttempts: maxAttempts, leaseSeconds: leaseSeconds, firstBackoff: 5, maxBackoff: 3600),
+            logger: Logger(label: "test"), owner: owner, jitter: { 0.5 })
+    }
+
+    private func message(_ id: String) throws -> OutboxMessage {
+        try #require(try store.outboxMessage(id: id))
+    }
+
+    @Test("with the standard policy, a library approval Book Corners sends itself is recorded only; a photo approval is delivered once")
+    func standardPolicy() async throws {
+        // setup
+        let library = try filler.add(1, type: .libraryApproved, firstRecipient: 7, sentByBookCorners: true)[0]
+        let photo = try filler.add(1, type: .photoApproved, firstRecipient: 8)[0]
+        try filler.addDevices(for: [7, 8])
+        let transport = ScriptedTransport()
+        // act
+        try await dispatcher(transport).deliverDueBatch()
+        // check
+        #expect(try message(library.id).status == .recordedOnly)
+        #expect(try message(library.id).lastReason == "Book Corners sends this itself.")
+        #expect(try message(photo.id).status == .delivered)
+        #expect(transport.delivered.map(\.messageID) == [photo.id])
+        let attempts = try store.outboxAttempts(messageID: photo.id)
+        #expect(attempts.map(\.outcome) == [.delivered])
+        #expect(attempts.first?.deviceToken == OutboxFiller.token(user: 8))
+        #expect(try store.outboxAttempts(messageID: library.id).isEmpty)
+        #expect(try store.devices(userID: 8).first?.lastSuccessAt != nil)
+    }
+
+    @Test("a library rejection Book Corners does not push (no reason) is delivered even under the standard policy")
+    func rejectionWithoutReasonDelivered() async throws {
+        let rejected = try filler.add(1, type: .libraryRejected, firstRecipient: 7, sentByBookCorners: false)[0]
+        try filler.addDevices(for: [7])
+        try await dispatcher(ScriptedTransport()).deliverDueBatch()
+        #expect(try message(rejected.id).status == .delivered)
+    }
+
+    @Test("a recipient without an active device token makes the message 'no device', not an error")
+    func noDevice() async throws {
+        let sent = try filler.add(1, firstRecipient: 40)[0]
+        let transport = ScriptedTransport()
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent.id).status == .noDevice)
+        #expect(try message(sent.id).lastReason == "The recipient has no active device token.")
+        #expect(transport.calls == 0)
+    }
+
+    @Test("a passing failure backs off exponentially and delivers later with the same apns-id; other devices are not sent twice")
+    func retryThenDeliver() async throws {
+        // setup: two devices; the second answers 503 once
+        let sent = try filler.add(1, firstRecipient: 9)[0]
+        try filler.addDevices(for: [9], slot: 1)
+        try filler.addDevices(for: [9], slot: 2)
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "APNs answered 503 ServiceUnavailable.")], for: OutboxFiller.token(user: 9, slot: 2))
+        let start = Date()
+        let dispatcher = dispatcher(transport)
+        // act 1
+        try await dispatcher.deliverDueBatch(now: start)
+        // check 1: pending, due after the first backoff (5 s × jitter 1.0), reason in words
+        let waiting = try message(sent.id)
+        #expect(waiting.status == .pending)
+        #expect(waiting.nextAttemptAt.timeIntervalSince(start) >= 4.9)
+        #expect(waiting.lastReason.hasPrefix("APNs answered 503 ServiceUnavailable. Next try"))
+        #expect(try await dispatcher.deliverDueBatch(now: start.addingTimeInterval(1)) == 0)
+        // act 2
+        try await dispatcher.deliverDueBatch(now: waiting.nextAttemptAt)
+        // check 2
+        #expect(try message(sent.id).status == .delivered)
+        #expect(try message(sent.id).attempts == 2)
+        #expect(transport.delivered.map(\.token).sorted() == [OutboxFiller.token(user: 9, slot: 1), OutboxFiller.token(user: 9, slot: 2)])
+        #expect(try store.outboxAttempts(messageID: sent.id).map(\.outcome) == [.delivered, .retry, .delivered])
+        #expect(dispatcher.backoff(afterAttempt: 3) == 20)
+        #expect(dispatcher.backoff(afterAttempt: 30) == 3600)
+    }
+
+    @Test("a message that keeps failing becomes failed after the configured attempts, with the last reason in words")
+    func deadLetter() async throws {
+        let sent = try filler.add(1, firstRecipient: 11)[0]
+        try filler.addDevices(for: [11])
+        let transport = ScriptedTransport()
+        transport.script(Array(repeating: DeliveryResult(outcome: .retry, httpStatus: 429, reason: "APNs answered 429 TooManyRequests."), count: 5))
+        let dispatcher = dispatcher(transport, maxAttempts: 3)
+        var now = Date()
+        for _ in 0..<3 {
+            try await dispatcher.deliverDueBatch(now: now)
+            now = try message(sent.id).nextAttemptAt
+        }
+        let failed = try message(sent.id)
+        #expect(failed.status == .failed)
+        #expect(failed.lastReason == "Gave up after 3 attempts. Last: APNs answered 429 TooManyRequests.")
+        #expect(failed.finishedAt != nil)
+        #expect(try await dispatcher.deliverDueBatch(now: now.addingTimeInterval(86_400)) == 0)
+    }
+
+    @Test("a refused token is disabled and not retried; the message goes on to the recipient's other device")
+    func refusedToken() async throws {
+        let sent = try filler.add(1, firstRecipient: 12)[0]
+        try filler.addDevices(for: [12], slot: 1)
+        try filler.addDevices(for: [12], slot: 2)
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .deviceDisabled, httpStatus: 410, reason: "Unregistered")], for: OutboxFiller.token(user: 12, slot: 1))
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent.id).status == .delivered)
+        let devices = try store.devices(userID: 12)
+        let gone = try #require(devices.first { $0.token == OutboxFiller.token(user: 12, slot: 1) })
+        #expect(!gone.active)
+        #expect(gone.disabledReason == "Unregistered")
+        #expect(try store.activeDevices(userID: 12).map(\.token) == [OutboxFiller.token(user: 12, slot: 2)])
+    }
+
+    @Test("every token refused: the message is 'no device' and says why")
+    func everyTokenRefused() async throws {
+        let sent = try filler.add(1, firstRecipient: 13)[0]
+        try filler.addDevices(for: [13])
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .deviceDisabled, httpStatus: 400, reason: "BadDeviceToken")])
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent.id).status == .noDevice)
+        #expect(try message(sent.id).lastReason == "Every device token was refused (BadDeviceToken); they are disabled.")
+    }
+
+    @Test("a refusal final for the message (413) fails it at once with the reason")
+    func finalRefusal() async throws {
+        let sent = try filler.add(1, firstRecipient: 14)[0]
+        try filler.addDevices(for: [14])
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .failed, httpStatus: 413, reason: "APNs refused it: PayloadTooLarge.")])
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent.id).status == .failed)
+        #expect(try message(sent.id).lastReason == "APNs refused it: PayloadTooLarge.")
+    }
+
+    @Test("a message past its apns-expiration fails instead of being sent")
+    func expired() async throws {
+        let sent = try filler.add(1, firstRecipient: 15, expiresAt: Date().addingTimeInterval(-60))[0]
+        try filler.addDevices(for: [15])
+        let transport = ScriptedTransport()
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent.id).status == .failed)
+        #expect(try message(sent.id).lastReason.hasPrefix("Expired at "))
+        #expect(transport.calls == 0)
+    }
+
+    @Test("a dispatcher that dies while sending: another claims the message once the lease runs out, with the same apns-id; the dead one's late outcome is refused")
+    func crashWhileSending() async throws {
+        // setup: the first dispatcher claims and never settles (it crashed)
+        let sent = try filler.add(1, firstRecipient: 16)[0]
+        try filler.addDevices(for: [16])
+        let now = Date()
+        let claimed = try store.claimDueOutboxMessages(owner: "crashed", limit: 10, leaseUntil: now.addingTimeInterval(120), now: now)
+        #expect(claimed.map(\.id) == [sent.id])
+        let transport = ScriptedTransport()
+        let survivor = dispatcher(transport, owner: "survivor")
+        // act 1: before the lease runs out, nothing is taken
+        #expect(try await survivor.deliverDueBatch(now: now.addingTimeInterval(60)) == 0)
+        // act 2: after it, the survivor delivers the same message
+        #expect(try await survivor.deliverDueBatch(now: now.addingTimeInterval(121)) == 1)
+        // check
+        #expect(transport.delivered.map(\.messageID) == [sent.id])
+        #expect(try message(sent.id).status == .delivered)
+        #expect(try message(sent.id).attempts == 2)
+        #expect(throws: OutboxStoreError.lostClaim(messageID: sent.id)) {
+            try store.settleOutboxMessage(sent.id, owner: "crashed", to: .failed, reason: "late", attempts: [], now: Date())
+        }
+        #expect(try message(sent.id).status == .delivered)
+    }
+
+    @Test("two dispatchers on one database never both deliver a message")
+    func twoDispatchers() async throws {
+        // setup
+        let messages = try filler.add(300, firstRecipient: 1_000)
+        try filler.addDevices(for: 1_000..<1_300)
+        let transport = ScriptedTransport(delay: .milliseconds(1))
+        let second = try ModerationStore(path: path)
+        let one = dispatcher(transport, owner: "one")
+        let two = OutboxDispatcher(
+            store: second, transport: transport, policy: .standard, configuration: .init(batchSize: 7), logger: Logger(label: "test"), owner: "two")
+        // act
+        async let first: Void = { while try await one.deliverDueBatch() > 0 {} }()
+        async let other: Void = { while try await two.deliverDueBatch() > 0 {} }()
+        _ = try await (first, other)
+        // check
+        let ids = transport.delivered.map(\.messageID)
+        #expect(ids.count == 300)
+        #expect(Set(ids) == Set(messages.map(\.id)))
+        #expect(try store.outboxMessages(status: .delivered, limit: 1_000).count == 300)
+    }
+
+    @Test("graceful shutdown lets the message in flight finish and gives back nothing half-done")
+    func gracefulShutdown() async throws {
+        // setup: a slow transport, the dispatcher running as a service
+        let sent = try filler.add(1, firstRecipient: 17)[0]
+        try filler.addDevices(for: [17])
+        let transport = ScriptedTransport(delay: .milliseconds(800))
+        let dispatcher = dispatcher(transport)
+        let group = ServiceGroup(configuration: .init(services: [dispatcher], logger: Logger(label: "test")))
+        let running = Task { try await group.run() }
+        // act: shut down while the message is in flight
+        try await waitUntil { try store.outboxMessage(id: sent.id)?.status == .sending }
+        await group.triggerGracefulShutdown()
+        try await running.value
+        // check
+        #expect(try message(sent.id).status == .delivered)
+        #expect(transport.delivered.count == 1)
+    }
+
+    @Test("Retry now and Discard move only failed (or no-device) messages, each with its audit entry")
+    func retryAndDiscard() async throws {
+        let sent = try filler.add(2, firstRecipient: 18)
+        let transport = ScriptedTransport()
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent[0].id).status == .noDevice)
+        // act: the recipient gets a device; Retry now
+        try filler.addDevices(for: [18])
+        try store.retryOutboxMessage(sent[0].id, audit: Self.audit("outbox.retry", sent[0].id), now: Date())
+        try await dispatcher(transport).deliverDueBatch()
+        #expect(try message(sent[0].id).status == .delivered)
+        // a delivered message is neither retried nor discarded
+        #expect(throws: OutboxStoreError.notMovable(messageID: sent[0].id, from: .delivered)) {
+            try store.discardOutboxMessage(sent[0].id, audit: Self.audit("outbox.discard", sent[0].id), now: Date())
+        }
+        // a no-device message cannot be discarded (only failed ones), but stays visible
+        #expect(throws: OutboxStoreError.notMovable(messageID: sent[1].id, from: .noDevice)) {
+            try store.discardOutboxMessage(sent[1].id, audit: Self.audit("outbox.discard", sent[1].id), now: Date())
+        }
+        let audited = try store.auditEntries(limit: 10).map(\.action)
+        #expect(audited == ["outbox.retry"])
+    }
+
+    static func audit(_ action: String, _ id: String) -> AuditEntry {
+        AuditEntry(
+            recordedAt: Date(), actorId: 3, actorUsername: "staff", action: action, targetKind: "outbox", targetId: id, targetSlug: "",
+            targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "r",
+            clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil)
+    }
+
+    private func waitUntil(_ condition: () throws -> Bool) async throws {
+        for _ in 0..<200 {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("condition never held")
+    }
+}
