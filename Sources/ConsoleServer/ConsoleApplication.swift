@@ -21,6 +21,7 @@ public func buildConsoleApplication(
         // Shut down in reverse order: the runner and the mirror stop before the clients they use.
         services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? []) + [
             dependencies.runner,
+        ] + (dependencies.dispatcher.map { [$0] } ?? []) + [
             SessionPruner(
                 sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
         ],
@@ -58,6 +59,19 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, logger: logger)
         return (sync: sync, client: mirrorClient)
     }
+    let dispatcher: OutboxDispatcher?
+    let delivery: OutboxDeliveryOverview
+    switch configuration.outbox.transport {
+    case .off:
+        dispatcher = nil
+        delivery = .off
+    case .custom(let transport, let description):
+        let created = OutboxDispatcher(
+            store: store, transport: transport, policy: configuration.outbox.policy, configuration: configuration.outbox.dispatcher, logger: logger)
+        dispatcher = created
+        delivery = OutboxDeliveryOverview(
+            transport: description, isOff: false, policy: configuration.outbox.policy, nudge: { created.nudge() })
+    }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -68,7 +82,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror)
+        mirror: mirror, dispatcher: dispatcher, delivery: delivery)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -107,7 +121,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
-    OutboxController(store: store, renderer: renderer).addRoutes(to: staff)
+    OutboxController(
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, delivery: dependencies.delivery
+    ).addRoutes(to: staff)
+    DevicesController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
     StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {

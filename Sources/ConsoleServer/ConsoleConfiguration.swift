@@ -45,6 +45,8 @@ public struct ConsoleConfiguration: Sendable {
     public var pruneInterval: TimeInterval
     /// How the local mirror of Book Corners is kept; `nil`: no mirror sync runs.
     public var mirror: MirrorConfiguration?
+    /// How outbox messages are delivered.
+    public var outbox: OutboxDeliveryConfiguration
 
     public init(
         host: String = "127.0.0.1",
@@ -67,7 +69,8 @@ public struct ConsoleConfiguration: Sendable {
         staffRecheckInterval: TimeInterval = 5 * 60,
         publicURL: URL? = nil,
         pruneInterval: TimeInterval = 60 * 60,
-        mirror: MirrorConfiguration? = MirrorConfiguration()
+        mirror: MirrorConfiguration? = MirrorConfiguration(),
+        outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration()
     ) {
         self.host = host
         self.port = port
@@ -90,5 +93,6 @@ public struct ConsoleConfiguration: Sendable {
         self.publicURL = publicURL
         self.pruneInterval = pruneInterval
         self.mirror = mirror
+        self.outbox = outbox
     }
 }

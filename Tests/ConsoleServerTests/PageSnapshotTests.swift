@@ -75,10 +75,19 @@ enum PageModels {
         var sameName = mirrored[1]
         sameName.lat += 1
         let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
-        let message = OutboxMessage(
+        var message = OutboxMessage(
             id: "msg-1", actionId: 4, recipientUserId: 12, eventType: .libraryRejected,
             payload: #"{"aps":{"alert":{"title":"Your library","body":"\#(hostile.replacingOccurrences(of: "\"", with: "\\\""))"}}}"#,
             headers: #"{"apns-push-type":"alert"}"#, createdAt: now)
+        message.status = .failed
+        message.lastReason = hostile
+        let attempt = OutboxAttempt(
+            messageId: "msg-1", deviceToken: String(repeating: "ab", count: 32), transport: "apns", httpStatus: 410, outcome: .deviceDisabled,
+            reason: hostile, attemptedAt: now)
+        var device = Device(userId: 3, token: String(repeating: "cd", count: 32), environment: .sandbox, source: "staff", createdAt: now)
+        device.id = 9
+        device.active = false
+        device.disabledReason = hostile
         let entry = auditEntry(2, reason: hostile)
         return [
             ("layout", ErrorPage(
@@ -123,10 +132,19 @@ enum PageModels {
                 reason: hostile, back: "/libraries")),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
-                rows: [OutboxRow(message, now: now)], isEmpty: false)),
+                rows: [OutboxRow(message, attempts: 3, now: now)], isEmpty: false,
+                counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false,
+                policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) })),
             ("outbox-message", OutboxMessagePage(
-                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, now: now), payload: message.payload,
-                headers: hostile, payloadBytes: message.payload.utf8.count)),
+                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now), payload: message.payload,
+                headers: hostile, payloadBytes: message.payload.utf8.count, attempts: [.init(attempt)], hasAttempts: true, canRetry: true,
+                canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")),
+            ("outbox-confirm", OutboxConfirmPage(
+                layout: layout("Discard?", active: .outbox), move: .discard, row: OutboxRow(message, attempts: 1, now: now),
+                cancelURL: "/outbox/msg-1")),
+            ("devices", DevicesPage(
+                layout: layout("My devices", active: nil), devices: [.init(device)], isEmpty: false, userID: 3, problem: hostile,
+                hasProblem: true, token: hostile, environments: options)),
             ("audit", AuditListPage(
                 layout: layout("Audit log", active: .audit), staffOptions: options, actionOptions: options, outcomeOptions: options,
                 q: hostile, from: "2026-11-01", to: "", problems: [hostile], matching: 2,

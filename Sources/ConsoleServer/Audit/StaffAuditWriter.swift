@@ -18,15 +18,36 @@ struct StaffAuditWriter: Sendable {
             username: context.session?.username ?? "", context: context, userAgent: userAgent)
     }
 
+    /// The entry for something the signed-in staff member does to a record of the console's own
+    /// (an outbox message, a device), for the store to append in the same transaction as the change.
+    func staffEntry(
+        _ action: String, targetKind: String, targetId: String, targetName: String, statusBefore: String = "", statusAfter: String = "",
+        context: ConsoleRequestContext, userAgent: String
+    ) -> AuditEntry {
+        entry(
+            action, targetKind: targetKind, targetId: targetId, targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter,
+            outcome: .succeeded, detail: "", actorId: context.session?.staffId, username: context.session?.username ?? "", context: context,
+            userAgent: userAgent)
+    }
+
+    private func entry(
+        _ action: String, targetKind: String, targetId: String, targetName: String, statusBefore: String, statusAfter: String,
+        outcome: AuditOutcome, detail: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String
+    ) -> AuditEntry {
+        AuditEntry(
+            recordedAt: Date(), actorId: actorId, actorUsername: username, action: action, targetKind: targetKind, targetId: targetId,
+            targetSlug: "", targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter, reason: "", outcome: outcome,
+            outcomeDetail: detail, backendStatus: nil, requestId: context.requestID, clientAddress: context.clientAddress,
+            userAgent: String(userAgent.prefix(300)), itemCreatedAt: nil, actionId: nil)
+    }
+
     private func audit(
         _ action: String, targetKind: String, targetName: String, outcome: AuditOutcome, detail: String, actorId: Int?, username: String,
         context: ConsoleRequestContext, userAgent: String
     ) {
-        let entry = AuditEntry(
-            recordedAt: Date(), actorId: actorId, actorUsername: username, action: action, targetKind: targetKind, targetId: "",
-            targetSlug: "", targetName: targetName, statusBefore: "", statusAfter: "", reason: "", outcome: outcome, outcomeDetail: detail, backendStatus: nil,
-            requestId: context.requestID, clientAddress: context.clientAddress, userAgent: String(userAgent.prefix(300)),
-            itemCreatedAt: nil, actionId: nil)
+        let entry = entry(
+            action, targetKind: targetKind, targetId: "", targetName: targetName, statusBefore: "", statusAfter: "", outcome: outcome,
+            detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
         do {
             try store.appendAudit(entry)
         } catch {

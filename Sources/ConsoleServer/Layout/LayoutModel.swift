@@ -52,6 +52,7 @@ struct LayoutModel: MustacheParent {
         case "hasPendingActions": hasPendingActions
         case "homeURL": SiteURL.dashboard.path
         case "signOutURL": SiteURL.signOut.path
+        case "devicesURL": SiteURL.devices.path
         case "stylesheetURL": SiteURL.staticFile("console.css").path
         case "scriptURL": SiteURL.staticFile("console.js").path
         case "iconURL": SiteURL.staticFile("icon.svg").path

@@ -3,14 +3,24 @@ import Foundation
 import Hummingbird
 import ModerationStore
 
-/// The notification outbox: what will be pushed to whom, payload and headers included.
+/// The notification outbox: what is pushed to whom, how delivery went, and Retry now /
+/// Discard for the messages delivery gave up on.
 struct OutboxController {
     let store: ModerationStore
     let renderer: PageRenderer
+    let sessions: SessionManager
+    let audit: StaffAuditWriter
+    let delivery: OutboxDeliveryOverview
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.outbox.pattern, use: list)
         router.get(SiteURL.Route.outboxMessage.pattern, use: show)
+        router.post(SiteURL.Route.outboxRetry.pattern) { request, context in
+            try await move(.retry, request: request, context: context)
+        }
+        router.post(SiteURL.Route.outboxDiscard.pattern) { request, context in
+            try await move(.discard, request: request, context: context)
+        }
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -18,6 +28,8 @@ struct OutboxController {
         let status = query.text("status", maxLength: 20).flatMap(OutboxMessage.State.init(rawValue:))
         let type = query.text("type", maxLength: 40).flatMap(OutboxMessage.EventType.init(rawValue:))
         let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
+        let attempts = try store.outboxAttemptCounts(messageIDs: messages.map(\.id))
+        let health = try store.outboxHealth(since: Date().addingTimeInterval(-3_600))
         // The navigation counts, from the mirror (no backend read); this page's own data is local.
         var pageStatus = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &pageStatus)
@@ -25,22 +37,81 @@ struct OutboxController {
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
             statusOptions: [FilterOption(value: "", label: "Any status", selected: status == nil)]
-                + OutboxMessage.State.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == status) },
+                + OutboxMessage.State.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == status) },
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
                 + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == type) },
-            rows: messages.map { OutboxRow($0, now: now) }, isEmpty: messages.isEmpty)
+            rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now) }, isEmpty: messages.isEmpty,
+            counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: health.count($0)) },
+            transport: delivery.transport, deliveryOff: delivery.isOff,
+            policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: delivery.policy.rule(for: $0)) })
         return try renderer.render(page, with: "outbox")
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let message = try requestedMessage(context)
+        let attempts = try store.outboxAttempts(messageID: message.id)
+        let now = Date()
+        let page = OutboxMessagePage(
+            layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
+            row: OutboxRow(message, attempts: attempts.count, now: now), payload: Self.pretty(message.payload),
+            headers: Self.pretty(message.headers), payloadBytes: message.payload.utf8.count,
+            attempts: attempts.reversed().map(OutboxMessagePage.Attempt.init), hasAttempts: !attempts.isEmpty,
+            canRetry: OutboxMessage.State.sources(of: .pending).contains(message.status) && message.status != .sending,
+            canDiscard: OutboxMessage.State.sources(of: .discarded).contains(message.status),
+            retryURL: SiteURL.outboxRetry(message.id).path, discardURL: SiteURL.outboxDiscard(message.id).path)
+        return try renderer.render(page, with: "outbox-message")
+    }
+
+    /// What a staff member may do to a message delivery gave up on.
+    enum Move: String {
+        case retry, discard
+
+        var target: OutboxMessage.State { self == .retry ? .pending : .discarded }
+    }
+
+    /// Retry now or Discard: a confirmation page first, then the move with its audit entry in
+    /// one transaction. A message someone else moved meanwhile gets words, not an error page.
+    private func move(_ move: Move, request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let message = try requestedMessage(context)
+        let form = try await request.decodeForm(as: OutboxMoveForm.self, context: context)
+        let back = SiteURL.outboxMessage(message.id).path
+        guard form.confirmed == "1" else {
+            let page = OutboxConfirmPage(
+                layout: LayoutModel(context: context, title: move == .retry ? "Retry now?" : "Discard?", active: .outbox, summary: nil),
+                move: move, row: OutboxRow(message, attempts: 0, now: Date()), cancelURL: back)
+            return try renderer.render(page, with: "outbox-confirm").response(from: request, context: context)
+        }
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let entry = audit.staffEntry(
+            "outbox.\(move.rawValue)", targetKind: "outbox", targetId: message.id,
+            targetName: "\(message.eventType.rawValue) to user #\(message.recipientUserId)", statusBefore: message.status.rawValue,
+            statusAfter: move.target.rawValue, context: context, userAgent: request.headers[.userAgent] ?? "")
+        let flash: String
+        do {
+            switch move {
+            case .retry:
+                try store.retryOutboxMessage(message.id, audit: entry, now: Date())
+                delivery.nudge()
+                flash = delivery.isOff
+                    ? "Queued again, but delivery is off (--outbox-transport off): it waits in the outbox."
+                    : "Queued again: the dispatcher tries it now."
+            case .discard:
+                try store.discardOutboxMessage(message.id, audit: entry, now: Date())
+                flash = "Discarded: it stays here for the record and is never delivered."
+            }
+        } catch OutboxStoreError.notMovable(_, let found) {
+            flash = "Nothing done: the message is \((found ?? message.status).label.lowercased()) now (someone or the dispatcher moved it)."
+        }
+        try await sessions.flash(flash, sessionID: session.id)
+        return .redirect(to: back, type: .normal)
+    }
+
+    private func requestedMessage(_ context: ConsoleRequestContext) throws -> OutboxMessage {
         guard let id = SiteURL.Route.outboxMessage.value(in: context.parameters), id.count <= 64, let message = try store.outboxMessage(id: id) else {
             throw ConsoleError.notFound
         }
-        let page = OutboxMessagePage(
-            layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
-            row: OutboxRow(message, now: Date()), payload: Self.pretty(message.payload), headers: Self.pretty(message.headers),
-            payloadBytes: message.payload.utf8.count)
-        return try renderer.render(page, with: "outbox-message")
+        return message
     }
 
     static func pretty(_ json: String) -> String {
@@ -51,48 +122,7 @@ struct OutboxController {
     }
 }
 
-struct OutboxRow {
-    let id: String
-    let eventType: String
-    let recipient: Int
-    let title: String
-    let body: String
-    let status: String
-    let age: String
-    let createdAt: String
-    let createdUTC: String
-    let messageURL: String
-
-    init(_ message: OutboxMessage, now: Date) {
-        id = message.id
-        messageURL = SiteURL.outboxMessage(message.id).path
-        eventType = message.eventType.rawValue
-        recipient = message.recipientUserId
-        let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
-            .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
-        title = alert?["title"] as? String ?? ""
-        body = alert?["body"] as? String ?? ""
-        status = message.status.rawValue
-        age = TimeText.age(of: message.createdAt, now: now)
-        createdAt = TimeText.iso(message.createdAt)
-        createdUTC = TimeText.utc(message.createdAt)
-    }
-}
-
-struct OutboxPage {
-    let layout: LayoutModel
-    let statusOptions: [FilterOption]
-    let typeOptions: [FilterOption]
-    let rows: [OutboxRow]
-    let isEmpty: Bool
-    let filterURL = SiteURL.outbox.path
-}
-
-struct OutboxMessagePage {
-    let layout: LayoutModel
-    let row: OutboxRow
-    let payload: String
-    let headers: String
-    let payloadBytes: Int
-    let listURL = SiteURL.outbox.path
+/// The Retry now / Discard form: only its confirmation (the CSRF token is checked before).
+struct OutboxMoveForm: Decodable, Sendable {
+    var confirmed: String?
 }

@@ -20,6 +20,10 @@ enum SiteURL: Hashable, Sendable {
     case photoDecide(Int)
     case outbox
     case outboxMessage(String)
+    case outboxRetry(String)
+    case outboxDiscard(String)
+    case devices
+    case deviceRemove(Int64)
     case audit
     case auditEntry(Int64)
     case auditVerify
@@ -49,6 +53,10 @@ enum SiteURL: Hashable, Sendable {
         case photoDecide = "/photos/:id/decide"
         case outbox = "/outbox"
         case outboxMessage = "/outbox/:id"
+        case outboxRetry = "/outbox/:id/retry"
+        case outboxDiscard = "/outbox/:id/discard"
+        case devices = "/devices"
+        case deviceRemove = "/devices/:id/remove"
         case audit = "/audit"
         case auditEntry = "/audit/:id"
         case auditVerify = "/audit/verify"
@@ -98,6 +106,10 @@ enum SiteURL: Hashable, Sendable {
         case .photoDecide: .photoDecide
         case .outbox: .outbox
         case .outboxMessage: .outboxMessage
+        case .outboxRetry: .outboxRetry
+        case .outboxDiscard: .outboxDiscard
+        case .devices: .devices
+        case .deviceRemove: .deviceRemove
         case .audit: .audit
         case .auditEntry: .auditEntry
         case .auditVerify: .auditVerify
@@ -115,8 +127,8 @@ enum SiteURL: Hashable, Sendable {
         switch self {
         case .library(let slug), .libraryDecide(let slug): slug
         case .reportDecide(let id), .photoDecide(let id): String(id)
-        case .outboxMessage(let id): id
-        case .auditEntry(let id): String(id)
+        case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
+        case .auditEntry(let id), .deviceRemove(let id): String(id)
         case .statisticsData(let chart): chart
         case .staticFile(let name): name
         default: nil

@@ -1,0 +1,178 @@
+import Foundation
+import ModerationStore
+
+/// One message as the Outbox list and its page show it.
+struct OutboxRow {
+    let id: String
+    let eventType: String
+    let recipient: Int
+    let title: String
+    let body: String
+    let status: String
+    let statusLabel: String
+    let attempts: Int
+    /// "1 attempt", "3 attempts".
+    let attemptsText: String
+    /// "in 12 s" while pending, else empty.
+    let nextAttempt: String
+    let nextAttemptUTC: String
+    let hasNextAttempt: Bool
+    let lastReason: String
+    let hasLastReason: Bool
+    let age: String
+    let createdAt: String
+    let createdUTC: String
+    let messageURL: String
+
+    init(_ message: OutboxMessage, attempts: Int, now: Date) {
+        id = message.id
+        messageURL = SiteURL.outboxMessage(message.id).path
+        eventType = message.eventType.rawValue
+        recipient = message.recipientUserId
+        let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+            .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
+        title = alert?["title"] as? String ?? ""
+        body = alert?["body"] as? String ?? ""
+        status = message.status.rawValue
+        statusLabel = message.status.label
+        self.attempts = attempts
+        attemptsText = CountText.of(attempts, "attempt", "attempts")
+        hasNextAttempt = message.status == .pending
+        nextAttempt = hasNextAttempt ? Self.until(message.nextAttemptAt, now: now) : ""
+        nextAttemptUTC = hasNextAttempt ? TimeText.utc(message.nextAttemptAt) : ""
+        lastReason = message.lastReason
+        hasLastReason = !message.lastReason.isEmpty
+        age = TimeText.age(of: message.createdAt, now: now)
+        createdAt = TimeText.iso(message.createdAt)
+        createdUTC = TimeText.utc(message.createdAt)
+    }
+
+    /// "now", "in 12 s", "in 5 min", "in 2 h".
+    static func until(_ date: Date, now: Date) -> String {
+        let seconds = Int(date.timeIntervalSince(now).rounded(.up))
+        switch seconds {
+        case ...0: return "now"
+        case ..<60: return "in \(seconds) s"
+        case ..<3_600: return "in \(seconds / 60) min"
+        default: return "in \(seconds / 3_600) h"
+        }
+    }
+}
+
+struct OutboxPage {
+    /// How many messages are in one state, for the summary line.
+    struct Count {
+        let state: String
+        let label: String
+        let count: Int
+
+        init(state: OutboxMessage.State, count: Int) {
+            self.state = state.rawValue
+            label = state.label
+            self.count = count
+        }
+    }
+
+    /// What the delivery policy does with one event type.
+    struct PolicyRow {
+        let type: String
+        let rule: String
+        let explanation: String
+
+        init(type: OutboxMessage.EventType, rule: DeliveryPolicy.Rule) {
+            self.type = type.rawValue
+            self.rule = rule == .deliver ? "delivered" : "recorded only"
+            explanation = switch rule {
+            case .deliver: "The console delivers it."
+            case .recordedOnly:
+                "Book Corners pushes this itself (approved from pending, or rejected with a reason): ours is kept for the record, marked sent by Book Corners. When Book Corners does not push it, the console delivers it."
+            }
+        }
+    }
+
+    let layout: LayoutModel
+    let statusOptions: [FilterOption]
+    let typeOptions: [FilterOption]
+    let rows: [OutboxRow]
+    let isEmpty: Bool
+    let counts: [Count]
+    let transport: String
+    let deliveryOff: Bool
+    let policy: [PolicyRow]
+    let filterURL = SiteURL.outbox.path
+}
+
+struct OutboxMessagePage {
+    /// One try at one device, newest first.
+    struct Attempt {
+        let time: String
+        let timeUTC: String
+        let device: String
+        let transport: String
+        let httpStatus: String
+        let outcome: String
+        let reason: String
+
+        init(_ attempt: OutboxAttempt) {
+            time = TimeText.iso(attempt.attemptedAt)
+            timeUTC = TimeText.utc(attempt.attemptedAt)
+            device = attempt.deviceToken.isEmpty ? "all (\(attempt.transport))" : DeviceText.short(attempt.deviceToken)
+            transport = attempt.transport
+            httpStatus = attempt.httpStatus.map(String.init) ?? "—"
+            outcome = attempt.outcome.rawValue
+            reason = attempt.reason.isEmpty ? "—" : attempt.reason
+        }
+    }
+
+    let layout: LayoutModel
+    let row: OutboxRow
+    let payload: String
+    let headers: String
+    let payloadBytes: Int
+    let attempts: [Attempt]
+    let hasAttempts: Bool
+    let canRetry: Bool
+    let canDiscard: Bool
+    let retryURL: String
+    let discardURL: String
+    let listURL = SiteURL.outbox.path
+}
+
+/// "Retry now?" / "Discard?" before the move is made.
+struct OutboxConfirmPage {
+    let heading: String
+    let explanation: String
+    let button: String
+    let isDanger: Bool
+    let actionURL: String
+    let layout: LayoutModel
+    let row: OutboxRow
+    let cancelURL: String
+
+    init(layout: LayoutModel, move: OutboxController.Move, row: OutboxRow, cancelURL: String) {
+        self.layout = layout
+        self.row = row
+        self.cancelURL = cancelURL
+        switch move {
+        case .retry:
+            heading = "Retry this message now?"
+            explanation = "It goes back to the dispatcher with the same apns-id and is tried at once, to every active device of the recipient."
+            button = "Retry now"
+            isDanger = false
+            actionURL = SiteURL.outboxRetry(row.id).path
+        case .discard:
+            heading = "Discard this message?"
+            explanation = "It stays in the outbox for the record, marked discarded, and is never delivered. This is written to the audit log."
+            button = "Discard"
+            isDanger = true
+            actionURL = SiteURL.outboxDiscard(row.id).path
+        }
+    }
+}
+
+/// How device tokens are shown: enough to tell them apart, not the whole secret-ish string.
+enum DeviceText {
+    static func short(_ token: String) -> String {
+        token.count > 12 ? "\(token.prefix(8))…\(token.suffix(4))" : token
+    }
+}
