@@ -116,7 +116,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
 
     let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
-    DashboardController(store: store, renderer: renderer).addRoutes(to: staff)
+    DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)

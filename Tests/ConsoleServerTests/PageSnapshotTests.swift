@@ -108,7 +108,8 @@ enum PageModels {
                 ],
                 backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
-                    changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1))),
+                    changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
+                deliveryWarning: hostile)),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,

@@ -7,6 +7,7 @@ import ModerationStore
 struct DashboardController {
     let store: ModerationStore
     let renderer: PageRenderer
+    let delivery: OutboxDeliveryOverview
     /// How many of each queue's oldest items the dashboard lists.
     private static let oldestShown = 5
 
@@ -47,7 +48,8 @@ struct DashboardController {
             ],
             backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
-            outside: try OutsideChanges.load(from: store, now: now))
+            outside: try OutsideChanges.load(from: store, now: now),
+            deliveryWarning: DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff))
         return try renderer.render(page, with: "dashboard")
     }
 }
@@ -112,4 +114,22 @@ struct DashboardPage {
     let backendState: String
     let backendStatus: String
     let outside: OutsideChanges
+    /// Empty while pushes reach people.
+    let deliveryWarning: String
+    let hasDeliveryWarning: Bool
+    let outboxURL = SiteURL.outbox.path
+
+    init(
+        layout: LayoutModel, summary: Counts?, queues: [Queue], backendState: String, backendStatus: String, outside: OutsideChanges,
+        deliveryWarning: String?
+    ) {
+        self.layout = layout
+        self.summary = summary
+        self.queues = queues
+        self.backendState = backendState
+        self.backendStatus = backendStatus
+        self.outside = outside
+        self.deliveryWarning = deliveryWarning ?? ""
+        hasDeliveryWarning = deliveryWarning != nil
+    }
 }
