@@ -22,6 +22,10 @@ public enum DeviceTokenExport {
     /// Why an export could not be read, naming the entry.
     public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private struct Record: Decodable {
