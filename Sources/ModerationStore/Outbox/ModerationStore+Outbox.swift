@@ -116,14 +116,16 @@ extension ModerationStore {
     /// is its own guarded UPDATE, so of two dispatchers on one file only one gets a message.
     public func claimDueOutboxMessages(owner: String, limit: Int, leaseUntil: Date, now: Date) throws -> [OutboxMessage] {
         try writer.write { db in
-            let ids = try String.fetchAll(
+            // A dead dispatcher's messages first (they waited longest), then pending ones in
+            // the order they were created, read along an index without sorting the whole outbox.
+            var ids = try String.fetchAll(
+                db, sql: "SELECT id FROM outboxMessage WHERE status = 'sending' AND leaseExpiresAt <= ? ORDER BY createdAt, id LIMIT ?",
+                arguments: [now, limit])
+            ids += try String.fetchAll(
                 db, sql: """
-                    SELECT id FROM (
-                        SELECT id, createdAt FROM outboxMessage WHERE status = 'pending' AND nextAttemptAt <= ?
-                        UNION ALL
-                        SELECT id, createdAt FROM outboxMessage WHERE status = 'sending' AND leaseExpiresAt <= ?)
-                    ORDER BY createdAt, id LIMIT ?
-                    """, arguments: [now, now, limit])
+                    SELECT id FROM outboxMessage INDEXED BY outboxMessage_pendingOrder
+                    WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY createdAt, id LIMIT ?
+                    """, arguments: [now, limit - ids.count])
             var claimed: [OutboxMessage] = []
             for id in ids {
                 try db.execute(

@@ -17,6 +17,7 @@ enum OutboxMigrations {
                 ALTER TABLE outboxMessage ADD COLUMN sentByBookCorners BOOLEAN NOT NULL DEFAULT 0;
                 ALTER TABLE outboxMessage ADD COLUMN expiresAt DATETIME;
                 CREATE INDEX outboxMessage_due ON outboxMessage(nextAttemptAt) WHERE status = 'pending';
+                CREATE INDEX outboxMessage_pendingOrder ON outboxMessage(createdAt, id) WHERE status = 'pending';
                 CREATE INDEX outboxMessage_lease ON outboxMessage(leaseExpiresAt) WHERE status = 'sending';
                 CREATE INDEX outboxMessage_finished ON outboxMessage(finishedAt) WHERE finishedAt IS NOT NULL;
                 CREATE TABLE outboxAttempt (
