@@ -196,6 +196,28 @@ struct OutboxDispatcherTests {
         #expect(try message(sent.id).status == .delivered)
     }
 
+    @Test("a batch held up longer than its lease keeps its claim: a second dispatcher does not take the message meanwhile")
+    func slowBatchKeepsItsLease() async throws {
+        // setup: a 0.9 s lease, a transport that takes 2 s
+        let sent = try filler.add(1, firstRecipient: 19)[0]
+        try filler.addDevices(for: [19])
+        let slow = ScriptedTransport(delay: .seconds(2))
+        let holder = dispatcher(slow, owner: "holder", leaseSeconds: 0.9)
+        let other = ScriptedTransport()
+        let rival = dispatcher(other, owner: "rival", leaseSeconds: 0.9)
+        // act: the rival keeps looking while the holder's delivery is slow
+        async let held = holder.deliverDueBatch()
+        for _ in 0..<20 {
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await rival.deliverDueBatch()
+        }
+        _ = try await held
+        // check
+        #expect(other.calls == 0)
+        #expect(slow.delivered.map(\.messageID) == [sent.id])
+        #expect(try message(sent.id).status == .delivered)
+    }
+
     @Test("two dispatchers on one database never both deliver a message")
     func twoDispatchers() async throws {
         // setup

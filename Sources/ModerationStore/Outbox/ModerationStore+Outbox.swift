@@ -139,6 +139,22 @@ extension ModerationStore {
         }
     }
 
+    /// Extends the lease `owner` holds on each of `ids` it still holds; answers how many it holds.
+    @discardableResult
+    public func renewOutboxLeases(_ ids: [String], owner: String, until: Date) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        return try writer.write { db in
+            var arguments: StatementArguments = [until, owner]
+            arguments += StatementArguments(ids)
+            try db.execute(
+                sql: """
+                    UPDATE outboxMessage SET leaseExpiresAt = ?
+                    WHERE status = 'sending' AND claimedBy = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))
+                    """, arguments: arguments)
+            return db.changesCount
+        }
+    }
+
     /// Ends or gives back one claimed message; see `settleOutboxMessages`.
     public func settleOutboxMessage(
         _ id: String, owner: String, to state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,

@@ -102,6 +102,9 @@ public final class OutboxDispatcher: Service, Sendable {
         let claimed = try store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
+        // A batch held up by a slow receiver keeps its claims: only a dead dispatcher's expire.
+        let heartbeat = renewingLeases(of: claimed.map(\.id))
+        defer { heartbeat.cancel() }
         let devices = try store.activeDevices(userIDs: Set(claimed.map(\.recipientUserId)))
         let reached = try store.deliveredDeviceTokens(messageIDs: claimed.filter { $0.attempts > 1 }.map(\.id))
         let settlements = await withTaskGroup(of: OutboxSettlement.self) { group in
@@ -115,6 +118,20 @@ public final class OutboxDispatcher: Service, Sendable {
         let lost = try store.settleOutboxMessages(settlements, owner: owner, now: Date())
         for id in lost { logger.warning("outbox claim lost; another dispatcher's outcome stands", metadata: ["outbox.id": "\(id)"]) }
         return claimed.count
+    }
+
+    private func renewingLeases(of ids: [String]) -> Task<Void, Never> {
+        Task { [store, owner, configuration, logger] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(Int(configuration.leaseSeconds * 1000 / 3)))
+                guard !Task.isCancelled else { return }
+                do {
+                    try store.renewOutboxLeases(ids, owner: owner, until: Date().addingTimeInterval(configuration.leaseSeconds))
+                } catch {
+                    logger.warning("outbox leases not renewed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
     }
 
     /// What one claimed message comes to.
