@@ -2,11 +2,15 @@ import ConsoleServer
 import Foundation
 import Synchronization
 
-/// Reads every `*.json` file of a spool directory over and over on a thread of its own (not
-/// a task: a busy loop would hold one of the cooperative pool's few threads), as a separate
-/// sender would, and notes every file it could not read or decode.
+/// A separate sender, as the spool is meant for: on a thread of its own (not a task: a busy
+/// loop would hold one of the cooperative pool's few threads) it lists the directory over and
+/// over, reads every `*.json` file the moment it appears, and removes it once read. Reading new
+/// files at once is what would catch one still being written. It notes every file it could
+/// not read or decode.
 final class SpoolPoller: Sendable {
     struct Findings: Sendable {
+        /// Ids of the envelopes read whole.
+        var messagesRead: Set<String> = []
         var filesRead = 0
         /// `name: why` of every file that was not a whole envelope when read.
         var problems: [String] = []
@@ -31,25 +35,32 @@ final class SpoolPoller: Sendable {
         thread.start()
     }
 
-    /// Stops the thread and answers what it found.
+    /// Stops the thread, takes what is left, and answers what it found.
     func stop() -> Findings {
         state.withLock { $0.running = false }
         finished.wait()
+        pollOnce()
         return state.withLock { $0 }
     }
 
     private func pollOnce() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         for name in names where name.hasSuffix(".json") && !name.hasPrefix(".") {
+            let path = directory + "/" + name
+            let envelope: OutboxEnvelope?
             let problem: String?
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
-                problem = (try? OutboxEnvelope.decode(data)) == nil ? "\(name): \(data.count) bytes, not a whole envelope" : nil
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                envelope = try? OutboxEnvelope.decode(data)
+                problem = envelope == nil ? "\(name): \(data.count) bytes, not a whole envelope" : nil
             } catch {
+                envelope = nil
                 problem = "\(name): listed but could not be read"
             }
+            try? FileManager.default.removeItem(atPath: path)
             state.withLock { findings in
                 findings.filesRead += 1
+                if let envelope { findings.messagesRead.insert(envelope.id) }
                 if let problem { findings.problems.append(problem) }
             }
         }
