@@ -60,6 +60,28 @@ struct DevicesCommandTests {
         #expect(devices.allSatisfy { $0.userId == 7 && $0.active && $0.source == "import" })
     }
 
+    @Test("a token that moved to another user (or environment) since the last import is updated, and active again")
+    func importUpdates() throws {
+        // setup: the export imported, then Alice's phone disabled by APNs and sold to user 8
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try database(in: directory)
+        let store = try ModerationStore(path: path)
+        _ = try store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
+        try store.disableDevice(token: Self.alicePhone, reason: "Unregistered", now: Date())
+        let file = directory.path("later.json")
+        try write(Self.export.replacingOccurrences(of: #""pk": 11, "fields": {"user": 7"#, with: #""pk": 11, "fields": {"user": 8"#), to: file)
+
+        // act
+        let run = try console("devices", "import", file, "--database", path)
+
+        // check
+        #expect(run.status == 0, "\(run.errorOutput)")
+        #expect(run.output == "Imported 2 device tokens: 0 added, 1 updated, 1 unchanged; 1 inactive skipped.\n")
+        let phone = try #require(try store.devices().first { $0.token == Self.alicePhone })
+        #expect(phone.userId == 8 && phone.active && phone.disabledReason.isEmpty)
+    }
+
     @Test("an export with one bad entry, or not an export at all, exits 1 with the problem on one line and imports nothing")
     func malformedImportsNothing() throws {
         // setup: the good export with a cut-off token in its second entry
