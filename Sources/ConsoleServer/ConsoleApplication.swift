@@ -48,7 +48,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
     let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
     let staticFiles = try StaticFileLibrary(directory: configuration.publicDirectory)
-    // Created last: once it exists, only its service's shutdown may end it.
+    // A transport that cannot be set up (an unreadable key) stops start-up here, before any
+    // HTTP client exists: from here on nothing throws, and only services' shutdowns end clients.
+    let outboxTransport = try configuration.outbox.makeTransport()
     let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
@@ -61,16 +63,15 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     }
     let dispatcher: OutboxDispatcher?
     let delivery: OutboxDeliveryOverview
-    switch configuration.outbox.transport {
-    case .off:
-        dispatcher = nil
-        delivery = .off
-    case .custom(let transport, let description):
+    if let (transport, description) = outboxTransport {
         let created = OutboxDispatcher(
             store: store, transport: transport, policy: configuration.outbox.policy, configuration: configuration.outbox.dispatcher, logger: logger)
         dispatcher = created
+        delivery = OutboxDeliveryOverview(transport: description, isOff: false, policy: configuration.outbox.policy, nudge: { created.nudge() })
+    } else {
+        dispatcher = nil
         delivery = OutboxDeliveryOverview(
-            transport: description, isOff: false, policy: configuration.outbox.policy, nudge: { created.nudge() })
+            transport: OutboxDeliveryOverview.off.transport, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,

@@ -6,6 +6,10 @@ public struct OutboxDeliveryConfiguration: Sendable {
     public enum Transport: Sendable {
         /// No dispatcher runs: messages wait in the outbox.
         case off
+        /// Each message written as `<apns-id>.json` into a directory, for a separate sender.
+        case spool(directory: String)
+        /// Each message POSTed, signed, to a receiver.
+        case webhook(WebhookConfiguration)
         /// A transport built by the caller (tests, benchmarks), with the words the Outbox page shows for it.
         case custom(any OutboxTransport, description: String)
     }
@@ -13,6 +17,21 @@ public struct OutboxDeliveryConfiguration: Sendable {
     public var transport: Transport
     public var policy: DeliveryPolicy
     public var dispatcher: OutboxDispatcher.Configuration
+
+    /// The transport this configuration names, ready to deliver, with the words the Outbox page
+    /// shows for it; nil when delivery is off. Throws when a transport cannot be set up.
+    func makeTransport() throws -> (transport: any OutboxTransport, description: String)? {
+        switch transport {
+        case .off:
+            return nil
+        case .spool(let directory):
+            return (SpoolTransport(directory: directory), "Written to the spool directory \(directory), one file per message, for a separate sender.")
+        case .webhook(let configuration):
+            return (WebhookTransport(configuration: configuration), "POSTed, signed, to \(configuration.url.absoluteString).")
+        case .custom(let transport, let description):
+            return (transport, description)
+        }
+    }
 
     public init(transport: Transport = .off, policy: DeliveryPolicy = .standard, dispatcher: OutboxDispatcher.Configuration = .init()) {
         self.transport = transport
