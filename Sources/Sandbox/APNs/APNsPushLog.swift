@@ -1,0 +1,27 @@
+import Foundation
+
+/// The pushes the stand-in received, newest first, the oldest dropped beyond a cap.
+public actor APNsPushLog {
+    private let capacity: Int
+    private var kept: [APNsReceivedPush] = []
+    /// Every push ever received, kept or not.
+    public private(set) var total = 0
+
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    func append(_ push: APNsReceivedPush) {
+        total += 1
+        kept.insert(push, at: 0)
+        if kept.count > capacity { kept.removeLast(kept.count - capacity) }
+    }
+
+    /// The kept pushes, newest first.
+    public func pushes() -> [APNsReceivedPush] { kept }
+
+    public func removeAll() {
+        kept = []
+        total = 0
+    }
+}
