@@ -51,6 +51,30 @@ struct APNsTransportTests {
         }
     }
 
+    @Test("many pushes at once share one HTTP/2 connection")
+    func multiplexed() async throws {
+        try await APNsStandInFixture.run { apns in
+            // setup
+            let transport = try apns.transport()
+            let deliveries = (0..<20).map { message in
+                APNsTestMessage.delivery(to: (0..<25).map { APNsTestMessage.token(message * 100 + $0) })
+            }
+
+            // act
+            let outcomes = await withTaskGroup(of: [OutboxAttempt.Outcome].self) { group in
+                for delivery in deliveries { group.addTask { await transport.deliver(delivery).map(\.outcome) } }
+                return await group.reduce(into: []) { $0 += $1 }
+            }
+            await transport.shutdown()
+
+            // check
+            #expect(outcomes.count == 500)
+            #expect(outcomes.allSatisfy { $0 == .delivered })
+            #expect(await apns.standIn.log.total == 500)
+            #expect(await apns.standIn.log.connectionCount == 1)
+        }
+    }
+
     @Test("410 Unregistered disables the device and is not retried")
     func unregistered() async throws {
         try await APNsStandInFixture.run { apns in
@@ -202,8 +226,10 @@ struct APNsTransportTests {
     @Test("without the CA file the stand-in's certificate is refused: nothing delivered, tried again later")
     func untrustedCertificate() async throws {
         try await APNsStandInFixture.run { apns in
-            // setup
-            let transport = try apns.transport(trustingCertificate: false)
+            // setup: a short timeout, since the refused handshake is retried until it runs out
+            var configuration = apns.consoleConfiguration(trustingCertificate: false)
+            configuration.requestTimeout = .seconds(2)
+            let transport = try APNsTransport(configuration: configuration)
 
             // act
             let results = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(8)]))

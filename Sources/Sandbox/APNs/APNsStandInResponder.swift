@@ -38,7 +38,8 @@ struct APNsStandInResponder: HTTPResponder {
             APNsReceivedPush(
                 deviceToken: token, headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: Date(),
                 status: Int(rejection?.status.code ?? 200), reason: rejection?.reason ?? "",
-                httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1"))
+                httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1"),
+            connection: context.connection)
         return Self.answer(rejection, apnsID: apnsID)
     }
 
