@@ -3,8 +3,10 @@ import Hummingbird
 import Logging
 
 /// Builds the sandbox backend: a stand-in for the Book Corners API on its own SQLite file.
+/// With `apnsStandIn`, it also shows that stand-in's pushes and faults under `/apns/`.
 public func buildSandboxApplication(
     configuration: SandboxConfiguration,
+    apnsStandIn: APNsStandIn? = nil,
     host: String = "127.0.0.1",
     port: Int = 8081,
     logger: Logger = Logger(label: "sandbox"),
@@ -27,7 +29,7 @@ public func buildSandboxApplication(
         limiter: configuration.rateLimits.map(RateLimiter.init(policy:)),
         maxBodyBytes: configuration.maxBodyBytes)
     return Application(
-        responder: SandboxResponder(api: api, requestLog: requestLog),
+        responder: SandboxResponder(api: api, requestLog: requestLog, apnsRoutes: apnsStandIn.map(APNsStandInRoutes.init(standIn:))),
         configuration: .init(address: .hostname(host, port: port), serverName: "BookCornersSandbox"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? port) },
         logger: logger)

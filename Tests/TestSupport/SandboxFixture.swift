@@ -23,6 +23,7 @@ public struct SandboxFixture: Sendable {
         port: Int = 0,
         portWait: Duration = .seconds(30),
         requestLogPath: String? = nil,
+        apnsStandIn: APNsStandIn? = nil,
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -34,7 +35,7 @@ public struct SandboxFixture: Sendable {
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication(portWait: portWait, { onRunning in
-            try buildSandboxApplication(configuration: configuration, port: port, logger: logger, onServerRunning: onRunning)
+            try buildSandboxApplication(configuration: configuration, apnsStandIn: apnsStandIn, port: port, logger: logger, onServerRunning: onRunning)
         }) { port in try await body(SandboxFixture(port: port)) }
     }
 

@@ -14,6 +14,8 @@ struct SandboxResponder: HTTPResponder {
     let api: SandboxAPI
     /// Where each API request is noted, when the sandbox was asked to keep a log.
     let requestLog: RequestLog?
+    /// The APNs stand-in whose pushes and faults `/apns/…` shows, when one runs beside the sandbox.
+    let apnsRoutes: APNsStandInRoutes?
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let arrived = Date()
@@ -51,6 +53,9 @@ struct SandboxResponder: HTTPResponder {
     }
 
     private func route(_ request: Request, path: String, endpoint: Endpoint?, client: String) async throws -> Response {
+        if let apnsRoutes, path.hasPrefix(APNsStandInRoutes.prefix) {
+            return try await apnsRoutes.respond(to: request, path: path)
+        }
         if path.hasPrefix("/media/") {
             guard request.method == .get || request.method == .head else { return SandboxResponse.methodNotAllowed(allow: [.get]) }
             return try api.media(path: path)

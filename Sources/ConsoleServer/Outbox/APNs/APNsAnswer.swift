@@ -1,0 +1,83 @@
+import Foundation
+import ModerationStore
+
+/// What APNs said to one push: its status, its `reason` and any `Retry-After`, turned into
+/// the outcome Apple's documentation calls for.
+struct APNsAnswer: Sendable, Equatable {
+    let status: Int
+    /// APNs' `reason` (`BadDeviceToken`, `Unregistered`, …); empty on success or without a body.
+    let reason: String
+    let retryAfter: TimeInterval?
+
+    /// APNs' JSON error body: `{"reason": "…", "timestamp": …}`.
+    private struct Body: Decodable {
+        let reason: String?
+    }
+
+    init(status: Int, reason: String, retryAfter: TimeInterval? = nil) {
+        self.status = status
+        self.reason = reason
+        self.retryAfter = retryAfter
+    }
+
+    /// Reads an answer's body (which may be empty or not JSON) and `Retry-After` header.
+    init(status: Int, body: Data, retryAfterHeader: String?) {
+        let reason = (try? JSONDecoder().decode(Body.self, from: body))?.reason ?? ""
+        self.init(status: status, reason: reason, retryAfter: retryAfterHeader.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) })
+    }
+
+    /// APNs wants a newer provider token: the one case the transport renews and retries.
+    var isExpiredProviderToken: Bool { status == 403 && reason == "ExpiredProviderToken" }
+
+    /// The result stored for the device.
+    func result(for deviceToken: String) -> DeliveryResult {
+        DeliveryResult(deviceToken: deviceToken, outcome: outcome, httpStatus: status, reason: words, retryAfter: retryAfter)
+    }
+
+    var outcome: OutboxAttempt.Outcome {
+        switch status {
+        case 200: .delivered
+        // The token will never work again; Apple asks not to retry these.
+        case 410: .deviceDisabled
+        case 400 where reason == "BadDeviceToken": .deviceDisabled
+        case 429, 500...599: .retry
+        // Still expired after one renewal (or renewal was too soon): wait rather than give up.
+        case 403 where reason == "ExpiredProviderToken": .retry
+        default: .failed
+        }
+    }
+
+    /// APNs' reason first (staff search for it), then what it means and what to do.
+    private var words: String {
+        guard status != 200 else { return "" }
+        let named = reason.isEmpty ? "HTTP \(status)" : "\(reason) (HTTP \(status))"
+        return "APNs answered \(named): \(Self.meaning[reason] ?? Self.meaning(status: status))"
+    }
+
+    private static let meaning: [String: String] = [
+        "Unregistered": "the app is no longer installed or allowed to notify on this device; the device is disabled.",
+        "ExpiredToken": "the device token has expired; the device is disabled.",
+        "BadDeviceToken": "the device token is not valid for this environment; the device is disabled.",
+        "DeviceTokenNotForTopic": "the device token belongs to another app; check the device's environment and the topic.",
+        "PayloadTooLarge": "the notification is over 4096 bytes; it cannot be sent as it is.",
+        "TopicDisallowed": "the key's team may not send to this topic; check the configured bundle id.",
+        "BadTopic": "the topic is not valid; check the configured bundle id.",
+        "MissingTopic": "no topic was sent; set the APNs topic (the app's bundle id).",
+        "InvalidProviderToken": "the signing key, key id or team id is wrong; check the APNs key settings.",
+        "MissingProviderToken": "no provider token was sent; check the APNs key settings.",
+        "ExpiredProviderToken": "the provider token is too old even after renewal; check the server's clock. It will be tried again.",
+        "TooManyProviderTokenUpdates": "the provider token changed too often; it will be tried again.",
+        "TooManyRequests": "too many pushes to this device; it will be tried again later.",
+        "InternalServerError": "APNs had an internal error; it will be tried again later.",
+        "ServiceUnavailable": "APNs is unavailable; it will be tried again later.",
+        "Shutdown": "the APNs server is shutting down; it will be tried again later.",
+    ]
+
+    private static func meaning(status: Int) -> String {
+        switch status {
+        case 429: "too many requests; it will be tried again later."
+        case 500...599: "APNs is having trouble; it will be tried again later."
+        default: "the push was refused; check the APNs settings and the message."
+        }
+    }
+}
