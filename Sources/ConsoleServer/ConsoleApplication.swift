@@ -67,11 +67,13 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         let created = OutboxDispatcher(
             store: store, transport: transport, policy: configuration.outbox.policy, configuration: configuration.outbox.dispatcher, logger: logger)
         dispatcher = created
-        delivery = OutboxDeliveryOverview(transport: description, isOff: false, policy: configuration.outbox.policy, nudge: { created.nudge() })
+        delivery = OutboxDeliveryOverview(
+            transport: description, isOff: false, policy: configuration.outbox.policy, watchURL: configuration.outbox.watchURL ?? "",
+            nudge: { created.nudge() })
     } else {
         dispatcher = nil
         delivery = OutboxDeliveryOverview(
-            transport: OutboxDeliveryOverview.off.transport, isOff: true, policy: configuration.outbox.policy, nudge: {})
+            transport: OutboxDeliveryOverview.offText, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,

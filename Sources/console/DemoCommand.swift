@@ -3,6 +3,7 @@ import ConsoleServer
 import Foundation
 import Hummingbird
 import Logging
+import ModerationStore
 import Sandbox
 import ServiceLifecycle
 
@@ -28,6 +29,10 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var mirror: MirrorOptions
 
+    @OptionGroup var apns: APNsStandInOptions
+
+    @OptionGroup var outbox: OutboxOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -47,14 +52,36 @@ struct DemoCommand: AsyncParsableCommand {
         // The mirror plans against the sandbox's own limits (without limits, the real backend's).
         let limits = sandboxConfiguration.rateLimits ?? RateLimitPolicy()
         let mirrorConfiguration = try mirror.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads)
+        let standIn = try apns.standIn(
+            sandboxDatabase: sandboxConfiguration.databasePath, host: host, topic: outbox.topic,
+            logger: EnvironmentOption.logger(label: "apns-stand-in", level: level))
         let sandboxApp = try buildSandboxApplication(
-            configuration: sandboxConfiguration, host: host, port: backendPort,
+            configuration: sandboxConfiguration, apnsStandIn: standIn?.standIn, host: host, port: backendPort,
             logger: EnvironmentOption.logger(label: "sandbox", level: level))
+        let databasePath = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite")
+        var outboxConfiguration: OutboxDeliveryConfiguration
+        if let standIn {
+            // The seeded users' phones, so decisions become pushes the stand-in's page shows.
+            try standIn.files.writeDeviceTokens(sandboxDatabase: sandboxConfiguration.databasePath)
+            try FileManager.default.createDirectory(
+                at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
+            let export = try Data(contentsOf: URL(fileURLWithPath: standIn.files.deviceTokensPath))
+            try ModerationStore(path: databasePath).importDevices(try DeviceTokenExport.parse(export), now: Date())
+            guard let standInURL = URL(string: "https://\(host):\(standIn.port)") else { throw ValidationError("Invalid --apns-port.") }
+            outboxConfiguration = try outbox.configuration(
+                databasePath: databasePath, defaultTransport: "apns",
+                demoAPNs: APNsConfiguration(
+                    keyPath: standIn.files.key.keyPath, keyID: standIn.files.key.keyID, teamID: standIn.files.key.teamID, topic: outbox.topic,
+                    productionURL: standInURL, sandboxURL: standInURL, caFilePath: standIn.files.certificatePath))
+            outboxConfiguration.watchURL = "http://\(host):\(backendPort)/apns/pushes"
+        } else {
+            outboxConfiguration = try outbox.configuration(databasePath: databasePath)
+        }
+        let watchURL = outboxConfiguration.watchURL ?? "no APNs stand-in (--no-apns-stand-in)"
         let consoleApp = try await buildConsoleApplication(
             configuration: ConsoleConfiguration(
-                host: host, port: consolePort,
-                databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite"),
-                backendURL: backendURL, templatesDirectory: templates, publicDirectory: publicFiles, mirror: mirrorConfiguration),
+                host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
+                publicDirectory: publicFiles, apnsTopic: outbox.topic, mirror: mirrorConfiguration, outbox: outboxConfiguration),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""
@@ -62,6 +89,7 @@ struct DemoCommand: AsyncParsableCommand {
                     Book Corners moderation console demo
                       Console:  http://\(host):\(port)/
                       Sandbox:  \(backendURL.absoluteString)
+                      Pushes:   \(watchURL)
                       Sign in as staff:      \(SeedAccounts.demoStaffUsername) / \(SeedAccounts.demoStaffPassword)
                       A non-staff account:   \(SeedAccounts.demoUserUsername) / \(SeedAccounts.userPassword)
                     Press Ctrl-C to stop.
@@ -70,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
             })
         let group = ServiceGroup(
             configuration: .init(
-                services: [.init(service: sandboxApp), .init(service: consoleApp)],
+                services: [.init(service: sandboxApp)] + (standIn.map { [.init(service: $0.standIn)] } ?? []) + [.init(service: consoleApp)],
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hummingbird
 import Sandbox
+import ServiceLifecycle
 
 /// The sandbox's options, shared by `console sandbox` and `console demo`.
 struct SandboxOptions: ParsableArguments {
@@ -88,6 +89,8 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @OptionGroup var sandbox: SandboxOptions
 
+    @OptionGroup var apns: APNsStandInOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: SANDBOX_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -95,9 +98,34 @@ struct SandboxCommand: AsyncParsableCommand {
         let host = EnvironmentOption.string(bind, "SANDBOX_BIND", default: "127.0.0.1")
         let port = try EnvironmentOption.integer(port, "SANDBOX_PORT", default: 8081)
         let logger = EnvironmentOption.logger(label: "sandbox", level: try EnvironmentOption.logLevel(logLevel, "SANDBOX_LOG_LEVEL"))
+        let configuration = try sandbox.configuration(defaultDatabase: "data/sandbox.sqlite")
+        let standIn = try apns.standIn(
+            sandboxDatabase: configuration.databasePath, host: host, topic: EnvironmentOption.string(nil, "CONSOLE_APNS_TOPIC", default: "org.bookcorners.app"),
+            logger: logger)
         let app = try buildSandboxApplication(
-            configuration: try sandbox.configuration(defaultDatabase: "data/sandbox.sqlite"), host: host, port: port, logger: logger,
-            onServerRunning: { port in ConsoleOutput.write("Sandbox backend: http://\(host):\(port)/api/v1/\n") })
-        try await app.runService()
+            configuration: configuration, apnsStandIn: standIn?.standIn, host: host, port: port, logger: logger,
+            onServerRunning: { port in
+                ConsoleOutput.write("Sandbox backend: http://\(host):\(port)/api/v1/\n")
+                if let standIn { ConsoleOutput.write(Self.standInHelp(standIn.files, host: host, port: standIn.port, sandboxPort: port)) }
+            })
+        // Written once the sandbox is seeded: one token per seeded user.
+        try standIn?.files.writeDeviceTokens(sandboxDatabase: configuration.databasePath)
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: app)] + (standIn.map { [.init(service: $0.standIn)] } ?? []),
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+
+    /// How to point a console started apart at the stand-in.
+    static func standInHelp(_ files: APNsStandInFiles, host: String, port: Int, sandboxPort: Int) -> String {
+        """
+        APNs stand-in: https://\(host):\(port)/ (HTTP/2 over TLS); pushes it received: http://\(host):\(sandboxPort)/apns/pushes
+          Seeded users' device tokens for the console: console devices import \(files.deviceTokensPath)
+          Deliver to it: console serve --outbox-transport apns --apns-key-file \(files.key.keyPath) --apns-key-id \(files.key.keyID) \
+            --apns-team-id \(files.key.teamID) --apns-sandbox-url https://\(host):\(port) --apns-production-url https://\(host):\(port) \
+            --apns-ca-file \(files.certificatePath)
+
+        """
     }
 }

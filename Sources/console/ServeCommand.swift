@@ -31,6 +31,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var mirror: MirrorOptions
 
+    @OptionGroup var outbox: OutboxOptions
+
     @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
     var trustedProxy: [String] = []
 
@@ -87,20 +89,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let recheck = try positive(staffRecheck, "--staff-recheck", "CONSOLE_STAFF_RECHECK", default: 300)
         let prune = try positive(pruneInterval, "--prune-interval", "CONSOLE_PRUNE_INTERVAL", default: 3_600)
+        let databasePath = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite")
         return ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
-            databasePath: EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite"),
+            databasePath: databasePath,
             backendURL: url,
             templatesDirectory: try resources.templatesDirectory(),
             publicDirectory: try resources.publicFilesDirectory(),
             tokenKey: key,
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
-            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"],
+            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"], apnsTopic: outbox.topic,
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
-            pruneInterval: TimeInterval(prune), mirror: try mirror.configuration())
+            pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
+            outbox: try outbox.configuration(databasePath: databasePath))
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

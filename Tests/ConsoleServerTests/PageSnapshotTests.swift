@@ -134,7 +134,7 @@ enum PageModels {
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now)], isEmpty: false,
-                counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false,
+                counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false, watchURL: "http://127.0.0.1:8081/apns/pushes?\"x\"",
                 policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) })),
             ("outbox-message", OutboxMessagePage(
                 layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now), payload: message.payload,

@@ -42,7 +42,7 @@ struct OutboxController {
                 + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == type) },
             rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now) }, isEmpty: messages.isEmpty,
             counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: health.count($0)) },
-            transport: delivery.transport, deliveryOff: delivery.isOff,
+            transport: delivery.transport, deliveryOff: delivery.isOff, watchURL: delivery.watchURL,
             policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: delivery.policy.rule(for: $0)) })
         return try renderer.render(page, with: "outbox")
     }

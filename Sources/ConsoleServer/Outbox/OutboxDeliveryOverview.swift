@@ -9,8 +9,9 @@ struct OutboxDeliveryOverview: Sendable {
     /// No dispatcher runs (`--outbox-transport off`): messages wait.
     let isOff: Bool
     let policy: DeliveryPolicy
+    /// The demo's page of pushes its APNs stand-in received; empty elsewhere.
+    var watchURL = ""
     let nudge: @Sendable () -> Void
 
-    static let off = OutboxDeliveryOverview(
-        transport: "Off: nothing is delivered; messages wait in the outbox.", isOff: true, policy: .standard, nudge: {})
+    static let offText = "Off: nothing is delivered; messages wait in the outbox."
 }

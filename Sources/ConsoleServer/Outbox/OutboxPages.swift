@@ -98,8 +98,28 @@ struct OutboxPage {
     let counts: [Count]
     let transport: String
     let deliveryOff: Bool
+    /// The demo's page of pushes the APNs stand-in received; empty elsewhere.
+    let watchURL: String
+    let hasWatchURL: Bool
     let policy: [PolicyRow]
     let filterURL = SiteURL.outbox.path
+
+    init(
+        layout: LayoutModel, statusOptions: [FilterOption], typeOptions: [FilterOption], rows: [OutboxRow], isEmpty: Bool, counts: [Count],
+        transport: String, deliveryOff: Bool, watchURL: String, policy: [PolicyRow]
+    ) {
+        self.layout = layout
+        self.statusOptions = statusOptions
+        self.typeOptions = typeOptions
+        self.rows = rows
+        self.isEmpty = isEmpty
+        self.counts = counts
+        self.transport = transport
+        self.deliveryOff = deliveryOff
+        self.watchURL = watchURL
+        hasWatchURL = !watchURL.isEmpty
+        self.policy = policy
+    }
 }
 
 struct OutboxMessagePage {
