@@ -133,7 +133,7 @@ struct APNsStandInTests {
         for index in 1...5 {
             await log.append(
                 APNsReceivedPush(
-                    deviceToken: "\(index)", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "", httpVersion: "HTTP/2"),
+                    deviceToken: "\(index)", authority: "localhost", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "", httpVersion: "HTTP/2"),
                 connection: ObjectIdentifier(log))
         }
 

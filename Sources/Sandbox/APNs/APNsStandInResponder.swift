@@ -36,7 +36,7 @@ struct APNsStandInResponder: HTTPResponder {
         let rejection = await check(headers: headers, token: token, body: body)
         await log.append(
             APNsReceivedPush(
-                deviceToken: token, headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: Date(),
+                deviceToken: token, authority: request.head.authority ?? "", headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: Date(),
                 status: Int(rejection?.status.code ?? 200), reason: rejection?.reason ?? "",
                 httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1"),
             connection: context.connection)
