@@ -186,7 +186,7 @@ struct APNsTransportTests {
     func expiredProviderTokenRenews() async throws {
         try await APNsStandInFixture.run { apns in
             // setup: a token made 30 minutes ago (still reused), which APNs now calls expired
-            let clock = TestClock(Date().addingTimeInterval(-30 * 60))
+            let clock = MovableWallClock(Date().addingTimeInterval(-30 * 60))
             let transport = try apns.transport(clock: clock)
             let first = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(6)]))
             clock.advance(by: 30 * 60)
