@@ -33,7 +33,7 @@ struct APNsProviderTokenTests {
         return (header, claims)
     }
 
-    private static func makeToken(clock: TestClock) -> (APNsProviderToken, P256.Signing.PublicKey) {
+    private static func makeToken(clock: MovableWallClock) -> (APNsProviderToken, P256.Signing.PublicKey) {
         let key = P256.Signing.PrivateKey()
         return (APNsProviderToken(key: key, keyID: "ABC123DEFG", teamID: "TEAM456XYZ", now: { clock.now }), key.publicKey)
     }
@@ -41,7 +41,7 @@ struct APNsProviderTokenTests {
     @Test("the JWT carries alg, kid, iss and iat and verifies with the public key")
     func verifies() throws {
         // setup
-        let clock = TestClock(Self.start)
+        let clock = MovableWallClock(Self.start)
         let (token, publicKey) = Self.makeToken(clock: clock)
 
         // act
@@ -59,7 +59,7 @@ struct APNsProviderTokenTests {
     @Test("the same JWT is reused within 50 minutes and a new one made after")
     func reuse() throws {
         // setup
-        let clock = TestClock(Self.start)
+        let clock = MovableWallClock(Self.start)
         let (token, publicKey) = Self.makeToken(clock: clock)
         let first = try token.current()
 
@@ -78,7 +78,7 @@ struct APNsProviderTokenTests {
     @Test("ExpiredProviderToken on a token at least 20 minutes old renews it")
     func renewal() throws {
         // setup
-        let clock = TestClock(Self.start)
+        let clock = MovableWallClock(Self.start)
         let (token, publicKey) = Self.makeToken(clock: clock)
         let rejected = try token.current()
         clock.advance(by: 20 * 60)
@@ -95,7 +95,7 @@ struct APNsProviderTokenTests {
     @Test("never two renewals within 20 minutes, and a stale rejection gets the current token")
     func noSecondRenewal() throws {
         // setup
-        let clock = TestClock(Self.start)
+        let clock = MovableWallClock(Self.start)
         let (token, _) = Self.makeToken(clock: clock)
         let original = try token.current()
         clock.advance(by: 25 * 60)
@@ -118,7 +118,7 @@ struct APNsProviderTokenTests {
     @Test("a token young enough is not renewed on ExpiredProviderToken (APNs' clock or a second answer)")
     func youngTokenKept() throws {
         // setup
-        let clock = TestClock(Self.start)
+        let clock = MovableWallClock(Self.start)
         let (token, _) = Self.makeToken(clock: clock)
         let first = try token.current()
         clock.advance(by: 5 * 60)

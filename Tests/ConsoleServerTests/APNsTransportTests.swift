@@ -1,6 +1,7 @@
 @testable import ConsoleServer
 import Foundation
 import ModerationStore
+import Sandbox
 import Testing
 import TestSupport
 
@@ -185,7 +186,7 @@ struct APNsTransportTests {
     func expiredProviderTokenRenews() async throws {
         try await APNsStandInFixture.run { apns in
             // setup: a token made 30 minutes ago (still reused), which APNs now calls expired
-            let clock = TestClock(Date().addingTimeInterval(-30 * 60))
+            let clock = MovableWallClock(Date().addingTimeInterval(-30 * 60))
             let transport = try apns.transport(clock: clock)
             let first = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(6)]))
             clock.advance(by: 30 * 60)
@@ -228,7 +229,7 @@ struct APNsTransportTests {
         try await APNsStandInFixture.run { apns in
             // setup: a short timeout, since the refused handshake is retried until it runs out
             var configuration = apns.consoleConfiguration(trustingCertificate: false)
-            configuration.requestTimeout = .seconds(2)
+            configuration.requestTimeout = .seconds(5)
             let transport = try APNsTransport(configuration: configuration)
 
             // act
@@ -241,6 +242,70 @@ struct APNsTransportTests {
             #expect(result.httpStatus == nil)
             #expect(result.reason.contains("TLS"))
             #expect(await apns.standIn.log.total == 0)
+        }
+    }
+
+    @Test("an APNs that cannot be reached is tried again later, in words")
+    func unreachable() async throws {
+        // setup: a loopback port nobody listens on
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let key = try APNsDemoKey.create(at: directory.path("AuthKey.p8"))
+        let url = try #require(URL(string: "https://127.0.0.1:\(try FreePort.find())"))
+        let transport = try APNsTransport(
+            configuration: APNsConfiguration(
+                keyPath: key.keyPath, keyID: key.keyID, teamID: key.teamID, topic: APNsStandInFixture.topic, productionURL: url,
+                sandboxURL: url, requestTimeout: .seconds(2)))
+
+        // act
+        let results = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(10)]))
+        await transport.shutdown()
+
+        // check
+        let result = try #require(results.first)
+        #expect(result.outcome == .retry)
+        #expect(result.httpStatus == nil)
+        #expect(result.reason.contains("127.0.0.1"))
+        #expect(result.reason.contains("tried again"))
+    }
+
+    @Test("a CA file that holds no certificate stops the transport from starting, naming the file")
+    func badCAFile() throws {
+        // setup
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let key = try APNsDemoKey.create(at: directory.path("AuthKey.p8"))
+        let caFile = directory.path("ca.pem")
+        try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: caFile))
+
+        // act / check
+        #expect(throws: APNsConfigurationError.caFileInvalid(path: caFile)) {
+            try APNsTransport(
+                configuration: APNsConfiguration(
+                    keyPath: key.keyPath, keyID: key.keyID, teamID: key.teamID, topic: APNsStandInFixture.topic, caFilePath: caFile))
+        }
+    }
+
+    @Test("environments pick their host: production and sandbox tokens go to their own URL")
+    func environments() async throws {
+        try await APNsStandInFixture.run { apns in
+            // setup: the two hosts are the stand-in under two names
+            var configuration = apns.consoleConfiguration()
+            configuration.productionURL = try #require(URL(string: "https://localhost:\(apns.port)"))
+            configuration.sandboxURL = try #require(URL(string: "https://127.0.0.1:\(apns.port)"))
+            let transport = try APNsTransport(configuration: configuration)
+
+            // act
+            let production = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(11)], environment: .production))
+            let sandbox = await transport.deliver(APNsTestMessage.delivery(to: [APNsTestMessage.token(12)], environment: .sandbox))
+            await transport.shutdown()
+
+            // check
+            #expect(production.map(\.outcome) == [.delivered])
+            #expect(sandbox.map(\.outcome) == [.delivered])
+            let pushes = await apns.standIn.log.pushes()
+            #expect(pushes.map(\.deviceToken) == [APNsTestMessage.token(12), APNsTestMessage.token(11)])
+            #expect(pushes.map(\.authority) == ["127.0.0.1:\(apns.port)", "localhost:\(apns.port)"])
         }
     }
 

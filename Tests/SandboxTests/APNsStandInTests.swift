@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 @testable import Sandbox
 import Testing
 import TestSupport
@@ -63,6 +64,26 @@ struct APNsStandInTests {
                 #expect(answer.status == status, "\(reason)")
                 #expect(Self.reason(answer) == reason)
             }
+        }
+    }
+
+    @Test("a provider token already verified still expires an hour after its iat")
+    func verifiedTokenAges() async throws {
+        // setup: the stand-in's clock, moved by hand
+        let clock = Mutex(Date())
+        try await APNsStandInFixture.run(now: { clock.withLock { $0 } }) { apns in
+            let headers = try apns.validHeaders()
+            let path = "/3/device/\(Self.token)"
+            let fresh = try await apns.raw(.POST, path, headers: headers, body: Self.payload)
+
+            // act
+            clock.withLock { $0 += 3601 }
+            let later = try await apns.raw(.POST, path, headers: headers, body: Self.payload)
+
+            // check
+            #expect(fresh.status == 200)
+            #expect(later.status == 403)
+            #expect(Self.reason(later) == "ExpiredProviderToken")
         }
     }
 
@@ -133,7 +154,7 @@ struct APNsStandInTests {
         for index in 1...5 {
             await log.append(
                 APNsReceivedPush(
-                    deviceToken: "\(index)", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "", httpVersion: "HTTP/2"),
+                    deviceToken: "\(index)", authority: "localhost", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "", httpVersion: "HTTP/2"),
                 connection: ObjectIdentifier(log))
         }
 

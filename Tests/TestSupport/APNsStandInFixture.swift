@@ -23,7 +23,7 @@ public struct APNsStandInFixture: Sendable {
 
     /// Runs a stand-in around `body`, then stops it.
     public static func run<Result: Sendable>(
-        topic: String = APNsStandInFixture.topic, _ body: (APNsStandInFixture) async throws -> Result
+        topic: String = APNsStandInFixture.topic, now: @escaping @Sendable () -> Date = Date.init, _ body: (APNsStandInFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -36,7 +36,7 @@ public struct APNsStandInFixture: Sendable {
             configuration: APNsStandInConfiguration(
                 certificatePath: certificatePath, providerPublicKeyPEM: key.publicKeyPEM, teamID: key.teamID, keyID: key.keyID,
                 topic: topic),
-            logger: logger, onServerRunning: { continuation.yield($0) })
+            logger: logger, now: now, onServerRunning: { continuation.yield($0) })
         var configuration = ServiceGroupConfiguration(services: [.init(service: standIn)], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(15)
         let group = ServiceGroup(configuration: configuration)

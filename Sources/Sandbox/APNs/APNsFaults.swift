@@ -5,7 +5,7 @@ public actor APNsFaults {
     private var unregistered: Set<String> = []
     private var tooManyRequests = 0
     private var unavailable = 0
-    private var delay: Duration = .zero
+    private var delayMilliseconds = 0
     private var expireProviderToken = 0
 
     public init() {}
@@ -15,7 +15,7 @@ public actor APNsFaults {
         if let tokens = settings.unregistered { unregistered.formUnion(tokens.map { $0.lowercased() }) }
         if let count = settings.tooManyRequests { tooManyRequests = max(0, count) }
         if let count = settings.unavailable { unavailable = max(0, count) }
-        if let milliseconds = settings.delayMilliseconds { delay = .milliseconds(max(0, milliseconds)) }
+        if let milliseconds = settings.delayMilliseconds { delayMilliseconds = max(0, milliseconds) }
         if let count = settings.expireProviderToken { expireProviderToken = max(0, count) }
     }
 
@@ -24,7 +24,7 @@ public actor APNsFaults {
         unregistered = []
         tooManyRequests = 0
         unavailable = 0
-        delay = .zero
+        delayMilliseconds = 0
         expireProviderToken = 0
     }
 
@@ -32,11 +32,11 @@ public actor APNsFaults {
     public func current() -> APNsFaultSettings {
         APNsFaultSettings(
             unregistered: unregistered.sorted(), tooManyRequests: tooManyRequests, unavailable: unavailable,
-            delayMilliseconds: Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000),
+            delayMilliseconds: delayMilliseconds,
             expireProviderToken: expireProviderToken)
     }
 
-    var answerDelay: Duration { delay }
+    var answerDelay: Duration { .milliseconds(delayMilliseconds) }
 
     /// Uses up one 503, if any are left.
     func takeUnavailable() -> Bool { take(&unavailable) }

@@ -3,6 +3,8 @@ import Foundation
 /// One push the stand-in received, and what it answered.
 public struct APNsReceivedPush: Codable, Sendable, Equatable {
     public let deviceToken: String
+    /// The host and port the push was addressed to (`:authority`), telling APNs' two hosts apart.
+    public let authority: String
     /// The request's headers, lower-cased names; `authorization` is left out.
     public let headers: [String: String]
     public let payload: String

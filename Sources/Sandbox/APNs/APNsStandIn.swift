@@ -17,9 +17,10 @@ public final class APNsStandIn: Service {
     private let application: Application<APNsStandInResponder>
 
     /// Makes the certificate and writes it to `configuration.certificatePath` now, so the console
-    /// can be given the file before the stand-in answers.
+    /// can be given the file before the stand-in answers. `now` is the clock tokens age by.
     public init(
         configuration: APNsStandInConfiguration, logger: Logger = Logger(label: "apns-stand-in"),
+        now: @escaping @Sendable () -> Date = Date.init,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws {
         let certificate = try APNsStandInCertificate.make()
@@ -32,7 +33,7 @@ public final class APNsStandIn: Service {
             verifier: APNsProviderTokenVerifier(
                 publicKey: try P256.Signing.PublicKey(pemRepresentation: configuration.providerPublicKeyPEM),
                 keyID: configuration.keyID, teamID: configuration.teamID),
-            topic: configuration.topic, faults: faults, log: log)
+            topic: configuration.topic, faults: faults, log: log, now: now)
         self.application = Application(
             responder: responder,
             server: try .http2Upgrade(tlsConfiguration: certificate.serverConfiguration),

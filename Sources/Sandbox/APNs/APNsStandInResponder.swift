@@ -11,6 +11,8 @@ struct APNsStandInResponder: HTTPResponder {
     let topic: String
     let faults: APNsFaults
     let log: APNsPushLog
+    /// The wall clock provider tokens' age is read from.
+    let now: @Sendable () -> Date
 
     private static let devicePrefix = "/3/device/"
     /// The push types APNs documents.
@@ -36,7 +38,7 @@ struct APNsStandInResponder: HTTPResponder {
         let rejection = await check(headers: headers, token: token, body: body)
         await log.append(
             APNsReceivedPush(
-                deviceToken: token, headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: Date(),
+                deviceToken: token, authority: request.head.authority ?? "", headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: now(),
                 status: Int(rejection?.status.code ?? 200), reason: rejection?.reason ?? "",
                 httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1"),
             connection: context.connection)
@@ -45,7 +47,7 @@ struct APNsStandInResponder: HTTPResponder {
 
     private func check(headers: [String: String], token: String, body: ByteBuffer?) async -> APNsRejection? {
         if await faults.takeUnavailable() { return .serviceUnavailable }
-        if let rejection = verifier.check(authorization: headers["authorization"], now: Date()) { return rejection }
+        if let rejection = verifier.check(authorization: headers["authorization"], now: now()) { return rejection }
         if await faults.takeExpiredProviderToken() { return .expiredProviderToken }
         if let rejection = Self.checkHeaders(headers, topic: topic) { return rejection }
         guard Self.isDeviceToken(token) else { return .badDeviceToken }

@@ -14,7 +14,7 @@ extension APNsStandInFixture {
     }
 
     /// A transport to this stand-in that signs with the stand-in's key on `clock`.
-    func transport(topic: String = APNsStandInFixture.topic, trustingCertificate: Bool = true, clock: TestClock = TestClock()) throws -> APNsTransport {
+    func transport(topic: String = APNsStandInFixture.topic, trustingCertificate: Bool = true, clock: MovableWallClock = MovableWallClock()) throws -> APNsTransport {
         let configuration = consoleConfiguration(topic: topic, trustingCertificate: trustingCertificate)
         let token = APNsProviderToken(
             key: try configuration.loadSigningKey(), keyID: configuration.keyID, teamID: configuration.teamID, now: { clock.now })
@@ -23,7 +23,7 @@ extension APNsStandInFixture {
 }
 
 /// A wall clock tests move by hand.
-final class TestClock: Sendable {
+final class MovableWallClock: Sendable {
     private let current: Mutex<Date>
 
     init(_ start: Date = Date()) { current = Mutex(start) }

@@ -15,19 +15,23 @@ public final class APNsTransport: OutboxTransport {
     private let configuration: APNsConfiguration
     private let providerToken: APNsProviderToken
     private let client: HTTPClient
+    private let logger: Logger
     /// The largest APNs error body read; theirs are a few dozen bytes.
     private static let maxAnswerBytes = 64 * 1024
 
     /// Reads the signing key and the CA file now, so a bad setting stops start-up with its name.
-    public convenience init(configuration: APNsConfiguration, now: @escaping @Sendable () -> Date = Date.init) throws {
+    public convenience init(
+        configuration: APNsConfiguration, logger: Logger = Logger(label: "apns"), now: @escaping @Sendable () -> Date = Date.init
+    ) throws {
         let key = try configuration.loadSigningKey()
         try self.init(
             configuration: configuration,
-            providerToken: APNsProviderToken(key: key, keyID: configuration.keyID, teamID: configuration.teamID, now: now))
+            providerToken: APNsProviderToken(key: key, keyID: configuration.keyID, teamID: configuration.teamID, now: now),
+            logger: logger)
     }
 
     /// With a provider token made elsewhere (tests drive its clock).
-    public init(configuration: APNsConfiguration, providerToken: APNsProviderToken) throws {
+    public init(configuration: APNsConfiguration, providerToken: APNsProviderToken, logger: Logger = Logger(label: "apns")) throws {
         for (name, value) in [("key id", configuration.keyID), ("team id", configuration.teamID), ("topic", configuration.topic)]
         where value.isEmpty {
             throw APNsConfigurationError.emptySetting(name: name)
@@ -51,6 +55,7 @@ public final class APNsTransport: OutboxTransport {
         clientConfiguration.timeout = .init(connect: .init(configuration.requestTimeout))
         self.configuration = configuration
         self.providerToken = providerToken
+        self.logger = logger
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
@@ -76,6 +81,7 @@ public final class APNsTransport: OutboxTransport {
         do {
             jwt = try providerToken.current()
         } catch {
+            logger.error("APNs provider token not signed", metadata: ["error": "\(error)"])
             return DeliveryResult(
                 deviceToken: device.token, outcome: .retry,
                 reason: "The APNs provider token could not be signed with the configured key; check the APNs key file.")
@@ -86,6 +92,7 @@ public final class APNsTransport: OutboxTransport {
         do {
             renewed = try providerToken.renew(after: jwt)
         } catch {
+            logger.error("APNs provider token not renewed", metadata: ["error": "\(error)"])
             return answer.result(for: device.token)
         }
         // Renewed less than 20 minutes ago (APNs would refuse a faster change): wait instead.
@@ -112,6 +119,9 @@ public final class APNsTransport: OutboxTransport {
                     status: Int(response.status.code), body: Data(body.readableBytesView),
                     retryAfterHeader: response.headers.first(name: "retry-after")))
         } catch {
+            logger.warning(
+                "APNs push not answered",
+                metadata: ["outbox.message": "\(delivery.message.id)", "apns.host": "\(url.host ?? "")", "error": "\(error)"])
             return .unreachable(Self.words(for: error, host: url.host ?? url.absoluteString))
         }
     }
