@@ -93,6 +93,11 @@ let package = Package(
             dependencies: ["ModerationStore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/AuditBenchmark"
         ),
+        .executableTarget(
+            name: "outbox-benchmark",
+            dependencies: ["ConsoleServer", "ModerationStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/OutboxBenchmark"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [

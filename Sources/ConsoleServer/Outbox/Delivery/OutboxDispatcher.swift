@@ -96,9 +96,10 @@ public final class OutboxDispatcher: Service, Sendable {
         await transport.shutdown()
     }
 
-    /// Claims and settles one batch of due messages; answers how many it handled.
+    /// Claims and settles one batch of due messages; answers how many it handled (`run` calls it
+    /// in a loop; benchmarks call it directly).
     @discardableResult
-    func deliverDueBatch(now: Date = Date()) async throws -> Int {
+    public func deliverDueBatch(now: Date = Date()) async throws -> Int {
         let claimed = try store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
