@@ -163,3 +163,32 @@ struct APNsStandInTests {
         #expect(await log.total == 5)
     }
 }
+
+@Suite("APNs stand-in certificate across restarts")
+struct APNsStandInCertificateTests {
+    @Test("a restarted stand-in serves the certificate it kept, so a console told to trust it still does; its key is owner-only")
+    func keptAcrossRestarts() throws {
+        // setup
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let files = try APNsStandInFiles.prepare(in: directory.path("apns"))
+        func start() throws -> APNsStandIn {
+            try APNsStandIn(configuration: APNsStandInConfiguration(
+                certificatePath: files.certificatePath, providerPublicKeyPEM: files.key.publicKeyPEM, teamID: files.key.teamID,
+                keyID: files.key.keyID, topic: "org.bookcorners.app"))
+        }
+        // act: two starts on one directory
+        _ = try start()
+        let first = try String(contentsOfFile: files.certificatePath, encoding: .utf8)
+        _ = try start()
+        let second = try String(contentsOfFile: files.certificatePath, encoding: .utf8)
+        // check
+        #expect(first == second)
+        #expect(first.hasPrefix("-----BEGIN CERTIFICATE-----"))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: files.certificatePath + ".key")[.posixPermissions] as? Int)
+        #expect(mode & 0o077 == 0)
+        // the demo key is kept too: the same ids on the next start
+        let again = try APNsStandInFiles.prepare(in: directory.path("apns"))
+        #expect(again.key.keyID == files.key.keyID && again.key.publicKeyPEM == files.key.publicKeyPEM)
+    }
+}

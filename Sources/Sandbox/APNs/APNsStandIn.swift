@@ -16,17 +16,15 @@ public final class APNsStandIn: Service {
     public let log: APNsPushLog
     private let application: Application<APNsStandInResponder>
 
-    /// Makes the certificate and writes it to `configuration.certificatePath` now, so the console
+    /// Makes the certificate and writes it to `configuration.certificatePath` now (or reuses the
+    /// one kept there with its key, so a console told to trust it still does after a restart), so the console
     /// can be given the file before the stand-in answers. `now` is the clock tokens age by.
     public init(
         configuration: APNsStandInConfiguration, logger: Logger = Logger(label: "apns-stand-in"),
         now: @escaping @Sendable () -> Date = Date.init,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws {
-        let certificate = try APNsStandInCertificate.make()
-        let certificateURL = URL(fileURLWithPath: configuration.certificatePath)
-        try FileManager.default.createDirectory(at: certificateURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(certificate.pem.utf8).write(to: certificateURL, options: .atomic)
+        let certificate = try APNsStandInCertificate.loadOrMake(certificatePath: configuration.certificatePath)
         self.configuration = configuration
         self.log = APNsPushLog(capacity: configuration.keptPushes)
         let responder = APNsStandInResponder(

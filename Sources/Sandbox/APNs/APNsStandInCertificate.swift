@@ -8,8 +8,40 @@ import X509
 struct APNsStandInCertificate: Sendable {
     /// What the console's CA file holds.
     let pem: String
+    /// The certificate's key, kept beside it so a restart serves the same certificate.
+    let keyPEM: String
     let certificate: NIOSSLCertificate
     let privateKey: NIOSSLPrivateKey
+
+    /// The certificate kept at `certificatePath` with its key (`<path>.key`) while it has a month
+    /// left; else a fresh one, written there (the key owner-only).
+    static func loadOrMake(certificatePath: String, now: Date = Date()) throws -> APNsStandInCertificate {
+        let keyPath = certificatePath + ".key"
+        if let pem = try? String(contentsOfFile: certificatePath, encoding: .utf8),
+            let keyPEM = try? String(contentsOfFile: keyPath, encoding: .utf8),
+            let kept = try? Certificate(pemEncoded: pem), kept.notValidAfter > now.addingTimeInterval(30 * 86_400),
+            let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM), kept.publicKey == Certificate.PublicKey(key.publicKey)
+        {
+            return try APNsStandInCertificate(pem: pem, key: key)
+        }
+        let made = try make(now: now)
+        let url = URL(fileURLWithPath: certificatePath)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: keyPath, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: keyPath])
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyPath)
+        try Data(made.keyPEM.utf8).write(to: URL(fileURLWithPath: keyPath))
+        try Data(made.pem.utf8).write(to: url, options: .atomic)
+        return made
+    }
+
+    private init(pem: String, key: P256.Signing.PrivateKey) throws {
+        self.pem = pem
+        keyPEM = key.pemRepresentation
+        certificate = try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem)
+        privateKey = try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)
+    }
 
     /// Makes a fresh key and a certificate valid for a year from an hour ago (clock skew).
     static func make(now: Date = Date()) throws -> APNsStandInCertificate {
@@ -31,10 +63,7 @@ struct APNsStandInCertificate: Sendable {
             issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions,
             issuerPrivateKey: Certificate.PrivateKey(key))
         let pem = try certificate.serializeAsPEM().pemString
-        return APNsStandInCertificate(
-            pem: pem,
-            certificate: try NIOSSLCertificate(bytes: Array(pem.utf8), format: .pem),
-            privateKey: try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem))
+        return try APNsStandInCertificate(pem: pem, key: key)
     }
 
     /// The server side of TLS with this identity.
