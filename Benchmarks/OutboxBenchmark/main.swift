@@ -63,7 +63,10 @@ let apns = APNsConfiguration(
     caFilePath: arguments[4])
 let transport = try APNsTransport(
     configuration: apns, providerToken: APNsProviderToken(key: try apns.loadSigningKey(), keyID: apns.keyID, teamID: apns.teamID))
-let dispatcher = OutboxDispatcher(store: store, transport: transport, policy: .standard, logger: logger)
+// OUTBOX_BATCH tries another batch size (the console's is the default, 100).
+var pacing = OutboxDispatcher.Configuration()
+if let batch = ProcessInfo.processInfo.environment["OUTBOX_BATCH"].flatMap(Int.init) { pacing.batchSize = batch }
+let dispatcher = OutboxDispatcher(store: store, transport: transport, policy: .standard, configuration: pacing, logger: logger)
 let start = Date()
 while try await dispatcher.deliverDueBatch() > 0 {}
 let seconds = Date().timeIntervalSince(start)

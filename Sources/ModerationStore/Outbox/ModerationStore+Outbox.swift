@@ -126,16 +126,23 @@ extension ModerationStore {
                     SELECT id FROM outboxMessage INDEXED BY outboxMessage_pendingOrder
                     WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY createdAt, id LIMIT ?
                     """, arguments: [now, limit - ids.count])
-            var claimed: [OutboxMessage] = []
-            for id in ids {
-                try db.execute(
-                    sql: """
-                        UPDATE outboxMessage SET status = 'sending', claimedBy = ?, leaseExpiresAt = ?, attempts = attempts + 1
-                        WHERE id = ? AND ((status = 'pending' AND nextAttemptAt <= ?) OR (status = 'sending' AND leaseExpiresAt <= ?))
-                        """, arguments: [owner, leaseUntil, id, now, now])
-                if db.changesCount == 1, let message = try OutboxMessage.fetchOne(db, key: id) { claimed.append(message) }
-            }
-            return claimed
+            guard !ids.isEmpty else { return [] }
+            // One guarded UPDATE for the batch: a message another dispatcher took meanwhile no
+            // longer matches, and is not ours. Ours are those now held by us with this lease.
+            let list = databaseQuestionMarks(count: ids.count)
+            var arguments: StatementArguments = [owner, leaseUntil]
+            arguments += StatementArguments(ids)
+            arguments += [now, now]
+            try db.execute(
+                sql: """
+                    UPDATE outboxMessage SET status = 'sending', claimedBy = ?, leaseExpiresAt = ?, attempts = attempts + 1
+                    WHERE id IN (\(list)) AND ((status = 'pending' AND nextAttemptAt <= ?) OR (status = 'sending' AND leaseExpiresAt <= ?))
+                    """, arguments: arguments)
+            var held: StatementArguments = [owner, leaseUntil]
+            held += StatementArguments(ids)
+            return try OutboxMessage.fetchAll(
+                db, sql: "SELECT * FROM outboxMessage WHERE status = 'sending' AND claimedBy = ? AND leaseExpiresAt = ? AND id IN (\(list)) ORDER BY createdAt, id",
+                arguments: held)
         }
     }
 
@@ -177,24 +184,33 @@ extension ModerationStore {
             for settlement in settlements {
                 let state = settlement.state
                 precondition(OutboxMessage.State.sending.allowedNext.contains(state) && state != .sending, "not a move of a claimed message")
-                try db.execute(
+                // Cached statements: a batch runs the same few statements a hundred times.
+                try db.cachedStatement(
                     sql: """
                         UPDATE outboxMessage SET status = ?, lastReason = ?, nextAttemptAt = COALESCE(?, nextAttemptAt),
                             claimedBy = NULL, leaseExpiresAt = NULL, finishedAt = ?
                         WHERE id = ? AND status = 'sending' AND claimedBy = ?
-                        """,
-                    arguments: [state.rawValue, settlement.reason, settlement.nextAttemptAt, state.isFinal ? now : nil, settlement.messageID, owner])
+                        """
+                ).execute(arguments: [state.rawValue, settlement.reason, settlement.nextAttemptAt, state.isFinal ? now : nil, settlement.messageID, owner])
                 guard db.changesCount == 1 else {
                     lost.append(settlement.messageID)
                     continue
                 }
-                for var attempt in settlement.attempts {
-                    try attempt.insert(db)
+                for attempt in settlement.attempts {
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO outboxAttempt (messageId, deviceToken, transport, httpStatus, outcome, reason, attemptedAt)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """
+                    ).execute(arguments: [
+                        attempt.messageId, attempt.deviceToken, attempt.transport, attempt.httpStatus, attempt.outcome.rawValue, attempt.reason,
+                        attempt.attemptedAt,
+                    ])
                     guard !attempt.deviceToken.isEmpty else { continue }
                     switch attempt.outcome {
                     case .delivered:
-                        try db.execute(
-                            sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?", arguments: [attempt.attemptedAt, attempt.deviceToken])
+                        try db.cachedStatement(sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?")
+                            .execute(arguments: [attempt.attemptedAt, attempt.deviceToken])
                     case .deviceDisabled:
                         // APNs says the token is gone: nothing goes to it again until someone adds it anew.
                         try db.execute(
