@@ -48,7 +48,7 @@ def main():
         s = f"/session/{session}"
 
         def go(path):
-            call(base, "POST", s + "/url", {"url": CONSOLE + path})
+            call(base, "POST", s + "/url", {"url": path if path.startswith("http") else CONSOLE + path})
 
         def find(css):
             element = call(base, "POST", s + "/element", {"using": "css selector", "value": css})
@@ -82,6 +82,16 @@ def main():
         shoot("photos.png")
         go("/outbox")
         shoot("outbox.png")
+        message = call(base, "POST", s + "/execute/sync", {"script": "const a = document.querySelector('table.outbox a'); return a ? a.getAttribute('href') : null;", "args": []})
+        if message:
+            go(message)
+            shoot("outbox-message.png")
+        go("/devices")
+        shoot("devices.png")
+        pushes = os.environ.get("PUSHES_URL", "http://127.0.0.1:8081/apns/pushes")
+        if pushes:
+            go(pushes)
+            shoot("apns-pushes.png")
         go("/audit")
         shoot("audit.png")
         go("/audit/2")
