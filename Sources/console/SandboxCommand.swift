@@ -121,9 +121,9 @@ struct SandboxCommand: AsyncParsableCommand {
     static func standInHelp(_ files: APNsStandInFiles, host: String, port: Int, sandboxPort: Int) -> String {
         """
         APNs stand-in: https://\(host):\(port)/ (HTTP/2 over TLS); pushes it received: http://\(host):\(sandboxPort)/apns/pushes
-          Seeded users' device tokens for the console: console devices import \(files.deviceTokensPath)
-          Deliver to it: console serve --outbox-transport apns --apns-key-file \(files.key.keyPath) --apns-key-id \(files.key.keyID) \
-            --apns-team-id \(files.key.teamID) --apns-sandbox-url https://\(host):\(port) --apns-production-url https://\(host):\(port) \
+          Seeded users' device tokens, once the console has made its database: console devices import \(files.deviceTokensPath)
+          Deliver to it: console serve --outbox-transport apns --apns-key-file \(files.key.keyPath) --apns-key-id \(files.key.keyID) \\
+            --apns-team-id \(files.key.teamID) --apns-sandbox-url https://\(host):\(port) --apns-production-url https://\(host):\(port) \\
             --apns-ca-file \(files.certificatePath)
 
         """
