@@ -16,6 +16,7 @@ struct APNsAnswerTests {
             (400, "BadTopic", .failed),
             (403, "InvalidProviderToken", .failed),
             (403, "ExpiredProviderToken", .retry),
+            (403, "TooManyProviderTokenUpdates", .retry),
             (413, "PayloadTooLarge", .failed),
             (429, "TooManyRequests", .retry),
             (500, "InternalServerError", .retry),

@@ -161,6 +161,56 @@ struct OutboxDispatcherTests {
         #expect(try message(sent.id).lastReason == "APNs refused it: PayloadTooLarge.")
     }
 
+    @Test("judged as a whole: one device refusing for good while another may still take it waits; one taking it while another refuses is delivered")
+    func mixedDevices() async throws {
+        // setup: two recipients with two devices each
+        let messages = try filler.add(2, firstRecipient: 30)
+        for user in 30...31 {
+            try filler.addDevices(for: [user], slot: 1)
+            try filler.addDevices(for: [user], slot: 2)
+        }
+        let transport = ScriptedTransport()
+        let refused = DeliveryResult(outcome: .failed, httpStatus: 400, reason: "APNs answered DeviceTokenNotForTopic (HTTP 400).")
+        transport.script([refused], for: OutboxFiller.token(user: 30, slot: 1))
+        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "APNs answered 503.")], for: OutboxFiller.token(user: 30, slot: 2))
+        transport.script([refused], for: OutboxFiller.token(user: 31, slot: 1))
+        // act
+        try await dispatcher(transport).deliverDueBatch()
+        // check
+        #expect(try message(messages[0].id).status == .pending, "the device that may still take it is tried again")
+        let second = try message(messages[1].id)
+        #expect(second.status == .delivered)
+        #expect(second.lastReason == "Not every device took it: APNs answered DeviceTokenNotForTopic (HTTP 400).")
+    }
+
+    @Test("a Retry-After of years, or not a number, waits at most the longest backoff")
+    func retryAfterCapped() async throws {
+        let messages = try filler.add(2, firstRecipient: 32)
+        try filler.addDevices(for: 32...33)
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "busy", retryAfter: 999_999_999_999)], for: OutboxFiller.token(user: 32))
+        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "busy", retryAfter: .infinity)], for: OutboxFiller.token(user: 33))
+        let start = Date()
+        try await dispatcher(transport).deliverDueBatch(now: start)
+        for sent in messages {
+            let waiting = try message(sent.id)
+            #expect(waiting.status == .pending)
+            #expect(waiting.nextAttemptAt.timeIntervalSince(start) <= 3_600 + 1)
+        }
+    }
+
+    @Test("a token found gone is not counted as failing delivery on the dashboard")
+    func goneTokensAreNotFailures() async throws {
+        try filler.add(3, firstRecipient: 34)
+        try filler.addDevices(for: 34...36)
+        let transport = ScriptedTransport()
+        transport.script(Array(repeating: DeliveryResult(outcome: .deviceDisabled, httpStatus: 410, reason: "Unregistered"), count: 3))
+        try await dispatcher(transport).deliverDueBatch()
+        let health = try store.outboxHealth(since: Date().addingTimeInterval(-60))
+        #expect(health.recentFailures == 0)
+        #expect(DeliveryWarning.text(health: health, isOff: false) == nil)
+    }
+
     @Test("a message past its apns-expiration fails instead of being sent")
     func expired() async throws {
         let sent = try filler.add(1, firstRecipient: 15, expiresAt: Date().addingTimeInterval(-60))[0]
@@ -190,10 +240,15 @@ struct OutboxDispatcherTests {
         #expect(transport.delivered.map(\.messageID) == [sent.id])
         #expect(try message(sent.id).status == .delivered)
         #expect(try message(sent.id).attempts == 2)
+        let late = OutboxAttempt(
+            messageId: sent.id, deviceToken: OutboxFiller.token(user: 16), transport: "scripted", httpStatus: 410, outcome: .deviceDisabled,
+            reason: "Unregistered", attemptedAt: Date())
         #expect(throws: OutboxStoreError.lostClaim(messageID: sent.id)) {
-            try store.settleOutboxMessage(sent.id, owner: "crashed", to: .failed, reason: "late", attempts: [], now: Date())
+            try store.settleOutboxMessage(sent.id, owner: "crashed", to: .failed, reason: "late", attempts: [late], now: Date())
         }
-        #expect(try message(sent.id).status == .delivered)
+        #expect(try message(sent.id).status == .delivered, "the state the survivor stored stands")
+        #expect(try store.outboxAttempts(messageID: sent.id).map(\.outcome) == [.delivered, .deviceDisabled], "what the late attempt learned is kept")
+        #expect(try store.activeDevices(userID: 16).isEmpty, "and the token it found gone is disabled")
     }
 
     @Test("a batch held up longer than its lease keeps its claim: a second dispatcher does not take the message meanwhile")
@@ -266,8 +321,10 @@ struct OutboxDispatcherTests {
         // act: the recipient gets a device; Retry now
         try filler.addDevices(for: [18])
         try store.retryOutboxMessage(sent[0].id, audit: Self.audit("outbox.retry", sent[0].id), now: Date())
+        #expect(try message(sent[0].id).attempts == 0, "a fresh run of attempts")
         try await dispatcher(transport).deliverDueBatch()
         #expect(try message(sent[0].id).status == .delivered)
+        #expect(try message(sent[0].id).attempts == 1)
         // a delivered message is neither retried nor discarded
         #expect(throws: OutboxStoreError.notMovable(messageID: sent[0].id, from: .delivered)) {
             try store.discardOutboxMessage(sent[0].id, audit: Self.audit("outbox.discard", sent[0].id), now: Date())

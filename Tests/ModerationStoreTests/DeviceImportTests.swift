@@ -1,5 +1,6 @@
 import Foundation
-import ModerationStore
+@testable import ModerationStore
+import GRDB
 import Testing
 
 /// Book Corners' own export of its device tokens, read and imported.
@@ -39,6 +40,10 @@ struct DeviceImportTests {
             try DeviceTokenExport.parse(Data(bad.utf8))
         }
         #expect(throws: DeviceTokenExport.Problem.self) { try DeviceTokenExport.parse(Data("{}".utf8)) }
+        let twice = Self.export.replacingOccurrences(of: String(repeating: "c3", count: 32), with: String(repeating: "A1", count: 32))
+        #expect(throws: DeviceTokenExport.Problem(description: "entry 3 (pk 3): the same token as entry 1; an export lists each token once")) {
+            try DeviceTokenExport.parse(Data(twice.utf8))
+        }
         let otherModel = Self.export.replacingOccurrences(of: #""pk": 3, "fields""#, with: #""pk": 3, "x": 1, "fields""#)
             .replacingOccurrences(of: #"{"model": "users.devicetoken", "pk": 3"#, with: #"{"model": "users.user", "pk": 3"#)
         #expect(throws: DeviceTokenExport.Problem(description: "entry 3 (pk 3): model is users.user, not users.devicetoken")) {
@@ -46,17 +51,55 @@ struct DeviceImportTests {
         }
     }
 
-    @Test("a token reactivated by a newer export, or moved to another user, is updated")
+    @Test("a token moved to another user is updated; one APNs called gone stays disabled however often Book Corners still lists it")
     func update() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try ModerationStore(path: path)
-        let token = String(repeating: "d4", count: 32)
-        try store.importDevices([.init(userID: 1, token: token, environment: .sandbox, isActive: true)], now: Date())
-        try store.disableDevice(token: token, reason: "Unregistered", now: Date())
-        let result = try store.importDevices([.init(userID: 2, token: token, environment: .production, isActive: true)], now: Date())
-        #expect(result.updated == 1)
-        let device = try #require(try store.devices().first)
-        #expect(device.userId == 2 && device.active && device.disabledReason.isEmpty && device.environment == .production)
+        let moved = String(repeating: "d4", count: 32)
+        let gone = String(repeating: "e5", count: 32)
+        try store.importDevices([.init(userID: 1, token: moved, environment: .sandbox, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)], now: Date())
+        try store.disableDevice(token: gone, reason: "Unregistered", now: Date())
+        let result = try store.importDevices(
+            [.init(userID: 2, token: moved, environment: .production, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)],
+            now: Date())
+        #expect(result.updated == 1 && result.unchanged == 1)
+        let devices = try store.devices()
+        let movedDevice = try #require(devices.first { $0.token == moved })
+        #expect(movedDevice.userId == 2 && movedDevice.active && movedDevice.environment == .production)
+        let goneDevice = try #require(devices.first { $0.token == gone })
+        #expect(!goneDevice.active && goneDevice.disabledReason == "Unregistered")
+    }
+}
+
+/// The step from a console that only recorded messages to one that delivers them.
+@Suite("Outbox migration to delivery")
+struct OutboxDeliveryMigrationTests {
+    @Test("messages recorded before delivery keep their expiry, and library news counts as sent by Book Corners")
+    func oldMessages() throws {
+        // setup: a database as the console left it before delivery existed
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v10-mirror-present-row-indexes")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
+                    clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
+                VALUES ('k', 3, 'staff', 'library', 'slug', 'pending', 'approved', '', 'r', '127.0.0.1', 'test', 'applied',
+                    '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1);
+                INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt)
+                VALUES ('old-library', 1, 7, 'library.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000'),
+                       ('old-photo', 1, 8, 'photo.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000');
+                """)
+        }
+        // act
+        let store = try ModerationStore(path: path)
+        // check
+        let library = try #require(try store.outboxMessage(id: "old-library"))
+        let photo = try #require(try store.outboxMessage(id: "old-photo"))
+        #expect(library.sentByBookCorners && !photo.sentByBookCorners)
+        #expect(photo.expiresAt == Date(timeIntervalSince1970: 1_767_830_400))
+        #expect(photo.status == .pending && photo.nextAttemptAt == photo.createdAt)
     }
 }

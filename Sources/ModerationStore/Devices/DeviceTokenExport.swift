@@ -49,6 +49,7 @@ public enum DeviceTokenExport {
         } catch {
             throw Problem(description: "not a dumpdata export of users.DeviceToken (a JSON list of {\"model\", \"pk\", \"fields\"}): \(error)")
         }
+        var seen: [String: Int] = [:]
         return try records.enumerated().map { index, record in
             let name = "entry \(index + 1)" + (record.pk.map { " (pk \($0))" } ?? "")
             guard record.model.lowercased() == "users.devicetoken" else {
@@ -57,6 +58,10 @@ public enum DeviceTokenExport {
             guard let token = Device.normalizedToken(record.fields.token) else {
                 throw Problem(description: "\(name): the token is not 64 hexadecimal digits")
             }
+            if let first = seen[token] {
+                throw Problem(description: "\(name): the same token as entry \(first); an export lists each token once")
+            }
+            seen[token] = index + 1
             let environmentText = record.fields.environment ?? "production"
             guard let environment = Device.Environment(rawValue: environmentText) else {
                 throw Problem(description: "\(name): environment \(environmentText) is neither sandbox nor production")

@@ -58,7 +58,13 @@ extension ModerationStore {
                     continue
                 }
                 if var known = try Device.filter(Column("token") == entry.token).fetchOne(db) {
-                    if known.userId == entry.userID, known.environment == entry.environment, known.active {
+                    // Book Corners keeps a token APNs has called gone active; a nightly import must
+                    // not switch it back on (only a staff member adding it again does).
+                    if known.userId == entry.userID, known.environment == entry.environment, known.active || known.disabledAt != nil {
+                        result.unchanged += 1
+                        continue
+                    }
+                    guard known.disabledAt == nil else {
                         result.unchanged += 1
                         continue
                     }

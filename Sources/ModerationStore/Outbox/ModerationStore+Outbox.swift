@@ -29,7 +29,8 @@ public struct OutboxSettlement: Sendable, Equatable {
 /// How many messages are in each state, and how delivery went lately: for the dashboard.
 public struct OutboxHealth: Sendable, Equatable {
     public var counts: [OutboxMessage.State: Int]
-    /// Attempts in the window that did not deliver, and those that did.
+    /// Attempts in the window that failed or will be retried (a token found gone is not a
+    /// failure of delivery), and those that delivered.
     public var recentFailures: Int
     public var recentDeliveries: Int
     /// The newest failed attempt's reason, if any failed in the window.
@@ -85,11 +86,11 @@ extension ModerationStore {
             }
             let recent = try Row.fetchOne(
                 db, sql: """
-                    SELECT COALESCE(SUM(outcome != 'delivered'), 0), COALESCE(SUM(outcome = 'delivered'), 0)
+                    SELECT COALESCE(SUM(outcome IN ('retry', 'failed')), 0), COALESCE(SUM(outcome = 'delivered'), 0)
                     FROM outboxAttempt WHERE attemptedAt >= ?
                     """, arguments: [since])
             let last = try Row.fetchOne(
-                db, sql: "SELECT reason, attemptedAt FROM outboxAttempt WHERE attemptedAt >= ? AND outcome != 'delivered' ORDER BY id DESC LIMIT 1",
+                db, sql: "SELECT reason, attemptedAt FROM outboxAttempt WHERE attemptedAt >= ? AND outcome IN ('retry', 'failed') ORDER BY id DESC LIMIT 1",
                 arguments: [since])
             return OutboxHealth(
                 counts: counts, recentFailures: recent?[0] ?? 0, recentDeliveries: recent?[1] ?? 0,
@@ -175,7 +176,7 @@ extension ModerationStore {
     /// Ends or gives back claimed messages with the attempts just made, all in one transaction
     /// (a batch of deliveries costs one commit). Each must still be `sending` and held by
     /// `owner`; answers the ids it no longer held (another dispatcher took them over after the
-    /// lease ran out: their outcome stands, ours and its attempts are not stored). Delivered
+    /// lease ran out: their state stands, our attempts are still recorded). Delivered
     /// attempts mark their device's last success; refused tokens are disabled.
     @discardableResult
     public func settleOutboxMessages(_ settlements: [OutboxSettlement], owner: String, now: Date) throws -> [String] {
@@ -192,10 +193,10 @@ extension ModerationStore {
                         WHERE id = ? AND status = 'sending' AND claimedBy = ?
                         """
                 ).execute(arguments: [state.rawValue, settlement.reason, settlement.nextAttemptAt, state.isFinal ? now : nil, settlement.messageID, owner])
-                guard db.changesCount == 1 else {
-                    lost.append(settlement.messageID)
-                    continue
-                }
+                // A claim lost meanwhile (our lease ran out and another took the message): its
+                // new state stands, but what our attempts learned is still kept (and a token
+                // APNs called gone is still disabled).
+                if db.changesCount != 1 { lost.append(settlement.messageID) }
                 for attempt in settlement.attempts {
                     try db.cachedStatement(
                         sql: """
@@ -252,9 +253,11 @@ extension ModerationStore {
         }
     }
 
-    /// A failed or no-device message becomes due now (Retry now), with its audit entry.
+    /// A failed or no-device message becomes due now (Retry now), with a fresh count of attempts
+    /// and its audit entry.
     public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
-        try moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL", arguments: [now], audit: audit)
+        // A fresh run of attempts: the ones before stay in the attempt history.
+        try moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0", arguments: [now], audit: audit)
     }
 
     /// A failed message is kept but never delivered (Discard), with its audit entry.

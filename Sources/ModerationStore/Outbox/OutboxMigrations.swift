@@ -4,8 +4,11 @@ import GRDB
 enum OutboxMigrations {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v11-outbox-delivery") { db in
-            // Messages from before delivery existed stay pending and go out like new ones;
-            // `sent` was never written by anything.
+            // Messages from before delivery existed stay pending and go out like new ones, but
+            // keep the expiry their headers always carried (a stale one fails instead of being
+            // pushed months late), and library news counts as sent by Book Corners (it pushes
+            // approvals from pending and reasoned rejections itself), so the standard policy
+            // records it rather than sending it twice. `sent` was never written by anything.
             try db.execute(sql: """
                 ALTER TABLE outboxMessage ADD COLUMN nextAttemptAt DATETIME;
                 UPDATE outboxMessage SET nextAttemptAt = createdAt;
@@ -16,6 +19,9 @@ enum OutboxMigrations {
                 ALTER TABLE outboxMessage ADD COLUMN finishedAt DATETIME;
                 ALTER TABLE outboxMessage ADD COLUMN sentByBookCorners BOOLEAN NOT NULL DEFAULT 0;
                 ALTER TABLE outboxMessage ADD COLUMN expiresAt DATETIME;
+                UPDATE outboxMessage SET expiresAt = datetime(CAST(json_extract(headers, '$."apns-expiration"') AS INTEGER), 'unixepoch')
+                    WHERE json_valid(headers) AND CAST(json_extract(headers, '$."apns-expiration"') AS INTEGER) > 0;
+                UPDATE outboxMessage SET sentByBookCorners = 1 WHERE eventType IN ('library.approved', 'library.rejected');
                 CREATE INDEX outboxMessage_due ON outboxMessage(nextAttemptAt) WHERE status = 'pending';
                 CREATE INDEX outboxMessage_pendingOrder ON outboxMessage(createdAt, id) WHERE status = 'pending';
                 CREATE INDEX outboxMessage_lease ON outboxMessage(leaseExpiresAt) WHERE status = 'sending';

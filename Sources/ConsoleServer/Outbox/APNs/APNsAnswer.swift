@@ -43,6 +43,8 @@ struct APNsAnswer: Sendable, Equatable {
         case 429, 500...599: .retry
         // Still expired after one renewal (or renewal was too soon): wait rather than give up.
         case 403 where reason == "ExpiredProviderToken": .retry
+        // Tokens renewed too often (two consoles with one key): passing, so wait and try again.
+        case 403 where reason == "TooManyProviderTokenUpdates": .retry
         default: .failed
         }
     }

@@ -162,27 +162,34 @@ public final class OutboxDispatcher: Service, Sendable {
             outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: Date()))
     }
 
-    /// The message's next state from its devices' results: failed at once when one result is
-    /// final for the message; again later while any may pass (until attempts run out); delivered
-    /// once every device took it or is gone.
+    /// The message's next state from its devices' results, judged as a whole: again later
+    /// while any device may still take it (until attempts run out); delivered once every device
+    /// took it, is gone, or refused it for good while another took it; failed when none took it
+    /// and one refused it for good; no device when every token turned out to be gone.
     private func outcome(of message: OutboxMessage, results: [DeliveryResult], alreadyReached: Bool, now: Date) -> (OutboxMessage.State, String, Date?) {
-        if let failure = results.first(where: { $0.outcome == .failed }) {
-            return (.failed, failure.reason, nil)
-        }
-        let retries = results.filter { $0.outcome == .retry }
-        if let retry = retries.first {
+        let failures = results.filter { $0.outcome == .failed }
+        if let retry = results.first(where: { $0.outcome == .retry }) {
             guard message.attempts < configuration.maxAttempts else {
                 return (.failed, "Gave up after \(message.attempts) attempts. Last: \(retry.reason)", nil)
             }
-            let wait = max(backoff(afterAttempt: message.attempts), retries.compactMap(\.retryAfter).max() ?? 0)
-            let next = now.addingTimeInterval(wait)
+            let next = now.addingTimeInterval(max(backoff(afterAttempt: message.attempts), retryAfter(in: results)))
             return (.pending, "\(retry.reason) Next try \(TimeText.utc(next)).", next)
         }
         if alreadyReached || results.contains(where: { $0.outcome == .delivered }) {
-            return (.delivered, "", nil)
+            return (.delivered, failures.first.map { "Not every device took it: \($0.reason)" } ?? "", nil)
+        }
+        if let failure = failures.first {
+            return (.failed, failure.reason, nil)
         }
         let why = results.map(\.reason).first(where: { !$0.isEmpty }) ?? "refused"
         return (.noDevice, "Every device token was refused (\(why)); they are disabled.", nil)
+    }
+
+    /// The longest wait the other side asked for, within reason: a `Retry-After` of years (or
+    /// not a number) must not park a message beyond the longest backoff.
+    private func retryAfter(in results: [DeliveryResult]) -> TimeInterval {
+        let asked = results.compactMap(\.retryAfter).filter { $0.isFinite && $0 > 0 }.max() ?? 0
+        return min(asked, configuration.maxBackoff)
     }
 
     /// Exponential, with jitter so that messages failing together do not retry together.

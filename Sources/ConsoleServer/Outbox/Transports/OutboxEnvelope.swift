@@ -1,3 +1,4 @@
+import BookCornersAPI
 import Foundation
 import ModerationStore
 

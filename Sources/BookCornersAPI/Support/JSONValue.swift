@@ -1,7 +1,8 @@
 import Foundation
 
-/// Any JSON value, kept as a tree: lets the envelope carry the stored APNs payload as an
-/// object (receivers read `payload.aps.alert.title` directly) rather than a string of JSON.
+/// Any JSON value, kept as a tree: the outbox envelope carries the stored APNs payload as an
+/// object (receivers read `payload.aps.alert.title` directly), and the sandbox checks request
+/// bodies field by field as the real backend's validation does (a wrong type is a 422 naming it).
 public enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
