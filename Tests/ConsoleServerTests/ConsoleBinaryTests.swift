@@ -12,11 +12,13 @@ struct ConsoleBinaryTests {
         defer { directory.remove() }
         let port = try FreePort.find()
         let sandboxPort = try FreePort.find()
+        let apnsPort = try FreePort.find()
         let log = directory.path("demo.log")
 
         // act
         let demo = try ConsoleBinary.start(
-            ["demo", "--port", String(port), "--sandbox-port", String(sandboxPort), "--log-level", "error"], in: directory.url, log: log)
+            ["demo", "--port", String(port), "--sandbox-port", String(sandboxPort), "--apns-port", String(apnsPort), "--log-level", "error"],
+            in: directory.url, log: log)
         defer { ConsoleBinary.stop(demo) }
         try await ConsoleBinary.waitUntilUp(demo, port: port, log: log)
 
@@ -28,6 +30,29 @@ struct ConsoleBinaryTests {
         #expect(css.status == 200)
         #expect(css.header("content-type") == "text/css; charset=utf-8")
         #expect(FileManager.default.fileExists(atPath: directory.path("data/demo/console.sqlite")), "data stays in the working directory")
+        #expect(FileManager.default.fileExists(atPath: directory.path("data/demo/apns/ca.pem")), "the APNs stand-in's certificate too")
+        let outbox = try await rawHTTP(.GET, "http://127.0.0.1:\(sandboxPort)/apns/pushes")
+        #expect(outbox.status == 200 && outbox.text.contains("Pushes received by the APNs stand-in"))
+    }
+
+    @Test("delivery settings that cannot work stop `console serve` at once, saying which and why")
+    func badDeliverySettings() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cases: [([String], String)] = [
+            (["--outbox-transport", "pigeon"], "--outbox-transport (CONSOLE_OUTBOX_TRANSPORT) must be spool, webhook, apns or off, got 'pigeon'."),
+            (["--outbox-policy", "photo.approved=recorded-only"], "Book Corners never sends photo.approved itself, so nobody would be told"),
+            (["--outbox-policy", "library.approved=maybe"], "maybe: not a rule (deliver or recorded-only)"),
+            (["--outbox-transport", "apns"], "--outbox-transport apns needs --apns-key-file, --apns-key-id and --apns-team-id"),
+            (["--outbox-transport", "apns", "--apns-key-file", directory.path("missing.p8"), "--apns-key-id", "K", "--apns-team-id", "T"], "missing.p8"),
+            (["--outbox-transport", "webhook"], "--outbox-transport webhook needs --outbox-webhook-url"),
+        ]
+        for (arguments, expected) in cases {
+            let run = try ChildProcess.run(
+                ConsoleBinary.path, ["serve", "--database", directory.path("console.sqlite"), "--port", "0"] + arguments)
+            #expect(run.status != 0, "\(arguments)")
+            #expect(run.errorOutput.contains(expected), "\(arguments): \(run.errorOutput)")
+        }
     }
 
     @Test("a copy of the binary uses the Templates and Public beside it; --templates and --public override them")
