@@ -67,6 +67,9 @@ struct OutboxPagesTests {
             #expect(entry.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(entry.targetId == message.id)
             #expect(entry.statusBefore == "failed" && entry.statusAfter == "pending")
+            // the audit entry leads back to the message
+            let audited = try await browser.get("/audit/\(entry.id ?? 0)")
+            #expect(audited.contains(#"<a href="/outbox/\#(message.id)">Open the message in the outbox →</a>"#))
         }
     }
 

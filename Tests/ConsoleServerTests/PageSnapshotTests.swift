@@ -155,7 +155,7 @@ enum PageModels {
                 verdict: AuditVerdictText(.broken(entryID: 2, reason: hostile)))),
             ("audit-entry", AuditEntryPage(
                 layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
-                itemHref: "/libraries/slug-2", older: AuditRow(auditEntry(1), now: now), newer: nil, hashMatches: false, chainsToOlder: true)),
+                item: .init(href: "/libraries/slug-2", label: "Open the library in the console →"), older: AuditRow(auditEntry(1), now: now), newer: nil, hashMatches: false, chainsToOlder: true)),
             ("audit-summary", AuditSummaryPage(
                 layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],
                 summary: AuditSummary([

@@ -70,17 +70,20 @@ struct AuditController {
         let model = AuditEntryPage(
             layout: LayoutModel(context: context, title: "Audit entry \(id)", active: .audit, summary: nil),
             row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
-            itemHref: Self.itemHref(entry), older: older, newer: try neighbour(neighbours.newer),
+            item: Self.item(entry), older: older, newer: try neighbour(neighbours.newer),
             hashMatches: entry.computedHash() == entry.hash,
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
         return try renderer.render(model, with: "audit-entry")
     }
 
-    /// Where the entry's item lives in the console: the library itself, or the library a
-    /// report or photo is about.
-    static func itemHref(_ entry: AuditEntry) -> String? {
+    /// Where the entry's item lives in the console: the library itself, the library a report or
+    /// photo is about, or the outbox message a Retry now or Discard moved.
+    static func item(_ entry: AuditEntry) -> AuditEntryPage.ItemLink? {
+        if entry.targetKind == "outbox", !entry.targetId.isEmpty {
+            return .init(href: SiteURL.outboxMessage(entry.targetId).path, label: "Open the message in the outbox →")
+        }
         guard entry.isDecision, !entry.targetSlug.isEmpty else { return nil }
-        return SiteURL.library(entry.targetSlug).path
+        return .init(href: SiteURL.library(entry.targetSlug).path, label: "Open the library in the console →")
     }
 
     @Sendable func export(_ request: Request, context: ConsoleRequestContext) async throws -> Response {

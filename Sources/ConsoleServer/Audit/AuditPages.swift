@@ -121,15 +121,40 @@ struct AuditListPage {
 }
 
 struct AuditEntryPage {
+    /// Where the entry's item lives in the console, and how the link says it.
+    struct ItemLink: Sendable, Equatable {
+        let href: String
+        let label: String
+    }
+
     let layout: LayoutModel
     let row: AuditRow
     let fields: [AuditField]
-    let itemHref: String?
+    // Never nil: a missing name would be looked up further up the context stack.
+    let hasItem: Bool
+    let itemHref: String
+    let itemLabel: String
     let older: AuditRow?
     let newer: AuditRow?
     let hashMatches: Bool
     let chainsToOlder: Bool
     let listURL = SiteURL.audit.path
+
+    init(
+        layout: LayoutModel, row: AuditRow, fields: [AuditField], item: ItemLink?, older: AuditRow?, newer: AuditRow?, hashMatches: Bool,
+        chainsToOlder: Bool
+    ) {
+        self.layout = layout
+        self.row = row
+        self.fields = fields
+        hasItem = item != nil
+        itemHref = item?.href ?? ""
+        itemLabel = item?.label ?? ""
+        self.older = older
+        self.newer = newer
+        self.hashMatches = hashMatches
+        self.chainsToOlder = chainsToOlder
+    }
 }
 
 struct AuditSummaryPage {
