@@ -23,6 +23,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/demo/console.sqlite)")
     var database: String?
 
+    @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
+    var staffRecheck: Int?
+
     @OptionGroup var sandbox: SandboxOptions
 
     @OptionGroup var resources: ResourceOptions
@@ -41,6 +44,8 @@ struct DemoCommand: AsyncParsableCommand {
         let consolePort = try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080)
         let backendPort = try EnvironmentOption.integer(sandboxPort, "SANDBOX_PORT", default: 8081)
         let level = try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL")
+        let recheck = try EnvironmentOption.integer(staffRecheck, "CONSOLE_STAFF_RECHECK", default: 300)
+        guard recheck > 0 else { throw ValidationError("--staff-recheck (CONSOLE_STAFF_RECHECK) must be at least 1 second, got \(recheck).") }
         let logger = EnvironmentOption.logger(label: "demo", level: level)
         // Found before anything starts, so a missing directory stops the demo at once.
         let templates = try resources.templatesDirectory()
@@ -81,7 +86,8 @@ struct DemoCommand: AsyncParsableCommand {
         let consoleApp = try await buildConsoleApplication(
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
-                publicDirectory: publicFiles, apnsTopic: outbox.topic, mirror: mirrorConfiguration, outbox: outboxConfiguration),
+                publicDirectory: publicFiles, apnsTopic: outbox.topic, staffRecheckInterval: TimeInterval(recheck), mirror: mirrorConfiguration,
+                outbox: outboxConfiguration),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""
