@@ -131,11 +131,13 @@ extension ModerationStore {
     /// APNs said the token is gone: pushes stop going to it. Answers whether it was active.
     @discardableResult
     public func disableDevice(token: String, reason: String, now: Date) throws -> Bool {
-        try writer.write { db in
-            try db.execute(
-                sql: "UPDATE device SET active = 0, disabledReason = ?, disabledAt = ? WHERE token = ? AND active = 1",
-                arguments: [reason, now, token])
-            return db.changesCount == 1
-        }
+        try writer.write { db in try Self.disableDevice(db, token: token, reason: reason, at: now) }
+    }
+
+    /// The one UPDATE that switches a token off (only an active one), inside a caller's transaction.
+    static func disableDevice(_ db: Database, token: String, reason: String, at date: Date) throws -> Bool {
+        try db.cachedStatement(sql: "UPDATE device SET active = 0, disabledReason = ?, disabledAt = ? WHERE token = ? AND active = 1")
+            .execute(arguments: [reason, date, token])
+        return db.changesCount == 1
     }
 }

@@ -214,9 +214,7 @@ extension ModerationStore {
                             .execute(arguments: [attempt.attemptedAt, attempt.deviceToken])
                     case .deviceDisabled:
                         // APNs says the token is gone: nothing goes to it again until someone adds it anew.
-                        try db.execute(
-                            sql: "UPDATE device SET active = 0, disabledReason = ?, disabledAt = ? WHERE token = ? AND active = 1",
-                            arguments: [attempt.reason, attempt.attemptedAt, attempt.deviceToken])
+                        _ = try Self.disableDevice(db, token: attempt.deviceToken, reason: attempt.reason, at: attempt.attemptedAt)
                     case .retry, .failed:
                         break
                     }
