@@ -56,6 +56,10 @@ struct OutboxDeliveryTests {
                 let messages = try store.outboxMessages()
                 let photoMessage = try #require(messages.first { $0.eventType == .photoApproved })
                 #expect(push.headers["apns-id"]?.lowercased() == photoMessage.id.lowercased())
+                // The stand-in logs a push before its answer reaches the dispatcher, which then stores it.
+                for _ in 0..<100 where try store.outboxMessage(id: photoMessage.id)?.status != .delivered {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
                 #expect(try store.outboxMessage(id: photoMessage.id)?.status == .delivered)
                 let libraryMessage = try #require(messages.first { $0.eventType == .libraryApproved })
                 #expect(libraryMessage.status == .recordedOnly && libraryMessage.sentByBookCorners)
