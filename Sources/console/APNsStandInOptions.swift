@@ -23,7 +23,7 @@ struct APNsStandInOptions: ParsableArguments {
             ?? URL(fileURLWithPath: sandboxDatabase).deletingLastPathComponent().appendingPathComponent("apns").path
         let files = try APNsStandInFiles.prepare(in: directory)
         let standIn = try APNsStandIn(
-            configuration: try APNsStandInConfiguration(
+            configuration: APNsStandInConfiguration(
                 host: host, port: port, certificatePath: files.certificatePath, providerPublicKeyPEM: files.key.publicKeyPEM,
                 teamID: files.key.teamID, keyID: files.key.keyID, topic: topic),
             logger: logger)

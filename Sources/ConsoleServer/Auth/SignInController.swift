@@ -83,6 +83,12 @@ struct SignInController {
             await statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
             audit.auditSession("session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            // The rotation and alerts name staff the console knows; a failure here must not stop the sign-in.
+            do {
+                try store.recordStaffMember(StaffMember(id: account.id, username: account.username), signedInAt: Date())
+            } catch {
+                context.logger.error("staff member not recorded", metadata: ["error": "\(error)"])
+            }
             // Decisions parked for lack of a session can go now.
             try store.unpark(actorId: account.id, now: Date())
             runner.nudge()

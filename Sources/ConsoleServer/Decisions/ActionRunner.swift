@@ -375,7 +375,7 @@ final class ActionRunner: Service, Sendable {
                 messageID: messageID, bundleID: bundleID, collapseID: "\(target.kind.rawValue)-\(target.itemID)", now: now)
             let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
             messages.append(OutboxMessage(
-                id: messageID, actionId: action.id ?? 0, recipientUserId: recipient, eventType: push.type,
+                id: messageID, actionId: action.id, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
                 sentByBookCorners: DecisionNotifications.bookCornersSendsItself(target, statusAfter: action.statusWanted, reason: action.reason),
                 expiresAt: push.expiration(now: now)))

@@ -49,6 +49,7 @@ extension ModerationStore {
     }
 
     /// Imports Book Corners' own device tokens; idempotent: running it twice changes nothing more.
+    @discardableResult
     public func importDevices(_ entries: [DeviceTokenExport.Entry], now: Date) throws -> DeviceImportResult {
         try writer.write { db in
             var result = DeviceImportResult()

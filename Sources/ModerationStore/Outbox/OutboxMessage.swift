@@ -8,7 +8,8 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
 
     /// A UUID, also the `apns-id`: every attempt, a retry after a crash included, carries it.
     public var id: String
-    public var actionId: Int64
+    /// The decision that caused it; `nil` for messages of the console's own (alerts, hand-offs).
+    public var actionId: Int64?
     public var recipientUserId: Int
     public var eventType: EventType
     /// The APNs JSON payload, at most 4096 bytes.
@@ -31,10 +32,12 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
     public var sentByBookCorners: Bool
     /// Past this, APNs would drop it anyway (`apns-expiration`): it fails instead of being sent.
     public var expiresAt: Date?
+    /// Names a message no decision caused (`alert-7-notice-2`), so it is stored exactly once.
+    public var dedupeKey: String?
 
     public init(
-        id: String, actionId: Int64, recipientUserId: Int, eventType: EventType, payload: String, headers: String, createdAt: Date,
-        sentByBookCorners: Bool = false, expiresAt: Date? = nil
+        id: String, actionId: Int64?, recipientUserId: Int, eventType: EventType, payload: String, headers: String, createdAt: Date,
+        sentByBookCorners: Bool = false, expiresAt: Date? = nil, dedupeKey: String? = nil
     ) {
         self.id = id
         self.actionId = actionId
@@ -49,6 +52,7 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         self.lastReason = ""
         self.sentByBookCorners = sentByBookCorners
         self.expiresAt = expiresAt
+        self.dedupeKey = dedupeKey
     }
 
     /// Where a message is on its way to its recipient, and the moves it may make: the one
@@ -115,6 +119,10 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         case photoApproved = "photo.approved"
         case photoRejected = "photo.rejected"
         case reportResolved = "report.resolved"
+        /// To the person on call: a queue's oldest item is past its target age.
+        case queueOverdue = "queue.overdue"
+        /// To the person whose shift begins: the digest of the shift that ended.
+        case shiftHandoff = "shift.handoff"
     }
 
     public enum Columns {

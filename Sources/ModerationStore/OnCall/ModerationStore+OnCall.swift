@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// Staff, the rotation and its overrides. Every change to the rotation or an override is
+/// written with its audit entry in one transaction.
+extension ModerationStore {
+    // MARK: Staff
+
+    /// Notes a staff member the backend vouched for (at sign-in): their id and current username.
+    /// A username that moved to another id (renamed accounts) follows the id that has it now.
+    public func recordStaffMember(_ member: StaffMember, signedInAt: Date?, now: Date = Date()) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM staffMember WHERE username = ? AND id <> ? AND id NOT IN (SELECT staffId FROM rotationMember) AND id NOT IN (SELECT staffId FROM rotationOverride)",
+                arguments: [member.username, member.id])
+            try db.execute(sql: "UPDATE staffMember SET username = username || '#' || id WHERE username = ? AND id <> ?", arguments: [member.username, member.id])
+            try db.execute(
+                sql: """
+                    INSERT INTO staffMember (id, username, lastSignedInAt, createdAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET username = excluded.username, lastSignedInAt = COALESCE(excluded.lastSignedInAt, lastSignedInAt)
+                    """,
+                arguments: [member.id, member.username, signedInAt, now])
+        }
+    }
+
+    /// Every staff member the console knows, by username.
+    public func staffMembers() throws -> [StaffMember] {
+        try writer.read { db in try StaffMember.order(StaffMember.Columns.username).fetchAll(db) }
+    }
+
+    public func staffMember(username: String) throws -> StaffMember? {
+        try writer.read { db in try StaffMember.filter(StaffMember.Columns.username == username).fetchOne(db) }
+    }
+
+    public func staffMember(id: Int) throws -> StaffMember? {
+        try writer.read { db in try StaffMember.fetchOne(db, key: id) }
+    }
+
+    // MARK: The rotation
+
+    /// The rotation, or `nil` when none has been set up.
+    public func rotation() throws -> Rotation? {
+        try writer.read { db in try Self.rotation(db) }
+    }
+
+    static func rotation(_ db: Database) throws -> Rotation? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT shiftDays, handoffMinute, timeZone, startDate FROM rotation WHERE id = 1") else {
+            return nil
+        }
+        let members = try StaffMember.fetchAll(
+            db, sql: "SELECT staffMember.id, staffMember.username FROM rotationMember JOIN staffMember ON staffMember.id = rotationMember.staffId ORDER BY position")
+        let zoneName: String = row["timeZone"]
+        let dateText: String = row["startDate"]
+        guard let zone = TimeZone(identifier: zoneName), let start = LocalDate(dateText) else { return nil }
+        return try? Rotation(
+            members: members, shiftDays: row["shiftDays"], handoff: LocalTime(minutesAfterMidnight: row["handoffMinute"]), timeZone: zone,
+            startDate: start)
+    }
+
+    /// Replaces the rotation (members in order, shift length, hand-off, zone, start), with its audit entry.
+    public func saveRotation(_ rotation: Rotation, audit: AuditEntry, now: Date) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO rotation (id, shiftDays, handoffMinute, timeZone, startDate, updatedAt, updatedBy) VALUES (1, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET shiftDays = excluded.shiftDays, handoffMinute = excluded.handoffMinute,
+                        timeZone = excluded.timeZone, startDate = excluded.startDate, updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
+                    """,
+                arguments: [
+                    rotation.shiftDays, rotation.handoff.minutesAfterMidnight, rotation.timeZone.identifier, rotation.startDate.description, now,
+                    audit.actorUsername,
+                ])
+            try db.execute(sql: "DELETE FROM rotationMember")
+            for (position, member) in rotation.members.enumerated() {
+                try db.execute(sql: "INSERT INTO rotationMember (position, staffId) VALUES (?, ?)", arguments: [position, member.id])
+            }
+            var entry = audit
+            try Self.append(&entry, db)
+        }
+    }
+
+    // MARK: Overrides
+
+    /// Overrides still in force or to come after `after`, oldest added first.
+    public func overrides(endingAfter after: Date) throws -> [RotationOverride] {
+        try writer.read { db in
+            try RotationOverride.fetchAll(
+                db,
+                sql: """
+                    SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId
+                    WHERE endsAt > ? ORDER BY createdAt, rotationOverride.id
+                    """,
+                arguments: [after])
+        }
+    }
+
+    public func override(id: Int64) throws -> RotationOverride? {
+        try writer.read { db in
+            try RotationOverride.fetchOne(
+                db,
+                sql: "SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId WHERE rotationOverride.id = ?",
+                arguments: [id])
+        }
+    }
+
+    /// Adds "`staff` covers from `startsAt` to `endsAt`", with its audit entry; returns its id.
+    @discardableResult
+    public func addOverride(
+        staff: StaffMember, startsAt: Date, endsAt: Date, note: String, audit: AuditEntry, now: Date
+    ) throws -> Int64 {
+        guard endsAt > startsAt else { throw RotationError.overrideEndsBeforeStart }
+        guard endsAt.timeIntervalSince(startsAt) <= 60 * 86_400 else { throw RotationError.overrideTooLong }
+        return try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO rotationOverride (staffId, startsAt, endsAt, note, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [staff.id, startsAt, endsAt, note, audit.actorUsername, now])
+            let id = db.lastInsertedRowID
+            var entry = audit
+            entry.targetId = String(id)
+            try Self.append(&entry, db)
+            return id
+        }
+    }
+
+    /// Removes an override, with its audit entry; someone else removing it first is `noSuchOverride`.
+    public func removeOverride(id: Int64, audit: AuditEntry) throws {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM rotationOverride WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw RotationError.noSuchOverride }
+            var entry = audit
+            try Self.append(&entry, db)
+        }
+    }
+
+    /// The schedule as it stands (overrides that ended before `since` left out), or `nil` without a rotation.
+    public func onCallSchedule(since: Date) throws -> OnCallSchedule? {
+        guard let rotation = try rotation() else { return nil }
+        return OnCallSchedule(rotation: rotation, overrides: try overrides(endingAfter: since))
+    }
+
+    // MARK: Messages of the console's own
+
+    /// Stores a message no decision caused (an alert, a hand-off) inside the caller's
+    /// transaction; `false` when one with its `dedupeKey` is already stored.
+    public static func insertOwnOutboxMessage(_ message: OutboxMessage, _ db: Database) throws -> Bool {
+        precondition(message.dedupeKey != nil, "messages of the console's own are keyed")
+        try db.execute(
+            sql: """
+                INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt,
+                    nextAttemptAt, lastReason, sentByBookCorners, expiresAt, dedupeKey)
+                VALUES (?, NULL, ?, ?, ?, ?, ?, 0, ?, ?, '', 0, ?, ?)
+                ON CONFLICT DO NOTHING
+                """,
+            arguments: [
+                message.id, message.recipientUserId, message.eventType.rawValue, message.payload, message.headers,
+                OutboxMessage.State.pending.rawValue, message.createdAt, message.nextAttemptAt, message.expiresAt, message.dedupeKey,
+            ])
+        return db.changesCount == 1
+    }
+}

@@ -1,0 +1,82 @@
+import GRDB
+
+/// The on-call tables, appended to the store's migrator. Never edit a landed migration.
+enum OnCallMigrations {
+    static func register(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v12-on-call-rotation") { db in
+            // Staff the console has seen (sign-in) or been told of (`console oncall`): rotations
+            // and alerts name people by their Book Corners user id, and pages by their username.
+            // One rotation (row id 1); its members in order; overrides that take precedence.
+            try db.execute(sql: """
+                CREATE TABLE staffMember (
+                    id INTEGER PRIMARY KEY NOT NULL,      -- the Book Corners user id
+                    username TEXT NOT NULL,
+                    lastSignedInAt DATETIME,
+                    createdAt DATETIME NOT NULL
+                );
+                CREATE UNIQUE INDEX staffMember_username ON staffMember(username);
+                CREATE TABLE rotation (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    shiftDays INTEGER NOT NULL,
+                    handoffMinute INTEGER NOT NULL,       -- minutes after local midnight
+                    timeZone TEXT NOT NULL,               -- IANA identifier
+                    startDate TEXT NOT NULL,              -- local date YYYY-MM-DD of the first shift
+                    updatedAt DATETIME NOT NULL,
+                    updatedBy TEXT NOT NULL
+                );
+                CREATE TABLE rotationMember (
+                    position INTEGER PRIMARY KEY NOT NULL,
+                    staffId INTEGER NOT NULL REFERENCES staffMember(id)
+                );
+                CREATE TABLE rotationOverride (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    staffId INTEGER NOT NULL REFERENCES staffMember(id),
+                    startsAt DATETIME NOT NULL,
+                    endsAt DATETIME NOT NULL,
+                    note TEXT NOT NULL,
+                    createdBy TEXT NOT NULL,
+                    createdAt DATETIME NOT NULL,
+                    CHECK (endsAt > startsAt)
+                );
+                CREATE INDEX rotationOverride_endsAt ON rotationOverride(endsAt);
+                """)
+            // Messages that no decision caused (alerts, hand-offs) have no action; a key of their
+            // own makes each one exactly once. SQLite cannot relax NOT NULL in place: the table is
+            // rebuilt as its documentation says (foreign keys are off during a migration).
+            try db.execute(sql: """
+                CREATE TABLE outboxMessage_new (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    actionId INTEGER REFERENCES action(id),
+                    recipientUserId INTEGER NOT NULL,
+                    eventType TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    headers TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    createdAt DATETIME NOT NULL,
+                    nextAttemptAt DATETIME,
+                    lastReason TEXT NOT NULL DEFAULT '',
+                    claimedBy TEXT,
+                    leaseExpiresAt DATETIME,
+                    finishedAt DATETIME,
+                    sentByBookCorners BOOLEAN NOT NULL DEFAULT 0,
+                    expiresAt DATETIME,
+                    dedupeKey TEXT,
+                    UNIQUE(actionId, recipientUserId, eventType)
+                );
+                INSERT INTO outboxMessage_new (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt,
+                    nextAttemptAt, lastReason, claimedBy, leaseExpiresAt, finishedAt, sentByBookCorners, expiresAt)
+                    SELECT id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt,
+                    nextAttemptAt, lastReason, claimedBy, leaseExpiresAt, finishedAt, sentByBookCorners, expiresAt FROM outboxMessage;
+                DROP TABLE outboxMessage;
+                ALTER TABLE outboxMessage_new RENAME TO outboxMessage;
+                CREATE INDEX outboxMessage_status ON outboxMessage(status, createdAt);
+                CREATE INDEX outboxMessage_due ON outboxMessage(nextAttemptAt) WHERE status = 'pending';
+                CREATE INDEX outboxMessage_pendingOrder ON outboxMessage(createdAt, id) WHERE status = 'pending';
+                CREATE INDEX outboxMessage_lease ON outboxMessage(leaseExpiresAt) WHERE status = 'sending';
+                CREATE INDEX outboxMessage_finished ON outboxMessage(finishedAt) WHERE finishedAt IS NOT NULL;
+                CREATE UNIQUE INDEX outboxMessage_dedupeKey ON outboxMessage(dedupeKey) WHERE dedupeKey IS NOT NULL;
+                """)
+        }
+    }
+}

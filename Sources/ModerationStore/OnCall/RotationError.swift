@@ -1,0 +1,41 @@
+/// Why a rotation or an override was refused, in words staff can act on.
+public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
+    case noMembers
+    case repeatedMember(String)
+    case unknownStaff(String)
+    case shiftTooShort(Int)
+    case shiftTooLong(Int)
+    case badHandoffTime(String)
+    case badStartDate(String)
+    case unknownTimeZone(String)
+    case overrideEndsBeforeStart
+    case overrideTooLong
+    case noSuchOverride
+
+    public var description: String {
+        switch self {
+        case .noMembers:
+            "A rotation needs at least one staff member: add someone to it."
+        case .repeatedMember(let name):
+            "\(name) is in the rotation twice: list each person once."
+        case .unknownStaff(let name):
+            "The console does not know a staff member called \(name): they must sign in once first."
+        case .shiftTooShort(let days):
+            "A shift lasts at least 1 day, not \(days)."
+        case .shiftTooLong(let days):
+            "A shift lasts at most 28 days, not \(days)."
+        case .badHandoffTime(let text):
+            "“\(text)” is not a time of day: write it as 09:00."
+        case .badStartDate(let text):
+            "“\(text)” is not a date: write it as 2026-11-23."
+        case .unknownTimeZone(let name):
+            "“\(name)” is not a time zone: use an IANA name such as Europe/Rome."
+        case .overrideEndsBeforeStart:
+            "An override must end after it starts."
+        case .overrideTooLong:
+            "An override lasts at most 60 days: add a rotation change instead."
+        case .noSuchOverride:
+            "That override no longer exists: someone removed it."
+        }
+    }
+}
