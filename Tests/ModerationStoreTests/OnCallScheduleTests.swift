@@ -10,8 +10,9 @@ import Testing
     let carol = StaffMember(id: 3, username: "carol")
 
     func rotation(_ members: [StaffMember], days: Int, zone: String, start: String, handoff: String = "09:00") throws -> Rotation {
-        try Rotation(
-            members: members, shiftDays: days, handoff: try #require(LocalTime(handoff)), timeZone: try #require(TimeZone(identifier: zone) as TimeZone?),
+        let timeZone: TimeZone? = TimeZone(identifier: zone)
+        return try Rotation(
+            members: members, shiftDays: days, handoff: try #require(LocalTime(handoff)), timeZone: try #require(timeZone),
             startDate: try #require(LocalDate(start)))
     }
 
