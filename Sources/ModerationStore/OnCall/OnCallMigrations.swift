@@ -39,6 +39,12 @@ enum OnCallMigrations {
                     CHECK (endsAt > startsAt)
                 );
                 CREATE INDEX rotationOverride_endsAt ON rotationOverride(endsAt);
+                CREATE TABLE queueTarget (
+                    queue TEXT PRIMARY KEY NOT NULL,      -- libraries | reports | photos
+                    targetMinutes INTEGER NOT NULL CHECK (targetMinutes > 0),
+                    updatedAt DATETIME NOT NULL,
+                    updatedBy TEXT NOT NULL
+                );
                 """)
             // Messages that no decision caused (alerts, hand-offs) have no action; a key of their
             // own makes each one exactly once. SQLite cannot relax NOT NULL in place: the table is
