@@ -137,6 +137,33 @@ extension ModerationStore {
         return OnCallSchedule(rotation: rotation, overrides: try overrides(endingAfter: since))
     }
 
+    // MARK: Queue targets
+
+    /// Each queue's target age: what staff set, else the default.
+    public func queueTargets() throws -> QueueTargets {
+        try writer.read { db in
+            var minutes: [ModerationQueue: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT queue, targetMinutes FROM queueTarget") {
+                if let queue = ModerationQueue(rawValue: row["queue"]) { minutes[queue] = row["targetMinutes"] }
+            }
+            return QueueTargets(minutes: minutes)
+        }
+    }
+
+    /// Sets one queue's target age, with its audit entry.
+    public func setQueueTarget(_ queue: ModerationQueue, minutes: Int, audit: AuditEntry, now: Date) throws {
+        try writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO queueTarget (queue, targetMinutes, updatedAt, updatedBy) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(queue) DO UPDATE SET targetMinutes = excluded.targetMinutes, updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
+                    """,
+                arguments: [queue.rawValue, minutes, now, audit.actorUsername])
+            var entry = audit
+            try Self.append(&entry, db)
+        }
+    }
+
     // MARK: Messages of the console's own
 
     /// Stores a message no decision caused (an alert, a hand-off) inside the caller's
