@@ -64,12 +64,15 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: sandboxConfiguration, apnsStandIn: standIn?.standIn, host: host, port: backendPort,
             logger: EnvironmentOption.logger(label: "sandbox", level: level))
         let databasePath = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite")
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try DemoOnCall.prepare(
+            store: ModerationStore(path: databasePath), staff: SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath),
+            onCallFirst: SeedAccounts.demoStaffUsername, now: Date())
         var outboxConfiguration: OutboxDeliveryConfiguration
         if let standIn {
             // The seeded users' phones, so decisions become pushes the stand-in's page shows.
             try standIn.files.writeDeviceTokens(sandboxDatabase: sandboxConfiguration.databasePath)
-            try FileManager.default.createDirectory(
-                at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
             let export = try Data(contentsOf: URL(fileURLWithPath: standIn.files.deviceTokensPath))
             try ModerationStore(path: databasePath).importDevices(try DeviceTokenExport.parse(export), now: Date())
             guard let standInURL = URL(string: "https://\(host):\(standIn.port)") else { throw ValidationError("Invalid --apns-port.") }
@@ -82,6 +85,8 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             outboxConfiguration = try outbox.configuration(databasePath: databasePath)
         }
+        let otherStaff = try SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath)
+            .map(\.username).filter { $0 != SeedAccounts.demoStaffUsername }.joined(separator: ", ")
         let watchURL = outboxConfiguration.watchURL ?? "no APNs stand-in (--no-apns-stand-in)"
         let consoleApp = try await buildConsoleApplication(
             configuration: ConsoleConfiguration(
@@ -96,7 +101,8 @@ struct DemoCommand: AsyncParsableCommand {
                       Console:  http://\(host):\(port)/
                       Sandbox:  \(backendURL.absoluteString)
                       Pushes:   \(watchURL)
-                      Sign in as staff:      \(SeedAccounts.demoStaffUsername) / \(SeedAccounts.demoStaffPassword)
+                      Sign in as staff:      \(SeedAccounts.demoStaffUsername) / \(SeedAccounts.demoStaffPassword)  (on call in the demo rotation)
+                      More staff:            \(otherStaff) (same password)
                       A non-staff account:   \(SeedAccounts.demoUserUsername) / \(SeedAccounts.userPassword)
                     Press Ctrl-C to stop.
 

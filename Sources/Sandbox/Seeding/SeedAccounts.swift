@@ -1,3 +1,4 @@
+import GRDB
 /// The sandbox's accounts. Passwords are public on purpose: this is demo data.
 public enum SeedAccounts {
     /// The staff account `console demo` prints.
@@ -7,6 +8,15 @@ public enum SeedAccounts {
     public static let userPassword = "user-demo-password"
     /// An ordinary user for trying the non-staff refusal.
     public static let demoUserUsername = "alice"
+
+    /// The seeded staff accounts of the sandbox database at `path` (id and username), in seeding order:
+    /// what `console demo` builds its demo rotation from.
+    public static func staffAccounts(databasePath path: String) throws -> [(id: Int, username: String)] {
+        try DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(db, sql: "SELECT id, username FROM user WHERE isStaff = 1 AND username <> 'seedbot' ORDER BY id")
+                .map { (id: $0["id"], username: $0["username"]) }
+        }
+    }
 
     static let staff = ["staff", "maria", "jonas"]
     static let users = [
