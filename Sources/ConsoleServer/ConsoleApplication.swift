@@ -116,6 +116,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
         throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
         renderer: renderer, forwardClientAddress: configuration.forwardClientAddress)
     signIn.addRoutes(to: router)
+    CalendarFeedController(store: store, publicURL: configuration.publicURL).addRoutes(to: router)
 
     let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
@@ -130,6 +131,9 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     DevicesController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
     StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
+    OnCallController(
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, publicURL: configuration.publicURL
+    ).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

@@ -43,6 +43,14 @@ struct SiteURLTests {
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
         (.benchmarkConstant, "/benchmark/constant", "/benchmark/constant"),
+        (.onCall, "/on-call", "/on-call"),
+        (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
+        (.onCallHandoffs, "/on-call/handoffs", "/on-call/handoffs"),
+        (.onCallRotation, "/on-call/rotation", "/on-call/rotation"),
+        (.onCallOverrides, "/on-call/overrides", "/on-call/overrides"),
+        (.onCallOverrideRemove(3), "/on-call/overrides/3/remove", "/on-call/overrides/:id/remove"),
+        (.onCallCalendarFeed, "/on-call/calendar-feed", "/on-call/calendar-feed"),
+        (.calendarFeed("abc_-9"), "/calendar/abc_-9", "/calendar/:token"),
     ]
 
     @Test("every address has its path and its route's pattern, and the table names every route")

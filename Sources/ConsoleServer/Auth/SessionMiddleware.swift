@@ -33,6 +33,9 @@ struct SessionMiddleware: RouterMiddleware {
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
                 + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            // A schedule the store cannot read leaves the header without its line, never the page without content.
+            let now = Date()
+            context.onCall = (try? store.onCallSchedule(since: now)).map { OnCallHeadline(schedule: $0, viewerID: session.staffId, now: now) }
             return try await next(request, context)
         }
     }

@@ -53,6 +53,11 @@ struct LayoutModel: MustacheParent {
         case "homeURL": SiteURL.dashboard.path
         case "signOutURL": SiteURL.signOut.path
         case "devicesURL": SiteURL.devices.path
+        case "hasOnCall": onCall != nil
+        case "onCallText": onCall?.text ?? ""
+        case "onCallIsYou": onCall?.isViewerOnCall ?? false
+        case "onCallNeedsRotation": onCall?.needsRotation ?? false
+        case "onCallURL": SiteURL.onCall.path
         case "stylesheetURL": SiteURL.staticFile("console.css").path
         case "scriptURL": SiteURL.staticFile("console.js").path
         case "iconURL": SiteURL.staticFile("icon.svg").path
@@ -73,6 +78,8 @@ struct LayoutModel: MustacheParent {
     let version = ConsoleVersion.current
     let pendingActions: [PendingActionItem]
     let hasPendingActions: Bool
+    /// The header's on-call line; `nil` when signed out.
+    let onCall: OnCallHeadline?
 
     /// One decision still on its way, as the Pending actions panel shows it.
     struct PendingActionItem: MustacheParent {
@@ -91,7 +98,7 @@ struct LayoutModel: MustacheParent {
     }
 
     enum Area: String {
-        case dashboard, libraries, reports, photos, audit, outbox, statistics
+        case dashboard, libraries, reports, photos, audit, outbox, statistics, onCall
     }
 
     /// The frame for the request's staff member (or the signed-out frame).
@@ -99,13 +106,13 @@ struct LayoutModel: MustacheParent {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
             pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, notice: status?.notice(),
-            freshness: status?.freshness)
+            freshness: status?.freshness, onCall: context.onCall)
     }
 
     /// The frame from plain values: `session` is nil when nobody is signed in.
     init(
         title: String, session: (username: String, csrf: String)?, flash: String?, pendingActions: [ModerationAction], active: Area?,
-        summary: ModerationSummary?, banner: String? = nil, notice: String? = nil, freshness: String? = nil
+        summary: ModerationSummary?, banner: String? = nil, notice: String? = nil, freshness: String? = nil, onCall: OnCallHeadline? = nil
     ) {
         self.title = title
         self.username = session?.username
@@ -115,6 +122,7 @@ struct LayoutModel: MustacheParent {
         self.banner = banner
         self.notice = notice
         self.freshness = freshness
+        self.onCall = session == nil ? nil : onCall
         self.pendingActions = pendingActions.map { action in
             PendingActionItem(
                 summary: "\(DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted)) \(action.targetKey)",
@@ -134,7 +142,7 @@ struct LayoutModel: MustacheParent {
             NavItem(label: "Audit", href: SiteURL.audit.path, current: active == .audit, count: nil, planned: false),
             NavItem(label: "Outbox", href: SiteURL.outbox.path, current: active == .outbox, count: nil, planned: false),
             NavItem(label: "Statistics", href: SiteURL.statistics.path, current: active == .statistics, count: nil, planned: false),
-            NavItem(label: "On call", href: "", current: false, count: nil, planned: true),
+            NavItem(label: "On call", href: SiteURL.onCall.path, current: active == .onCall, count: nil, planned: false),
         ]
     }
 }

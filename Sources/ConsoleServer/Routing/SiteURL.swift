@@ -33,6 +33,15 @@ enum SiteURL: Hashable, Sendable {
     case statisticsData(String)
     case staticFile(String)
     case benchmarkConstant
+    // On call: schedule
+    case onCall
+    case onCallAlerts
+    case onCallHandoffs
+    case onCallRotation
+    case onCallOverrides
+    case onCallOverrideRemove(Int64)
+    case onCallCalendarFeed
+    case calendarFeed(String)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -67,6 +76,16 @@ enum SiteURL: Hashable, Sendable {
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
         case benchmarkConstant = "/benchmark/constant"
+        // On call: schedule
+        case onCall = "/on-call"
+        case onCallAlerts = "/on-call/alerts"
+        case onCallHandoffs = "/on-call/handoffs"
+        case onCallRotation = "/on-call/rotation"
+        case onCallOverrides = "/on-call/overrides"
+        case onCallOverrideRemove = "/on-call/overrides/:id/remove"
+        case onCallCalendarFeed = "/on-call/calendar-feed"
+        /// A staff member's shifts as iCalendar; the secret token is the only key (calendar apps send no cookie).
+        case calendarFeed = "/calendar/:token"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -119,6 +138,15 @@ enum SiteURL: Hashable, Sendable {
         case .statisticsData: .statisticsData
         case .staticFile: .staticFile
         case .benchmarkConstant: .benchmarkConstant
+        // On call: schedule
+        case .onCall: .onCall
+        case .onCallAlerts: .onCallAlerts
+        case .onCallHandoffs: .onCallHandoffs
+        case .onCallRotation: .onCallRotation
+        case .onCallOverrides: .onCallOverrides
+        case .onCallOverrideRemove: .onCallOverrideRemove
+        case .onCallCalendarFeed: .onCallCalendarFeed
+        case .calendarFeed: .calendarFeed
         }
     }
 
@@ -128,7 +156,8 @@ enum SiteURL: Hashable, Sendable {
         case .library(let slug), .libraryDecide(let slug): slug
         case .reportDecide(let id), .photoDecide(let id): String(id)
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
-        case .auditEntry(let id), .deviceRemove(let id): String(id)
+        case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
+        case .calendarFeed(let token): token
         case .statisticsData(let chart): chart
         case .staticFile(let name): name
         default: nil

@@ -14,6 +14,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var flash: String?
     /// The signed-in staff member's decisions not yet final, for the Pending actions panel.
     public var pendingActions: [ModerationAction] = []
+    /// Who is on call, as the header tells the signed-in staff member.
+    var onCall: OnCallHeadline?
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
     /// The address rate limits, lockouts and the audit log count against: the socket peer,

@@ -84,5 +84,16 @@ enum OnCallMigrations {
                 CREATE UNIQUE INDEX outboxMessage_dedupeKey ON outboxMessage(dedupeKey) WHERE dedupeKey IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v14-calendar-feeds") { db in
+            // A staff member's private calendar feed: only the SHA-256 of its secret is kept, so a
+            // copy of the database does not open anyone's feed.
+            try db.execute(sql: """
+                CREATE TABLE calendarFeedToken (
+                    staffId INTEGER PRIMARY KEY NOT NULL REFERENCES staffMember(id),
+                    tokenHash TEXT NOT NULL UNIQUE,
+                    createdAt DATETIME NOT NULL
+                );
+                """)
+        }
     }
 }

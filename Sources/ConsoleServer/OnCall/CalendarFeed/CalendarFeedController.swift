@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// Serves a staff member's shifts to their calendar app. Calendar apps cannot sign in, so the
+/// secret in the address is the only key: an unknown one gets a bare 404, nothing else.
+struct CalendarFeedController {
+    static let suffix = ".ics"
+
+    let store: ModerationStore
+    let publicURL: URL?
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get(SiteURL.Route.calendarFeed.pattern, use: feed)
+    }
+
+    @Sendable func feed(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        guard let segment = SiteURL.Route.calendarFeed.value(in: context.parameters) else { return Self.notFound }
+        let token = segment.hasSuffix(Self.suffix) ? String(segment.dropLast(Self.suffix.count)) : segment
+        let now = Date()
+        guard let member = try store.calendarFeedOwner(token: token), let schedule = try store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400))
+        else { return Self.notFound }
+        let body = ShiftCalendar(schedule: schedule, member: member, consoleURL: publicURL?.absoluteString).render(now: now)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/calendar; charset=utf-8"
+        headers[.cacheControl] = "private, no-cache"
+        headers[.contentDisposition] = "inline; filename=\"book-corners-on-call.ics\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    private static var notFound: Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: .notFound, headers: headers, body: .init(byteBuffer: ByteBuffer(string: "Not found.\n")))
+    }
+}

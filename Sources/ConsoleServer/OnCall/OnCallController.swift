@@ -1,0 +1,186 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// The On call page: who is on call now and next, four weeks of the schedule, overrides, the
+/// rotation's settings and the viewer's private calendar feed. Every change is audited with it.
+struct OnCallController {
+    let store: ModerationStore
+    let renderer: PageRenderer
+    let sessions: SessionManager
+    let audit: StaffAuditWriter
+    /// The console's address as browsers see it, for the calendar feed's link; `nil`: the request's own.
+    let publicURL: URL?
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get(SiteURL.Route.onCall.pattern) { request, context in
+            try page(request: request, context: context)
+        }
+        router.post(SiteURL.Route.onCallRotation.pattern, use: saveRotation)
+        router.post(SiteURL.Route.onCallOverrides.pattern, use: addOverride)
+        router.post(SiteURL.Route.onCallOverrideRemove.pattern, use: removeOverride)
+        router.post(SiteURL.Route.onCallCalendarFeed.pattern, use: regenerateFeed)
+    }
+
+    /// What the forms on the page hold when one comes back with a problem.
+    private struct Draft {
+        var rotation: RotationForm?
+        var rotationProblem: String?
+        var override: OverrideForm?
+        var overrideProblem: String?
+        var newFeedURL: String?
+    }
+
+    private func page(request: Request, context: ConsoleRequestContext, draft: Draft = Draft()) throws -> Response {
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let now = Date()
+        let schedule = try store.onCallSchedule(since: now)
+        let staff = try store.staffMembers()
+        var status = PageStatus()
+        let summary = try MirrorPageData.summary(store, status: &status)
+        let clock = schedule.map { OnCallTimeText(zone: $0.rotation.timeZone) }
+        let (current, next) = schedule?.nowAndNext(at: now) ?? (nil, nil)
+        func turn(_ turn: OnCallSchedule.Turn?, until: Bool) -> OnCallPage.Turn {
+            guard let turn, let clock else { return OnCallPage.Turn(who: "", isViewer: false, when: "", relative: "") }
+            let instant = until ? turn.endsAt : turn.startsAt
+            return OnCallPage.Turn(
+                who: turn.member.id == session.staffId ? "You (\(turn.member.username))" : turn.member.username,
+                isViewer: turn.member.id == session.staffId, when: (until ? "until " : "from ") + clock.dayAndTime(instant),
+                relative: OnCallTimeText.from(now, to: instant))
+        }
+        let rotation = schedule?.rotation
+        let overrides = schedule?.overrides.filter { $0.endsAt > now } ?? []
+        let feedCreated = try store.calendarFeedCreatedAt(staffId: session.staffId)
+        let rotationForm = draft.rotation
+        let overrideForm = draft.override
+        let page = OnCallPage(
+            layout: LayoutModel(context: context, title: "On call", active: .onCall, summary: summary),
+            subnav: OnCallSubnav.links(current: .schedule), hasRotation: schedule != nil,
+            rotationSummary: rotation.map { rotation in
+                let length = rotation.shiftDays == 1 ? "One-day shifts" : "\(rotation.shiftDays)-day shifts"
+                return "\(length), handing off at \(rotation.handoff) \(OnCallTimeText(zone: rotation.timeZone).clockName) (\(rotation.timeZone.identifier)), "
+                    + "from \(rotation.startDate): \(rotation.members.map(\.username).joined(separator: " → "))."
+            } ?? "",
+            clockName: clock?.clockName ?? "", hasNow: current != nil, now: turn(current, until: true), hasNext: next != nil,
+            next: turn(next, until: false), weekdays: OnCallCalendar.weekdayNames,
+            weeks: schedule.map { OnCallCalendar(schedule: $0, viewerID: session.staffId, now: now).weeks } ?? [],
+            overrides: overrides.map { cover in
+                OnCallPage.OverrideRow(
+                    who: cover.staff.username, from: clock?.dayAndTime(cover.startsAt) ?? "", to: clock?.dayAndTime(cover.endsAt) ?? "",
+                    note: cover.note, hasNote: !cover.note.isEmpty, addedBy: cover.createdBy, removeURL: SiteURL.onCallOverrideRemove(cover.id).path)
+            },
+            hasOverrides: !overrides.isEmpty,
+            staffOptions: staff.map { FilterOption(value: $0.username, label: $0.username, selected: $0.username == (overrideForm?.staff ?? session.username)) },
+            overrideStartsAt: overrideForm?.startsAt ?? "", overrideEndsAt: overrideForm?.endsAt ?? "", overrideNote: overrideForm?.note ?? "",
+            overrideProblem: draft.overrideProblem ?? "", hasOverrideProblem: draft.overrideProblem != nil,
+            rotationMembers: rotationForm?.members ?? rotation?.members.map(\.username).joined(separator: "\n") ?? staff.map(\.username).joined(separator: "\n"),
+            rotationShiftDays: rotationForm?.shiftDays ?? rotation.map { String($0.shiftDays) } ?? "7",
+            rotationHandoff: rotationForm?.handoff ?? rotation?.handoff.description ?? "09:00",
+            rotationTimeZone: rotationForm?.timeZone ?? rotation?.timeZone.identifier ?? "Europe/Rome",
+            rotationStartDate: rotationForm?.startDate ?? rotation?.startDate.description ?? LocalDate(now, in: .gmt).description,
+            rotationProblem: draft.rotationProblem ?? "", hasRotationProblem: draft.rotationProblem != nil,
+            hasFeed: feedCreated != nil, feedCreated: feedCreated.map(TimeText.utc) ?? "",
+            newFeedURL: draft.newFeedURL ?? "", hasNewFeedURL: draft.newFeedURL != nil)
+        let problem = draft.rotationProblem != nil || draft.overrideProblem != nil
+        return try renderer.render(page, with: "oncall", status: problem ? .badRequest : .ok).response(from: request, context: context)
+    }
+
+    @Sendable func saveRotation(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let form = try await request.decodeForm(as: RotationForm.self, context: context)
+        let staff = try store.staffMembers()
+        let rotation: Rotation
+        do {
+            rotation = try form.rotation(staff: staff)
+        } catch {
+            return try page(request: request, context: context, draft: Draft(rotation: form, rotationProblem: error.description + " Nothing was changed."))
+        }
+        let before = try store.rotation()
+        let entry = audit.staffEntry(
+            "rotation.update", targetKind: "oncall", targetId: "1", targetName: "rotation",
+            statusBefore: before.map(Self.describe) ?? "", statusAfter: Self.describe(rotation), context: context,
+            userAgent: request.headers[.userAgent] ?? "")
+        try store.saveRotation(rotation, audit: entry, now: Date())
+        try await sessions.flash("Rotation saved: \(Self.describe(rotation)).", sessionID: session.id)
+        return .redirect(to: SiteURL.onCall.path, type: .normal)
+    }
+
+    @Sendable func addOverride(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let form = try await request.decodeForm(as: OverrideForm.self, context: context)
+        func problem(_ text: String) throws -> Response {
+            try page(request: request, context: context, draft: Draft(override: form, overrideProblem: text + " Nothing was added."))
+        }
+        guard let rotation = try store.rotation() else { return try problem("Set up the rotation first: an override covers part of it.") }
+        guard let member = try form.staff.flatMap({ try store.staffMember(username: $0) }) else {
+            return try problem("Choose who covers from the list of staff.")
+        }
+        guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone) else {
+            return try problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")
+        }
+        let note = (form.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard note.count <= OverrideForm.noteLimit else { return try problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).") }
+        let clock = OnCallTimeText(zone: rotation.timeZone)
+        let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"
+        let entry = audit.staffEntry(
+            "override.add", targetKind: "oncall", targetId: "", targetName: "\(member.username) covers \(span)", statusAfter: note,
+            context: context, userAgent: request.headers[.userAgent] ?? "")
+        do {
+            try store.addOverride(staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date())
+        } catch let error as RotationError {
+            return try problem(error.description)
+        }
+        try await sessions.flash("\(member.username) covers \(span) (\(clock.clockName)).", sessionID: session.id)
+        return .redirect(to: SiteURL.onCall.path, type: .normal)
+    }
+
+    @Sendable func removeOverride(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        guard let text = SiteURL.Route.onCallOverrideRemove.value(in: context.parameters), let id = Int64(text) else { throw ConsoleError.notFound }
+        let flash: String
+        if let cover = try store.override(id: id) {
+            let clock = OnCallTimeText(zone: try store.rotation()?.timeZone ?? .gmt)
+            let span = "\(clock.dayAndTime(cover.startsAt)) – \(clock.dayAndTime(cover.endsAt))"
+            let entry = audit.staffEntry(
+                "override.remove", targetKind: "oncall", targetId: String(id), targetName: "\(cover.staff.username) covers \(span)",
+                statusBefore: cover.note, context: context, userAgent: request.headers[.userAgent] ?? "")
+            do {
+                try store.removeOverride(id: id, audit: entry)
+                flash = "Removed: \(cover.staff.username) no longer covers \(span)."
+            } catch RotationError.noSuchOverride {
+                flash = RotationError.noSuchOverride.description
+            }
+        } else {
+            flash = RotationError.noSuchOverride.description
+        }
+        try await sessions.flash(flash, sessionID: session.id)
+        return .redirect(to: SiteURL.onCall.path, type: .normal)
+    }
+
+    /// A new secret feed address for the viewer, shown once on the page that answers.
+    @Sendable func regenerateFeed(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        _ = try await request.decodeForm(as: CalendarFeedForm.self, context: context)
+        let entry = audit.staffEntry(
+            "calendar.regenerate", targetKind: "oncall", targetId: String(session.staffId), targetName: "calendar feed of \(session.username)",
+            context: context, userAgent: request.headers[.userAgent] ?? "")
+        try store.recordStaffMember(StaffMember(id: session.staffId, username: session.username), signedInAt: nil)
+        let token = try store.regenerateCalendarFeed(staffId: session.staffId, audit: entry, now: Date())
+        let origin = publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
+            ?? "http://\(request.head.authority ?? "localhost")"
+        var response = try page(request: request, context: context, draft: Draft(newFeedURL: origin + SiteURL.calendarFeed(token + CalendarFeedController.suffix).path))
+        // The secret is on this page only: never kept by a cache.
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    static func describe(_ rotation: Rotation) -> String {
+        "\(rotation.members.map(\.username).joined(separator: ", ")); \(rotation.shiftDays) d shifts at \(rotation.handoff) \(rotation.timeZone.identifier) from \(rotation.startDate)"
+    }
+}
+
+/// The calendar feed form carries nothing but its CSRF token.
+struct CalendarFeedForm: Decodable, Sendable {}
