@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what the tests need when it is
 # missing, then runs every test. Debian packages: libsqlite3-dev (GRDB), chromium and
-# chromium-driver (the browser tests).
+# chromium-driver (the browser tests), python3-icalendar (the calendar feed's parser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +9,8 @@ missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+# The calendar feed's tests parse it with a real iCalendar parser (Debian's Python).
+/usr/bin/python3 -c 'import icalendar' >/dev/null 2>&1 || missing+=(python3-icalendar)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing: ${missing[*]}"
   sudo_cmd=()
