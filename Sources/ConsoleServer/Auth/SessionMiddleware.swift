@@ -35,7 +35,11 @@ struct SessionMiddleware: RouterMiddleware {
                 + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
-            context.onCall = (try? store.onCallSchedule(since: now)).map { OnCallHeadline(schedule: $0, viewerID: session.staffId, now: now) }
+            do {
+                context.onCall = OnCallHeadline(schedule: try store.onCallSchedule(since: now), viewerID: session.staffId, now: now)
+            } catch {
+                context.logger.error("on-call schedule not read", metadata: ["error": "\(error)"])
+            }
             return try await next(request, context)
         }
     }

@@ -1,0 +1,150 @@
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// The On call page and the header through the console's real routes: the rotation set up by
+/// its form, who is told they are on call, overrides, and the calendar feed behind its secret.
+@Suite("On call pages", .timeLimit(.minutes(3)))
+struct OnCallPagesTests {
+    /// The local date in Rome `days` from now, as the rotation form takes it.
+    static func romeDate(daysFromNow days: Int) throws -> String {
+        let zone: TimeZone? = TimeZone(identifier: "Europe/Rome")
+        return LocalDate(Date(), in: try #require(zone)).adding(days: days).description
+    }
+
+    /// Signs in staff and maria, and sets a rotation of week-long shifts, staff's since yesterday.
+    static func setUp(_ browser: Browser) async throws -> Browser {
+        let maria = Browser(client: browser.client)
+        _ = try await maria.signIn("maria")
+        _ = try await browser.signIn()
+        let page = try await browser.get("/on-call")
+        let saved = try await browser.post("/on-call/rotation", form: [
+            ("csrf", page.csrfToken ?? ""), ("members", "staff\nmaria"), ("shiftDays", "7"), ("handoff", "09:00"),
+            ("timeZone", "Europe/Rome"), ("startDate", try romeDate(daysFromNow: -1)),
+        ])
+        #expect(saved.status == .seeOther || saved.status == .found, "\(saved.html.suffix(600))")
+        return maria
+    }
+
+    @Test("the rotation form sets the schedule (audited); the person on call reads a banner, everyone else who it is")
+    func headerAndCalendar() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup
+            let maria = try await Self.setUp(browser)
+            // act
+            let mine = try await browser.get("/on-call")
+            let theirs = try await maria.get("/libraries")
+            // check: the banner for staff only, the line for maria
+            #expect(mine.contains(#"<div class="oncall-line oncall-you" role="status"><strong>You are on call until "#))
+            #expect(theirs.contains(#"<div class="oncall-line"><a href="/on-call">On call: staff until "#))
+            #expect(theirs.contains("next: you, from") && !theirs.contains("oncall-you"))
+            // check: four weeks of seven days, today marked once, staff's days marked as theirs
+            let calendar = try #require(mine.html.range(of: #"<table class="oncall-calendar">"#).map { mine.html[$0.lowerBound...] })
+            let table = String(calendar[..<(calendar.range(of: "</table>")?.upperBound ?? calendar.endIndex)])
+            #expect(table.components(separatedBy: "<td class=").count - 1 == 28)
+            #expect(table.components(separatedBy: #"aria-current="date""#).count - 1 == 1)
+            #expect(table.contains("<strong>staff</strong>") && table.contains("maria"))
+            #expect(mine.contains("staff → maria"))
+            // check: the change is in the audit log, by staff
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let entry = try #require(try store.auditEntries(limit: 10).first { $0.action == "rotation.update" })
+            #expect(entry.actorUsername == "staff" && entry.statusAfter.hasPrefix("staff, maria; 7 d shifts at 09:00 Europe/Rome"))
+        }
+    }
+
+    @Test("a rotation naming someone unknown is refused with words and the input kept; nothing changes")
+    func badRotation() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            _ = try await browser.signIn()
+            let page = try await browser.get("/on-call")
+            #expect(page.contains("No on-call rotation yet"))
+            // act
+            let refused = try await browser.post("/on-call/rotation", form: [
+                ("csrf", page.csrfToken ?? ""), ("members", "staff\n<script>alert(1)</script>"), ("shiftDays", "7"), ("handoff", "09:00"),
+                ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
+            ])
+            // check
+            #expect(refused.status == .badRequest)
+            #expect(refused.contains("The console does not know a staff member called &lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(refused.contains("staff\n&lt;script&gt;alert(1)&lt;/script&gt;</textarea>"))
+            #expect(!refused.contains("<script>alert(1)"))
+            #expect(try ModerationStore(path: directory.path("console.sqlite")).rotation() == nil)
+        }
+    }
+
+    @Test("an override puts someone else on call (audited), a bad one keeps its input, and removing it gives the turn back")
+    func overrides() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup
+            let maria = try await Self.setUp(browser)
+            let page = try await maria.get("/on-call")
+            let today = try Self.romeDate(daysFromNow: 0)
+            let tomorrow = try Self.romeDate(daysFromNow: 2)
+            // act 1: the end before the start
+            let refused = try await maria.post("/on-call/overrides", form: [
+                ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(tomorrow)T09:00"), ("endsAt", "\(today)T00:00"), ("note", "swap"),
+            ])
+            #expect(refused.status == .badRequest)
+            #expect(refused.contains("An override must end after it starts. Nothing was added."))
+            #expect(refused.contains(#"value="\#(tomorrow)T09:00""#) && refused.contains(#"value="swap""#))
+            // act 2: maria covers from midnight today to two days ahead
+            let added = try await maria.post("/on-call/overrides", form: [
+                ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(today)T00:00"), ("endsAt", "\(tomorrow)T09:00"),
+                ("note", "staff is away"),
+            ])
+            #expect(added.status == .seeOther || added.status == .found)
+            // check: maria is on call now, and told so; the override is listed and audited
+            let now = try await maria.get("/on-call")
+            #expect(now.contains("You are on call until"))
+            #expect(now.contains("staff is away") && now.contains("(covering)"))
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let entry = try #require(try store.auditEntries(limit: 10).first { $0.action == "override.add" })
+            #expect(entry.actorUsername == "maria" && entry.targetName.hasPrefix("maria covers "))
+            // act 3: staff removes it
+            let cover = try #require(try store.overrides(endingAfter: Date()).first)
+            let staffPage = try await browser.get("/on-call")
+            let removed = try await browser.post("/on-call/overrides/\(cover.id)/remove", form: [("csrf", staffPage.csrfToken ?? "")])
+            #expect(removed.status == .seeOther || removed.status == .found)
+            #expect(try await browser.get("/on-call").contains("You are on call until"))
+            #expect(try store.auditEntries(limit: 10).contains { $0.action == "override.remove" && $0.actorUsername == "staff" })
+            // a second removal says what happened instead of failing
+            let again = try await browser.post("/on-call/overrides/\(cover.id)/remove", form: [("csrf", staffPage.csrfToken ?? "")])
+            #expect(again.status == .seeOther || again.status == .found)
+            #expect(try await browser.get("/on-call").contains("That override no longer exists"))
+        }
+    }
+
+    @Test("the calendar feed opens without a cookie by its secret only; a new secret stops the old one")
+    func calendarFeed() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup
+            _ = try await Self.setUp(browser)
+            let page = try await browser.get("/on-call")
+            // act: make the address
+            let made = try await browser.post("/on-call/calendar-feed", form: [("csrf", page.csrfToken ?? "")])
+            #expect(made.status == .ok && made.headers[.cacheControl] == "no-store")
+            let url = try #require(made.html.firstMatch(of: #/<code class="feed-url">http://[^/]+(/calendar/[A-Za-z0-9_-]+\.ics)</code>/#)).1
+            // check: a calendar app (no cookie) reads it, and a parser finds staff's week-long shift
+            let calendarApp = Browser(client: browser.client)
+            let feed = try await calendarApp.get(String(url))
+            #expect(feed.status == .ok && feed.headers[.contentType] == "text/calendar; charset=utf-8")
+            let events = try OnCallCalendarFeedTests.parse(feed.html)
+            #expect(!events.isEmpty && events.allSatisfy { $0[2] == "09:00" && $0[4] == "09:00" })
+            #expect(events.contains { $0[1] == (try? Self.romeDate(daysFromNow: -1)) })
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try store.auditEntries(limit: 10).contains { $0.action == "calendar.regenerate" })
+            // act: a new address
+            let remade = try await browser.post("/on-call/calendar-feed", form: [("csrf", page.csrfToken ?? "")])
+            let newURL = try #require(remade.html.firstMatch(of: #/<code class="feed-url">http://[^/]+(/calendar/[A-Za-z0-9_-]+\.ics)</code>/#)).1
+            // check: the old one is gone, the new one works, a made-up one is a bare 404
+            #expect(try await calendarApp.get(String(url)).status == .notFound)
+            #expect(try await calendarApp.get(String(newURL)).status == .ok)
+            let guessed = try await calendarApp.get("/calendar/not-a-secret.ics")
+            #expect(guessed.status == .notFound && !guessed.contains("staff"))
+            #expect(!(try await browser.get("/on-call")).contains("feed-url"), "the secret is shown once")
+        }
+    }
+}
