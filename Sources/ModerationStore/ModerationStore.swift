@@ -153,6 +153,7 @@ enum ModerationStoreMigrations {
         }
         MirrorMigrations.register(in: &migrator)
         OutboxMigrations.register(in: &migrator)
+        ItemClaimMigrations.register(in: &migrator)
         return migrator
     }
 }
