@@ -98,6 +98,20 @@ struct ItemClaimTests {
         }
     }
 
+    @Test("a claim just made reads as its full duration once stored, whatever the clock's sub-millisecond digits")
+    func minutesLeftAfterStorage() async throws {
+        try await withTwoStores { store, _ in
+            // setup: a clock whose fraction the database's millisecond times round up
+            let now = Date(timeIntervalSince1970: 1_800_000_000.0006)
+            _ = try store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
+            // act
+            let stored = try #require(try store.activeClaim(library, now: now))
+            // check
+            #expect(stored.minutesLeft(at: now) == 15, "not 16: \(stored.expiresAt.timeIntervalSince(now)) s left")
+            #expect(stored.minutesLeft(at: now.addingTimeInterval(60)) == 14)
+        }
+    }
+
     @Test("only the holder can release a claim; afterwards anyone can claim the item")
     func releaseOnlyByHolder() async throws {
         try await withTwoStores { store, _ in

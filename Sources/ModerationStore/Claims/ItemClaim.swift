@@ -73,9 +73,12 @@ public struct ItemClaim: Codable, FetchableRecord, MutablePersistableRecord, Sen
 
     public var target: Target { Target(kind: targetKind, key: targetKey) }
 
-    /// Whole minutes left at `now`, rounded up: never 0 while the claim is live.
+    /// Whole minutes left at `now`, rounded up: never 0 while the claim is live. Counted in
+    /// whole seconds first: the database keeps times to the millisecond, rounded, so a claim
+    /// just made can come back a fraction of a second longer, and must not read "16 min left".
     public func minutesLeft(at now: Date) -> Int {
-        max(1, Int((expiresAt.timeIntervalSince(now) / 60).rounded(.up)))
+        let seconds = max(0, Int(expiresAt.timeIntervalSince(now).rounded()))
+        return max(1, (seconds + 59) / 60)
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
