@@ -198,6 +198,25 @@ struct ClaimTests {
         }
     }
 
+    @Test("the claim duration comes from configuration, and an expired claim leaves every page by itself")
+    func configuredDurationAndExpiry() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.claimDuration = 2 }) { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            let maria = try await maria(browser)
+            let slug = try claimableLibrary(try await browser.get("/libraries"))
+            // act
+            try await claim(browser, "/libraries/\(slug)/claim", back: "/libraries/\(slug)")
+            // check: a 2-second claim reads as "1 min left", never "0 min left"
+            let during = try await maria.get("/libraries/\(slug)")
+            #expect(during.contains(#"<strong class="claim-holder">staff</strong> is reviewing · 1 min left"#), "\(during)")
+            try await Task.sleep(for: .milliseconds(2_200))
+            let after = try await maria.get("/libraries/\(slug)")
+            #expect(!after.contains("is reviewing ·"), "expired: nobody is shown")
+            #expect(after.contains(#"<form method="post" action="/libraries/\#(slug)/claim" class="claim-form">"#), "claimable again")
+        }
+    }
+
     /// The audit entry of a decision once the runner has sent it (it may take a moment).
     private func waitForAudit(_ store: ModerationStore, action: String, slug: String) async throws -> AuditEntry? {
         for _ in 0..<100 {

@@ -84,4 +84,11 @@ public struct ItemClaim: Codable, FetchableRecord, MutablePersistableRecord, Sen
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
+
+    public enum Columns {
+        static let targetKind = Column(CodingKeys.targetKind)
+        static let targetKey = Column(CodingKeys.targetKey)
+        static let state = Column(CodingKeys.state)
+        static let expiresAt = Column(CodingKeys.expiresAt)
+    }
 }
