@@ -191,10 +191,40 @@ struct ClaimTests {
             #expect(try await browser.get("/audit").contains("claim.takeOver"))
             let his = try await browser.get("/reports")
             #expect(his.item(containing: "/reports/\(id)/take-over").contains(#"<strong class="claim-holder">maria</strong> is reviewing"#))
+            // A confirmation of the claim as it was (staff's own, say, in another tab) takes nothing over.
+            let stale = try await browser.post("/reports/\(id)/take-over", form: [
+                ("csrf", his.csrfToken ?? ""), ("claim", ask.field("claim") ?? ""), ("back", "/reports"), ("confirmed", "1"),
+            ])
+            #expect(stale.status == .seeOther)
+            #expect(try await browser.get("/reports").contains("maria is reviewing report \(id) now (the claim changed since you asked)"))
+            #expect(try store.auditEntries().filter { $0.action == "claim.takeOver" }.count == 1)
             // staff's Release now explains what happened
             _ = try await browser.post("/reports/\(id)/release", form: [("csrf", his.csrfToken ?? ""), ("back", "/reports")])
             #expect(try await browser.get("/reports").contains("maria is reviewing report \(id) now"))
             #expect(try store.claims(on: .init(kind: .report, key: id)).map(\.state) == [.active, .takenOver])
+        }
+    }
+
+    @Test("a claimed photo: maria sees who reviews it on the grid; using it anyway asks, then records it and ends the claim")
+    func photoDecideAnyway() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let maria = try await maria(browser)
+            let photos = try await browser.get("/photos")
+            let id = try #require(photos.html.firstMatch(of: #/action="/photos/(\d+)/claim"/#).map { String($0.1) }, "\(photos)")
+            try await claim(browser, "/photos/\(id)/claim", back: "/photos")
+            let grid = try await maria.get("/photos")
+            let card = grid.item(containing: "/photos/\(id)/decide")
+            #expect(card.contains(#"<strong class="claim-holder">staff</strong> is reviewing · 15 min left"#), "\(card)")
+            // act
+            let ask = try await maria.post("/photos/\(id)/decide", form: grid.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide") + [("decision", "approve")])
+            #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
+            let done = try await maria.post("/photos/\(id)/decide", form: ask.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide"))
+            // check
+            #expect(done.status == .seeOther && done.location == "/photos", "\(done)")
+            let claims = try store(directory).claims(on: .init(kind: .photo, key: id))
+            #expect(claims.map(\.state) == [.decided] && claims.first?.endedBy == "maria")
         }
     }
 
