@@ -125,6 +125,9 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
+    ClaimController(
+        store: store, sessions: dependencies.sessions, renderer: renderer, audit: dependencies.audit, duration: configuration.claimDuration
+    ).addRoutes(to: staff)
     OutboxController(
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, delivery: dependencies.delivery
     ).addRoutes(to: staff)

@@ -47,6 +47,8 @@ public struct ConsoleConfiguration: Sendable {
     public var mirror: MirrorConfiguration?
     /// How outbox messages are delivered.
     public var outbox: OutboxDeliveryConfiguration
+    /// How long an "I'm reviewing this" claim lasts unless its holder decides or releases it first.
+    public var claimDuration: TimeInterval
 
     public init(
         host: String = "127.0.0.1",
@@ -70,7 +72,8 @@ public struct ConsoleConfiguration: Sendable {
         publicURL: URL? = nil,
         pruneInterval: TimeInterval = 60 * 60,
         mirror: MirrorConfiguration? = MirrorConfiguration(),
-        outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration()
+        outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration(),
+        claimDuration: TimeInterval = 15 * 60
     ) {
         self.host = host
         self.port = port
@@ -94,5 +97,6 @@ public struct ConsoleConfiguration: Sendable {
         self.pruneInterval = pruneInterval
         self.mirror = mirror
         self.outbox = outbox
+        self.claimDuration = claimDuration
     }
 }

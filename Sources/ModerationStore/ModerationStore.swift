@@ -154,6 +154,7 @@ enum ModerationStoreMigrations {
         MirrorMigrations.register(in: &migrator)
         OutboxMigrations.register(in: &migrator)
         OnCallMigrations.register(in: &migrator)
+        ItemClaimMigrations.register(in: &migrator)
         return migrator
     }
 }

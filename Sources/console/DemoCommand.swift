@@ -28,6 +28,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var sandbox: SandboxOptions
 
+    @OptionGroup var claims: ClaimOptions
+
     @OptionGroup var resources: ResourceOptions
 
     @OptionGroup var mirror: MirrorOptions
@@ -46,6 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
         let level = try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL")
         let recheck = try EnvironmentOption.integer(staffRecheck, "CONSOLE_STAFF_RECHECK", default: 300)
         guard recheck > 0 else { throw ValidationError("--staff-recheck (CONSOLE_STAFF_RECHECK) must be at least 1 second, got \(recheck).") }
+        let claimDuration = try claims.duration()
         let logger = EnvironmentOption.logger(label: "demo", level: level)
         // Found before anything starts, so a missing directory stops the demo at once.
         let templates = try resources.templatesDirectory()
@@ -92,7 +95,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
                 publicDirectory: publicFiles, apnsTopic: outbox.topic, staffRecheckInterval: TimeInterval(recheck), mirror: mirrorConfiguration,
-                outbox: outboxConfiguration),
+                outbox: outboxConfiguration, claimDuration: claimDuration),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""

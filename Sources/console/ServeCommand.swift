@@ -45,6 +45,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
     var staffRecheck: Int?
 
+    @OptionGroup var claims: ClaimOptions
+
     @Option(name: .long, help: "Seconds between deletions of expired sessions and old sign-in attempts. (env: CONSOLE_PRUNE_INTERVAL, default: 3600)")
     var pruneInterval: Int?
 
@@ -104,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
             pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
-            outbox: try outbox.configuration(databasePath: databasePath))
+            outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration())
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

@@ -55,6 +55,20 @@ struct ConsoleBinaryTests {
         }
     }
 
+    @Test("a claim duration outside 1 to 1440 minutes stops `console serve` and `console demo` at once, saying so")
+    func badClaimMinutes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for (command, minutes) in [("serve", "0"), ("demo", "1441")] {
+            // act
+            let run = try ChildProcess.run(
+                ConsoleBinary.path, [command, "--database", directory.path("console.sqlite"), "--port", "0", "--claim-minutes", minutes])
+            // check
+            #expect(run.status != 0, "\(command)")
+            #expect(run.errorOutput.contains("--claim-minutes (CONSOLE_CLAIM_MINUTES) must be 1 to 1440 minutes, got \(minutes)."), "\(command): \(run.errorOutput)")
+        }
+    }
+
     @Test("a copy of the binary uses the Templates and Public beside it; --templates and --public override them")
     func copiedBinary() async throws {
         // setup: the binary with edited copies of the directories next to it, started from elsewhere

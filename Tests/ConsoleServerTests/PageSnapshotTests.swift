@@ -53,6 +53,17 @@ enum PageModels {
         return entry
     }
 
+    /// A claim line: the viewer's own (viewer 3), someone else's (a hostile name), or the claim button.
+    static func claimBadge(_ index: Int, kind: ModerationAction.TargetKind, key: String, insideForm: Bool = false) -> ClaimBadge {
+        let target = ItemClaim.Target(kind: kind, key: key)
+        let claim: ItemClaim? = switch index {
+        case 0: ItemClaim(target: target, holderId: 3, holderUsername: "staff", claimedAt: now.addingTimeInterval(-181), duration: 900)
+        case 1: ItemClaim(target: target, holderId: 4, holderUsername: hostile, claimedAt: now.addingTimeInterval(-420), duration: 900)
+        default: nil
+        }
+        return ClaimBadge(claim: claim, target: target, viewerId: 3, isWaiting: true, now: now, back: "/libraries?q=\"x\"", insideForm: insideForm)
+    }
+
     static func chart() -> Chart {
         let bars = [(label: hostile, value: 3.0), (label: "Other", value: 1.0)]
         return Chart(
@@ -112,21 +123,40 @@ enum PageModels {
                 deliveryWarning: hostile)),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,
+                source: "", rows: mirrored.enumerated().map { index, library in
+                    var row = LibraryRow(library, hasDuplicate: index == 0, now: now)
+                    row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
+                    return row
+                }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
-            ("library-detail", LibraryDetailPage(
-                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)),
+            ("library-detail", {
+                var page = LibraryDetailPage(
+                    layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)
+                page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
+                return page
+            }()),
             ("reports", ReportListPage(
                 layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
-                rows: reports.map { ReportRow($0, now: now) }, loaded: true, pager: nil)),
+                rows: reports.enumerated().map { index, report in
+                    var row = ReportRow(report, now: now)
+                    row.claim = claimBadge(index, kind: .report, key: String(report.id))
+                    return row
+                }, loaded: true, pager: nil)),
             ("photos", PhotoGridPage(
                 layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
-                cards: photos.enumerated().map { PhotoCard($1, currentPhotoURL: $0 == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now) },
+                cards: photos.enumerated().map { index, photo in
+                    var card = PhotoCard(photo, currentPhotoURL: index == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now)
+                    card.claim = claimBadge(index, kind: .photo, key: String(photo.id))
+                    return card
+                },
                 loaded: true, pager: nil)),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
-                items: (1...3).map { .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1) },
+                items: (1...3).map {
+                    .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
+                        claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
+                },
                 heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
             ("reject-confirm", RejectConfirmPage(
                 layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
@@ -168,6 +198,14 @@ enum PageModels {
                 periods: [PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false)],
                 community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)),
             ("chart", chart()),
+            ("take-over-confirm", TakeOverPage(
+                layout: layout("Take over?", active: .reports), holder: hostile, timeLeft: "8 min left", item: "report 42", claimID: "17",
+                takeOverURL: "/reports/42/take-over", back: "/reports?x=\"y\"")),
+            ("decide-anyway", DecideAnywayPage(
+                layout: layout("Decide anyway?", active: nil), holder: hostile, timeLeft: "8 min left", item: "library slug-1",
+                decideURL: "/libraries/slug-1/decide",
+                fields: [HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1")],
+                cancelURL: "/libraries/slug-1")),
         ]
     }
 }

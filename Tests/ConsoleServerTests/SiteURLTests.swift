@@ -4,6 +4,7 @@ import GRDB
 import Hummingbird
 import HTTPTypes
 import HummingbirdTesting
+import ModerationStore
 import Testing
 import TestSupport
 
@@ -28,6 +29,15 @@ struct SiteURLTests {
         (.reportDecide(42), "/reports/42/decide", "/reports/:id/decide"),
         (.photos, "/photos", "/photos"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
+        (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
+        (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),
+        (.claimTakeOver(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/take-over", "/libraries/:slug/take-over"),
+        (.claim(.init(kind: .report, key: "42")), "/reports/42/claim", "/reports/:id/claim"),
+        (.claimRelease(.init(kind: .report, key: "42")), "/reports/42/release", "/reports/:id/release"),
+        (.claimTakeOver(.init(kind: .report, key: "42")), "/reports/42/take-over", "/reports/:id/take-over"),
+        (.claim(.init(kind: .photo, key: "7")), "/photos/7/claim", "/photos/:id/claim"),
+        (.claimRelease(.init(kind: .photo, key: "7")), "/photos/7/release", "/photos/:id/release"),
+        (.claimTakeOver(.init(kind: .photo, key: "7")), "/photos/7/take-over", "/photos/:id/take-over"),
         (.outbox, "/outbox", "/outbox"),
         (.outboxMessage("3F2504E0-4F89"), "/outbox/3F2504E0-4F89", "/outbox/:id"),
         (.outboxRetry("3F2504E0-4F89"), "/outbox/3F2504E0-4F89/retry", "/outbox/:id/retry"),

@@ -52,7 +52,13 @@ struct DecisionController {
         case .report: SiteURL.reports.path
         case .photo: SiteURL.photos.path
         }
-        switch try form.validated(for: kind) {
+        let intent = try form.validated(for: kind)
+        if intent.recordsNow, form.anyway != "1",
+            let page = try decideAnywayPage(ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
+        {
+            return try renderer.render(page, with: "decide-anyway").response(from: request, context: context)
+        }
+        switch intent {
         case .quickApproval(let seen, let listKey):
             // A list row's one-click approval, sent with the list's bulk form.
             return try await record(
@@ -72,16 +78,39 @@ struct DecisionController {
         }
     }
 
+    /// The decide-anyway page when someone other than the moderator holds a live claim on the item; nil otherwise.
+    private func decideAnywayPage(
+        _ target: ItemClaim.Target, form: DecisionForm, back: String, context: ConsoleRequestContext
+    ) throws -> DecideAnywayPage? {
+        let now = Date()
+        guard let session = context.session, let claim = try store.activeClaim(target, now: now), claim.holderId != session.staffId else { return nil }
+        let decideURL = switch target.kind {
+        case .library: SiteURL.libraryDecide(target.key).path
+        case .report: SiteURL.reportDecide(ItemReference.id(target.key) ?? 0).path
+        case .photo: SiteURL.photoDecide(ItemReference.id(target.key) ?? 0).path
+        }
+        return DecideAnywayPage(
+            layout: LayoutModel(context: context, title: "Decide anyway?", active: nil, summary: nil),
+            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: ItemText.name(target),
+            decideURL: decideURL, fields: form.resentFields, cancelURL: back)
+    }
+
     /// The page that lists what a bulk decision will do, before anything is recorded.
     @Sendable func confirmBulk(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         var request = request
         let selection = try await request.decodeForm(as: BulkSelectionForm.self, context: context).validated()
         let verb = selection.decision == .approve ? "Approve" : "Reject"
+        // Claims warn, they do not block: items others are reviewing are named, not refused.
+        let now = Date()
+        let claims = try store.activeClaims(kind: .library, keys: selection.items.map(\.slug), now: now)
+            .filter { $0.value.holderId != context.session?.staffId }
         let page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
             decision: selection.decision.rawValue, verb: verb, count: selection.items.count,
             items: try selection.items.map {
-                BulkConfirmPage.Item(slug: $0.slug, seen: $0.seen.rawValue, name: $0.name, hasDuplicate: try hasDuplicate(slug: $0.slug))
+                BulkConfirmPage.Item(
+                    slug: $0.slug, seen: $0.seen.rawValue, name: $0.name, hasDuplicate: try hasDuplicate(slug: $0.slug),
+                    claimNote: claims[$0.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
             },
             heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString)
@@ -217,12 +246,17 @@ struct BulkConfirmPage {
         let libraryURL: String
         /// The mirror knows another approved or pending library within 50 m or with its name in its city.
         let hasDuplicate: Bool
+        /// "maria is reviewing · 8 min left" when someone else holds a claim on it; "" otherwise.
+        let claimNote: String
+        let isClaimed: Bool
 
-        init(slug: String, seen: String, name: String, hasDuplicate: Bool) {
+        init(slug: String, seen: String, name: String, hasDuplicate: Bool, claimNote: String = "") {
             self.slug = slug
             self.seen = seen
             self.name = name
             self.hasDuplicate = hasDuplicate
+            self.claimNote = claimNote
+            isClaimed = !claimNote.isEmpty
             libraryURL = SiteURL.library(slug).path
         }
     }
@@ -237,7 +271,30 @@ struct BulkConfirmPage {
     let reason: String
     let isReject: Bool
     let key: String
+    /// "2 of these are being reviewed by someone else …"; "" when none is.
+    let claimedNotice: String
+    let hasClaimed: Bool
     let confirmURL = SiteURL.librariesBulkConfirm.path
+
+    init(
+        layout: LayoutModel, decision: String, verb: String, count: Int, items: [Item], heading: String, reason: String, isReject: Bool,
+        key: String
+    ) {
+        self.layout = layout
+        self.decision = decision
+        self.verb = verb
+        self.count = count
+        self.items = items
+        self.heading = heading
+        self.reason = reason
+        self.isReject = isReject
+        self.key = key
+        let claimed = items.filter(\.isClaimed).count
+        hasClaimed = claimed > 0
+        claimedNotice = claimed == 0 ? "" : claimed == 1
+            ? "1 of these libraries is being reviewed by someone else (marked below). Confirming decides it anyway and ends their claim."
+            : "\(claimed) of these libraries are being reviewed by someone else (marked below). Confirming decides them anyway and ends their claims."
+    }
 
     /// "Approve 1 library?", "Reject 3 libraries?".
     static func heading(verb: String, count: Int) -> String {

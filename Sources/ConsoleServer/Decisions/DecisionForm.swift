@@ -14,6 +14,12 @@ struct DecisionForm: Decodable, Sendable {
         case confirmRejection(seen: String, key: String, reason: String)
         /// A decision to record now.
         case record(Decision, seen: ItemStatus, key: String, reason: String, reportReason: ReportReason?)
+
+        /// Whether the controller records a decision now (rather than showing a confirmation first).
+        var recordsNow: Bool {
+            if case .confirmRejection = self { return false }
+            return true
+        }
     }
 
     var decision: String?
@@ -26,14 +32,25 @@ struct DecisionForm: Decodable, Sendable {
     var reason: String?
     var reasonPreset: String?
     var reportReason: String?
+    /// `1` when the moderator was told someone else is reviewing the item and decides anyway.
+    var anyway: String?
 
     private enum CodingKeys: String, CodingKey {
-        case decision, seen, key, back, quick, confirmed, reason
+        case decision, seen, key, back, quick, confirmed, reason, anyway
         case reasonPreset = "reason_preset"
         case reportReason = "report_reason"
     }
 
     static let maxKeyLength = 100
+
+    /// The fields as they came, to post again unchanged from the decide-anyway page (which adds `anyway=1`).
+    var resentFields: [HiddenField] {
+        let fields: [(String, String?)] = [
+            ("decision", decision), ("seen", seen), ("key", key), ("back", back), ("quick", quick), ("confirmed", confirmed),
+            ("reason", reason), ("reason_preset", reasonPreset), ("report_reason", reportReason),
+        ]
+        return fields.compactMap { name, value in value.map { HiddenField(name: name, value: $0) } }
+    }
 
     /// What the form asks of an item of `kind`, or the first thing wrong with it.
     func validated(for kind: ModerationAction.TargetKind) throws(FormError) -> Intent {

@@ -34,16 +34,24 @@ struct LibraryQueueController {
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+        let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
-            rows: rows.map { LibraryRow($0, hasDuplicate: duplicated.contains($0.id), now: now) },
+            rows: rows.map { library in
+                var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), now: now)
+                row.claim = ClaimBadge(
+                    claim: claims[library.slug], target: ItemClaim.Target(kind: .library, key: library.slug), viewerId: context.session?.staffId,
+                    isWaiting: library.status == .pending, now: now, back: back, insideForm: true)
+                return row
+            },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(
                 url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)],
                 pagination: pagination),
-            back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")))
+            back: back)
         return try renderer.render(page, with: "libraries")
     }
 
@@ -72,9 +80,14 @@ struct LibraryQueueController {
         library.status = mirrored.status.rawValue
         library.rejectionReason = mirrored.rejectionReason
         let duplicates = try store.mirroredDuplicates(of: mirrored)
-        let page = LibraryDetailPage(
+        let now = Date()
+        let target = ItemClaim.Target(kind: .library, key: library.slug)
+        var page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
-            library: library, duplicates: duplicates, now: Date())
+            library: library, duplicates: duplicates, now: now)
+        page.claim = ClaimBadge(
+            claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
+            isWaiting: library.moderationStatus == .pending, now: now, back: SiteURL.library(library.slug).path)
         return try renderer.render(page, with: "library-detail")
     }
 }
@@ -154,6 +167,8 @@ struct LibraryRow: MustacheParent {
     let decideURL: String
     /// Another approved or pending library is within 50 m or has its name in its city.
     let hasDuplicate: Bool
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
 
     init(_ library: MirrorLibrary, hasDuplicate: Bool, now: Date) {
         slug = library.slug
@@ -195,6 +210,7 @@ struct LibraryRow: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "hasDuplicate": hasDuplicate
+        case "claim": claim
         case "slug": slug
         case "name": name
         case "isUnnamed": isUnnamed
@@ -270,6 +286,8 @@ struct LibraryDetailPage {
     let canApprove: Bool
     let canReject: Bool
     let canReturnToPending: Bool
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
 
     init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], now: Date) {
         self.layout = layout

@@ -28,10 +28,18 @@ struct PhotoQueueController {
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
         let page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
-            cards: photos.map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.libraryId], now: now) },
+            cards: photos.map { photo in
+                var card = PhotoCard(photo, currentPhotoURL: currentPhotos[photo.libraryId], now: now)
+                let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
+                card.claim = ClaimBadge(
+                    claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
+                    back: SiteURL.photos.path)
+                return card
+            },
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "photos")
@@ -79,6 +87,8 @@ struct PhotoCard {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
 
     init(_ photo: MirrorPhoto, currentPhotoURL: String?, now: Date) {
         id = photo.id

@@ -27,12 +27,20 @@ struct ReportQueueController {
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let claims = try store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
-            rows: rows.map { ReportRow($0, now: now) },
+            rows: rows.map { report in
+                var row = ReportRow(report, now: now)
+                let target = ItemClaim.Target(kind: .report, key: String(report.id))
+                row.claim = ClaimBadge(
+                    claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open, now: now,
+                    back: SiteURL.reports.path)
+                return row
+            },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "reports")
@@ -83,6 +91,8 @@ struct ReportRow {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
 
     init(_ report: MirrorReport, now: Date) {
         id = report.id

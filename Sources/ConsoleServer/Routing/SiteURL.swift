@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ModerationStore
 
 /// Every address the console answers or links to. Controllers register `Route.pattern`;
 /// pages, redirects and cookies use `path`, so a route and its links cannot drift apart, and
@@ -18,6 +19,10 @@ enum SiteURL: Hashable, Sendable {
     case reportDecide(Int)
     case photos
     case photoDecide(Int)
+    /// "I'm reviewing this", Release and Take over, on one library, report or photo.
+    case claim(ItemClaim.Target)
+    case claimRelease(ItemClaim.Target)
+    case claimTakeOver(ItemClaim.Target)
     case outbox
     case outboxMessage(String)
     case outboxRetry(String)
@@ -60,6 +65,15 @@ enum SiteURL: Hashable, Sendable {
         case reportDecide = "/reports/:id/decide"
         case photos = "/photos"
         case photoDecide = "/photos/:id/decide"
+        case libraryClaim = "/libraries/:slug/claim"
+        case libraryRelease = "/libraries/:slug/release"
+        case libraryTakeOver = "/libraries/:slug/take-over"
+        case reportClaim = "/reports/:id/claim"
+        case reportRelease = "/reports/:id/release"
+        case reportTakeOver = "/reports/:id/take-over"
+        case photoClaim = "/photos/:id/claim"
+        case photoRelease = "/photos/:id/release"
+        case photoTakeOver = "/photos/:id/take-over"
         case outbox = "/outbox"
         case outboxMessage = "/outbox/:id"
         case outboxRetry = "/outbox/:id/retry"
@@ -123,6 +137,9 @@ enum SiteURL: Hashable, Sendable {
         case .reportDecide: .reportDecide
         case .photos: .photos
         case .photoDecide: .photoDecide
+        case .claim(let target): ClaimRoute.claim.route(for: target.kind)
+        case .claimRelease(let target): ClaimRoute.release.route(for: target.kind)
+        case .claimTakeOver(let target): ClaimRoute.takeOver.route(for: target.kind)
         case .outbox: .outbox
         case .outboxMessage: .outboxMessage
         case .outboxRetry: .outboxRetry
@@ -159,6 +176,7 @@ enum SiteURL: Hashable, Sendable {
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
         case .calendarFeed(let token): token
         case .statisticsData(let chart): chart
+        case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
         case .staticFile(let name): name
         default: nil
         }
@@ -211,3 +229,4 @@ extension String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
+

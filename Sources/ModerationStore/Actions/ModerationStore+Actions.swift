@@ -18,7 +18,7 @@ public struct RecordedAction: Sendable {
 }
 
 extension ModerationStore {
-    /// Records a decision; the same idempotency key always answers the one action it made.
+    /// Records a decision and ends any claim on its item; the same idempotency key always answers the one action it made.
     /// A key reused for a different item, decision or author is refused.
     public func record(_ action: ModerationAction) throws -> RecordedAction {
         try writer.write { db in
@@ -30,6 +30,9 @@ extension ModerationStore {
             }
             var inserted = action
             try inserted.insert(db)
+            // A decision ends whatever claim is on the item, in the transaction that records it.
+            try Self.endClaimsOnDecision(
+                db, target: ItemClaim.Target(kind: action.targetKind, key: action.targetKey), decider: action.actorUsername, now: action.createdAt)
             return RecordedAction(action: inserted, isNew: true)
         }
     }

@@ -13,7 +13,7 @@ extension Page {
     }
 
     /// Undoes the escapes our templates write (swift-mustache escapes `< > & " '`).
-    private static func unescaped(_ text: String) -> String {
+    static func unescaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")

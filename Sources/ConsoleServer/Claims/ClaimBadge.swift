@@ -1,0 +1,55 @@
+import Foundation
+import ModerationStore
+
+/// The claim line of one item, on a list row or a detail page: nothing, "You are reviewing ·
+/// 12 min left [Release]", "bob is reviewing · 8 min left [Take over]", or the "I'm reviewing
+/// this" button. Every field has a value, so a template never finds an outer one by the same name.
+struct ClaimBadge: Sendable {
+    /// Anything to show at all.
+    let isShown: Bool
+    let isMine: Bool
+    let isOthers: Bool
+    /// Unclaimed and still waiting for a decision.
+    let canClaim: Bool
+    let holder: String
+    /// "8 min left".
+    let timeLeft: String
+    /// Inside another form (a library list row sits in the bulk form): buttons use `formaction`.
+    let insideForm: Bool
+    let claimURL: String
+    let releaseURL: String
+    let takeOverURL: String
+    /// Where the claim forms return to.
+    let back: String
+
+    init(claim: ItemClaim?, target: ItemClaim.Target, viewerId: Int?, isWaiting: Bool, now: Date, back: String, insideForm: Bool = false) {
+        isMine = claim != nil && claim?.holderId == viewerId
+        isOthers = claim != nil && !isMine
+        canClaim = claim == nil && isWaiting
+        isShown = claim != nil || canClaim
+        holder = claim?.holderUsername ?? ""
+        timeLeft = claim.map { "\($0.minutesLeft(at: now)) min left" } ?? ""
+        self.insideForm = insideForm
+        claimURL = SiteURL.claim(target).path
+        releaseURL = SiteURL.claimRelease(target).path
+        takeOverURL = SiteURL.claimTakeOver(target).path
+        self.back = back
+    }
+
+    /// Shows nothing (a page that could not load its item).
+    static let hidden = ClaimBadge()
+
+    private init() {
+        isShown = false
+        isMine = false
+        isOthers = false
+        canClaim = false
+        holder = ""
+        timeLeft = ""
+        insideForm = false
+        claimURL = ""
+        releaseURL = ""
+        takeOverURL = ""
+        back = ""
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// "I'm reviewing this": claims, releases and take-overs of one library, report or photo, from
+/// its row or its page. Claims warn colleagues; they never block a decision.
+struct ClaimController {
+    let store: ModerationStore
+    let sessions: SessionManager
+    let renderer: PageRenderer
+    let audit: StaffAuditWriter
+    /// How long a claim lasts unless its holder decides or releases it first.
+    let duration: TimeInterval
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        for kind in ModerationAction.TargetKind.allCases {
+            router.post(ClaimRoute.claim.route(for: kind).pattern) { request, context in
+                try await claim(kind, request: request, context: context)
+            }
+            router.post(ClaimRoute.release.route(for: kind).pattern) { request, context in
+                try await release(kind, request: request, context: context)
+            }
+            router.post(ClaimRoute.takeOver.route(for: kind).pattern) { request, context in
+                try await takeOver(kind, request: request, context: context)
+            }
+        }
+    }
+
+    private func claim(_ kind: ModerationAction.TargetKind, request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let (session, target) = try signedInTarget(kind, .claim, context)
+        let form = try await request.decodeForm(as: ClaimForm.self, context: context)
+        let now = Date()
+        let message = switch try store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
+        case .claimed(let claim):
+            "You are reviewing \(ItemText.name(target)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
+        case .heldByOther(let claim, let minutesLeft):
+            "\(claim.holderUsername) is already reviewing \(ItemText.name(target)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
+        }
+        try await sessions.flash(message, sessionID: session.id)
+        return .redirect(to: back(form, target), type: .normal)
+    }
+
+    private func release(_ kind: ModerationAction.TargetKind, request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let (session, target) = try signedInTarget(kind, .release, context)
+        let form = try await request.decodeForm(as: ClaimForm.self, context: context)
+        let message: String
+        do {
+            try store.releaseClaim(target, holderId: session.staffId, holderUsername: session.username, now: Date())
+            message = "You are no longer reviewing \(ItemText.name(target)): anyone may claim it."
+        } catch ClaimStoreError.notHeld(let current) {
+            message = Self.notYours(target, current: current)
+        }
+        try await sessions.flash(message, sessionID: session.id)
+        return .redirect(to: back(form, target), type: .normal)
+    }
+
+    /// Without `confirmed=1`: the confirmation page. With it: the take-over, audited.
+    private func takeOver(_ kind: ModerationAction.TargetKind, request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let (session, target) = try signedInTarget(kind, .takeOver, context)
+        let form = try await request.decodeForm(as: ClaimForm.self, context: context)
+        let back = back(form, target)
+        let now = Date()
+        let current = try store.activeClaim(target, now: now)
+        guard let current, let currentID = current.id, current.holderId != session.staffId else {
+            try await sessions.flash(
+                current == nil
+                    ? "Nobody is reviewing \(ItemText.name(target)) now: claim it with “I'm reviewing this”."
+                    : "You are already reviewing \(ItemText.name(target)).",
+                sessionID: session.id)
+            return .redirect(to: back, type: .normal)
+        }
+        guard form.confirmed == "1" else {
+            let page = TakeOverPage(
+                layout: LayoutModel(context: context, title: "Take over?", active: Self.area(kind), summary: nil),
+                holder: current.holderUsername, timeLeft: "\(current.minutesLeft(at: now)) min left", item: ItemText.name(target),
+                claimID: String(currentID), takeOverURL: SiteURL.claimTakeOver(target).path, back: back)
+            return try renderer.render(page, with: "take-over-confirm").response(from: request, context: context)
+        }
+        // Only the claim the confirmation showed: if it changed meanwhile, the person decides again.
+        guard form.claim == String(currentID) else {
+            try await sessions.flash(
+                "\(current.holderUsername) is reviewing \(ItemText.name(target)) now (the claim changed since you asked). Nothing was taken over; try again if you still want it.",
+                sessionID: session.id)
+            return .redirect(to: back, type: .normal)
+        }
+        let entry = audit.staffEntry(
+            "claim.takeOver", targetKind: kind.rawValue, targetId: target.key, targetName: ItemText.name(target),
+            statusBefore: "reviewed by \(current.holderUsername)", statusAfter: "reviewed by \(session.username)", context: context,
+            userAgent: request.headers[.userAgent] ?? "")
+        let message: String
+        do {
+            let claim = try store.takeOverClaim(
+                currentID, target: target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration, audit: entry)
+            message = "You took over \(ItemText.name(target)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
+        } catch ClaimStoreError.notHeld(let now) {
+            message = Self.notYours(target, current: now) + " Nothing was taken over."
+        }
+        try await sessions.flash(message, sessionID: session.id)
+        return .redirect(to: back, type: .normal)
+    }
+
+    // MARK: Input and words
+
+    private func signedInTarget(
+        _ kind: ModerationAction.TargetKind, _ action: ClaimRoute, _ context: ConsoleRequestContext
+    ) throws -> (StaffSession, ItemClaim.Target) {
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        guard let key = action.route(for: kind).value(in: context.parameters) else { throw ConsoleError.notFound }
+        // Only a real id or slug can name an item.
+        switch kind {
+        case .library: guard ItemReference.isSlug(key) else { throw ConsoleError.notFound }
+        case .report, .photo: guard ItemReference.id(key) != nil else { throw ConsoleError.notFound }
+        }
+        return (session, ItemClaim.Target(kind: kind, key: key))
+    }
+
+    /// Where to return: the form's page, else the item's own page or its queue.
+    private func back(_ form: ClaimForm, _ target: ItemClaim.Target) -> String {
+        let fallback = switch target.kind {
+        case .library: SiteURL.library(target.key).path
+        case .report: SiteURL.reports.path
+        case .photo: SiteURL.photos.path
+        }
+        return SafeRedirect.path(form.back ?? fallback)
+    }
+
+    private static func notYours(_ target: ItemClaim.Target, current: ItemClaim?) -> String {
+        guard let current else { return "You were no longer reviewing \(ItemText.name(target)): your claim had ended (it expired, or a decision ended it)." }
+        return "\(current.holderUsername) is reviewing \(ItemText.name(target)) now (they took it over, or claimed it after yours ended)."
+    }
+
+    private static func area(_ kind: ModerationAction.TargetKind) -> LayoutModel.Area {
+        switch kind {
+        case .library: .libraries
+        case .report: .reports
+        case .photo: .photos
+        }
+    }
+}
