@@ -18,7 +18,21 @@ enum PageModels {
     static func layout(_ title: String, active: LayoutModel.Area?, summary: ModerationSummary? = nil, signedIn: Bool = true) -> LayoutModel {
         LayoutModel(
             title: title, session: signedIn ? (username: "staff", csrf: "csrf-token") : nil, flash: nil, pendingActions: [], active: active,
-            summary: summary)
+            summary: summary, onCall: OnCallHeadline(schedule: schedule, viewerID: 3, now: now))
+    }
+
+    /// Week-long shifts in Rome: the hostile name on call now, staff (the viewer, id 3) next, and an override.
+    static var schedule: OnCallSchedule {
+        let zone = TimeZone(identifier: "Europe/Rome") ?? .gmt
+        let members = [StaffMember(id: 9, username: hostile), StaffMember(id: 3, username: "staff")]
+        // Rotation's own checks pass for these fixed values.
+        guard let rotation = try? Rotation(
+            members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone, startDate: LocalDate(now, in: zone).adding(days: -2))
+        else { preconditionFailure("fixed rotation") }
+        let cover = RotationOverride(
+            id: 1, staff: StaffMember(id: 3, username: "staff"), startsAt: now.addingTimeInterval(86_400 * 8), endsAt: now.addingTimeInterval(86_400 * 9),
+            note: hostile, createdBy: hostile, createdAt: now)
+        return OnCallSchedule(rotation: rotation, overrides: [cover])
     }
 
     /// A recorded list answer's items with `hostile` as the first item's `key` (a top-level or `library.` field).
@@ -201,6 +215,17 @@ enum PageModels {
             ("take-over-confirm", TakeOverPage(
                 layout: layout("Take over?", active: .reports), holder: hostile, timeLeft: "8 min left", item: "report 42", claimID: "17",
                 takeOverURL: "/reports/42/take-over", back: "/reports?x=\"y\"")),
+            ("oncall", OnCallPage(
+                layout: layout("On call", active: .onCall), subnav: OnCallSubnav.links(current: .schedule), hasRotation: true,
+                rotationSummary: hostile, clockName: "Rome time", hasNow: true,
+                now: .init(who: hostile, isViewer: false, when: "until Tue 24 Nov 09:00", relative: "in 8 h"), hasNext: true,
+                next: .init(who: "You (staff)", isViewer: true, when: "from Tue 24 Nov 09:00", relative: "in 8 h"),
+                weekdays: OnCallCalendar.weekdayNames, weeks: OnCallCalendar(schedule: schedule, viewerID: 3, now: now).weeks,
+                overrides: [.init(who: "staff", from: "Wed 2 Dec 09:00", to: "Thu 3 Dec 09:00", note: hostile, hasNote: true, addedBy: hostile, removeURL: "/on-call/overrides/1/remove")],
+                hasOverrides: true, staffOptions: options, overrideStartsAt: hostile, overrideEndsAt: "", overrideNote: hostile,
+                overrideProblem: hostile, hasOverrideProblem: true, rotationMembers: hostile, rotationShiftDays: "7", rotationHandoff: "09:00",
+                rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
+                hasFeed: true, feedCreated: "2026-11-23 10:00 UTC", newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"", hasNewFeedURL: true)),
             ("decide-anyway", DecideAnywayPage(
                 layout: layout("Decide anyway?", active: nil), holder: hostile, timeLeft: "8 min left", item: "library slug-1",
                 decideURL: "/libraries/slug-1/decide",

@@ -15,8 +15,6 @@ struct LayoutModel: MustacheParent {
         let href: String
         let current: Bool
         let count: Int?
-        /// Areas that are planned but not built yet are shown, inactive.
-        let planned: Bool
 
         func child(named key: String) -> Any? {
             switch key {
@@ -25,7 +23,6 @@ struct LayoutModel: MustacheParent {
             case "current": current
             case "hasCount": count != nil
             case "count": count ?? 0
-            case "planned": planned
             default: nil
             }
         }
@@ -135,14 +132,14 @@ struct LayoutModel: MustacheParent {
             return
         }
         nav = [
-            NavItem(label: "Dashboard", href: SiteURL.dashboard.path, current: active == .dashboard, count: nil, planned: false),
-            NavItem(label: "Libraries", href: SiteURL.libraries.path, current: active == .libraries, count: summary?.pendingLibrariesCount, planned: false),
-            NavItem(label: "Reports", href: SiteURL.reports.path, current: active == .reports, count: summary?.openReportsCount, planned: false),
-            NavItem(label: "Photos", href: SiteURL.photos.path, current: active == .photos, count: summary?.pendingPhotosCount, planned: false),
-            NavItem(label: "Audit", href: SiteURL.audit.path, current: active == .audit, count: nil, planned: false),
-            NavItem(label: "Outbox", href: SiteURL.outbox.path, current: active == .outbox, count: nil, planned: false),
-            NavItem(label: "Statistics", href: SiteURL.statistics.path, current: active == .statistics, count: nil, planned: false),
-            NavItem(label: "On call", href: SiteURL.onCall.path, current: active == .onCall, count: nil, planned: false),
+            NavItem(label: "Dashboard", href: SiteURL.dashboard.path, current: active == .dashboard, count: nil),
+            NavItem(label: "Libraries", href: SiteURL.libraries.path, current: active == .libraries, count: summary?.pendingLibrariesCount),
+            NavItem(label: "Reports", href: SiteURL.reports.path, current: active == .reports, count: summary?.openReportsCount),
+            NavItem(label: "Photos", href: SiteURL.photos.path, current: active == .photos, count: summary?.pendingPhotosCount),
+            NavItem(label: "Audit", href: SiteURL.audit.path, current: active == .audit, count: nil),
+            NavItem(label: "Outbox", href: SiteURL.outbox.path, current: active == .outbox, count: nil),
+            NavItem(label: "Statistics", href: SiteURL.statistics.path, current: active == .statistics, count: nil),
+            NavItem(label: "On call", href: SiteURL.onCall.path, current: active == .onCall, count: nil),
         ]
     }
 }

@@ -9,7 +9,7 @@ struct PageRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm", "reject-confirm",
         "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "chart",
-        "take-over-confirm", "decide-anyway",
+        "take-over-confirm", "decide-anyway", "oncall",
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there
