@@ -3,14 +3,14 @@ import ModerationStore
 
 /// Times of the rotation as its people read them: on the rotation's own wall clock, since a
 /// hand-off is "09:00 in Rome" whatever the viewer's browser says.
-struct OnCallTimeText {
-    let zone: TimeZone
+public struct OnCallTimeText: Sendable {
+    public let zone: TimeZone
     private let calendar: Calendar
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    init(zone: TimeZone) {
+    public init(zone: TimeZone) {
         self.zone = zone
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -18,31 +18,31 @@ struct OnCallTimeText {
     }
 
     /// "Tue 24 Nov 09:00".
-    func dayAndTime(_ date: Date) -> String {
+    public func dayAndTime(_ date: Date) -> String {
         "\(day(date)) \(time(date))"
     }
 
     /// "Tue 24 Nov".
-    func day(_ date: Date) -> String {
+    public func day(_ date: Date) -> String {
         let parts = calendar.dateComponents([.weekday, .day, .month], from: date)
         return "\(Self.weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1) \(Self.months[((parts.month ?? 1) - 1) % 12])"
     }
 
     /// "09:00".
-    func time(_ date: Date) -> String {
+    public func time(_ date: Date) -> String {
         let parts = calendar.dateComponents([.hour, .minute], from: date)
         return LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0).description
     }
 
     /// "Rome time" for `Europe/Rome`, "UTC" for UTC: which clock the times are on.
-    var clockName: String {
+    public var clockName: String {
         guard zone.identifier != "UTC", zone.identifier != "GMT" else { return "UTC" }
         let city = zone.identifier.split(separator: "/").last.map(String.init) ?? zone.identifier
         return city.replacingOccurrences(of: "_", with: " ") + " time"
     }
 
     /// "in 3 h", "in 2 d", "in 12 min".
-    static func from(_ now: Date, to date: Date) -> String {
+    public static func from(_ now: Date, to date: Date) -> String {
         let seconds = max(0, Int(date.timeIntervalSince(now)))
         switch seconds {
         case ..<3_600: return "in \(max(1, seconds / 60)) min"
