@@ -22,6 +22,7 @@ public func buildConsoleApplication(
         services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? []) + [
             dependencies.runner,
         ] + (dependencies.dispatcher.map { [$0] } ?? []) + [
+            dependencies.handoffs,
             SessionPruner(
                 sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
         ],
@@ -75,6 +76,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         delivery = OutboxDeliveryOverview(
             transport: OutboxDeliveryOverview.offText, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
+    // On call: hand-offs. Alert episodes join the digest once the alert watcher's store is wired in here.
+    let handoffs = HandoffService(
+        store: store, builder: HandoffDigestBuilder(store: store), bundleID: configuration.apnsTopic, nudge: delivery.nudge, logger: logger)
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -85,7 +89,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, dispatcher: dispatcher, delivery: delivery)
+        mirror: mirror, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -130,6 +134,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     DevicesController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
     StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
+    HandoffController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

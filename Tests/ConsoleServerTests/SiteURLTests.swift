@@ -43,6 +43,12 @@ struct SiteURLTests {
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
         (.benchmarkConstant, "/benchmark/constant", "/benchmark/constant"),
+        // On call: hand-offs
+        (.onCallHandoffs, "/on-call/handoffs", "/on-call/handoffs"),
+        (.onCallHandoff(12), "/on-call/handoffs/12", "/on-call/handoffs/:shift"),
+        (.onCallHandoffNote, "/on-call/handoffs/note", "/on-call/handoffs/note"),
+        (.onCallHandoffFollowUp(12), "/on-call/handoffs/12/follow-up", "/on-call/handoffs/:shift/follow-up"),
+        (.onCallHandoffDismiss(12), "/on-call/handoffs/12/dismiss", "/on-call/handoffs/:shift/dismiss"),
     ]
 
     @Test("every address has its path and its route's pattern, and the table names every route")

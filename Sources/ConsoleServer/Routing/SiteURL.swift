@@ -33,6 +33,12 @@ enum SiteURL: Hashable, Sendable {
     case statisticsData(String)
     case staticFile(String)
     case benchmarkConstant
+    // On call: hand-offs
+    case onCallHandoffs
+    case onCallHandoff(Int)
+    case onCallHandoffNote
+    case onCallHandoffFollowUp(Int)
+    case onCallHandoffDismiss(Int)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -67,6 +73,12 @@ enum SiteURL: Hashable, Sendable {
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
         case benchmarkConstant = "/benchmark/constant"
+        // On call: hand-offs
+        case onCallHandoffs = "/on-call/handoffs"
+        case onCallHandoff = "/on-call/handoffs/:shift"
+        case onCallHandoffNote = "/on-call/handoffs/note"
+        case onCallHandoffFollowUp = "/on-call/handoffs/:shift/follow-up"
+        case onCallHandoffDismiss = "/on-call/handoffs/:shift/dismiss"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -119,6 +131,12 @@ enum SiteURL: Hashable, Sendable {
         case .statisticsData: .statisticsData
         case .staticFile: .staticFile
         case .benchmarkConstant: .benchmarkConstant
+        // On call: hand-offs
+        case .onCallHandoffs: .onCallHandoffs
+        case .onCallHandoff: .onCallHandoff
+        case .onCallHandoffNote: .onCallHandoffNote
+        case .onCallHandoffFollowUp: .onCallHandoffFollowUp
+        case .onCallHandoffDismiss: .onCallHandoffDismiss
         }
     }
 
@@ -131,6 +149,8 @@ enum SiteURL: Hashable, Sendable {
         case .auditEntry(let id), .deviceRemove(let id): String(id)
         case .statisticsData(let chart): chart
         case .staticFile(let name): name
+        // On call: hand-offs
+        case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
         default: nil
         }
     }
