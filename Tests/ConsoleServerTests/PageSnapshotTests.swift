@@ -109,7 +109,7 @@ enum PageModels {
                 backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
-                deliveryWarning: hostile)),
+                deliveryWarning: hostile, handoff: handoffPanel())),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,
@@ -168,7 +168,7 @@ enum PageModels {
                 periods: [PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false)],
                 community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)),
             ("chart", chart()),
-        ]
+        ] + handoffModels()
     }
 }
 
