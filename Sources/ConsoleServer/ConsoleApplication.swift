@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import ModerationStore
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the web console: opens its database, loads the templates (a missing one stops
 /// start-up), and wires controllers, middleware and the backend client together.
@@ -14,17 +15,19 @@ public func buildConsoleApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let dependencies = try await makeDependencies(configuration: configuration, logger: logger)
+    // Shut down in reverse order: the runner and the mirror stop before the clients they use.
+    var services: [any Service] = [dependencies.client]
+    if let mirror = dependencies.mirror { services += [mirror.client, mirror.sync] }
+    services.append(dependencies.runner)
+    if let dispatcher = dependencies.dispatcher { services.append(dispatcher) }
+    services.append(dependencies.handoffs)
+    services.append(SessionPruner(
+        sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
     return Application(
         router: buildRouter(dependencies: dependencies),
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
-        // Shut down in reverse order: the runner and the mirror stop before the clients they use.
-        services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? []) + [
-            dependencies.runner,
-        ] + (dependencies.dispatcher.map { [$0] } ?? []) + [
-            SessionPruner(
-                sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger),
-        ],
+        services: services,
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
         logger: logger)
 }
@@ -75,6 +78,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         delivery = OutboxDeliveryOverview(
             transport: OutboxDeliveryOverview.offText, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
+    // On call: hand-offs. Alert episodes join the digest once the alert watcher's store is wired in here.
+    let handoffs = HandoffService(
+        store: store, builder: HandoffDigestBuilder(store: store), bundleID: configuration.apnsTopic, nudge: delivery.nudge, logger: logger)
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -85,7 +91,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, dispatcher: dispatcher, delivery: delivery)
+        mirror: mirror, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -137,6 +143,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     OnCallController(
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, publicURL: configuration.publicURL
     ).addRoutes(to: staff)
+    HandoffController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

@@ -21,4 +21,6 @@ struct ConsoleDependencies: Sendable {
     /// Delivers the outbox; `nil` when delivery is off.
     let dispatcher: OutboxDispatcher?
     let delivery: OutboxDeliveryOverview
+    /// On call: builds each hand-off's digest and sends its `shift.handoff` message.
+    let handoffs: HandoffService
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 
-/// `console oncall …`: the on-call schedule from the command line.
+/// `console oncall …`: the on-call rotation and its hand-offs from the command line.
 struct OnCallCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "oncall", abstract: "Show the on-call schedule.",
-        subcommands: [OnCallShowCommand.self])
+        commandName: "oncall", abstract: "The on-call rotation and its hand-offs.",
+        subcommands: [OnCallShowCommand.self, OnCallDigestCommand.self])
 }

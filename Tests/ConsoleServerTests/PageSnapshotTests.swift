@@ -134,7 +134,7 @@ enum PageModels {
                 backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
-                deliveryWarning: hostile)),
+                deliveryWarning: hostile, handoff: handoffPanel())),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: mirrored.enumerated().map { index, library in
@@ -231,7 +231,7 @@ enum PageModels {
                 decideURL: "/libraries/slug-1/decide",
                 fields: [HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1")],
                 cancelURL: "/libraries/slug-1")),
-        ]
+        ] + handoffModels()
     }
 }
 

@@ -61,6 +61,11 @@ struct SiteURLTests {
         (.onCallOverrideRemove(3), "/on-call/overrides/3/remove", "/on-call/overrides/:id/remove"),
         (.onCallCalendarFeed, "/on-call/calendar-feed", "/on-call/calendar-feed"),
         (.calendarFeed("abc_-9"), "/calendar/abc_-9", "/calendar/:token"),
+        // On call: hand-offs
+        (.onCallHandoff(12), "/on-call/handoffs/12", "/on-call/handoffs/:shift"),
+        (.onCallHandoffNote, "/on-call/handoffs/note", "/on-call/handoffs/note"),
+        (.onCallHandoffFollowUp(12), "/on-call/handoffs/12/follow-up", "/on-call/handoffs/:shift/follow-up"),
+        (.onCallHandoffDismiss(12), "/on-call/handoffs/12/dismiss", "/on-call/handoffs/:shift/dismiss"),
     ]
 
     @Test("every address has its path and its route's pattern, and the table names every route")

@@ -49,7 +49,8 @@ struct DashboardController {
             backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
             outside: try OutsideChanges.load(from: store, now: now),
-            deliveryWarning: DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff))
+            deliveryWarning: DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
+            handoff: try context.session.map { try HandoffPanel.load(from: store, staffID: $0.staffId, now: now) } ?? .empty)
         return try renderer.render(page, with: "dashboard")
     }
 }
@@ -118,11 +119,14 @@ struct DashboardPage {
     let deliveryWarning: String
     let hasDeliveryWarning: Bool
     let outboxURL = SiteURL.outbox.path
+    /// On call: the hand-off received, and the note for the next person.
+    let handoff: HandoffPanel
 
     init(
         layout: LayoutModel, summary: Counts?, queues: [Queue], backendState: String, backendStatus: String, outside: OutsideChanges,
-        deliveryWarning: String?
+        deliveryWarning: String?, handoff: HandoffPanel = .empty
     ) {
+        self.handoff = handoff
         self.layout = layout
         self.summary = summary
         self.queues = queues

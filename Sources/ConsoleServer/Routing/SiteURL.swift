@@ -47,6 +47,11 @@ enum SiteURL: Hashable, Sendable {
     case onCallOverrideRemove(Int64)
     case onCallCalendarFeed
     case calendarFeed(String)
+    // On call: hand-offs
+    case onCallHandoff(Int)
+    case onCallHandoffNote
+    case onCallHandoffFollowUp(Int)
+    case onCallHandoffDismiss(Int)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -100,6 +105,11 @@ enum SiteURL: Hashable, Sendable {
         case onCallCalendarFeed = "/on-call/calendar-feed"
         /// A staff member's shifts as iCalendar; the secret token is the only key (calendar apps send no cookie).
         case calendarFeed = "/calendar/:token"
+        // On call: hand-offs
+        case onCallHandoff = "/on-call/handoffs/:shift"
+        case onCallHandoffNote = "/on-call/handoffs/note"
+        case onCallHandoffFollowUp = "/on-call/handoffs/:shift/follow-up"
+        case onCallHandoffDismiss = "/on-call/handoffs/:shift/dismiss"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -164,6 +174,11 @@ enum SiteURL: Hashable, Sendable {
         case .onCallOverrideRemove: .onCallOverrideRemove
         case .onCallCalendarFeed: .onCallCalendarFeed
         case .calendarFeed: .calendarFeed
+        // On call: hand-offs
+        case .onCallHandoff: .onCallHandoff
+        case .onCallHandoffNote: .onCallHandoffNote
+        case .onCallHandoffFollowUp: .onCallHandoffFollowUp
+        case .onCallHandoffDismiss: .onCallHandoffDismiss
         }
     }
 
@@ -178,6 +193,8 @@ enum SiteURL: Hashable, Sendable {
         case .statisticsData(let chart): chart
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
         case .staticFile(let name): name
+        // On call: hand-offs
+        case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
         default: nil
         }
     }

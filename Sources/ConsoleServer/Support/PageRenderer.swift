@@ -10,6 +10,8 @@ struct PageRenderer: Sendable {
         "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm", "reject-confirm",
         "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "chart",
         "take-over-confirm", "decide-anyway", "oncall",
+        // On call: hand-offs
+        "handoffs", "handoff", "handoff-digest",
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there

@@ -95,5 +95,38 @@ enum OnCallMigrations {
                 );
                 """)
         }
+        // On call: hand-offs. One row per hand-off (the end of rotation shift N), its digest as
+        // JSON; the insert that lands decides who sends its message. Notes: one per shift
+        // before the hand-off, follow-ups after.
+        migrator.registerMigration("v16-handoffs") { db in
+            try db.execute(sql: """
+                CREATE TABLE shiftHandoff (
+                    shiftIndex INTEGER PRIMARY KEY NOT NULL,  -- the rotation shift that ended
+                    startsAt DATETIME NOT NULL,
+                    endsAt DATETIME NOT NULL,                 -- the hand-off
+                    outgoingId INTEGER NOT NULL,
+                    outgoingUsername TEXT NOT NULL,
+                    incomingId INTEGER NOT NULL,
+                    incomingUsername TEXT NOT NULL,
+                    digest TEXT NOT NULL,                     -- HandoffDigest as JSON
+                    builtAt DATETIME NOT NULL,
+                    dismissedAt DATETIME,
+                    dismissedBy TEXT,
+                    CHECK ((dismissedAt IS NULL) = (dismissedBy IS NULL))
+                );
+                CREATE INDEX shiftHandoff_shown ON shiftHandoff(incomingId, shiftIndex) WHERE dismissedAt IS NULL;
+                CREATE TABLE handoffNote (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    shiftIndex INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('note', 'followUp')),
+                    authorId INTEGER NOT NULL,
+                    authorUsername TEXT NOT NULL,
+                    text TEXT NOT NULL CHECK (length(text) BETWEEN 1 AND 4000),
+                    writtenAt DATETIME NOT NULL
+                );
+                CREATE UNIQUE INDEX handoffNote_note ON handoffNote(shiftIndex) WHERE kind = 'note';
+                CREATE INDEX handoffNote_shift ON handoffNote(shiftIndex, writtenAt);
+                """)
+        }
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import ModerationStore
+
+/// The dashboard's hand-off corner: "Hand-off from alice" for the person who took over, until
+/// they dismiss it; and, for the person on call, a link to their note for the next person.
+struct HandoffPanel {
+    /// A hand-off not yet dismissed by its incoming person.
+    struct Received {
+        let from: String
+        let shift: Int
+        let period: String
+        let digestSummary: String
+        let noteText: String
+        let hasNote: Bool
+        let followUpCount: Int
+        let hasFollowUps: Bool
+        let href: String
+        let dismissURL: String
+    }
+
+    /// The viewer is on call: their note for the coming hand-off.
+    struct NoteLink {
+        let shift: Int
+        let hasNote: Bool
+        let href: String
+    }
+
+    let received: Received?
+    let noteLink: NoteLink?
+
+    /// Nothing to show (nobody signed in, nothing handed over, not on call).
+    static let empty = HandoffPanel(received: nil, noteLink: nil)
+
+    /// What `staffID` sees at `now`.
+    static func load(from store: ModerationStore, staffID: Int, now: Date) throws -> HandoffPanel {
+        var received: Received?
+        if let handoff = try store.shownHandoff(incomingID: staffID) {
+            let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
+            let followUps = try store.handoffFollowUps(shiftIndex: handoff.shiftIndex).count
+            received = Received(
+                from: handoff.outgoing.username, shift: handoff.shiftIndex,
+                period: "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))",
+                digestSummary: HandoffDigestView.summary(handoff.digest), noteText: handoff.digest.note?.text ?? "",
+                hasNote: handoff.digest.note != nil, followUpCount: followUps, hasFollowUps: followUps > 0,
+                href: SiteURL.onCallHandoff(handoff.shiftIndex).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.shiftIndex).path)
+        }
+        var noteLink: NoteLink?
+        if let schedule = try store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID,
+            let shift = schedule.rotation.shiftIndex(at: now)
+        {
+            noteLink = NoteLink(shift: shift, hasNote: try store.handoffNote(shiftIndex: shift) != nil, href: SiteURL.onCallHandoffs.path)
+        }
+        return HandoffPanel(received: received, noteLink: noteLink)
+    }
+}

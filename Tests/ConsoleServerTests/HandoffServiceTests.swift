@@ -1,0 +1,161 @@
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Testing
+import TestSupport
+
+/// The hand-off digest, built by `HandoffService` with an injected clock from a real SQLite
+/// file: decisions from the audit log, what waits from the mirror, the note, and its message.
+@Suite("Hand-offs: the digest and its message", .timeLimit(.minutes(3)))
+struct HandoffServiceTests {
+    private let alice = StaffMember(id: 101, username: "alice")
+    private let bob = StaffMember(id: 102, username: "bob")
+    private let carol = StaffMember(id: 103, username: "carol")
+    /// Shift 0 runs from 2026-11-02 09:00 to 2026-11-09 09:00 in Rome (08:00 UTC): alice's; shift 1 is bob's.
+    private let shiftStart = Date(timeIntervalSince1970: 1_793_606_400)
+    private let handoffAt = Date(timeIntervalSince1970: 1_794_211_200)
+
+    private func fixture(_ directory: TemporaryDirectory) throws -> HandoffFixture {
+        try HandoffFixture(
+            path: directory.path("console.sqlite"), members: [alice, bob, carol], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0),
+            zone: try #require(TimeZone(identifier: "Europe/Rome")), startDate: LocalDate(year: 2026, month: 11, day: 2))
+    }
+
+    private func service(
+        _ store: ModerationStore, at time: Date, alerts: @escaping @Sendable (DateInterval) throws -> [HandoffDigest.Alert] = { _ in [] },
+        nudges: Counter = Counter()
+    ) -> HandoffService {
+        HandoffService(
+            store: store, builder: HandoffDigestBuilder(store: store, alerts: alerts), bundleID: "org.bookcorners.app",
+            nudge: { nudges.increment() }, now: { time }, logger: ConsoleFixture.quietLogger)
+    }
+
+    @Test("a shift with known decisions: counts by kind and person, waiting and oldest from the mirror, the note, and one message to bob")
+    func digestOfKnownShift() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: 5 applied decisions inside the shift, one just before and one at the hand-off (the next shift's),
+        // a conflict and a failure (no decision) inside it
+        let fixture = try fixture(directory)
+        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
+        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(2 * 86_400))
+        try fixture.decide("library.reject", by: carol, at: shiftStart.addingTimeInterval(3 * 86_400))
+        try fixture.decide("report.resolve", by: alice, at: shiftStart.addingTimeInterval(4 * 86_400))
+        try fixture.decide("photo.approve", by: carol, at: handoffAt.addingTimeInterval(-1))
+        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(-1))
+        try fixture.decide("library.approve", by: bob, at: handoffAt)
+        try fixture.decide("library.reject", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .conflict)
+        try fixture.decide("report.dismiss", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .failed)
+        // The mirror: four pending libraries (two past the 48 h target), two open reports (one past 24 h), no photos.
+        let store = fixture.store
+        try store.upsertMirror(libraries: [
+            HandoffFixture.library(1, name: "Oldest <Corner>", createdAt: handoffAt.addingTimeInterval(-5 * 86_400)),
+            HandoffFixture.library(2, name: "Second", createdAt: handoffAt.addingTimeInterval(-3 * 86_400)),
+            HandoffFixture.library(3, name: "Third", createdAt: handoffAt.addingTimeInterval(-86_400)),
+            HandoffFixture.library(4, name: "Newest", createdAt: handoffAt.addingTimeInterval(-3_600)),
+        ], at: handoffAt)
+        try store.upsertMirror(reports: [
+            HandoffFixture.report(1, libraryName: "Reported One", createdAt: handoffAt.addingTimeInterval(-30 * 3_600)),
+            HandoffFixture.report(2, libraryName: "Reported Two", createdAt: handoffAt.addingTimeInterval(-2 * 3_600)),
+        ], at: handoffAt)
+        try store.saveMirror(summary: HandoffFixture.summary(at: handoffAt))
+        try store.saveHandoffNote(
+            shiftIndex: 0, author: alice, text: "Report 12 needs a call to the owner.",
+            audit: HandoffFixture.entry("handoff.note", by: alice, at: handoffAt), now: handoffAt.addingTimeInterval(-600))
+        let nudges = Counter()
+        // act: 30 s after the hand-off
+        let built = await service(store, at: handoffAt.addingTimeInterval(30), nudges: nudges).tick()
+        // check
+        #expect(built == 0)
+        let handoff = try #require(try store.shiftHandoff(0))
+        #expect(handoff.outgoing == alice && handoff.incoming == bob)
+        #expect(handoff.startsAt == shiftStart && handoff.endsAt == handoffAt)
+        let digest = handoff.digest
+        #expect(digest.decisionCount == 5)
+        #expect(digest.decisionsByKind == [
+            .init(key: "library.approve", count: 2), .init(key: "library.reject", count: 1), .init(key: "photo.approve", count: 1),
+            .init(key: "report.resolve", count: 1),
+        ])
+        #expect(digest.decisionsByPerson == [.init(key: "alice", count: 3), .init(key: "carol", count: 2)])
+        let queues = try #require(digest.queues)
+        #expect(queues.map(\.queue) == [.libraries, .reports, .photos])
+        #expect(queues.map(\.waiting) == [4, 2, 0])
+        #expect(queues.map(\.overdue) == [2, 1, 0])
+        #expect(queues[0].oldest.map(\.label) == ["Oldest <Corner>", "Second", "Third"])
+        #expect(queues[0].oldest.map(\.overdue) == [true, true, false])
+        #expect(queues[1].oldest.map(\.label) == ["Reported One", "Reported Two"])
+        #expect(digest.waitingCount == 6 && digest.overdueCount == 3)
+        #expect(digest.note?.text == "Report 12 needs a call to the owner." && digest.note?.author == "alice")
+        #expect(digest.alerts.isEmpty && digest.timeZone == "Europe/Rome")
+        // One message, to bob, keyed by the shift; the dispatcher was nudged.
+        let messages = try store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
+        let message = try #require(messages.first)
+        #expect(messages.count == 1 && message.recipientUserId == bob.id && message.dedupeKey == "handoff-0" && message.actionId == nil)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+        let alert = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: String])
+        #expect(alert["title"] == "Your on-call shift has begun")
+        #expect(alert["body"] == "alice handed over: 5 decisions, 6 waiting (3 overdue). Note: Report 12 needs a call to the owner.")
+        let data = try #require(payload["data"] as? [String: Any])
+        #expect(data["type"] as? String == "shift.handoff" && data["shift"] as? Int == 0)
+        #expect(nudges.value == 1)
+    }
+
+    @Test("two services on one database file build and message a hand-off once")
+    func onceWithTwoServices() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: a second process's store on the same file
+        let fixture = try fixture(directory)
+        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
+        let other = try ModerationStore(path: directory.path("console.sqlite"))
+        let time = handoffAt.addingTimeInterval(5)
+        let first = service(fixture.store, at: time)
+        let second = service(other, at: time)
+        // act: both at once, then both again
+        async let one = first.tick()
+        async let two = second.tick()
+        let results = await [one, two]
+        let again = [await first.tick(), await second.tick()]
+        // check
+        #expect(results.compactMap { $0 } == [0])
+        #expect(again == [nil, nil])
+        #expect(try fixture.store.shiftHandoffs(limit: 10).map(\.shiftIndex) == [0])
+        #expect(try fixture.store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10).count == 1)
+    }
+
+    @Test("a hand-off more than a day old is not built (no backfill); within the day it is")
+    func noBackfill() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup
+        let fixture = try fixture(directory)
+        // act
+        let late = await service(fixture.store, at: handoffAt.addingTimeInterval(86_400 + 60)).tick()
+        let beforeStart = await service(fixture.store, at: shiftStart.addingTimeInterval(60)).tick()
+        let inTime = await service(fixture.store, at: handoffAt.addingTimeInterval(86_400 - 60)).tick()
+        // check
+        #expect(late == nil && beforeStart == nil)
+        #expect(inTime == 0)
+        #expect(try fixture.store.shiftHandoffs(limit: 10).count == 1)
+    }
+
+    @Test("the alert episodes of the shift, as the watcher supplies them, are in the digest")
+    func alertsJoinTheDigest() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup
+        let fixture = try fixture(directory)
+        let episode = HandoffDigest.Alert(
+            queue: .reports, openedAt: shiftStart.addingTimeInterval(86_400), acknowledgedBy: "alice",
+            acknowledgedAt: shiftStart.addingTimeInterval(86_400 + 300), escalated: false, closedAt: nil)
+        let asked = Recorder<DateInterval>()
+        // act
+        _ = await service(fixture.store, at: handoffAt.addingTimeInterval(1), alerts: { interval in
+            asked.record(interval)
+            return [episode]
+        }).tick()
+        // check
+        #expect(asked.values == [DateInterval(start: shiftStart, end: handoffAt)])
+        #expect(try fixture.store.shiftHandoff(0)?.digest.alerts == [episode])
+    }
+}
