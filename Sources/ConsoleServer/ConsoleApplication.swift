@@ -19,7 +19,8 @@ public func buildConsoleApplication(
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         // Shut down in reverse order: the runner and the mirror stop before the clients they use.
-        services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? []) + [
+        services: [dependencies.client] + (dependencies.mirror.map { [$0.client, $0.sync] } ?? [])
+            + (dependencies.watcher.map { [$0.client, $0.service] } ?? []) + [
             dependencies.runner,
         ] + (dependencies.dispatcher.map { [$0] } ?? []) + [
             SessionPruner(
@@ -75,6 +76,10 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         delivery = OutboxDeliveryOverview(
             transport: OutboxDeliveryOverview.offText, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
+    let watcher = configuration.onCallWatcher.map { watcherConfiguration in
+        makeQueueWatcher(
+            configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge, logger: logger)
+    }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -85,7 +90,29 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, dispatcher: dispatcher, delivery: delivery)
+        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery)
+}
+
+/// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
+private func makeQueueWatcher(
+    configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: SessionManager,
+    nudge: @escaping @Sendable () -> Void, logger: Logger
+) -> (service: QueueWatcher, client: BackendClient) {
+    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none), logger: logger)
+    let source = QueueAgeSource(
+        store: store, client: client,
+        credentials: { refused in
+            do {
+                return try await sessions.credentialsOfMostRecentSession(excluding: refused)
+            } catch {
+                logger.error("queue watcher could not look up a session", metadata: ["error": "\(error)"])
+                return nil
+            }
+        },
+        mirrorIsOn: configuration.mirror != nil, configuration: watcher, logger: logger)
+    let service = QueueWatcher(
+        store: store, source: source, configuration: watcher, bundleID: configuration.apnsTopic, nudge: nudge, logger: logger)
+    return (service, client)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -130,6 +157,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     DevicesController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
     StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
+    // On call: alerts
+    AlertsController(
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, watcher: configuration.onCallWatcher
+    ).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

@@ -47,6 +47,8 @@ public struct ConsoleConfiguration: Sendable {
     public var mirror: MirrorConfiguration?
     /// How outbox messages are delivered.
     public var outbox: OutboxDeliveryConfiguration
+    /// How the queue watcher looks for overdue queues and alerts the person on call; `nil`: no watcher runs.
+    public var onCallWatcher: OnCallWatcherConfiguration?
 
     public init(
         host: String = "127.0.0.1",
@@ -70,7 +72,8 @@ public struct ConsoleConfiguration: Sendable {
         publicURL: URL? = nil,
         pruneInterval: TimeInterval = 60 * 60,
         mirror: MirrorConfiguration? = MirrorConfiguration(),
-        outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration()
+        outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration(),
+        onCallWatcher: OnCallWatcherConfiguration? = nil
     ) {
         self.host = host
         self.port = port
@@ -94,5 +97,6 @@ public struct ConsoleConfiguration: Sendable {
         self.pruneInterval = pruneInterval
         self.mirror = mirror
         self.outbox = outbox
+        self.onCallWatcher = onCallWatcher
     }
 }

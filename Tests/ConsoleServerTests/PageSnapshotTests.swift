@@ -53,6 +53,33 @@ enum PageModels {
         return entry
     }
 
+    /// Episodes as the alerts page and the dashboard show them: one waiting for the viewer (staff, id 3),
+    /// one nobody could be told of, and a closed one that escalated and was acknowledged.
+    static func alertRows() -> (active: [AlertEpisodeRow], history: [AlertEpisodeRow]) {
+        let open = QueueAlert(
+            id: 7, queue: .libraries, state: .open, openedAt: now.addingTimeInterval(-600), overdueCount: 12,
+            oldestCreatedAt: now.addingTimeInterval(-(76 * 3_600)), targetMinutes: 48 * 60, lastNotifiedAt: now.addingTimeInterval(-600),
+            notifiedStaffId: 3, heldSince: now.addingTimeInterval(-600), firstNotifiedStaffId: 3)
+        let untold = QueueAlert(
+            id: 8, queue: .photos, state: .open, openedAt: now.addingTimeInterval(-60), overdueCount: 1,
+            oldestCreatedAt: now.addingTimeInterval(-(73 * 3_600)), targetMinutes: 72 * 60)
+        let closed = QueueAlert(
+            id: 5, queue: .reports, state: .closed, openedAt: now.addingTimeInterval(-86_400), closedAt: now.addingTimeInterval(-80_000),
+            overdueCount: 2, oldestCreatedAt: now.addingTimeInterval(-200_000), targetMinutes: 24 * 60, acknowledgedById: 4,
+            acknowledgedByUsername: hostile, acknowledgedAt: now.addingTimeInterval(-82_000), escalationLevel: 1,
+            lastNotifiedAt: now.addingTimeInterval(-84_000), notifiedStaffId: 4, heldSince: now.addingTimeInterval(-84_000), firstNotifiedStaffId: 3)
+        let notices: [Int64: [QueueAlertNotice]] = [
+            7: [.init(id: 1, alertId: 7, kind: .notice, staffId: 3, staffUsername: "staff", sentAt: now.addingTimeInterval(-600), outboxMessageId: "m1")],
+            8: [.init(id: 2, alertId: 8, kind: .notice, staffId: nil, staffUsername: nil, sentAt: now.addingTimeInterval(-60), outboxMessageId: nil)],
+            5: [
+                .init(id: 3, alertId: 5, kind: .notice, staffId: 3, staffUsername: "staff", sentAt: now.addingTimeInterval(-86_400), outboxMessageId: "m2"),
+                .init(id: 4, alertId: 5, kind: .escalation, staffId: 4, staffUsername: hostile, sentAt: now.addingTimeInterval(-84_000), outboxMessageId: "m3"),
+            ],
+        ]
+        let rows = [open, untold, closed].map { AlertEpisodeRow($0, notices: notices[$0.id] ?? [], viewerID: 3, now: now) }
+        return (Array(rows.prefix(2)), [rows[1], rows[0], rows[2]])
+    }
+
     static func chart() -> Chart {
         let bars = [(label: hostile, value: 3.0), (label: "Other", value: 1.0)]
         return Chart(
@@ -102,26 +129,29 @@ enum PageModels {
                 layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
                 queues: [
                     DashboardPage.Queue(title: "Libraries", href: "/libraries", total: 17, items: [
-                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago"),
+                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
+                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-3 * 86_400), targets: .defaults, now: now)),
+                        .init(label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
+                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-40 * 3_600), targets: .defaults, now: now)),
                     ]),
                     DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
                 ],
                 backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
-                deliveryWarning: hostile)),
+                alerts: alertRows().active, deliveryWarning: hostile)),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, now: now) }, loaded: true,
+                source: "", rows: mirrored.enumerated().map { LibraryRow($1, hasDuplicate: $0 == 0, targets: .defaults, now: now) }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
             ("library-detail", LibraryDetailPage(
-                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)),
+                layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], targets: .defaults, now: now)),
             ("reports", ReportListPage(
                 layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
-                rows: reports.map { ReportRow($0, now: now) }, loaded: true, pager: nil)),
+                rows: reports.map { ReportRow($0, targets: .defaults, now: now) }, loaded: true, pager: nil)),
             ("photos", PhotoGridPage(
                 layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
-                cards: photos.enumerated().map { PhotoCard($1, currentPhotoURL: $0 == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now) },
+                cards: photos.enumerated().map { PhotoCard($1, currentPhotoURL: $0 == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, targets: .defaults, now: now) },
                 loaded: true, pager: nil)),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             ("bulk-confirm", BulkConfirmPage(
@@ -168,6 +198,12 @@ enum PageModels {
                 periods: [PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false)],
                 community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)),
             ("chart", chart()),
+            // On call: alerts
+            ("on-call-alerts", AlertsPage(
+                layout: layout("Alerts & targets", active: nil), subnav: AlertsPage.subnav(current: "/on-call/alerts"),
+                targets: AlertsPage.targets(QueueTargets(minutes: [.reports: 36 * 60])), problem: hostile, hasProblem: true,
+                active: alertRows().active, hasActive: true, history: alertRows().history, hasHistory: true,
+                watcher: AlertsPage.watcherText(OnCallWatcherConfiguration()))),
         ]
     }
 }

@@ -43,6 +43,10 @@ struct SiteURLTests {
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
         (.benchmarkConstant, "/benchmark/constant", "/benchmark/constant"),
+        // On call: alerts
+        (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
+        (.onCallTarget, "/on-call/alerts/targets", "/on-call/alerts/targets"),
+        (.onCallAlertAcknowledge(4), "/on-call/alerts/4/acknowledge", "/on-call/alerts/:id/acknowledge"),
     ]
 
     @Test("every address has its path and its route's pattern, and the table names every route")

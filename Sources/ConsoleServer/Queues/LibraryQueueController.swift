@@ -34,11 +34,12 @@ struct LibraryQueueController {
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let targets = try store.queueTargets()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
-            rows: rows.map { LibraryRow($0, hasDuplicate: duplicated.contains($0.id), now: now) },
+            rows: rows.map { LibraryRow($0, hasDuplicate: duplicated.contains($0.id), targets: targets, now: now) },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(
                 url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)],
@@ -74,7 +75,7 @@ struct LibraryQueueController {
         let duplicates = try store.mirroredDuplicates(of: mirrored)
         let page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
-            library: library, duplicates: duplicates, now: Date())
+            library: library, duplicates: duplicates, targets: try store.queueTargets(), now: Date())
         return try renderer.render(page, with: "library-detail")
     }
 }
@@ -154,8 +155,10 @@ struct LibraryRow: MustacheParent {
     let decideURL: String
     /// Another approved or pending library is within 50 m or has its name in its city.
     let hasDuplicate: Bool
+    /// A pending library past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ library: MirrorLibrary, hasDuplicate: Bool, now: Date) {
+    init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
         slug = library.slug
         libraryURL = SiteURL.library(library.slug).path
         decideURL = SiteURL.libraryDecide(library.slug).path
@@ -171,6 +174,7 @@ struct LibraryRow: MustacheParent {
         selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
         canApprove = library.status != .approved
         self.hasDuplicate = hasDuplicate
+        mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ library: ModerationLibrary, now: Date) {
@@ -190,6 +194,7 @@ struct LibraryRow: MustacheParent {
         // A status this console does not know is shown, never decided on.
         canApprove = library.moderationStatus.map { $0 != .approved } ?? false
         hasDuplicate = false
+        mark = .none
     }
 
     func child(named key: String) -> Any? {
@@ -210,6 +215,7 @@ struct LibraryRow: MustacheParent {
         case "canApprove": canApprove
         case "libraryURL": libraryURL
         case "decideURL": decideURL
+        case "mark": mark
         default: nil
         }
     }
@@ -270,8 +276,10 @@ struct LibraryDetailPage {
     let canApprove: Bool
     let canReject: Bool
     let canReturnToPending: Bool
+    /// Pending past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], now: Date) {
+    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
         self.layout = layout
         loaded = true
         name = LibraryText.displayName(library.name)
@@ -318,6 +326,7 @@ struct LibraryDetailPage {
         canApprove = current.map { $0 != .approved } ?? false
         canReject = current.map { $0 != .rejected } ?? false
         canReturnToPending = current.map { $0 != .pending } ?? false
+        mark = current == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
     /// The page when the library could not be loaded at all (backend down or limiting).
@@ -348,5 +357,6 @@ struct LibraryDetailPage {
         canApprove = false
         canReject = false
         canReturnToPending = false
+        mark = .none
     }
 }

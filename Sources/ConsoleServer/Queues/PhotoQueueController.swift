@@ -28,10 +28,11 @@ struct PhotoQueueController {
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let targets = try store.queueTargets()
         let page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
-            cards: photos.map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.libraryId], now: now) },
+            cards: photos.map { PhotoCard($0, currentPhotoURL: currentPhotos[$0.libraryId], targets: targets, now: now) },
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "photos")
@@ -79,8 +80,10 @@ struct PhotoCard {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+    /// A pending photo past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ photo: MirrorPhoto, currentPhotoURL: String?, now: Date) {
+    init(_ photo: MirrorPhoto, currentPhotoURL: String?, targets: QueueTargets, now: Date) {
         id = photo.id
         libraryURL = SiteURL.library(photo.librarySlug).path
         decideURL = SiteURL.photoDecide(photo.id).path
@@ -97,9 +100,11 @@ struct PhotoCard {
         createdUTC = TimeText.utc(photo.createdAt)
         status = photo.status.rawValue
         isPending = photo.status == .pending
+        mark = isPending ? QueueStandingMark(.photos, createdAt: photo.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
+        mark = .none
         id = photo.id
         libraryURL = SiteURL.library(photo.library.slug).path
         decideURL = SiteURL.photoDecide(photo.id).path

@@ -27,12 +27,13 @@ struct ReportQueueController {
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let targets = try store.queueTargets()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
-            rows: rows.map { ReportRow($0, now: now) },
+            rows: rows.map { ReportRow($0, targets: targets, now: now) },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: pagination))
         return try renderer.render(page, with: "reports")
@@ -83,8 +84,10 @@ struct ReportRow {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
+    /// An open report past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ report: MirrorReport, now: Date) {
+    init(_ report: MirrorReport, targets: QueueTargets, now: Date) {
         id = report.id
         libraryURL = SiteURL.library(report.librarySlug).path
         decideURL = SiteURL.reportDecide(report.id).path
@@ -102,9 +105,11 @@ struct ReportRow {
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status.rawValue
         isOpen = report.status == .open
+        mark = isOpen ? QueueStandingMark(.reports, createdAt: report.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ report: ModerationReport, now: Date) {
+        mark = .none
         id = report.id
         libraryURL = SiteURL.library(report.library.slug).path
         decideURL = SiteURL.reportDecide(report.id).path

@@ -33,6 +33,10 @@ enum SiteURL: Hashable, Sendable {
     case statisticsData(String)
     case staticFile(String)
     case benchmarkConstant
+    // On call: alerts
+    case onCallAlerts
+    case onCallTarget
+    case onCallAlertAcknowledge(Int64)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -67,6 +71,10 @@ enum SiteURL: Hashable, Sendable {
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
         case benchmarkConstant = "/benchmark/constant"
+        // On call: alerts
+        case onCallAlerts = "/on-call/alerts"
+        case onCallTarget = "/on-call/alerts/targets"
+        case onCallAlertAcknowledge = "/on-call/alerts/:id/acknowledge"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -119,6 +127,10 @@ enum SiteURL: Hashable, Sendable {
         case .statisticsData: .statisticsData
         case .staticFile: .staticFile
         case .benchmarkConstant: .benchmarkConstant
+        // On call: alerts
+        case .onCallAlerts: .onCallAlerts
+        case .onCallTarget: .onCallTarget
+        case .onCallAlertAcknowledge: .onCallAlertAcknowledge
         }
     }
 
@@ -131,6 +143,8 @@ enum SiteURL: Hashable, Sendable {
         case .auditEntry(let id), .deviceRemove(let id): String(id)
         case .statisticsData(let chart): chart
         case .staticFile(let name): name
+        // On call: alerts
+        case .onCallAlertAcknowledge(let id): String(id)
         default: nil
         }
     }

@@ -9,6 +9,8 @@ struct PageRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "photos", "error", "bulk-confirm", "reject-confirm",
         "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "chart",
+        // On call: alerts
+        "on-call-alerts",
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there
