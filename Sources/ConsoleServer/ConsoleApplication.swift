@@ -18,6 +18,7 @@ public func buildConsoleApplication(
     // Shut down in reverse order: the runner and the mirror stop before the clients they use.
     var services: [any Service] = [dependencies.client]
     if let mirror = dependencies.mirror { services += [mirror.client, mirror.sync] }
+    if let watcher = dependencies.watcher { services += [watcher.client, watcher.service] }
     services.append(dependencies.runner)
     if let dispatcher = dependencies.dispatcher { services.append(dispatcher) }
     services.append(dependencies.handoffs)
@@ -81,6 +82,10 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     // On call: hand-offs. Alert episodes join the digest once the alert watcher's store is wired in here.
     let handoffs = HandoffService(
         store: store, builder: HandoffDigestBuilder(store: store), bundleID: configuration.apnsTopic, nudge: delivery.nudge, logger: logger)
+    let watcher = configuration.onCallWatcher.map { watcherConfiguration in
+        makeQueueWatcher(
+            configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge, logger: logger)
+    }
     return ConsoleDependencies(
         configuration: configuration, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
@@ -91,7 +96,29 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs)
+        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs)
+}
+
+/// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
+private func makeQueueWatcher(
+    configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: SessionManager,
+    nudge: @escaping @Sendable () -> Void, logger: Logger
+) -> (service: QueueWatcher, client: BackendClient) {
+    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none), logger: logger)
+    let source = QueueAgeSource(
+        store: store, client: client,
+        credentials: { refused in
+            do {
+                return try await sessions.credentialsOfMostRecentSession(excluding: refused)
+            } catch {
+                logger.error("queue watcher could not look up a session", metadata: ["error": "\(error)"])
+                return nil
+            }
+        },
+        mirrorIsOn: configuration.mirror != nil, configuration: watcher, logger: logger)
+    let service = QueueWatcher(
+        store: store, source: source, configuration: watcher, bundleID: configuration.apnsTopic, nudge: nudge, logger: logger)
+    return (service, client)
 }
 
 func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
@@ -144,6 +171,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, publicURL: configuration.publicURL
     ).addRoutes(to: staff)
     HandoffController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
+    // On call: alerts
+    AlertsController(
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, watcher: configuration.onCallWatcher
+    ).addRoutes(to: staff)
     if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
         let page = String(decoding: bytes, as: UTF8.self)
         staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }

@@ -49,6 +49,8 @@ public struct ConsoleConfiguration: Sendable {
     public var outbox: OutboxDeliveryConfiguration
     /// How long an "I'm reviewing this" claim lasts unless its holder decides or releases it first.
     public var claimDuration: TimeInterval
+    /// How the queue watcher looks for overdue queues and alerts the person on call; `nil`: no watcher runs.
+    public var onCallWatcher: OnCallWatcherConfiguration?
 
     public init(
         host: String = "127.0.0.1",
@@ -73,7 +75,8 @@ public struct ConsoleConfiguration: Sendable {
         pruneInterval: TimeInterval = 60 * 60,
         mirror: MirrorConfiguration? = MirrorConfiguration(),
         outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration(),
-        claimDuration: TimeInterval = 15 * 60
+        claimDuration: TimeInterval = 15 * 60,
+        onCallWatcher: OnCallWatcherConfiguration? = nil
     ) {
         self.host = host
         self.port = port
@@ -98,5 +101,6 @@ public struct ConsoleConfiguration: Sendable {
         self.mirror = mirror
         self.outbox = outbox
         self.claimDuration = claimDuration
+        self.onCallWatcher = onCallWatcher
     }
 }

@@ -18,6 +18,8 @@ struct ConsoleDependencies: Sendable {
     let audit: StaffAuditWriter
     /// The mirror sync and its own client (no read retries: every attempt counts against the budget); `nil` when off.
     let mirror: (sync: MirrorSync, client: BackendClient)?
+    /// The queue watcher and its own client (no read retries: every attempt counts against its share); `nil` when off.
+    let watcher: (service: QueueWatcher, client: BackendClient)?
     /// Delivers the outbox; `nil` when delivery is off.
     let dispatcher: OutboxDispatcher?
     let delivery: OutboxDeliveryOverview

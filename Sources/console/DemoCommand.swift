@@ -38,6 +38,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var outbox: OutboxOptions
 
+    @OptionGroup var watcher: OnCallWatcherOptions
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -95,7 +97,8 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: ConsoleConfiguration(
                 host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
                 publicDirectory: publicFiles, apnsTopic: outbox.topic, staffRecheckInterval: TimeInterval(recheck), mirror: mirrorConfiguration,
-                outbox: outboxConfiguration, claimDuration: claimDuration),
+                outbox: outboxConfiguration, claimDuration: claimDuration,
+                onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads)),
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""

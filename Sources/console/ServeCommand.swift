@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var outbox: OutboxOptions
 
+    @OptionGroup var watcher: OnCallWatcherOptions
+
     @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
     var trustedProxy: [String] = []
 
@@ -106,7 +108,8 @@ struct ServeCommand: AsyncParsableCommand {
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
             pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
-            outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration())
+            outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
+            onCallWatcher: try watcher.configuration())
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

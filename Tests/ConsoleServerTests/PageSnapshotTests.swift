@@ -78,6 +78,33 @@ enum PageModels {
         return ClaimBadge(claim: claim, target: target, viewerId: 3, isWaiting: true, now: now, back: "/libraries?q=\"x\"", insideForm: insideForm)
     }
 
+    /// Episodes as the alerts page and the dashboard show them: one waiting for the viewer (staff, id 3),
+    /// one nobody could be told of, and a closed one that escalated and was acknowledged.
+    static func alertRows() -> (active: [AlertEpisodeRow], history: [AlertEpisodeRow]) {
+        let open = QueueAlert(
+            id: 7, queue: .libraries, state: .open, openedAt: now.addingTimeInterval(-600), overdueCount: 12,
+            oldestCreatedAt: now.addingTimeInterval(-(76 * 3_600)), targetMinutes: 48 * 60, lastNotifiedAt: now.addingTimeInterval(-600),
+            notifiedStaffId: 3, heldSince: now.addingTimeInterval(-600), firstNotifiedStaffId: 3)
+        let untold = QueueAlert(
+            id: 8, queue: .photos, state: .open, openedAt: now.addingTimeInterval(-60), overdueCount: 1,
+            oldestCreatedAt: now.addingTimeInterval(-(73 * 3_600)), targetMinutes: 72 * 60)
+        let closed = QueueAlert(
+            id: 5, queue: .reports, state: .closed, openedAt: now.addingTimeInterval(-86_400), closedAt: now.addingTimeInterval(-80_000),
+            overdueCount: 2, oldestCreatedAt: now.addingTimeInterval(-200_000), targetMinutes: 24 * 60, acknowledgedById: 4,
+            acknowledgedByUsername: hostile, acknowledgedAt: now.addingTimeInterval(-82_000), escalationLevel: 1,
+            lastNotifiedAt: now.addingTimeInterval(-84_000), notifiedStaffId: 4, heldSince: now.addingTimeInterval(-84_000), firstNotifiedStaffId: 3)
+        let notices: [Int64: [QueueAlertNotice]] = [
+            7: [.init(id: 1, alertId: 7, kind: .notice, staffId: 3, staffUsername: "staff", sentAt: now.addingTimeInterval(-600), outboxMessageId: "m1")],
+            8: [.init(id: 2, alertId: 8, kind: .notice, staffId: nil, staffUsername: nil, sentAt: now.addingTimeInterval(-60), outboxMessageId: nil)],
+            5: [
+                .init(id: 3, alertId: 5, kind: .notice, staffId: 3, staffUsername: "staff", sentAt: now.addingTimeInterval(-86_400), outboxMessageId: "m2"),
+                .init(id: 4, alertId: 5, kind: .escalation, staffId: 4, staffUsername: hostile, sentAt: now.addingTimeInterval(-84_000), outboxMessageId: "m3"),
+            ],
+        ]
+        let rows = [open, untold, closed].map { AlertEpisodeRow($0, notices: notices[$0.id] ?? [], viewerID: 3, now: now) }
+        return (Array(rows.prefix(2)), [rows[1], rows[0], rows[2]])
+    }
+
     static func chart() -> Chart {
         let bars = [(label: hostile, value: 3.0), (label: "Other", value: 1.0)]
         return Chart(
@@ -127,25 +154,28 @@ enum PageModels {
                 layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
                 queues: [
                     DashboardPage.Queue(title: "Libraries", href: "/libraries", total: 17, items: [
-                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago"),
+                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
+                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-3 * 86_400), targets: .defaults, now: now)),
+                        .init(label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
+                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-40 * 3_600), targets: .defaults, now: now)),
                     ]),
                     DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
                 ],
                 backendState: "ok", backendStatus: "Book Corners is answering normally.",
                 outside: OutsideChanges(
                     changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
-                deliveryWarning: hostile, handoff: handoffPanel())),
+                alerts: alertRows().active, deliveryWarning: hostile, handoff: handoffPanel())),
             ("libraries", LibraryListPage(
                 layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                 source: "", rows: mirrored.enumerated().map { index, library in
-                    var row = LibraryRow(library, hasDuplicate: index == 0, now: now)
+                    var row = LibraryRow(library, hasDuplicate: index == 0, targets: .defaults, now: now)
                     row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
                     return row
                 }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
             ("library-detail", {
                 var page = LibraryDetailPage(
-                    layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], now: now)
+                    layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], targets: .defaults, now: now)
                 page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                 return page
             }()),
@@ -231,6 +261,12 @@ enum PageModels {
                 decideURL: "/libraries/slug-1/decide",
                 fields: [HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1")],
                 cancelURL: "/libraries/slug-1")),
+            // On call: alerts
+            ("on-call-alerts", AlertsPage(
+                layout: layout("Alerts & targets", active: nil), subnav: AlertsPage.subnav(current: "/on-call/alerts"),
+                targets: AlertsPage.targets(QueueTargets(minutes: [.reports: 36 * 60])), problem: hostile, hasProblem: true,
+                active: alertRows().active, hasActive: true, history: alertRows().history, hasHistory: true,
+                watcher: AlertsPage.watcherText(OnCallWatcherConfiguration()))),
         ] + handoffModels()
     }
 }

@@ -66,6 +66,9 @@ struct SiteURLTests {
         (.onCallHandoffNote, "/on-call/handoffs/note", "/on-call/handoffs/note"),
         (.onCallHandoffFollowUp(12), "/on-call/handoffs/12/follow-up", "/on-call/handoffs/:shift/follow-up"),
         (.onCallHandoffDismiss(12), "/on-call/handoffs/12/dismiss", "/on-call/handoffs/:shift/dismiss"),
+        // On call: alerts
+        (.onCallTarget, "/on-call/alerts/targets", "/on-call/alerts/targets"),
+        (.onCallAlertAcknowledge(4), "/on-call/alerts/4/acknowledge", "/on-call/alerts/:id/acknowledge"),
     ]
 
     @Test("every address has its path and its route's pattern, and the table names every route")

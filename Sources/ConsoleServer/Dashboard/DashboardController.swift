@@ -23,6 +23,8 @@ struct DashboardController {
         let reports = try store.oldestMirroredReports(status: .open, count: Self.oldestShown)
         let photos = try store.oldestMirroredPhotos(status: .pending, count: Self.oldestShown)
         let now = Date()
+        let targets = try store.queueTargets()
+        let alerts = try AlertEpisodeRow.load(try store.activeQueueAlerts(), store: store, viewerID: context.session?.staffId, now: now)
         let page = DashboardPage(
             layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),
             summary: summary.map(DashboardPage.Counts.init),
@@ -31,24 +33,27 @@ struct DashboardController {
                     title: "Library submissions", href: SiteURL.libraries.path, total: summary?.pendingLibrariesCount,
                     items: libraries.map {
                         .init(label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
-                              href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                              mark: QueueStandingMark(.libraries, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Open reports", href: SiteURL.reports.path, total: summary?.openReportsCount,
                     items: reports.map {
                         .init(label: LibraryText.displayName($0.libraryName), detail: $0.reason.label,
-                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                              mark: QueueStandingMark(.reports, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Community photos", href: SiteURL.photos.path, total: summary?.pendingPhotosCount,
                     items: photos.map {
                         .init(label: LibraryText.displayName($0.libraryName), detail: $0.caption,
-                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now))
+                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                              mark: QueueStandingMark(.photos, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
             ],
             backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
-            outside: try OutsideChanges.load(from: store, now: now),
+            outside: try OutsideChanges.load(from: store, now: now), alerts: alerts,
             deliveryWarning: DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
             handoff: try context.session.map { try HandoffPanel.load(from: store, staffID: $0.staffId, now: now) } ?? .empty)
         return try renderer.render(page, with: "dashboard")
@@ -84,6 +89,8 @@ struct DashboardPage {
             let detail: String
             let href: String
             let age: String
+            /// Overdue or near its queue's target (On call: alerts).
+            var mark = QueueStandingMark.none
         }
 
         let title: String
@@ -121,10 +128,17 @@ struct DashboardPage {
     let outboxURL = SiteURL.outbox.path
     /// On call: the hand-off received, and the note for the next person.
     let handoff: HandoffPanel
+    /// On call: the overdue episodes under way, each with its Acknowledge button.
+    let alerts: [AlertEpisodeRow]
+    let hasAlerts: Bool
+    let alertCount: Int
+    let alertsURL = SiteURL.onCallAlerts.path
+    /// Where an Acknowledge button sends the browser back to.
+    let returnTo = AcknowledgeForm.ReturnTo.dashboard.rawValue
 
     init(
         layout: LayoutModel, summary: Counts?, queues: [Queue], backendState: String, backendStatus: String, outside: OutsideChanges,
-        deliveryWarning: String?, handoff: HandoffPanel = .empty
+        alerts: [AlertEpisodeRow] = [], deliveryWarning: String?, handoff: HandoffPanel = .empty
     ) {
         self.handoff = handoff
         self.layout = layout
@@ -133,6 +147,9 @@ struct DashboardPage {
         self.backendState = backendState
         self.backendStatus = backendStatus
         self.outside = outside
+        self.alerts = alerts
+        hasAlerts = !alerts.isEmpty
+        alertCount = alerts.count
         self.deliveryWarning = deliveryWarning ?? ""
         hasDeliveryWarning = deliveryWarning != nil
     }

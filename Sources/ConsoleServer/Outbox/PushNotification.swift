@@ -13,12 +13,14 @@ struct PushNotification: Sendable, Equatable {
     let type: OutboxMessage.EventType
     /// Ids the app opens: `library_id`, `photo_id`, `report_id`.
     let ids: [String: Int]
+    /// Text fields of `data` the app reads beside the ids (`queue` of a `queue.overdue`).
+    var texts: [String: String] = [:]
 
     /// The JSON payload, the body shortened (never the JSON broken) to fit 4096 bytes.
     func payloadJSON() -> String {
         var body = self.body
         while true {
-            let json = Self.encode(title: title, body: body, type: type.rawValue, ids: ids)
+            let json = Self.encode(title: title, body: body, type: type.rawValue, ids: ids, texts: texts)
             let overflow = json.utf8.count - Self.maxPayloadBytes
             guard overflow > 0, !body.isEmpty else { return json }
             // Keep whole characters within the bytes that fit, leaving 3 bytes for "…"; escapes
@@ -79,8 +81,10 @@ struct PushNotification: Sendable, Equatable {
         }
     }
 
-    private static func encode(title: String, body: String, type: String, ids: [String: Int]) -> String {
-        var data: [String: DataValue] = ["type": .text(type)]
+    private static func encode(title: String, body: String, type: String, ids: [String: Int], texts: [String: String]) -> String {
+        var data: [String: DataValue] = [:]
+        for (key, value) in texts { data[key] = .text(value) }
+        data["type"] = .text(type)
         for (key, value) in ids { data[key] = .number(value) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

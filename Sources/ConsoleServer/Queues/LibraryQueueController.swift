@@ -36,12 +36,13 @@ struct LibraryQueueController {
         let now = Date()
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
+        let targets = try store.queueTargets()
         let page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
             rows: rows.map { library in
-                var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), now: now)
+                var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), targets: targets, now: now)
                 row.claim = ClaimBadge(
                     claim: claims[library.slug], target: ItemClaim.Target(kind: .library, key: library.slug), viewerId: context.session?.staffId,
                     isWaiting: library.status == .pending, now: now, back: back, insideForm: true)
@@ -84,7 +85,7 @@ struct LibraryQueueController {
         let target = ItemClaim.Target(kind: .library, key: library.slug)
         var page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
-            library: library, duplicates: duplicates, now: now)
+            library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
         page.claim = ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
             isWaiting: library.moderationStatus == .pending, now: now, back: SiteURL.library(library.slug).path)
@@ -169,8 +170,10 @@ struct LibraryRow: MustacheParent {
     let hasDuplicate: Bool
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// A pending library past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ library: MirrorLibrary, hasDuplicate: Bool, now: Date) {
+    init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
         slug = library.slug
         libraryURL = SiteURL.library(library.slug).path
         decideURL = SiteURL.libraryDecide(library.slug).path
@@ -186,6 +189,7 @@ struct LibraryRow: MustacheParent {
         selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
         canApprove = library.status != .approved
         self.hasDuplicate = hasDuplicate
+        mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ library: ModerationLibrary, now: Date) {
@@ -205,6 +209,7 @@ struct LibraryRow: MustacheParent {
         // A status this console does not know is shown, never decided on.
         canApprove = library.moderationStatus.map { $0 != .approved } ?? false
         hasDuplicate = false
+        mark = .none
     }
 
     func child(named key: String) -> Any? {
@@ -226,6 +231,7 @@ struct LibraryRow: MustacheParent {
         case "canApprove": canApprove
         case "libraryURL": libraryURL
         case "decideURL": decideURL
+        case "mark": mark
         default: nil
         }
     }
@@ -288,8 +294,10 @@ struct LibraryDetailPage {
     let canReturnToPending: Bool
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// Pending past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], now: Date) {
+    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
         self.layout = layout
         loaded = true
         name = LibraryText.displayName(library.name)
@@ -336,6 +344,7 @@ struct LibraryDetailPage {
         canApprove = current.map { $0 != .approved } ?? false
         canReject = current.map { $0 != .rejected } ?? false
         canReturnToPending = current.map { $0 != .pending } ?? false
+        mark = current == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
     /// The page when the library could not be loaded at all (backend down or limiting).
@@ -366,5 +375,6 @@ struct LibraryDetailPage {
         canApprove = false
         canReject = false
         canReturnToPending = false
+        mark = .none
     }
 }

@@ -28,12 +28,13 @@ struct PhotoQueueController {
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
         let page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: photos.map { photo in
-                var card = PhotoCard(photo, currentPhotoURL: currentPhotos[photo.libraryId], now: now)
+                var card = PhotoCard(photo, currentPhotoURL: currentPhotos[photo.libraryId], targets: targets, now: now)
                 let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
                 card.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
@@ -89,8 +90,10 @@ struct PhotoCard {
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// A pending photo past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ photo: MirrorPhoto, currentPhotoURL: String?, now: Date) {
+    init(_ photo: MirrorPhoto, currentPhotoURL: String?, targets: QueueTargets, now: Date) {
         id = photo.id
         libraryURL = SiteURL.library(photo.librarySlug).path
         decideURL = SiteURL.photoDecide(photo.id).path
@@ -107,9 +110,11 @@ struct PhotoCard {
         createdUTC = TimeText.utc(photo.createdAt)
         status = photo.status.rawValue
         isPending = photo.status == .pending
+        mark = isPending ? QueueStandingMark(.photos, createdAt: photo.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ photo: ModerationPhoto, currentPhotoURL: String?, now: Date) {
+        mark = .none
         id = photo.id
         libraryURL = SiteURL.library(photo.library.slug).path
         decideURL = SiteURL.photoDecide(photo.id).path

@@ -28,13 +28,14 @@ struct ReportQueueController {
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let claims = try store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
+        let targets = try store.queueTargets()
         let page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
             rows: rows.map { report in
-                var row = ReportRow(report, now: now)
+                var row = ReportRow(report, targets: targets, now: now)
                 let target = ItemClaim.Target(kind: .report, key: String(report.id))
                 row.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open, now: now,
@@ -93,8 +94,10 @@ struct ReportRow {
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// An open report past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
 
-    init(_ report: MirrorReport, now: Date) {
+    init(_ report: MirrorReport, targets: QueueTargets, now: Date) {
         id = report.id
         libraryURL = SiteURL.library(report.librarySlug).path
         decideURL = SiteURL.reportDecide(report.id).path
@@ -112,9 +115,11 @@ struct ReportRow {
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status.rawValue
         isOpen = report.status == .open
+        mark = isOpen ? QueueStandingMark(.reports, createdAt: report.createdAt, targets: targets, now: now) : .none
     }
 
     init(_ report: ModerationReport, now: Date) {
+        mark = .none
         id = report.id
         libraryURL = SiteURL.library(report.library.slug).path
         decideURL = SiteURL.reportDecide(report.id).path

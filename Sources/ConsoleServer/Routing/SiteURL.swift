@@ -52,6 +52,9 @@ enum SiteURL: Hashable, Sendable {
     case onCallHandoffNote
     case onCallHandoffFollowUp(Int)
     case onCallHandoffDismiss(Int)
+    // On call: alerts
+    case onCallTarget
+    case onCallAlertAcknowledge(Int64)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -110,6 +113,9 @@ enum SiteURL: Hashable, Sendable {
         case onCallHandoffNote = "/on-call/handoffs/note"
         case onCallHandoffFollowUp = "/on-call/handoffs/:shift/follow-up"
         case onCallHandoffDismiss = "/on-call/handoffs/:shift/dismiss"
+        // On call: alerts
+        case onCallTarget = "/on-call/alerts/targets"
+        case onCallAlertAcknowledge = "/on-call/alerts/:id/acknowledge"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -179,6 +185,9 @@ enum SiteURL: Hashable, Sendable {
         case .onCallHandoffNote: .onCallHandoffNote
         case .onCallHandoffFollowUp: .onCallHandoffFollowUp
         case .onCallHandoffDismiss: .onCallHandoffDismiss
+        // On call: alerts
+        case .onCallTarget: .onCallTarget
+        case .onCallAlertAcknowledge: .onCallAlertAcknowledge
         }
     }
 
@@ -195,6 +204,8 @@ enum SiteURL: Hashable, Sendable {
         case .staticFile(let name): name
         // On call: hand-offs
         case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
+        // On call: alerts
+        case .onCallAlertAcknowledge(let id): String(id)
         default: nil
         }
     }

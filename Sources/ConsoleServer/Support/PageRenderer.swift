@@ -12,6 +12,8 @@ struct PageRenderer: Sendable {
         "take-over-confirm", "decide-anyway", "oncall",
         // On call: hand-offs
         "handoffs", "handoff", "handoff-digest",
+        // On call: alerts
+        "on-call-alerts",
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there

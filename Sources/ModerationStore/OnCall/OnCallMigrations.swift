@@ -128,5 +128,42 @@ enum OnCallMigrations {
                 CREATE INDEX handoffNote_shift ON handoffNote(shiftIndex, writtenAt);
                 """)
         }
+        migrator.registerMigration("v15-queue-alerts") { db in
+            // Overdue episodes of the queues and every message each one sent. The partial unique
+            // index is what keeps two console processes on one file from opening two episodes
+            // of one queue at once.
+            try db.execute(sql: """
+                CREATE TABLE queueAlert (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    queue TEXT NOT NULL,                  -- libraries | reports | photos
+                    state TEXT NOT NULL,                  -- open | acknowledged | escalated | closed
+                    openedAt DATETIME NOT NULL,
+                    closedAt DATETIME,
+                    overdueCount INTEGER NOT NULL,
+                    oldestCreatedAt DATETIME NOT NULL,
+                    targetMinutes INTEGER NOT NULL,
+                    acknowledgedById INTEGER,
+                    acknowledgedByUsername TEXT,
+                    acknowledgedAt DATETIME,
+                    escalationLevel INTEGER NOT NULL DEFAULT 0,
+                    lastNotifiedAt DATETIME,
+                    notifiedStaffId INTEGER,
+                    heldSince DATETIME,
+                    firstNotifiedStaffId INTEGER
+                );
+                CREATE UNIQUE INDEX queueAlert_oneActive ON queueAlert(queue) WHERE state <> 'closed';
+                CREATE INDEX queueAlert_openedAt ON queueAlert(openedAt);
+                CREATE TABLE queueAlertNotice (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    alertId INTEGER NOT NULL REFERENCES queueAlert(id),
+                    kind TEXT NOT NULL,                   -- notice | repeat | escalation
+                    staffId INTEGER,                      -- NULL: nobody was on call to tell
+                    staffUsername TEXT,
+                    sentAt DATETIME NOT NULL,
+                    outboxMessageId TEXT
+                );
+                CREATE INDEX queueAlertNotice_alert ON queueAlertNotice(alertId, id);
+                """)
+        }
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import ModerationStore
+
+/// Alerts & targets: each queue's target age with a form to change it, the episodes under way
+/// with an Acknowledge button, and the last 50 episodes.
+struct AlertsPage {
+    /// One link of the On call area's sub-navigation.
+    struct SubnavLink {
+        let label: String
+        let href: String
+        let current: Bool
+    }
+
+    /// One queue's target and its form.
+    struct Target {
+        let queue: String
+        let label: String
+        let target: String
+        let hours: Int
+        let isDefault: Bool
+        let defaultText: String
+    }
+
+    let layout: LayoutModel
+    let subnav: [SubnavLink]
+    let targets: [Target]
+    let targetURL = SiteURL.onCallTarget.path
+    let minHours = AlertsController.targetHours.lowerBound
+    let maxHours = AlertsController.targetHours.upperBound
+    let problem: String
+    let hasProblem: Bool
+    let active: [AlertEpisodeRow]
+    let hasActive: Bool
+    let history: [AlertEpisodeRow]
+    let hasHistory: Bool
+    /// How the watcher works, or that it is off.
+    let watcher: String
+    /// Where the Acknowledge form sends the browser back to.
+    let returnTo = AcknowledgeForm.ReturnTo.alerts.rawValue
+
+    /// The three pages of the On call area (the schedule and hand-offs pages are other parts' own).
+    static func subnav(current: String) -> [SubnavLink] {
+        [
+            SubnavLink(label: "Schedule", href: "/on-call", current: current == "/on-call"),
+            SubnavLink(label: "Alerts & targets", href: SiteURL.onCallAlerts.path, current: current == SiteURL.onCallAlerts.path),
+            SubnavLink(label: "Hand-offs", href: "/on-call/handoffs", current: current == "/on-call/handoffs"),
+        ]
+    }
+
+    static func targets(_ targets: QueueTargets) -> [Target] {
+        ModerationQueue.allCases.map { queue in
+            let minutes = targets.minutes(queue)
+            let defaultMinutes = Int(queue.defaultTarget.components.seconds / 60)
+            return Target(
+                queue: queue.rawValue, label: queue.label, target: QueueAlertNotification.target(TimeInterval(minutes * 60)),
+                hours: max(1, minutes / 60), isDefault: minutes == defaultMinutes,
+                defaultText: QueueAlertNotification.target(TimeInterval(defaultMinutes * 60)))
+        }
+    }
+
+    static func watcherText(_ configuration: OnCallWatcherConfiguration?) -> String {
+        guard let configuration else {
+            return "The queue watcher is off (--no-watch): no queue.overdue alerts are sent."
+        }
+        let share = Int((configuration.readShare * 100).rounded())
+        return "The queue watcher looks every \(Int(configuration.interval)) s. It reads the mirror when it is fresh, otherwise at most "
+            + "\(share) % of the backend's \(configuration.backendLimit) reads per \(configuration.windowSeconds / 60) minutes per endpoint "
+            + "(\(configuration.budget)). Alerts repeat every \(QueueAlertNotification.age(configuration.repeatInterval)) while a queue is overdue "
+            + "and escalate to the next person in the rotation when not acknowledged within \(QueueAlertNotification.age(configuration.ackTimeout))."
+    }
+}

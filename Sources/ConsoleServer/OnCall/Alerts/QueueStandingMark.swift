@@ -1,0 +1,34 @@
+import Foundation
+import ModerationStore
+
+/// How a waiting item stands against its queue's target, as queue rows show it: words and a
+/// CSS class (`standing-overdue`, `standing-near`), never colour alone.
+struct QueueStandingMark: Sendable, Equatable {
+    /// `overdue`, `near` or `within-target`.
+    let standing: String
+    /// "Overdue: waited 3 d 4 h, target 48 h"; empty within target.
+    let text: String
+    let isMarked: Bool
+
+    init(_ queue: ModerationQueue, createdAt: Date, targets: QueueTargets, now: Date) {
+        let standing = targets.standing(queue, createdAt: createdAt, now: now)
+        let waited = QueueAlertNotification.age(now.timeIntervalSince(createdAt))
+        let target = QueueAlertNotification.target(targets.target(queue))
+        self.standing = standing.rawValue
+        switch standing {
+        case .overdue: text = "Overdue: waited \(waited), target \(target)"
+        case .near: text = "Near target: waited \(waited) of \(target)"
+        case .withinTarget: text = ""
+        }
+        isMarked = standing != .withinTarget
+    }
+
+    /// Within target: nothing to show (for rows whose item is not waiting).
+    static let none = QueueStandingMark()
+
+    private init() {
+        standing = QueueTargets.Standing.withinTarget.rawValue
+        text = ""
+        isMarked = false
+    }
+}

@@ -1,0 +1,149 @@
+import BookCornersAPI
+import Foundation
+import Logging
+import ModerationStore
+
+/// Where the watcher learns how long a queue's items have waited. The mirror, when it is on
+/// and fresh for the queue, answers without a backend read (the console's read cache);
+/// otherwise the watcher reads the queue's two ends itself, within its own `ReadBudget`:
+/// the first page (newest items, and how many pages there are) and the last (the oldest).
+actor QueueAgeSource {
+    /// The most recently active staff member's tokens, skipping sessions the backend refused; `nil`: nobody signed in.
+    typealias Credentials = @Sendable (_ refused: Set<String>) async -> (sessionID: String, credentials: StaffCredentials)?
+
+    private let store: ModerationStore
+    private let client: BackendClient
+    private let credentials: Credentials
+    private let mirrorIsOn: Bool
+    private let configuration: OnCallWatcherConfiguration
+    private let logger: Logger
+    private var budget: ReadBudget
+    private var sightings: [ModerationQueue: QueueSighting] = [:]
+    private var lastRead: [ModerationQueue: Date] = [:]
+    private var pagesLastSeen: [ModerationQueue: Int] = [:]
+    private var refusedSessions: Set<String> = []
+    private var saidNobodySignedIn = false
+
+    /// Items per list read (the backend's most).
+    static let pageSize = 50
+
+    init(
+        store: ModerationStore, client: BackendClient, credentials: @escaping Credentials, mirrorIsOn: Bool,
+        configuration: OnCallWatcherConfiguration, logger: Logger
+    ) {
+        self.store = store
+        self.client = client
+        self.credentials = credentials
+        self.mirrorIsOn = mirrorIsOn
+        self.configuration = configuration
+        self.logger = logger
+        self.budget = ReadBudget(windowSeconds: configuration.windowSeconds, budget: configuration.budget)
+    }
+
+    /// What is known of `queue` at `now`: from the fresh mirror, a read made now if one is due
+    /// and the budget allows, else the last sighting; `nil` when nothing is known yet.
+    func sighting(_ queue: ModerationQueue, now: Date) async -> QueueSighting? {
+        if let mirrored = mirrorSighting(queue, now: now) { return mirrored }
+        if isReadDue(queue, now: now) { await read(queue, now: now) }
+        return sightings[queue]
+    }
+
+    // MARK: The mirror
+
+    private func mirrorSighting(_ queue: ModerationQueue, now: Date) -> QueueSighting? {
+        guard mirrorIsOn else { return nil }
+        do {
+            guard let health = try store.mirrorHealth(), health.unansweredSince == nil,
+                let passEnded = try store.mirrorScopeState(Self.scope(queue)).lastPassCompletedAt,
+                now.timeIntervalSince(passEnded) <= configuration.mirrorFreshness
+            else { return nil }
+            let waiting = try store.mirroredWaitingDates()
+            switch queue {
+            case .libraries: return QueueSighting(dates: waiting.libraries)
+            case .reports: return QueueSighting(dates: waiting.reports)
+            case .photos: return QueueSighting(dates: waiting.photos)
+            }
+        } catch {
+            logger.error("watcher could not read the mirror", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    // MARK: Its own reads
+
+    /// Paced so a window's budget lasts the whole window: two reads a look, `budget` a window.
+    private func isReadDue(_ queue: ModerationQueue, now: Date) -> Bool {
+        guard configuration.budget > 0 else { return false }
+        guard let last = lastRead[queue] else { return true }
+        let pace = Double(configuration.windowSeconds) * 2 / Double(configuration.budget)
+        return now.timeIntervalSince(last) >= pace
+    }
+
+    private func read(_ queue: ModerationQueue, now: Date) async {
+        let scope = Self.scope(queue)
+        // A look needs both ends; without room for both (when there is more than one page) it waits.
+        let needed = (pagesLastSeen[queue] ?? 2) > 1 ? 2 : 1
+        guard budget.available(scope, at: now) >= needed else { return }
+        guard let signedIn = await credentials(refusedSessions) else {
+            if !saidNobodySignedIn { logger.notice("queue watcher waits: nobody is signed in to read the queues with") }
+            saidNobodySignedIn = true
+            return
+        }
+        saidNobodySignedIn = false
+        lastRead[queue] = now
+        do {
+            guard budget.take(scope, at: now) else { return }
+            let first = try await page(queue, number: 1, credentials: signedIn.credentials)
+            let pages = max(1, first.pagination.totalPages)
+            pagesLastSeen[queue] = pages
+            guard pages > 1 else {
+                sightings[queue] = QueueSighting(dates: first.dates)
+                return
+            }
+            guard budget.take(scope, at: now) else { return }
+            let last = try await page(queue, number: min(pages, Page.numberRange.upperBound), credentials: signedIn.credentials)
+            let read = first.dates + last.dates
+            let unseen = max(0, first.pagination.total - read.count)
+            let range: ClosedRange<Date>? = {
+                guard let newestOfLast = last.dates.max(), let oldestOfFirst = first.dates.min(), newestOfLast <= oldestOfFirst else { return nil }
+                return newestOfLast...oldestOfFirst
+            }()
+            sightings[queue] = QueueSighting(dates: read, unseen: unseen, unseenRange: range)
+        } catch .rateLimited(let seconds) {
+            // Another client at our address spent the budget: wait as long as the backend says.
+            budget.pause(scope, until: now.addingTimeInterval(Double(max(1, seconds))))
+            logger.notice("queue watcher read limited by the backend", metadata: ["queue": "\(queue.rawValue)", "retry_after": "\(seconds)"])
+        } catch .sessionExpired {
+            refusedSessions.insert(signedIn.sessionID)
+        } catch {
+            // Down or answering nonsense: what was seen before stands; the read is tried on a later look.
+            logger.warning("queue watcher read failed", metadata: ["queue": "\(queue.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    private func page(
+        _ queue: ModerationQueue, number: Int, credentials: StaffCredentials
+    ) async throws(BackendError) -> (dates: [Date], pagination: Pagination) {
+        let page = Page(clampingNumber: number, size: Self.pageSize)
+        switch queue {
+        case .libraries:
+            let list = try await client.libraries(LibraryFilter(status: .pending), page: page, credentials: credentials)
+            return (list.items.map(\.createdAt), list.pagination)
+        case .reports:
+            let list = try await client.reports(status: .open, page: page, credentials: credentials)
+            return (list.items.map(\.createdAt), list.pagination)
+        case .photos:
+            let list = try await client.photos(status: .pending, page: page, credentials: credentials)
+            return (list.items.map(\.createdAt), list.pagination)
+        }
+    }
+
+    /// The backend's rate-limit scope of each queue's list.
+    static func scope(_ queue: ModerationQueue) -> MirrorScope {
+        switch queue {
+        case .libraries: .libraryList
+        case .reports: .reportList
+        case .photos: .photoList
+        }
+    }
+}
