@@ -263,7 +263,7 @@ enum PageModels {
                 cancelURL: "/libraries/slug-1")),
             // On call: alerts
             ("on-call-alerts", AlertsPage(
-                layout: layout("Alerts & targets", active: nil), subnav: AlertsPage.subnav(current: "/on-call/alerts"),
+                layout: layout("Alerts & targets", active: .onCall), subnav: OnCallSubnav.links(current: .alerts),
                 targets: AlertsPage.targets(QueueTargets(minutes: [.reports: 36 * 60])), problem: hostile, hasProblem: true,
                 active: alertRows().active, hasActive: true, history: alertRows().history, hasHistory: true,
                 watcher: AlertsPage.watcherText(OnCallWatcherConfiguration()))),

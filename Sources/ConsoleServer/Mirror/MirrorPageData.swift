@@ -9,6 +9,11 @@ enum MirrorPageData {
     static let queueFreshnessGoal: TimeInterval = 30
 
     /// The mirrored summary, its age and the backend's silence noted in `status`; `nil` (and "still loading") before the first read.
+    /// The navigation's counts alone, for pages of the console's own records that show no freshness line.
+    static func navigationCounts(_ store: ModerationStore) throws -> ModerationSummary? {
+        try store.mirrorSummary().map(ModerationSummary.init)
+    }
+
     static func summary(_ store: ModerationStore, status: inout PageStatus) throws -> ModerationSummary? {
         let summary = try store.mirrorSummary()
         status.mirrored(confirmedAt: summary?.lastConfirmedAt)

@@ -31,8 +31,8 @@ struct AlertsController {
         let active = try store.activeQueueAlerts()
         let history = try store.recentQueueAlerts(limit: Self.historyShown)
         let page = AlertsPage(
-            layout: LayoutModel(context: context, title: "Alerts & targets", active: nil, summary: nil),
-            subnav: AlertsPage.subnav(current: SiteURL.onCallAlerts.path), targets: AlertsPage.targets(try store.queueTargets()),
+            layout: LayoutModel(context: context, title: "Alerts & targets", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
+            subnav: OnCallSubnav.links(current: .alerts), targets: AlertsPage.targets(try store.queueTargets()),
             problem: problem ?? "", hasProblem: problem != nil,
             active: try AlertEpisodeRow.load(active, store: store, viewerID: viewer, now: now), hasActive: !active.isEmpty,
             history: try AlertEpisodeRow.load(history, store: store, viewerID: viewer, now: now), hasHistory: !history.isEmpty,

@@ -5,12 +5,6 @@ import ModerationStore
 /// with an Acknowledge button, and the last 50 episodes.
 struct AlertsPage {
     /// One link of the On call area's sub-navigation.
-    struct SubnavLink {
-        let label: String
-        let href: String
-        let current: Bool
-    }
-
     /// One queue's target and its form.
     struct Target {
         let queue: String
@@ -22,7 +16,7 @@ struct AlertsPage {
     }
 
     let layout: LayoutModel
-    let subnav: [SubnavLink]
+    let subnav: [OnCallSubnav]
     let targets: [Target]
     let targetURL = SiteURL.onCallTarget.path
     let minHours = AlertsController.targetHours.lowerBound
@@ -39,14 +33,6 @@ struct AlertsPage {
     let returnTo = AcknowledgeForm.ReturnTo.alerts.rawValue
 
     /// The three pages of the On call area (the schedule and hand-offs pages are other parts' own).
-    static func subnav(current: String) -> [SubnavLink] {
-        [
-            SubnavLink(label: "Schedule", href: "/on-call", current: current == "/on-call"),
-            SubnavLink(label: "Alerts & targets", href: SiteURL.onCallAlerts.path, current: current == SiteURL.onCallAlerts.path),
-            SubnavLink(label: "Hand-offs", href: "/on-call/handoffs", current: current == "/on-call/handoffs"),
-        ]
-    }
-
     static func targets(_ targets: QueueTargets) -> [Target] {
         ModerationQueue.allCases.map { queue in
             let minutes = targets.minutes(queue)

@@ -45,7 +45,7 @@ struct HandoffController {
                 noteURL: SiteURL.onCallHandoffNote.path)
         }
         let page = HandoffsPage(
-            layout: LayoutModel(context: context, title: "Hand-offs", active: nil, summary: nil), current: current, timeZone: zone,
+            layout: LayoutModel(context: context, title: "Hand-offs", active: .onCall, summary: try MirrorPageData.navigationCounts(store)), current: current, timeZone: zone,
             rows: try store.shiftHandoffs(limit: Self.listed).map(HandoffsPage.Row.init), problem: problem)
         var response = try renderer.render(page, with: "handoffs").response(from: request, context: context)
         if problem != nil { response.status = .badRequest }
@@ -56,7 +56,7 @@ struct HandoffController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let handoff = try requestedHandoff(context)
         let page = HandoffPage(
-            layout: LayoutModel(context: context, title: "Hand-off of shift \(handoff.shiftIndex)", active: nil, summary: nil),
+            layout: LayoutModel(context: context, title: "Hand-off of shift \(handoff.shiftIndex)", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
             handoff: handoff, followUps: try store.handoffFollowUps(shiftIndex: handoff.shiftIndex), viewerID: session.staffId,
             followUpText: followUpText, problem: problem)
         var response = try renderer.render(page, with: "handoff").response(from: request, context: context)
