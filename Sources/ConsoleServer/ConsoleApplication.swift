@@ -79,7 +79,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         delivery = OutboxDeliveryOverview(
             transport: OutboxDeliveryOverview.offText, isOff: true, policy: configuration.outbox.policy, nudge: {})
     }
-    // On call: hand-offs. Alert episodes join the digest once the alert watcher's store is wired in here.
+    // On call: hand-offs, their digests with the watcher's alert episodes.
     let handoffs = HandoffService(
         store: store, builder: HandoffDigestBuilder(store: store), bundleID: configuration.apnsTopic, nudge: delivery.nudge, logger: logger)
     let watcher = configuration.onCallWatcher.map { watcherConfiguration in

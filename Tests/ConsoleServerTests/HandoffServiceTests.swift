@@ -30,6 +30,43 @@ struct HandoffServiceTests {
             nudge: { nudges.increment() }, now: { time }, logger: ConsoleFixture.quietLogger)
     }
 
+    @Test("the digest lists the queue watcher's episodes of the shift with who acknowledged them, and none from after it")
+    func alertsFromTheWatcher() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: an episode alice acknowledged and that closed during her shift, and one opened after the hand-off
+        let store = try fixture(directory).store
+        let alice = self.alice
+        let message: ModerationStore.QueueAlertMessage = { recipient, _, key in
+            OutboxMessage(
+                id: UUID().uuidString, actionId: nil, recipientUserId: recipient.id, eventType: .queueOverdue, payload: "{}", headers: "{}",
+                createdAt: Date(), dedupeKey: key)
+        }
+        let opened = shiftStart.addingTimeInterval(86_400)
+        let episode = try #require(try store.openQueueAlert(
+            .reports, overdueCount: 2, oldestCreatedAt: shiftStart.addingTimeInterval(-3 * 86_400), targetMinutes: 24 * 60, telling: alice,
+            now: opened, message: message))
+        _ = try store.acknowledgeQueueAlert(
+            id: episode.id, by: alice, audit: HandoffFixture.entry("alert.acknowledge", by: alice, at: opened.addingTimeInterval(600)),
+            now: opened.addingTimeInterval(600))
+        #expect(try store.closeQueueAlert(id: episode.id, now: opened.addingTimeInterval(86_400)))
+        _ = try store.openQueueAlert(
+            .photos, overdueCount: 1, oldestCreatedAt: shiftStart, targetMinutes: 72 * 60, telling: bob, now: handoffAt.addingTimeInterval(60),
+            message: message)
+        // act: the service as the console builds it, with the watcher's episodes from the store
+        _ = await HandoffService(
+            store: store, builder: HandoffDigestBuilder(store: store), bundleID: "org.bookcorners.app", nudge: {},
+            now: { [handoffAt] in handoffAt.addingTimeInterval(120) }, logger: ConsoleFixture.quietLogger
+        ).tick()
+        // check
+        let digest = try #require(try store.shiftHandoff(0)).digest
+        #expect(digest.alerts == [
+            HandoffDigest.Alert(
+                queue: .reports, openedAt: opened, acknowledgedBy: "alice", acknowledgedAt: opened.addingTimeInterval(600), escalated: false,
+                closedAt: opened.addingTimeInterval(86_400)),
+        ])
+    }
+
     @Test("a shift with known decisions: counts by kind and person, waiting and oldest from the mirror, the note, and one message to bob")
     func digestOfKnownShift() async throws {
         let directory = try TemporaryDirectory()

@@ -24,6 +24,15 @@ extension ModerationStore {
         try writer.read { db in try QueueAlert.fetchOne(db, sql: "SELECT * FROM queueAlert WHERE id = ?", arguments: [id]) }
     }
 
+    /// The episodes under way at any time in `interval` (a shift), oldest first: what its hand-off digest reports.
+    public func queueAlerts(overlapping interval: DateInterval) throws -> [QueueAlert] {
+        try writer.read { db in
+            try QueueAlert.fetchAll(
+                db, sql: "SELECT * FROM queueAlert WHERE openedAt < ? AND (closedAt IS NULL OR closedAt > ?) ORDER BY openedAt, id",
+                arguments: [interval.end, interval.start])
+        }
+    }
+
     /// The newest `limit` episodes, newest first.
     public func recentQueueAlerts(limit: Int) throws -> [QueueAlert] {
         try writer.read { db in

@@ -3,15 +3,16 @@ import ModerationStore
 
 /// Builds the digest of one shift from what the console holds: decisions from the audit log,
 /// what waits from the mirror (never a backend read), changes made outside the console from
-/// the observed audit entries, and alerts from whoever keeps them.
+/// the observed audit entries, and the queue watcher's alert episodes.
 struct HandoffDigestBuilder: Sendable {
     let store: ModerationStore
-    /// The alert episodes of a stretch of time; the alert watcher's store supplies them.
+    /// The alert episodes under way in a stretch of time.
     let alerts: @Sendable (DateInterval) throws -> [HandoffDigest.Alert]
 
-    init(store: ModerationStore, alerts: @escaping @Sendable (DateInterval) throws -> [HandoffDigest.Alert] = { _ in [] }) {
+    /// `alerts` defaults to the watcher's episodes in `store`; a test may give its own.
+    init(store: ModerationStore, alerts: (@Sendable (DateInterval) throws -> [HandoffDigest.Alert])? = nil) {
         self.store = store
-        self.alerts = alerts
+        self.alerts = alerts ?? { interval in try store.queueAlerts(overlapping: interval).map(HandoffDigest.Alert.init) }
     }
 
     /// The digest of `[startsAt, endsAt)`, waiting items aged at `asOf`. The note is added when

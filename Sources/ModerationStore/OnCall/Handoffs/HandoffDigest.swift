@@ -62,6 +62,13 @@ public struct HandoffDigest: Codable, Sendable, Equatable {
         public let escalated: Bool
         public let closedAt: Date?
 
+        /// An episode of the queue watcher, as the digest keeps it.
+        public init(_ alert: QueueAlert) {
+            self.init(
+                queue: alert.queue, openedAt: alert.openedAt, acknowledgedBy: alert.acknowledgedByUsername, acknowledgedAt: alert.acknowledgedAt,
+                escalated: alert.escalationLevel > 0, closedAt: alert.closedAt)
+        }
+
         public init(queue: ModerationQueue, openedAt: Date, acknowledgedBy: String?, acknowledgedAt: Date?, escalated: Bool, closedAt: Date?) {
             self.queue = queue
             self.openedAt = openedAt
