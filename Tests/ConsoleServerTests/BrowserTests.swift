@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import HummingbirdTesting
+import ModerationStore
 import Sandbox
 import Testing
 import TestSupport
@@ -114,6 +115,80 @@ struct BrowserTests {
                     throw error
                 }
                 await browser.quit()
+            }
+        }
+    }
+
+    @Test("on call: the person on call sees the banner and acknowledges an alert, claims an item, and a second person's browser sees the claim")
+    func onCall() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            // setup: staff and maria take week-long turns in Rome, staff's since yesterday; the watcher looks every half second
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let staff = try SeedAccounts.staffAccounts(databasePath: directory.path("sandbox.sqlite")).map { StaffMember(id: $0.id, username: $0.username) }
+            let members = try ["staff", "maria"].map { name in try #require(staff.first { $0.username == name }) }
+            for member in members { try store.recordStaffMember(member, signedInAt: nil) }
+            let zone: TimeZone? = TimeZone(identifier: "Europe/Rome")
+            let rome = try #require(zone)
+            let rotation = try Rotation(
+                members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
+                startDate: LocalDate(Date(), in: rome).adding(days: -1))
+            try store.saveRotation(rotation, audit: AuditEntry(
+                recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
+                targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
+                requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
+            var configuration = ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory)
+            configuration.onCallWatcher = OnCallWatcherConfiguration(interval: 0.5)
+            let app = try await buildConsoleApplication(configuration: configuration, logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let onCall = try WebDriver()
+                let colleague = try WebDriver()
+                do {
+                    try await onCall.start()
+                    try await colleague.start()
+                    for (browser, login) in [(onCall, "staff"), (colleague, "maria")] {
+                        try await browser.go(console + "/sign-in")
+                        try await browser.type(login, into: "#login")
+                        try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                        try await browser.click("button[type=submit]")
+                        _ = try await browser.currentURL { $0 == console + "/" }
+                    }
+                    // act 1: the banner, and an alert to acknowledge once the watcher has looked
+                    var dashboard = try await onCall.source()
+                    for _ in 0..<40 where !dashboard.contains("Acknowledge — it is yours") {
+                        try await Task.sleep(for: .milliseconds(250))
+                        try await onCall.go(console + "/")
+                        dashboard = try await onCall.source()
+                    }
+                    #expect(dashboard.contains(#"<div class="oncall-line oncall-you" role="status"><strong>You are on call until"#))
+                    #expect(dashboard.contains("Acknowledge — it is yours"), "\(dashboard.suffix(2000))")
+                    try await onCall.click("form.acknowledge button[type=submit]")
+                    let acknowledged = try await onCall.source(containing: "Acknowledged: ")
+                    #expect(acknowledged.contains("It will not escalate"))
+                    #expect(try store.recentQueueAlerts(limit: 10).contains { $0.state == .acknowledged && $0.acknowledgedByUsername == "staff" })
+                    #expect(try store.auditEntries(limit: 20).contains { $0.action == "alert.acknowledge" && $0.actorUsername == "staff" })
+                    let colleaguePage = try await colleague.source()
+                    #expect(colleaguePage.contains("On call: staff until") && !colleaguePage.contains("oncall-you"))
+                    // act 2: staff claims the first waiting library
+                    try await onCall.go(console + "/libraries?status=pending")
+                    try await onCall.click("table.queue button.claim-button")
+                    let claimed = try await onCall.source(containing: "You are reviewing")
+                    #expect(claimed.contains("You are reviewing</strong> · 15 min left"))
+                    // check: maria's browser shows who has it
+                    try await colleague.go(console + "/libraries?status=pending")
+                    let seen = try await colleague.source(containing: "is reviewing")
+                    #expect(seen.contains(#"<strong class="claim-holder">staff</strong> is reviewing · "#))
+                    #expect(seen.contains("Take over…"))
+                } catch {
+                    await onCall.quit()
+                    await colleague.quit()
+                    throw error
+                }
+                await onCall.quit()
+                await colleague.quit()
             }
         }
     }
