@@ -92,6 +92,12 @@ def main():
         if pushes:
             go(pushes)
             shoot("apns-pushes.png")
+        go("/on-call")
+        shoot("oncall.png")
+        go("/on-call/alerts")
+        shoot("oncall-alerts.png")
+        go("/on-call/handoffs")
+        shoot("oncall-handoffs.png")
         go("/audit")
         shoot("audit.png")
         go("/audit/2")
