@@ -14,12 +14,7 @@ struct SessionPruner: Service {
     let logger: Logger
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await pruneOnce()
-                try? await Task.sleep(for: .seconds(interval))
-            }
-        }
+        await repeatUntilShutdown(every: .seconds(interval)) { await self.pruneOnce() }
     }
 
     /// One pass; a failure is logged and the next pass tries again.

@@ -49,12 +49,7 @@ actor MirrorSync: Service {
     }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await self.tick()
-                try? await Task.sleep(for: .milliseconds(Int(self.configuration.tickInterval * 1000)))
-            }
-        }
+        await repeatUntilShutdown(every: .milliseconds(Int(configuration.tickInterval * 1000))) { await self.tick() }
     }
 
     /// One read from the share kept for the check before a decision; the action runner asks

@@ -33,12 +33,7 @@ actor HandoffService: Service {
     }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await self.tick()
-                try? await Task.sleep(for: self.interval)
-            }
-        }
+        await repeatUntilShutdown(every: interval) { await self.tick() }
     }
 
     /// Builds the latest hand-off if it is due; answers the shift it stored, if this call stored one.

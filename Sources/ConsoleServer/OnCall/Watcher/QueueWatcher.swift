@@ -32,12 +32,7 @@ actor QueueWatcher: Service {
     }
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await self.tick()
-                try? await Task.sleep(for: .milliseconds(Int(self.configuration.interval * 1000)))
-            }
-        }
+        await repeatUntilShutdown(every: .milliseconds(Int(configuration.interval * 1000))) { await self.tick() }
     }
 
     /// One look at every queue.
