@@ -48,6 +48,9 @@ struct OnCallPagesTests {
             #expect(table.components(separatedBy: #"aria-current="date""#).count - 1 == 1)
             #expect(table.contains("<strong>staff</strong>") && table.contains("maria"))
             #expect(mine.contains("staff → maria"))
+            // check: the area's other pages in brief: targets, alerts, hand-offs
+            #expect(mine.contains("<li>Library submissions: 48 h <span class=\"muted\">(default)</span></li>"))
+            #expect(mine.contains("No queue is past its target now.") && mine.contains("None yet."))
             // check: the change is in the audit log, by staff
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let entry = try #require(try store.auditEntries(limit: 10).first { $0.action == "rotation.update" })

@@ -246,7 +246,9 @@ enum PageModels {
                 layout: layout("Take over?", active: .reports), holder: hostile, timeLeft: "8 min left", item: "report 42", claimID: "17",
                 takeOverURL: "/reports/42/take-over", back: "/reports?x=\"y\"")),
             ("oncall", OnCallPage(
-                layout: layout("On call", active: .onCall), subnav: OnCallSubnav.links(current: .schedule), hasRotation: true,
+                layout: layout("On call", active: .onCall), subnav: OnCallSubnav.links(current: .schedule),
+                targets: AlertsPage.targets(.defaults), alertsSummary: hostile,
+                handoffs: [.init(text: hostile, href: "/on-call/handoffs/3")], hasHandoffs: true, hasRotation: true,
                 rotationSummary: hostile, clockName: "Rome time", hasNow: true,
                 now: .init(who: hostile, isViewer: false, when: "until Tue 24 Nov 09:00", relative: "in 8 h"), hasNext: true,
                 next: .init(who: "You (staff)", isViewer: true, when: "from Tue 24 Nov 09:00", relative: "in 8 h"),

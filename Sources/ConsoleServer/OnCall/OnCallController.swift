@@ -53,9 +53,22 @@ struct OnCallController {
         let feedCreated = try store.calendarFeedCreatedAt(staffId: session.staffId)
         let rotationForm = draft.rotation
         let overrideForm = draft.override
+        let overdue = try store.activeQueueAlerts()
+        let handoffs = try store.shiftHandoffs(limit: 3)
         let page = OnCallPage(
             layout: LayoutModel(context: context, title: "On call", active: .onCall, summary: summary),
-            subnav: OnCallSubnav.links(current: .schedule), hasRotation: schedule != nil,
+            subnav: OnCallSubnav.links(current: .schedule), targets: AlertsPage.targets(try store.queueTargets()),
+            alertsSummary: overdue.isEmpty
+                ? "No queue is past its target now."
+                : "Overdue now: " + overdue.map { "\($0.queue.label) (\($0.state == .acknowledged ? "acknowledged" : "not acknowledged"))" }
+                    .joined(separator: ", ") + ".",
+            handoffs: handoffs.map { handoff in
+                OnCallPage.HandoffLine(
+                    text: "Shift \(handoff.shiftIndex): \(handoff.outgoing.username) → \(handoff.incoming.username), "
+                        + "\(handoff.digest.decisionCount) \(handoff.digest.decisionCount == 1 ? "decision" : "decisions")",
+                    href: SiteURL.onCallHandoff(handoff.shiftIndex).path)
+            },
+            hasHandoffs: !handoffs.isEmpty, hasRotation: schedule != nil,
             rotationSummary: rotation.map { rotation in
                 let length = rotation.shiftDays == 1 ? "One-day shifts" : "\(rotation.shiftDays)-day shifts"
                 return "\(length), handing off at \(rotation.handoff) \(OnCallTimeText(zone: rotation.timeZone).clockName) (\(rotation.timeZone.identifier)), "

@@ -20,8 +20,21 @@ struct OnCallPage {
         let removeURL: String
     }
 
+    /// A past hand-off, linking to its digest.
+    struct HandoffLine {
+        let text: String
+        let href: String
+    }
+
     let layout: LayoutModel
     let subnav: [OnCallSubnav]
+    /// The queue targets, the alerts under way and the last hand-offs, each page of the area in brief.
+    let targets: [AlertsPage.Target]
+    let alertsSummary: String
+    let handoffs: [HandoffLine]
+    let hasHandoffs: Bool
+    let alertsURL = SiteURL.onCallAlerts.path
+    let handoffsURL = SiteURL.onCallHandoffs.path
     let hasRotation: Bool
     let rotationSummary: String
     let clockName: String

@@ -4,7 +4,6 @@ import ModerationStore
 /// Alerts & targets: each queue's target age with a form to change it, the episodes under way
 /// with an Acknowledge button, and the last 50 episodes.
 struct AlertsPage {
-    /// One link of the On call area's sub-navigation.
     /// One queue's target and its form.
     struct Target {
         let queue: String
@@ -32,7 +31,7 @@ struct AlertsPage {
     /// Where the Acknowledge form sends the browser back to.
     let returnTo = AcknowledgeForm.ReturnTo.alerts.rawValue
 
-    /// The three pages of the On call area (the schedule and hand-offs pages are other parts' own).
+    /// Each queue's target as the page shows it, the default marked.
     static func targets(_ targets: QueueTargets) -> [Target] {
         ModerationQueue.allCases.map { queue in
             let minutes = targets.minutes(queue)
