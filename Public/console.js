@@ -1,7 +1,10 @@
 // Small conveniences only; every page works without this file.
 // 1. Show times in the viewer's own time zone (the page shows UTC without script).
 // 2. A preset rejection reason is copied into the editable text box.
-// 3. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page; the Print button prints.
+// 3. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page, and on queues
+//    and a library's page the review shortcuts below ("?" lists them). A shortcut only
+//    presses the page's own buttons and links, so it asks for the same confirmation the
+//    mouse path does, and never fires while typing.
 (function () {
   "use strict";
   var format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
@@ -28,17 +31,128 @@
     button.addEventListener("click", function () { window.print(); });
   });
 
+  // Screen readers hear what a shortcut did.
+  var live = document.createElement("div");
+  live.className = "visually-hidden";
+  live.setAttribute("aria-live", "polite");
+  live.id = "keyboard-live";
+  document.body.appendChild(live);
+  function say(text) { live.textContent = ""; window.setTimeout(function () { live.textContent = text; }, 30); }
+
+  function within(scope, key) { return scope && scope.querySelector("[data-key=" + key + "]"); }
+  function press(element) {
+    if (!element) { return false; }
+    if (element.tagName.toLowerCase() === "select") { element.scrollIntoView({ block: "center" }); element.focus(); } else { element.click(); }
+    return true;
+  }
+
+  // Lists: a visible focus moves between rows.
+  var list = document.querySelector("table[data-keyboard-list]");
+  var rows = list ? Array.prototype.slice.call(list.querySelectorAll("tbody tr")) : [];
+  var current = -1;
+  function rowName(row) { var link = row.querySelector("a"); return link ? link.textContent.trim() : "row"; }
+  function focusRow(index) {
+    if (!rows.length) { return; }
+    current = Math.max(0, Math.min(rows.length - 1, index));
+    rows.forEach(function (row, i) { row.classList.toggle("keyboard-focus", i === current); });
+    var row = rows[current];
+    row.tabIndex = -1;
+    row.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "nearest" });
+    var decided = row.classList.contains("decided") ? ", already decided" : "";
+    say("Row " + (current + 1) + " of " + rows.length + ": " + rowName(row) + decided);
+  }
+  function focusedRow() { return current >= 0 ? rows[current] : null; }
+
+  var listKeys = {
+    j: function () { focusRow(current + 1); },
+    k: function () { focusRow(current < 0 ? 0 : current - 1); },
+    x: function () {
+      var row = focusedRow(), box = row && row.querySelector("input[type=checkbox]");
+      if (!box) { say("This row cannot be selected."); return; }
+      box.checked = !box.checked;
+      say((box.checked ? "Selected " : "Unselected ") + rowName(row));
+    },
+    o: function () { var row = focusedRow(); if (row && row.dataset.open) { window.location.href = row.dataset.open; } },
+    a: function () {
+      var row = focusedRow();
+      if (!row) { say("Move to a row with j first."); return; }
+      if (press(within(row, "approve"))) { say("Approving " + rowName(row)); } else { say("This row cannot be approved here."); }
+    },
+    r: function () {
+      var row = focusedRow(), link = within(row, "reject");
+      if (link) { window.location.href = link.href; } else { say(row ? "This row cannot be rejected here." : "Move to a row with j first."); }
+    },
+    A: function () {
+      var form = list.closest("form"), chosen = form && form.querySelectorAll("input[name=item]:checked").length;
+      if (!chosen) { say("Select rows with x first."); return; }
+      form.querySelector("select[name=decision]").value = "approve";
+      say("Reviewing the approval of " + chosen + " selected");
+      form.requestSubmit ? form.requestSubmit() : form.submit();
+    },
+  };
+
+  // A library's page: decide, claim, previous and next.
+  var decide = document.querySelector("section.decide");
+  var itemKeys = {
+    a: function () { if (!press(within(decide, "approve"))) { say("It cannot be approved now."); } },
+    r: function () { if (!press(within(decide, "reject"))) { say("It cannot be rejected now."); } },
+    n: function () { if (!press(document.querySelector("[data-key=next]"))) { say("This is the last one in the list."); } },
+    p: function () { if (!press(document.querySelector("[data-key=previous]"))) { say("This is the first one in the list."); } },
+    c: function () {
+      var button = document.querySelector(".claim-button");
+      if (button) { button.click(); say("Claiming it"); } else { say(document.querySelector(".claim-mine") ? "You are already reviewing it." : "It cannot be claimed."); }
+    },
+  };
+  var keys = list ? listKeys : decide ? itemKeys : {};
+  if (decide && window.location.hash === "#decide") { press(within(decide, "reject")); }
+
+  var help = [
+    ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (the row, or this library)"],
+    ["r", "reject: choose the reason"], ["shift + a", "review approving the selected rows"], ["n / p", "next / previous library"],
+    ["c", "I'm reviewing this"], ["/", "search"], ["g then d l r p a s", "go to dashboard, libraries, reports, photos, audit, statistics"],
+    ["?", "this list"], ["Escape", "close it, or cancel a confirmation"],
+  ];
+  var dialog = null;
+  function showHelp() {
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.className = "shortcuts";
+      dialog.setAttribute("aria-label", "Keyboard shortcuts");
+      var html = "<h2>Keyboard shortcuts</h2><dl>";
+      help.forEach(function (pair) { html += "<dt><kbd>" + pair[0] + "</kbd></dt><dd>" + pair[1] + "</dd>"; });
+      dialog.innerHTML = html + "</dl><form method=\"dialog\"><button>Close</button></form>";
+      document.body.appendChild(dialog);
+    }
+    dialog.showModal();
+  }
+
   var pending = null;
   var targets = { d: "/", l: "/libraries", r: "/reports", p: "/photos", a: "/audit", s: "/statistics" };
   document.addEventListener("keydown", function (event) {
-    var tag = (event.target.tagName || "").toLowerCase();
-    if (tag === "input" || tag === "textarea" || tag === "select" || event.metaKey || event.ctrlKey || event.altKey) { return; }
+    var target = event.target, tag = (target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable || event.metaKey || event.ctrlKey || event.altKey) { return; }
+    if (dialog && dialog.open) { return; }
+    if (event.key === "Escape") {
+      var cancel = document.querySelector("[data-key=cancel]");
+      if (cancel) { cancel.click(); }
+      return;
+    }
+    if (event.key === "?") { event.preventDefault(); showHelp(); return; }
     if (event.key === "/") {
       var search = document.querySelector("input[type=search]");
       if (search) { event.preventDefault(); search.focus(); }
       return;
     }
-    if (pending === "g" && targets[event.key]) { window.location.href = targets[event.key]; }
-    pending = event.key === "g" ? "g" : null;
+    if (pending === "g") {
+      pending = null;
+      if (targets[event.key]) { window.location.href = targets[event.key]; }
+      return;
+    }
+    if (event.key === "g") { pending = "g"; return; }
+    // Enter on a focused row opens it; on a link or button it does what it always does.
+    if (event.key === "Enter" && list && target === focusedRow()) { event.preventDefault(); listKeys.o(); return; }
+    var action = keys[event.key];
+    if (action) { event.preventDefault(); action(); }
   });
 })();

@@ -155,6 +155,10 @@ enum ModerationStoreMigrations {
         OutboxMigrations.register(in: &migrator)
         OnCallMigrations.register(in: &migrator)
         ItemClaimMigrations.register(in: &migrator)
+        migrator.registerMigration("v17-action-actor-index") { db in
+            // Every queue page reads its viewer's recent decisions of its kind, to show them in place.
+            try db.execute(sql: "CREATE INDEX action_actor_kind_createdAt ON action(actorId, targetKind, createdAt)")
+        }
         return migrator
     }
 }

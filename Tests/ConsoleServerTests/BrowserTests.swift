@@ -30,7 +30,7 @@ struct BrowserTests {
                     try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
                     try await browser.click("button[type=submit]")
                     #expect(try await browser.currentURL { $0 == console + "/libraries" } == console + "/libraries", "back where they were going")
-                    #expect(try await browser.source(containing: "<table class=\"queue\">").contains("<table class=\"queue\">"))
+                    #expect(try await browser.source(containing: "data-keyboard-list").contains("<table class=\"queue\" data-keyboard-list"))
 
                     try await browser.click("nav a[href=\"/\"]")
                     let dashboard = try await browser.source(containing: "library submissions waiting")
@@ -117,6 +117,79 @@ struct BrowserTests {
                 await browser.quit()
             }
         }
+    }
+
+    @Test("keyboard only: the pending queue opens oldest first; approve two, reject one with a preset reason, each time on to the next")
+    func keyboardTriage() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run { sandbox in
+            let app = try await buildConsoleApplication(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let store = try ModerationStore(path: directory.path("console.sqlite"))
+                let oldest = try store.oldestMirroredLibraries(status: .pending, count: 4).map(\.slug)
+                try #require(oldest.count == 4)
+                let browser = try WebDriver()
+                do {
+                    // setup: signed in (typing into the sign-in form), on the pending list
+                    try await browser.start()
+                    try await browser.go(console + "/sign-in")
+                    try await browser.type("staff", into: "#login")
+                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                    try await browser.click("button[type=submit]")
+                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.go(console + "/libraries")
+                    let list = try await browser.source(containing: "data-keyboard-list")
+                    #expect(list.contains(#"<strong aria-current="true">Oldest first</strong>"#))
+
+                    // act: from here on, keys only
+                    try await browser.press("j", "o")
+                    let first = try await browser.currentURL { $0.contains("/libraries/" + oldest[0]) }
+                    try await browser.press("a")
+                    let second = try await browser.currentURL { $0.contains("/libraries/" + oldest[1]) }
+                    let afterFirst = try await browser.source(containing: #"<div class="flash" role="status">"#)
+                    try await browser.press("a")
+                    let third = try await browser.currentURL { $0.contains("/libraries/" + oldest[2]) }
+                    try await browser.press("r", WebDriver.Key.arrowDown, WebDriver.Key.tab, WebDriver.Key.tab, WebDriver.Key.enter)
+                    let confirm = try await browser.source(containing: "Reject this library?")
+                    try await browser.press(WebDriver.Key.enter)
+                    let fourth = try await browser.currentURL { $0.contains("/libraries/" + oldest[3]) }
+                    let afterReject = try await browser.source(containing: #"<div class="flash" role="status">"#)
+
+                    // check: each decision led to the next library of the list, and was made as asked
+                    #expect(first.contains("/libraries/" + oldest[0]), "o opened the oldest pending library")
+                    #expect(second.contains("/libraries/" + oldest[1]), "\(second)")
+                    #expect(third.contains("/libraries/" + oldest[2]), "\(third)")
+                    #expect(fourth.contains("/libraries/" + oldest[3]), "\(fourth)")
+                    #expect(afterFirst.contains(#"<div class="flash" role="status">"#) && afterFirst.contains("Back to the list"))
+                    #expect(confirm.contains(DecisionController.presetReasons[0]), "the preset reason picked with the arrow key")
+                    #expect(afterReject.contains(#"<div class="flash" role="status">"#))
+                    let staff = try staffID(store)
+                    var actions: [ModerationAction] = []
+                    for _ in 0..<50 {
+                        actions = try store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
+                        if actions.count == 3 && actions.allSatisfy({ $0.state.isFinal }) { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    let wanted = Dictionary(actions.map { ($0.targetKey, $0.statusWanted) }, uniquingKeysWith: { first, _ in first })
+                    #expect(wanted == [oldest[0]: .approved, oldest[1]: .approved, oldest[2]: .rejected])
+                    #expect(actions.allSatisfy { $0.state == .applied }, "\(actions.map { ($0.targetKey, $0.state, $0.outcomeMessage ?? "") })")
+                    #expect(actions.first { $0.targetKey == oldest[2] }?.reason == DecisionController.presetReasons[0])
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+
+    /// The staff account's backend id, as its session recorded it.
+    private func staffID(_ store: ModerationStore) throws -> Int {
+        try #require(try store.staffMembers().first { $0.username == "staff" }?.id)
     }
 
     @Test("on call: the person on call sees the banner and acknowledges an alert, claims an item, and a second person's browser sees the claim")

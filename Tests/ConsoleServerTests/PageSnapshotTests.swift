@@ -2,6 +2,7 @@ import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Testing
 import TestSupport
 
@@ -170,13 +171,20 @@ enum PageModels {
                 source: "", rows: mirrored.enumerated().map { index, library in
                     var row = LibraryRow(library, hasDuplicate: index == 0, targets: .defaults, now: now)
                     row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
+                    // The second row was just decided by the viewer, and met a conflict.
+                    if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
                     return row
                 }, loaded: true,
-                pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json")))),
+                pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
+                orders: QueueOrder.allCases.map { FilterOption(value: "/libraries?order=\($0.rawValue)", label: $0.label, selected: $0 == .newest) },
+                order: .newest, chosenOrder: "newest")),
             ("library-detail", {
                 var page = LibraryDetailPage(
                     layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], targets: .defaults, now: now)
                 page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
+                let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
+                page.queue = LibraryDetailPage.QueueLinks(
+                    queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
                 return page
             }()),
             ("reports", ReportListPage(
@@ -349,4 +357,15 @@ struct PageSnapshotTests {
         // check
         #expect(difference == "line 2 expected: b\nline 2 rendered: B\nline 4 expected: (no line)\nline 4 rendered: d")
     }
+
+}
+
+/// A decision the viewer made on `slug`, ended in `state`.
+private func decidedAction(_ slug: String, state: ModerationAction.State, message: String) -> ModerationAction {
+    var action = ModerationAction(
+        idempotencyKey: "k-\(slug)", actorId: 1, actorUsername: "staff", targetKind: .library, targetKey: slug, statusSeen: .pending,
+        statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: Date(timeIntervalSince1970: 0))
+    action.state = state
+    action.outcomeMessage = message
+    return action
 }

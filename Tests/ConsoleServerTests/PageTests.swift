@@ -180,7 +180,7 @@ struct PageTests {
                 let mirrored = try await browser.get("/libraries")
                 #expect(mirrored.status == .ok)
                 #expect(!mirrored.contains("Backend problem."), "the page never asked the backend")
-                #expect(mirrored.contains(#"<table class="queue">"#), "the mirrored list is shown")
+                #expect(mirrored.contains(#"<table class="queue" data-keyboard-list>"#), "the mirrored list is shown")
                 let reports = try await browser.get("/reports?status=dismissed")
                 #expect(reports.status == .ok)
                 #expect(!reports.contains("Backend problem.") && !reports.contains("not loaded yet"))

@@ -53,6 +53,29 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await send("POST", sessionPath + "/element/\(try await find(css))/click", [String: Any]())
     }
 
+    /// WebDriver's codes for keys that are not characters.
+    public enum Key {
+        public static let enter = "\u{E007}"
+        public static let tab = "\u{E004}"
+        public static let escape = "\u{E00C}"
+        public static let shift = "\u{E008}"
+        public static let arrowDown = "\u{E015}"
+    }
+
+    /// Presses `keys` one after the other on whatever has focus, as a keyboard would (W3C
+    /// actions: a key down and up each, so pages see real `keydown` events). `shift` holds
+    /// Shift down around them.
+    public func press(_ keys: String..., shift: Bool = false) async throws {
+        var actions: [[String: Any]] = []
+        if shift { actions.append(["type": "keyDown", "value": Key.shift]) }
+        for key in keys {
+            actions.append(["type": "keyDown", "value": key])
+            actions.append(["type": "keyUp", "value": key])
+        }
+        if shift { actions.append(["type": "keyUp", "value": Key.shift]) }
+        _ = try await send("POST", sessionPath + "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
     public func source() async throws -> String {
         (try await send("GET", sessionPath + "/source") as? String) ?? ""
     }

@@ -69,12 +69,14 @@ struct DecisionController {
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
             let page = RejectConfirmPage(
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
-                slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback))
+                slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback),
+                queue: LibraryQueueContext(formValue: form.queue))
             return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
             return try await record(
                 kind: kind, key: key, wanted: decision.statusWanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey,
-                request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason)
+                request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason,
+                queue: kind == .library ? LibraryQueueContext(formValue: form.queue) : nil)
         }
     }
 
@@ -144,8 +146,14 @@ struct DecisionController {
 
     private func record(
         kind: ModerationAction.TargetKind, key: String, wanted: ItemStatus, reason: String, seen: ItemStatus, idempotencyKey: String,
-        request: Request, context: ConsoleRequestContext, back: String, reportReason: ReportReason? = nil
+        request: Request, context: ConsoleRequestContext, back: String, reportReason: ReportReason? = nil,
+        queue: LibraryQueueContext? = nil
     ) async throws -> Response {
+        // A library decided on its page opened from a list: on to the next one of that list.
+        func destination() throws -> String {
+            guard let queue else { return back }
+            return try LibraryQueueNavigator(store: store).afterDecision(on: key, in: queue, viewer: context.session?.staffId, now: Date())
+        }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         var action = makeAction(
             session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
@@ -162,7 +170,7 @@ struct DecisionController {
             try await sessions.flash(
                 "This decision was already recorded at \(TimeText.utc(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
                 sessionID: session.id)
-            return .redirect(to: back, type: .normal)
+            return .redirect(to: try destination(), type: .normal)
         }
         runner.nudge()
         let outcome = try await waitForOutcome(of: recorded.action.id ?? 0, upTo: .seconds(2))
@@ -173,7 +181,7 @@ struct DecisionController {
             message = "Your decision is recorded and waiting to be sent: \(outcome?.outcomeMessage ?? "Book Corners is slow to answer.") It appears under Pending actions until it is."
         }
         try await sessions.flash(message, sessionID: session.id)
-        return .redirect(to: back, type: .normal)
+        return .redirect(to: try destination(), type: .normal)
     }
 
     /// Records an action; a form key reused for another decision is refused in words.
@@ -224,8 +232,11 @@ struct RejectConfirmPage {
     let back: String
     let decideURL: String
     let cancelURL: String
+    /// The list the library's page was opened from, sent on so the next one opens; "" for none.
+    let queue: String
+    let hasQueue: Bool
 
-    init(layout: LayoutModel, slug: String, seen: String, key: String, reason: String, back: String) {
+    init(layout: LayoutModel, slug: String, seen: String, key: String, reason: String, back: String, queue: LibraryQueueContext? = nil) {
         self.layout = layout
         self.slug = slug
         self.seen = seen
@@ -233,7 +244,9 @@ struct RejectConfirmPage {
         self.reason = reason
         self.back = back
         decideURL = SiteURL.libraryDecide(slug).path
-        cancelURL = SiteURL.library(slug).path
+        cancelURL = queue?.detailPath(slug: slug) ?? SiteURL.library(slug).path
+        self.queue = queue?.formValue ?? ""
+        hasQueue = queue != nil
     }
 }
 

@@ -34,9 +34,12 @@ struct DecisionForm: Decodable, Sendable {
     var reportReason: String?
     /// `1` when the moderator was told someone else is reviewing the item and decides anyway.
     var anyway: String?
+    /// The list a library's page was opened from (its query string): after the decision the
+    /// next library of that list opens. Absent: back to `back`.
+    var queue: String?
 
     private enum CodingKeys: String, CodingKey {
-        case decision, seen, key, back, quick, confirmed, reason, anyway
+        case decision, seen, key, back, quick, confirmed, reason, anyway, queue
         case reasonPreset = "reason_preset"
         case reportReason = "report_reason"
     }
@@ -47,7 +50,7 @@ struct DecisionForm: Decodable, Sendable {
     var resentFields: [HiddenField] {
         let fields: [(String, String?)] = [
             ("decision", decision), ("seen", seen), ("key", key), ("back", back), ("quick", quick), ("confirmed", confirmed),
-            ("reason", reason), ("reason_preset", reasonPreset), ("report_reason", reportReason),
+            ("reason", reason), ("reason_preset", reasonPreset), ("report_reason", reportReason), ("queue", queue),
         ]
         return fields.compactMap { name, value in value.map { HiddenField(name: name, value: $0) } }
     }

@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import ModerationVocabulary
 import Mustache
 
 /// Previous/next links that keep the page's filters.
@@ -8,6 +9,9 @@ struct Pager: MustacheParent {
     let previousHref: String?
     let nextHref: String?
     let pageSizes: [PageSizeOption]
+    /// "← Newer" / "Older →" in a list newest first, the other way round oldest first.
+    let previousLabel: String
+    let nextLabel: String
 
     struct PageSizeOption {
         let size: Int
@@ -21,11 +25,13 @@ struct Pager: MustacheParent {
         case "previousHref": previousHref ?? ""
         case "hasNext": nextHref != nil
         case "nextHref": nextHref ?? ""
+        case "previousLabel": previousLabel
+        case "nextLabel": nextLabel
         default: nil
         }
     }
 
-    init(url: SiteURL, filters: [(String, String?)], pagination: Pagination) {
+    init(url: SiteURL, filters: [(String, String?)], pagination: Pagination, order: QueueOrder = .newest) {
         func href(_ page: Int) -> String {
             url.path(query: (filters + [("page", String(page)), ("page_size", String(pagination.pageSize))]).map { (name: $0.0, value: $0.1) })
         }
@@ -33,6 +39,8 @@ struct Pager: MustacheParent {
         summary = "Page \(pagination.page) of \(pagination.totalPages) · \(pagination.total) \(noun)"
         previousHref = pagination.hasPrevious ? href(pagination.page - 1) : nil
         nextHref = pagination.hasNext ? href(pagination.page + 1) : nil
+        previousLabel = order == .newest ? "Newer" : "Older"
+        nextLabel = order == .newest ? "Older" : "Newer"
         pageSizes = ListQuery.pageSizes.map { PageSizeOption(size: $0, selected: $0 == pagination.pageSize) }
     }
 }

@@ -18,22 +18,28 @@ struct LibraryQueueController {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
-        let filter = LibraryFilter(
-            status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
-            country: query.country, source: query.text("source", maxLength: 100))
+        let queue = LibraryQueueContext(query)
+        let filter = queue.filter
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
-        let mirrorQuery = MirrorLibraryQuery(
-            status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source)
         // The page past the last shows the last, as the backend did: the count chooses the page.
-        let (rows, total) = try store.mirroredLibraryPage(
-            mirrorQuery, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
+        let (pageRows, total) = try store.mirroredLibraryPage(
+            queue.mirrorQuery, order: queue.order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
+        let now = Date()
+        let decisions = try recentDecisions(viewer: context.session?.staffId, now: now)
+        // Rows the viewer just decided out of this list stay where they were, with their outcome.
+        let onPage = Set(pageRows.map(\.slug))
+        let decidedAway = try store.mirroredLibraries(
+            slugs: decisions.values.filter { !onPage.contains($0.targetKey) && filter.status.rawValue == $0.statusSeen.rawValue }.map(\.targetKey),
+            matching: queue.mirrorQuery)
+        let rows = DecidedRows.merge(
+            page: pageRows, decided: decidedAway, order: queue.order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
+            key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
         let duplicated = try store.idsWithDuplicates(among: rows)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
-        for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
-        if !rows.isEmpty { status.showsMirroredRows() }
-        let now = Date()
+        for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
+        if !pageRows.isEmpty { status.showsMirroredRows() }
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let targets = try store.queueTargets()
@@ -43,17 +49,32 @@ struct LibraryQueueController {
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
             rows: rows.map { library in
                 var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), targets: targets, now: now)
-                row.claim = ClaimBadge(
-                    claim: claims[library.slug], target: ItemClaim.Target(kind: .library, key: library.slug), viewerId: context.session?.staffId,
-                    isWaiting: library.status == .pending, now: now, back: back, insideForm: true)
+                row.libraryURL = queue.detailPath(slug: library.slug)
+                if let decision = decisions[library.slug] {
+                    row.decided(RowOutcome(decision))
+                } else {
+                    row.claim = ClaimBadge(
+                        claim: claims[library.slug], target: ItemClaim.Target(kind: .library, key: library.slug), viewerId: context.session?.staffId,
+                        isWaiting: library.status == .pending, now: now, back: back, insideForm: true)
+                }
                 return row
             },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(
-                url: .libraries, filters: [("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source)],
-                pagination: pagination),
+                url: .libraries, filters: queue.filterItems.filter { $0.name != "page_size" }.map { ($0.name, $0.value) }, pagination: pagination,
+                order: queue.order),
+            orders: QueueOrder.allCases.map { FilterOption(value: queue.with(order: $0).listPath, label: $0.label, selected: $0 == queue.order) },
+            order: queue.order, chosenOrder: queue.orderIsChosen ? queue.order.rawValue : "",
             back: back)
         return try renderer.render(page, with: "libraries")
+    }
+
+    /// The viewer's decisions on libraries that still count as just made, by slug.
+    private func recentDecisions(viewer: Int?, now: Date) throws -> [String: ModerationAction] {
+        guard let viewer else { return [:] }
+        let actions = try store.recentDecisions(actorId: viewer, kind: .library, since: now.addingTimeInterval(-3600))
+            .filter { RowOutcome.isRecent($0, now: now) }
+        return Dictionary(actions.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -86,9 +107,13 @@ struct LibraryQueueController {
         var page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
+        let queue = LibraryQueueContext(ListQuery(request))
+        let here = queue.detailPath(slug: library.slug)
         page.claim = ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
-            isWaiting: library.moderationStatus == .pending, now: now, back: SiteURL.library(library.slug).path)
+            isWaiting: library.moderationStatus == .pending, now: now, back: here)
+        let neighbours = try LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
+        page.queue = LibraryDetailPage.QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
         return try renderer.render(page, with: "library-detail")
     }
 }
@@ -103,6 +128,11 @@ struct LibraryListPage: MustacheParent {
     let rows: [LibraryRow]
     let loaded: Bool
     let pager: Pager?
+    /// The two orders, each a link to this list in it (`value`: the link).
+    let orders: [FilterOption]
+    let isOldestFirst: Bool
+    /// The order the address named, kept by the filter form; "" for the status's usual one.
+    let chosenOrder: String
     let isEmpty: Bool
     let hasRows: Bool
     let presetReasons = DecisionController.presetReasons
@@ -112,7 +142,11 @@ struct LibraryListPage: MustacheParent {
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
     let decisionKey = UUID().uuidString
 
-    init(layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool, pager: Pager?, back: String = SiteURL.libraries.path) {
+    init(
+        layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool,
+        pager: Pager?, orders: [FilterOption] = [], order: QueueOrder = .oldest, chosenOrder: String = "",
+        back: String = SiteURL.libraries.path
+    ) {
         self.layout = layout
         self.statusOptions = statusOptions
         self.text = text
@@ -121,6 +155,9 @@ struct LibraryListPage: MustacheParent {
         self.rows = rows
         self.loaded = loaded
         self.pager = pager
+        self.orders = orders
+        isOldestFirst = order == .oldest
+        self.chosenOrder = chosenOrder
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
         self.back = back
@@ -136,6 +173,9 @@ struct LibraryListPage: MustacheParent {
         case "rows": rows
         case "loaded": loaded
         case "pager": pager
+        case "orders": orders
+        case "isOldestFirst": isOldestFirst
+        case "chosenOrder": chosenOrder
         case "isEmpty": isEmpty
         case "hasRows": hasRows
         case "presetReasons": presetReasons
@@ -163,9 +203,12 @@ struct LibraryRow: MustacheParent {
     let status: String
     /// `slug|status seen|name`: what a bulk selection posts for this row.
     let selection: String
-    let canApprove: Bool
-    let libraryURL: String
+    private(set) var canApprove: Bool
+    /// The library's page, opened from this list (its filters and order ride along).
+    var libraryURL: String
     let decideURL: String
+    /// What became of the viewer's decision on it, when just made.
+    private(set) var outcome = RowOutcome.none
     /// Another approved or pending library is within 50 m or has its name in its city.
     let hasDuplicate: Bool
     /// Who is reviewing it, or the "I'm reviewing this" button.
@@ -212,9 +255,18 @@ struct LibraryRow: MustacheParent {
         mark = .none
     }
 
+    /// The row of an item the viewer just decided: its outcome instead of the decision controls.
+    mutating func decided(_ outcome: RowOutcome) {
+        self.outcome = outcome
+        canApprove = false
+        claim = .hidden
+    }
+
     func child(named key: String) -> Any? {
         switch key {
         case "hasDuplicate": hasDuplicate
+        case "outcome": outcome
+        case "isDecided": outcome.isShown
         case "claim": claim
         case "slug": slug
         case "name": name
@@ -261,12 +313,43 @@ struct LibraryDetailPage {
         let libraryURL: String
     }
 
+    /// The list this page was opened from, and its neighbours there.
+    struct QueueLinks {
+        /// "pending libraries, oldest first".
+        let label: String
+        let listURL: String
+        let previousURL: String
+        let hasPrevious: Bool
+        let nextURL: String
+        let hasNext: Bool
+        /// What the decision forms send back as `queue`, so a decision leads to the next one.
+        let formValue: String
+        /// This page, with the list it was opened from.
+        let hereURL: String
+
+        init(queue: LibraryQueueContext, previous: String?, next: String?, here: String) {
+            let status = queue.filter.status == .all ? "all" : queue.filter.status.rawValue
+            let filtered = queue.filter.text != nil || queue.filter.country != nil || queue.filter.source != nil
+            label = "\(status) libraries\(filtered ? " (filtered)" : ""), \(queue.order.label.lowercased())"
+            listURL = queue.listPath
+            previousURL = previous ?? ""
+            hasPrevious = previous != nil
+            nextURL = next ?? ""
+            hasNext = next != nil
+            formValue = queue.formValue
+            hereURL = here
+        }
+
+        static let none = QueueLinks(queue: LibraryQueueContext(ListQuery(query: nil)), previous: nil, next: nil, here: SiteURL.libraries.path)
+    }
+
     let layout: LayoutModel
     let loaded: Bool
     let name: String
     let isUnnamed: Bool
     let slug: String
-    let listURL = SiteURL.libraries.path
+    /// Where this page leads: back to its list, previous, next.
+    var queue = QueueLinks.none
     /// Where this library's decision forms post; "" when the library could not be loaded.
     let decideURL: String
     let photoURL: String?

@@ -1,15 +1,22 @@
 import BookCornersAPI
 import Foundation
 import Hummingbird
+import ModerationVocabulary
 
 /// A queue page's filters, read from the URL and made safe: unknown values fall back to
 /// defaults, text is trimmed and bounded, paging is clamped to the backend's limits.
 struct ListQuery {
     static let pageSizes = [10, 20, 50]
+    static let defaultPageSize = 20
     private let parameters: [String: String]
 
     init(_ request: Request) {
-        parameters = FormQuery.dictionary(request.uri.query)
+        self.init(query: request.uri.query)
+    }
+
+    /// The filters of a query string (`status=pending&order=oldest`), as a form carries a list's.
+    init(query: String?) {
+        parameters = FormQuery.dictionary(query)
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -29,8 +36,13 @@ struct ListQuery {
         return value
     }
 
+    /// The order the URL names, if any.
+    var chosenOrder: QueueOrder? {
+        parameters["order"].flatMap(QueueOrder.init(rawValue:))
+    }
+
     var page: Page {
-        let size = Int(parameters["page_size"] ?? "").flatMap { Self.pageSizes.contains($0) ? $0 : nil } ?? 20
+        let size = Int(parameters["page_size"] ?? "").flatMap { Self.pageSizes.contains($0) ? $0 : nil } ?? Self.defaultPageSize
         return Page(clampingNumber: Int(parameters["page"] ?? "") ?? 1, size: size)
     }
 }

@@ -143,5 +143,6 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         static let state = Column(CodingKeys.state)
         static let nextAttemptAt = Column(CodingKeys.nextAttemptAt)
         static let createdAt = Column(CodingKeys.createdAt)
+        static let targetKind = Column(CodingKeys.targetKind)
     }
 }

@@ -98,6 +98,21 @@ extension ModerationStore {
         }
     }
 
+    /// A staff member's decisions on items of `kind` recorded since `since`, newest first, the
+    /// latest per item only: what a list shows in place of the rows those decisions moved.
+    public func recentDecisions(actorId: Int, kind: ModerationAction.TargetKind, since: Date) throws -> [ModerationAction] {
+        try writer.read { db in
+            let actions = try ModerationAction
+                .filter(ModerationAction.Columns.actorId == actorId && ModerationAction.Columns.targetKind == kind.rawValue)
+                .filter(Column("createdAt") >= since)
+                .order(Column("id").desc)
+                .limit(200)
+                .fetchAll(db)
+            var seen: Set<String> = []
+            return actions.filter { seen.insert($0.targetKey).inserted }
+        }
+    }
+
     // MARK: Moves of the state machine (each names the states it expects)
 
     /// Claims a due action for `owner` until `leaseUntil`: queued or waiting and due, or

@@ -28,50 +28,48 @@ extension ModerationStore {
     /// The statuses a duplicate may have: a rejected library duplicates nothing.
     public static let duplicateStatuses: [LibraryStatus] = [.approved, .pending]
 
-    /// One page of libraries matching `query`, newest first, and how many match in all.
+    /// One page of libraries matching `query` in `order`, and how many match in all.
     /// `offset` is given the count: both are read in one snapshot, so a page chosen from the
     /// count is never emptied by a sync write landing between the two reads.
     public func mirroredLibraryPage(
-        _ query: MirrorLibraryQuery, limit: Int, offset: (_ total: Int) -> Int
+        _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
     ) throws -> (rows: [MirrorLibrary], total: Int) {
         try writer.read { db in
             let request = Self.libraries(matching: query)
             let total = try request.fetchCount(db)
             let rows = try request
-                .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
+                .order(Self.ordering(order))
                 .limit(limit, offset: offset(total))
                 .fetchAll(db)
             return (rows, total)
         }
     }
 
-    /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`), newest
-    /// first, and how many match in all; `offset` as for libraries.
+    /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`) in
+    /// `order`, and how many match in all; `offset` as for libraries.
     public func mirroredReportPage(
-        status: ReportStatus?, reason: ReportReason?, limit: Int, offset: (_ total: Int) -> Int
+        status: ReportStatus?, reason: ReportReason?, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
     ) throws -> (rows: [MirrorReport], total: Int) {
         try writer.read { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
             let total = try request.fetchCount(db)
-            let rows = try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
-                .limit(limit, offset: offset(total)).fetchAll(db)
+            let rows = try request.order(Self.ordering(order)).limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
         }
     }
 
-    /// One page of community photos in `status` (all when `nil`), newest first, and how many
+    /// One page of community photos in `status` (all when `nil`) in `order`, and how many
     /// match in all; `offset` as for libraries.
     public func mirroredPhotoPage(
-        status: PhotoStatus?, limit: Int, offset: (_ total: Int) -> Int
+        status: PhotoStatus?, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
     ) throws -> (rows: [MirrorPhoto], total: Int) {
         try writer.read { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
             let total = try request.fetchCount(db)
-            let rows = try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
-                .limit(limit, offset: offset(total)).fetchAll(db)
+            let rows = try request.order(Self.ordering(order)).limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
         }
     }
@@ -173,6 +171,42 @@ extension ModerationStore {
     private func hasNeighbour(_ library: MirrorLibrary) throws -> Bool {
         try mirroredLibraries(near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
             .contains { $0.id != library.id }
+    }
+
+    /// The libraries just before and just after `library` in `order` among those matching
+    /// `query` (at most `limit` each, nearest first): where "previous" and "next" lead. The
+    /// library itself need not match any more (a decision just moved it out of the queue):
+    /// its place in the order is its submission time.
+    public func mirroredLibraries(
+        around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
+    ) throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
+        try writer.read { db in
+            let request = Self.libraries(matching: query).filter(MirrorLibrary.Columns.id != library.id)
+            let created = MirrorLibrary.Columns.createdAt
+            let id = MirrorLibrary.Columns.id
+            let earlier = created < library.createdAt || (created == library.createdAt && id < library.id)
+            let later = created > library.createdAt || (created == library.createdAt && id > library.id)
+            let newer = try request.filter(later).order(created, id).limit(limit).fetchAll(db)
+            let older = try request.filter(earlier).order(created.desc, id.desc).limit(limit).fetchAll(db)
+            return order == .oldest ? (older, newer) : (newer, older)
+        }
+    }
+
+    /// The libraries named by `slugs` that match `query` but for its status.
+    public func mirroredLibraries(slugs: [String], matching query: MirrorLibraryQuery) throws -> [MirrorLibrary] {
+        guard !slugs.isEmpty else { return [] }
+        var anyStatus = query
+        anyStatus.status = nil
+        return try writer.read { db in
+            try Self.libraries(matching: anyStatus).filter(slugs.contains(MirrorLibrary.Columns.slug)).fetchAll(db)
+        }
+    }
+
+    /// Submission time, then id (two items submitted in one instant keep one order).
+    private static func ordering(_ order: QueueOrder) -> [any SQLOrderingTerm] {
+        let created = Column("createdAt")
+        let id = Column("id")
+        return order == .oldest ? [created.asc, id.asc] : [created.desc, id.desc]
     }
 
     private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {

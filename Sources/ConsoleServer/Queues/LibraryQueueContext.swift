@@ -1,0 +1,64 @@
+import BookCornersAPI
+import ModerationStore
+import ModerationVocabulary
+
+/// The libraries list a moderator is working through: its filters and its order. It travels
+/// in the address of every library page opened from the list (and in its decision forms),
+/// so "previous", "next", the item after a decision and "back to the list" all keep them,
+/// without JavaScript and without anything stored.
+struct LibraryQueueContext: Equatable {
+    var filter: LibraryFilter
+    var order: QueueOrder
+    /// Whether the address named the order; a default one is left out of addresses, so
+    /// switching the status filter also switches to that status's usual order.
+    var orderIsChosen: Bool
+    var pageSize: Int
+
+    init(_ query: ListQuery) {
+        filter = LibraryFilter(
+            status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
+            country: query.country, source: query.text("source", maxLength: 100))
+        let standard = QueueOrder.standard(listsWaitingItems: filter.status == .pending)
+        order = query.chosenOrder ?? standard
+        orderIsChosen = query.chosenOrder != nil && query.chosenOrder != standard
+        pageSize = query.page.size
+    }
+
+    /// The context a form sent back (`queue=<query string>`); `nil` when it sent none.
+    init?(formValue: String?) {
+        guard let formValue else { return nil }
+        self.init(ListQuery(query: String(formValue.prefix(1000))))
+    }
+
+    /// The list's filters as query items, the order only when chosen; empty ones drop out.
+    var filterItems: [(name: String, value: String?)] {
+        [
+            ("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source),
+            ("order", orderIsChosen ? order.rawValue : nil), ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)),
+        ]
+    }
+
+    /// The same list in the other order, for the switch above it.
+    func with(order: QueueOrder) -> LibraryQueueContext {
+        var other = self
+        other.order = order
+        other.orderIsChosen = order != QueueOrder.standard(listsWaitingItems: filter.status == .pending)
+        return other
+    }
+
+    /// The query string a page's forms carry (`status=pending&order=newest`).
+    var formValue: String {
+        String(listPath.drop { $0 != "?" }.dropFirst())
+    }
+
+    /// The list itself, first page.
+    var listPath: String { SiteURL.libraries.path(query: filterItems) }
+
+    /// A library's page opened from this list.
+    func detailPath(slug: String) -> String { SiteURL.library(slug).path(query: filterItems) }
+
+    /// What the mirror filters by.
+    var mirrorQuery: MirrorLibraryQuery {
+        MirrorLibraryQuery(status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source)
+    }
+}
