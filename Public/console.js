@@ -48,7 +48,7 @@
 
   // Lists: a visible focus moves between rows.
   var list = document.querySelector("table[data-keyboard-list]");
-  var rows = list ? Array.prototype.slice.call(list.querySelectorAll("tbody tr")) : [];
+  var rows = list ? Array.prototype.slice.call(list.querySelectorAll("[data-row]")) : [];
   var current = -1;
   function rowName(row) { var link = row.querySelector("a"); return link ? link.textContent.trim() : "row"; }
   function focusRow(index) {
@@ -80,11 +80,14 @@
       if (press(within(row, "approve"))) { say("Approving " + rowName(row)); } else { say("This row cannot be approved here."); }
     },
     r: function () {
-      var row = focusedRow(), link = within(row, "reject");
-      if (link) { window.location.href = link.href; } else { say(row ? "This row cannot be rejected here." : "Move to a row with j first."); }
+      // A library's rejection needs its reason, on its page; a report's Dismiss and a photo's Reject are one click, as with the mouse.
+      var row = focusedRow(), control = within(row, "reject");
+      if (!control) { say(row ? "This row cannot be rejected here." : "Move to a row with j first."); return; }
+      if (control.href) { window.location.href = control.href; } else { say("Rejecting " + rowName(row)); control.click(); }
     },
     A: function () {
       var form = list.closest("form"), chosen = form && form.querySelectorAll("input[name=item]:checked").length;
+      if (!form || !form.querySelector("select[name=decision]")) { say("This list has no bulk decisions."); return; }
       if (!chosen) { say("Select rows with x first."); return; }
       form.querySelector("select[name=decision]").value = "approve";
       say("Reviewing the approval of " + chosen + " selected");
@@ -108,8 +111,8 @@
   if (decide && window.location.hash === "#decide") { press(within(decide, "reject")); }
 
   var help = [
-    ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (the row, or this library)"],
-    ["r", "reject: choose the reason"], ["shift + a", "review approving the selected rows"], ["n / p", "next / previous library"],
+    ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (a report: resolve)"],
+    ["r", "reject: a library's reason, a report's dismissal"], ["shift + a", "review approving the selected rows"], ["n / p", "next / previous library"],
     ["c", "I'm reviewing this"], ["/", "search"], ["g then d l r p a s", "go to dashboard, libraries, reports, photos, audit, statistics"],
     ["?", "this list"], ["Escape", "close it, or cancel a confirmation"],
   ];

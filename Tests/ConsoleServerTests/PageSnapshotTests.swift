@@ -176,8 +176,7 @@ enum PageModels {
                     return row
                 }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
-                orders: QueueOrder.allCases.map { FilterOption(value: "/libraries?order=\($0.rawValue)", label: $0.label, selected: $0 == .newest) },
-                order: .newest, chosenOrder: "newest")),
+                orderSwitch: OrderSwitch(order: .newest, standard: .oldest, link: { "/libraries?order=\($0.rawValue)" }))),
             ("library-detail", {
                 var page = LibraryDetailPage(
                     layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], targets: .defaults, now: now)

@@ -145,4 +145,28 @@ struct TriageTests {
             #expect(!page.linkTargets.contains("/libraries/\(oldest[1])?status=pending"))
         }
     }
+
+    @Test("open reports and pending photos open oldest first too, with the switch; a decision returns to the list as it was asked for")
+    func reportsAndPhotosOldestFirst() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let reports = try store.oldestMirroredReports(status: .open, count: 3).map { "/reports/\($0.id)/decide" }
+            let photos = try store.oldestMirroredPhotos(status: .pending, count: 3).map { "/photos/\($0.id)/decide" }
+            try #require(reports.count == 3 && photos.count == 3)
+            // act
+            let reportPage = try await browser.get("/reports")
+            let photoPage = try await browser.get("/photos?order=newest")
+            // check
+            #expect(Array(reportPage.linkTargets.filter { $0.hasPrefix("/reports/") && $0.hasSuffix("/decide") }.prefix(3)) == reports)
+            #expect(reportPage.contains(#"<strong aria-current="true">Oldest first</strong>"#))
+            #expect(reportPage.linkTargets.contains("/reports?status=open&order=newest"))
+            #expect(!photoPage.linkTargets.filter { $0.hasPrefix("/photos/") && $0.hasSuffix("/decide") }.prefix(3).elementsEqual(photos))
+            #expect(photoPage.contains(#"<input type="hidden" name="back" value="/photos?order=newest">"#), "decisions return to this list, in its order")
+            let oldestPhotos = try await browser.get("/photos")
+            #expect(Array(oldestPhotos.linkTargets.filter { $0.hasPrefix("/photos/") && $0.hasSuffix("/decide") }.prefix(3)) == photos)
+        }
+    }
+
 }

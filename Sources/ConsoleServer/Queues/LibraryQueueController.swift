@@ -63,8 +63,8 @@ struct LibraryQueueController {
             pager: Pager(
                 url: .libraries, filters: queue.filterItems.filter { $0.name != "page_size" }.map { ($0.name, $0.value) }, pagination: pagination,
                 order: queue.order),
-            orders: QueueOrder.allCases.map { FilterOption(value: queue.with(order: $0).listPath, label: $0.label, selected: $0 == queue.order) },
-            order: queue.order, chosenOrder: queue.orderIsChosen ? queue.order.rawValue : "",
+            orderSwitch: OrderSwitch(
+                order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
             back: back)
         return try renderer.render(page, with: "libraries")
     }
@@ -128,11 +128,7 @@ struct LibraryListPage: MustacheParent {
     let rows: [LibraryRow]
     let loaded: Bool
     let pager: Pager?
-    /// The two orders, each a link to this list in it (`value`: the link).
-    let orders: [FilterOption]
-    let isOldestFirst: Bool
-    /// The order the address named, kept by the filter form; "" for the status's usual one.
-    let chosenOrder: String
+    let orderSwitch: OrderSwitch
     let isEmpty: Bool
     let hasRows: Bool
     let presetReasons = DecisionController.presetReasons
@@ -144,8 +140,7 @@ struct LibraryListPage: MustacheParent {
 
     init(
         layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool,
-        pager: Pager?, orders: [FilterOption] = [], order: QueueOrder = .oldest, chosenOrder: String = "",
-        back: String = SiteURL.libraries.path
+        pager: Pager?, orderSwitch: OrderSwitch = .none, back: String = SiteURL.libraries.path
     ) {
         self.layout = layout
         self.statusOptions = statusOptions
@@ -155,9 +150,7 @@ struct LibraryListPage: MustacheParent {
         self.rows = rows
         self.loaded = loaded
         self.pager = pager
-        self.orders = orders
-        isOldestFirst = order == .oldest
-        self.chosenOrder = chosenOrder
+        self.orderSwitch = orderSwitch
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
         self.back = back
@@ -173,9 +166,7 @@ struct LibraryListPage: MustacheParent {
         case "rows": rows
         case "loaded": loaded
         case "pager": pager
-        case "orders": orders
-        case "isOldestFirst": isOldestFirst
-        case "chosenOrder": chosenOrder
+        case "orderSwitch": orderSwitch
         case "isEmpty": isEmpty
         case "hasRows": hasRows
         case "presetReasons": presetReasons

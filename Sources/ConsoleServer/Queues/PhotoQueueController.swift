@@ -20,17 +20,22 @@ struct PhotoQueueController {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
+        let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .pending)
+        let order = query.chosenOrder ?? standardOrder
         let (photos, total) = try store.mirroredPhotoPage(
-            status: photoStatus, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
+            status: photoStatus, order: order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
         let currentPhotos = try store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
         if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
+        // Decisions and claims come back to this very list: its filter, order and page.
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
-        let page = PhotoGridPage(
+        var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: photos.map { photo in
@@ -38,11 +43,15 @@ struct PhotoQueueController {
                 let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
                 card.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
-                    back: SiteURL.photos.path)
+                    back: back)
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
-            pager: Pager(url: .photos, filters: [("status", statusFilter.rawValue)], pagination: pagination))
+            pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
+        page.back = back
+        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder) { other in
+            SiteURL.photos.path(query: filters.map { (name: $0.0, value: $0.0 == "order" ? (other == standardOrder ? nil : other.rawValue) : $0.1) })
+        }
         return try renderer.render(page, with: "photos")
     }
 }
@@ -54,7 +63,9 @@ struct PhotoGridPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let back: String
+    /// Where decisions and claims return: this list as it was asked for.
+    var back: String
+    var orderSwitch = OrderSwitch.none
     let filterURL = SiteURL.photos.path
 
     init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {

@@ -20,16 +20,24 @@ struct ReportQueueController {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         let reportStatus = ReportStatus(rawValue: statusFilter.rawValue)
+        let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .open)
+        let order = query.chosenOrder ?? standardOrder
         let (rows, total) = try store.mirroredReportPage(
-            status: reportStatus, reason: reason, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
+            status: reportStatus, reason: reason, order: order, limit: query.page.size,
+            offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
         if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !rows.isEmpty { status.showsMirroredRows() }
         let now = Date()
+        let filters: [(String, String?)] = [
+            ("status", statusFilter.rawValue), ("reason", reason?.rawValue), ("order", order == standardOrder ? nil : order.rawValue),
+        ]
+        // Decisions and claims come back to this very list: its filters, order and page.
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
         let targets = try store.queueTargets()
-        let page = ReportListPage(
+        var page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             reasonOptions: [FilterOption(value: "", label: "Any reason", selected: reason == nil)]
@@ -39,11 +47,15 @@ struct ReportQueueController {
                 let target = ItemClaim.Target(kind: .report, key: String(report.id))
                 row.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open, now: now,
-                    back: SiteURL.reports.path)
+                    back: back)
                 return row
             },
             loaded: summary != nil || !rows.isEmpty,
-            pager: Pager(url: .reports, filters: [("status", statusFilter.rawValue), ("reason", reason?.rawValue)], pagination: pagination))
+            pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
+        page.back = back
+        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder) { other in
+            SiteURL.reports.path(query: filters.map { (name: $0.0, value: $0.0 == "order" ? (other == standardOrder ? nil : other.rawValue) : $0.1) })
+        }
         return try renderer.render(page, with: "reports")
     }
 }
@@ -56,7 +68,9 @@ struct ReportListPage {
     let loaded: Bool
     let pager: Pager?
     let isEmpty: Bool
-    let back: String
+    /// Where decisions and claims return: this list as it was asked for.
+    var back: String
+    var orderSwitch = OrderSwitch.none
     let filterURL = SiteURL.reports.path
 
     init(layout: LayoutModel, statusOptions: [FilterOption], reasonOptions: [FilterOption], rows: [ReportRow], loaded: Bool, pager: Pager?) {
