@@ -130,6 +130,17 @@
     dialog.showModal();
   }
 
+  // Where shortcuts work, a button says so (and opens the list for the mouse too).
+  var host = (list || decide) && document.querySelector(".order-switch, .item-nav");
+  if (host) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "small shortcuts-button";
+    button.innerHTML = "Keyboard shortcuts <kbd>?</kbd>";
+    button.addEventListener("click", showHelp);
+    host.appendChild(button);
+  }
+
   var pending = null;
   var targets = { d: "/", l: "/libraries", r: "/reports", p: "/photos", a: "/audit", s: "/statistics" };
   document.addEventListener("keydown", function (event) {
