@@ -175,9 +175,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     AlertsController(
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, watcher: configuration.onCallWatcher
     ).addRoutes(to: staff)
-    if let path = configuration.benchmarkConstantPage, let bytes = FileManager.default.contents(atPath: path) {
-        let page = String(decoding: bytes, as: UTF8.self)
-        staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, _ in HTML(html: page) }
+    if let directory = configuration.benchmarkConstantDirectory {
+        let pages = BenchmarkPages(directory: directory)
+        staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, context in try pages.page(SiteURL.Route.benchmarkConstant, context) }
+        router.get(SiteURL.Route.benchmarkOpen.pattern) { _, context in try pages.page(SiteURL.Route.benchmarkOpen, context) }
     }
     return router
 }

@@ -21,9 +21,11 @@ public struct ConsoleConfiguration: Sendable {
     /// Send each staff member's address as `X-Forwarded-For`, so each has their own
     /// rate-limit budget at the backend.
     public var forwardClientAddress: Bool
-    /// Benchmarks only: a file whose bytes `GET /benchmark/constant` answers, through the same
-    /// middleware and session check as every page, as the baseline a rendered page is compared to.
-    public var benchmarkConstantPage: String?
+    /// Benchmarks only: a directory of saved pages (`NAME.html`). `GET /benchmark/constant/NAME`
+    /// answers a page's bytes through the same middleware and session check as every page (the
+    /// baseline a rendered page is compared to); `GET /benchmark/open/NAME` answers them to anyone,
+    /// as `/healthz` is answered (the baseline the session check is compared to).
+    public var benchmarkConstantDirectory: String?
     /// The iOS app's bundle id, the `apns-topic` of every notification.
     public var apnsTopic: String
     /// Seconds a connection may stay open without a request being answered or read: between
@@ -64,7 +66,7 @@ public struct ConsoleConfiguration: Sendable {
         sessionIdleTimeout: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 12 * 60 * 60,
         forwardClientAddress: Bool = true,
-        benchmarkConstantPage: String? = nil,
+        benchmarkConstantDirectory: String? = nil,
         apnsTopic: String = "org.bookcorners.app",
         connectionIdleTimeout: TimeInterval = 60,
         requestReadTimeout: TimeInterval = 30,
@@ -89,7 +91,7 @@ public struct ConsoleConfiguration: Sendable {
         self.sessionIdleTimeout = sessionIdleTimeout
         self.sessionLifetime = sessionLifetime
         self.forwardClientAddress = forwardClientAddress
-        self.benchmarkConstantPage = benchmarkConstantPage
+        self.benchmarkConstantDirectory = benchmarkConstantDirectory
         self.apnsTopic = apnsTopic
         self.connectionIdleTimeout = connectionIdleTimeout
         self.requestReadTimeout = requestReadTimeout

@@ -103,7 +103,7 @@ struct ServeCommand: AsyncParsableCommand {
             publicDirectory: try resources.publicFilesDirectory(),
             tokenKey: key,
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
-            benchmarkConstantPage: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_PAGE"], apnsTopic: outbox.topic,
+            benchmarkConstantDirectory: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_DIR"], apnsTopic: outbox.topic,
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,

@@ -52,7 +52,8 @@ struct SiteURLTests {
         (.statistics, "/statistics", "/statistics"),
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
-        (.benchmarkConstant, "/benchmark/constant", "/benchmark/constant"),
+        (.benchmarkConstant("queue"), "/benchmark/constant/:name", "/benchmark/constant/queue"),
+        (.benchmarkOpen("queue"), "/benchmark/open/:name", "/benchmark/open/queue"),
         (.onCall, "/on-call", "/on-call"),
         (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
         (.onCallHandoffs, "/on-call/handoffs", "/on-call/handoffs"),
@@ -128,10 +129,9 @@ struct SiteURLTests {
         // setup
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let benchmarkPage = directory.path("constant.html")
-        try "<p>constant</p>".write(toFile: benchmarkPage, atomically: true, encoding: .utf8)
+        try "<p>constant</p>".write(toFile: directory.path("constant.html"), atomically: true, encoding: .utf8)
         var configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
-        configuration.benchmarkConstantPage = benchmarkPage
+        configuration.benchmarkConstantDirectory = directory.path("")
         let dependencies = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
         // act
         let routes = buildRouter(dependencies: dependencies).routes

@@ -12,13 +12,21 @@ actor SessionManager {
     private let lifetime: TimeInterval
     private let logger: Logger
     private var credentials: [String: StaffCredentials] = [:]
+    /// Sessions as last read from the database, by id, and when: a page view within
+    /// `cacheLifetime` of the last read needs no read of its own. Every write to a session in
+    /// this process (sign-out, flash, touch, revocation, pruning) drops its copy first.
+    private var recentlyRead: [String: (session: StaffSession, readAt: Date)] = [:]
+    /// How long a session read serves page views. Another console process on the same
+    /// database may end a session; this process then honours that within this time.
+    let cacheLifetime: TimeInterval
 
-    init(store: ModerationStore, sealer: TokenSealer, idleTimeout: TimeInterval, lifetime: TimeInterval, logger: Logger) {
+    init(store: ModerationStore, sealer: TokenSealer, idleTimeout: TimeInterval, lifetime: TimeInterval, logger: Logger, cacheLifetime: TimeInterval = 2) {
         self.store = store
         self.sealer = sealer
         self.idleTimeout = idleTimeout
         self.lifetime = lifetime
         self.logger = logger
+        self.cacheLifetime = cacheLifetime
     }
 
     /// Starts a session; answers the cookie value (a new one on every sign-in).
@@ -44,7 +52,8 @@ actor SessionManager {
     /// The live session for a cookie value; expired ones are removed.
     func lookup(cookie: String, now: Date = Date()) throws -> Lookup {
         let id = RandomToken.digest(cookie)
-        guard let session = try store.session(id: id) else { return .none }
+        guard let session = try session(id: id, now: now) else { return .none }
+        // Checked on every request, cached copy or not: the times are the stored ones.
         if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
             try end(sessionID: id)
             return .expired
@@ -52,26 +61,47 @@ actor SessionManager {
         // Writing on every request would serialise page views on the database; a minute is enough.
         var flash: String?
         if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
+            recentlyRead[id] = nil
             flash = try store.touchSession(id: id, at: now, consumeFlash: true)
         }
         return .active(session, flash: flash)
     }
 
+    /// The stored session, from the copy read within `cacheLifetime` when there is one.
+    private func session(id: String, now: Date) throws -> StaffSession? {
+        if let copy = recentlyRead[id], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
+            return copy.session
+        }
+        let session = try store.session(id: id)
+        recentlyRead[id] = session.map { ($0, now) }
+        if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
+        return session
+    }
+
     func end(sessionID: String) throws {
         credentials[sessionID] = nil
+        recentlyRead[sessionID] = nil
         try store.deleteSession(id: sessionID)
     }
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
     func endAll(staffId: Int) throws {
-        for id in try store.deleteSessions(staffId: staffId) { credentials[id] = nil }
+        for id in try store.deleteSessions(staffId: staffId) {
+            credentials[id] = nil
+            recentlyRead[id] = nil
+        }
+        // A copy the delete did not name (it raced a sign-in) must not outlive it either.
+        recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
     }
 
     /// Deletes expired sessions and drops their decrypted tokens; answers how many ended.
     @discardableResult
     func pruneExpired(now: Date = Date()) throws -> Int {
         let ended = try store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
-        for id in ended { credentials[id] = nil }
+        for id in ended {
+            credentials[id] = nil
+            recentlyRead[id] = nil
+        }
         return ended.count
     }
 
@@ -81,6 +111,7 @@ actor SessionManager {
     }
 
     func flash(_ message: String, sessionID: String) throws {
+        recentlyRead[sessionID] = nil
         try store.setFlash(message, sessionID: sessionID)
     }
 

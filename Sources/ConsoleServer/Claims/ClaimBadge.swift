@@ -1,10 +1,11 @@
 import Foundation
+import Mustache
 import ModerationStore
 
 /// The claim line of one item, on a list row or a detail page: nothing, "You are reviewing ·
 /// 12 min left [Release]", "bob is reviewing · 8 min left [Take over]", or the "I'm reviewing
 /// this" button. Every field has a value, so a template never finds an outer one by the same name.
-struct ClaimBadge: Sendable {
+struct ClaimBadge: Sendable, MustacheParent {
     /// Anything to show at all.
     let isShown: Bool
     let isMine: Bool
@@ -51,5 +52,21 @@ struct ClaimBadge: Sendable {
         releaseURL = ""
         takeOverURL = ""
         back = ""
+    }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "isShown": isShown
+        case "isMine": isMine
+        case "isOthers": isOthers
+        case "canClaim": canClaim
+        case "holder": holder
+        case "timeLeft": timeLeft
+        case "insideForm": insideForm
+        case "claimURL": claimURL
+        case "releaseURL": releaseURL
+        case "takeOverURL": takeOverURL
+        case "back": back
+        default: nil
+        }
     }
 }

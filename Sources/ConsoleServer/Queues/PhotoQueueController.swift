@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import Mustache
 import Hummingbird
 import ModerationStore
 import ModerationVocabulary
@@ -56,7 +57,7 @@ struct PhotoQueueController {
     }
 }
 
-struct PhotoGridPage {
+struct PhotoGridPage: MustacheParent {
     let layout: LayoutModel
     let statusOptions: [FilterOption]
     let cards: [PhotoCard]
@@ -78,10 +79,24 @@ struct PhotoGridPage {
         isEmpty = loaded && cards.isEmpty
         back = SiteURL.photos.path
     }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "statusOptions": statusOptions
+        case "cards": cards
+        case "loaded": loaded
+        case "pager": pager
+        case "isEmpty": isEmpty
+        case "back": back
+        case "orderSwitch": orderSwitch
+        case "filterURL": filterURL
+        default: nil
+        }
+    }
 }
 
 /// A proposed photo and the photo it would replace.
-struct PhotoCard {
+struct PhotoCard: MustacheParent {
     let id: Int
     let proposedURL: String
     let currentURL: String
@@ -142,5 +157,29 @@ struct PhotoCard {
         createdUTC = TimeText.utc(photo.createdAt)
         status = photo.status
         isPending = photo.moderationStatus == .pending
+    }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "proposedURL": proposedURL
+        case "currentURL": currentURL
+        case "hasCurrentPhoto": hasCurrentPhoto
+        case "caption": caption
+        case "submitter": submitter
+        case "libraryName": libraryName
+        case "librarySlug": librarySlug
+        case "libraryPlace": libraryPlace
+        case "age": age
+        case "createdAt": createdAt
+        case "createdUTC": createdUTC
+        case "status": status
+        case "isPending": isPending
+        case "decisionKey": decisionKey
+        case "libraryURL": libraryURL
+        case "decideURL": decideURL
+        case "claim": claim
+        case "mark": mark
+        default: nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import Mustache
 import Hummingbird
 import ModerationStore
 import ModerationVocabulary
@@ -60,7 +61,7 @@ struct ReportQueueController {
     }
 }
 
-struct ReportListPage {
+struct ReportListPage: MustacheParent {
     let layout: LayoutModel
     let statusOptions: [FilterOption]
     let reasonOptions: [FilterOption]
@@ -83,10 +84,25 @@ struct ReportListPage {
         isEmpty = loaded && rows.isEmpty
         back = SiteURL.reports.path
     }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "statusOptions": statusOptions
+        case "reasonOptions": reasonOptions
+        case "rows": rows
+        case "loaded": loaded
+        case "pager": pager
+        case "isEmpty": isEmpty
+        case "back": back
+        case "orderSwitch": orderSwitch
+        case "filterURL": filterURL
+        default: nil
+        }
+    }
 }
 
 /// One report as the queue shows it.
-struct ReportRow {
+struct ReportRow: MustacheParent {
     let id: Int
     let libraryName: String
     let librarySlug: String
@@ -151,5 +167,30 @@ struct ReportRow {
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status
         isOpen = report.moderationStatus == .open
+    }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "libraryName": libraryName
+        case "librarySlug": librarySlug
+        case "libraryPlace": libraryPlace
+        case "reason": reason
+        case "reasonValue": reasonValue
+        case "details": details
+        case "photoURL": photoURL
+        case "hasPhoto": hasPhoto
+        case "reporter": reporter
+        case "age": age
+        case "createdAt": createdAt
+        case "createdUTC": createdUTC
+        case "status": status
+        case "isOpen": isOpen
+        case "decisionKey": decisionKey
+        case "libraryURL": libraryURL
+        case "decideURL": decideURL
+        case "claim": claim
+        case "mark": mark
+        default: nil
+        }
     }
 }

@@ -37,7 +37,9 @@ enum SiteURL: Hashable, Sendable {
     case statistics
     case statisticsData(String)
     case staticFile(String)
-    case benchmarkConstant
+    /// Benchmarks only: a saved page's bytes behind the staff middleware, and the same bytes with no session at all.
+    case benchmarkConstant(String)
+    case benchmarkOpen(String)
     // On call: schedule
     case onCall
     case onCallAlerts
@@ -97,7 +99,8 @@ enum SiteURL: Hashable, Sendable {
         case statisticsData = "/statistics/data/:chart"
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
-        case benchmarkConstant = "/benchmark/constant"
+        case benchmarkConstant = "/benchmark/constant/:name"
+        case benchmarkOpen = "/benchmark/open/:name"
         // On call: schedule
         case onCall = "/on-call"
         case onCallAlerts = "/on-call/alerts"
@@ -171,6 +174,7 @@ enum SiteURL: Hashable, Sendable {
         case .statisticsData: .statisticsData
         case .staticFile: .staticFile
         case .benchmarkConstant: .benchmarkConstant
+        case .benchmarkOpen: .benchmarkOpen
         // On call: schedule
         case .onCall: .onCall
         case .onCallAlerts: .onCallAlerts
@@ -201,7 +205,7 @@ enum SiteURL: Hashable, Sendable {
         case .calendarFeed(let token): token
         case .statisticsData(let chart): chart
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
-        case .staticFile(let name): name
+        case .staticFile(let name), .benchmarkConstant(let name), .benchmarkOpen(let name): name
         // On call: hand-offs
         case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
         // On call: alerts

@@ -1,9 +1,10 @@
 import Foundation
+import Mustache
 import ModerationStore
 
 /// How a waiting item stands against its queue's target, as queue rows show it: words and a
 /// CSS class (`standing-overdue`, `standing-near`), never colour alone.
-struct QueueStandingMark: Sendable, Equatable {
+struct QueueStandingMark: Sendable, Equatable, MustacheParent {
     /// `overdue`, `near` or `within-target`.
     let standing: String
     /// "Overdue: waited 3 d 4 h, target 48 h"; empty within target.
@@ -30,5 +31,13 @@ struct QueueStandingMark: Sendable, Equatable {
         standing = QueueTargets.Standing.withinTarget.rawValue
         text = ""
         isMarked = false
+    }
+    func child(named key: String) -> Any? {
+        switch key {
+        case "standing": standing
+        case "text": text
+        case "isMarked": isMarked
+        default: nil
+        }
     }
 }
