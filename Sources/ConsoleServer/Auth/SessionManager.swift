@@ -12,7 +12,7 @@ actor SessionManager {
     private let lifetime: TimeInterval
     private let logger: Logger
     private var credentials: [String: StaffCredentials] = [:]
-    /// Sessions as last read from the database, by id, and when: a page view within
+    /// Sessions as last read from the database, by cookie value, and when: a page view within
     /// `cacheLifetime` of the last read needs no read of its own. Every write to a session in
     /// this process (sign-out, flash, touch, revocation, pruning) drops its copy first.
     private var recentlyRead: [String: (session: StaffSession, readAt: Date)] = [:]
@@ -51,8 +51,8 @@ actor SessionManager {
 
     /// The live session for a cookie value; expired ones are removed.
     func lookup(cookie: String, now: Date = Date()) throws -> Lookup {
-        let id = RandomToken.digest(cookie)
-        guard let session = try session(id: id, now: now) else { return .none }
+        guard let session = try session(cookie: cookie, now: now) else { return .none }
+        let id = session.id
         // Checked on every request, cached copy or not: the times are the stored ones.
         if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
             try end(sessionID: id)
@@ -61,35 +61,38 @@ actor SessionManager {
         // Writing on every request would serialise page views on the database; a minute is enough.
         var flash: String?
         if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
-            recentlyRead[id] = nil
+            forget(sessionID: id)
             flash = try store.touchSession(id: id, at: now, consumeFlash: true)
         }
         return .active(session, flash: flash)
     }
 
-    /// The stored session, from the copy read within `cacheLifetime` when there is one.
-    private func session(id: String, now: Date) throws -> StaffSession? {
-        if let copy = recentlyRead[id], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
+    /// The stored session, from the copy read within `cacheLifetime` when there is one (keyed
+    /// by the cookie itself, so a view served from it does not even hash the cookie).
+    private func session(cookie: String, now: Date) throws -> StaffSession? {
+        if let copy = recentlyRead[cookie], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
             return copy.session
         }
-        let session = try store.session(id: id)
-        recentlyRead[id] = session.map { ($0, now) }
+        let session = try store.session(id: RandomToken.digest(cookie))
         if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
+        recentlyRead[cookie] = session.map { ($0, now) }
         return session
+    }
+
+    /// Drops the in-memory copy of one session, before anything writes to it.
+    private func forget(sessionID: String) {
+        recentlyRead = recentlyRead.filter { $0.value.session.id != sessionID }
     }
 
     func end(sessionID: String) throws {
         credentials[sessionID] = nil
-        recentlyRead[sessionID] = nil
+        forget(sessionID: sessionID)
         try store.deleteSession(id: sessionID)
     }
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
     func endAll(staffId: Int) throws {
-        for id in try store.deleteSessions(staffId: staffId) {
-            credentials[id] = nil
-            recentlyRead[id] = nil
-        }
+        for id in try store.deleteSessions(staffId: staffId) { credentials[id] = nil }
         // A copy the delete did not name (it raced a sign-in) must not outlive it either.
         recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
     }
@@ -98,10 +101,9 @@ actor SessionManager {
     @discardableResult
     func pruneExpired(now: Date = Date()) throws -> Int {
         let ended = try store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
-        for id in ended {
-            credentials[id] = nil
-            recentlyRead[id] = nil
-        }
+        for id in ended { credentials[id] = nil }
+        let endedIDs = Set(ended)
+        recentlyRead = recentlyRead.filter { !endedIDs.contains($0.value.session.id) }
         return ended.count
     }
 
@@ -111,7 +113,7 @@ actor SessionManager {
     }
 
     func flash(_ message: String, sessionID: String) throws {
-        recentlyRead[sessionID] = nil
+        forget(sessionID: sessionID)
         try store.setFlash(message, sessionID: sessionID)
     }
 

@@ -31,8 +31,7 @@ struct SessionMiddleware: RouterMiddleware {
             context.session = session
             context.flash = flash
             context.logger[metadataKey: "actor"] = "\(session.username)"
-            context.pendingActions = try store.unfinishedActions(actorId: session.staffId)
-                + store.recentProblems(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            context.pendingActions = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
             do {

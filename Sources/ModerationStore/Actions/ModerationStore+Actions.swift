@@ -74,27 +74,17 @@ extension ModerationStore {
         }
     }
 
-    /// A staff member's decisions that have not reached a final outcome, oldest first.
-    public func unfinishedActions(actorId: Int) throws -> [ModerationAction] {
+    /// What every signed-in page's "Pending actions" panel lists, in one read: a staff
+    /// member's decisions without a final outcome, and those that ended in a conflict or
+    /// failure since `since`, oldest first. One cached statement: this runs on every page view.
+    public func pendingActionsPanel(actorId: Int, since: Date) throws -> [ModerationAction] {
         try writer.read { db in
-            try ModerationAction
-                .filter(ModerationAction.Columns.actorId == actorId)
-                .filter(![ModerationAction.State.applied, .conflict, .failed].map(\.rawValue).contains(ModerationAction.Columns.state))
-                .order(Column("id"))
-                .fetchAll(db)
-        }
-    }
-
-    /// A staff member's decisions that ended in a conflict or failure since `since`: the
-    /// outcome may have come after they left the page, so the panel keeps telling them.
-    public func recentProblems(actorId: Int, since: Date) throws -> [ModerationAction] {
-        try writer.read { db in
-            try ModerationAction
-                .filter(ModerationAction.Columns.actorId == actorId)
-                .filter([ModerationAction.State.conflict, .failed].map(\.rawValue).contains(ModerationAction.Columns.state))
-                .filter(Column("updatedAt") >= since)
-                .order(Column("id"))
-                .fetchAll(db)
+            let statement = try db.cachedStatement(sql: """
+                SELECT * FROM action WHERE actorId = ?
+                AND (state NOT IN ('applied', 'conflict', 'failed') OR (state IN ('conflict', 'failed') AND updatedAt >= ?))
+                ORDER BY id
+                """)
+            return try ModerationAction.fetchAll(statement, arguments: [actorId, since])
         }
     }
 
@@ -102,12 +92,9 @@ extension ModerationStore {
     /// latest per item only: what a list shows in place of the rows those decisions moved.
     public func recentDecisions(actorId: Int, kind: ModerationAction.TargetKind, since: Date) throws -> [ModerationAction] {
         try writer.read { db in
-            let actions = try ModerationAction
-                .filter(ModerationAction.Columns.actorId == actorId && ModerationAction.Columns.targetKind == kind.rawValue)
-                .filter(Column("createdAt") >= since)
-                .order(Column("id").desc)
-                .limit(200)
-                .fetchAll(db)
+            let statement = try db.cachedStatement(
+                sql: "SELECT * FROM action WHERE actorId = ? AND targetKind = ? AND createdAt >= ? ORDER BY id DESC LIMIT 200")
+            let actions = try ModerationAction.fetchAll(statement, arguments: [actorId, kind.rawValue, since])
             var seen: Set<String> = []
             return actions.filter { seen.insert($0.targetKey).inserted }
         }

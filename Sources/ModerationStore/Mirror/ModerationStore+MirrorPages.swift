@@ -146,31 +146,42 @@ extension ModerationStore {
 
     /// Of `libraries`, the ids of those that have at least one duplicate (for the list's badges).
     /// Each asks only whether one exists: a common name in a big city can have thousands of
-    /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows.
+    /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows. One read and two
+    /// cached statements for the whole page: this runs on every view of a queue page.
     public func idsWithDuplicates(among libraries: [MirrorLibrary]) throws -> Set<Int> {
-        var ids: Set<Int> = []
-        for library in libraries where try hasNamesake(library) || hasNeighbour(library) { ids.insert(library.id) }
-        return ids
-    }
-
-    /// Whether another approved or pending library in its city has its normalised name.
-    private func hasNamesake(_ library: MirrorLibrary) throws -> Bool {
-        let key = LibraryNameKey.normalize(library.name)
-        guard !key.isEmpty else { return false }
+        guard !libraries.isEmpty else { return [] }
         let statuses = Self.duplicateStatuses.map(\.rawValue)
         return try writer.read { db in
-            try !MirrorLibrary
-                .filter(MirrorLibrary.Columns.city == library.city && MirrorLibrary.Columns.normalizedName == key)
-                .filter(MirrorLibrary.Columns.id != library.id && MirrorLibrary.Columns.goneAt == nil)
-                .filter(statuses.contains(MirrorLibrary.Columns.status))
-                .isEmpty(db)
+            let namesake = try db.cachedStatement(sql: """
+                SELECT 1 FROM mirrorLibrary
+                WHERE city = ? AND normalizedName = ? AND id != ? AND goneAt IS NULL AND status IN (?, ?) LIMIT 1
+                """)
+            // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
+            // index over the position index and read every approved and pending row.
+            let nearby = try db.cachedStatement(sql: """
+                SELECT lat, lng, status FROM mirrorLibrary
+                WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
+                """)
+            var ids: Set<Int> = []
+            for library in libraries {
+                let key = LibraryNameKey.normalize(library.name)
+                if !key.isEmpty, try Int.fetchOne(namesake, arguments: [library.city, key, library.id, statuses[0], statuses[1]]) != nil {
+                    ids.insert(library.id)
+                    continue
+                }
+                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: Self.duplicateMetres)
+                let rows = try Row.fetchCursor(nearby, arguments: [box.minLat, box.maxLat, box.minLng, box.maxLng, library.id])
+                while let row = try rows.next() {
+                    let status: String = row["status"]
+                    guard statuses.contains(status) else { continue }
+                    if GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"]) <= Self.duplicateMetres {
+                        ids.insert(library.id)
+                        break
+                    }
+                }
+            }
+            return ids
         }
-    }
-
-    /// Whether another approved or pending library lies within `duplicateMetres`.
-    private func hasNeighbour(_ library: MirrorLibrary) throws -> Bool {
-        try mirroredLibraries(near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
-            .contains { $0.id != library.id }
     }
 
     /// The libraries just before and just after `library` in `order` among those matching

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Benchmark: every signed-in page against its own bytes served as a constant behind the same
+# middleware and session check, and that constant against the same bytes with no session at
+# all. Release build, sandbox without rate limits, mirror filled, warm cache.
+# Goals (issue: triage at speed): every page >= 50 % of its constant; the signed-in constant
+# >= 50 % of the open one; every page's p50 at one connection <= 5 ms.
+# Needs Debian's wrk. DURATION (default 10s) per wrk run; CONNECTIONS (default 4) for rates.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${DURATION:-10s}
+connections=${CONNECTIONS:-4}
+swift build -c release --product console >/dev/null
+bin="$(swift build -c release --show-bin-path)/console"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+console_url=http://127.0.0.1:18180
+
+"$bin" sandbox --port 18181 --sandbox-database "$work/sandbox.sqlite" --no-rate-limits --no-apns-stand-in --log-level error &
+sleep 3
+serve() {
+  "$bin" serve --port 18180 --database "$work/console.sqlite" --backend-url http://127.0.0.1:18181/api/v1/ --no-watch --log-level error &
+  console=$!
+  for _ in $(seq 100); do curl -fs "$console_url/healthz" >/dev/null && return; sleep 0.2; done
+  echo "console did not start" >&2; exit 1
+}
+serve
+jar="$work/cookies"
+token=$(curl -fs -c "$jar" "$console_url/sign-in" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"$//')
+curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode login=staff \
+  --data-urlencode password=staff-demo-password "$console_url/sign-in"
+session=$(awk '$6 == "bc_session" { print $7 }' "$jar")
+cookie="Cookie: bc_session=$session"
+# The mirror reads once someone is signed in: wait for the three queues to fill.
+for queue in libraries reports photos; do
+  for _ in $(seq 150); do
+    curl -fs -H "$cookie" "$console_url/$queue" | grep -q 'data-row' && break
+    sleep 0.2
+  done
+done
+slug=$(curl -fs -H "$cookie" "$console_url/libraries" | grep -o 'data-open="/libraries/[^"?]*' | head -1 | sed 's|.*/libraries/||')
+mkdir -p "$work/pages"
+pages=(dashboard:/ libraries:/libraries reports:/reports photos:/photos library:/libraries/$slug audit:/audit outbox:/outbox
+  statistics:/statistics on-call:/on-call)
+for entry in "${pages[@]}"; do
+  curl -fs -H "$cookie" "$console_url${entry#*:}" -o "$work/pages/${entry%%:*}.html"
+done
+
+# The same server again, now also answering each page's bytes as constants (the session survives).
+kill "$console"; wait "$console" 2>/dev/null || true
+export CONSOLE_BENCHMARK_CONSTANT_DIR="$work/pages"
+serve
+sleep 2
+rate() { wrk -t1 -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ { printf "%d", $2 }'; }
+p50() {
+  wrk -t1 -c1 -d"$duration" --latency "$@" | awk '$1 == "50%" {
+    v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }
+    printf "%.2f", v }'
+}
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t1 -c$connections -d$duration"
+printf '| %-10s | %7s | %8s | %10s | %6s | %7s | %10s | %9s | %s |\n' page bytes "page r/s" "const r/s" ratio "p50 ms" "open r/s" "const/open" goals
+printf '|%s|\n' "------------|---------|----------|------------|--------|---------|------------|-----------|------"
+for entry in "${pages[@]}"; do
+  name=${entry%%:*}; path=${entry#*:}
+  # Warm: the first requests fill caches and connection pools.
+  for _ in 1 2 3; do curl -fs -H "$cookie" "$console_url$path" -o /dev/null; done
+  page=$(rate -H "$cookie" "$console_url$path")
+  constant=$(rate -H "$cookie" "$console_url/benchmark/constant/$name")
+  open=$(rate "$console_url/benchmark/open/$name")
+  latency=$(p50 -H "$cookie" "$console_url$path")
+  ratio=$(( 100 * page / constant )); session_ratio=$(( 100 * constant / open ))
+  met=$(awk -v r="$ratio" -v s="$session_ratio" -v l="$latency" 'BEGIN { print ((r >= 50 && s >= 50 && l <= 5) ? "met" : "NOT met") }')
+  printf '| %-10s | %7d | %8d | %10d | %5d%% | %7s | %10d | %8d%% | %s |\n' \
+    "$name" "$(wc -c < "$work/pages/$name.html")" "$page" "$constant" "$ratio" "$latency" "$open" "$session_ratio" "$met"
+done
