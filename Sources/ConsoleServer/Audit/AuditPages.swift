@@ -1,8 +1,9 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// One audit entry as a table row.
-struct AuditRow {
+struct AuditRow: MustacheParent {
     let id: Int64
     let href: String
     let actor: String
@@ -41,10 +42,32 @@ struct AuditRow {
         hash = entry.hash
         shortHash = String(entry.hash.prefix(12))
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "href": href
+        case "actor": actor
+        case "action": action
+        case "targetKind": targetKind
+        case "target": target
+        case "statusChange": statusChange
+        case "reason": reason
+        case "hasReason": hasReason
+        case "outcome": outcome
+        case "outcomeClass": outcomeClass
+        case "recordedAt": recordedAt
+        case "recordedUTC": recordedUTC
+        case "age": age
+        case "hash": hash
+        case "shortHash": shortHash
+        default: nil
+        }
+    }
 }
 
 /// What the Verify button found, in words.
-struct AuditVerdictText {
+struct AuditVerdictText: MustacheParent {
     let intact: Bool
     let message: String
 
@@ -58,10 +81,18 @@ struct AuditVerdictText {
             message = "Broken at entry \(id): \(reason)."
         }
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "intact": intact
+        case "message": message
+        default: nil
+        }
+    }
 }
 
 /// One labelled field of the entry page.
-struct AuditField {
+struct AuditField: MustacheParent {
     let label: String
     let value: String
     let isCode: Bool
@@ -94,9 +125,18 @@ struct AuditField {
             text("Hash", entry.hash, code: true),
         ]
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "label": label
+        case "value": value
+        case "isCode": isCode
+        default: nil
+        }
+    }
 }
 
-struct AuditListPage {
+struct AuditListPage: MustacheParent {
     let layout: LayoutModel
     let staffOptions: [FilterOption]
     let actionOptions: [FilterOption]
@@ -118,13 +158,47 @@ struct AuditListPage {
     let verdict: AuditVerdictText?
     /// The filter form's address, and the link that clears every filter.
     let filterURL = SiteURL.audit.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "staffOptions": staffOptions
+        case "actionOptions": actionOptions
+        case "outcomeOptions": outcomeOptions
+        case "q": q
+        case "from": from
+        case "to": to
+        case "problems": problems
+        case "matching": matching
+        case "rows": rows
+        case "isEmpty": isEmpty
+        case "newerHref": newerHref
+        case "olderHref": olderHref
+        case "newestHref": newestHref
+        case "csvHref": csvHref
+        case "ndjsonHref": ndjsonHref
+        case "summaryHref": summaryHref
+        case "verifyAction": verifyAction
+        case "verdict": verdict
+        case "filterURL": filterURL
+        default: nil
+        }
+    }
 }
 
-struct AuditEntryPage {
+struct AuditEntryPage: MustacheParent {
     /// Where the entry's item lives in the console, and how the link says it.
-    struct ItemLink: Sendable, Equatable {
+    struct ItemLink: Sendable, Equatable, MustacheParent {
         let href: String
         let label: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "href": href
+            case "label": label
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -155,20 +229,56 @@ struct AuditEntryPage {
         self.hashMatches = hashMatches
         self.chainsToOlder = chainsToOlder
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "row": row
+        case "fields": fields
+        case "hasItem": hasItem
+        case "itemHref": itemHref
+        case "itemLabel": itemLabel
+        case "older": older
+        case "newer": newer
+        case "hashMatches": hashMatches
+        case "chainsToOlder": chainsToOlder
+        case "listURL": listURL
+        default: nil
+        }
+    }
 }
 
-struct AuditSummaryPage {
-    struct CountRow {
+struct AuditSummaryPage: MustacheParent {
+    struct CountRow: MustacheParent {
         let key: String
         let decisions: Int
         let share: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "key": self.key
+            case "decisions": decisions
+            case "share": share
+            default: nil
+            }
+        }
     }
 
-    struct QueueRow {
+    struct QueueRow: MustacheParent {
         let queue: String
         let decisions: Int
         let median: String
         let p90: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "queue": queue
+            case "decisions": decisions
+            case "median": median
+            case "p90": p90
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -207,6 +317,26 @@ struct AuditSummaryPage {
         self.csvHref = csvHref
         self.backHref = backHref
         self.generatedAt = generatedAt
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "range": range
+        case "problems": problems
+        case "total": total
+        case "totalText": totalText
+        case "byStaff": byStaff
+        case "byAction": byAction
+        case "byOutcome": byOutcome
+        case "queues": queues
+        case "hasQueues": hasQueues
+        case "isEmpty": isEmpty
+        case "csvHref": csvHref
+        case "backHref": backHref
+        case "generatedAt": generatedAt
+        default: nil
+        }
     }
 }
 

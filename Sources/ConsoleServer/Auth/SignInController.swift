@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ModerationStore
+import Mustache
 
 /// Sign-in and sign-out. Only accounts the backend calls staff get a session.
 struct SignInController {
@@ -155,7 +156,7 @@ extension Account {
     var signInAccount: SignInAccount { SignInAccount(id: id, username: username, email: email) }
 }
 
-struct SignInPage {
+struct SignInPage: MustacheParent {
     let layout: LayoutModel
     let login: String
     let next: String
@@ -164,6 +165,19 @@ struct SignInPage {
     let message: String?
     let isError: Bool
     let signInURL = SiteURL.signIn.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "login": login
+        case "next": next
+        case "signInToken": signInToken
+        case "message": message
+        case "isError": isError
+        case "signInURL": signInURL
+        default: nil
+        }
+    }
 }
 
 /// `?next=` may only lead to a local path: never another host, never a scheme.

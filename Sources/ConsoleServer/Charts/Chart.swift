@@ -1,9 +1,10 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// A chart as the statistics page shows it: the SVG (built on the server from typed data,
 /// so it is embedded as is), and the same numbers as a table and as CSV.
-struct Chart {
+struct Chart: MustacheParent {
     let id: String
     let title: String
     let description: String
@@ -22,16 +23,37 @@ struct Chart {
         tableOpen = table.rows.count <= 8
         self.csvHref = csvHref
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "title": title
+        case "description": description
+        case "svg": svg
+        case "table": table
+        case "tableOpen": tableOpen
+        case "csvHref": csvHref
+        default: nil
+        }
+    }
 }
 
 /// The numbers behind a chart.
-struct ChartTable {
+struct ChartTable: MustacheParent {
     let columns: [String]
     let rows: [[String]]
 
     /// RFC 4180: a header row, CRLF line ends, fields quoted when they need it.
     var csv: String {
         return ([columns] + rows).map { $0.map(AuditCSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "columns": columns
+        case "rows": rows
+        default: nil
+        }
     }
 }
 
@@ -48,7 +70,7 @@ enum ChartPalette {
 }
 
 /// The plot area inside a chart's frame, leaving room for axis labels.
-struct PlotArea {
+struct PlotArea: MustacheParent {
     let left: Double
     let top: Double
     let right: Double
@@ -56,4 +78,14 @@ struct PlotArea {
 
     var width: Double { right - left }
     var height: Double { bottom - top }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "left": left
+        case "top": top
+        case "right": right
+        case "bottom": bottom
+        default: nil
+        }
+    }
 }

@@ -1,6 +1,8 @@
+import Mustache
+
 /// "bob is reviewing this — decide anyway?": shown before recording a decision on an item
 /// someone else has claimed. Its form posts the same fields again, with `anyway=1`.
-struct DecideAnywayPage {
+struct DecideAnywayPage: MustacheParent {
     let layout: LayoutModel
     let holder: String
     let timeLeft: String
@@ -9,4 +11,17 @@ struct DecideAnywayPage {
     let decideURL: String
     let fields: [HiddenField]
     let cancelURL: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "holder": holder
+        case "timeLeft": timeLeft
+        case "item": item
+        case "decideURL": decideURL
+        case "fields": fields
+        case "cancelURL": cancelURL
+        default: nil
+        }
+    }
 }

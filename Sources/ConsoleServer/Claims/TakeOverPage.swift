@@ -1,5 +1,7 @@
+import Mustache
+
 /// "bob is reviewing this, 8 min left — take it over?": asked before a take-over is recorded.
-struct TakeOverPage {
+struct TakeOverPage: MustacheParent {
     let layout: LayoutModel
     let holder: String
     let timeLeft: String
@@ -8,4 +10,17 @@ struct TakeOverPage {
     let claimID: String
     let takeOverURL: String
     let back: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "holder": holder
+        case "timeLeft": timeLeft
+        case "item": item
+        case "claimID": claimID
+        case "takeOverURL": takeOverURL
+        case "back": back
+        default: nil
+        }
+    }
 }

@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
+import Mustache
 
 /// The first page after sign-in: what waits and for how long, read from the mirror.
 struct DashboardController {
@@ -61,8 +62,8 @@ struct DashboardController {
 }
 
 /// The dashboard's model.
-struct DashboardPage {
-    struct Counts {
+struct DashboardPage: MustacheParent {
+    struct Counts: MustacheParent {
         let pendingLibraries: Int
         let openReports: Int
         let pendingPhotos: Int
@@ -81,16 +82,42 @@ struct DashboardPage {
             totalLibraries = summary.totalLibraries
             totalUsers = summary.totalUsers
         }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "pendingLibraries": pendingLibraries
+            case "openReports": openReports
+            case "pendingPhotos": pendingPhotos
+            case "totalPending": totalPending
+            case "totalLibraries": totalLibraries
+            case "totalUsers": totalUsers
+            case "librariesURL": librariesURL
+            case "reportsURL": reportsURL
+            case "photosURL": photosURL
+            default: nil
+            }
+        }
     }
 
-    struct Queue {
-        struct Item {
+    struct Queue: MustacheParent {
+        struct Item: MustacheParent {
             let label: String
             let detail: String
             let href: String
             let age: String
             /// Overdue or near its queue's target (On call: alerts).
             var mark = QueueStandingMark.none
+
+            func child(named key: String) -> Any? {
+                switch key {
+                case "label": label
+                case "detail": detail
+                case "href": href
+                case "age": age
+                case "mark": mark
+                default: nil
+                }
+            }
         }
 
         let title: String
@@ -112,6 +139,19 @@ struct DashboardPage {
             self.items = items
             nothingWaiting = items.isEmpty && total != nil
             notLoaded = items.isEmpty && total == nil
+        }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "title": title
+            case "href": href
+            case "total": total
+            case "hasTotal": hasTotal
+            case "items": items
+            case "nothingWaiting": nothingWaiting
+            case "notLoaded": notLoaded
+            default: nil
+            }
         }
     }
 
@@ -152,5 +192,26 @@ struct DashboardPage {
         alertCount = alerts.count
         self.deliveryWarning = deliveryWarning ?? ""
         hasDeliveryWarning = deliveryWarning != nil
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "summary": summary
+        case "queues": queues
+        case "backendState": backendState
+        case "backendStatus": backendStatus
+        case "outside": outside
+        case "deliveryWarning": deliveryWarning
+        case "hasDeliveryWarning": hasDeliveryWarning
+        case "outboxURL": outboxURL
+        case "handoff": handoff
+        case "alerts": alerts
+        case "hasAlerts": hasAlerts
+        case "alertCount": alertCount
+        case "alertsURL": alertsURL
+        case "returnTo": returnTo
+        default: nil
+        }
     }
 }

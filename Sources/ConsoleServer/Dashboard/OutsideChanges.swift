@@ -1,14 +1,25 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// The dashboard's list of changes made outside the console in the last 24 hours, from the
 /// audit log's observed entries.
-struct OutsideChanges {
-    struct Change {
+struct OutsideChanges: MustacheParent {
+    struct Change: MustacheParent {
         let label: String
         let change: String
         let href: String
         let age: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "change": change
+            case "href": href
+            case "age": age
+            default: nil
+            }
+        }
     }
 
     /// Entries shown; the count says how many there were in all.
@@ -38,5 +49,15 @@ struct OutsideChanges {
         }
         let count = entries.count < shown ? entries.count : try store.auditEntryCount(filter)
         return OutsideChanges(changes: changes, count: count)
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "changes": changes
+        case "count": count
+        case "isEmpty": isEmpty
+        case "auditHref": auditHref
+        default: nil
+        }
     }
 }

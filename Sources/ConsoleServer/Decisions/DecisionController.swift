@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
+import Mustache
 
 /// Takes staff decisions: records each one (the action) before anything is sent, lets the
 /// runner send it, and tells the moderator the outcome if it comes within two seconds.
@@ -223,7 +224,7 @@ struct DecisionController {
 }
 
 /// The confirmation page of a single rejection.
-struct RejectConfirmPage {
+struct RejectConfirmPage: MustacheParent {
     let layout: LayoutModel
     let slug: String
     let seen: String
@@ -248,11 +249,27 @@ struct RejectConfirmPage {
         self.queue = queue?.formValue ?? ""
         hasQueue = queue != nil
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "slug": slug
+        case "seen": seen
+        case "key": self.key
+        case "reason": reason
+        case "back": back
+        case "decideURL": decideURL
+        case "cancelURL": cancelURL
+        case "queue": queue
+        case "hasQueue": hasQueue
+        default: nil
+        }
+    }
 }
 
 /// The confirmation page of a bulk decision.
-struct BulkConfirmPage {
-    struct Item {
+struct BulkConfirmPage: MustacheParent {
+    struct Item: MustacheParent {
         let slug: String
         let seen: String
         let name: String
@@ -271,6 +288,19 @@ struct BulkConfirmPage {
             self.claimNote = claimNote
             isClaimed = !claimNote.isEmpty
             libraryURL = SiteURL.library(slug).path
+        }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "slug": slug
+            case "seen": seen
+            case "name": name
+            case "libraryURL": libraryURL
+            case "hasDuplicate": hasDuplicate
+            case "claimNote": claimNote
+            case "isClaimed": isClaimed
+            default: nil
+            }
         }
     }
 
@@ -314,4 +344,23 @@ struct BulkConfirmPage {
         "\(verb) \(count) \(count == 1 ? "library" : "libraries")?"
     }
     let cancelURL = SiteURL.libraries.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "decision": decision
+        case "verb": verb
+        case "count": count
+        case "items": items
+        case "heading": heading
+        case "reason": reason
+        case "isReject": isReject
+        case "key": self.key
+        case "claimedNotice": claimedNotice
+        case "hasClaimed": hasClaimed
+        case "confirmURL": confirmURL
+        case "cancelURL": cancelURL
+        default: nil
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ModerationStore
+import Mustache
 
 /// My devices: a staff member adds or removes their own device tokens, so pushes meant for
 /// them (on-call alerts among them) reach their phone.
@@ -78,13 +79,21 @@ struct DevicesController {
 }
 
 /// The add form of My devices.
-struct DeviceForm: Decodable, Sendable {
+struct DeviceForm: Decodable, Sendable, MustacheParent {
     var token: String?
     var environment: String?
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "token": token
+        case "environment": environment
+        default: nil
+        }
+    }
 }
 
-struct DevicesPage {
-    struct Row {
+struct DevicesPage: MustacheParent {
+    struct Row: MustacheParent {
         let token: String
         let environment: String
         let state: String
@@ -102,6 +111,19 @@ struct DevicesPage {
             source = device.source == "import" ? "Book Corners" : "added here"
             removeURL = SiteURL.deviceRemove(device.id ?? 0).path
         }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "token": token
+            case "environment": environment
+            case "state": state
+            case "stateLabel": stateLabel
+            case "lastSuccess": lastSuccess
+            case "source": source
+            case "removeURL": removeURL
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -113,4 +135,19 @@ struct DevicesPage {
     let token: String
     let environments: [FilterOption]
     let addURL = SiteURL.devices.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "devices": devices
+        case "isEmpty": isEmpty
+        case "userID": userID
+        case "problem": problem
+        case "hasProblem": hasProblem
+        case "token": token
+        case "environments": environments
+        case "addURL": addURL
+        default: nil
+        }
+    }
 }

@@ -13,9 +13,17 @@ struct Pager: MustacheParent {
     let previousLabel: String
     let nextLabel: String
 
-    struct PageSizeOption {
+    struct PageSizeOption: MustacheParent {
         let size: Int
         let selected: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "size": size
+            case "selected": selected
+            default: nil
+            }
+        }
     }
 
     func child(named key: String) -> Any? {

@@ -1,19 +1,31 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// Four weeks of the schedule as a table: weeks as rows, Monday first, each day saying who is
 /// on call and when that changes, on the rotation's clock.
-struct OnCallCalendar {
-    struct Entry {
+struct OnCallCalendar: MustacheParent {
+    struct Entry: MustacheParent {
         /// "09:00" where someone takes over during the day; "" for whoever carries on from the day before.
         let time: String
         let hasTime: Bool
         let name: String
         let isOverride: Bool
         let isViewer: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "time": time
+            case "hasTime": hasTime
+            case "name": name
+            case "isOverride": isOverride
+            case "isViewer": isViewer
+            default: nil
+            }
+        }
     }
 
-    struct Day {
+    struct Day: MustacheParent {
         let label: String
         let isoDate: String
         let isToday: Bool
@@ -22,10 +34,31 @@ struct OnCallCalendar {
         let entries: [Entry]
         let isEmpty: Bool
         let classes: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "isoDate": isoDate
+            case "isToday": isToday
+            case "isPast": isPast
+            case "isViewerOnCall": isViewerOnCall
+            case "entries": entries
+            case "isEmpty": isEmpty
+            case "classes": classes
+            default: nil
+            }
+        }
     }
 
-    struct Week {
+    struct Week: MustacheParent {
         let days: [Day]
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "days": days
+            default: nil
+            }
+        }
     }
 
     static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -66,6 +99,13 @@ struct OnCallCalendar {
                     label: clock.day(start), isoDate: date.description, isToday: isToday, isPast: isPast, isViewerOnCall: mine,
                     entries: entries, isEmpty: entries.isEmpty, classes: classes)
             })
+        }
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "weeks": weeks
+        default: nil
         }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// The header's on-call line for one viewer: who is on call now and until when, and who is next.
 /// The person on call reads it as "You are on call", in a banner they cannot miss.
-struct OnCallHeadline: Sendable, Equatable {
+struct OnCallHeadline: Sendable, Equatable, MustacheParent {
     /// "On call: maria until Tue 24 Nov 09:00 (Rome time) · next: jonas"; for everyone but the person on call.
     let text: String
     /// The viewer is on call now.
@@ -35,5 +36,14 @@ struct OnCallHeadline: Sendable, Equatable {
         text = isViewerOnCall
             ? "You are on call \(until)\(nextText)."
             : "On call: \(current.member.username) \(until)\(nextText)."
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "text": text
+        case "isViewerOnCall": isViewerOnCall
+        case "needsRotation": needsRotation
+        default: nil
+        }
     }
 }

@@ -1,16 +1,27 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// The On call page: now and next, four weeks, overrides, the rotation and the viewer's calendar feed.
-struct OnCallPage {
-    struct Turn {
+struct OnCallPage: MustacheParent {
+    struct Turn: MustacheParent {
         let who: String
         let isViewer: Bool
         let when: String
         let relative: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "who": who
+            case "isViewer": isViewer
+            case "when": when
+            case "relative": relative
+            default: nil
+            }
+        }
     }
 
-    struct OverrideRow {
+    struct OverrideRow: MustacheParent {
         let who: String
         let from: String
         let to: String
@@ -18,12 +29,33 @@ struct OnCallPage {
         let hasNote: Bool
         let addedBy: String
         let removeURL: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "who": who
+            case "from": from
+            case "to": to
+            case "note": note
+            case "hasNote": hasNote
+            case "addedBy": addedBy
+            case "removeURL": removeURL
+            default: nil
+            }
+        }
     }
 
     /// A past hand-off, linking to its digest.
-    struct HandoffLine {
+    struct HandoffLine: MustacheParent {
         let text: String
         let href: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "text": text
+            case "href": href
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -66,4 +98,49 @@ struct OnCallPage {
     let rotationURL = SiteURL.onCallRotation.path
     let overridesURL = SiteURL.onCallOverrides.path
     let feedURL = SiteURL.onCallCalendarFeed.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "subnav": subnav
+        case "targets": targets
+        case "alertsSummary": alertsSummary
+        case "handoffs": handoffs
+        case "hasHandoffs": hasHandoffs
+        case "alertsURL": alertsURL
+        case "handoffsURL": handoffsURL
+        case "hasRotation": hasRotation
+        case "rotationSummary": rotationSummary
+        case "clockName": clockName
+        case "hasNow": hasNow
+        case "now": now
+        case "hasNext": hasNext
+        case "next": next
+        case "weekdays": weekdays
+        case "weeks": weeks
+        case "overrides": overrides
+        case "hasOverrides": hasOverrides
+        case "staffOptions": staffOptions
+        case "overrideStartsAt": overrideStartsAt
+        case "overrideEndsAt": overrideEndsAt
+        case "overrideNote": overrideNote
+        case "overrideProblem": overrideProblem
+        case "hasOverrideProblem": hasOverrideProblem
+        case "rotationMembers": rotationMembers
+        case "rotationShiftDays": rotationShiftDays
+        case "rotationHandoff": rotationHandoff
+        case "rotationTimeZone": rotationTimeZone
+        case "rotationStartDate": rotationStartDate
+        case "rotationProblem": rotationProblem
+        case "hasRotationProblem": hasRotationProblem
+        case "hasFeed": hasFeed
+        case "feedCreated": feedCreated
+        case "newFeedURL": newFeedURL
+        case "hasNewFeedURL": hasNewFeedURL
+        case "rotationURL": rotationURL
+        case "overridesURL": overridesURL
+        case "feedURL": feedURL
+        default: nil
+        }
+    }
 }

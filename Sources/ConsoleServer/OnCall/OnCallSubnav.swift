@@ -1,5 +1,7 @@
+import Mustache
+
 /// The On call area's three pages, linked at the top of each.
-struct OnCallSubnav {
+struct OnCallSubnav: MustacheParent {
     let label: String
     let href: String
     let current: Bool
@@ -12,5 +14,14 @@ struct OnCallSubnav {
             OnCallSubnav(label: "Alerts & targets", href: SiteURL.onCallAlerts.path, current: current == .alerts),
             OnCallSubnav(label: "Hand-offs", href: SiteURL.onCallHandoffs.path, current: current == .handoffs),
         ]
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "label": label
+        case "href": href
+        case "current": current
+        default: nil
+        }
     }
 }

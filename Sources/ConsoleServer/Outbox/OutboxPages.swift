@@ -1,8 +1,9 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// One message as the Outbox list and its page show it.
-struct OutboxRow {
+struct OutboxRow: MustacheParent {
     let id: String
     let eventType: String
     let recipient: Int
@@ -57,11 +58,35 @@ struct OutboxRow {
         default: return "in \(seconds / 3_600) h"
         }
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "eventType": eventType
+        case "recipient": recipient
+        case "title": title
+        case "body": body
+        case "status": status
+        case "statusLabel": statusLabel
+        case "attempts": attempts
+        case "attemptsText": attemptsText
+        case "nextAttempt": nextAttempt
+        case "nextAttemptUTC": nextAttemptUTC
+        case "hasNextAttempt": hasNextAttempt
+        case "lastReason": lastReason
+        case "hasLastReason": hasLastReason
+        case "age": age
+        case "createdAt": createdAt
+        case "createdUTC": createdUTC
+        case "messageURL": messageURL
+        default: nil
+        }
+    }
 }
 
-struct OutboxPage {
+struct OutboxPage: MustacheParent {
     /// How many messages are in one state, for the summary line.
-    struct Count {
+    struct Count: MustacheParent {
         let state: String
         let label: String
         let count: Int
@@ -71,10 +96,19 @@ struct OutboxPage {
             label = state.label
             self.count = count
         }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "state": state
+            case "label": label
+            case "count": count
+            default: nil
+            }
+        }
     }
 
     /// What the delivery policy does with one event type.
-    struct PolicyRow {
+    struct PolicyRow: MustacheParent {
         let type: String
         let rule: String
         let explanation: String
@@ -86,6 +120,15 @@ struct OutboxPage {
             case .deliver: "The console delivers it."
             case .recordedOnly:
                 "Book Corners pushes this itself (approved from pending, or rejected with a reason): ours is kept for the record, marked sent by Book Corners. When Book Corners does not push it, the console delivers it."
+            }
+        }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "type": type
+            case "rule": rule
+            case "explanation": explanation
+            default: nil
             }
         }
     }
@@ -120,11 +163,29 @@ struct OutboxPage {
         hasWatchURL = !watchURL.isEmpty
         self.policy = policy
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "statusOptions": statusOptions
+        case "typeOptions": typeOptions
+        case "rows": rows
+        case "isEmpty": isEmpty
+        case "counts": counts
+        case "transport": transport
+        case "deliveryOff": deliveryOff
+        case "watchURL": watchURL
+        case "hasWatchURL": hasWatchURL
+        case "policy": policy
+        case "filterURL": filterURL
+        default: nil
+        }
+    }
 }
 
-struct OutboxMessagePage {
+struct OutboxMessagePage: MustacheParent {
     /// One try at one device, newest first.
-    struct Attempt {
+    struct Attempt: MustacheParent {
         let time: String
         let timeUTC: String
         let device: String
@@ -142,6 +203,19 @@ struct OutboxMessagePage {
             outcome = attempt.outcome.rawValue
             reason = attempt.reason.isEmpty ? "—" : attempt.reason
         }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "time": time
+            case "timeUTC": timeUTC
+            case "device": device
+            case "transport": transport
+            case "httpStatus": httpStatus
+            case "outcome": outcome
+            case "reason": reason
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -156,10 +230,28 @@ struct OutboxMessagePage {
     let retryURL: String
     let discardURL: String
     let listURL = SiteURL.outbox.path
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "row": row
+        case "payload": payload
+        case "headers": headers
+        case "payloadBytes": payloadBytes
+        case "attempts": attempts
+        case "hasAttempts": hasAttempts
+        case "canRetry": canRetry
+        case "canDiscard": canDiscard
+        case "retryURL": retryURL
+        case "discardURL": discardURL
+        case "listURL": listURL
+        default: nil
+        }
+    }
 }
 
 /// "Retry now?" / "Discard?" before the move is made.
-struct OutboxConfirmPage {
+struct OutboxConfirmPage: MustacheParent {
     let heading: String
     let explanation: String
     let button: String
@@ -186,6 +278,20 @@ struct OutboxConfirmPage {
             button = "Discard"
             isDanger = true
             actionURL = SiteURL.outboxDiscard(row.id).path
+        }
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "heading": heading
+        case "explanation": explanation
+        case "button": button
+        case "isDanger": isDanger
+        case "actionURL": actionURL
+        case "layout": layout
+        case "row": row
+        case "cancelURL": cancelURL
+        default: nil
         }
     }
 }

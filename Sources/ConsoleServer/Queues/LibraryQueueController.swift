@@ -281,8 +281,8 @@ struct LibraryRow: MustacheParent {
 }
 
 /// A library's detail page, with possible duplicates nearby.
-struct LibraryDetailPage {
-    struct Field {
+struct LibraryDetailPage: MustacheParent {
+    struct Field: MustacheParent {
         let label: String
         let value: String
 
@@ -290,9 +290,17 @@ struct LibraryDetailPage {
             self.label = label
             self.value = value.isEmpty ? "—" : value
         }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "value": value
+            default: nil
+            }
+        }
     }
 
-    struct Duplicate {
+    struct Duplicate: MustacheParent {
         let name: String
         let slug: String
         let place: String
@@ -302,10 +310,24 @@ struct LibraryDetailPage {
         let isSameName: Bool
         let status: String
         let libraryURL: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "name": name
+            case "slug": slug
+            case "place": place
+            case "distance": distance
+            case "isClose": isClose
+            case "isSameName": isSameName
+            case "status": status
+            case "libraryURL": libraryURL
+            default: nil
+            }
+        }
     }
 
     /// The list this page was opened from, and its neighbours there.
-    struct QueueLinks {
+    struct QueueLinks: MustacheParent {
         /// "pending libraries, oldest first".
         let label: String
         let listURL: String
@@ -332,6 +354,20 @@ struct LibraryDetailPage {
         }
 
         static let none = QueueLinks(queue: LibraryQueueContext(ListQuery(query: nil)), previous: nil, next: nil, here: SiteURL.libraries.path)
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "listURL": listURL
+            case "previousURL": previousURL
+            case "hasPrevious": hasPrevious
+            case "nextURL": nextURL
+            case "hasNext": hasNext
+            case "formValue": formValue
+            case "hereURL": hereURL
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -450,5 +486,38 @@ struct LibraryDetailPage {
         canReject = false
         canReturnToPending = false
         mark = .none
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "loaded": loaded
+        case "name": name
+        case "isUnnamed": isUnnamed
+        case "slug": slug
+        case "queue": queue
+        case "decideURL": decideURL
+        case "photoURL": photoURL
+        case "status": status
+        case "rejectionReason": rejectionReason
+        case "isRejectedWithReason": isRejectedWithReason
+        case "wasRejectedBefore": wasRejectedBefore
+        case "description": description
+        case "fields": fields
+        case "coordinates": coordinates
+        case "mapURL": mapURL
+        case "duplicates": duplicates
+        case "duplicatesChecked": duplicatesChecked
+        case "hasDuplicates": hasDuplicates
+        case "hasCloseDuplicate": hasCloseDuplicate
+        case "decisionKey": decisionKey
+        case "presetReasons": presetReasons
+        case "canApprove": canApprove
+        case "canReject": canReject
+        case "canReturnToPending": canReturnToPending
+        case "claim": claim
+        case "mark": mark
+        default: nil
+        }
     }
 }

@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
+import Mustache
 
 /// How Book Corners grows and how moderation keeps up, drawn as SVG on the server.
 struct StatisticsController {
@@ -71,13 +72,22 @@ struct StatisticsController {
     }
 }
 
-struct PeriodOption {
+struct PeriodOption: MustacheParent {
     let days: Int
     let href: String
     let current: Bool
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "days": days
+        case "href": href
+        case "current": current
+        default: nil
+        }
+    }
 }
 
-struct StatisticsPage {
+struct StatisticsPage: MustacheParent {
     let layout: LayoutModel
     let periods: [PeriodOption]
     let community: [Chart]
@@ -86,4 +96,18 @@ struct StatisticsPage {
     let waitingNow: [Chart]
     let hasWaiting: Bool
     let days: Int
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "periods": periods
+        case "community": community
+        case "hasCommunity": hasCommunity
+        case "moderation": moderation
+        case "waitingNow": waitingNow
+        case "hasWaiting": hasWaiting
+        case "days": days
+        default: nil
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Hummingbird
 import Logging
+import Mustache
 
 /// Turns every error into a page that says what happened and what to do: never a stack
 /// trace, never a blank 500. Unknown errors are logged here with the request id, which the
@@ -62,9 +63,19 @@ struct ErrorPageMiddleware: RouterMiddleware {
 }
 
 /// The error page.
-struct ErrorPage {
+struct ErrorPage: MustacheParent {
     let layout: LayoutModel
     let title: String
     let message: String
     let requestID: String
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "title": title
+        case "message": message
+        case "requestID": requestID
+        default: nil
+        }
+    }
 }

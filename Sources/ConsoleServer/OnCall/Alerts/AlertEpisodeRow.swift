@@ -1,14 +1,25 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// One overdue episode as the alerts page and the dashboard's Alerts panel show it.
-struct AlertEpisodeRow {
+struct AlertEpisodeRow: MustacheParent {
     /// One message of the episode: who was told, when, and why.
-    struct Notice {
+    struct Notice: MustacheParent {
         let kind: String
         let who: String
         let when: String
         let whenISO: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "kind": kind
+            case "who": who
+            case "when": when
+            case "whenISO": whenISO
+            default: nil
+            }
+        }
     }
 
     let id: Int64
@@ -65,5 +76,29 @@ struct AlertEpisodeRow {
     static func load(_ alerts: [QueueAlert], store: ModerationStore, viewerID: Int?, now: Date) throws -> [AlertEpisodeRow] {
         let notices = try store.queueAlertNotices(alertIDs: alerts.map(\.id))
         return alerts.map { AlertEpisodeRow($0, notices: notices[$0.id] ?? [], viewerID: viewerID, now: now) }
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "id": id
+        case "queueLabel": queueLabel
+        case "state": state
+        case "stateLabel": stateLabel
+        case "opened": opened
+        case "openedISO": openedISO
+        case "closed": closed
+        case "isClosed": isClosed
+        case "standing": standing
+        case "notices": notices
+        case "nobodyTold": nobodyTold
+        case "holder": holder
+        case "acknowledgement": acknowledgement
+        case "isAcknowledged": isAcknowledged
+        case "canAcknowledge": canAcknowledge
+        case "isMine": isMine
+        case "acknowledgeURL": acknowledgeURL
+        case "escalations": escalations
+        default: nil
+        }
     }
 }

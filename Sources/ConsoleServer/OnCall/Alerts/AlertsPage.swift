@@ -1,17 +1,30 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// Alerts & targets: each queue's target age with a form to change it, the episodes under way
 /// with an Acknowledge button, and the last 50 episodes.
-struct AlertsPage {
+struct AlertsPage: MustacheParent {
     /// One queue's target and its form.
-    struct Target {
+    struct Target: MustacheParent {
         let queue: String
         let label: String
         let target: String
         let hours: Int
         let isDefault: Bool
         let defaultText: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "queue": queue
+            case "label": label
+            case "target": target
+            case "hours": hours
+            case "isDefault": isDefault
+            case "defaultText": defaultText
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -52,5 +65,25 @@ struct AlertsPage {
             + "\(share) % of the backend's \(configuration.backendLimit) reads per \(configuration.windowSeconds / 60) minutes per endpoint "
             + "(\(configuration.budget)). Alerts repeat every \(QueueAlertNotification.age(configuration.repeatInterval)) while a queue is overdue "
             + "and escalate to the next person in the rotation when not acknowledged within \(QueueAlertNotification.age(configuration.ackTimeout))."
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "subnav": subnav
+        case "targets": targets
+        case "targetURL": targetURL
+        case "minHours": minHours
+        case "maxHours": maxHours
+        case "problem": problem
+        case "hasProblem": hasProblem
+        case "active": active
+        case "hasActive": hasActive
+        case "history": history
+        case "hasHistory": hasHistory
+        case "watcher": watcher
+        case "returnTo": returnTo
+        default: nil
+        }
     }
 }

@@ -1,32 +1,64 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// A stored digest as pages show it: plain, already formatted values. Every field has a value
 /// (swift-mustache would look a missing one up in the page around it).
-struct HandoffDigestView {
-    struct Count {
+struct HandoffDigestView: MustacheParent {
+    struct Count: MustacheParent {
         let label: String
         let count: Int
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "count": count
+            default: nil
+            }
+        }
     }
 
-    struct Item {
+    struct Item: MustacheParent {
         let label: String
         let detail: String
         let href: String
         let age: String
         let overdue: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "detail": detail
+            case "href": href
+            case "age": age
+            case "overdue": overdue
+            default: nil
+            }
+        }
     }
 
-    struct Queue {
+    struct Queue: MustacheParent {
         let title: String
         let waiting: Int
         let overdueCount: Int
         let target: String
         let items: [Item]
         let nothingWaiting: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "title": title
+            case "waiting": waiting
+            case "overdueCount": overdueCount
+            case "target": target
+            case "items": items
+            case "nothingWaiting": nothingWaiting
+            default: nil
+            }
+        }
     }
 
-    struct Alert {
+    struct Alert: MustacheParent {
         let queue: String
         let opened: String
         /// "acknowledged by bob at 2026-11-23 09:12", or "not acknowledged".
@@ -35,13 +67,35 @@ struct HandoffDigestView {
         let escalated: Bool
         /// "closed 2026-11-23 10:00", or "still open".
         let closing: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "queue": queue
+            case "opened": opened
+            case "acknowledgement": acknowledgement
+            case "acknowledged": acknowledged
+            case "escalated": escalated
+            case "closing": closing
+            default: nil
+            }
+        }
     }
 
-    struct Change {
+    struct Change: MustacheParent {
         let label: String
         let change: String
         let href: String
         let seen: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "change": change
+            case "href": href
+            case "seen": seen
+            default: nil
+            }
+        }
     }
 
     /// "14 decisions, 9 waiting (2 overdue)".
@@ -107,5 +161,29 @@ struct HandoffDigestView {
         let decisions = CountText.of(digest.decisionCount, "decision", "decisions")
         guard digest.queues != nil else { return decisions }
         return "\(decisions), \(digest.waitingCount) waiting (\(digest.overdueCount) overdue)"
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "summary": summary
+        case "decisionCount": decisionCount
+        case "byKind": byKind
+        case "byPerson": byPerson
+        case "hasDecisions": hasDecisions
+        case "queues": queues
+        case "queuesKnown": queuesKnown
+        case "alerts": alerts
+        case "hasAlerts": hasAlerts
+        case "changes": changes
+        case "changeCount": changeCount
+        case "hasChanges": hasChanges
+        case "moreChanges": moreChanges
+        case "hasMoreChanges": hasMoreChanges
+        case "noteText": noteText
+        case "noteAuthor": noteAuthor
+        case "noteWritten": noteWritten
+        case "hasNote": hasNote
+        default: nil
+        }
     }
 }

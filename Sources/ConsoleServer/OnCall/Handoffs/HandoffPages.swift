@@ -1,10 +1,11 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// The Hand-offs page: the shift under way (and its note for the next person) and past hand-offs.
-struct HandoffsPage {
+struct HandoffsPage: MustacheParent {
     /// The rotation shift under way.
-    struct Current {
+    struct Current: MustacheParent {
         let shift: Int
         let onCall: String
         let handoffAt: String
@@ -16,9 +17,25 @@ struct HandoffsPage {
         let noteWritten: String
         let hasNote: Bool
         let noteURL: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "shift": shift
+            case "onCall": onCall
+            case "handoffAt": handoffAt
+            case "incoming": incoming
+            case "canWriteNote": canWriteNote
+            case "noteText": noteText
+            case "noteAuthor": noteAuthor
+            case "noteWritten": noteWritten
+            case "hasNote": hasNote
+            case "noteURL": noteURL
+            default: nil
+            }
+        }
     }
 
-    struct Row {
+    struct Row: MustacheParent {
         let shift: Int
         let href: String
         let period: String
@@ -26,6 +43,19 @@ struct HandoffsPage {
         let incoming: String
         let decisions: Int
         let dismissed: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "shift": shift
+            case "href": href
+            case "period": period
+            case "outgoing": outgoing
+            case "incoming": incoming
+            case "decisions": decisions
+            case "dismissed": dismissed
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -49,6 +79,21 @@ struct HandoffsPage {
         self.problem = problem ?? ""
         hasProblem = problem != nil
     }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "subnav": subnav
+        case "current": current
+        case "hasCurrent": hasCurrent
+        case "timeZone": timeZone
+        case "rows": rows
+        case "isEmpty": isEmpty
+        case "problem": problem
+        case "hasProblem": hasProblem
+        default: nil
+        }
+    }
 }
 
 extension HandoffsPage.Row {
@@ -65,11 +110,20 @@ extension HandoffsPage.Row {
 }
 
 /// One hand-off: its digest in full, follow-ups, and the forms of the two people concerned.
-struct HandoffPage {
-    struct FollowUp {
+struct HandoffPage: MustacheParent {
+    struct FollowUp: MustacheParent {
         let author: String
         let written: String
         let text: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "author": author
+            case "written": written
+            case "text": text
+            default: nil
+            }
+        }
     }
 
     let layout: LayoutModel
@@ -120,5 +174,32 @@ struct HandoffPage {
         listURL = SiteURL.onCallHandoffs.path
         self.problem = problem ?? ""
         hasProblem = problem != nil
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "subnav": subnav
+        case "shift": shift
+        case "period": period
+        case "timeZone": timeZone
+        case "outgoing": outgoing
+        case "incoming": incoming
+        case "built": built
+        case "dismissed": dismissed
+        case "dismissal": dismissal
+        case "digest": digest
+        case "followUps": followUps
+        case "hasFollowUps": hasFollowUps
+        case "canFollowUp": canFollowUp
+        case "followUpURL": followUpURL
+        case "followUpText": followUpText
+        case "canDismiss": canDismiss
+        case "dismissURL": dismissURL
+        case "listURL": listURL
+        case "problem": problem
+        case "hasProblem": hasProblem
+        default: nil
+        }
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import ModerationStore
+import Mustache
 
 /// The dashboard's hand-off corner: "Hand-off from alice" for the person who took over, until
 /// they dismiss it; and, for the person on call, a link to their note for the next person.
-struct HandoffPanel {
+struct HandoffPanel: MustacheParent {
     /// A hand-off not yet dismissed by its incoming person.
-    struct Received {
+    struct Received: MustacheParent {
         let from: String
         let shift: Int
         let period: String
@@ -16,13 +17,38 @@ struct HandoffPanel {
         let hasFollowUps: Bool
         let href: String
         let dismissURL: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "from": from
+            case "shift": shift
+            case "period": period
+            case "digestSummary": digestSummary
+            case "noteText": noteText
+            case "hasNote": hasNote
+            case "followUpCount": followUpCount
+            case "hasFollowUps": hasFollowUps
+            case "href": href
+            case "dismissURL": dismissURL
+            default: nil
+            }
+        }
     }
 
     /// The viewer is on call: their note for the coming hand-off.
-    struct NoteLink {
+    struct NoteLink: MustacheParent {
         let shift: Int
         let hasNote: Bool
         let href: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "shift": shift
+            case "hasNote": hasNote
+            case "href": href
+            default: nil
+            }
+        }
     }
 
     let received: Received?
@@ -51,5 +77,13 @@ struct HandoffPanel {
             noteLink = NoteLink(shift: shift, hasNote: try store.handoffNote(shiftIndex: shift) != nil, href: SiteURL.onCallHandoffs.path)
         }
         return HandoffPanel(received: received, noteLink: noteLink)
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "received": received
+        case "noteLink": noteLink
+        default: nil
+        }
     }
 }
