@@ -232,6 +232,8 @@ enum SiteURL: Hashable, Sendable {
     /// `text` with every byte but RFC 3986's unreserved characters (letters, digits, `-._~`)
     /// percent-encoded as UTF-8: safe as one path segment and as a query name or value.
     static func encoded(_ text: String) -> String {
+        // Most values (slugs, ids, statuses) need no escape: answer them as they are.
+        if text.utf8.allSatisfy(isUnreserved) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -43,11 +43,10 @@ extension ModerationStore {
     }
 
     static func rotation(_ db: Database) throws -> Rotation? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT shiftDays, handoffMinute, timeZone, startDate FROM rotation WHERE id = 1") else {
-            return nil
-        }
-        let members = try StaffMember.fetchAll(
-            db, sql: "SELECT staffMember.id, staffMember.username FROM rotationMember JOIN staffMember ON staffMember.id = rotationMember.staffId ORDER BY position")
+        let rotation = try db.cachedStatement(sql: "SELECT shiftDays, handoffMinute, timeZone, startDate FROM rotation WHERE id = 1")
+        guard let row = try Row.fetchOne(rotation) else { return nil }
+        let members = try StaffMember.fetchAll(db.cachedStatement(
+            sql: "SELECT staffMember.id, staffMember.username FROM rotationMember JOIN staffMember ON staffMember.id = rotationMember.staffId ORDER BY position"))
         let zoneName: String = row["timeZone"]
         let dateText: String = row["startDate"]
         guard let zone = TimeZone(identifier: zoneName), let start = LocalDate(dateText) else { return nil }
@@ -82,15 +81,15 @@ extension ModerationStore {
 
     /// Overrides still in force or to come after `after`, oldest added first.
     public func overrides(endingAfter after: Date) throws -> [RotationOverride] {
-        try writer.read { db in
-            try RotationOverride.fetchAll(
-                db,
-                sql: """
-                    SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId
-                    WHERE endsAt > ? ORDER BY createdAt, rotationOverride.id
-                    """,
-                arguments: [after])
-        }
+        try writer.read { db in try Self.overrides(db, endingAfter: after) }
+    }
+
+    static func overrides(_ db: Database, endingAfter after: Date) throws -> [RotationOverride] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId
+            WHERE endsAt > ? ORDER BY createdAt, rotationOverride.id
+            """)
+        return try RotationOverride.fetchAll(statement, arguments: [after])
     }
 
     public func override(id: Int64) throws -> RotationOverride? {
@@ -133,8 +132,11 @@ extension ModerationStore {
 
     /// The schedule as it stands (overrides that ended before `since` left out), or `nil` without a rotation.
     public func onCallSchedule(since: Date) throws -> OnCallSchedule? {
-        guard let rotation = try rotation() else { return nil }
-        return OnCallSchedule(rotation: rotation, overrides: try overrides(endingAfter: since))
+        // One read: every signed-in page's header asks for it.
+        try writer.read { db in
+            guard let rotation = try Self.rotation(db) else { return nil }
+            return OnCallSchedule(rotation: rotation, overrides: try Self.overrides(db, endingAfter: since))
+        }
     }
 
     // MARK: Queue targets
