@@ -5,6 +5,8 @@ import GRDB
 /// attempts now; actions, audit entries and the outbox as they land.
 public struct ModerationStore: Sendable {
     let writer: any DatabaseWriter
+    /// Shared by every copy of this store: the header's on-call schedule.
+    let recentSchedule = RecentSchedule()
 
     /// Opens the database at `path` (one `DatabasePool` per file) and migrates it.
     public init(path: String) throws {

@@ -114,3 +114,49 @@ struct SessionCacheTests {
         #expect(isActive(again) && flash(again) == nil)
     }
 }
+
+/// The header's on-call schedule is kept a moment, like sessions: an edit in this process
+/// shows at once; one made by another process on the same file within the copy's lifetime.
+@Suite("On call: the header's schedule copy", .timeLimit(.minutes(3)))
+struct RecentScheduleTests {
+    private func audit(_ action: String) -> AuditEntry {
+        AuditEntry(
+            recordedAt: Date(), actorId: nil, actorUsername: "test", action: action, targetKind: "oncall", targetId: "1", targetSlug: "",
+            targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "",
+            clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil)
+    }
+
+    @Test("a rotation or override saved here is in the very next schedule; one saved by another process after the copy's lifetime")
+    func editsShow() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: two stores on one file, as two console processes
+        let here = try ModerationStore(path: directory.path("console.sqlite"))
+        let elsewhere = try ModerationStore(path: directory.path("console.sqlite"))
+        let staff = StaffMember(id: 1, username: "staff")
+        let maria = StaffMember(id: 2, username: "maria")
+        for member in [staff, maria] { try here.recordStaffMember(member, signedInAt: nil) }
+        let zone = try #require(TimeZone(identifier: "Europe/Rome"))
+        let now = Date()
+        let rotation = try Rotation(
+            members: [staff, maria], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone,
+            startDate: LocalDate(now, in: zone).adding(days: -1))
+        try here.saveRotation(rotation, audit: audit("rotation.update"), now: now)
+        #expect(try here.onCallSchedule(since: now, now: now)?.member(at: now)?.username == "staff")
+        // act 1: an override here shows at once
+        try here.addOverride(staff: maria, startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3_600), note: "", audit: audit("override.add"), now: now)
+        let afterOverride = try here.onCallSchedule(since: now, now: now.addingTimeInterval(0.1))?.member(at: now)?.username
+        // act 2: a rotation saved elsewhere shows once the copy is older than its lifetime
+        let reversed = try Rotation(
+            members: [maria, staff], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone,
+            startDate: LocalDate(now, in: zone).adding(days: -1))
+        _ = try here.onCallSchedule(since: now, now: now.addingTimeInterval(0.2))
+        try elsewhere.saveRotation(reversed, audit: audit("rotation.update"), now: now)
+        let soon = try here.onCallSchedule(since: now.addingTimeInterval(0.3), now: now.addingTimeInterval(0.3))?.rotation.members.first?.username
+        let later = try here.onCallSchedule(since: now.addingTimeInterval(3), now: now.addingTimeInterval(3))?.rotation.members.first?.username
+        // check
+        #expect(afterOverride == "maria", "the override made here is in the next header")
+        #expect(soon == "staff", "another process's edit is not seen within the copy's lifetime")
+        #expect(later == "maria", "and is seen after it")
+    }
+}

@@ -9,6 +9,8 @@ extension ModerationStore {
     /// Notes a staff member the backend vouched for (at sign-in): their id and current username.
     /// A username that moved to another id (renamed accounts) follows the id that has it now.
     public func recordStaffMember(_ member: StaffMember, signedInAt: Date?, now: Date = Date()) throws {
+        // The header's schedule is read again after this write.
+        defer { recentSchedule.forget() }
         try writer.write { db in
             try db.execute(sql: "DELETE FROM staffMember WHERE username = ? AND id <> ? AND id NOT IN (SELECT staffId FROM rotationMember) AND id NOT IN (SELECT staffId FROM rotationOverride)",
                 arguments: [member.username, member.id])
@@ -57,6 +59,8 @@ extension ModerationStore {
 
     /// Replaces the rotation (members in order, shift length, hand-off, zone, start), with its audit entry.
     public func saveRotation(_ rotation: Rotation, audit: AuditEntry, now: Date) throws {
+        // The header's schedule is read again after this write.
+        defer { recentSchedule.forget() }
         try writer.write { db in
             try db.execute(
                 sql: """
@@ -108,6 +112,8 @@ extension ModerationStore {
     ) throws -> Int64 {
         guard endsAt > startsAt else { throw RotationError.overrideEndsBeforeStart }
         guard endsAt.timeIntervalSince(startsAt) <= 60 * 86_400 else { throw RotationError.overrideTooLong }
+        // The header's schedule is read again after this write.
+        defer { recentSchedule.forget() }
         return try writer.write { db in
             try db.execute(
                 sql: "INSERT INTO rotationOverride (staffId, startsAt, endsAt, note, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
@@ -122,6 +128,8 @@ extension ModerationStore {
 
     /// Removes an override, with its audit entry; someone else removing it first is `noSuchOverride`.
     public func removeOverride(id: Int64, audit: AuditEntry) throws {
+        // The header's schedule is read again after this write.
+        defer { recentSchedule.forget() }
         try writer.write { db in
             try db.execute(sql: "DELETE FROM rotationOverride WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw RotationError.noSuchOverride }
@@ -131,12 +139,13 @@ extension ModerationStore {
     }
 
     /// The schedule as it stands (overrides that ended before `since` left out), or `nil` without a rotation.
-    public func onCallSchedule(since: Date) throws -> OnCallSchedule? {
-        // One read: every signed-in page's header asks for it.
-        try writer.read { db in
-            guard let rotation = try Self.rotation(db) else { return nil }
-            return OnCallSchedule(rotation: rotation, overrides: try Self.overrides(db, endingAfter: since))
-        }
+    public func onCallSchedule(since: Date, now: Date = Date()) throws -> OnCallSchedule? {
+        // Every signed-in page's header asks for it: from a copy a moment old, else one read.
+        if let recent = recentSchedule.schedule(since: since, now: now) { return recent }
+        let readSince = min(since, now)
+        let (rotation, overrides) = try writer.read { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
+        recentSchedule.keep(rotation: rotation, overrides: overrides, coversFrom: readSince, readAt: now)
+        return rotation.map { OnCallSchedule(rotation: $0, overrides: overrides.filter { $0.endsAt > since }) }
     }
 
     // MARK: Queue targets
