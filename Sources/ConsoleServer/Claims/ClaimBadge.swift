@@ -53,6 +53,7 @@ struct ClaimBadge: Sendable, MustacheParent {
         takeOverURL = ""
         back = ""
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "isShown": isShown

@@ -14,6 +14,13 @@ struct OrderSwitch: MustacheParent {
         chosen = order == standard ? "" : order.rawValue
     }
 
+    /// The switch of a list at `url` with `filters`, whose `order` item names the order when it is not the usual one.
+    init(order: QueueOrder, standard: QueueOrder, url: SiteURL, filters: [(String, String?)]) {
+        self.init(order: order, standard: standard) { other in
+            url.path(query: filters.map { (name: $0.0, value: $0.0 == "order" ? (other == standard ? nil : other.rawValue) : $0.1) })
+        }
+    }
+
     /// A list without the switch (a page model made before its list is known).
     static let none = OrderSwitch()
 

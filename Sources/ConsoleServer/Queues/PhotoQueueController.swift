@@ -50,9 +50,7 @@ struct PhotoQueueController {
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
         page.back = back
-        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder) { other in
-            SiteURL.photos.path(query: filters.map { (name: $0.0, value: $0.0 == "order" ? (other == standardOrder ? nil : other.rawValue) : $0.1) })
-        }
+        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return try renderer.render(page, with: "photos")
     }
 }
@@ -79,6 +77,7 @@ struct PhotoGridPage: MustacheParent {
         isEmpty = loaded && cards.isEmpty
         back = SiteURL.photos.path
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "layout": layout
@@ -158,6 +157,7 @@ struct PhotoCard: MustacheParent {
         status = photo.status
         isPending = photo.moderationStatus == .pending
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "id": id

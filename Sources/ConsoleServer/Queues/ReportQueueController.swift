@@ -54,9 +54,7 @@ struct ReportQueueController {
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
         page.back = back
-        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder) { other in
-            SiteURL.reports.path(query: filters.map { (name: $0.0, value: $0.0 == "order" ? (other == standardOrder ? nil : other.rawValue) : $0.1) })
-        }
+        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }
 }
@@ -84,6 +82,7 @@ struct ReportListPage: MustacheParent {
         isEmpty = loaded && rows.isEmpty
         back = SiteURL.reports.path
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "layout": layout
@@ -168,6 +167,7 @@ struct ReportRow: MustacheParent {
         status = report.status
         isOpen = report.moderationStatus == .open
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "id": id

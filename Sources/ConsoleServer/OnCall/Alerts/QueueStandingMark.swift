@@ -32,6 +32,7 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
         text = ""
         isMarked = false
     }
+
     func child(named key: String) -> Any? {
         switch key {
         case "standing": standing
