@@ -28,7 +28,7 @@ struct OutboxDeliveryTests {
                 try await browser.signIn()
                 // act 1: approve a pending library (Book Corners pushes that itself)
                 let libraries = try await browser.get("/libraries?status=pending")
-                let slug = try #require(libraries.html.range(of: #"<a href="/libraries/"#).map { String(libraries.html[$0.upperBound...].prefix { $0 != "\"" }) })
+                let slug = try #require(libraries.html.range(of: #"<a href="/libraries/"#).map { String(libraries.html[$0.upperBound...].prefix { $0 != "\"" && $0 != "?" }) })
                 let detail = try await browser.get("/libraries/\(slug)")
                 try await browser.post("/libraries/\(slug)/decide", form: [
                     ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: "/libraries/\(slug)/decide") ?? ""), ("seen", "pending"),
