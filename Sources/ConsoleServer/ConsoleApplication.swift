@@ -137,6 +137,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: RequestTargetCheckMiddleware())
     router.add(middleware: StaticFileMiddleware(library: dependencies.staticFiles))
     router.add(middleware: OriginCheckMiddleware(publicOrigin: configuration.publicURL?.absoluteString, behindTLSProxy: configuration.behindTLSProxy))
+    router.add(middleware: ChangeStampMiddleware(store: dependencies.store))
     router.add(middleware: SessionMiddleware(
         sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
         store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress))
@@ -151,7 +152,11 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     signIn.addRoutes(to: router)
     CalendarFeedController(store: store, publicURL: configuration.publicURL).addRoutes(to: router)
 
-    let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
+    var staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
+    if configuration.recentPageLifetime > 0 {
+        let pages = RecentPages(lifetime: .milliseconds(Int(configuration.recentPageLifetime * 1000)))
+        staff = staff.add(middleware: RecentPageMiddleware(pages: pages, store: dependencies.store))
+    }
     signIn.addSignedInRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)

@@ -53,6 +53,9 @@ public struct ConsoleConfiguration: Sendable {
     public var claimDuration: TimeInterval
     /// How the queue watcher looks for overdue queues and alerts the person on call; `nil`: no watcher runs.
     public var onCallWatcher: OnCallWatcherConfiguration?
+    /// How long a signed-in page, once rendered, answers the same session's same request while
+    /// the database is unchanged (`RecentPages`); 0 renders every request.
+    public var recentPageLifetime: TimeInterval
 
     public init(
         host: String = "127.0.0.1",
@@ -78,7 +81,8 @@ public struct ConsoleConfiguration: Sendable {
         mirror: MirrorConfiguration? = MirrorConfiguration(),
         outbox: OutboxDeliveryConfiguration = OutboxDeliveryConfiguration(),
         claimDuration: TimeInterval = 15 * 60,
-        onCallWatcher: OnCallWatcherConfiguration? = nil
+        onCallWatcher: OnCallWatcherConfiguration? = nil,
+        recentPageLifetime: TimeInterval = 1
     ) {
         self.host = host
         self.port = port
@@ -104,5 +108,6 @@ public struct ConsoleConfiguration: Sendable {
         self.outbox = outbox
         self.claimDuration = claimDuration
         self.onCallWatcher = onCallWatcher
+        self.recentPageLifetime = recentPageLifetime
     }
 }

@@ -7,6 +7,8 @@ public struct ModerationStore: Sendable {
     let writer: any DatabaseWriter
     /// Shared by every copy of this store: the header's on-call schedule.
     let recentSchedule = RecentSchedule()
+    /// The WAL index this store's pool keeps open, for `changeStamp()`.
+    private let changeStamps: ChangeStampReader?
 
     /// Opens the database at `path` (one `DatabasePool` per file) and migrates it.
     public init(path: String) throws {
@@ -15,6 +17,14 @@ public struct ModerationStore: Sendable {
         let pool = try DatabasePool(path: path, configuration: configuration)
         try ModerationStoreMigrations.migrator.migrate(pool)
         self.writer = pool
+        // The pool's open connections keep the `-shm` file in place for the store's lifetime.
+        self.changeStamps = ChangeStampReader(databasePath: pool.path)
+    }
+
+    /// Where the database stands now, as far as any connection of any process has committed;
+    /// `nil` when that cannot be told at this moment (then nothing may be taken as unchanged).
+    public func changeStamp() -> ChangeStamp? {
+        changeStamps?.stamp()
     }
 }
 

@@ -58,6 +58,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds reading one request may take once its headers arrived, however steadily its body trickles. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
     var requestTimeout: Int?
 
+    @Option(name: .long, help: "Seconds a rendered page answers the same person's same request again while nothing in the database changed; 0 renders every request. (env: CONSOLE_RECENT_PAGE_LIFETIME, default: 1)")
+    var recentPageLifetime: Int?
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -94,6 +97,10 @@ struct ServeCommand: AsyncParsableCommand {
         let recheck = try positive(staffRecheck, "--staff-recheck", "CONSOLE_STAFF_RECHECK", default: 300)
         let prune = try positive(pruneInterval, "--prune-interval", "CONSOLE_PRUNE_INTERVAL", default: 3_600)
         let databasePath = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite")
+        let pageLifetime = try EnvironmentOption.integer(recentPageLifetime, "CONSOLE_RECENT_PAGE_LIFETIME", default: 1)
+        guard (0...60).contains(pageLifetime) else {
+            throw ValidationError("--recent-page-lifetime (CONSOLE_RECENT_PAGE_LIFETIME) must be 0 to 60 seconds, got \(pageLifetime).")
+        }
         return ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
@@ -109,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
             pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
             outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
-            onCallWatcher: try watcher.configuration())
+            onCallWatcher: try watcher.configuration(), recentPageLifetime: TimeInterval(pageLifetime))
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

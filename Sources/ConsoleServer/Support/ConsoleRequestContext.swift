@@ -21,6 +21,10 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     /// The address rate limits, lockouts and the audit log count against: the socket peer,
     /// or the client a trusted proxy names (`ClientAddressMiddleware`).
     public var clientAddress: String
+    /// Where the database stood before the session was looked up (`ChangeStampMiddleware`).
+    var stampBeforeSession: ChangeStamp?
+    /// Receives the rendered page, when `RecentPageMiddleware` may keep a copy of it.
+    var pageCapture: PageCapture?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
