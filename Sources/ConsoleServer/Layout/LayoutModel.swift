@@ -98,11 +98,12 @@ struct LayoutModel: MustacheParent {
         case dashboard, libraries, reports, photos, audit, outbox, statistics, onCall
     }
 
-    /// The frame for the request's staff member (or the signed-out frame).
+    /// The frame for the request's staff member (or the signed-out frame). Without a
+    /// `summary` of its own the page shows the counts the session middleware read.
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
-            pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, notice: status?.notice(),
+            pendingActions: context.pendingActions, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
     }
 
