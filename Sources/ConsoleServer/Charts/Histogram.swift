@@ -17,7 +17,7 @@ enum Histogram {
             svg.message(emptyMessage)
             return svg.document(id: id, title: title, description: description)
         }
-        let plot = PlotArea(left: frame.isNarrow ? 36 : 48, top: 20, right: width - (frame.isNarrow ? 8 : 16), bottom: height - (frame.isNarrow ? 44 : 34))
+        let plot = PlotArea(left: frame.isNarrow ? 32 : 48, top: 20, right: width - (frame.isNarrow ? 14 : 16), bottom: height - (frame.isNarrow ? 44 : 34))
         let scale = NiceScale(maximum: Double(bins.map(\.count).max() ?? 0), targetTicks: 4, integers: true)
         ValueAxis.draw(scale, in: plot, on: &svg)
         let band = plot.width / Double(bins.count)

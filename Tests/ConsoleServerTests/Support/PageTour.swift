@@ -50,7 +50,8 @@ enum PageTour {
                         try await browser.go(console + "/sign-in")
                         try await check("sign-in", size, browser)
                         try await signIn(browser, console: console)
-                        let signedIn = try await stops ?? signedInStops(console, browser: browser, store: store)
+                        let signedIn: [Stop]
+                        if let stops { signedIn = stops } else { signedIn = try await signedInStops(console, browser: browser, store: store) }
                         stops = signedIn
                         for stop in signedIn {
                             try await stop.go(browser)
