@@ -31,7 +31,7 @@ struct AccessibilityBrowserTests {
         }
 
         // check
-        #expect(visited.values.count == 2 * 25, "every stop at both sizes: \(visited.values)")
+        #expect(visited.values.count == 2 * 24, "every stop at both sizes: \(visited.values)")
         let found = problems.values
         #expect(found.isEmpty, "\(found.count) violations:\n\(found.joined(separator: "\n"))")
     }
@@ -71,6 +71,8 @@ enum AxeCore {
     }
 
     /// Each violation on the page the browser shows: rule, impact, and the elements with why.
+    /// Every rule runs but `checkboxgroup`, which axe-core 4 removed: it asked for a fieldset
+    /// around a list's row checkboxes, each of which has its own label ("Select …").
     static func violations(in browser: WebDriver, source: String) async throws -> [String] {
         if try await browser.execute("return typeof window.axe;") as? String != "object" {
             _ = try await browser.execute(source + "\nreturn true;")
@@ -78,7 +80,7 @@ enum AxeCore {
         let answer = try await browser.executeAsync(
             """
             var done = arguments[arguments.length - 1];
-            axe.run(document, { resultTypes: ["violations"] }, function (error, results) {
+            axe.run(document, { resultTypes: ["violations"], rules: { checkboxgroup: { enabled: false } } }, function (error, results) {
               if (error) { done(["axe failed: " + error]); return; }
               done(results.violations.map(function (v) {
                 return v.id + " (" + v.impact + "): " + v.help + " — " + v.nodes.slice(0, 4).map(function (n) {

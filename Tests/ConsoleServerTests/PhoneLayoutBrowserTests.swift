@@ -31,7 +31,7 @@ struct PhoneLayoutBrowserTests {
             if stop == "libraries" {
                 let buttons = try await browser.execute(
                     """
-                    var row = document.querySelector("table.queue tbody tr");
+                    var row = document.querySelector("table.queue tbody tr:not(.decided)");
                     return Array.prototype.map.call(row.querySelectorAll("[data-key=approve], [data-key=reject]"), function (control) {
                       var box = control.getBoundingClientRect();
                       return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;

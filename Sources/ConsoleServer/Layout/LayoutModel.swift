@@ -38,6 +38,7 @@ struct LayoutModel: MustacheParent {
         case "flash": flash ?? ""
         case "hasBanner": banner != nil
         case "banner": banner ?? ""
+        case "hasMessages": flash != nil || banner != nil || notice != nil
         case "hasNotice": notice != nil
         case "notice": notice ?? ""
         case "hasFreshness": freshness != nil
