@@ -26,6 +26,21 @@
     box.addEventListener("input", function () { box.dataset.fromPreset = "0"; });
   });
 
+  // A read-only value to keep elsewhere (the audit log's head hash) gets a Copy button;
+  // without script the field is still there to select and copy.
+  document.querySelectorAll("input[data-copyable]").forEach(function (input) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "small";
+    button.textContent = "Copy";
+    button.addEventListener("click", function () {
+      input.select();
+      var done = function () { button.textContent = "Copied"; };
+      if (navigator.clipboard) { navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); }); } else { document.execCommand("copy"); done(); }
+    });
+    input.insertAdjacentElement("afterend", button);
+  });
+
   // The summary's Print button (the browser's own Print works without script).
   document.querySelectorAll("[data-print]").forEach(function (button) {
     button.addEventListener("click", function () { window.print(); });

@@ -43,7 +43,7 @@ def forms(page, action_pattern):
 def main():
     page = get("/sign-in")
     post("/sign-in", {"csrf": hidden(page)["csrf"], "next": "/", "login": "staff", "password": "staff-demo-password"})
-    slugs = re.findall(r'<a href="/libraries/([^"#]+)" class="[^"]*" dir="auto">', get("/libraries?status=pending&page_size=50"))
+    slugs = re.findall(r'<a href="/libraries/([^"#?]+)[^"]*" class="[^"]*" dir="auto">', get("/libraries?status=pending&page_size=50"))
     decided = 0
     for index, slug in enumerate(slugs[:LIBRARIES]):
         detail = get("/libraries/" + slug)

@@ -3,7 +3,8 @@
 1280x900 screenshots of the main pages to docs/screenshots/.
 
 Usage: swift run console demo &   then   python3 scripts/screenshots.py [console-url]
-Needs Debian's chromium and chromium-driver.
+Needs Debian's chromium and chromium-driver. VIEWPORT=390x844 takes them as a phone shows
+the pages (DevTools' device metrics), OUT=dir saves them elsewhere.
 """
 import base64
 import json
@@ -15,7 +16,8 @@ import time
 import urllib.request
 
 CONSOLE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
-OUT = os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
+OUT = os.environ.get("OUT") or os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
+VIEWPORT = os.environ.get("VIEWPORT")
 
 
 def free_port():
@@ -46,6 +48,10 @@ def main():
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", "--hide-scrollbars"]}}}}
         session = call(base, "POST", "/session", caps)["sessionId"]
         s = f"/session/{session}"
+        if VIEWPORT:
+            width, height = (int(n) for n in VIEWPORT.split("x"))
+            call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setDeviceMetricsOverride",
+                 "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}})
 
         def go(path):
             call(base, "POST", s + "/url", {"url": path if path.startswith("http") else CONSOLE + path})
@@ -106,7 +112,11 @@ def main():
         shoot("audit-summary.png")
         if os.environ.get("STATISTICS", "1") == "1":
             # The whole page, charts and tables, in one tall picture.
-            call(base, "POST", s + "/window/rect", {"width": 1280, "height": 3400})
+            if VIEWPORT:
+                call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setDeviceMetricsOverride",
+                     "params": {"width": width, "height": 7000, "deviceScaleFactor": 1, "mobile": False}})
+            else:
+                call(base, "POST", s + "/window/rect", {"width": 1280, "height": 3400})
             go("/statistics")
             shoot("statistics.png")
         call(base, "DELETE", s)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what the tests need when it is
 # missing, then runs every test. Debian packages: libsqlite3-dev (GRDB), chromium and
-# chromium-driver (the browser tests), python3-icalendar (the calendar feed's parser).
+# chromium-driver (the browser tests), python3-icalendar (the calendar feed's parser); from
+# PyPI, axe-selenium-python (axe-core, for the accessibility tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +19,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
 fi
+
+# The accessibility tests run axe-core, which npm would give but this network does not reach:
+# PyPI's axe-selenium-python wheel carries axe.min.js (installed without its Selenium deps).
+if ! python3 -c 'import axe_selenium_python' >/dev/null 2>&1; then
+  echo "Installing: axe-selenium-python (axe-core for the accessibility tests)"
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --user --no-deps axe-selenium-python
+fi
+AXE_CORE_JS="$(python3 -c 'import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js"))')"
+export AXE_CORE_JS
 
 # The crash-recovery test runs the real binary (kills it, restarts it): build it first.
 swift build --product console

@@ -23,7 +23,7 @@ struct AuditPageTests {
     }
 
     private func entryIDs(in page: Page) -> [Int] {
-        page.html.components(separatedBy: "<td><a href=\"/audit/").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        page.html.components(separatedBy: "<td class=\"audit-id\"><a href=\"/audit/").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
     }
 
     private func href(_ rel: String, in page: Page) -> String? {
@@ -104,14 +104,16 @@ struct AuditPageTests {
             let audit = try await browser.get("/audit")
             let csrf = try #require(audit.csrfToken)
             let ok = try await browser.post("/audit/verify", form: [("csrf", csrf)])
-            #expect(ok.contains("OK, 6 entries, head "))
+            #expect(ok.contains("<strong>Intact.</strong> All 6 entries are as they were recorded."))
+            let head = try #require(try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 1).first?.hash)
+            #expect(ok.contains(#"<input id="head-hash" type="text" readonly value="\#(head)""#), "the head hash, to copy")
             let tamperer = try DatabaseQueue(path: directory.path("console.sqlite"))
             try await tamperer.write { db in
                 try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
                 try db.execute(sql: "UPDATE auditEntry SET reason = 'edited later' WHERE id = 4")
             }
             let broken = try await browser.post("/audit/verify", form: [("csrf", csrf)])
-            #expect(broken.contains("Broken at entry 4: its contents do not match its hash"))
+            #expect(broken.contains("<strong>Not intact.</strong> Entry 4 is not as it was recorded: its contents do not match its hash"), "\(broken)")
             #expect(try await browser.post("/audit/verify", form: [("csrf", "forged")]).status == .forbidden)
         }
     }
@@ -161,7 +163,7 @@ struct AuditPageTests {
             let download = try await browser.get("/audit/export?format=csv&staff=amir&from=\(today)")
             #expect(download.status == .ok)
             #expect(download.headers[.contentType] == "text/csv; charset=utf-8; header=present")
-            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"book-corners-audit-\(today)-to-now.csv\"") == true)
+            #expect(download.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-\(today)-to-\(today)-staff-amir.csv\"")
             let entries = try AuditCSV.entries(in: download.html)
             #expect(entries.count == 6)
             #expect(entries.allSatisfy { $0.actorUsername == "amir" && $0.computedHash() == $0.hash })

@@ -50,7 +50,7 @@ struct BrowserTests {
                     #expect(detail.contains("Open in OpenStreetMap"))
 
                     try await browser.click(".user button[type=submit]")
-                    #expect(try await browser.currentURL { $0 == console + "/sign-in" } == console + "/sign-in")
+                    #expect(try await browser.currentURL { $0 == console + "/sign-in?signed_out=1" } == console + "/sign-in?signed_out=1")
                     try await browser.type(SeedAccounts.demoUserUsername, into: "#login")
                     try await browser.type(SeedAccounts.userPassword, into: "#password")
                     try await browser.click("button[type=submit]")

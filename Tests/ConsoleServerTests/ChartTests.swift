@@ -144,10 +144,10 @@ struct ChartTests {
     func edgeCases() throws {
         let empty = try SVGReader.read(LineChart.svg(id: "e", title: "t", description: "d", series: [LineSeries(name: "x", points: [])]))
         #expect(empty.texts.contains("No data yet"))
-        let single = try SVGReader.read(LineChart.svg(id: "s", title: "t", description: "d", series: [LineSeries(name: "x", points: [(start, 21)])]))
-        let dot = try #require(single.all("circle").first)
-        let x = try #require(dot.attributes["cx"].flatMap(Double.init))
-        #expect(abs(x - (56 + (LineChart.width - 20 - 56) / 2)) < 1, "a single point sits in the middle")
+        let single = try SVGReader.read(LineChart.svg(
+            id: "s", title: "t", description: "d", series: [LineSeries(name: "x", points: [(start, 21)])], tooFewMessage: "Only one day of data so far"))
+        #expect(single.all("circle").isEmpty, "no lone dot on an axis of its own making")
+        #expect(single.texts.joined(separator: " ") == "Only one day of data so far", "it says so in words")
         let quiet = try SVGReader.read(StackedBarChart.svg(
             id: "q", title: "t", description: "d", days: (0..<30).map { start.addingTimeInterval(Double($0) * day) },
             series: [(name: "Approved", values: Array(repeating: 0, count: 30))]))
@@ -156,6 +156,50 @@ struct ChartTests {
         #expect(nothing.texts.contains("Nothing waiting"))
         let share = try SVGReader.read(ShareBar.svg(id: "p", title: "t", description: "d", part: 0, whole: 0, partLabel: "with", restLabel: "without"))
         #expect(share.texts.contains("No approved libraries yet"))
+    }
+
+    @Test("a phone's drawing is 340 wide with the same 11-unit labels, so shown at 330 px they stay about 11 px, and axis labels do not touch")
+    func narrowDrawing() throws {
+        // setup: three months of a growing line, 30 days of decisions, a full age histogram
+        let days = (0..<30).map { start.addingTimeInterval(Double($0) * day) }
+        let drawings = [
+            LineChart.svg(id: "l", title: "t", description: "d", series: [LineSeries(name: "x", points: (0..<90).map { (start.addingTimeInterval(Double($0) * day), Double($0)) })], frame: .narrow),
+            StackedBarChart.svg(id: "s", title: "t", description: "d", days: days, series: [(name: "Approved", values: days.indices.map { Double($0 % 4) })], frame: .narrow),
+            Histogram.svg(id: "h", title: "t", description: "d", bins: StatisticsReport.ageBins.map { ($0.label, 3) }, color: "#000", emptyMessage: "", frame: .narrow),
+            BarChart.svg(id: "b", title: "t", description: "d", bars: [("A very long country name indeed", 40), ("B", 3)], frame: .narrow),
+        ]
+        for svg in drawings {
+            // act
+            let reader = try SVGReader.read(svg)
+            // check: the viewBox is the phone's width; labels keep their size; no two labels on one line overlap
+            let root = try #require(reader.all("svg").first)
+            #expect(root.attributes["viewBox"]?.split(separator: " ").dropFirst(2).first == "340")
+            let labels = reader.all("text").filter { $0.attributes["text-anchor"] == "middle" && $0.attributes["fill"] == ChartPalette.muted }
+            let sizes = reader.all("text").compactMap { $0.attributes["font-size"].flatMap(Double.init) }
+            #expect(sizes.allSatisfy { $0 >= 10 }, "\(sizes)")
+            let rows = Dictionary(grouping: labels) { $0.attributes["y"] ?? "" }
+            for row in rows.values {
+                let spans = row.compactMap { label -> (Double, Double)? in
+                    guard let x = label.attributes["x"].flatMap(Double.init) else { return nil }
+                    let half = Double(label.text.count) * 6.2 / 2  // 11 units: about 6.2 a character
+                    return (x - half, x + half)
+                }.sorted { $0.0 < $1.0 }
+                for (left, right) in zip(spans, spans.dropFirst()) { #expect(left.1 <= right.0, "\(row.map(\.text))") }
+                #expect(spans.allSatisfy { $0.0 >= 0 && $0.1 <= 340 }, "inside the drawing: \(row.map(\.text))")
+            }
+        }
+    }
+
+    @Test("a chart on the page carries both drawings, with ids of their own, and the narrow one names itself for screen readers too")
+    func bothDrawings() throws {
+        // setup, act
+        let chart = Chart(
+            id: "c", title: "T", description: "<script>", svg: { BarChart.svg(id: "c", title: "T", description: "<script>", bars: [("A", 1)], frame: $0) },
+            table: ChartTable(columns: ["A"], rows: [["1"]]), csvHref: "/x")
+        // check
+        #expect(chart.svg.contains(#"aria-labelledby="c-title c-desc""#))
+        #expect(chart.narrowSVG.contains(#"aria-labelledby="c-narrow-title c-narrow-desc""#))
+        #expect(!chart.narrowSVG.contains("<script>"))
     }
 
     @Test("stacked bars add up to each day's total")

@@ -53,7 +53,7 @@ struct OriginCheckTests {
             // check
             #expect(answer.status == .seeOther, "\(answer)")
             let dashboard = try await browser.get("/")
-            #expect(try await browser.post("/sign-out", form: [("csrf", dashboard.csrfToken ?? "")]).location == "/sign-in")
+            #expect(try await browser.post("/sign-out", form: [("csrf", dashboard.csrfToken ?? "")]).location == "/sign-in?signed_out=1")
         }
     }
 }

@@ -48,7 +48,7 @@ struct OutboxPagesTests {
             #expect(list.contains("A scripted transport"))
             let page = try await browser.get("/outbox/\(message.id)")
             #expect(page.contains(#"<span class="status status-failed">Failed</span>"#))
-            #expect(page.contains("<td>413</td>"))
+            #expect(page.contains(#"<td data-label="HTTP">413</td>"#))
             // act 1: Retry now asks first
             let confirm = try await browser.post("/outbox/\(message.id)/retry", form: [("csrf", page.csrfToken ?? "")])
             #expect(confirm.status == .ok)

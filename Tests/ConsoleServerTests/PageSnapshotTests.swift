@@ -11,6 +11,8 @@ enum PageModels {
     static let hostile = #"<script>alert("x")</script> 'quoted' & مكتبة الحي 📚"#
     static let escapedHostile = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &#39;quoted&#39; &amp; مكتبة الحي 📚"
     static let now = Date(timeIntervalSince1970: 1_795_000_000)
+    /// The team clock of the audit pages: Rome, so the snapshot shows a zone that is not UTC.
+    static let rome = OnCallTimeText(zone: TimeZone(identifier: "Europe/Rome") ?? .gmt)
 
     static func summary() throws -> ModerationSummary {
         try BackendJSON.decoder().decode(ModerationSummary.self, from: Fixtures.data("moderation_summary.json"))
@@ -110,7 +112,7 @@ enum PageModels {
         let bars = [(label: hostile, value: 3.0), (label: "Other", value: 1.0)]
         return Chart(
             id: "countries", title: "Top countries", description: hostile,
-            svg: BarChart.svg(id: "countries", title: "Top countries", description: hostile, bars: bars),
+            svg: { BarChart.svg(id: "countries", title: "Top countries", description: hostile, bars: bars, frame: $0) },
             table: ChartTable(columns: ["Country", "Libraries"], rows: bars.map { [$0.label, SVGWriter.number($0.value)] }),
             csvHref: "/statistics/countries.csv?days=30")
     }
@@ -214,11 +216,11 @@ enum PageModels {
                 reason: hostile, back: "/libraries")),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
-                rows: [OutboxRow(message, attempts: 3, now: now)], isEmpty: false,
+                rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,
                 counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false, watchURL: "http://127.0.0.1:8081/apns/pushes?\"x\"",
                 policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) })),
             ("outbox-message", OutboxMessagePage(
-                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now), payload: message.payload,
+                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now, names: [message.recipientUserId: "maria"]), payload: message.payload,
                 headers: hostile, payloadBytes: message.payload.utf8.count, attempts: [.init(attempt)], hasAttempts: true, canRetry: true,
                 canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")),
             ("outbox-confirm", OutboxConfirmPage(
@@ -230,12 +232,14 @@ enum PageModels {
             ("audit", AuditListPage(
                 layout: layout("Audit log", active: .audit), staffOptions: options, actionOptions: options, outcomeOptions: options,
                 q: hostile, from: "2026-11-01", to: "", problems: [hostile], matching: 2,
-                rows: [AuditRow(auditEntry(1), now: now), AuditRow(entry, now: now)], isEmpty: false,
+                rows: [AuditRow(auditEntry(1), now: now, clock: rome), AuditRow(entry, now: now, clock: rome, city: hostile)], isEmpty: false,
+                clockName: rome.clockName,
                 newerHref: nil, olderHref: "/audit?before=1", newestHref: nil, csvHref: "/audit/export?format=csv",
+                spreadsheetHref: "/audit/export?format=spreadsheet-csv",
                 ndjsonHref: "/audit/export?format=ndjson", summaryHref: "/audit/summary", verifyAction: "/audit/verify",
                 verdict: AuditVerdictText(.broken(entryID: 2, reason: hostile)))),
             ("audit-entry", AuditEntryPage(
-                layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
+                layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now, clock: rome), fields: AuditField.fields(of: entry),
                 item: .init(href: "/libraries/slug-2", label: "Open the library in the console →"), older: AuditRow(auditEntry(1), now: now), newer: nil, hashMatches: false, chainsToOlder: true)),
             ("audit-summary", AuditSummaryPage(
                 layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],

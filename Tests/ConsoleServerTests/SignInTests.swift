@@ -119,7 +119,8 @@ struct SignInTests {
             #expect(try await browser.get("/").status == .ok, "still signed in")
             let dashboard = try await browser.get("/")
             let out = try await browser.post("/sign-out", form: [("csrf", dashboard.csrfToken ?? "")])
-            #expect(out.status == .seeOther && out.location == "/sign-in")
+            #expect(out.status == .seeOther && out.location == "/sign-in?signed_out=1")
+            #expect(try await browser.get("/sign-in?signed_out=1").contains(#"<p class="notice" role="alert">You have signed out.</p>"#))
             #expect(try await browser.get("/").status == .seeOther)
         }
     }

@@ -20,7 +20,7 @@ struct StatisticsPageTests {
             let page = try await browser.get("/statistics")
             #expect(page.status == .ok)
             let charts = svgs(in: page)
-            #expect(charts.count == 11, "growth, countries, photos, decisions, 3 waiting times, staff, 3 ages")
+            #expect(charts.count == 2 * 11, "growth, countries, photos, decisions, 3 waiting times, staff, 3 ages; each for a laptop and a phone")
             for svg in charts { _ = try SVGReader.read(svg) }
             #expect(page.contains("No decisions in this period"))
             #expect(page.contains("Top countries"))

@@ -103,6 +103,42 @@ public final class WebDriver: @unchecked Sendable {
         return url
     }
 
+    /// Resizes the browser window; `setWindowSize(width: 390, height: 844)` is a phone.
+    /// The viewport is the window less the browser's own frame, which headless has none of.
+    public func setWindowSize(width: Int, height: Int) async throws {
+        _ = try await send("POST", sessionPath + "/window/rect", ["width": width, "height": height])
+    }
+
+    /// Makes the page's viewport `width`×`height` CSS pixels, as a phone's would be (Chrome
+    /// DevTools' device metrics, through chromedriver): a desktop window cannot be made
+    /// narrower than about 500 px. Not a "mobile" viewport, which would zoom out to fit a page
+    /// wider than the screen and hide the very overflow a test looks for.
+    public func emulateViewport(width: Int, height: Int) async throws {
+        _ = try await send("POST", sessionPath + "/goog/cdp/execute", [
+            "cmd": "Emulation.setDeviceMetricsOverride",
+            "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false],
+        ])
+    }
+
+    /// Runs `script` (a function body: `return …` answers) in the page and returns its answer
+    /// as JSON gives it: numbers, strings, arrays and dictionaries.
+    public func execute(_ script: String, arguments: [Any] = []) async throws -> Any? {
+        try await send("POST", sessionPath + "/execute/sync", ["script": script, "args": arguments])
+    }
+
+    /// Runs an asynchronous `script`: its last argument is a callback that answers.
+    public func executeAsync(_ script: String, arguments: [Any] = []) async throws -> Any? {
+        try await send("POST", sessionPath + "/execute/async", ["script": script, "args": arguments])
+    }
+
+    /// A PNG of the viewport.
+    public func screenshot() async throws -> Data {
+        guard let text = try await send("GET", sessionPath + "/screenshot") as? String, let data = Data(base64Encoded: text) else {
+            throw WebDriverError.failed(method: "GET", path: sessionPath + "/screenshot", message: "no image")
+        }
+        return data
+    }
+
     public func currentURL() async throws -> String {
         (try await send("GET", sessionPath + "/url") as? String) ?? ""
     }

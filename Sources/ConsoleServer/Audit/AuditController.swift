@@ -35,6 +35,8 @@ struct AuditController {
         let after = before == nil ? listQuery.text("after", maxLength: 20).flatMap { Int64($0) } : nil
         let page = try store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
         let choices = try store.auditFilterChoices()
+        let clock = try Self.clock(store)
+        let cities = try Self.citiesOfRepeatedNames(page.entries, store: store)
         let now = Date()
         let model = AuditListPage(
             layout: LayoutModel(context: context, title: "Audit log", active: .audit, summary: nil),
@@ -45,11 +47,13 @@ struct AuditController {
                 label: { $0 == AuditOutcome.observed.rawValue ? AuditEntry.outsideActor : $0 }),
             q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
             matching: try store.auditEntryCount(query.filter),
-            rows: page.entries.map { AuditRow($0, now: now) }, isEmpty: page.entries.isEmpty,
+            rows: page.entries.map { AuditRow($0, now: now, clock: clock, city: cities[$0.targetSlug]) }, isEmpty: page.entries.isEmpty,
+            clockName: clock.clockName,
             newerHref: page.hasNewer ? page.entries.first.flatMap { $0.id }.map { query.href(.audit, adding: [("after", String($0))]) } : nil,
             olderHref: page.hasOlder ? page.entries.last.flatMap { $0.id }.map { query.href(.audit, adding: [("before", String($0))]) } : nil,
             newestHref: page.hasNewer ? query.href(.audit) : nil,
-            csvHref: query.href(.auditExport, adding: [("format", "csv")]),
+            csvHref: query.href(.auditExport, adding: [("format", AuditExportFormat.csv.rawValue)]),
+            spreadsheetHref: query.href(.auditExport, adding: [("format", AuditExportFormat.spreadsheetCSV.rawValue)]),
             ndjsonHref: query.href(.auditExport, adding: [("format", "ndjson")]),
             summaryHref: query.href(.auditSummary),
             verifyAction: query.href(.auditVerify),
@@ -63,17 +67,35 @@ struct AuditController {
         }
         let neighbours = try store.auditNeighbours(of: id)
         let now = Date()
+        let clock = try Self.clock(store)
         func neighbour(_ id: Int64?) throws -> AuditRow? {
-            try id.flatMap { try store.auditEntry(id: $0) }.map { AuditRow($0, now: now) }
+            try id.flatMap { try store.auditEntry(id: $0) }.map { AuditRow($0, now: now, clock: clock) }
         }
         let older = try neighbour(neighbours.older)
         let model = AuditEntryPage(
             layout: LayoutModel(context: context, title: "Audit entry \(id)", active: .audit, summary: nil),
-            row: AuditRow(entry, now: now), fields: AuditField.fields(of: entry),
+            row: AuditRow(entry, now: now, clock: clock), fields: AuditField.fields(of: entry),
             item: Self.item(entry), older: older, newer: try neighbour(neighbours.newer),
             hashMatches: entry.computedHash() == entry.hash,
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
         return try renderer.render(model, with: "audit-entry")
+    }
+
+    /// The team's wall clock: the on-call rotation's time zone, else UTC. The server cannot
+    /// know a viewer's zone without script, and a printed log needs one named zone.
+    static func clock(_ store: ModerationStore) throws -> OnCallTimeText {
+        OnCallTimeText(zone: try store.rotation()?.timeZone ?? TimeZone(identifier: "UTC") ?? .gmt)
+    }
+
+    /// Cities for the libraries whose name appears more than once among `entries` with
+    /// different slugs ("Sunrise Library Box" in Lyon and in Leeds), keyed by slug.
+    static func citiesOfRepeatedNames(_ entries: [AuditEntry], store: ModerationStore) throws -> [String: String] {
+        var slugsByName: [String: Set<String>] = [:]
+        for entry in entries where !entry.targetSlug.isEmpty && !entry.targetName.isEmpty {
+            slugsByName[entry.targetName, default: []].insert(entry.targetSlug)
+        }
+        let repeated = slugsByName.values.filter { $0.count > 1 }.reduce(into: Set<String>()) { $0.formUnion($1) }
+        return try store.mirroredCities(slugs: repeated)
     }
 
     /// Where the entry's item lives in the console: the library itself, the library a report or
@@ -91,7 +113,8 @@ struct AuditController {
         let query = AuditQuery(listQuery)
         let format = listQuery.choice("format", default: AuditExportFormat.csv)
         let (store, audit) = (store, audit)
-        let filename = "book-corners-audit-\(query.fromText ?? "start")-to-\(query.toText ?? "now").\(format.rawValue)"
+        let filename = query.fileName(
+            "audit", fileExtension: format.fileExtension, variant: format == .spreadsheetCSV ? "spreadsheet" : nil, today: Date())
         let filter = query.filter
         let userAgent = request.headers[.userAgent] ?? ""
         let body = ResponseBody { writer in
@@ -117,7 +140,7 @@ struct AuditController {
         let query = AuditQuery(listQuery)
         let summary = AuditSummary(try store.decisionRecords(query.filter))
         if listQuery.text("format", maxLength: 10) == "csv" {
-            let filename = "book-corners-audit-summary-\(query.fromText ?? "start")-to-\(query.toText ?? "now").csv"
+            let filename = query.fileName("audit-summary", fileExtension: "csv", today: Date())
             return Response(
                 status: .ok,
                 headers: [.contentType: AuditExportFormat.csv.contentType, .contentDisposition: "attachment; filename=\"\(filename)\""],

@@ -18,18 +18,22 @@ struct AuditRow: MustacheParent {
     let outcomeClass: String
     let recordedAt: String
     let recordedUTC: String
+    /// "2026-11-24 21:30 CET": on the team's clock, with its zone, for a log people print.
+    let recordedLocal: String
     let age: String
     let hash: String
     let shortHash: String
 
-    init(_ entry: AuditEntry, now: Date) {
+    /// `city` is given when the target's name repeats in the list: it tells them apart.
+    init(_ entry: AuditEntry, now: Date, clock: OnCallTimeText = OnCallTimeText(zone: .gmt), city: String? = nil) {
         id = entry.id ?? 0
         href = SiteURL.auditEntry(id).path
         actor = entry.actorUsername.isEmpty ? "—" : entry.actorUsername
         action = entry.action
         targetKind = entry.targetKind
         let name = entry.targetName.isEmpty ? entry.targetSlug : entry.targetName
-        target = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name
+        let plain = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name
+        target = city.map { "\(plain) (\($0))" } ?? plain
         statusChange = entry.statusBefore.isEmpty && entry.statusAfter.isEmpty ? "" : "\(entry.statusBefore) → \(entry.statusAfter)"
         reason = entry.reason
         hasReason = !entry.reason.isEmpty
@@ -38,6 +42,7 @@ struct AuditRow: MustacheParent {
         outcomeClass = entry.outcome.rawValue
         recordedAt = TimeText.iso(entry.recordedAt)
         recordedUTC = TimeText.utc(entry.recordedAt)
+        recordedLocal = clock.stamp(entry.recordedAt)
         age = TimeText.age(of: entry.recordedAt, now: now)
         hash = entry.hash
         shortHash = String(entry.hash.prefix(12))
@@ -58,6 +63,7 @@ struct AuditRow: MustacheParent {
         case "outcomeClass": outcomeClass
         case "recordedAt": recordedAt
         case "recordedUTC": recordedUTC
+        case "recordedLocal": recordedLocal
         case "age": age
         case "hash": hash
         case "shortHash": shortHash
@@ -66,26 +72,42 @@ struct AuditRow: MustacheParent {
     }
 }
 
-/// What the Verify button found, in words.
+/// What the Verify button found, in words a staff member can act on: what "intact" means,
+/// and the head hash to keep somewhere else (a rewritten log could verify again, but its
+/// head would no longer match a copy kept outside it).
 struct AuditVerdictText: MustacheParent {
     let intact: Bool
     let message: String
+    let explanation: String
+    /// The newest entry's hash; empty when the chain is broken.
+    let headHash: String
+    let hasHeadHash: Bool
 
     init(_ verdict: AuditChainVerdict) {
         switch verdict {
         case .intact(let entries, let head):
             intact = true
-            message = "OK, \(entries) entries, head \(head)"
+            message = "All \(CountText.of(entries, "entry", "entries")) are as they were recorded."
+            explanation =
+                "Every entry still matches its own hash and the hash of the entry before it: none has been changed, removed or put in another order since it was written."
+            headHash = head
         case .broken(let id, let reason):
             intact = false
-            message = "Broken at entry \(id): \(reason)."
+            message = "Entry \(id) is not as it was recorded: \(reason)."
+            explanation =
+                "The entries before it check out; from entry \(id) on, the log cannot be trusted. Tell the console's maintainers, and keep this page and an export as evidence."
+            headHash = ""
         }
+        hasHeadHash = !headHash.isEmpty
     }
 
     func child(named key: String) -> Any? {
         switch key {
         case "intact": intact
         case "message": message
+        case "explanation": explanation
+        case "headHash": headHash
+        case "hasHeadHash": hasHeadHash
         default: nil
         }
     }
@@ -148,10 +170,14 @@ struct AuditListPage: MustacheParent {
     let matching: Int
     let rows: [AuditRow]
     let isEmpty: Bool
+    /// "Rome time", "UTC": the clock of the When column.
+    let clockName: String
     let newerHref: String?
     let olderHref: String?
     let newestHref: String?
     let csvHref: String
+    /// The same CSV with a byte-order mark, for spreadsheet programs.
+    let spreadsheetHref: String
     let ndjsonHref: String
     let summaryHref: String
     let verifyAction: String
@@ -172,10 +198,12 @@ struct AuditListPage: MustacheParent {
         case "matching": matching
         case "rows": rows
         case "isEmpty": isEmpty
+        case "clockName": clockName
         case "newerHref": newerHref
         case "olderHref": olderHref
         case "newestHref": newestHref
         case "csvHref": csvHref
+        case "spreadsheetHref": spreadsheetHref
         case "ndjsonHref": ndjsonHref
         case "summaryHref": summaryHref
         case "verifyAction": verifyAction

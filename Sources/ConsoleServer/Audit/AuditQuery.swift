@@ -48,6 +48,28 @@ struct AuditQuery {
          ("from", fromText), ("to", toText)]
     }
 
+    /// A download's file name that says what is in it: the period, then each filter, e.g.
+    /// `book-corners-audit-2026-11-01-to-2026-11-24-staff-maria-outcome-refused.csv`. An
+    /// open end is "start" or today's date. Only ASCII letters, digits, `.`, `_` and `-`
+    /// survive (the name travels in a header), so `filter.description` stays the full account.
+    func fileName(_ kind: String, fileExtension: String, variant: String? = nil, today: Date) -> String {
+        var parts = [kind, fromText ?? "start", "to", toText ?? ISOTime.day(today)]
+        if let staff = filter.actorUsername { parts += ["staff", staff] }
+        if let action = filter.action { parts += ["action", action] }
+        if let outcome = filter.outcome { parts += ["outcome", outcome.rawValue] }
+        if let target = filter.targetText { parts += ["target", target] }
+        if let variant { parts.append(variant) }
+        var name = ""
+        for scalar in parts.joined(separator: "-").unicodeScalars {
+            let keep = scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." || scalar == "_" || scalar == "-")
+            let next: Character = keep ? Character(scalar) : "-"
+            if next == "-", name.last == "-" { continue }
+            name.append(next)
+        }
+        let trimmed = String(name.prefix(150)).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
+        return "book-corners-\(trimmed).\(fileExtension)"
+    }
+
     /// `url` with these filters and `extra` in its query.
     func href(_ url: SiteURL, adding extra: [(String, String?)] = []) -> String {
         url.path(query: (items + extra).map { (name: $0.0, value: $0.1) })

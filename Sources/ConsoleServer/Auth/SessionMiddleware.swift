@@ -32,6 +32,12 @@ struct SessionMiddleware: RouterMiddleware {
             context.flash = flash
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.pendingActions = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            // Counts the store cannot read leave the navigation without badges, never the page without content.
+            do {
+                context.navigationCounts = try MirrorPageData.navigationCounts(store)
+            } catch {
+                context.logger.error("navigation counts not read", metadata: ["error": "\(error)"])
+            }
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
             do {

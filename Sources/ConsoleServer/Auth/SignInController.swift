@@ -31,9 +31,11 @@ struct SignInController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         if context.session != nil { return .redirect(to: SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
         let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
+        // Signing out lands here: say that it worked.
+        let signedOut = query[Self.signedOutParameter] != nil ? "You have signed out." : nil
         return try page(
             context: context, request: request, login: "", next: request.uri.queryParameters["next"].map(String.init),
-            message: SessionEnding(query: query)?.message, isError: false, status: .ok)
+            message: SessionEnding(query: query)?.message ?? signedOut, isError: false, status: .ok)
     }
 
     @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -132,10 +134,13 @@ struct SignInController {
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
             audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
         }
-        var response = Response.redirect(to: SiteURL.signIn.path, type: .normal)
+        var response = Response.redirect(to: SiteURL.signIn.path(query: [(Self.signedOutParameter, "1")]), type: .normal)
         response.setCookie(cookie.clear())
         return response
     }
+
+    /// `/sign-in?signed_out=1`: where Sign out leads, so the page can say it worked.
+    static let signedOutParameter = "signed_out"
 
     private func page(
         context: ConsoleRequestContext, request: Request, login: String, next: String?, message: String?, isError: Bool,
@@ -165,6 +170,9 @@ struct SignInPage: MustacheParent {
     let message: String?
     let isError: Bool
     let signInURL = SiteURL.signIn.path
+    /// After a refused sign-in with a login typed, the cursor waits in the password field
+    /// (`autofocus`, so it works without script); otherwise in the login field.
+    var focusPassword: Bool { isError && !login.isEmpty }
 
     func child(named key: String) -> Any? {
         switch key {
@@ -174,6 +182,7 @@ struct SignInPage: MustacheParent {
         case "signInToken": signInToken
         case "message": message
         case "isError": isError
+        case "focusPassword": focusPassword
         case "signInURL": signInURL
         default: nil
         }

@@ -3,9 +3,14 @@ import Foundation
 /// Horizontal bars, one per labelled value, longest first as given: top countries,
 /// decisions per staff member.
 enum BarChart {
-    static let width = 600.0
+    static let width = ChartFrame.wide.width
 
-    static func svg(id: String, title: String, description: String, bars: [(label: String, value: Double)], emptyMessage: String = "No data yet") -> String {
+    static func svg(
+        id: String, title: String, description: String, bars: [(label: String, value: Double)], emptyMessage: String = "No data yet",
+        frame: ChartFrame = .wide
+    ) -> String {
+        let width = frame.width
+        let id = id + frame.idSuffix
         let rowHeight = 28.0
         let height = bars.isEmpty ? 120 : 30 + rowHeight * Double(bars.count) + 24
         var svg = SVGWriter(width: width, height: height)
@@ -13,8 +18,8 @@ enum BarChart {
             svg.message(emptyMessage)
             return svg.document(id: id, title: title, description: description)
         }
-        let labelWidth = min(200, max(80, Double(bars.map(\.label.count).max() ?? 0) * 7.2 + 12))
-        let plot = PlotArea(left: labelWidth, top: 12, right: width - 56, bottom: height - 30)
+        let labelWidth = min(frame.isNarrow ? 120 : 200, max(80, Double(bars.map(\.label.count).max() ?? 0) * 7.2 + 12))
+        let plot = PlotArea(left: labelWidth, top: 12, right: width - (frame.isNarrow ? 40 : 56), bottom: height - 30)
         let scale = NiceScale(maximum: bars.map(\.value).max() ?? 0, integers: true)
         for tick in scale.ticks {
             let x = scale.position(tick, from: plot.left, to: plot.right)
@@ -39,9 +44,13 @@ enum BarChart {
 
 /// One bar split in two: how much of a whole has something (approved libraries with a photo).
 enum ShareBar {
-    static let width = 600.0
+    static let width = ChartFrame.wide.width
 
-    static func svg(id: String, title: String, description: String, part: Int, whole: Int, partLabel: String, restLabel: String) -> String {
+    static func svg(
+        id: String, title: String, description: String, part: Int, whole: Int, partLabel: String, restLabel: String, frame: ChartFrame = .wide
+    ) -> String {
+        let width = frame.width
+        let id = id + frame.idSuffix
         var svg = SVGWriter(width: width, height: 96)
         guard whole > 0 else {
             svg.message("No approved libraries yet")

@@ -11,23 +11,30 @@ struct LineSeries {
 /// Values over time as lines (optionally with the first filled as an area), on a time
 /// axis that follows the span and a value axis with nice ticks.
 enum LineChart {
-    static let width = 600.0
+    static let width = ChartFrame.wide.width
 
+    /// A line needs two moments: with one, the chart says so in words (`tooFewMessage`)
+    /// instead of drawing a lone dot on an axis of its own making.
     static func svg(
         id: String, title: String, description: String, series: [LineSeries], area: Bool = false, integers: Bool = true,
-        unit: String = "", emptyMessage: String = "No data yet"
+        unit: String = "", emptyMessage: String = "No data yet", tooFewMessage: String = "Too little data for a line yet: one point so far",
+        frame: ChartFrame = .wide
     ) -> String {
-        let height = series.count > 1 ? 300.0 : 280.0
+        let width = frame.width
+        let id = id + frame.idSuffix
+        let height = frame.isNarrow ? 240.0 : series.count > 1 ? 300.0 : 280.0
         var svg = SVGWriter(width: width, height: height)
         let points = series.flatMap(\.points)
         guard let earliest = points.map(\.date).min(), let latest = points.map(\.date).max() else {
             svg.message(emptyMessage)
             return svg.document(id: id, title: title, description: description)
         }
-        let plot = PlotArea(left: 56, top: series.count > 1 ? 40 : 16, right: width - 20, bottom: height - 34)
-        // A single moment gets a day either side, so its point sits in the middle.
-        let (start, end) = earliest == latest ? (earliest.addingTimeInterval(-86_400), latest.addingTimeInterval(86_400)) : (earliest, latest)
-        let time = TimeAxis(start: start, end: end)
+        guard earliest != latest else {
+            svg.message(tooFewMessage)
+            return svg.document(id: id, title: title, description: description)
+        }
+        let plot = PlotArea(left: frame.isNarrow ? 44 : 56, top: series.count > 1 ? 40 : 16, right: width - (frame.isNarrow ? 12 : 20), bottom: height - 34)
+        let time = TimeAxis(start: earliest, end: latest, maximumTicks: frame.maximumTimeTicks)
         let scale = NiceScale(maximum: points.map(\.value).max() ?? 0, integers: integers)
         ValueAxis.draw(scale, in: plot, on: &svg, unit: unit)
         for tick in time.ticks {

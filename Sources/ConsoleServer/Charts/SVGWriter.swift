@@ -53,10 +53,20 @@ struct SVGWriter {
         body += "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor.rawValue)\" font-size=\"\(n(size))\" fill=\"\(fill)\"\(weight.map { " font-weight=\"\($0)\"" } ?? "")>\(Self.escape(content))</text>"
     }
 
-    /// A centred message where a chart would be: "No data yet".
+    /// A centred message where a chart would be: "No data yet". Broken into lines that fit
+    /// the width (about 8 units a character at 15), so a phone's narrow drawing keeps it whole.
     mutating func message(_ content: String) {
         rect(x: 0.5, y: 0.5, width: width - 1, height: height - 1, fill: "#f6f4ef")
-        text(content, x: width / 2, y: height / 2 + 5, anchor: .middle, size: 15, fill: ChartPalette.muted)
+        let perLine = max(10, Int((width - 32) / 8))
+        var lines: [String] = [""]
+        for word in content.split(separator: " ") {
+            if let last = lines.last, !last.isEmpty, last.count + 1 + word.count > perLine { lines.append("") }
+            lines[lines.count - 1] += (lines[lines.count - 1].isEmpty ? "" : " ") + word
+        }
+        let top = height / 2 + 5 - Double(lines.count - 1) * 11
+        for (index, line) in lines.enumerated() {
+            text(line, x: width / 2, y: top + Double(index) * 22, anchor: .middle, size: 15, fill: ChartPalette.muted)
+        }
     }
 
     /// The whole document: scales with its container (`viewBox`, no fixed size) and names

@@ -3,13 +3,15 @@ import ModerationStore
 
 /// Bars per day, each split by kind: decisions per day, stacked.
 enum StackedBarChart {
-    static let width = 600.0
+    static let width = ChartFrame.wide.width
 
     /// `days` in order; `series[i].values[j]` is kind i on day j.
     static func svg(
         id: String, title: String, description: String, days: [Date], series: [(name: String, values: [Double])],
-        emptyMessage: String = "No decisions in this period"
+        emptyMessage: String = "No decisions in this period", frame: ChartFrame = .wide
     ) -> String {
+        let width = frame.width
+        let id = id + frame.idSuffix
         let height = 320.0
         var svg = SVGWriter(width: width, height: height)
         let totals = days.indices.map { day in series.reduce(0) { $0 + ($1.values.indices.contains(day) ? $1.values[day] : 0) } }
@@ -42,13 +44,13 @@ enum StackedBarChart {
                 base += value
             }
             // A month of bars has room for each day's total; a quarter does not (the table has them).
-            if days.count <= 31, totals[dayIndex] > 0 {
+            if days.count <= (frame.isNarrow ? 14 : 31), totals[dayIndex] > 0 {
                 let top = scale.position(totals[dayIndex], from: plot.bottom, to: plot.top)
                 svg.text(NiceScale.label(totals[dayIndex]), x: x + barWidth / 2, y: top - 4, anchor: .middle, size: 10, weight: "600")
             }
         }
         // Date labels on the bars the time axis picks, so they follow the period's length.
-        let axis = TimeAxis(start: days[0], end: days[days.count - 1])
+        let axis = TimeAxis(start: days[0], end: days[days.count - 1], maximumTicks: frame.maximumTimeTicks)
         for tick in axis.ticks {
             guard let index = days.firstIndex(where: { abs($0.timeIntervalSince(tick.date)) < 43_200 }) else { continue }
             let x = plot.left + (Double(index) + 0.5) * band

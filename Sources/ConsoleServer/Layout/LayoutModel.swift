@@ -38,6 +38,7 @@ struct LayoutModel: MustacheParent {
         case "flash": flash ?? ""
         case "hasBanner": banner != nil
         case "banner": banner ?? ""
+        case "hasMessages": flash != nil || banner != nil || notice != nil
         case "hasNotice": notice != nil
         case "notice": notice ?? ""
         case "hasFreshness": freshness != nil
@@ -98,11 +99,12 @@ struct LayoutModel: MustacheParent {
         case dashboard, libraries, reports, photos, audit, outbox, statistics, onCall
     }
 
-    /// The frame for the request's staff member (or the signed-out frame).
+    /// The frame for the request's staff member (or the signed-out frame). Without a
+    /// `summary` of its own the page shows the counts the session middleware read.
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
-            pendingActions: context.pendingActions, active: active, summary: summary, banner: status?.banner, notice: status?.notice(),
+            pendingActions: context.pendingActions, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
     }
 

@@ -34,6 +34,29 @@ public struct OnCallTimeText: Sendable {
         return LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0).description
     }
 
+    /// "2026-11-24 21:30 CET": the date, the time and the zone in effect then (its
+    /// abbreviation, or the offset "UTC+1" where the zone has none), for logs people hand on.
+    public func stamp(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
+        return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) \(zoneLabel(date))"
+    }
+
+    /// "CET", "CEST", "UTC"; "UTC+5:30" when the zone's abbreviation is only an offset.
+    public func zoneLabel(_ date: Date) -> String {
+        let seconds = zone.secondsFromGMT(for: date)
+        if let abbreviation = zone.abbreviation(for: date), !abbreviation.isEmpty, abbreviation.first?.isLetter == true,
+            !abbreviation.hasPrefix("GMT+"), !abbreviation.hasPrefix("GMT-")
+        {
+            return abbreviation == "GMT" && seconds == 0 && zone.identifier != "Europe/London" ? "UTC" : abbreviation
+        }
+        guard seconds != 0 else { return "UTC" }
+        let sign = seconds < 0 ? "-" : "+"
+        let hours = abs(seconds) / 3_600
+        let minutes = abs(seconds) % 3_600 / 60
+        return "UTC\(sign)\(hours)" + (minutes == 0 ? "" : ":" + (minutes < 10 ? "0\(minutes)" : "\(minutes)"))
+    }
+
     /// "Rome time" for `Europe/Rome`, "UTC" for UTC: which clock the times are on.
     public var clockName: String {
         guard zone.identifier != "UTC", zone.identifier != "GMT" else { return "UTC" }

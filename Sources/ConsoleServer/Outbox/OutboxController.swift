@@ -33,6 +33,7 @@ struct OutboxController {
         // The navigation counts, from the mirror (no backend read); this page's own data is local.
         var pageStatus = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &pageStatus)
+        let names = try store.knownUsernames(userIDs: Set(messages.map(\.recipientUserId)))
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
@@ -40,7 +41,7 @@ struct OutboxController {
                 + OutboxMessage.State.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == status) },
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
                 + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == type) },
-            rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now) }, isEmpty: messages.isEmpty,
+            rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now, names: names) }, isEmpty: messages.isEmpty,
             counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: health.count($0)) },
             transport: delivery.transport, deliveryOff: delivery.isOff, watchURL: delivery.watchURL,
             policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: delivery.policy.rule(for: $0)) })
@@ -50,10 +51,11 @@ struct OutboxController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let message = try requestedMessage(context)
         let attempts = try store.outboxAttempts(messageID: message.id)
+        let names = try store.knownUsernames(userIDs: [message.recipientUserId])
         let now = Date()
         let page = OutboxMessagePage(
             layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
-            row: OutboxRow(message, attempts: attempts.count, now: now), payload: Self.pretty(message.payload),
+            row: OutboxRow(message, attempts: attempts.count, now: now, names: names), payload: Self.pretty(message.payload),
             headers: Self.pretty(message.headers), payloadBytes: message.payload.utf8.count,
             attempts: attempts.reversed().map(OutboxMessagePage.Attempt.init), hasAttempts: !attempts.isEmpty,
             canRetry: OutboxMessage.State.sources(of: .pending).contains(message.status) && message.status != .sending,
@@ -79,7 +81,7 @@ struct OutboxController {
         guard form.confirmed == "1" else {
             let page = OutboxConfirmPage(
                 layout: LayoutModel(context: context, title: move == .retry ? "Retry now?" : "Discard?", active: .outbox, summary: nil),
-                move: move, row: OutboxRow(message, attempts: 0, now: Date()), cancelURL: back)
+                move: move, row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
             return try renderer.render(page, with: "outbox-confirm").response(from: request, context: context)
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }

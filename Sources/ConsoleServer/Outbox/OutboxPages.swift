@@ -7,6 +7,8 @@ struct OutboxRow: MustacheParent {
     let id: String
     let eventType: String
     let recipient: Int
+    /// "maria", or "user #14" when the console has never seen that user's name.
+    let recipientName: String
     let title: String
     let body: String
     let status: String
@@ -25,11 +27,13 @@ struct OutboxRow: MustacheParent {
     let createdUTC: String
     let messageURL: String
 
-    init(_ message: OutboxMessage, attempts: Int, now: Date) {
+    /// `names` are the usernames the console knows (`ModerationStore.knownUsernames`).
+    init(_ message: OutboxMessage, attempts: Int, now: Date, names: [Int: String] = [:]) {
         id = message.id
         messageURL = SiteURL.outboxMessage(message.id).path
         eventType = message.eventType.rawValue
         recipient = message.recipientUserId
+        recipientName = names[message.recipientUserId] ?? "user #\(message.recipientUserId)"
         let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
             .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
         title = alert?["title"] as? String ?? ""
@@ -64,6 +68,7 @@ struct OutboxRow: MustacheParent {
         case "id": id
         case "eventType": eventType
         case "recipient": recipient
+        case "recipientName": recipientName
         case "title": title
         case "body": body
         case "status": status

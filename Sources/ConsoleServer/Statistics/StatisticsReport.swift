@@ -76,8 +76,9 @@ struct StatisticsReport {
         } ?? "No approved libraries yet."
         let growth = Chart(
             id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
-            svg: LineChart.svg(id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
-                               series: [LineSeries(name: "Approved libraries", points: points)], area: true),
+            svg: { LineChart.svg(id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
+                                 series: [LineSeries(name: "Approved libraries", points: points)], area: true,
+                                 tooFewMessage: "Only one \(monthly ? "month" : "day") of data so far", frame: $0) },
             table: ChartTable(columns: [monthly ? "Month" : "Day", "Approved libraries (cumulative)"],
                               rows: statistics.cumulativeSeries.map { [$0.period, String($0.cumulativeCount)] }),
             csvHref: csvHref("growth"))
@@ -86,8 +87,8 @@ struct StatisticsReport {
             : "Countries with the most approved libraries: " + countries.prefix(5).map { "\($0.countryName) \($0.count)" }.joined(separator: ", ") + "."
         let top = Chart(
             id: "countries", title: "Top countries", description: countriesDescription,
-            svg: BarChart.svg(id: "countries", title: "Top countries", description: countriesDescription,
-                              bars: countries.map { (label: "\($0.flagEmoji) \($0.countryName)", value: Double($0.count)) }),
+            svg: { frame in BarChart.svg(id: "countries", title: "Top countries", description: countriesDescription,
+                                         bars: countries.map { (label: "\($0.flagEmoji) \($0.countryName)", value: Double($0.count)) }, frame: frame) },
             table: ChartTable(columns: ["Country code", "Country", "Approved libraries"],
                               rows: countries.map { [$0.countryCode, $0.countryName, String($0.count)] }),
             csvHref: csvHref("countries"))
@@ -97,8 +98,8 @@ struct StatisticsReport {
             : "\(withPhoto) of \(approved) approved libraries have a photo (\(Int((Double(withPhoto) * 100 / Double(approved)).rounded())) %)."
         let photos = Chart(
             id: "photos", title: "Approved libraries with a photo", description: photoDescription,
-            svg: ShareBar.svg(id: "photos", title: "Approved libraries with a photo", description: photoDescription,
-                              part: withPhoto, whole: approved, partLabel: "with a photo", restLabel: "without"),
+            svg: { ShareBar.svg(id: "photos", title: "Approved libraries with a photo", description: photoDescription,
+                                part: withPhoto, whole: approved, partLabel: "with a photo", restLabel: "without", frame: $0) },
             table: ChartTable(columns: ["Measure", "Libraries"],
                               rows: [["Approved", String(approved)], ["With a photo", String(withPhoto)], ["Without a photo", String(max(approved - withPhoto, 0))]]),
             csvHref: csvHref("photos"))
@@ -135,8 +136,8 @@ struct StatisticsReport {
         let title = "Decisions per day, last \(days) days"
         return Chart(
             id: "decisions", title: title, description: description,
-            svg: StackedBarChart.svg(id: "decisions", title: title, description: description, days: dayStarts,
-                                     series: labels.indices.map { (name: labels[$0], values: counts[$0]) }),
+            svg: { frame in StackedBarChart.svg(id: "decisions", title: title, description: description, days: dayStarts,
+                                                series: labels.indices.map { (name: labels[$0], values: counts[$0]) }, frame: frame) },
             table: ChartTable(
                 columns: ["Day"] + labels + ["Total"],
                 rows: dayStarts.indices.map { day in
@@ -169,13 +170,14 @@ struct StatisticsReport {
         } ?? "No decisions with a known submission time yet."
         return Chart(
             id: id, title: title, description: description,
-            svg: LineChart.svg(
+            svg: { frame in LineChart.svg(
                 id: id, title: title, description: description,
                 series: [
                     LineSeries(name: "Median", points: rows.map { ($0.week, $0.median / unit) }),
                     LineSeries(name: "90th percentile", points: rows.map { ($0.week, $0.p90 / unit) }, dashed: true),
                 ],
-                integers: false, unit: inDays ? " d" : " h", emptyMessage: "No decisions yet"),
+                integers: false, unit: inDays ? " d" : " h", emptyMessage: "No decisions yet",
+                tooFewMessage: "One week of decisions so far: the table has its numbers", frame: frame) },
             table: ChartTable(
                 columns: ["Week starting", "Decisions", "Median (\(unitName))", "90th percentile (\(unitName))"],
                 rows: rows.map { [ISOTime.day($0.week), String($0.count), String(format: "%.1f", $0.median / unit), String(format: "%.1f", $0.p90 / unit)] }),
@@ -197,8 +199,8 @@ struct StatisticsReport {
             : counts.prefix(5).map { "\($0.name) \($0.count)" }.joined(separator: ", ") + "."
         return Chart(
             id: "staff", title: title, description: description,
-            svg: BarChart.svg(id: "staff", title: title, description: description, bars: counts.map { ($0.name, Double($0.count)) },
-                              emptyMessage: "No decisions in this period"),
+            svg: { frame in BarChart.svg(id: "staff", title: title, description: description, bars: counts.map { ($0.name, Double($0.count)) },
+                                         emptyMessage: "No decisions in this period", frame: frame) },
             table: ChartTable(columns: ["Staff member", "Decisions"], rows: counts.map { [$0.name, String($0.count)] }),
             csvHref: csvHref("staff"))
     }
@@ -219,8 +221,8 @@ struct StatisticsReport {
         let color = ChartPalette.color(queues.firstIndex { $0.key == waiting.queue } ?? 0)
         return Chart(
             id: id, title: title, description: description,
-            svg: Histogram.svg(id: id, title: title, description: description, bins: ageBins.indices.map { (ageBins[$0].label, counts[$0]) },
-                               color: color, emptyMessage: "Nothing waiting"),
+            svg: { frame in Histogram.svg(id: id, title: title, description: description, bins: ageBins.indices.map { (ageBins[$0].label, counts[$0]) },
+                                          color: color, emptyMessage: "Nothing waiting", frame: frame) },
             table: ChartTable(columns: ["Age", "Items"], rows: ageBins.indices.map { [ageBins[$0].label, String(counts[$0])] }),
             csvHref: csvHref(id))
     }

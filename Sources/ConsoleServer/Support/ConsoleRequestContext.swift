@@ -16,6 +16,9 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var pendingActions: [ModerationAction] = []
     /// Who is on call, as the header tells the signed-in staff member.
     var onCall: OnCallHeadline?
+    /// The queue counts of the navigation, read from the mirror once per signed-in request, so
+    /// every page's header has them (a page that reads the summary itself passes its own).
+    var navigationCounts: ModerationSummary?
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
     /// The address rate limits, lockouts and the audit log count against: the socket peer,

@@ -4,15 +4,32 @@ import Foundation
 public enum AuditExportFormat: String, CaseIterable, Sendable {
     /// RFC 4180: UTF-8, a header row, CRLF line ends, fields quoted when they need it.
     case csv
+    /// The same CSV with a UTF-8 byte-order mark first: spreadsheet programs that guess an
+    /// encoding (Excel) then read UTF-8, so names in Cyrillic, Arabic or CJK arrive intact.
+    case spreadsheetCSV = "spreadsheet-csv"
     /// One JSON object per line.
     case ndjson
 
     public var contentType: String {
         switch self {
-        case .csv: "text/csv; charset=utf-8; header=present"
+        case .csv, .spreadsheetCSV: "text/csv; charset=utf-8; header=present"
         case .ndjson: "application/x-ndjson; charset=utf-8"
         }
     }
+
+    /// The file name's extension.
+    public var fileExtension: String {
+        switch self {
+        case .csv, .spreadsheetCSV: "csv"
+        case .ndjson: "ndjson"
+        }
+    }
+
+    /// Whether the file is CSV (with or without its byte-order mark).
+    public var isCSV: Bool { self != .ndjson }
+
+    /// U+FEFF in UTF-8.
+    public static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 }
 
 /// Streams matching audit entries in chain order, a batch at a time, so an export of any
@@ -48,7 +65,8 @@ public struct AuditExporter {
     public mutating func nextChunk(into buffer: inout [UInt8]) throws -> Bool {
         buffer.removeAll(keepingCapacity: true)
         guard !finished else { return false }
-        if !started, format == .csv {
+        if !started, format.isCSV {
+            if format == .spreadsheetCSV { buffer.append(contentsOf: AuditExportFormat.byteOrderMark) }
             buffer.append(contentsOf: Self.columns.joined(separator: ",").utf8)
             buffer.append(contentsOf: [13, 10])
         }

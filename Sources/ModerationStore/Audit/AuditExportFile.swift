@@ -3,9 +3,11 @@ import Foundation
 /// An export file read back, so the chain can be checked from the file alone (`console audit
 /// verify --export`): CSV (formula-neutralised cells restored) or NDJSON.
 public enum AuditExportFile {
-    /// The entries of an export, hashes included; NDJSON when the text starts with `{`.
+    /// The entries of an export, hashes included; NDJSON when the text starts with `{`. The
+    /// spreadsheet CSV's byte-order mark is not part of its header.
     public static func entries(in text: String) throws -> [AuditEntry] {
-        text.first == "{" ? try AuditNDJSON.entries(in: text) : try AuditCSV.entries(in: text)
+        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        return text.first == "{" ? try AuditNDJSON.entries(in: text) : try AuditCSV.entries(in: text)
     }
 
     /// Checks every entry against its own hash, and each entry's previous hash against the

@@ -22,7 +22,7 @@ extension ModerationStore {
             // Each step leaves the statement on the next row; the writer reads it in place.
             while try rows.next() != nil {
                 switch format {
-                case .csv: row.csv(into: &bytes)
+                case .csv, .spreadsheetCSV: row.csv(into: &bytes)
                 case .ndjson: row.ndjson(into: &bytes)
                 }
                 lastID = sqlite3_column_int64(statement.sqliteStatement, 0)

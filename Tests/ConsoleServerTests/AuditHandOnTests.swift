@@ -1,0 +1,120 @@
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Testing
+import TestSupport
+
+/// Audit reports people hand on: times a reader can place, names they can tell apart, files
+/// that say what they hold and open intact in a spreadsheet, and a verdict in words.
+@Suite("Audit reports people can hand on", .timeLimit(.minutes(3)))
+struct AuditHandOnTests {
+    private static let hostile = #"<script>alert("x")</script> 'quoted' & Библиотека 📚"#
+    private static let escapedHostile = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &#39;quoted&#39; &amp; Библиотека 📚"
+
+    private func entry(_ name: String, slug: String, at time: Date, actor: String = "maria") -> AuditEntry {
+        AuditEntry(
+            recordedAt: time, actorId: 7, actorUsername: actor, action: "library.approve", targetKind: "library", targetId: "1",
+            targetSlug: slug, targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
+            backendStatus: 200, requestId: "r", clientAddress: "192.0.2.1", userAgent: "test", itemCreatedAt: nil, actionId: nil)
+    }
+
+    @Test("the log shows each time on the team's clock with its zone, the age as a hint; a name that repeats gets its city")
+    func timesAndCities() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: the team works on Rome time; two mirrored libraries get the same (hostile) name in the log, a third its own
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+            let members = try store.staffMembers()
+            try store.saveRotation(
+                try Rotation(members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome, startDate: LocalDate(Date(), in: rome)),
+                audit: entry("", slug: "", at: Date()), now: Date())
+            let libraries = try store.mirroredLibraries(status: .approved, limit: 40, offset: 0)
+            let first = try #require(libraries.first)
+            let second = try #require(libraries.first { $0.city != first.city })
+            let third = try #require(libraries.first { $0.slug != first.slug && $0.slug != second.slug })
+            let july = try #require(ISOTime.parse("2026-07-14T19:05:00Z"))
+            try store.appendAudit(entry(Self.hostile, slug: first.slug, at: july))
+            try store.appendAudit(entry(Self.hostile, slug: second.slug, at: july.addingTimeInterval(60)))
+            try store.appendAudit(entry("Only once", slug: third.slug, at: july.addingTimeInterval(120)))
+
+            // act
+            let page = try await browser.get("/audit")
+
+            // check: summer time in Rome is UTC+2 (Linux names it by its offset)
+            #expect(page.contains(#"<th scope="col">When (Rome time)</th>"#))
+            #expect(page.contains(#"<time datetime="2026-07-14T19:05:00Z" title="2026-07-14 19:05 UTC">2026-07-14 21:05 "#), "\(page)")
+            let stamp = try #require(page.html.range(of: "2026-07-14 21:05 ").map { String(page.html[$0.upperBound...].prefix { $0 != "<" }) })
+            #expect(stamp == "CEST" || stamp == "UTC+2", "the zone: \(stamp)")
+            #expect(page.contains(#"</time> <span class="age">"#) && page.contains(" ago</span>"), "the age as a hint")
+            #expect(page.contains("<bdi>\(Self.escapedHostile) (\(ConsoleHTMLContentType.escape(first.city)))</bdi>"))
+            #expect(page.contains("<bdi>\(Self.escapedHostile) (\(ConsoleHTMLContentType.escape(second.city)))</bdi>"))
+            #expect(page.contains("<bdi>Only once</bdi>"), "a name that does not repeat stays as it is")
+            #expect(!page.contains("<script>alert"))
+        }
+    }
+
+    @Test("exports are named for their period and filters; the spreadsheet CSV starts with a byte-order mark and re-verifies; the plain one does not have it")
+    func exportFiles() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup: decisions on libraries with Cyrillic, Arabic and Japanese names
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            for (index, name) in ["Книжный уголок", "مكتبة الحي", "本の交換箱", Self.hostile].enumerated() {
+                try store.appendAudit(entry(name, slug: "slug-\(index)", at: Date(), actor: index == 3 ? Self.hostile : "maria"))
+            }
+            let today = ISOTime.day(Date())
+            let list = try await browser.get("/audit?staff=maria&from=2026-11-01")
+
+            // act
+            let spreadsheet = try await browser.client.execute(
+                uri: "/audit/export?format=spreadsheet-csv&staff=maria&from=2026-11-01", method: .get,
+                headers: [.cookie: browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")], body: nil)
+            let bytes = Array(spreadsheet.body.readableBytesView)
+            let plain = try await browser.get("/audit/export?format=csv&staff=maria&from=2026-11-01")
+            let hostileName = try await browser.get("/audit/export?format=csv&staff=\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+            let summary = try await browser.get("/audit/summary?format=csv&outcome=applied")
+
+            // check: the page offers both CSVs
+            #expect(list.contains(#"<a href="/audit/export?staff=maria&amp;from=2026-11-01&amp;format=spreadsheet-csv" download>CSV for Excel and spreadsheets</a>"#), "\(list)")
+            #expect(list.contains(#"format=csv" download>plain CSV</a>"#))
+            // check: names say what the file holds
+            #expect(spreadsheet.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria-spreadsheet.csv\"")
+            #expect(plain.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria.csv\"")
+            #expect(summary.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-summary-start-to-\(today)-outcome-applied.csv\"")
+            let unsafe = try #require(hostileName.headers[.contentDisposition])
+            #expect(unsafe == ("attachment; filename=\"book-corners-audit-start-to-\(today)-staff-script-alert-x-script-quoted.csv\""), "\(unsafe)")
+            #expect(unsafe.dropFirst("attachment; filename=\"".count).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) })
+            // check: the byte-order mark, then the same CSV, names intact, chain re-verifiable
+            #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
+            #expect(!plain.html.hasPrefix("\u{FEFF}") && plain.html.hasPrefix("id,recordedAt,"))
+            let text = String(decoding: bytes, as: UTF8.self)
+            let entries = try AuditExportFile.entries(in: text)
+            #expect(entries.map(\.targetName) == ["Книжный уголок", "مكتبة الحي", "本の交換箱"])
+            #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
+            #expect(String(text.unicodeScalars.dropFirst()) == plain.html, "the same file but for its mark")
+        }
+    }
+
+    @Test("Verify says in words what intact means and offers the head hash to keep somewhere else")
+    func verifyInWords() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            try store.appendAudit(entry(Self.hostile, slug: "s", at: Date()))
+            let head = try #require(try store.auditEntries(limit: 1).first?.hash)
+            let audit = try await browser.get("/audit")
+
+            // act
+            let verified = try await browser.post("/audit/verify", form: [("csrf", audit.csrfToken ?? "")])
+
+            // check
+            #expect(verified.contains("<strong>Intact.</strong> All ") && verified.contains(" entries are as they were recorded."), "\(verified)")
+            #expect(verified.contains("none has been changed, removed or put in another order since it was written"))
+            #expect(verified.contains(#"<label for="head-hash">Head hash (the newest entry's)</label> <input id="head-hash" type="text" readonly value="\#(head)""#))
+            #expect(verified.contains("Keep a copy of the head hash somewhere outside the console"))
+            #expect(!verified.contains("<script>alert"))
+        }
+    }
+}

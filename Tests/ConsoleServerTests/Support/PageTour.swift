@@ -1,0 +1,166 @@
+@testable import ConsoleServer
+import Foundation
+import HummingbirdTesting
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// Every page a staff member meets, in a real browser, at each size: sign-in; signed in, every
+/// page with data behind it (a decision applied, so the audit log and the outbox have
+/// entries; a rotation, so on call has a calendar), the two confirmations reached by their
+/// forms and two error pages; then Sign out, and a wrong password. The phone-layout and
+/// accessibility tests check each stop.
+enum PageTour {
+    /// One page: its name in failure messages, and how the browser gets there.
+    struct Stop: Sendable {
+        let name: String
+        let go: @Sendable (WebDriver) async throws -> Void
+    }
+
+    /// The laptop and the phone the review used.
+    enum Size: String, CaseIterable, Sendable {
+        case laptop, phone
+
+        var width: Int { self == .laptop ? 1280 : 390 }
+        var height: Int { self == .laptop ? 900 : 844 }
+    }
+
+    /// Starts the sandbox and the console, signs a browser in and walks every stop at each of
+    /// `sizes`, calling `check` on each (the browser sits on the stop's page, at that size).
+    static func walk(
+        sizes: [Size], _ check: @escaping @Sendable (_ stop: String, _ size: Size, _ browser: WebDriver) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            try giveRotation(store: store, sandboxDatabase: directory.path("sandbox.sqlite"))
+            let app = try await buildConsoleApplication(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let browser = try WebDriver()
+                do {
+                    try await browser.start()
+                    var stops: [Stop]?
+                    for size in sizes {
+                        try await browser.emulateViewport(width: size.width, height: size.height)
+                        try await browser.go(console + "/sign-in")
+                        try await check("sign-in", size, browser)
+                        try await signIn(browser, console: console)
+                        let signedIn: [Stop]
+                        if let stops { signedIn = stops } else { signedIn = try await signedInStops(console, browser: browser, store: store) }
+                        stops = signedIn
+                        for stop in signedIn {
+                            try await stop.go(browser)
+                            try await check(stop.name, size, browser)
+                        }
+                        try await browser.click(".user button[type=submit]")
+                        _ = try await browser.source(containing: "You have signed out.")
+                        try await check("signed out", size, browser)
+                        try await browser.type("staff", into: "#login")
+                        try await browser.type("not-the-password", into: "#password")
+                        try await browser.click("button[type=submit]")
+                        _ = try await browser.source(containing: "form-error")
+                        try await check("sign-in after a wrong password", size, browser)
+                    }
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+
+    static func signIn(_ browser: WebDriver, console: String) async throws {
+        try await browser.go(console + "/sign-in")
+        try await browser.type("staff", into: "#login")
+        try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+        try await browser.click("button[type=submit]")
+        _ = try await browser.currentURL { $0 == console + "/" }
+    }
+
+    /// The signed-in pages. Makes one decision first (approving the oldest pending library)
+    /// and waits for its outbox message, so the audit and outbox pages have entries to show.
+    private static func signedInStops(_ console: String, browser: WebDriver, store: ModerationStore) async throws -> [Stop] {
+        let pending = try store.oldestMirroredLibraries(status: .pending, count: 3).map(\.slug)
+        try #require(pending.count == 3)
+        try await browser.go(console + "/libraries/" + pending[0])
+        try await browser.click("section.decide button[data-key=approve]")
+        var message: OutboxMessage?
+        for _ in 0..<100 where message == nil {
+            message = try store.outboxMessages(status: nil, eventType: nil, limit: 1).first
+            if message == nil { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        let outboxID = try #require(message?.id, "the approval's notification")
+        let auditID = try #require(try store.auditEntries(limit: 1).first?.id)
+        func page(_ name: String, _ path: String) -> Stop {
+            Stop(name: name) { try await $0.go(console + path) }
+        }
+        return [
+            page("dashboard", "/"),
+            page("libraries", "/libraries"),
+            page("libraries searched for the hostile name", "/libraries?q=script"),
+            page("reports", "/reports"),
+            page("photos", "/photos"),
+            page("a library", "/libraries/" + pending[1]),
+            Stop(name: "reject confirmation") { browser in
+                try await browser.go(console + "/libraries/" + pending[1])
+                _ = try await browser.execute(
+                    """
+                    var form = document.querySelector("form.reject-form");
+                    form.querySelector("textarea[name=reason]").value = "Not a public book exchange.";
+                    form.querySelector("button[type=submit]").click();
+                    """)
+                _ = try await browser.source(containing: "Reject this library?")
+            },
+            Stop(name: "bulk confirmation") { browser in
+                try await browser.go(console + "/libraries?status=pending")
+                _ = try await browser.execute(
+                    """
+                    var boxes = document.querySelectorAll("table.queue input[name=item]");
+                    boxes[0].checked = true; boxes[1].checked = true;
+                    var form = boxes[0].form;
+                    form.querySelector("select[name=decision]").value = "reject";
+                    form.querySelector(".bulk-bar button[type=submit]").click();
+                    """)
+                _ = try await browser.source(containing: "Reject 2")
+            },
+            page("audit", "/audit"),
+            Stop(name: "audit verified") { browser in
+                try await browser.go(console + "/audit")
+                try await browser.click(".page-head form button[type=submit]")
+                _ = try await browser.source(containing: "verdict")
+            },
+            page("an audit entry", "/audit/\(auditID)"),
+            page("audit summary", "/audit/summary"),
+            page("outbox", "/outbox"),
+            page("an outbox message", "/outbox/\(outboxID)"),
+            page("statistics", "/statistics"),
+            page("on call", "/on-call"),
+            page("on call: alerts", "/on-call/alerts"),
+            page("on call: hand-offs", "/on-call/handoffs"),
+            page("devices", "/devices"),
+            page("not found", "/libraries/no-such-library"),
+            page("no such page", "/no-such-page"),
+        ]
+    }
+
+    /// staff and maria take week-long turns in Rome, staff's since yesterday.
+    private static func giveRotation(store: ModerationStore, sandboxDatabase: String) throws {
+        let staff = try SeedAccounts.staffAccounts(databasePath: sandboxDatabase).map { StaffMember(id: $0.id, username: $0.username) }
+        let members = try ["staff", "maria"].map { name in try #require(staff.first { $0.username == name }) }
+        for member in members { try store.recordStaffMember(member, signedInAt: nil) }
+        let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+        let rotation = try Rotation(
+            members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
+            startDate: LocalDate(Date(), in: rome).adding(days: -1))
+        try store.saveRotation(rotation, audit: AuditEntry(
+            recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
+            targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
+            requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
+    }
+}
