@@ -144,9 +144,16 @@ enum PageModels {
         let entry = auditEntry(2, reason: hostile)
         return [
             ("layout", ErrorPage(
-                layout: LayoutModel(
-                    title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
-                    summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago"),
+                layout: {
+                    var frame = LayoutModel(
+                        title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
+                        summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
+                    // The flash of a report's dismissal offers its Undo.
+                    frame.undo = UndoOffer(
+                        url: "/reports/42/decide", seen: "dismissed", key: "undo-key", reportReason: "damaged", back: "/reports/42?x=\"y\"",
+                        label: "Undo: reopen the report")
+                    return frame
+                }(),
                 title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
             ("sign-in", SignInPage(
                 layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
@@ -193,6 +200,19 @@ enum PageModels {
                     row.claim = claimBadge(index, kind: .report, key: String(report.id))
                     return row
                 }, loaded: true, pager: nil)),
+            ("report-detail", {
+                let report = try MirrorReport(reports[0], confirmedAt: now)
+                var other = try MirrorReport(reports[1], confirmedAt: now)
+                other.details = hostile
+                var page = ReportDetailPage(
+                    layout: layout("Report", active: .reports, summary: summary), report: report, library: mirrored[0], others: [other],
+                    notes: [ReportNote(reportId: report.id, authorId: 4, authorUsername: hostile, text: hostile, writtenAt: now.addingTimeInterval(-600))],
+                    targets: .defaults, now: now)
+                page.claim = claimBadge(1, kind: .report, key: String(report.id))
+                page.noteText = hostile
+                page.noteProblem = ReportNote.Problem.tooLong.description
+                return page
+            }()),
             ("photos", PhotoGridPage(
                 layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
                 cards: photos.enumerated().map { index, photo in

@@ -170,6 +170,7 @@ struct AuditListPage: MustacheParent {
         case "to": to
         case "problems": problems
         case "matching": matching
+        case "matchingText": CountText.of(matching, "matching entry", "matching entries")
         case "rows": rows
         case "isEmpty": isEmpty
         case "newerHref": newerHref

@@ -310,6 +310,10 @@ struct LibraryDetailPage: MustacheParent {
         let isSameName: Bool
         let status: String
         let libraryURL: String
+        /// Its photo, to compare side by side with the submission's; "" when it has none.
+        var photoURL = ""
+        /// "3 d ago": when it was submitted.
+        var age = ""
 
         func child(named key: String) -> Any? {
             switch key {
@@ -321,6 +325,9 @@ struct LibraryDetailPage: MustacheParent {
             case "isSameName": isSameName
             case "status": status
             case "libraryURL": libraryURL
+            case "photoURL": photoURL
+            case "hasPhoto": !photoURL.isEmpty
+            case "age": age
             default: nil
             }
         }
@@ -396,6 +403,12 @@ struct LibraryDetailPage: MustacheParent {
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
+    /// The "Possible duplicate" warning: only while the library waits for a decision (an
+    /// approved or rejected one has had its comparison; the candidates are still listed).
+    let warnsOfDuplicate: Bool
+    /// The submission's own place and age, for its side of the comparison.
+    let place: String
+    let age: String
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
     let presetReasons = DecisionController.presetReasons
@@ -442,14 +455,20 @@ struct LibraryDetailPage: MustacheParent {
         duplicates = others.filter { $0.id != library.id }.map { other in
             let metres = GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)
             let isClose = metres <= ModerationStore.duplicateMetres
-            return Duplicate(
+            var duplicate = Duplicate(
                 name: LibraryText.displayName(other.name), slug: other.slug,
                 place: LibraryText.place(address: other.address, city: other.city, country: other.country),
                 distance: Distance.text(metres), isClose: isClose, isSameName: !isClose, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
+            duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
+            duplicate.age = TimeText.age(of: other.createdAt, now: now)
+            return duplicate
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
+        warnsOfDuplicate = hasDuplicates && current == .pending
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        age = TimeText.age(of: library.createdAt, now: now)
         // A status this console does not know is shown, never decided on.
         canApprove = current.map { $0 != .approved } ?? false
         canReject = current.map { $0 != .rejected } ?? false
@@ -482,6 +501,9 @@ struct LibraryDetailPage: MustacheParent {
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
+        warnsOfDuplicate = false
+        place = ""
+        age = ""
         canApprove = false
         canReject = false
         canReturnToPending = false
@@ -510,6 +532,10 @@ struct LibraryDetailPage: MustacheParent {
         case "duplicatesChecked": duplicatesChecked
         case "hasDuplicates": hasDuplicates
         case "hasCloseDuplicate": hasCloseDuplicate
+        case "warnsOfDuplicate": warnsOfDuplicate
+        case "place": place
+        case "age": age
+        case "hasPhoto": photoURL != nil
         case "decisionKey": decisionKey
         case "presetReasons": presetReasons
         case "canApprove": canApprove
