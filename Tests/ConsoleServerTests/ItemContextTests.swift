@@ -34,7 +34,7 @@ struct ItemContextTests {
         let compare = try #require(html.range(of: #"id="compare""#))
         let decide = try #require(html.range(of: #"<section class="decide" id="decide""#))
         let fields = try #require(html.range(of: "<h2>Description</h2>"))
-        #expect(html[warning.upperBound...].prefix(300).contains(#"<a href="#compare">"#), "the warning leads to the comparison")
+        #expect(html[warning.upperBound...].prefix(300).contains(##"<a href="#compare">"##), "the warning leads to the comparison")
         #expect(warning.lowerBound < review.lowerBound && review.lowerBound < compare.lowerBound && compare.lowerBound < decide.lowerBound)
         #expect(decide.lowerBound < fields.lowerBound, "photo, comparison and decision before the long list of fields")
         #expect(html.contains("This submission"), "the library's own side of the comparison")

@@ -200,7 +200,7 @@ enum PageModels {
                     row.claim = claimBadge(index, kind: .report, key: String(report.id))
                     return row
                 }, loaded: true, pager: nil)),
-            ("report-detail", {
+            ("report-detail", try {
                 let report = try MirrorReport(reports[0], confirmedAt: now)
                 var other = try MirrorReport(reports[1], confirmedAt: now)
                 other.details = hostile

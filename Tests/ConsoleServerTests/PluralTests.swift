@@ -75,7 +75,7 @@ struct PluralTests {
 
     @Test("a list of one item says '1 item'")
     func pagerOfOne() {
-        let pager = Pager(url: .reports, filters: [], pagination: Pagination.mirrored(Page(clampingNumber: 1, size: 20), total: 1))
+        let pager = Pager(url: .reports, filters: [], pagination: Pagination.mirrored(BookCornersAPI.Page(clampingNumber: 1, size: 20), total: 1))
         #expect(pager.summary == "Page 1 of 1 · 1 item")
     }
 

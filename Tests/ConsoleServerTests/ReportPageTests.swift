@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import ModerationStore
+import Sandbox
 import Testing
 import TestSupport
 
@@ -32,7 +33,7 @@ struct ReportPageTests {
                 sql: "INSERT INTO report (id, libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, ?, NULL, 'missing', 'Gone since Monday.', '', 'open', ?)",
                 arguments: [Self.otherReportID, Self.libraryID, now.addingTimeInterval(-7_200)])
         }
-        try await database.close()
+        try database.close()
     }
 
     @Test("/reports/<id> shows the report, its library with photo and status, who reported when, the other reports, and no backend read")
@@ -145,12 +146,14 @@ struct ReportPageTests {
             #expect(!after.contains("<script>alert"))
             #expect(!other.contains(#"<p class="note-text""#), "a note belongs to its report only")
             let store = try DatabaseQueue(path: directory.path("console.sqlite"))
-            let audited = try await store.read { db in
-                try Row.fetchAll(db, sql: "SELECT action, reason, actorUsername FROM auditEntry WHERE action = 'report.note'")
+            let reasons = try await store.read { db in
+                try String.fetchAll(db, sql: "SELECT reason FROM auditEntry WHERE action = 'report.note'")
             }
-            #expect(audited.count == 1)
-            #expect(audited.first?["reason"] == Self.hostile)
-            #expect(audited.first?["actorUsername"] == SeedAccounts.demoStaffUsername)
+            let authors = try await store.read { db in
+                try String.fetchAll(db, sql: "SELECT actorUsername FROM auditEntry WHERE action = 'report.note'")
+            }
+            #expect(reasons == [Self.hostile])
+            #expect(authors == [SeedAccounts.demoStaffUsername])
         }
     }
 }

@@ -8,7 +8,7 @@ struct BulkConfirmationForm: Decodable, Sendable {
         let decision: Decision
         let reason: String
         /// The list page to return to, as sent: the controller makes it safe.
-        let back: String?
+        var back: String? = nil
     }
 
     var item: RepeatedField?

@@ -6,7 +6,7 @@ struct BulkSelectionForm: Decodable, Sendable {
         let decision: Decision
         let reason: String
         /// The list the selection was made on, as sent: the controller makes it safe.
-        let back: String?
+        var back: String? = nil
     }
 
     var item: RepeatedField?
