@@ -225,13 +225,20 @@ enum PageModels {
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
                 items: (1...3).map {
-                    .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
+                    var item = BulkConfirmPage.Item(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
                         claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
+                    // The first two as the mirror knows them: their places and photos tell namesakes apart.
+                    if $0 < 3 { item.shows(mirrored[$0 - 1]) }
+                    return item
                 },
                 heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
-            ("reject-confirm", RejectConfirmPage(
-                layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
-                reason: hostile, back: "/libraries")),
+            ("reject-confirm", {
+                var page = RejectConfirmPage(
+                    layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
+                    reason: hostile, back: "/libraries")
+                page.names(mirrored[0])
+                return page
+            }()),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now)], isEmpty: false,
