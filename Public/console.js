@@ -157,7 +157,10 @@
     },
   };
   var keys = list ? listKeys : decide ? itemKeys : {};
-  if (decide && window.location.hash === "#decide") { press(within(decide, "reject")); }
+  // A list's "Reject…" opens a library's page at #decide: the reason's picker takes the focus.
+  // Only a picker: a report's Dismiss is a button, and an address must never press it.
+  var rejectControl = within(decide, "reject");
+  if (decide && window.location.hash === "#decide" && rejectControl && rejectControl.tagName.toLowerCase() === "select") { press(rejectControl); }
 
   var help = [
     ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (a report: resolve)"],

@@ -14,11 +14,4 @@ public enum CountText {
 
     /// "1 library", "2 libraries".
     public static func libraries(_ count: Int) -> String { of(count, "library", "libraries") }
-
-    /// A staff member named as well as the console knows them: their username, or
-    /// "staff member #13" when only the id is known (never a bare "staff 13").
-    public static func staffMember(username: String?, id: Int?) -> String {
-        if let username, !username.isEmpty { return username }
-        return id.map { "staff member #\($0)" } ?? "an unknown staff member"
-    }
 }

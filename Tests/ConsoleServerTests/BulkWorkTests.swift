@@ -91,6 +91,8 @@ struct BulkWorkTests {
             #expect(libraries.contains(#"<strong aria-current="true">20</strong>"#))
             #expect(reports.contains(#"<strong aria-current="true">50</strong>"#))
             #expect(reports.contains(#"page_size=20">20</a>"#))
+            #expect(reports.contains(#"<input type="hidden" name="page_size" value="50">"#), "filtering keeps the page size")
+            #expect(!libraries.contains(#"name="page_size""#), "the standard size needs no field")
         }
     }
 

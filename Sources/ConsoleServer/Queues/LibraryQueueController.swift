@@ -43,7 +43,7 @@ struct LibraryQueueController {
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let targets = try store.queueTargets()
-        let page = LibraryListPage(
+        var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
@@ -66,6 +66,7 @@ struct LibraryQueueController {
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
             back: back)
+        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         return try renderer.render(page, with: "libraries")
     }
 
@@ -156,8 +157,13 @@ struct LibraryListPage: MustacheParent {
         self.back = back
     }
 
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
     func child(named key: String) -> Any? {
         switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
         case "statusOptions": statusOptions
         case "text": text

@@ -115,6 +115,7 @@ struct ReportQueueController {
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
         page.back = back
+        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }
@@ -144,8 +145,13 @@ struct ReportListPage: MustacheParent {
         back = SiteURL.reports.path
     }
 
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
     func child(named key: String) -> Any? {
         switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
         case "statusOptions": statusOptions
         case "reasonOptions": reasonOptions
