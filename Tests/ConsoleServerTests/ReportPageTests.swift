@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport
@@ -155,5 +156,41 @@ struct ReportPageTests {
             #expect(reasons == [Self.hostile])
             #expect(authors == [SeedAccounts.demoStaffUsername])
         }
+    }
+
+    @Test("an applied decision's message names what was decided: the library, or the report or photo on it")
+    func outcomeWording() {
+        #expect(DecisionOutcomeText.applied(.approved, kind: .library, name: "Corner Books", city: "Florence") == "Approved: Corner Books in Florence")
+        #expect(DecisionOutcomeText.applied(.dismissed, kind: .report, name: "Community Bookcase", city: "Stockholm")
+            == "Report on Community Bookcase (Stockholm) dismissed")
+        #expect(DecisionOutcomeText.applied(.resolved, kind: .report, name: "", city: "") == "Report on Unnamed library resolved")
+        #expect(DecisionOutcomeText.applied(.rejected, kind: .photo, name: "Corner Books", city: "Florence") == "Photo of Corner Books (Florence) rejected")
+    }
+
+    @Test("only the message of the viewer's applied resolution or dismissal of a report offers an Undo")
+    func undoOnlyForItsOwnMessage() {
+        // setup
+        let now = Date()
+        func action(_ kind: ModerationAction.TargetKind, _ key: String, wanted: ItemStatus, state: ModerationAction.State, message: String) -> ModerationAction {
+            var action = ModerationAction(
+                idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: kind, targetKey: key, statusSeen: .open,
+                statusWanted: wanted, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: now)
+            action.state = state
+            action.outcomeMessage = message
+            return action
+        }
+        let dismissed = action(.report, "42", wanted: .dismissed, state: .applied, message: "Report on X (Y) dismissed.")
+        // act
+        let offer = UndoOffer(for: dismissed, flash: "Report on X (Y) dismissed.", back: "/reports/42", now: now)
+        // check
+        #expect(offer?.url == "/reports/42/decide" && offer?.seen == "dismissed" && offer?.back == "/reports/42")
+        #expect(UndoOffer(for: dismissed, flash: "Note kept with the report (only staff see it).", back: "/", now: now) == nil, "another message")
+        #expect(UndoOffer(for: dismissed, flash: "Report on X (Y) dismissed.", back: "/", now: now.addingTimeInterval(3_600)) == nil, "too late")
+        let waiting = action(.report, "42", wanted: .dismissed, state: .waiting, message: "Report on X (Y) dismissed.")
+        #expect(UndoOffer(for: waiting, flash: "Report on X (Y) dismissed.", back: "/", now: now) == nil, "not applied yet")
+        let reopened = action(.report, "42", wanted: .open, state: .applied, message: "Report on X (Y) reopened.")
+        #expect(UndoOffer(for: reopened, flash: "Report on X (Y) reopened.", back: "/", now: now) == nil, "a reopening is the undo")
+        let library = action(.library, "corner", wanted: .approved, state: .applied, message: "Approved: X in Y.")
+        #expect(UndoOffer(for: library, flash: "Approved: X in Y.", back: "/", now: now) == nil, "libraries have their own flow")
     }
 }
