@@ -37,7 +37,7 @@ struct ItemContextTests {
         #expect(html[warning.upperBound...].prefix(300).contains(##"<a href="#compare">"##), "the warning leads to the comparison")
         #expect(warning.lowerBound < review.lowerBound && review.lowerBound < compare.lowerBound && compare.lowerBound < decide.lowerBound)
         #expect(decide.lowerBound < fields.lowerBound, "photo, comparison and decision before the long list of fields")
-        #expect(html.contains("This submission"), "the library's own side of the comparison")
+        #expect(html.contains(#"<p class="candidate-label">This library</p>"#), "the library's own side of the comparison")
         #expect(html.contains("close.jpg"), "a candidate's photo, to compare")
         #expect(html.contains(#"class="primary decide-button" data-key="approve">Approve</button>"#))
         #expect(html.contains(#"class="danger decide-button">Reject</button>"#), "Approve and Reject the same size")
