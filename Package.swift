@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(
             name: "console",
             dependencies: [
-                "ConsoleServer", "Sandbox", "BookCornersAPI", "ModerationStore",
+                "ConsoleServer", "Sandbox", "BookCornersAPI", "ModerationStore", "ModerationVocabulary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

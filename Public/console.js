@@ -1,7 +1,9 @@
 // Small conveniences only; every page works without this file.
 // 1. Show times in the viewer's own time zone (the page shows UTC without script).
 // 2. A preset rejection reason is copied into the editable text box.
-// 3. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page, and on queues
+// 3. Bulk selection on the libraries list: a header box selects the page, shift-click
+//    selects a range, and the bar under the list counts what is selected.
+// 4. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page, and on queues
 //    and a library's page the review shortcuts below ("?" lists them). A shortcut only
 //    presses the page's own buttons and links, so it asks for the same confirmation the
 //    mouse path does, and never fires while typing.
@@ -39,6 +41,52 @@
       if (navigator.clipboard) { navigator.clipboard.writeText(input.value).then(done, function () { document.execCommand("copy"); done(); }); } else { document.execCommand("copy"); done(); }
     });
     input.insertAdjacentElement("afterend", button);
+  });
+
+  // Bulk selection: the form works without this (tick boxes one by one, then Review…).
+  document.querySelectorAll("form.bulk").forEach(function (form) {
+    var boxes = Array.prototype.slice.call(form.querySelectorAll("input[type=checkbox][name=item]"));
+    var count = form.querySelector("[data-selection-count]");
+    var header = form.querySelector("th[data-select-all]");
+    if (!boxes.length) { return; }
+    var all = null;
+    if (header) {
+      all = document.createElement("input");
+      all.type = "checkbox";
+      all.className = "select-all";
+      all.setAttribute("aria-label", "Select every library on this page");
+      header.insertBefore(all, header.firstChild);
+      all.addEventListener("change", function () {
+        boxes.forEach(function (box) { box.checked = all.checked; });
+        update();
+      });
+    }
+    function update() {
+      var chosen = boxes.filter(function (box) { return box.checked; }).length;
+      if (all) {
+        all.checked = chosen === boxes.length;
+        all.indeterminate = chosen > 0 && chosen < boxes.length;
+      }
+      if (count) {
+        count.textContent = chosen === 0 ? "Select libraries above (up to 50), then:"
+          : chosen + (chosen === 1 ? " library" : " libraries") + " selected:";
+      }
+      form.classList.toggle("has-selection", chosen > 0);
+    }
+    // Shift-click ticks (or unticks) every box between the last one clicked and this one.
+    var last = null;
+    boxes.forEach(function (box) {
+      box.addEventListener("click", function (event) {
+        if (event.shiftKey && last !== null && last !== box) {
+          var from = boxes.indexOf(last), to = boxes.indexOf(box);
+          boxes.slice(Math.min(from, to), Math.max(from, to) + 1).forEach(function (other) { other.checked = box.checked; });
+        }
+        last = box;
+        update();
+      });
+      box.addEventListener("change", update);
+    });
+    update();
   });
 
   // The summary's Print button (the browser's own Print works without script).
@@ -86,6 +134,7 @@
       var row = focusedRow(), box = row && row.querySelector("input[type=checkbox]");
       if (!box) { say("This row cannot be selected."); return; }
       box.checked = !box.checked;
+      box.dispatchEvent(new Event("change"));
       say((box.checked ? "Selected " : "Unselected ") + rowName(row));
     },
     o: function () { var row = focusedRow(); if (row && row.dataset.open) { window.location.href = row.dataset.open; } },
@@ -123,7 +172,10 @@
     },
   };
   var keys = list ? listKeys : decide ? itemKeys : {};
-  if (decide && window.location.hash === "#decide") { press(within(decide, "reject")); }
+  // A list's "Reject…" opens a library's page at #decide: the reason's picker takes the focus.
+  // Only a picker: a report's Dismiss is a button, and an address must never press it.
+  var rejectControl = within(decide, "reject");
+  if (decide && window.location.hash === "#decide" && rejectControl && rejectControl.tagName.toLowerCase() === "select") { press(rejectControl); }
 
   var help = [
     ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (a report: resolve)"],

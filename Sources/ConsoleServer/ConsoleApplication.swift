@@ -160,7 +160,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     signIn.addSignedInRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
-    ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)
+    ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
     ClaimController(

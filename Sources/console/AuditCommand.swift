@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 
 /// `console audit …`: the audit log from the command line.
 struct AuditCommand: AsyncParsableCommand {
@@ -120,7 +121,7 @@ extension AuditVerifyCommand {
         switch AuditExportFile.verify(entries) {
         case .intact(let count, let head, let gaps):
             let skipped = gaps == 0 ? "" : " (\(gaps) gaps in the ids, as in a filtered export: links across them not checked)"
-            ConsoleOutput.write("OK, \(count) entries, head \(head)\(skipped)\n")
+            ConsoleOutput.write("OK, \(CountText.of(count, "entry", "entries")), head \(head)\(skipped)\n")
         case .broken(let id, let reason):
             ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
             throw ExitCode(1)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 
 /// `console devices …`: the device tokens pushes go to.
 struct DevicesCommand: AsyncParsableCommand {
@@ -38,7 +39,7 @@ struct DevicesImportCommand: AsyncParsableCommand {
         let result = try database.openStore().importDevices(entries, now: Date())
         let imported = result.added + result.updated + result.unchanged
         ConsoleOutput.write(
-            "Imported \(imported) device \(imported == 1 ? "token" : "tokens"): \(result.added) added, \(result.updated) updated, "
+            "Imported \(CountText.of(imported, "device token", "device tokens")): \(result.added) added, \(result.updated) updated, "
                 + "\(result.unchanged) unchanged; \(result.skippedInactive) inactive skipped.\n")
     }
 }

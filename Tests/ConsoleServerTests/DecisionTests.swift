@@ -71,7 +71,7 @@ struct DecisionTests {
             let confirm = try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason),
             ])
-            #expect(confirm.status == .ok && confirm.contains("Reject this library?"), "a rejection is confirmed first")
+            #expect(confirm.status == .ok && confirm.contains("<h1>Reject <span dir=\"auto\""), "a rejection is confirmed first, naming the library")
             #expect(confirm.contains("&lt;b&gt;&quot;Quoted&quot;&lt;/b&gt;"))
             #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before confirming")
             try await browser.post("/libraries/\(slug)/decide", form: [

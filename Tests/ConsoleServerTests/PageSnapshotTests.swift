@@ -146,9 +146,16 @@ enum PageModels {
         let entry = auditEntry(2, reason: hostile)
         return [
             ("layout", ErrorPage(
-                layout: LayoutModel(
-                    title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
-                    summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago"),
+                layout: {
+                    var frame = LayoutModel(
+                        title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
+                        summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
+                    // The flash of a report's dismissal offers its Undo.
+                    frame.undo = UndoOffer(
+                        url: "/reports/42/decide", seen: "dismissed", key: "undo-key", reportReason: "damaged", back: "/reports/42?x=\"y\"",
+                        label: "Undo: reopen the report")
+                    return frame
+                }(),
                 title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
             ("sign-in", SignInPage(
                 layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
@@ -195,6 +202,19 @@ enum PageModels {
                     row.claim = claimBadge(index, kind: .report, key: String(report.id))
                     return row
                 }, loaded: true, pager: nil)),
+            ("report-detail", try {
+                let report = try MirrorReport(reports[0], confirmedAt: now)
+                var other = try MirrorReport(reports[1], confirmedAt: now)
+                other.details = hostile
+                var page = ReportDetailPage(
+                    layout: layout("Report", active: .reports, summary: summary), report: report, library: mirrored[0], others: [other],
+                    notes: [ReportNote(reportId: report.id, authorId: 4, authorUsername: hostile, text: hostile, writtenAt: now.addingTimeInterval(-600))],
+                    targets: .defaults, now: now)
+                page.claim = claimBadge(1, kind: .report, key: String(report.id))
+                page.noteText = hostile
+                page.noteProblem = ReportNote.Problem.tooLong.description
+                return page
+            }()),
             ("photos", PhotoGridPage(
                 layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
                 cards: photos.enumerated().map { index, photo in
@@ -207,13 +227,20 @@ enum PageModels {
             ("bulk-confirm", BulkConfirmPage(
                 layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
                 items: (1...3).map {
-                    .init(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
+                    var item = BulkConfirmPage.Item(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
                         claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
+                    // The first two as the mirror knows them: their places and photos tell namesakes apart.
+                    if $0 < 3 { item.shows(mirrored[$0 - 1]) }
+                    return item
                 },
                 heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
-            ("reject-confirm", RejectConfirmPage(
-                layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
-                reason: hostile, back: "/libraries")),
+            ("reject-confirm", {
+                var page = RejectConfirmPage(
+                    layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
+                    reason: hostile, back: "/libraries")
+                page.names(mirrored[0])
+                return page
+            }()),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,

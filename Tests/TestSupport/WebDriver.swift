@@ -10,7 +10,7 @@ import Glibc
 public final class WebDriver: @unchecked Sendable {
     private let process: SpawnedProcess
     private let base: String
-    private var sessionPath = ""
+    private(set) var sessionPath = ""
     private let http: HTTPClient
 
     public init() throws {
@@ -152,7 +152,7 @@ public final class WebDriver: @unchecked Sendable {
         try? await http.shutdown()
     }
 
-    private func send(_ method: String, _ path: String, _ body: Any? = nil) async throws -> Any? {
+    func send(_ method: String, _ path: String, _ body: Any? = nil) async throws -> Any? {
         var request = HTTPClientRequest(url: base + path)
         request.method = .init(rawValue: method)
         if let body {

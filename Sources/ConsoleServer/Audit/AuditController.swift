@@ -104,6 +104,9 @@ struct AuditController {
         if entry.targetKind == "outbox", !entry.targetId.isEmpty {
             return .init(href: SiteURL.outboxMessage(entry.targetId).path, label: "Open the message in the outbox →")
         }
+        if entry.targetKind == "report", let id = ItemReference.id(entry.targetId) {
+            return .init(href: SiteURL.report(id).path, label: "Open the report in the console →")
+        }
         guard entry.isDecision, !entry.targetSlug.isEmpty else { return nil }
         return .init(href: SiteURL.library(entry.targetSlug).path, label: "Open the library in the console →")
     }

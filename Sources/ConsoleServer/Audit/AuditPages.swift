@@ -196,6 +196,7 @@ struct AuditListPage: MustacheParent {
         case "to": to
         case "problems": problems
         case "matching": matching
+        case "matchingText": CountText.of(matching, "matching entry", "matching entries")
         case "rows": rows
         case "isEmpty": isEmpty
         case "clockName": clockName

@@ -30,6 +30,12 @@ struct SessionMiddleware: RouterMiddleware {
             }
             context.session = session
             context.flash = flash
+            // Only a page with a message looks for its Undo (one indexed read, not on every view).
+            if flash != nil {
+                context.undo = try UndoOffer.find(
+                    flash: flash, viewer: session.staffId, back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")),
+                    store: store)
+            }
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.pendingActions = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
             // Counts the store cannot read leave the navigation without badges, never the page without content.

@@ -41,7 +41,7 @@ struct DashboardController {
                     title: "Open reports", href: SiteURL.reports.path, total: summary?.openReportsCount,
                     items: reports.map {
                         .init(label: LibraryText.displayName($0.libraryName), detail: $0.reason.label,
-                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                              href: SiteURL.report($0.id).path, age: TimeText.age(of: $0.createdAt, now: now),
                               mark: QueueStandingMark(.reports, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
                 DashboardPage.Queue(

@@ -348,7 +348,7 @@ final class ActionRunner: Service, Sendable {
     private func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) async throws {
         try await finish(
             action, state: .applied, target: target, statusAfter: action.statusWanted.rawValue, backendStatus: backendStatus,
-            message: "\(action.statusWanted.pastTense): \(target.nameInCity)\(note).")
+            message: DecisionOutcomeText.applied(action.statusWanted, kind: action.targetKind, name: target.name, city: target.city) + "\(note).")
     }
 
     /// Stores a final outcome, and writes what it established into the mirror first, so the

@@ -7,6 +7,8 @@ struct BulkConfirmationForm: Decodable, Sendable {
         let key: String
         let decision: Decision
         let reason: String
+        /// The list page to return to, as sent: the controller makes it safe.
+        var back: String? = nil
     }
 
     var item: RepeatedField?
@@ -14,9 +16,10 @@ struct BulkConfirmationForm: Decodable, Sendable {
     var decision: String?
     var reason: String?
     var reasonPreset: String?
+    var back: String?
 
     private enum CodingKeys: String, CodingKey {
-        case item, key, decision, reason
+        case item, key, decision, reason, back
         case reasonPreset = "reason_preset"
     }
 
@@ -27,6 +30,6 @@ struct BulkConfirmationForm: Decodable, Sendable {
             throw .confirmationDecisionMissing
         }
         let reason = try DecisionReason.text(typed: reason, preset: reasonPreset, required: decision == .reject)
-        return Confirmation(items: items, key: key, decision: decision, reason: reason)
+        return Confirmation(items: items, key: key, decision: decision, reason: reason, back: back)
     }
 }

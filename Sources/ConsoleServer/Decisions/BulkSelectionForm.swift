@@ -5,15 +5,19 @@ struct BulkSelectionForm: Decodable, Sendable {
         let items: [BulkItem]
         let decision: Decision
         let reason: String
+        /// The list the selection was made on, as sent: the controller makes it safe.
+        var back: String? = nil
     }
 
     var item: RepeatedField?
     var decision: String?
     var reason: String?
     var reasonPreset: String?
+    /// The list page (filters, order, page) to return to once the decisions are recorded.
+    var back: String?
 
     private enum CodingKeys: String, CodingKey {
-        case item, decision, reason
+        case item, decision, reason, back
         case reasonPreset = "reason_preset"
     }
 
@@ -25,6 +29,6 @@ struct BulkSelectionForm: Decodable, Sendable {
             throw .bulkDecisionMissing
         }
         let reason = try DecisionReason.text(typed: reason, preset: reasonPreset, required: decision == .reject)
-        return Selection(items: items, decision: decision, reason: reason)
+        return Selection(items: items, decision: decision, reason: reason, back: back)
     }
 }

@@ -68,10 +68,12 @@ struct DecisionController {
                 back: SafeRedirect.path(form.back ?? SiteURL.libraries.path))
         case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
-            let page = RejectConfirmPage(
+            var page = RejectConfirmPage(
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
                 slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback),
                 queue: LibraryQueueContext(formValue: form.queue))
+            // The confirmation names what it rejects (from the mirror: no backend read).
+            if let library = try store.mirroredLibrary(slug: key) { page.names(library) }
             return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
             return try await record(
@@ -110,20 +112,20 @@ struct DecisionController {
         let page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
             decision: selection.decision.rawValue, verb: verb, count: selection.items.count,
-            items: try selection.items.map {
-                BulkConfirmPage.Item(
-                    slug: $0.slug, seen: $0.seen.rawValue, name: $0.name, hasDuplicate: try hasDuplicate(slug: $0.slug),
-                    claimNote: claims[$0.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
+            items: try selection.items.map { item in
+                // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
+                let library = try store.mirroredLibrary(slug: item.slug)
+                var row = BulkConfirmPage.Item(
+                    slug: item.slug, seen: item.seen.rawValue, name: item.name,
+                    hasDuplicate: try library.map { try !store.idsWithDuplicates(among: [$0]).isEmpty } ?? false,
+                    claimNote: claims[item.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
+                if let library { row.shows(library) }
+                return row
             },
             heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
-            reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString)
+            reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString,
+            back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path))
         return try renderer.render(page, with: "bulk-confirm")
-    }
-
-    /// Whether the mirror knows another approved or pending library that may be this one (no backend read).
-    private func hasDuplicate(slug: String) throws -> Bool {
-        guard let library = try store.mirroredLibrary(slug: slug) else { return false }
-        return try !store.idsWithDuplicates(among: [library]).isEmpty
     }
 
     @Sendable func applyBulk(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -138,9 +140,10 @@ struct DecisionController {
         }
         runner.nudge()
         try await sessions.flash(
-            "\(items.count) \(items.count == 1 ? "decision" : "decisions") recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
+            "\(CountText.of(items.count, "decision", "decisions")) recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
             sessionID: session.id)
-        return .redirect(to: SiteURL.libraries.path, type: .normal)
+        // Back to the list as it was: the same filters, order and page.
+        return .redirect(to: SafeRedirect.path(confirmation.back ?? SiteURL.libraries.path), type: .normal)
     }
 
     // MARK: Recording
@@ -236,6 +239,10 @@ struct RejectConfirmPage: MustacheParent {
     /// The list the library's page was opened from, sent on so the next one opens; "" for none.
     let queue: String
     let hasQueue: Bool
+    /// The library being rejected, by name and place; its slug until the mirror names it.
+    private(set) var name: String
+    private(set) var place = ""
+    private(set) var isUnnamed = false
 
     init(layout: LayoutModel, slug: String, seen: String, key: String, reason: String, back: String, queue: LibraryQueueContext? = nil) {
         self.layout = layout
@@ -248,6 +255,14 @@ struct RejectConfirmPage: MustacheParent {
         cancelURL = queue?.detailPath(slug: slug) ?? SiteURL.library(slug).path
         self.queue = queue?.formValue ?? ""
         hasQueue = queue != nil
+        name = slug
+    }
+
+    /// Names the library as the mirror has it.
+    mutating func names(_ library: MirrorLibrary) {
+        name = LibraryText.displayName(library.name)
+        isUnnamed = LibraryText.isBlank(library.name)
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
     }
 
     func child(named key: String) -> Any? {
@@ -262,6 +277,10 @@ struct RejectConfirmPage: MustacheParent {
         case "cancelURL": cancelURL
         case "queue": queue
         case "hasQueue": hasQueue
+        case "name": name
+        case "place": place
+        case "hasPlace": !place.isEmpty
+        case "isUnnamed": isUnnamed
         default: nil
         }
     }
@@ -274,6 +293,10 @@ struct BulkConfirmPage: MustacheParent {
         let seen: String
         let name: String
         let libraryURL: String
+        /// Where it is ("Rue Mouffetard 69, Paris, FR") and its thumbnail, from the mirror: two
+        /// libraries of one name are told apart; "" when the mirror does not know it.
+        private(set) var place = ""
+        private(set) var thumbnailURL = ""
         /// The mirror knows another approved or pending library within 50 m or with its name in its city.
         let hasDuplicate: Bool
         /// "maria is reviewing · 8 min left" when someone else holds a claim on it; "" otherwise.
@@ -290,11 +313,21 @@ struct BulkConfirmPage: MustacheParent {
             libraryURL = SiteURL.library(slug).path
         }
 
+        /// Takes the place and thumbnail of the library as the mirror has it.
+        mutating func shows(_ library: MirrorLibrary) {
+            place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+            thumbnailURL = library.thumbnailUrl.isEmpty ? library.photoUrl : library.thumbnailUrl
+        }
+
         func child(named key: String) -> Any? {
             switch key {
             case "slug": slug
             case "seen": seen
             case "name": name
+            case "place": place
+            case "hasPlace": !place.isEmpty
+            case "thumbnailURL": thumbnailURL
+            case "hasThumbnail": !thumbnailURL.isEmpty
             case "libraryURL": libraryURL
             case "hasDuplicate": hasDuplicate
             case "claimNote": claimNote
@@ -315,14 +348,20 @@ struct BulkConfirmPage: MustacheParent {
     let isReject: Bool
     let key: String
     /// "2 of these are being reviewed by someone else …"; "" when none is.
-    let claimedNotice: String
+    private(set) var claimedNotice: String
     let hasClaimed: Bool
     let confirmURL = SiteURL.librariesBulkConfirm.path
+    /// "Reject 3 libraries", "Approve 1 library": the confirming button.
+    let buttonLabel: String
+    /// The list the selection was made on (filters, order, page): Cancel and the decision return there.
+    let back: String
 
     init(
         layout: LayoutModel, decision: String, verb: String, count: Int, items: [Item], heading: String, reason: String, isReject: Bool,
-        key: String
+        key: String, back: String = SiteURL.libraries.path
     ) {
+        buttonLabel = "\(verb) \(CountText.libraries(count))"
+        self.back = back
         self.layout = layout
         self.decision = decision
         self.verb = verb
@@ -337,17 +376,23 @@ struct BulkConfirmPage: MustacheParent {
         claimedNotice = claimed == 0 ? "" : claimed == 1
             ? "1 of these libraries is being reviewed by someone else (marked below). Confirming decides it anyway and ends their claim."
             : "\(claimed) of these libraries are being reviewed by someone else (marked below). Confirming decides them anyway and ends their claims."
+        // One library is "this library", not "1 of these libraries".
+        if claimed == 1, count == 1 {
+            claimedNotice = "Someone else is reviewing this library (marked below). Confirming decides it anyway and ends their claim."
+        }
     }
 
     /// "Approve 1 library?", "Reject 3 libraries?".
     static func heading(verb: String, count: Int) -> String {
-        "\(verb) \(count) \(count == 1 ? "library" : "libraries")?"
+        "\(verb) \(CountText.libraries(count))?"
     }
-    let cancelURL = SiteURL.libraries.path
+    var cancelURL: String { back }
 
     func child(named key: String) -> Any? {
         switch key {
         case "layout": layout
+        case "buttonLabel": buttonLabel
+        case "back": back
         case "decision": decision
         case "verb": verb
         case "count": count

@@ -36,6 +36,8 @@ struct LayoutModel: MustacheParent {
         case "csrf": csrf ?? ""
         case "hasFlash": flash != nil
         case "flash": flash ?? ""
+        case "hasUndo": undo != nil
+        case "undo": undo ?? UndoOffer.none
         case "hasBanner": banner != nil
         case "banner": banner ?? ""
         case "hasMessages": flash != nil || banner != nil || notice != nil
@@ -67,6 +69,8 @@ struct LayoutModel: MustacheParent {
     let username: String?
     let csrf: String?
     let flash: String?
+    /// The Undo beside the flash (a report's resolution or dismissal just made).
+    var undo: UndoOffer?
     var banner: String?
     /// About the mirrored data (still loading, older than its goal); not a backend problem.
     var notice: String?
@@ -106,6 +110,7 @@ struct LayoutModel: MustacheParent {
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
             pendingActions: context.pendingActions, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
+        undo = context.flash == nil ? nil : context.undo
     }
 
     /// The frame from plain values: `session` is nil when nobody is signed in.

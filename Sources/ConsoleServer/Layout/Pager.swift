@@ -13,14 +13,20 @@ struct Pager: MustacheParent {
     let previousLabel: String
     let nextLabel: String
 
+    /// The page sizes offered under a list (the address also takes 10).
+    static let offeredPageSizes = [20, 50]
+
+    /// "Per page: 20 · 50": the first page of the same list at another size.
     struct PageSizeOption: MustacheParent {
         let size: Int
         let selected: Bool
+        let href: String
 
         func child(named key: String) -> Any? {
             switch key {
             case "size": size
             case "selected": selected
+            case "href": href
             default: nil
             }
         }
@@ -35,6 +41,7 @@ struct Pager: MustacheParent {
         case "nextHref": nextHref ?? ""
         case "previousLabel": previousLabel
         case "nextLabel": nextLabel
+        case "pageSizes": pageSizes
         default: nil
         }
     }
@@ -43,12 +50,15 @@ struct Pager: MustacheParent {
         func href(_ page: Int) -> String {
             url.path(query: (filters + [("page", String(page)), ("page_size", String(pagination.pageSize))]).map { (name: $0.0, value: $0.1) })
         }
-        let noun = pagination.total == 1 ? "item" : "items"
-        summary = "Page \(pagination.page) of \(pagination.totalPages) · \(pagination.total) \(noun)"
+        summary = "Page \(pagination.page) of \(pagination.totalPages) · \(CountText.of(pagination.total, "item", "items"))"
         previousHref = pagination.hasPrevious ? href(pagination.page - 1) : nil
         nextHref = pagination.hasNext ? href(pagination.page + 1) : nil
         previousLabel = order == .newest ? "Newer" : "Older"
         nextLabel = order == .newest ? "Older" : "Newer"
-        pageSizes = ListQuery.pageSizes.map { PageSizeOption(size: $0, selected: $0 == pagination.pageSize) }
+        pageSizes = Self.offeredPageSizes.map { size in
+            PageSizeOption(
+                size: size, selected: size == pagination.pageSize,
+                href: url.path(query: (filters + [("page_size", String(size))]).map { (name: $0.0, value: $0.1) }))
+        }
     }
 }

@@ -65,7 +65,7 @@ struct OnCallController {
             handoffs: handoffs.map { handoff in
                 OnCallPage.HandoffLine(
                     text: "Shift \(handoff.shiftIndex): \(handoff.outgoing.username) → \(handoff.incoming.username), "
-                        + "\(handoff.digest.decisionCount) \(handoff.digest.decisionCount == 1 ? "decision" : "decisions")",
+                        + CountText.of(handoff.digest.decisionCount, "decision", "decisions"),
                     href: SiteURL.onCallHandoff(handoff.shiftIndex).path)
             },
             hasHandoffs: !handoffs.isEmpty, hasRotation: schedule != nil,

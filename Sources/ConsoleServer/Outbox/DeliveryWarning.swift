@@ -18,7 +18,7 @@ enum DeliveryWarning {
         }
         let failed = health.count(.failed)
         if failed > 0 {
-            parts.append("\(CountText.of(failed, "message", "messages")) failed for good and \(failed == 1 ? "waits" : "wait") for a person: retry or discard on the Outbox page.")
+            parts.append("\(CountText.of(failed, "message", "messages")) failed for good and \(CountText.noun(failed, "waits", "wait")) for a person: retry or discard on the Outbox page.")
         }
         if isOff, health.count(.pending) > 0 {
             parts.append("Delivery is off (--outbox-transport off): \(CountText.of(health.count(.pending), "message waits", "messages wait")) in the outbox.")

@@ -43,7 +43,7 @@ struct LibraryQueueController {
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let targets = try store.queueTargets()
-        let page = LibraryListPage(
+        var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
@@ -66,6 +66,7 @@ struct LibraryQueueController {
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
             back: back)
+        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         return try renderer.render(page, with: "libraries")
     }
 
@@ -156,8 +157,13 @@ struct LibraryListPage: MustacheParent {
         self.back = back
     }
 
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
     func child(named key: String) -> Any? {
         switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
         case "statusOptions": statusOptions
         case "text": text
@@ -310,6 +316,10 @@ struct LibraryDetailPage: MustacheParent {
         let isSameName: Bool
         let status: String
         let libraryURL: String
+        /// Its photo, to compare side by side with the submission's; "" when it has none.
+        var photoURL = ""
+        /// "3 d ago": when it was submitted.
+        var age = ""
 
         func child(named key: String) -> Any? {
             switch key {
@@ -321,6 +331,9 @@ struct LibraryDetailPage: MustacheParent {
             case "isSameName": isSameName
             case "status": status
             case "libraryURL": libraryURL
+            case "photoURL": photoURL
+            case "hasPhoto": !photoURL.isEmpty
+            case "age": age
             default: nil
             }
         }
@@ -396,6 +409,12 @@ struct LibraryDetailPage: MustacheParent {
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
+    /// The "Possible duplicate" warning: only while the library waits for a decision (an
+    /// approved or rejected one has had its comparison; the candidates are still listed).
+    let warnsOfDuplicate: Bool
+    /// The submission's own place and age, for its side of the comparison.
+    let place: String
+    let age: String
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
     let presetReasons = DecisionController.presetReasons
@@ -442,14 +461,20 @@ struct LibraryDetailPage: MustacheParent {
         duplicates = others.filter { $0.id != library.id }.map { other in
             let metres = GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)
             let isClose = metres <= ModerationStore.duplicateMetres
-            return Duplicate(
+            var duplicate = Duplicate(
                 name: LibraryText.displayName(other.name), slug: other.slug,
                 place: LibraryText.place(address: other.address, city: other.city, country: other.country),
                 distance: Distance.text(metres), isClose: isClose, isSameName: !isClose, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
+            duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
+            duplicate.age = TimeText.age(of: other.createdAt, now: now)
+            return duplicate
         }
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
+        warnsOfDuplicate = hasDuplicates && current == .pending
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        age = TimeText.age(of: library.createdAt, now: now)
         // A status this console does not know is shown, never decided on.
         canApprove = current.map { $0 != .approved } ?? false
         canReject = current.map { $0 != .rejected } ?? false
@@ -482,6 +507,9 @@ struct LibraryDetailPage: MustacheParent {
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
+        warnsOfDuplicate = false
+        place = ""
+        age = ""
         canApprove = false
         canReject = false
         canReturnToPending = false
@@ -510,6 +538,10 @@ struct LibraryDetailPage: MustacheParent {
         case "duplicatesChecked": duplicatesChecked
         case "hasDuplicates": hasDuplicates
         case "hasCloseDuplicate": hasCloseDuplicate
+        case "warnsOfDuplicate": warnsOfDuplicate
+        case "place": place
+        case "age": age
+        case "hasPhoto": photoURL != nil
         case "decisionKey": decisionKey
         case "presetReasons": presetReasons
         case "canApprove": canApprove

@@ -50,6 +50,7 @@ struct PhotoQueueController {
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
         page.back = back
+        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return try renderer.render(page, with: "photos")
     }
@@ -78,8 +79,13 @@ struct PhotoGridPage: MustacheParent {
         back = SiteURL.photos.path
     }
 
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
     func child(named key: String) -> Any? {
         switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
         case "statusOptions": statusOptions
         case "cards": cards

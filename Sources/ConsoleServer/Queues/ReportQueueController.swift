@@ -5,13 +5,74 @@ import Hummingbird
 import ModerationStore
 import ModerationVocabulary
 
-/// The problem reports queue, read from the mirror.
+/// The problem reports queue and a report's own page, read from the mirror (no backend read
+/// per page view); staff notes on a report are the console's own, audited.
 struct ReportQueueController {
     let store: ModerationStore
     let renderer: PageRenderer
+    let sessions: SessionManager
+    let audit: StaffAuditWriter
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.reports.pattern, use: list)
+        router.get(SiteURL.Route.report.pattern, use: detail)
+        router.post(SiteURL.Route.reportNote.pattern, use: addNote)
+    }
+
+    @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        let id = try reportID(context)
+        return try renderer.render(try detailPage(id: id, context: context), with: "report-detail")
+    }
+
+    /// The page of report `id`; an unknown report is a 404, as the backend's would be.
+    private func detailPage(id: Int, context: ConsoleRequestContext) throws -> ReportDetailPage {
+        var status = PageStatus()
+        let summary = try MirrorPageData.summary(store, status: &status)
+        guard let report = try store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
+        status.mirrored(confirmedAt: report.lastConfirmedAt)
+        let now = Date()
+        var page = ReportDetailPage(
+            layout: LayoutModel(context: context, title: "Report on \(LibraryText.displayName(report.libraryName))", active: .reports, summary: summary, status: status),
+            report: report, library: try store.mirroredLibrary(slug: report.librarySlug),
+            others: try store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
+            notes: try store.reportNotes(reportId: report.id), targets: try store.queueTargets(), now: now)
+        let target = ItemClaim.Target(kind: .report, key: String(report.id))
+        page.claim = ClaimBadge(
+            claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open,
+            now: now, back: page.back)
+        return page
+    }
+
+    /// Keeps a staff note on the report (audited `report.note`); an empty or too long note shows the page again with what was typed.
+    @Sendable func addNote(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        let id = try reportID(context)
+        let form = try await request.decodeForm(as: ReportNoteForm.self, context: context)
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        guard let report = try store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
+        let typed = form.note ?? ""
+        let entry = audit.staffEntry(
+            "report.note", targetKind: "report", targetId: String(id),
+            targetName: "report on \(LibraryText.nameInCity(report.libraryName, city: report.libraryCity))", context: context,
+            userAgent: request.headers[.userAgent] ?? "")
+        var withText = entry
+        withText.reason = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            try store.addReportNote(
+                ReportNote(reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date()), audit: withText)
+        } catch let problem as ReportNote.Problem {
+            var page = try detailPage(id: id, context: context)
+            page.noteText = typed
+            page.noteProblem = problem.description
+            return try renderer.render(page, with: "report-detail").response(from: request, context: context)
+        }
+        try await sessions.flash("Note kept with the report (only staff see it).", sessionID: session.id)
+        return .redirect(to: SiteURL.report(id).path + "#notes", type: .normal)
+    }
+
+    private func reportID(_ context: ConsoleRequestContext) throws -> Int {
+        guard let text = SiteURL.Route.report.value(in: context.parameters), let id = ItemReference.id(text) else { throw ConsoleError.notFound }
+        return id
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -54,6 +115,7 @@ struct ReportQueueController {
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
         page.back = back
+        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }
@@ -83,8 +145,13 @@ struct ReportListPage: MustacheParent {
         back = SiteURL.reports.path
     }
 
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
     func child(named key: String) -> Any? {
         switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
         case "statusOptions": statusOptions
         case "reasonOptions": reasonOptions
@@ -120,6 +187,8 @@ struct ReportRow: MustacheParent {
     let isOpen: Bool
     let decisionKey = UUID().uuidString
     let libraryURL: String
+    /// The report's own page.
+    let reportURL: String
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
@@ -129,6 +198,7 @@ struct ReportRow: MustacheParent {
     init(_ report: MirrorReport, targets: QueueTargets, now: Date) {
         id = report.id
         libraryURL = SiteURL.library(report.librarySlug).path
+        reportURL = SiteURL.report(report.id).path
         decideURL = SiteURL.reportDecide(report.id).path
         libraryName = LibraryText.displayName(report.libraryName)
         librarySlug = report.librarySlug
@@ -151,6 +221,7 @@ struct ReportRow: MustacheParent {
         mark = .none
         id = report.id
         libraryURL = SiteURL.library(report.library.slug).path
+        reportURL = SiteURL.report(report.id).path
         decideURL = SiteURL.reportDecide(report.id).path
         libraryName = LibraryText.displayName(report.library.name)
         librarySlug = report.library.slug
@@ -187,6 +258,7 @@ struct ReportRow: MustacheParent {
         case "isOpen": isOpen
         case "decisionKey": decisionKey
         case "libraryURL": libraryURL
+        case "reportURL": reportURL
         case "decideURL": decideURL
         case "claim": claim
         case "mark": mark

@@ -16,7 +16,10 @@ enum SiteURL: Hashable, Sendable {
     case librariesBulk
     case librariesBulkConfirm
     case reports
+    /// One report with its library, the other reports on it and staff notes.
+    case report(Int)
     case reportDecide(Int)
+    case reportNote(Int)
     case photos
     case photoDecide(Int)
     /// "I'm reviewing this", Release and Take over, on one library, report or photo.
@@ -72,7 +75,9 @@ enum SiteURL: Hashable, Sendable {
         case librariesBulk = "/libraries/bulk"
         case librariesBulkConfirm = "/libraries/bulk/confirm"
         case reports = "/reports"
+        case report = "/reports/:id"
         case reportDecide = "/reports/:id/decide"
+        case reportNote = "/reports/:id/note"
         case photos = "/photos"
         case photoDecide = "/photos/:id/decide"
         case libraryClaim = "/libraries/:slug/claim"
@@ -153,7 +158,9 @@ enum SiteURL: Hashable, Sendable {
         case .librariesBulk: .librariesBulk
         case .librariesBulkConfirm: .librariesBulkConfirm
         case .reports: .reports
+        case .report: .report
         case .reportDecide: .reportDecide
+        case .reportNote: .reportNote
         case .photos: .photos
         case .photoDecide: .photoDecide
         case .claim(let target): ClaimRoute.claim.route(for: target.kind)
@@ -199,7 +206,7 @@ enum SiteURL: Hashable, Sendable {
     private var value: String? {
         switch self {
         case .library(let slug), .libraryDecide(let slug): slug
-        case .reportDecide(let id), .photoDecide(let id): String(id)
+        case .report(let id), .reportDecide(let id), .reportNote(let id), .photoDecide(let id): String(id)
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
         case .calendarFeed(let token): token

@@ -191,12 +191,12 @@ struct StatisticsReport {
         return day.addingTimeInterval(-86_400 * Double(((days + 3) % 7 + 7) % 7))
     }
 
-    private static func perStaff(_ decisions: [DecisionRecord], days: Int, csvHref: (String) -> String) -> Chart {
+    static func perStaff(_ decisions: [DecisionRecord], days: Int, csvHref: (String) -> String) -> Chart {
         let counts = Dictionary(grouping: decisions, by: \.actorUsername).map { (name: $0.key, count: $0.value.count) }
             .sorted { ($0.count, $1.name) > ($1.count, $0.name) }
         let title = "Decisions per staff member, last \(days) days"
         let description = counts.isEmpty ? "No decisions in the last \(days) days."
-            : counts.prefix(5).map { "\($0.name) \($0.count)" }.joined(separator: ", ") + "."
+            : counts.prefix(5).map { "\($0.name): \(CountText.of($0.count, "decision", "decisions"))" }.joined(separator: ", ") + "."
         return Chart(
             id: "staff", title: title, description: description,
             svg: { frame in BarChart.svg(id: "staff", title: title, description: description, bars: counts.map { ($0.name, Double($0.count)) },

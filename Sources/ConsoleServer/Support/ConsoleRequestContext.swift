@@ -12,6 +12,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var session: StaffSession?
     /// The flash message for this page, consumed from the session.
     public var flash: String?
+    /// The Undo the flash offers, when it is the message of a report decision the viewer just made.
+    var undo: UndoOffer?
     /// The signed-in staff member's decisions not yet final, for the Pending actions panel.
     public var pendingActions: [ModerationAction] = []
     /// Who is on call, as the header tells the signed-in staff member.

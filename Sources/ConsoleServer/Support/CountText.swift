@@ -1,6 +1,5 @@
-/// A count with its noun in the right number: "1 decision", "3 decisions".
-enum CountText {
-    static func of(_ count: Int, _ singular: String, _ plural: String) -> String {
-        "\(count) \(count == 1 ? singular : plural)"
-    }
-}
+import ModerationVocabulary
+
+/// The one helper for counted nouns ("1 library", "3 libraries"), shared with the store's
+/// own texts (hand-off digests): see `ModerationVocabulary.CountText`.
+typealias CountText = ModerationVocabulary.CountText

@@ -123,7 +123,7 @@ struct HandoffDigestView: MustacheParent {
         func time(_ date: Date) -> String { ZonedTimeText.text(date, in: zone) }
         summary = Self.summary(digest)
         decisionCount = digest.decisionCount
-        byKind = digest.decisionsByKind.map { Count(label: HandoffDigest.label(forAction: $0.key), count: $0.count) }
+        byKind = digest.decisionsByKind.map { Count(label: HandoffDigest.label(forAction: $0.key, count: $0.count), count: $0.count) }
         byPerson = digest.decisionsByPerson.map { Count(label: $0.key, count: $0.count) }
         hasDecisions = !digest.decisionsByKind.isEmpty
         queues = (digest.queues ?? []).map { queue in

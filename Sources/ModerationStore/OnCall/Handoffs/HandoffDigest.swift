@@ -1,4 +1,5 @@
 import Foundation
+import ModerationVocabulary
 
 /// What happened in one rotation shift, as the person taking over reads it: decisions by kind
 /// and by person, what still waits, alerts, changes made outside the console and the note of
@@ -153,20 +154,23 @@ public struct HandoffDigest: Codable, Sendable, Equatable {
             .sorted { ($1.count, $0.key) < ($0.count, $1.key) }
     }
 
-    /// A decision's audit action in words: `library.approve` → "libraries approved".
-    public static func label(forAction action: String) -> String {
-        switch action {
-        case "library.approve": "libraries approved"
-        case "library.reject": "libraries rejected"
-        case "library.returnToPending": "libraries returned to pending"
-        case "report.resolve": "reports resolved"
-        case "report.dismiss": "reports dismissed"
-        case "report.reopen": "reports reopened"
-        case "photo.approve": "photos approved"
-        case "photo.reject": "photos rejected"
-        case "photo.returnToPending": "photos returned to pending"
-        default: action
+    /// A decision's audit action in words, in the number `count` asks for:
+    /// `library.reject` → "libraries rejected", or "library rejected" for one.
+    public static func label(forAction action: String, count: Int = 2) -> String {
+        let (singular, plural, verb): (String, String, String) = switch action {
+        case "library.approve": ("library", "libraries", "approved")
+        case "library.reject": ("library", "libraries", "rejected")
+        case "library.returnToPending": ("library", "libraries", "returned to pending")
+        case "report.resolve": ("report", "reports", "resolved")
+        case "report.dismiss": ("report", "reports", "dismissed")
+        case "report.reopen": ("report", "reports", "reopened")
+        case "photo.approve": ("photo", "photos", "approved")
+        case "photo.reject": ("photo", "photos", "rejected")
+        case "photo.returnToPending": ("photo", "photos", "returned to pending")
+        default: (action, action, "")
         }
+        let noun = CountText.noun(count, singular, plural)
+        return verb.isEmpty ? noun : "\(noun) \(verb)"
     }
 
     /// The digest as stored: JSON with sorted keys, times in milliseconds since 1970 (exact round trips).

@@ -30,7 +30,7 @@ public struct HandoffMarkdown: Sendable {
             lines.append("No decisions in this shift.")
         } else {
             lines += ["| Kind | Decisions |", "|---|---:|"]
-            lines += digest.decisionsByKind.map { "| \(Self.escaped(HandoffDigest.label(forAction: $0.key))) | \($0.count) |" }
+            lines += digest.decisionsByKind.map { "| \(Self.escaped(HandoffDigest.label(forAction: $0.key, count: $0.count))) | \($0.count) |" }
             lines += ["", "| Staff member | Decisions |", "|---|---:|"]
             lines += digest.decisionsByPerson.map { "| \(Self.escaped($0.key)) | \($0.count) |" }
         }

@@ -1,0 +1,24 @@
+import Foundation
+import GRDB
+
+extension ModerationStore {
+    /// Keeps a staff note on a report and its audit entry, in one transaction.
+    @discardableResult
+    public func addReportNote(_ note: ReportNote, audit: AuditEntry) throws -> ReportNote {
+        var note = note
+        note.text = try ReportNote.checked(note.text)
+        try writer.write { db in
+            try note.insert(db)
+            var entry = audit
+            try Self.append(&entry, db)
+        }
+        return note
+    }
+
+    /// A report's notes, oldest first.
+    public func reportNotes(reportId: Int) throws -> [ReportNote] {
+        try writer.read { db in
+            try ReportNote.fetchAll(db, sql: "SELECT * FROM reportNote WHERE reportId = ? ORDER BY id", arguments: [reportId])
+        }
+    }
+}

@@ -1,0 +1,159 @@
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import HummingbirdTesting
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// Working through a long list in bulk: the confirmation tells namesakes apart, a reason can
+/// be written as well as picked, the list comes back as it was, and in a real browser a header
+/// box selects the page, shift-click a range, and the bar under the list counts the selection.
+@Suite("Bulk work on the libraries list", .serialized, .timeLimit(.minutes(3)))
+struct BulkWorkTests {
+    /// Two pending "Sunrise Library Box" libraries in two cities, one with a photo.
+    private func plantNamesakes(_ directory: TemporaryDirectory) async throws {
+        let recent = Date().addingTimeInterval(-3_600)
+        try await SandboxLibraryRows.insert([
+            ["id": 940_001, "slug": "sunrise-paris", "name": "Sunrise Library Box", "city": "Paris", "address": "Rue Mouffetard 69",
+             "country": "FR", "lat": 48.84, "lng": 2.35, "status": "pending", "createdAt": recent,
+             "thumbnailUrl": "/media/sunrise-paris-thumb.jpg", "photoUrl": "/media/sunrise-paris.jpg"],
+            ["id": 940_002, "slug": "sunrise-lyon", "name": "Sunrise Library Box", "city": "Lyon", "address": "Quai Saint-Antoine 2",
+             "country": "FR", "lat": 45.76, "lng": 4.83, "status": "pending", "createdAt": recent, "thumbnailUrl": "", "photoUrl": ""],
+        ], intoSandboxAt: directory.path("sandbox.sqlite"))
+    }
+
+    @Test("the bulk confirmation shows each library's place and photo, keeps a typed reason, and returns to the same list page")
+    func confirmationAndReturn() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await plantNamesakes(directory)
+            try await browser.signIn()
+            let back = "/libraries?status=pending&q=Sunrise&order=newest&page=1&page_size=50"
+            let list = try await browser.get(back)
+            let reason = "Both are the same box, already on the map as \(PageModels.hostile)"
+            // act
+            let confirm = try await browser.post("/libraries/bulk", form: [
+                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "reject"),
+                ("reason_preset", ""), ("reason", reason),
+                ("item", "sunrise-paris|pending|Sunrise Library Box"), ("item", "sunrise-lyon|pending|Sunrise Library Box"),
+            ])
+            let fields = confirm.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
+            let done = try await browser.post("/libraries/bulk/confirm", form: fields)
+            // check
+            #expect(list.contains(#"name="reason""#) && list.contains("<textarea"), "a reason of one's own, beside the presets")
+            #expect(confirm.status == .ok, "\(confirm)")
+            #expect(confirm.contains("Reject 2 libraries?"))
+            #expect(confirm.contains("Rue Mouffetard 69, Paris, FR") && confirm.contains("Quai Saint-Antoine 2, Lyon, FR"), "namesakes told apart")
+            #expect(confirm.contains("sunrise-paris-thumb.jpg"), "each one's photo")
+            #expect(confirm.contains(PageModels.escapedHostile), "the typed reason, escaped")
+            #expect(!confirm.contains("<script>alert"))
+            #expect(fields.contains { $0 == ("back", back) }, "\(fields)")
+            #expect(confirm.contains(#"<a href="\#(back.replacingOccurrences(of: "&", with: "&amp;"))" data-key="cancel">Cancel</a>"#), "Cancel returns to the list as it was")
+            #expect(done.status == .seeOther)
+            #expect(done.location == back, "the same filters, order and page after the decision")
+            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let reasons = try await store.read { db in try String.fetchAll(db, sql: "SELECT reason FROM action ORDER BY id") }
+            #expect(reasons == [reason, reason])
+        }
+    }
+
+    @Test("the single rejection's confirmation names the library and where it is")
+    func singleRejectNamesLibrary() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await plantNamesakes(directory)
+            try await browser.signIn()
+            let page = try await browser.get("/libraries/sunrise-lyon")
+            // act
+            let confirm = try await browser.post("/libraries/sunrise-lyon/decide", form: [
+                ("csrf", page.csrfToken ?? ""), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"),
+                ("reason", "Not a book-sharing library."),
+            ])
+            // check
+            #expect(confirm.status == .ok)
+            #expect(confirm.contains(#"<h1>Reject <span dir="auto" class="">Sunrise Library Box</span>?</h1>"#), "\(confirm)")
+            #expect(confirm.contains("Quai Saint-Antoine 2, Lyon, FR"))
+        }
+    }
+
+    @Test("every list offers 20 or 50 per page, keeping its filters")
+    func pageSizes() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            // act
+            let libraries = try await browser.get("/libraries?status=all&q=a")
+            let reports = try await browser.get("/reports?status=all&page_size=50")
+            // check
+            #expect(libraries.contains(#"href="/libraries?status=all&amp;q=a&amp;page_size=50">50</a>"#), "\(libraries.html.suffix(800))")
+            #expect(libraries.contains(#"<strong aria-current="true">20</strong>"#))
+            #expect(reports.contains(#"<strong aria-current="true">50</strong>"#))
+            #expect(reports.contains(#"page_size=20">20</a>"#))
+            #expect(reports.contains(#"<input type="hidden" name="page_size" value="50">"#), "filtering keeps the page size")
+            #expect(!libraries.contains(#"name="page_size""#), "the standard size needs no field")
+        }
+    }
+
+    @Test("in Chromium: the header box selects the page, shift-click selects a range, and the bar under the list counts and stays in sight")
+    func selectionInABrowser() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run { sandbox in
+            let app = try await buildConsoleApplication(
+                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let browser = try WebDriver()
+                do {
+                    // setup: signed in, on a long pending list
+                    try await browser.start()
+                    try await browser.go(console + "/sign-in")
+                    try await browser.type("staff", into: "#login")
+                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                    try await browser.click("button[type=submit]")
+                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.go(console + "/libraries?status=pending&page_size=50")
+                    _ = try await browser.source(containing: "data-selection-count")
+                    func checked() async throws -> [Bool] {
+                        (try await browser.execute(
+                            "return Array.from(document.querySelectorAll('input[name=item]')).map(function (b) { return b.checked; });") as? [Bool]) ?? []
+                    }
+                    func countText() async throws -> String {
+                        (try await browser.execute("return document.querySelector('[data-selection-count]').textContent;") as? String) ?? ""
+                    }
+                    // act: a range with shift-click
+                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+                    try await browser.shiftClick("table.queue tbody tr:nth-child(5) input[name=item]")
+                    let range = try await checked()
+                    let rangeCount = try await countText()
+                    // act: the header box, twice
+                    try await browser.click("th[data-select-all] input[type=checkbox]")
+                    let all = try await checked()
+                    let allCount = try await countText()
+                    try await browser.click("th[data-select-all] input[type=checkbox]")
+                    let none = try await checked()
+                    // the bar at the bottom of the window, with the list scrolled to its top
+                    let bar = try await browser.execute("""
+                        window.scrollTo(0, 0);
+                        var r = document.querySelector('form.bulk .bulk-bar').getBoundingClientRect();
+                        return [r.top, r.bottom, window.innerHeight];
+                        """) as? [Double] ?? []
+                    // check
+                    #expect(range.count > 10)
+                    #expect(Array(range.prefix(6)) == [false, true, true, true, true, false], "rows 2 to 5: \(range.prefix(6))")
+                    #expect(rangeCount.hasPrefix("4 libraries selected"), "\(rangeCount)")
+                    #expect(all.allSatisfy { $0 } && allCount.hasPrefix("\(all.count) libraries selected"), "\(allCount)")
+                    #expect(none.allSatisfy { !$0 })
+                    #expect(bar.count == 3 && bar[1] <= bar[2] + 1 && bar[0] > 0, "the bar is in sight at the top of a long list: \(bar)")
+                } catch {
+                    await browser.quit()
+                    throw error
+                }
+                await browser.quit()
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import ModerationStore
+import Testing
+import TestSupport
+
+/// The library page and the photos page show what a decision needs beside the decision:
+/// the photo and the candidates side by side next to Approve and Reject, photos at full size.
+@Suite("Items in context: the library page and the photos page", .timeLimit(.minutes(3)))
+struct ItemContextTests {
+    /// The library page of the fixture's first (hostile-named) pending library, with one close and one same-name candidate.
+    private func libraryPage(status: String) throws -> LibraryDetailPage {
+        var libraries = try PageModels.items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "name")
+        libraries[0].status = status
+        let mirrored = try libraries.map { try MirrorLibrary($0, confirmedAt: PageModels.now) }
+        var close = mirrored[0]
+        close.id += 1_000
+        close.photoUrl = "http://127.0.0.1:1/media/close.jpg"
+        return LibraryDetailPage(
+            layout: PageModels.layout("Library", active: .libraries), library: libraries[0], duplicates: [close, mirrored[1]],
+            targets: .defaults, now: PageModels.now)
+    }
+
+    @Test("a pending library: the warning links to the comparison, which sits with the photo beside the decision, above the fields")
+    func pendingLibraryLayout() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        // act
+        let html = try renderer.render(try libraryPage(status: "pending"), with: "library-detail").html
+        // check
+        let warning = try #require(html.range(of: #"<p class="warning" role="alert"><strong>Possible duplicate.</strong>"#))
+        let review = try #require(html.range(of: #"<div class="review">"#))
+        let compare = try #require(html.range(of: #"id="compare""#))
+        let decide = try #require(html.range(of: #"<section class="decide" id="decide""#))
+        let fields = try #require(html.range(of: "<h2>Description</h2>"))
+        #expect(html[warning.upperBound...].prefix(300).contains(##"<a href="#compare">"##), "the warning leads to the comparison")
+        #expect(warning.lowerBound < review.lowerBound && review.lowerBound < compare.lowerBound && compare.lowerBound < decide.lowerBound)
+        #expect(decide.lowerBound < fields.lowerBound, "photo, comparison and decision before the long list of fields")
+        #expect(html.contains(#"<p class="candidate-label">This library</p>"#), "the library's own side of the comparison")
+        #expect(html.contains("close.jpg"), "a candidate's photo, to compare")
+        #expect(html.contains(#"class="primary decide-button" data-key="approve">Approve</button>"#))
+        #expect(html.contains(#"class="danger decide-button">Reject</button>"#), "Approve and Reject the same size")
+        #expect(html.contains(PageModels.escapedHostile) && !html.contains("<script>alert"))
+    }
+
+    @Test("a library already decided shows the candidates but no duplicate warning")
+    func decidedLibraryHasNoWarning() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        // act
+        let approved = try renderer.render(try libraryPage(status: "approved"), with: "library-detail").html
+        let rejected = try renderer.render(try libraryPage(status: "rejected"), with: "library-detail").html
+        // check
+        for html in [approved, rejected] {
+            #expect(!html.contains("Possible duplicate.</strong>"))
+            #expect(html.contains("within 50 m"), "the comparison is still there")
+        }
+    }
+
+    @Test("each proposed and current photo opens at full size; 'no current photo' takes the same box as the photo beside it")
+    func photosOpenFullSize() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        let model = try #require(try PageModels.all().first { $0.template == "photos" }?.model as? PhotoGridPage)
+        // act
+        let html = try renderer.render(model, with: "photos").html
+        // check
+        let proposed = model.cards.map(\.proposedURL)
+        #expect(!proposed.isEmpty)
+        for url in proposed {
+            let escaped = url.replacingOccurrences(of: "&", with: "&amp;")
+            #expect(html.contains(#"<a href="\#(escaped)" class="photo-link""#), "\(url) opens at full size")
+        }
+        #expect(html.contains(#"<a href="http://127.0.0.1:1/media/current.jpg" class="photo-link""#), "the current photo too")
+        #expect(html.contains(#"<div class="no-photo photo-box">no current photo</div>"#))
+        let css = try String(contentsOf: URL(fileURLWithPath: RepositoryPaths.publicFiles).appendingPathComponent("console.css"), encoding: .utf8)
+        #expect(css.contains(".compare img, .compare .photo-box {") && css.contains("aspect-ratio: 4 / 3"), "one box for both")
+    }
+}
