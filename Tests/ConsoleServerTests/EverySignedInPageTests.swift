@@ -47,7 +47,7 @@ struct EverySignedInPageTests {
             ]
 
             // check: each has the Libraries badge with the mirror's count
-            #expect(reject.contains("Reject this library?"), "\(reject)")
+            #expect(reject.contains("<h1>Reject <span dir=\"auto\""), "\(reject)")
             #expect(reject.contains(Self.escapedHostile), "the reason, escaped")
             for (name, page) in pages {
                 #expect(page.contains(#"Libraries <span class="count">60</span>"#), "\(name): \(page)")

@@ -55,7 +55,7 @@ import Testing
             | Kind | Decisions |
             |---|---:|
             | libraries approved | 3 |
-            | reports resolved | 1 |
+            | report resolved | 1 |
 
             | Staff member | Decisions |
             |---|---:|
