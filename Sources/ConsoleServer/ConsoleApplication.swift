@@ -151,8 +151,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     signIn.addRoutes(to: router)
     CalendarFeedController(store: store, publicURL: configuration.publicURL).addRoutes(to: router)
 
-    let staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
+    let unsent = UnsentWork(store: store)
+    let staff = router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)).add(middleware: CSRFMiddleware())
     signIn.addSignedInRoutes(to: staff)
+    UnsentWorkController(unsent: unsent, renderer: renderer).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer).addRoutes(to: staff)

@@ -161,6 +161,7 @@ enum ModerationStoreMigrations {
             // Every queue page reads its viewer's recent decisions of its kind, to show them in place.
             try db.execute(sql: "CREATE INDEX action_actor_kind_createdAt ON action(actorId, targetKind, createdAt)")
         }
+        KeptFormMigrations.register(in: &migrator)
         return migrator
     }
 }

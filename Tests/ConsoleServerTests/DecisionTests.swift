@@ -65,7 +65,7 @@ struct DecisionTests {
             let page = try await browser.get("/libraries/\(slug)")
             let key = try #require(page.field("key", after: "class=\"reject-form\""))
             let missing = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject")])
-            #expect(missing.status == .badRequest)
+            #expect(missing.status == .unprocessableContent, "shown again on the library's page (issue 21)")
             #expect(missing.contains("A rejection needs a reason"))
             let reason = "Duplicate of a library already on the map. <b>\"Quoted\"</b> ‏עברית 📚"
             let confirm = try await browser.post("/libraries/\(slug)/decide", form: [
@@ -282,9 +282,9 @@ struct DecisionTests {
             let long = try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", csrf), ("key", "k4"), ("seen", "pending"), ("decision", "reject"), ("reason", String(repeating: "x", count: 2001)),
             ])
-            #expect(long.status == .badRequest && long.contains("at most 2000"))
+            #expect(long.status == .unprocessableContent && long.contains("at most 2000"))
             let empty = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")])
-            #expect(empty.status == .badRequest && empty.contains("Select at least one library"))
+            #expect(empty.status == .unprocessableContent && empty.contains("Select at least one library"))
             #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing was decided")
         }
     }

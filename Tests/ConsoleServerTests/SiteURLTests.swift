@@ -28,6 +28,7 @@ struct SiteURLTests {
         (.reports, "/reports", "/reports"),
         (.reportDecide(42), "/reports/42/decide", "/reports/:id/decide"),
         (.photos, "/photos", "/photos"),
+        (.unsentWork("k3y"), "/unsent/k3y", "/unsent/:key"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),

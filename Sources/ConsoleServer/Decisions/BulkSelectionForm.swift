@@ -11,9 +11,11 @@ struct BulkSelectionForm: Decodable, Sendable {
     var decision: String?
     var reason: String?
     var reasonPreset: String?
+    /// The list the form was sent from, as sent: the controller makes it safe.
+    var back: String?
 
     private enum CodingKeys: String, CodingKey {
-        case item, decision, reason
+        case item, decision, reason, back
         case reasonPreset = "reason_preset"
     }
 

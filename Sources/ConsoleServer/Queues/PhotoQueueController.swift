@@ -16,7 +16,15 @@ struct PhotoQueueController {
     }
 
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let query = ListQuery(request)
+        // Decisions and claims come back to this very list: its filter, order and page.
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+        return try renderer.render(try gridPage(query: ListQuery(request), back: back, context: context), with: "photos")
+    }
+
+    /// The grid for `query`; `rejection` is one card's reject form shown again with its error.
+    func gridPage(
+        query: ListQuery, back: String, context: ConsoleRequestContext, rejection: (id: Int, state: RejectionFormState)? = nil
+    ) throws -> PhotoGridPage {
         let statusFilter = query.choice("status", default: StatusFilter.pending)
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
@@ -32,8 +40,6 @@ struct PhotoQueueController {
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
-        // Decisions and claims come back to this very list: its filter, order and page.
-        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
         var page = PhotoGridPage(
@@ -45,13 +51,14 @@ struct PhotoQueueController {
                 card.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
                     back: back)
+                if let rejection, rejection.id == photo.id { card.rejection = rejection.state }
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
         page.back = back
         page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
-        return try renderer.render(page, with: "photos")
+        return page
     }
 }
 
@@ -115,6 +122,8 @@ struct PhotoCard: MustacheParent {
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// The reject form: its reason presets, and the error and typed text when it is shown again.
+    var rejection = RejectionFormState(error: "", typedReason: "", chosenPreset: "", presets: DecisionController.photoPresetReasons)
     /// A pending photo past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
 
@@ -179,6 +188,7 @@ struct PhotoCard: MustacheParent {
         case "decideURL": decideURL
         case "claim": claim
         case "mark": mark
+        case "rejection": rejection
         default: nil
         }
     }

@@ -14,6 +14,10 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     public var flash: String?
     /// The signed-in staff member's decisions not yet final, for the Pending actions panel.
     public var pendingActions: [ModerationAction] = []
+    /// The mirror's names for the items of `pendingActions`, by `DecisionTargetName.key`.
+    public var pendingActionTargets: [String: DecisionTargetName] = [:]
+    /// When the session ends if the person does nothing more (idle timeout or its absolute end).
+    public var sessionEndsAt: Date?
     /// Who is on call, as the header tells the signed-in staff member.
     var onCall: OnCallHeadline?
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
