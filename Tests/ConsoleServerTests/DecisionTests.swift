@@ -111,7 +111,7 @@ struct DecisionTests {
             #expect(!after.contains(#"<span class="status status-pending">pending</span>"#))
             #expect(try await backendStatus(sandbox, slug: slug) == "rejected", "our approval was not sent")
             let later = try await browser.get("/reports")
-            #expect(later.contains(#"<span class="status status-conflict">conflict</span>"#), "the panel keeps telling them")
+            #expect(later.contains(#"<span class="status status-conflict">Not sent</span>"#), "the panel keeps telling them")
             let store = try store(directory)
             #expect(try store.outboxMessages().isEmpty)
             #expect(try store.auditEntries().first?.outcome == .conflict)
@@ -231,7 +231,7 @@ struct DecisionTests {
                 try await browser.post("/libraries/\(slug)/decide", form: form)
                 let waiting = try await browser.get("/libraries")
                 #expect(waiting.contains("Pending actions"))
-                #expect(waiting.contains("library.approve"))
+                #expect(waiting.contains(#"Approve <a href="/libraries/\#(slug)""#), "in words, the library linked (issue 21)")
                 let store = try store(directory)
                 try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
                     let deadline = Date().addingTimeInterval(20)

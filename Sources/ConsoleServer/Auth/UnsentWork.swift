@@ -36,7 +36,7 @@ struct UnsentWork: Sendable {
         let path = request.uri.path
         if request.method == .get || request.method == .head {
             let target = path + (request.uri.query.map { "?" + $0 } ?? "")
-            if SafeRedirect.path(target) == target, target != SiteURL.dashboard.path { query.append(("next", target)) }
+            if SafeRedirect.path(target) == target { query.append(("next", target)) }
         } else if request.method == .post, Self.isDecisionPath(path) {
             if let key = await keep(&request, path: path, context: context) { query.append(("kept", key)) }
         }

@@ -165,8 +165,10 @@ struct LayoutModel: MustacheParent {
             let seconds = max(0, Int(date.timeIntervalSince(now).rounded(.up)))
             switch seconds {
             case ..<60: return "in \(seconds) s"
-            case ..<3_600: return "in \((seconds + 59) / 60) min"
-            default: return "in \(seconds / 3_600) h \((seconds % 3_600) / 60) min"
+            case ...3_600: return "in \((seconds + 59) / 60) min"
+            default:
+                let minutes = (seconds % 3_600) / 60
+                return "in \(seconds / 3_600) h" + (minutes == 0 ? "" : " \(minutes) min")
             }
         }
 
