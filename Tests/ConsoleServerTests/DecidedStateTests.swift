@@ -59,18 +59,29 @@ struct DecidedStateTests {
             // setup
             try await browser.signIn()
             let store = try store(directory)
-            let library = try #require(try store.oldestMirroredLibraries(status: .pending, count: 2).last)
-            try queue(store, slug: library.slug, actorId: try #require(try store.latestSessionStaffID()), username: SeedAccounts.demoStaffUsername)
+            let libraries = try store.oldestMirroredLibraries(status: .pending, count: 3)
+            try #require(libraries.count == 3)
+            let library = libraries[1]
+            let staffID = try #require(try store.latestSessionStaffID())
+            try queue(store, slug: library.slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
+            // One that Book Corners already asked to wait: the runner's message names its next try in UTC.
+            var retried = try queue(store, slug: libraries[2].slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
+            retried.attempts = 1
+            retried.outcomeMessage = "Book Corners asked us to slow down; next try 2026-11-25 06:40 UTC."
+            let stored = retried
+            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try stored.update(db) }
             // act
             let page = try await browser.get("/")
             // check
             let panel = try #require(page.element(withClass: "pending-actions"))
             #expect(panel.hasPrefix("<details"), "\(panel)")
-            #expect(panel.contains("<summary><strong>Pending actions:</strong> 1 decision on the way to Book Corners</summary>"), "\(panel)")
+            #expect(panel.contains("<summary><strong>Pending actions:</strong> 2 decisions on the way to Book Corners</summary>"), "\(panel)")
+            #expect(panel.contains("— next try in 60 min</span> <span class=\"pending-message\">Book Corners asked us to slow down.</span>"), "after a failure only")
             #expect(panel.contains(#"Approve <a href="/libraries/\#(library.slug)" dir="auto">"#))
             #expect(panel.contains(LibraryText.nameInCity(library.name, city: library.city).htmlEscapedForTest))
             #expect(panel.contains("sends in 60 min") || panel.contains("sends in 59 min"), "\(panel)")
-            #expect(!panel.contains("Next try") && !panel.contains("next try") && !panel.contains("library.approve") && !panel.contains("UTC"))
+            #expect(panel.components(separatedBy: "next try").count == 2, "the first decision, never tried, has no next try")
+            #expect(!panel.contains("Next try") && !panel.contains("library.approve") && !panel.contains("UTC"))
         }
     }
 
@@ -186,7 +197,7 @@ struct DecidedStateTests {
             let photo = try #require(try store.oldestMirroredPhotos(status: .pending, count: 50).first { $0.submitterId != nil })
             let grid = try await browser.get("/photos")
             #expect(grid.contains(#"<details class="photo-reject">"#) && grid.contains(DecisionController.photoPresetReasons[0]))
-            #expect(grid.contains("Book Corners itself keeps no reason for photos"))
+            #expect(grid.contains("Book Corners itself keeps no reason for photos, the console's audit log does"))
             let csrf = try #require(grid.csrfToken)
             let form = [("csrf", csrf), ("seen", "pending"), ("decision", "reject"), ("back", "/photos")]
             // act

@@ -140,9 +140,8 @@ struct LayoutModel: MustacheParent {
                 when = "\(triedBefore ? "next try" : "sends") \(Self.relative(action.nextAttemptAt, now: now))"
             case .queued, .sending, .waiting: when = "sending now"
             }
-            // The runner's message ends with "Next try <UTC time>." for the log; `when` says it relative to now.
-            let full = action.outcomeMessage ?? ""
-            message = full.range(of: " Next try ").map { String(full[..<$0.lowerBound]) } ?? full
+            // The runner's message ends with "next try <UTC time>." for the log; `when` says it relative to now.
+            message = Self.withoutNextTry(action.outcomeMessage ?? "")
         }
 
         /// The decision in words, as the panel's lines begin.
@@ -158,6 +157,13 @@ struct LayoutModel: MustacheParent {
             case (.report, .open): "Reopen the report on"
             case (_, let status): "Set to \(status.rawValue):"
             }
+        }
+
+        /// `text` without its closing "next try <time>" clause ("…slow down; next try 2026-… UTC." → "…slow down.").
+        static func withoutNextTry(_ text: String) -> String {
+            guard let found = text.range(of: "next try", options: .caseInsensitive) else { return text }
+            let kept = text[..<found.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ";,. ").union(.whitespaces))
+            return kept.isEmpty ? "" : kept + "."
         }
 
         /// "in 40 s", "in 4 min", "in 2 h".

@@ -109,6 +109,8 @@ struct PhotoCard: MustacheParent {
     let hasCurrentPhoto: Bool
     let caption: String
     let submitter: String
+    /// Someone sent it (a push can tell them); an anonymous photo's rejection tells nobody.
+    let hasSubmitter: Bool
     let libraryName: String
     let librarySlug: String
     let libraryPlace: String
@@ -136,6 +138,7 @@ struct PhotoCard: MustacheParent {
         hasCurrentPhoto = !currentURL.isEmpty
         caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
         submitter = photo.submitterUsername ?? "anonymous"
+        hasSubmitter = photo.submitterId != nil
         libraryName = LibraryText.displayName(photo.libraryName)
         librarySlug = photo.librarySlug
         libraryPlace = LibraryText.place(city: photo.libraryCity, country: photo.libraryCountry)
@@ -157,6 +160,7 @@ struct PhotoCard: MustacheParent {
         hasCurrentPhoto = !currentURL.isEmpty
         caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
         submitter = photo.createdBy?.username ?? "anonymous"
+        hasSubmitter = photo.createdBy != nil
         libraryName = LibraryText.displayName(photo.library.name)
         librarySlug = photo.library.slug
         libraryPlace = LibraryText.place(city: photo.library.city, country: photo.library.country)
@@ -175,6 +179,7 @@ struct PhotoCard: MustacheParent {
         case "hasCurrentPhoto": hasCurrentPhoto
         case "caption": caption
         case "submitter": submitter
+        case "hasSubmitter": hasSubmitter
         case "libraryName": libraryName
         case "librarySlug": librarySlug
         case "libraryPlace": libraryPlace
