@@ -194,8 +194,20 @@ struct DecidedStateTests {
             // setup
             try await browser.signIn()
             let store = try store(directory)
-            let photo = try #require(try store.oldestMirroredPhotos(status: .pending, count: 50).first { $0.submitterId != nil })
+            let pendingPhotos = try store.oldestMirroredPhotos(status: .pending, count: 50)
+            let photo = try #require(pendingPhotos.first { $0.submitterId != nil })
+            // Another photo has a rejection on its way: its card says so, with no Use or Reject.
+            let other = try #require(pendingPhotos.first { $0.id != photo.id })
+            var queued = ModerationAction(
+                idempotencyKey: "queued-photo", actorId: 999_999, actorUsername: Self.hostile, targetKind: .photo, targetKey: String(other.id),
+                statusSeen: .pending, statusWanted: .rejected, reason: "Blurred.", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
+            queued.state = .waiting
+            queued.nextAttemptAt = Date().addingTimeInterval(3_600)
+            try store.record(queued)
             let grid = try await browser.get("/photos")
+            let card = grid.item(containing: "/photos/\(other.id)/decide") + grid.item(containing: "Proposed photo \(other.id)\"")
+            #expect(card.contains("Rejection queued by maria &lt;script&gt;"), "\(card)")
+            #expect(!grid.contains("/photos/\(other.id)/decide"), "no decision form for it")
             #expect(grid.contains(#"<details class="photo-reject">"#) && grid.contains(DecisionController.photoPresetReasons[0]))
             #expect(grid.contains("Book Corners itself keeps no reason for photos, the console's audit log does"))
             let csrf = try #require(grid.csrfToken)

@@ -215,6 +215,12 @@ enum PageModels {
                         card.rejection = RejectionFormState(
                             error: FormError.reasonRequired.message, typedReason: hostile, chosenPreset: "", presets: DecisionController.photoPresetReasons)
                     }
+                    // The second has someone else's decision waiting to be sent.
+                    if index == 1 {
+                        var action = queuedAction(String(photo.id), actorId: 9, username: hostile)
+                        action.targetKind = .photo
+                        card.queuedDecision(QueuedDecisionNote(action, viewerId: 3, now: now))
+                    }
                     return card
                 },
                 loaded: true, pager: nil)),

@@ -42,6 +42,7 @@ struct PhotoQueueController {
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
         let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
+        let queued = try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
         var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
@@ -52,6 +53,7 @@ struct PhotoQueueController {
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
                     back: back)
                 if let rejection, rejection.id == photo.id { card.rejection = rejection.state }
+                if let action = queued[String(photo.id)] { card.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)) }
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
@@ -118,7 +120,9 @@ struct PhotoCard: MustacheParent {
     let createdAt: String
     let createdUTC: String
     let status: String
-    let isPending: Bool
+    private(set) var isPending: Bool
+    /// A decision recorded but not yet sent: shown instead of the decision forms.
+    private(set) var queued = QueuedDecisionNote.none
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
@@ -171,6 +175,13 @@ struct PhotoCard: MustacheParent {
         isPending = photo.moderationStatus == .pending
     }
 
+    /// A decision on its way: its note instead of Use and Reject until it is sent.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        isPending = false
+        claim = .hidden
+    }
+
     func child(named key: String) -> Any? {
         switch key {
         case "id": id
@@ -194,6 +205,7 @@ struct PhotoCard: MustacheParent {
         case "claim": claim
         case "mark": mark
         case "rejection": rejection
+        case "queued": queued
         default: nil
         }
     }
