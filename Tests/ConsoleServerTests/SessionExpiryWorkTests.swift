@@ -128,6 +128,35 @@ struct SessionExpiryWorkTests {
         }
     }
 
+    @Test("a bulk confirmation sent after the session expired comes back after sign-in listing its libraries, and is recorded once when sent")
+    func bulkConfirmationKept() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: two libraries chosen and the confirmation page open, then the session expires
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let chosen = try store.oldestMirroredLibraries(status: .pending, count: 2)
+            let csrf = try #require(try await browser.get("/libraries").csrfToken)
+            let review = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")] + chosen.map { ("item", "\($0.slug)|pending|\(Self.hostileReason.prefix(20))") })
+            let fields = review.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
+            try #require(fields.filter { $0.0 == "item" }.count == 2)
+            try await expireSessions(directory)
+            // act
+            let sent = try await browser.post("/libraries/bulk/confirm", form: fields)
+            let location = try #require(sent.location)
+            let signInPage = try await browser.get(location)
+            let signedIn = try await signIn(browser, at: location)
+            let unsent = try await browser.get(try #require(signedIn.location))
+            let done = try await browser.post("/libraries/bulk/confirm", form: unsent.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm"))
+            // check
+            #expect(signInPage.contains("Your approval of 2 libraries was not sent"), "\(signInPage)")
+            let list = try #require(unsent.element(withClass: "confirm-list"), "\(unsent)")
+            #expect(list.components(separatedBy: "<li dir=\"auto\">A long reason typed").count == 3, "\(list)")
+            #expect(done.status == .seeOther)
+            let staffID = try #require(try store.latestSessionStaffID())
+            #expect(Set(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.targetKey)) == Set(chosen.map(\.slug)))
+        }
+    }
+
     @Test("every signed-in page says when the session ends, for the script's warning")
     func pagesSayWhenTheSessionEnds() async throws {
         try await ConsoleFixture.withConsole(idleTimeout: 20 * 60) { browser, _, _ in
