@@ -57,8 +57,8 @@ struct DecidedNote: Sendable, MustacheParent {
     var sentence: String {
         var line = text
         if hasTime { line += " on \(timeUTC) (\(age))" }
-        if hasReason { line += ", with the reason: “\(reason)”" }
-        return line + "."
+        // A reason ends as its author wrote it: no full stop after its closing quote.
+        return hasReason ? line + ", with the reason: “\(reason)”" : line + "."
     }
 
     func child(named key: String) -> Any? {
