@@ -18,12 +18,17 @@
     var box = select.form && select.form.querySelector("textarea[name=reason]");
     if (!box) { return; }
     select.addEventListener("change", function () {
-      if (select.value && (box.value === "" || box.dataset.fromPreset === "1")) {
+      if (select.value && select.value !== "own" && (box.value === "" || box.dataset.fromPreset === "1")) {
         box.value = select.value;
         box.dataset.fromPreset = "1";
       }
     });
-    box.addEventListener("input", function () { box.dataset.fromPreset = "0"; });
+    box.addEventListener("input", function () {
+      box.dataset.fromPreset = "0";
+      // Typing a reason is choosing "my own reason" (the list is required).
+      var own = select.querySelector("option[value=own]");
+      if (own && select.value === "" && box.value.trim() !== "") { select.value = "own"; }
+    });
   });
 
   // The summary's Print button (the browser's own Print works without script).

@@ -170,17 +170,22 @@ struct DecidedStateTests {
             let long = try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "reject"), ("reason", tooLong),
             ])
+            let ownButEmpty = try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", csrf), ("key", "k3"), ("seen", "pending"), ("decision", "reject"), ("reason_preset", DecisionReason.ownReason), ("reason", ""),
+            ])
             let bulk = try await browser.post("/libraries/bulk", form: [
                 ("csrf", csrf), ("decision", "reject"), ("reason_preset", DecisionController.presetReasons[2]), ("back", "/libraries?status=pending"),
             ])
             // check
-            for page in [empty, long, bulk] {
+            for page in [empty, long, ownButEmpty, bulk] {
                 #expect(page.status == .unprocessableContent, "\(page)")
                 #expect(page.contains(#"<nav aria-label="Main">"#), "the whole page, with its navigation")
                 #expect(!page.contains("That did not work"))
             }
             #expect(empty.contains(#"<p class="field-error" id="reason-error" role="alert">A rejection needs a reason"#), "\(empty)")
             #expect(empty.contains(#"aria-invalid="true" aria-describedby="reason-error""#))
+            #expect(empty.contains(#"<select id="reason_preset" name="reason_preset" data-key="reject" required"#), "a reason must be chosen (or written)")
+            #expect(ownButEmpty.contains(#"<option value="own" selected>My own reason, written below</option>"#), "the choice kept")
             #expect(long.contains("at most 2000") && long.contains(">" + tooLong.htmlEscapedForTest + "</textarea>"), "what was typed, kept and escaped")
             #expect(bulk.contains("Select at least one library first.") && bulk.contains(#"class="bulk-bar""#))
             #expect(bulk.contains("<option selected>\(DecisionController.presetReasons[2])</option>"), "the reason chosen, kept")
@@ -210,6 +215,7 @@ struct DecidedStateTests {
             #expect(!grid.contains("/photos/\(other.id)/decide"), "no decision form for it")
             #expect(grid.contains(#"<details class="photo-reject">"#) && grid.contains(DecisionController.photoPresetReasons[0]))
             #expect(grid.contains("Book Corners itself keeps no reason for photos, the console's audit log does"))
+            #expect(grid.contains(#"name="reason_preset" required>"#))
             let csrf = try #require(grid.csrfToken)
             let form = [("csrf", csrf), ("seen", "pending"), ("decision", "reject"), ("back", "/photos")]
             // act

@@ -9,6 +9,9 @@ struct RejectionFormState: MustacheParent {
     let typedReason: String
     /// The presets, the one that was chosen marked.
     let presets: [FilterOption]
+    /// "My own reason, written below" was the choice.
+    let ownChosen: Bool
+    let ownReason = DecisionReason.ownReason
 
     static let empty = RejectionFormState(error: "", typedReason: "", chosenPreset: "", presets: DecisionController.presetReasons)
 
@@ -17,6 +20,7 @@ struct RejectionFormState: MustacheParent {
         hasError = !error.isEmpty
         self.typedReason = typedReason
         self.presets = presets.map { FilterOption(value: $0, label: $0, selected: $0 == chosenPreset) }
+        ownChosen = chosenPreset == DecisionReason.ownReason
     }
 
     func child(named key: String) -> Any? {
@@ -25,6 +29,8 @@ struct RejectionFormState: MustacheParent {
         case "hasError": hasError
         case "typedReason": typedReason
         case "presets": presets
+        case "ownChosen": ownChosen
+        case "ownReason": ownReason
         default: nil
         }
     }
