@@ -157,6 +157,24 @@ struct SessionExpiryWorkTests {
         }
     }
 
+    @Test("a decision form sent with no session cookie at all is not kept: nobody can fill the store")
+    func noCookieNothingKept() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            let slug = try await { () async throws -> String in
+                try await browser.signIn()
+                return try pendingSlug(directory)
+            }()
+            let stranger = Browser(client: browser.client)
+            // act
+            let sent = try await stranger.post("/libraries/\(slug)/decide", form: [("csrf", "x"), ("key", "k"), ("seen", "pending"), ("decision", "approve")])
+            // check
+            #expect(sent.status == .seeOther && sent.location == "/sign-in", "\(sent.location ?? "")")
+            let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            #expect(kept == 0)
+        }
+    }
+
     @Test("every signed-in page says when the session ends, for the script's warning")
     func pagesSayWhenTheSessionEnds() async throws {
         try await ConsoleFixture.withConsole(idleTimeout: 20 * 60) { browser, _, _ in

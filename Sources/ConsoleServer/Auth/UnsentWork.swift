@@ -27,7 +27,8 @@ struct UnsentWork: Sendable {
     }
 
     /// Where to send someone whose request came without a live session: sign-in, saying why
-    /// (`ending`), where they were going (a page) or what was kept (a decision form).
+    /// (`ending`), where they were going (a page) or what was kept (a decision form). Forms are
+    /// kept only for a request that came with a session (`ending` set): nobody else can fill the store.
     func signInPath(for request: inout Request, context: ConsoleRequestContext, ending: SessionEnding?) async -> String {
         var query: [(name: String, value: String?)] = []
         if let ending {
@@ -37,7 +38,7 @@ struct UnsentWork: Sendable {
         if request.method == .get || request.method == .head {
             let target = path + (request.uri.query.map { "?" + $0 } ?? "")
             if SafeRedirect.path(target) == target { query.append(("next", target)) }
-        } else if request.method == .post, Self.isDecisionPath(path) {
+        } else if request.method == .post, ending != nil, Self.isDecisionPath(path) {
             if let key = await keep(&request, path: path, context: context) { query.append(("kept", key)) }
         }
         return SiteURL.signIn.path(query: query)
