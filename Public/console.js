@@ -20,12 +20,17 @@
     var box = select.form && select.form.querySelector("textarea[name=reason]");
     if (!box) { return; }
     select.addEventListener("change", function () {
-      if (select.value && (box.value === "" || box.dataset.fromPreset === "1")) {
+      if (select.value && select.value !== "own" && (box.value === "" || box.dataset.fromPreset === "1")) {
         box.value = select.value;
         box.dataset.fromPreset = "1";
       }
     });
-    box.addEventListener("input", function () { box.dataset.fromPreset = "0"; });
+    box.addEventListener("input", function () {
+      box.dataset.fromPreset = "0";
+      // Typing a reason is choosing "my own reason" (the list is required).
+      var own = select.querySelector("option[value=own]");
+      if (own && select.value === "" && box.value.trim() !== "") { select.value = "own"; }
+    });
   });
 
   // A read-only value to keep elsewhere (the audit log's head hash) gets a Copy button;
@@ -236,4 +241,73 @@
     var action = keys[event.key];
     if (action) { event.preventDefault(); action(); }
   });
+})();
+
+// Times of day (a decision's send time, the session's end) in the viewer's own zone.
+(function () {
+  "use strict";
+  var clock = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
+  var dated = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  var today = new Date().toDateString();
+  document.querySelectorAll("time[data-local-time]").forEach(function (element) {
+    var date = new Date(element.getAttribute("datetime"));
+    if (isNaN(date)) { return; }
+    element.title = element.textContent;
+    element.textContent = date.toDateString() === today ? clock.format(date) : dated.format(date);
+  });
+})();
+
+// A warning a few minutes before the session ends for lack of activity, with a button that
+// keeps it going. Without script the footer says when it ends; a decision sent after that
+// is kept through sign-in either way.
+(function () {
+  "use strict";
+  var hint = document.querySelector("[data-session-ends-in]");
+  if (!hint) { return; }
+  var span = parseInt(hint.getAttribute("data-session-ends-in"), 10);
+  if (!(span > 0)) { return; }
+  var warnBefore = 5 * 60 * 1000;
+  var deadline = Date.now() + span * 1000;
+  var banner = null;
+  function minutes(ms) { var m = Math.ceil(ms / 60000); return m === 1 ? "1 minute" : m + " minutes"; }
+  var words = null;
+  var extend = null;
+  function show(text, canExtend) {
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "session-warning";
+      banner.setAttribute("role", "alert");
+      words = document.createElement("span");
+      extend = document.createElement("button");
+      extend.type = "button";
+      extend.textContent = "Stay signed in";
+      extend.addEventListener("click", function () {
+        fetch("/healthz", { credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+          if (!answer.ok) { return; }
+          deadline = Date.now() + span * 1000;
+          banner.remove();
+          banner = null;
+        });
+      });
+      banner.appendChild(words);
+      banner.appendChild(document.createTextNode(" "));
+      banner.appendChild(extend);
+      var main = document.getElementById("main");
+      main.parentNode.insertBefore(banner, main);
+    }
+    if (words.textContent !== text) { words.textContent = text; }
+    extend.hidden = !canExtend;
+  }
+  function tick() {
+    var left = deadline - Date.now();
+    if (left <= 0) {
+      show("Your session has ended. Anything you send now is kept: you are asked to sign in, then shown it again to send.", false);
+      return;
+    }
+    if (left <= warnBefore) {
+      show("Your session ends in " + minutes(left) + " unless you open a page or stay signed in.", true);
+    }
+    window.setTimeout(tick, Math.min(15000, Math.max(1000, left - warnBefore)));
+  }
+  tick();
 })();

@@ -152,12 +152,14 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     signIn.addRoutes(to: router)
     CalendarFeedController(store: store, publicURL: configuration.publicURL).addRoutes(to: router)
 
-    var staff = router.group().add(middleware: RequireStaffMiddleware()).add(middleware: CSRFMiddleware())
+    let unsent = UnsentWork(store: store)
+    var staff = router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)).add(middleware: CSRFMiddleware())
     if configuration.recentPageLifetime > 0 {
         let pages = RecentPages(lifetime: .milliseconds(Int(configuration.recentPageLifetime * 1000)))
         staff = staff.add(middleware: RecentPageMiddleware(pages: pages, store: dependencies.store))
     }
     signIn.addSignedInRoutes(to: staff)
+    UnsentWorkController(unsent: unsent, renderer: renderer).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)

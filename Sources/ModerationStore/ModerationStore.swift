@@ -172,6 +172,7 @@ enum ModerationStoreMigrations {
             try db.execute(sql: "CREATE INDEX action_actor_kind_createdAt ON action(actorId, targetKind, createdAt)")
         }
         ReportNoteMigrations.register(in: &migrator)
+        KeptFormMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -148,7 +148,14 @@ enum PageModels {
             ("layout", ErrorPage(
                 layout: {
                     var frame = LayoutModel(
-                        title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile, pendingActions: [], active: .dashboard,
+                        title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile,
+                        pendingActions: [queuedAction("slug-waiting", actorId: 3, username: "staff"), {
+                            var failed = decidedAction("slug-failed", state: .failed, message: hostile)
+                            failed.updatedAt = now.addingTimeInterval(-300)
+                            return failed
+                        }()],
+                        pendingActionTargets: [DecisionTargetName.key(.library, "slug-waiting"): DecisionTargetName(name: hostile, city: hostile, librarySlug: "slug-waiting")],
+                        now: now, active: .dashboard,
                         summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
                     // The flash of a report's dismissal offers its Undo.
                     frame.undo = UndoOffer(
@@ -182,6 +189,8 @@ enum PageModels {
                     row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
                     // The second row was just decided by the viewer, and met a conflict.
                     if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
+                    // The third has someone else's approval waiting to be sent.
+                    if index == 2 { row.queuedDecision(QueuedDecisionNote(queuedAction(library.slug, actorId: 9, username: hostile), viewerId: 3, now: now)) }
                     return row
                 }, loaded: true,
                 pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
@@ -193,6 +202,10 @@ enum PageModels {
                 let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
                 page.queue = LibraryDetailPage.QueueLinks(
                     queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
+                // The rejection form sent back: too long, what was typed kept.
+                page.rejection = RejectionFormState(
+                    error: FormError.reasonTooLong(characters: 2_001, limit: 2_000).message, typedReason: hostile,
+                    chosenPreset: DecisionController.presetReasons[1], presets: DecisionController.presetReasons)
                 return page
             }()),
             ("reports", ReportListPage(
@@ -220,6 +233,16 @@ enum PageModels {
                 cards: photos.enumerated().map { index, photo in
                     var card = PhotoCard(photo, currentPhotoURL: index == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now)
                     card.claim = claimBadge(index, kind: .photo, key: String(photo.id))
+                    if index == 0 {
+                        card.rejection = RejectionFormState(
+                            error: FormError.reasonRequired.message, typedReason: hostile, chosenPreset: "", presets: DecisionController.photoPresetReasons)
+                    }
+                    // The second has someone else's decision waiting to be sent.
+                    if index == 1 {
+                        var action = queuedAction(String(photo.id), actorId: 9, username: hostile)
+                        action.targetKind = .photo
+                        card.queuedDecision(QueuedDecisionNote(action, viewerId: 3, now: now))
+                    }
                     return card
                 },
                 loaded: true, pager: nil)),
@@ -236,11 +259,28 @@ enum PageModels {
                 heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
             ("reject-confirm", {
                 var page = RejectConfirmPage(
-                    layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "pending", key: "key-reject",
+                    layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "approved", key: "key-reject",
                     reason: hostile, back: "/libraries")
+                var approval = auditEntry(5, actor: hostile)
+                approval.statusAfter = "approved"
                 page.names(mirrored[0])
+                page.describe(mirrored[0], earlier: DecidedNote(status: .approved, entry: approval, mirroredReason: "", now: now))
                 return page
             }()),
+            ("reverse-confirm", ReverseConfirmPage(
+                layout: layout("Confirm", active: .libraries), name: hostile, seen: .rejected, wanted: .approved,
+                earlier: DecidedNote(status: .rejected, entry: auditEntry(6, actor: hostile, reason: hostile), mirroredReason: "", now: now),
+                decideURL: "/libraries/slug-1/decide",
+                fields: [HiddenField(name: "decision", value: "approve"), HiddenField(name: "seen", value: "rejected"), HiddenField(name: "key", value: hostile)],
+                cancelURL: "/libraries/slug-1")),
+            ("unsent-work", UnsentWorkPage(
+                layout: layout("Send your decision", active: nil),
+                form: try KeptForm(
+                    id: "digest", path: "/libraries/slug-1/decide",
+                    fields: [.init(name: "decision", value: "reject"), .init(name: "seen", value: "pending"), .init(name: "key", value: "k1"),
+                             .init(name: "reason", value: hostile), .init(name: "confirmed", value: "1"), .init(name: "back", value: "/libraries?q=\"x\"")],
+                    now: now),
+                summary: "Your rejection of \(hostile) was not sent")),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,
@@ -391,6 +431,16 @@ struct PageSnapshotTests {
 }
 
 /// A decision the viewer made on `slug`, ended in `state`.
+/// A decision waiting an hour for Book Corners' limit.
+private func queuedAction(_ slug: String, actorId: Int, username: String) -> ModerationAction {
+    var action = ModerationAction(
+        idempotencyKey: "q-\(slug)", actorId: actorId, actorUsername: username, targetKind: .library, targetKey: slug, statusSeen: .pending,
+        statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: PageModels.now)
+    action.state = .waiting
+    action.nextAttemptAt = PageModels.now.addingTimeInterval(3_000)
+    return action
+}
+
 private func decidedAction(_ slug: String, state: ModerationAction.State, message: String) -> ModerationAction {
     var action = ModerationAction(
         idempotencyKey: "k-\(slug)", actorId: 1, actorUsername: "staff", targetKind: .library, targetKey: slug, statusSeen: .pending,

@@ -91,7 +91,8 @@ struct PageTests {
             // check
             #expect(reopenedPage.contains(#"Previously rejected because: <span dir="auto">Photo shows a private garden.</span>"#))
             #expect(!reopenedPage.contains("Rejection reason given"), "the old reason is not the current state")
-            #expect(rejectedPage.contains(#"Rejection reason given: <span dir="auto">Duplicate submission.</span>"#))
+            // Issue 21: the current decision says who made it (here: nobody the console knows), when, and why.
+            #expect(rejectedPage.contains(#"with the reason: “<span dir="auto">Duplicate submission.</span>”</p>"#), "\(rejectedPage)")
             #expect(!rejectedPage.contains("Previously rejected"))
         }
     }

@@ -28,7 +28,7 @@ struct SessionCacheTests {
     }
 
     private func flash(_ lookup: SessionManager.Lookup) -> String? {
-        if case .active(_, let flash) = lookup { return flash }
+        if case .active(_, let flash, _) = lookup { return flash }
         return nil
     }
 

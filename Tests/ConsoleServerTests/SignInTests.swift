@@ -134,7 +134,7 @@ struct SignInTests {
             #expect(signedIn.status == .seeOther && signedIn.location == "/")
             try await Task.sleep(for: .milliseconds(4_000))
             let expired = try await browser.get("/libraries")
-            #expect(expired.location == "/sign-in?expired=1")
+            #expect(expired.location == "/sign-in?expired=1&next=%2Flibraries", "where they were going is kept (issue 21)")
             #expect(try await browser.get("/sign-in?expired=1").contains("Your session has ended"))
         }
     }

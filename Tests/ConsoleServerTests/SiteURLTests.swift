@@ -30,6 +30,7 @@ struct SiteURLTests {
         (.reportDecide(42), "/reports/42/decide", "/reports/:id/decide"),
         (.reportNote(42), "/reports/42/note", "/reports/:id/note"),
         (.photos, "/photos", "/photos"),
+        (.unsentWork("k3y"), "/unsent/k3y", "/unsent/:key"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),

@@ -162,10 +162,16 @@ struct TriageTests {
             #expect(Array(reportPage.linkTargets.filter { $0.hasPrefix("/reports/") && $0.hasSuffix("/decide") }.prefix(3)) == reports)
             #expect(reportPage.contains(#"<strong aria-current="true">Oldest first</strong>"#))
             #expect(reportPage.linkTargets.contains("/reports?status=open&order=newest"))
-            #expect(!photoPage.linkTargets.filter { $0.hasPrefix("/photos/") && $0.hasSuffix("/decide") }.prefix(3).elementsEqual(photos))
+            // Each card has two forms posting to its decide address (use, reject with a reason): one per card counts.
+            func cardOrder(_ page: Page) -> [String] {
+                page.linkTargets.filter { $0.hasPrefix("/photos/") && $0.hasSuffix("/decide") }.reduce(into: [String]()) { order, target in
+                    if order.last != target { order.append(target) }
+                }
+            }
+            #expect(!cardOrder(photoPage).prefix(3).elementsEqual(photos))
             #expect(photoPage.contains(#"<input type="hidden" name="back" value="/photos?order=newest">"#), "decisions return to this list, in its order")
             let oldestPhotos = try await browser.get("/photos")
-            #expect(Array(oldestPhotos.linkTargets.filter { $0.hasPrefix("/photos/") && $0.hasSuffix("/decide") }.prefix(3)) == photos)
+            #expect(Array(cardOrder(oldestPhotos).prefix(3)) == photos)
         }
     }
 

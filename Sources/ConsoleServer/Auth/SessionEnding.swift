@@ -55,9 +55,9 @@ enum SessionEnding: String, CaseIterable, Sendable {
         return response(cookie: cookie)
     }
 
-    /// The redirect to sign-in that also clears the cookie.
-    func response(cookie: SessionCookie) -> Response {
-        var response = Response.redirect(to: signInPath, type: .normal)
+    /// The redirect to sign-in (`path`, by default the plain one for this ending) that also clears the cookie.
+    func response(cookie: SessionCookie, to path: String? = nil) -> Response {
+        var response = Response.redirect(to: path ?? signInPath, type: .normal)
         response.setCookie(cookie.clear())
         return response
     }

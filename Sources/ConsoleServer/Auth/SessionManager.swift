@@ -8,7 +8,8 @@ import ModerationStore
 actor SessionManager {
     private let store: ModerationStore
     private let sealer: TokenSealer
-    private let idleTimeout: TimeInterval
+    /// How long a session lives without a request; pages warn before it runs out.
+    let idleTimeout: TimeInterval
     private let lifetime: TimeInterval
     private let logger: Logger
     private var credentials: [String: StaffCredentials] = [:]
@@ -46,7 +47,8 @@ actor SessionManager {
     enum Lookup {
         case none
         case expired
-        case active(StaffSession, flash: String?)
+        /// `endsAt`: when the session ends if nothing more happens (idle timeout or its absolute end).
+        case active(StaffSession, flash: String?, endsAt: Date)
     }
 
     /// The live session for a cookie value; expired ones are removed.
@@ -60,11 +62,13 @@ actor SessionManager {
         }
         // Writing on every request would serialise page views on the database; a minute is enough.
         var flash: String?
+        var lastSeen = session.lastSeenAt
         if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
             forget(sessionID: id)
             flash = try store.touchSession(id: id, at: now, consumeFlash: true)
+            lastSeen = now
         }
-        return .active(session, flash: flash)
+        return .active(session, flash: flash, endsAt: min(session.expiresAt, lastSeen.addingTimeInterval(idleTimeout)))
     }
 
     /// The stored session, from the copy read within `cacheLifetime` when there is one (keyed

@@ -15,6 +15,8 @@ struct SessionMiddleware: RouterMiddleware {
     let cookie: SessionCookie
     let store: ModerationStore
     let forwardClientAddress: Bool
+    /// Keeps the address or the decision form of a request whose session has just expired.
+    var unsent: UnsentWork { UnsentWork(store: store) }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -23,8 +25,9 @@ struct SessionMiddleware: RouterMiddleware {
         case .none:
             return try await next(request, context)
         case .expired:
-            return SessionEnding.expired.response(cookie: cookie)
-        case .active(let session, let flash):
+            var request = request
+            return SessionEnding.expired.response(cookie: cookie, to: await unsent.signInPath(for: &request, context: context, ending: .expired))
+        case .active(let session, let flash, let endsAt):
             if let ending = try await ending(of: session, context: context) {
                 return try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
             }
@@ -36,8 +39,10 @@ struct SessionMiddleware: RouterMiddleware {
                     flash: flash, viewer: session.staffId, back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")),
                     store: store)
             }
+            context.sessionEndsAt = endsAt
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.pendingActions = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            context.pendingActionTargets = try store.targetNames(of: context.pendingActions)
             // Counts the store cannot read leave the navigation without badges, never the page without content.
             do {
                 context.navigationCounts = try MirrorPageData.navigationCounts(store)
@@ -72,15 +77,22 @@ struct SessionMiddleware: RouterMiddleware {
     }
 }
 
-/// Sends anyone without a session to sign-in, remembering where they were going.
+/// Sends anyone without a session to sign-in, remembering where they were going, or the
+/// decision form they sent (`UnsentWork`). A session cookie that names no session any more
+/// (it ended and was pruned) is said to have ended.
 struct RequireStaffMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
+    let unsent: UnsentWork
+    let cookie: SessionCookie
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard context.session != nil else {
-            guard request.method == .get else { return .redirect(to: SiteURL.signIn.path, type: .normal) }
-            let target = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
-            return .redirect(to: SiteURL.signIn.path(query: [("next", target)]), type: .normal)
+            var request = request
+            let hadSession = !(cookie.value(in: request) ?? "").isEmpty
+            let path = await unsent.signInPath(for: &request, context: context, ending: hadSession ? .expired : nil)
+            var response = Response.redirect(to: path, type: .normal)
+            if hadSession { response.setCookie(cookie.clear()) }
+            return response
         }
         return try await next(request, context)
     }

@@ -29,13 +29,22 @@ struct SignInController {
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        if context.session != nil { return .redirect(to: SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal) }
+        let kept = request.uri.queryParameters["kept"].map(String.init).flatMap(KeptFormKey.valid)
+        if context.session != nil {
+            return .redirect(to: kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal)
+        }
         let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
         // Signing out lands here: say that it worked.
-        let signedOut = query[Self.signedOutParameter] != nil ? "You have signed out." : nil
+        var message = SessionEnding(query: query)?.message ?? (query[Self.signedOutParameter] != nil ? "You have signed out." : nil)
+        var keptKey: String?
+        // Said plainly: what was not sent, and that it waits, filled in, for the sign-in.
+        if let kept, let form = try store.keptForm(id: RandomToken.digest(kept), now: Date()) {
+            message = "\(UnsentWork(store: store).summary(of: form)): your session had ended. Sign in, and it is shown to you again, filled in, to send."
+            keptKey = kept
+        }
         return try page(
-            context: context, request: request, login: "", next: request.uri.queryParameters["next"].map(String.init),
-            message: SessionEnding(query: query)?.message ?? signedOut, isError: false, status: .ok)
+            context: context, request: request, login: "", next: request.uri.queryParameters["next"].map(String.init), kept: keptKey,
+            message: message, isError: false, status: .ok)
     }
 
     @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
@@ -45,7 +54,7 @@ struct SignInController {
         guard let cookieToken = cookie.signInCSRFValue(in: request), let formToken = form.csrf,
             RandomToken.equal(cookieToken, formToken)
         else {
-            return try page(context: context, request: request, login: form.login, next: next,
+            return try page(context: context, request: request, login: form.login, next: next, kept: form.kept,
                             message: "The sign-in form had expired. Please try again.", isError: true, status: .forbidden)
         }
         let credentials: SignInForm.Credentials
@@ -53,7 +62,7 @@ struct SignInController {
             credentials = try form.validated()
         } catch {
             // Said on the sign-in page itself, next to the fields to fill in.
-            return try page(context: context, request: request, login: form.login, next: next,
+            return try page(context: context, request: request, login: form.login, next: next, kept: form.kept,
                             message: error.message, isError: true, status: .badRequest)
         }
         let login = credentials.login
@@ -65,7 +74,7 @@ struct SignInController {
         switch try throttle.admit(login: login, clientAddress: address) {
         case .locked(let wait):
             let minutes = max(1, Int((wait / 60).rounded(.up)))
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(minutes) min; try again then.",
                             isError: true, status: .tooManyRequests)
         case .admitted(let id):
@@ -95,28 +104,28 @@ struct SignInController {
             // Decisions parked for lack of a session can go now.
             try store.unpark(actorId: account.id, now: Date())
             runner.nudge()
-            var response = Response.redirect(to: SafeRedirect.path(next), type: .normal)
+            var response = Response.redirect(to: form.kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(next), type: .normal)
             response.setCookie(cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
             return response
         case .success((_, let account)):
             try throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
             audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
             try throttle.settle(attemptID, as: .failed(nil))
             audit.auditSession("session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
             try throttle.settle(attemptID, as: .void)
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
                             isError: true, status: .tooManyRequests)
         case .failure(let error):
             try throttle.settle(attemptID, as: .void)
-            return try page(context: context, request: request, login: login, next: next,
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: error.staffMessage, isError: true, status: .serviceUnavailable)
         }
     }
@@ -143,13 +152,13 @@ struct SignInController {
     static let signedOutParameter = "signed_out"
 
     private func page(
-        context: ConsoleRequestContext, request: Request, login: String, next: String?, message: String?, isError: Bool,
+        context: ConsoleRequestContext, request: Request, login: String, next: String?, kept: String? = nil, message: String?, isError: Bool,
         status: HTTPResponse.Status
     ) throws -> Response {
         let token = RandomToken.make()
         let model = SignInPage(
             layout: LayoutModel(context: context, title: "Sign in", active: nil, summary: nil),
-            login: login, next: SafeRedirect.path(next), signInToken: token, message: message, isError: isError)
+            login: login, next: SafeRedirect.path(next), signInToken: token, message: message, isError: isError, kept: kept ?? "")
         var response = try renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
         response.setCookie(cookie.signInCSRF(token))
         return response
@@ -169,6 +178,8 @@ struct SignInPage: MustacheParent {
     let signInToken: String
     let message: String?
     let isError: Bool
+    /// A kept decision form's key, carried through sign-in; "" for none.
+    var kept = ""
     let signInURL = SiteURL.signIn.path
     /// After a refused sign-in with a login typed, the cursor waits in the password field
     /// (`autofocus`, so it works without script); otherwise in the login field.
@@ -183,6 +194,8 @@ struct SignInPage: MustacheParent {
         case "message": message
         case "isError": isError
         case "focusPassword": focusPassword
+        case "kept": kept
+        case "hasKept": !kept.isEmpty
         case "signInURL": signInURL
         default: nil
         }

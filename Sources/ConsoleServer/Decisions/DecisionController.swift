@@ -21,6 +21,14 @@ struct DecisionController {
         "Not a book-sharing library.",
     ]
 
+    /// Reasons staff pick most for a proposed photo; the text stays editable before sending.
+    static let photoPresetReasons = [
+        "The photo does not show this library.",
+        "The photo is blurred, too dark or too small.",
+        "The photo shows people or private details.",
+        "The current photo shows the library better.",
+    ]
+
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.post(SiteURL.Route.libraryDecide.pattern) { request, context in
             try await decide(.library, route: .libraryDecide, request: request, context: context)
@@ -53,7 +61,18 @@ struct DecisionController {
         case .report: SiteURL.reports.path
         case .photo: SiteURL.photos.path
         }
-        let intent = try form.validated(for: kind)
+        let intent: DecisionForm.Intent
+        switch form.checked(for: kind) {
+        case .success(let checked):
+            intent = checked
+        case .failure(let error):
+            // A reason to fix is said on the same form, beside the field, with what was typed kept.
+            guard error.isAboutTheReason, kind != .report else { throw error }
+            return try formAgain(kind, key: key, form: form, error: error, context: context).response(from: request, context: context)
+        }
+        if form.confirmed != "1", let page = try reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context) {
+            return try renderer.render(page, with: "reverse-confirm").response(from: request, context: context)
+        }
         if intent.recordsNow, form.anyway != "1",
             let page = try decideAnywayPage(ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
         {
@@ -68,12 +87,14 @@ struct DecisionController {
                 back: SafeRedirect.path(form.back ?? SiteURL.libraries.path))
         case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
+            let mirrored = try store.mirroredLibrary(slug: key)
             var page = RejectConfirmPage(
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
                 slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback),
                 queue: LibraryQueueContext(formValue: form.queue))
-            // The confirmation names what it rejects (from the mirror: no backend read).
-            if let library = try store.mirroredLibrary(slug: key) { page.names(library) }
+            // The confirmation names what it rejects and says what it does (from the mirror: no backend read).
+            if let mirrored { page.names(mirrored) }
+            page.describe(mirrored, earlier: try earlierDecision(on: mirrored, now: Date()))
             return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
             return try await record(
@@ -81,6 +102,59 @@ struct DecisionController {
                 request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason,
                 queue: kind == .library ? LibraryQueueContext(formValue: form.queue) : nil)
         }
+    }
+
+    /// The page a decision form is shown again on when its reason needs fixing: a library's own
+    /// page, or the photo queue with that photo's card, the error beside the field (422).
+    private func formAgain(
+        _ kind: ModerationAction.TargetKind, key: String, form: DecisionForm, error: FormError, context: ConsoleRequestContext
+    ) throws -> HTML {
+        let queue = LibraryQueueContext(formValue: form.queue)
+        switch kind {
+        case .photo:
+            let back = SafeRedirect.path(form.back ?? SiteURL.photos.path)
+            let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
+            let state = RejectionFormState(
+                error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.photoPresetReasons)
+            let page = try PhotoQueueController(store: store, renderer: renderer).gridPage(
+                query: ListQuery(query: query), back: back, context: context, rejection: (id: ItemReference.id(key) ?? 0, state: state))
+            return try renderer.render(page, with: "photos", status: .unprocessableContent)
+        case .library, .report:
+            var page = try LibraryQueueController(store: store, renderer: renderer).detailPage(slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
+            page.rejection = RejectionFormState(
+                error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.presetReasons)
+            return try renderer.render(page, with: "library-detail", status: .unprocessableContent)
+        }
+    }
+
+    /// The confirmation before a decision reverses an earlier one (a rejected library
+    /// approved, a decided one returned to pending), naming that decision; nil when the form
+    /// decides a waiting library or is the rejection (which has its own confirmation).
+    private func reversalPage(
+        _ kind: ModerationAction.TargetKind, key: String, intent: DecisionForm.Intent, form: DecisionForm, back: String, context: ConsoleRequestContext
+    ) throws -> ReverseConfirmPage? {
+        guard kind == .library else { return nil }
+        let seen: ItemStatus
+        let wanted: ItemStatus
+        switch intent {
+        case .quickApproval(let status, _): seen = ItemStatus(status); wanted = .approved
+        case .record(let decision, let status, _, _, _): seen = status; wanted = decision.statusWanted
+        case .confirmRejection: return nil
+        }
+        guard seen != .pending, seen != wanted else { return nil }
+        let mirrored = try store.mirroredLibrary(slug: key)
+        return ReverseConfirmPage(
+            layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
+            name: mirrored.map { LibraryText.nameInCity($0.name, city: $0.city) } ?? key, seen: seen, wanted: wanted,
+            earlier: try earlierDecision(on: mirrored, now: Date()) ?? DecidedNote(status: seen, entry: nil, mirroredReason: mirrored?.rejectionReason ?? "", now: Date()),
+            decideURL: SiteURL.libraryDecide(key).path, fields: form.resentFields, cancelURL: back)
+    }
+
+    /// Who made a decided library what it is now, when and why; nil for a waiting one or one the mirror does not know.
+    private func earlierDecision(on library: MirrorLibrary?, now: Date) throws -> DecidedNote? {
+        guard let library, library.status != .pending else { return nil }
+        let entry = try store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
+        return DecidedNote(status: ItemStatus(library.status), entry: entry, mirroredReason: library.rejectionReason, now: now)
     }
 
     /// The decide-anyway page when someone other than the moderator holds a live claim on the item; nil otherwise.
@@ -103,7 +177,19 @@ struct DecisionController {
     /// The page that lists what a bulk decision will do, before anything is recorded.
     @Sendable func confirmBulk(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         var request = request
-        let selection = try await request.decodeForm(as: BulkSelectionForm.self, context: context).validated()
+        let form = try await request.decodeForm(as: BulkSelectionForm.self, context: context)
+        let selection: BulkSelectionForm.Selection
+        do {
+            selection = try form.validated()
+        } catch {
+            // Said in the list's own bulk bar, the list as it was, the reason chosen kept (422).
+            let back = SafeRedirect.path(form.back ?? SiteURL.libraries.path)
+            let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
+            var page = try LibraryQueueController(store: store, renderer: renderer).listPage(query: ListQuery(query: query), back: back, context: context)
+            page.bulkError = error.message
+            page.bulkPreset = form.reasonPreset ?? ""
+            return try renderer.render(page, with: "libraries", status: .unprocessableContent)
+        }
         let verb = selection.decision == .approve ? "Approve" : "Reject"
         // Claims warn, they do not block: items others are reviewing are named, not refused.
         let now = Date()
@@ -243,6 +329,22 @@ struct RejectConfirmPage: MustacheParent {
     private(set) var name: String
     private(set) var place = ""
     private(set) var isUnnamed = false
+    /// What happens, in words that hold for this library: who is told, or that nobody is.
+    private(set) var consequence = "The library will not appear on the map, and its submitter will be told, with this reason:"
+    /// The decision this rejection reverses, when the library is not waiting.
+    private(set) var earlier = DecidedNote.none
+
+    /// Says what the rejection does for `library` as the mirror has it (nil: not known yet).
+    mutating func describe(_ library: MirrorLibrary?, earlier: DecidedNote?) {
+        self.earlier = earlier ?? .none
+        guard let library else { return }
+        let map = library.status == .approved ? "The library will be taken off the map" : "The library will not appear on the map"
+        if let submitter = library.submitterUsername {
+            consequence = "\(map), and its submitter, \(submitter), will be told, with this reason:"
+        } else {
+            consequence = "\(map). It was imported and has no submitter, so nobody is told; the reason is kept with the library and in the audit log:"
+        }
+    }
 
     init(layout: LayoutModel, slug: String, seen: String, key: String, reason: String, back: String, queue: LibraryQueueContext? = nil) {
         self.layout = layout
@@ -281,6 +383,8 @@ struct RejectConfirmPage: MustacheParent {
         case "place": place
         case "hasPlace": !place.isEmpty
         case "isUnnamed": isUnnamed
+        case "consequence": consequence
+        case "earlier": earlier
         default: nil
         }
     }
@@ -404,6 +508,67 @@ struct BulkConfirmPage: MustacheParent {
         case "claimedNotice": claimedNotice
         case "hasClaimed": hasClaimed
         case "confirmURL": confirmURL
+        case "cancelURL": cancelURL
+        default: nil
+        }
+    }
+}
+
+/// The confirmation before a decision that reverses an earlier one, naming it.
+struct ReverseConfirmPage: MustacheParent {
+    let layout: LayoutModel
+    /// "Approve a rejected library?"
+    let heading: String
+    /// The library, named with its city.
+    let name: String
+    /// "Rejected by maria on … (3 d ago), with the reason: “…”."
+    let earlier: String
+    /// What confirming does, in words.
+    let consequence: String
+    let verb: String
+    let decideURL: String
+    /// The form as it came, posted again with `confirmed=1`.
+    let fields: [HiddenField]
+    let cancelURL: String
+
+    init(
+        layout: LayoutModel, name: String, seen: ItemStatus, wanted: ItemStatus, earlier: DecidedNote, decideURL: String, fields: [HiddenField],
+        cancelURL: String
+    ) {
+        self.layout = layout
+        self.name = name
+        self.earlier = earlier.sentence
+        self.decideURL = decideURL
+        self.fields = fields.filter { $0.name != "confirmed" }
+        self.cancelURL = cancelURL
+        switch wanted {
+        case .approved:
+            heading = "Approve a library that was \(seen.rawValue)?"
+            verb = "Approve"
+            consequence = "Approving reverses that decision: the library appears on the map."
+        case .pending:
+            heading = "Return a \(seen.rawValue) library to pending?"
+            verb = "Return to pending"
+            consequence = seen == .approved
+                ? "Returning it to pending reverses that decision: the library leaves the map and waits in the queue again."
+                : "Returning it to pending reverses that decision: the library waits in the queue again."
+        default:
+            heading = "Change a \(seen.rawValue) library to \(wanted.rawValue)?"
+            verb = "Change"
+            consequence = "This reverses that decision."
+        }
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "heading": heading
+        case "name": name
+        case "earlier": earlier
+        case "consequence": consequence
+        case "verb": verb
+        case "decideURL": decideURL
+        case "fields": fields
         case "cancelURL": cancelURL
         default: nil
         }

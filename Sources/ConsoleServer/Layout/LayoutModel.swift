@@ -50,6 +50,12 @@ struct LayoutModel: MustacheParent {
         case "version": version
         case "pendingActions": pendingActions
         case "hasPendingActions": hasPendingActions
+        case "pendingSummary": pendingSummary
+        case "hasSessionEnd": sessionEnd != nil
+        case "sessionEndsIn": sessionEnd.map { max(0, Int($0.endsAt.timeIntervalSince($0.now))) } ?? 0
+        case "sessionEndsISO": sessionEnd.map { TimeText.iso($0.endsAt) } ?? ""
+        case "sessionEndsText": sessionEnd.map { QueuedDecisionNote.clock($0.endsAt, now: $0.now) } ?? ""
+        case "pendingHasProblems": pendingHasProblems
         case "homeURL": SiteURL.dashboard.path
         case "signOutURL": SiteURL.signOut.path
         case "devicesURL": SiteURL.devices.path
@@ -80,20 +86,113 @@ struct LayoutModel: MustacheParent {
     let version = ConsoleVersion.current
     let pendingActions: [PendingActionItem]
     let hasPendingActions: Bool
+    /// The panel's one line: "2 decisions on their way to Book Corners · 1 not applied".
+    let pendingSummary: String
+    /// A decision of the last 15 minutes failed or met a conflict: the panel opens by itself.
+    let pendingHasProblems: Bool
+    /// When the session ends if nothing more happens, and when the page was made: the footer
+    /// says it, and the script warns a few minutes before. `nil` when signed out.
+    var sessionEnd: (endsAt: Date, now: Date)?
     /// The header's on-call line; `nil` when signed out.
     let onCall: OnCallHeadline?
 
-    /// One decision still on its way, as the Pending actions panel shows it.
+    /// One decision still on its way (or just failed), as the Pending actions panel shows it:
+    /// in words, the library by name with a link, times relative to now.
     struct PendingActionItem: MustacheParent {
-        let summary: String
+        /// `waiting`, `sending`, `parked`, `failed` or `conflict`: the badge's colour.
         let state: String
+        let stateLabel: String
+        /// "Approve", "Reject photo of", "Resolve report on".
+        let verb: String
+        let name: String
+        let href: String
+        /// "sends in 4 min", "next try in 3 min" (only after a failure), "sending now", "3 min ago".
+        let when: String
         let message: String
+
+        init(_ action: ModerationAction, target: DecisionTargetName?, now: Date) {
+            switch action.state {
+            case .applied, .failed: state = action.state == .failed ? "failed" : "applied"
+            case .conflict: state = "conflict"
+            case .parked: state = "parked"
+            case .waiting: state = "waiting"
+            case .queued, .sending: state = "sending"
+            }
+            stateLabel = switch action.state {
+            case .applied: "Applied"
+            case .failed: "Not applied"
+            case .conflict: "Not sent"
+            case .parked: "Held"
+            case .waiting: "Waiting"
+            case .queued, .sending: "Sending"
+            }
+            verb = Self.verb(kind: action.targetKind, wanted: action.statusWanted)
+            if let target {
+                name = LibraryText.nameInCity(target.name, city: target.city)
+                href = SiteURL.library(target.librarySlug).path
+            } else {
+                switch action.targetKind {
+                case .library: name = action.targetKey; href = SiteURL.library(action.targetKey).path
+                case .report: name = "report #\(action.targetKey)"; href = SiteURL.reports.path
+                case .photo: name = "photo #\(action.targetKey)"; href = SiteURL.photos.path
+                }
+            }
+            let triedBefore = action.attempts > 0 || action.localFailures > 0
+            switch action.state {
+            case .applied, .failed, .conflict: when = TimeText.age(of: action.updatedAt, now: now)
+            case .parked: when = "sends once you are signed in"
+            case .waiting where action.nextAttemptAt > now:
+                when = "\(triedBefore ? "next try" : "sends") \(Self.relative(action.nextAttemptAt, now: now))"
+            case .queued, .sending, .waiting: when = "sending now"
+            }
+            // The runner's message ends with "next try <UTC time>." for the log; `when` says it relative to now.
+            message = Self.withoutNextTry(action.outcomeMessage ?? "")
+        }
+
+        /// The decision in words, as the panel's lines begin.
+        static func verb(kind: ModerationAction.TargetKind, wanted: ItemStatus) -> String {
+            switch (kind, wanted) {
+            case (.library, .approved): "Approve"
+            case (.library, .rejected): "Reject"
+            case (.library, .pending), (.photo, .pending): "Return to pending"
+            case (.photo, .approved): "Use the photo proposed for"
+            case (.photo, .rejected): "Reject the photo proposed for"
+            case (.report, .resolved): "Resolve the report on"
+            case (.report, .dismissed): "Dismiss the report on"
+            case (.report, .open): "Reopen the report on"
+            case (_, let status): "Set to \(status.rawValue):"
+            }
+        }
+
+        /// `text` without its closing "next try <time>" clause ("…slow down; next try 2026-… UTC." → "…slow down.").
+        static func withoutNextTry(_ text: String) -> String {
+            guard let found = text.range(of: "next try", options: .caseInsensitive) else { return text }
+            let kept = text[..<found.lowerBound].trimmingCharacters(in: CharacterSet(charactersIn: ";,. ").union(.whitespaces))
+            return kept.isEmpty ? "" : kept + "."
+        }
+
+        /// "in 40 s", "in 4 min", "in 2 h".
+        static func relative(_ date: Date, now: Date) -> String {
+            let seconds = max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+            switch seconds {
+            case ..<60: return "in \(seconds) s"
+            case ...3_600: return "in \((seconds + 59) / 60) min"
+            default:
+                let minutes = (seconds % 3_600) / 60
+                return "in \(seconds / 3_600) h" + (minutes == 0 ? "" : " \(minutes) min")
+            }
+        }
 
         func child(named key: String) -> Any? {
             switch key {
-            case "summary": summary
             case "state": state
+            case "stateLabel": stateLabel
+            case "verb": verb
+            case "name": name
+            case "href": href
+            case "when": when
             case "message": message
+            case "hasMessage": !message.isEmpty
             default: nil
             }
         }
@@ -108,14 +207,16 @@ struct LayoutModel: MustacheParent {
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
-            pendingActions: context.pendingActions, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
+            pendingActions: context.pendingActions, pendingActionTargets: context.pendingActionTargets, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
+        if context.session != nil, let endsAt = context.sessionEndsAt { sessionEnd = (endsAt, Date()) }
         undo = context.flash == nil ? nil : context.undo
     }
 
     /// The frame from plain values: `session` is nil when nobody is signed in.
     init(
-        title: String, session: (username: String, csrf: String)?, flash: String?, pendingActions: [ModerationAction], active: Area?,
+        title: String, session: (username: String, csrf: String)?, flash: String?, pendingActions: [ModerationAction],
+        pendingActionTargets: [String: DecisionTargetName] = [:], now: Date = Date(), active: Area?,
         summary: ModerationSummary?, banner: String? = nil, notice: String? = nil, freshness: String? = nil, onCall: OnCallHeadline? = nil
     ) {
         self.title = title
@@ -128,12 +229,16 @@ struct LayoutModel: MustacheParent {
         self.freshness = freshness
         self.onCall = session == nil ? nil : onCall
         self.pendingActions = pendingActions.map { action in
-            PendingActionItem(
-                summary: "\(DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted)) \(action.targetKey)",
-                state: action.state.isFinal || action.state == .parked || action.state == .waiting ? action.state.rawValue : "sending",
-                message: action.outcomeMessage ?? "Next try \(TimeText.utc(action.nextAttemptAt)).")
+            PendingActionItem(action, target: pendingActionTargets[DecisionTargetName.key(action.targetKind, action.targetKey)], now: now)
         }
         self.hasPendingActions = !pendingActions.isEmpty
+        let onTheirWay = pendingActions.filter { !$0.state.isFinal }.count
+        let problems = pendingActions.filter { $0.state == .failed || $0.state == .conflict }.count
+        pendingSummary = [
+            onTheirWay > 0 ? "\(onTheirWay) \(onTheirWay == 1 ? "decision" : "decisions") on the way to Book Corners" : nil,
+            problems > 0 ? "\(problems) not applied in the last 15 minutes" : nil,
+        ].compactMap { $0 }.joined(separator: " · ")
+        pendingHasProblems = problems > 0
         guard session != nil else {
             nav = []
             return

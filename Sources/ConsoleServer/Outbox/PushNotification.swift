@@ -125,8 +125,9 @@ enum DecisionNotifications {
                 title: "Your photo is live", body: "Your photo of \(place) is now the library's photo.", type: .photoApproved,
                 ids: ["photo_id": item.itemID, "library_id": item.libraryID])
         case (.photo, .rejected):
+            let why = reason.isEmpty ? "" : " Reason: \(reason)"
             return PushNotification(
-                title: "Your photo was not used", body: "Your photo of \(place) was not approved.", type: .photoRejected,
+                title: "Your photo was not used", body: "Your photo of \(place) was not approved.\(why)", type: .photoRejected,
                 ids: ["photo_id": item.itemID, "library_id": item.libraryID])
         case (.report, .resolved):
             return PushNotification(

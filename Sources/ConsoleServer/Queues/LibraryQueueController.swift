@@ -17,7 +17,13 @@ struct LibraryQueueController {
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let query = ListQuery(request)
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+        return try renderer.render(try listPage(query: ListQuery(request), back: back, context: context), with: "libraries")
+    }
+
+    /// The list for `query`; `back` is its own address (where its forms return). Also what a
+    /// bulk form that cannot be acted on is shown again on, with the error in its bar.
+    func listPage(query: ListQuery, back: String, context: ConsoleRequestContext) throws -> LibraryListPage {
         let queue = LibraryQueueContext(query)
         let filter = queue.filter
         var status = PageStatus()
@@ -40,9 +46,11 @@ struct LibraryQueueController {
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !pageRows.isEmpty { status.showsMirroredRows() }
-        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let targets = try store.queueTargets()
+        // Decisions on their way show as such; decided rows say who decided, when and why.
+        let queued = try store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug))
+        let lastDecisions = try store.latestDecisions(kind: .library, targetIds: rows.filter { $0.status != .pending }.map { String($0.id) })
         var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
@@ -50,8 +58,14 @@ struct LibraryQueueController {
             rows: rows.map { library in
                 var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), targets: targets, now: now)
                 row.libraryURL = queue.detailPath(slug: library.slug)
-                if let decision = decisions[library.slug] {
+                if library.status != .pending {
+                    row.decidedNote = DecidedNote(
+                        status: ItemStatus(library.status), entry: lastDecisions[String(library.id)], mirroredReason: library.rejectionReason, now: now)
+                }
+                if let decision = decisions[library.slug], decision.state.isFinal || queued[library.slug] == nil {
                     row.decided(RowOutcome(decision))
+                } else if let action = queued[library.slug] {
+                    row.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now))
                 } else {
                     row.claim = ClaimBadge(
                         claim: claims[library.slug], target: ItemClaim.Target(kind: .library, key: library.slug), viewerId: context.session?.staffId,
@@ -65,9 +79,9 @@ struct LibraryQueueController {
                 order: queue.order),
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
-            back: back)
+            back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
         if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
-        return try renderer.render(page, with: "libraries")
+        return page
     }
 
     /// The viewer's decisions on libraries that still count as just made, by slug.
@@ -81,23 +95,27 @@ struct LibraryQueueController {
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Only slug characters: anything else cannot be a library.
         guard let slug = SiteURL.Route.library.value(in: context.parameters), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
+        return try renderer.render(try detailPage(slug: slug, queue: LibraryQueueContext(ListQuery(request)), context: context), with: "library-detail")
+    }
+
+    /// A library's page as opened from `queue`: also what a decision form that needs fixing
+    /// (a rejection without a reason) is shown again on, with the error next to its field.
+    func detailPage(slug: String, queue: LibraryQueueContext, context: ConsoleRequestContext) throws -> LibraryDetailPage {
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
         guard let mirrored = try store.mirroredLibrary(slug: slug) else {
             // Before the first pass the mirror cannot know; after it, an unknown slug is no library
             // (or one the sync found deleted): say so as a backend 404 would.
             guard summary == nil else { throw ConsoleError.backend(.notFound) }
-            let page = LibraryDetailPage.unavailable(
+            return LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return try renderer.render(page, with: "library-detail")
         }
         status.mirrored(confirmedAt: mirrored.lastConfirmedAt)
         guard let record = mirrored.record, var library = try? BackendJSON.decoder().decode(ModerationLibrary.self, from: record) else {
             // A row from before the mirror kept whole records: the next pass brings it.
             status.mirrored(confirmedAt: nil)
-            let page = LibraryDetailPage.unavailable(
+            return LibraryDetailPage.unavailable(
                 layout: LayoutModel(context: context, title: "Library", active: .libraries, summary: summary, status: status))
-            return try renderer.render(page, with: "library-detail")
         }
         // The row's columns are what the console's own decisions update at once: they win over the kept record.
         library.status = mirrored.status.rawValue
@@ -108,14 +126,20 @@ struct LibraryQueueController {
         var page = LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
-        let queue = LibraryQueueContext(ListQuery(request))
         let here = queue.detailPath(slug: library.slug)
         page.claim = ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
             isWaiting: library.moderationStatus == .pending, now: now, back: here)
+        if let action = try store.unfinishedDecisions(kind: .library, keys: [library.slug])[library.slug] {
+            page.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now))
+        }
+        if let current = library.moderationStatus, current != .pending {
+            let entry = try store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
+            page.decided = DecidedNote(status: ItemStatus(current), entry: entry, mirroredReason: library.rejectionReason, now: now)
+        }
         let neighbours = try LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
         page.queue = LibraryDetailPage.QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
-        return try renderer.render(page, with: "library-detail")
+        return page
     }
 }
 
@@ -138,11 +162,27 @@ struct LibraryListPage: MustacheParent {
     let bulkURL = SiteURL.librariesBulk.path
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
     let decisionKey = UUID().uuidString
+    /// The time column's heading: "Waiting" for waiting items, "Decided" for decided ones.
+    let timeHeading: String
+    /// Why the bulk form just sent could not be acted on, said in its bar; "" when it could.
+    var bulkError = ""
+    /// The reason preset the bulk form was sent with, chosen again when it is shown again.
+    var bulkPreset = ""
+
+    /// What the time column shows for a list of libraries in `status`.
+    static func timeHeading(_ status: StatusFilter) -> String {
+        switch status {
+        case .pending: "Waiting"
+        case .all: "Waiting or decided"
+        default: "Decided"
+        }
+    }
 
     init(
         layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool,
-        pager: Pager?, orderSwitch: OrderSwitch = .none, back: String = SiteURL.libraries.path
+        pager: Pager?, orderSwitch: OrderSwitch = .none, back: String = SiteURL.libraries.path, timeHeading: String = "Waiting"
     ) {
+        self.timeHeading = timeHeading
         self.layout = layout
         self.statusOptions = statusOptions
         self.text = text
@@ -180,6 +220,10 @@ struct LibraryListPage: MustacheParent {
         case "filterURL": filterURL
         case "bulkURL": bulkURL
         case "decisionKey": decisionKey
+        case "timeHeading": timeHeading
+        case "bulkError": bulkError
+        case "hasBulkError": !bulkError.isEmpty
+        case "bulkReasons": presetReasons.map { FilterOption(value: $0, label: $0, selected: $0 == bulkPreset) }
         default: nil
         }
     }
@@ -212,6 +256,12 @@ struct LibraryRow: MustacheParent {
     var claim = ClaimBadge.hidden
     /// A pending library past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
+    /// Waiting for a decision: the row offers Approve and Reject…; a decided row offers Review… only.
+    let isWaiting: Bool
+    /// A decision recorded but not yet sent (by anyone): shown instead of the decision controls.
+    private(set) var queued = QueuedDecisionNote.none
+    /// Who decided a decided row, when and why.
+    var decidedNote = DecidedNote.none
 
     init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
         slug = library.slug
@@ -227,7 +277,9 @@ struct LibraryRow: MustacheParent {
         createdUTC = TimeText.utc(library.createdAt)
         status = library.status.rawValue
         selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
-        canApprove = library.status != .approved
+        // Reversing a decision is confirmed on the library's page, never one click in a list.
+        canApprove = library.status == .pending
+        isWaiting = library.status == .pending
         self.hasDuplicate = hasDuplicate
         mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
@@ -247,9 +299,17 @@ struct LibraryRow: MustacheParent {
         status = library.status
         selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
         // A status this console does not know is shown, never decided on.
-        canApprove = library.moderationStatus.map { $0 != .approved } ?? false
+        canApprove = library.moderationStatus == .pending
+        isWaiting = library.moderationStatus == .pending
         hasDuplicate = false
         mark = .none
+    }
+
+    /// The row of an item with a decision on its way: the note instead of the decision controls.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        canApprove = false
+        claim = .hidden
     }
 
     /// The row of an item the viewer just decided: its outcome instead of the decision controls.
@@ -281,6 +341,10 @@ struct LibraryRow: MustacheParent {
         case "libraryURL": libraryURL
         case "decideURL": decideURL
         case "mark": mark
+        case "isWaiting": isWaiting
+        case "queued": queued
+        case "isQueued": queued.isShown
+        case "decidedNote": decidedNote
         default: nil
         }
     }
@@ -418,9 +482,17 @@ struct LibraryDetailPage: MustacheParent {
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
     let presetReasons = DecisionController.presetReasons
-    let canApprove: Bool
-    let canReject: Bool
-    let canReturnToPending: Bool
+    /// The rejection form as it was sent when it needs fixing: the error beside its field, what was typed kept.
+    var rejection = RejectionFormState.empty
+    private(set) var canApprove: Bool
+    private(set) var canReject: Bool
+    private(set) var canReturnToPending: Bool
+    /// Approving is a reversal of a rejection here: the button says it asks first.
+    let approveReverses: Bool
+    /// A decision recorded but not yet sent: shown instead of the decision forms.
+    private(set) var queued = QueuedDecisionNote.none
+    /// Who made it what it is now, when and why (not for a waiting library).
+    var decided = DecidedNote.none
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
     /// Pending past or near the queue's target (On call: alerts).
@@ -479,6 +551,7 @@ struct LibraryDetailPage: MustacheParent {
         canApprove = current.map { $0 != .approved } ?? false
         canReject = current.map { $0 != .rejected } ?? false
         canReturnToPending = current.map { $0 != .pending } ?? false
+        approveReverses = current == .rejected
         mark = current == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
@@ -513,7 +586,17 @@ struct LibraryDetailPage: MustacheParent {
         canApprove = false
         canReject = false
         canReturnToPending = false
+        approveReverses = false
         mark = .none
+    }
+
+    /// A decision on its way: no decision form until it is sent.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        canApprove = false
+        canReject = false
+        canReturnToPending = false
+        claim = .hidden
     }
 
     func child(named key: String) -> Any? {
@@ -547,6 +630,11 @@ struct LibraryDetailPage: MustacheParent {
         case "canApprove": canApprove
         case "canReject": canReject
         case "canReturnToPending": canReturnToPending
+        case "approveReverses": approveReverses
+        case "rejection": rejection
+        case "queued": queued
+        case "isQueued": queued.isShown
+        case "decided": decided
         case "claim": claim
         case "mark": mark
         default: nil

@@ -16,7 +16,15 @@ struct PhotoQueueController {
     }
 
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let query = ListQuery(request)
+        // Decisions and claims come back to this very list: its filter, order and page.
+        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
+        return try renderer.render(try gridPage(query: ListQuery(request), back: back, context: context), with: "photos")
+    }
+
+    /// The grid for `query`; `rejection` is one card's reject form shown again with its error.
+    func gridPage(
+        query: ListQuery, back: String, context: ConsoleRequestContext, rejection: (id: Int, state: RejectionFormState)? = nil
+    ) throws -> PhotoGridPage {
         let statusFilter = query.choice("status", default: StatusFilter.pending)
         var status = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &status)
@@ -32,10 +40,9 @@ struct PhotoQueueController {
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
-        // Decisions and claims come back to this very list: its filter, order and page.
-        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
+        let queued = try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
         var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
@@ -45,6 +52,8 @@ struct PhotoQueueController {
                 card.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
                     back: back)
+                if let rejection, rejection.id == photo.id { card.rejection = rejection.state }
+                if let action = queued[String(photo.id)] { card.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)) }
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
@@ -52,7 +61,7 @@ struct PhotoQueueController {
         page.back = back
         if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
         page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
-        return try renderer.render(page, with: "photos")
+        return page
     }
 }
 
@@ -108,6 +117,8 @@ struct PhotoCard: MustacheParent {
     let hasCurrentPhoto: Bool
     let caption: String
     let submitter: String
+    /// Someone sent it (a push can tell them); an anonymous photo's rejection tells nobody.
+    let hasSubmitter: Bool
     let libraryName: String
     let librarySlug: String
     let libraryPlace: String
@@ -115,12 +126,16 @@ struct PhotoCard: MustacheParent {
     let createdAt: String
     let createdUTC: String
     let status: String
-    let isPending: Bool
+    private(set) var isPending: Bool
+    /// A decision recorded but not yet sent: shown instead of the decision forms.
+    private(set) var queued = QueuedDecisionNote.none
     let decisionKey = UUID().uuidString
     let libraryURL: String
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// The reject form: its reason presets, and the error and typed text when it is shown again.
+    var rejection = RejectionFormState(error: "", typedReason: "", chosenPreset: "", presets: DecisionController.photoPresetReasons)
     /// A pending photo past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
 
@@ -133,6 +148,7 @@ struct PhotoCard: MustacheParent {
         hasCurrentPhoto = !currentURL.isEmpty
         caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
         submitter = photo.submitterUsername ?? "anonymous"
+        hasSubmitter = photo.submitterId != nil
         libraryName = LibraryText.displayName(photo.libraryName)
         librarySlug = photo.librarySlug
         libraryPlace = LibraryText.place(city: photo.libraryCity, country: photo.libraryCountry)
@@ -154,6 +170,7 @@ struct PhotoCard: MustacheParent {
         hasCurrentPhoto = !currentURL.isEmpty
         caption = photo.caption.isEmpty ? "(no caption)" : photo.caption
         submitter = photo.createdBy?.username ?? "anonymous"
+        hasSubmitter = photo.createdBy != nil
         libraryName = LibraryText.displayName(photo.library.name)
         librarySlug = photo.library.slug
         libraryPlace = LibraryText.place(city: photo.library.city, country: photo.library.country)
@@ -164,6 +181,13 @@ struct PhotoCard: MustacheParent {
         isPending = photo.moderationStatus == .pending
     }
 
+    /// A decision on its way: its note instead of Use and Reject until it is sent.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        isPending = false
+        claim = .hidden
+    }
+
     func child(named key: String) -> Any? {
         switch key {
         case "id": id
@@ -172,6 +196,7 @@ struct PhotoCard: MustacheParent {
         case "hasCurrentPhoto": hasCurrentPhoto
         case "caption": caption
         case "submitter": submitter
+        case "hasSubmitter": hasSubmitter
         case "libraryName": libraryName
         case "librarySlug": librarySlug
         case "libraryPlace": libraryPlace
@@ -185,6 +210,8 @@ struct PhotoCard: MustacheParent {
         case "decideURL": decideURL
         case "claim": claim
         case "mark": mark
+        case "rejection": rejection
+        case "queued": queued
         default: nil
         }
     }

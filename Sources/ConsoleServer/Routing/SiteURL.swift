@@ -10,6 +10,8 @@ enum SiteURL: Hashable, Sendable {
     case healthz
     case signIn
     case signOut
+    /// A decision form kept when its session had ended, shown again to send (`KeptForm`).
+    case unsentWork(String)
     case libraries
     case library(String)
     case libraryDecide(String)
@@ -68,6 +70,7 @@ enum SiteURL: Hashable, Sendable {
         case healthz = "/healthz"
         case signIn = "/sign-in"
         case signOut = "/sign-out"
+        case unsentWork = "/unsent/:key"
         case libraries = "/libraries"
         // Parameter names agree where routes share a place: the router refuses two names at one segment.
         case library = "/libraries/:slug"
@@ -152,6 +155,7 @@ enum SiteURL: Hashable, Sendable {
         case .healthz: .healthz
         case .signIn: .signIn
         case .signOut: .signOut
+        case .unsentWork: .unsentWork
         case .libraries: .libraries
         case .library: .library
         case .libraryDecide: .libraryDecide
@@ -210,6 +214,7 @@ enum SiteURL: Hashable, Sendable {
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
         case .calendarFeed(let token): token
+        case .unsentWork(let key): key
         case .statisticsData(let chart): chart
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
         case .staticFile(let name), .benchmarkConstant(let name), .benchmarkOpen(let name): name

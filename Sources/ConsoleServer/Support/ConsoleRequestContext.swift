@@ -16,6 +16,10 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     var undo: UndoOffer?
     /// The signed-in staff member's decisions not yet final, for the Pending actions panel.
     public var pendingActions: [ModerationAction] = []
+    /// The mirror's names for the items of `pendingActions`, by `DecisionTargetName.key`.
+    public var pendingActionTargets: [String: DecisionTargetName] = [:]
+    /// When the session ends if the person does nothing more (idle timeout or its absolute end).
+    public var sessionEndsAt: Date?
     /// Who is on call, as the header tells the signed-in staff member.
     var onCall: OnCallHeadline?
     /// The queue counts of the navigation, read from the mirror once per signed-in request, so

@@ -14,6 +14,8 @@ struct PageRenderer: Sendable {
         "handoffs", "handoff", "handoff-digest",
         // On call: alerts
         "on-call-alerts",
+        // Issue 21: a reversal's confirmation, a decision kept through an ended session
+        "reverse-confirm", "unsent-work",
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there

@@ -1,0 +1,117 @@
+import Foundation
+import Hummingbird
+import ModerationStore
+
+/// What happens to a request that arrives without a live session: a page keeps its address
+/// (`next`), a decision form keeps what was typed (a `KeptForm` under a random one-time key),
+/// and the sign-in page says plainly what was not sent. The kept form is only ever shown back
+/// as a form: it is sent again by its owner, signed in, with a fresh CSRF token.
+struct UnsentWork: Sendable {
+    let store: ModerationStore
+
+    /// The only fields a kept form holds: a decision form's own. Never a token, never a password.
+    static let keptFieldNames: Set<String> = [
+        "decision", "seen", "key", "back", "quick", "confirmed", "reason", "reason_preset", "report_reason", "queue", "anyway", "item",
+    ]
+
+    /// Whether `path` is a route whose POST is a decision worth keeping.
+    static func isDecisionPath(_ path: String) -> Bool {
+        if path == SiteURL.librariesBulk.path || path == SiteURL.librariesBulkConfirm.path { return true }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0].isEmpty, parts[3] == "decide" else { return false }
+        switch parts[1] {
+        case "libraries": return ItemReference.isSlug(String(parts[2]))
+        case "reports", "photos": return ItemReference.id(String(parts[2])) != nil
+        default: return false
+        }
+    }
+
+    /// Where to send someone whose request came without a live session: sign-in, saying why
+    /// (`ending`), where they were going (a page) or what was kept (a decision form). Forms are
+    /// kept only for a request that came with a session (`ending` set): nobody else can fill the store.
+    func signInPath(for request: inout Request, context: ConsoleRequestContext, ending: SessionEnding?) async -> String {
+        var query: [(name: String, value: String?)] = []
+        if let ending {
+            query.append(ending == .expired ? ("expired", "1") : ("ended", ending.rawValue))
+        }
+        let path = request.uri.path
+        if request.method == .get || request.method == .head {
+            let target = path + (request.uri.query.map { "?" + $0 } ?? "")
+            if SafeRedirect.path(target) == target { query.append(("next", target)) }
+        } else if request.method == .post, ending != nil, Self.isDecisionPath(path) {
+            if let key = await keep(&request, path: path, context: context) { query.append(("kept", key)) }
+        }
+        return SiteURL.signIn.path(query: query)
+    }
+
+    /// Keeps the decision fields of the form `request` carries; answers the key for the
+    /// address, or nil when there is nothing to keep (or too much: more than `KeptForm.maxCharacters`).
+    private func keep(_ request: inout Request, path: String, context: ConsoleRequestContext) async -> String? {
+        guard FormBodyDecoder.isForm(request.headers[.contentType]),
+            let body = try? await request.collectBody(upTo: context.maxUploadSize)
+        else { return nil }
+        let fields = Self.fields(of: String(buffer: body)).filter { Self.keptFieldNames.contains($0.name) }
+        guard !fields.isEmpty, fields.reduce(0, { $0 + $1.name.count + $1.value.count }) <= KeptForm.maxCharacters else { return nil }
+        let key = RandomToken.make()
+        do {
+            try store.keep(try KeptForm(id: RandomToken.digest(key), path: path, fields: fields, now: Date()), now: Date())
+        } catch {
+            context.logger.error("unsent form not kept", metadata: ["error": "\(error)"])
+            return nil
+        }
+        return key
+    }
+
+    /// The name–value pairs of a form body, in order, decoded.
+    static func fields(of body: String) -> [KeptForm.Field] {
+        body.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String? { text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+            guard let name = parts.first.flatMap(decoded), !name.isEmpty else { return nil }
+            return KeptForm.Field(name: name, value: parts.count > 1 ? decoded(parts[1]) ?? "" : "")
+        }
+    }
+
+    /// "Your rejection of Corner Books (Florence) was not sent": what a kept form would have done, in words.
+    func summary(of form: KeptForm) -> String {
+        "Your \(Self.noun(of: form.fields).lowercased()) of \(itemName(of: form)) was not sent"
+    }
+
+    /// The decision a kept form asks for, as a noun: "Rejection", "Approval".
+    static func noun(of fields: [KeptForm.Field]) -> String {
+        let value = { (name: String) in fields.first { $0.name == name }?.value }
+        if value("quick") != nil { return QueuedDecisionNote.noun(.approved) }
+        guard let decision = value("decision").flatMap(Decision.init(rawValue:)) else { return "Decision" }
+        return QueuedDecisionNote.noun(decision.statusWanted)
+    }
+
+    /// The item a kept form is about, named as the mirror knows it.
+    func itemName(of form: KeptForm) -> String {
+        let items = form.fields.filter { $0.name == "item" }
+        if form.path == SiteURL.librariesBulk.path || form.path == SiteURL.librariesBulkConfirm.path {
+            return items.count == 1 ? "1 library" : "\(items.count) libraries"
+        }
+        let parts = form.path.split(separator: "/")
+        guard parts.count == 3, let kind = ModerationAction.TargetKind(pathSegment: String(parts[0])) else { return "an item" }
+        let key = String(parts[1])
+        let named = (try? store.targetNames(of: [(kind, key)]))?[DecisionTargetName.key(kind, key)]
+        let library = named.map { LibraryText.nameInCity($0.name, city: $0.city) } ?? key
+        switch kind {
+        case .library: return library
+        case .photo: return "the photo proposed for \(library)"
+        case .report: return "the report on \(library)"
+        }
+    }
+}
+
+extension ModerationAction.TargetKind {
+    /// The kind a decision path's first segment names (`libraries`, `reports`, `photos`).
+    init?(pathSegment: String) {
+        switch pathSegment {
+        case "libraries": self = .library
+        case "reports": self = .report
+        case "photos": self = .photo
+        default: return nil
+        }
+    }
+}

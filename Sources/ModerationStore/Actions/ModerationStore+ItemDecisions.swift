@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+
+extension ModerationStore {
+    /// Of the items of `kind` named by `keys`, those with a decision recorded but not yet
+    /// final (queued, sending, waiting, parked), by key: the latest such decision of each, by
+    /// anyone. A page shows these items as decided-and-on-its-way rather than undecided.
+    public func unfinishedDecisions(kind: ModerationAction.TargetKind, keys: [String]) throws -> [String: ModerationAction] {
+        guard !keys.isEmpty else { return [:] }
+        return try writer.read { db in
+            let actions = try ModerationAction.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM action WHERE targetKind = ? AND targetKey IN (\(databaseQuestionMarks(count: keys.count)))
+                    AND state NOT IN ('applied', 'conflict', 'failed') ORDER BY id DESC
+                    """,
+                arguments: StatementArguments([kind.rawValue] + keys))
+            var latest: [String: ModerationAction] = [:]
+            for action in actions where latest[action.targetKey] == nil { latest[action.targetKey] = action }
+            return latest
+        }
+    }
+
+    /// The latest audit entry that changed each of these items (a decision Book Corners
+    /// applied, or a change seen outside the console), by target id (a library's, report's or
+    /// photo's backend id as text): who decided what it is now, when, and why.
+    public func latestDecisions(kind: ModerationAction.TargetKind, targetIds: [String]) throws -> [String: AuditEntry] {
+        guard !targetIds.isEmpty else { return [:] }
+        return try writer.read { db in
+            let entries = try AuditEntry.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM auditEntry WHERE targetKind = ? AND targetId IN (\(databaseQuestionMarks(count: targetIds.count)))
+                    AND outcome IN ('applied', 'observed') AND statusAfter != '' ORDER BY id DESC
+                    """,
+                arguments: StatementArguments([kind.rawValue] + targetIds))
+            var latest: [String: AuditEntry] = [:]
+            for entry in entries where latest[entry.targetId] == nil { latest[entry.targetId] = entry }
+            return latest
+        }
+    }
+}
+
+/// The library a decision is about, as the mirror names it: what the Pending actions panel
+/// shows instead of a slug or an id.
+public struct DecisionTargetName: Sendable, Equatable {
+    public let name: String
+    public let city: String
+    public let librarySlug: String
+
+    public init(name: String, city: String, librarySlug: String) {
+        self.name = name
+        self.city = city
+        self.librarySlug = librarySlug
+    }
+
+    /// The key `targetNames(of:)` answers for an action: `library:<slug>`, `report:<id>`, `photo:<id>`.
+    public static func key(_ kind: ModerationAction.TargetKind, _ targetKey: String) -> String {
+        "\(kind.rawValue):\(targetKey)"
+    }
+}
+
+extension ModerationStore {
+    /// The mirror's names for the items of `actions`, by `DecisionTargetName.key`; items the
+    /// mirror does not know are left out. One read, only when there is something to name.
+    public func targetNames(of actions: [ModerationAction]) throws -> [String: DecisionTargetName] {
+        try targetNames(of: actions.map { ($0.targetKind, $0.targetKey) })
+    }
+
+    /// The mirror's names for these items (kind and key: a slug, or a report's or photo's id).
+    public func targetNames(of items: [(kind: ModerationAction.TargetKind, key: String)]) throws -> [String: DecisionTargetName] {
+        guard !items.isEmpty else { return [:] }
+        func keys(_ kind: ModerationAction.TargetKind) -> [String] { Array(Set(items.filter { $0.kind == kind }.map(\.key))) }
+        let libraries = keys(.library)
+        let reports = keys(.report).compactMap(Int.init)
+        let photos = keys(.photo).compactMap(Int.init)
+        return try writer.read { db in
+            var names: [String: DecisionTargetName] = [:]
+            if !libraries.isEmpty {
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT slug, name, city FROM mirrorLibrary WHERE slug IN (\(databaseQuestionMarks(count: libraries.count)))",
+                    arguments: StatementArguments(libraries))
+                {
+                    let slug: String = row["slug"]
+                    names[DecisionTargetName.key(.library, slug)] = DecisionTargetName(name: row["name"], city: row["city"], librarySlug: slug)
+                }
+            }
+            for (kind, table, ids) in [(ModerationAction.TargetKind.report, "mirrorReport", reports), (.photo, "mirrorPhoto", photos)] where !ids.isEmpty {
+                for row in try Row.fetchAll(
+                    db, sql: "SELECT id, libraryName, libraryCity, librarySlug FROM \(table) WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                    arguments: StatementArguments(ids))
+                {
+                    let id: Int = row["id"]
+                    names[DecisionTargetName.key(kind, String(id))] = DecisionTargetName(
+                        name: row["libraryName"], city: row["libraryCity"], librarySlug: row["librarySlug"])
+                }
+            }
+            return names
+        }
+    }
+}

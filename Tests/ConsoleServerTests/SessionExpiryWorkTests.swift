@@ -1,0 +1,207 @@
+import BookCornersAPI
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// Issue 21, "Work is never lost": a session that ends while someone works keeps where they
+/// were going and what they typed, says what was not sent, and is announced before it ends.
+@Suite("Work is never lost when a session ends", .timeLimit(.minutes(3)))
+struct SessionExpiryWorkTests {
+    private static let hostileReason = String(repeating: "A long reason typed with care. ", count: 20) + #"<script>alert("x")</script> ‏עברית 📚"#
+
+    /// Ends every session as the idle timeout would (the last request long ago), then waits out
+    /// the session cache, so the next request meets an expired session.
+    private func expireSessions(_ directory: TemporaryDirectory) async throws {
+        try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
+            try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [Date().addingTimeInterval(-24 * 3_600)])
+        }
+        try await Task.sleep(for: .milliseconds(2_200))
+    }
+
+    private func pendingSlug(_ directory: TemporaryDirectory) throws -> String {
+        try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+    }
+
+    /// Signs in through the sign-in page at `location`, sending its hidden fields (`next`, `kept`) as a browser would.
+    private func signIn(_ browser: Browser, at location: String) async throws -> Page {
+        let form = try await browser.get(location)
+        let fields = form.hiddenFields(ofFormPostingTo: "/sign-in")
+        return try await browser.post("/sign-in", form: fields + [("login", SeedAccounts.demoStaffUsername), ("password", SeedAccounts.demoStaffPassword)])
+    }
+
+    @Test("a rejection confirmed after the session expired: nothing recorded, the sign-in page names it, and after sign-in the same form comes back filled in, sent with one click")
+    func rejectionKeptThroughSignIn() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: the confirmation of a rejection with a long reason, then the session expires
+            try await browser.signIn()
+            let slug = try pendingSlug(directory)
+            let library = try await browser.get("/libraries/\(slug)")
+            let key = try #require(library.field("key", after: "class=\"reject-form\""))
+            let csrf = try #require(library.csrfToken)
+            try await expireSessions(directory)
+
+            // act: Reject on the confirmation page
+            let sent = try await browser.post("/libraries/\(slug)/decide", form: [
+                ("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostileReason), ("confirmed", "1"),
+            ])
+
+            // check: sent to sign in, told what was not sent; nothing recorded, no password or token kept
+            #expect(sent.status == .seeOther)
+            let location = try #require(sent.location)
+            #expect(location.hasPrefix("/sign-in?expired=1&kept="), "\(location)")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try store.auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
+            let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm") }
+            #expect(kept.count == 1 && !kept[0].contains(csrf) && !kept[0].contains("csrf"), "the CSRF token is not kept")
+            let name = try #require(try store.mirroredLibrary(slug: slug)).name
+            let signInPage = try await browser.get(location)
+            #expect(signInPage.contains("Your rejection of"), "\(signInPage)")
+            #expect(signInPage.contains("was not sent"))
+            #expect(signInPage.contains(LibraryText.displayName(name).htmlEscapedForTest) || signInPage.contains(slug))
+
+            // act: sign in (the page carries the key), then the kept form
+            let signedIn = try await signIn(browser, at: location)
+            #expect(signedIn.status == .seeOther)
+            let unsentPath = try #require(signedIn.location)
+            #expect(unsentPath.hasPrefix("/unsent/"), "\(unsentPath)")
+            let unsent = try await browser.get(unsentPath)
+
+            // check: the same decision, filled in, the reason escaped and editable, a fresh CSRF token
+            #expect(unsent.status == .ok)
+            #expect(unsent.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;") && !unsent.contains("<script>alert"))
+            #expect(unsent.contains(#"<textarea id="reason" name="reason""#))
+            let fields = unsent.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
+            #expect(fields.contains { $0 == ("confirmed", "1") } && fields.contains { $0 == ("key", key) })
+            #expect(fields.first { $0.0 == "csrf" }?.1 != csrf, "the new session's token")
+
+            // act: one click
+            let done = try await browser.post("/libraries/\(slug)/decide", form: fields + [("reason", Self.hostileReason)])
+
+            // check: recorded as a normal decision, once; the kept form is gone
+            #expect(done.status == .seeOther, "\(done)")
+            let recorded = try store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: Date().addingTimeInterval(-600))
+            #expect(recorded.count == 1 && recorded.first?.reason == Self.hostileReason.trimmingCharacters(in: .whitespaces))
+            #expect(try await browser.get(unsentPath).status == .notFound, "shown once")
+        }
+    }
+
+    @Test("a page opened after the session expired: sign-in keeps the address (local paths only) and goes there")
+    func linkKeepsItsDestination() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            try await expireSessions(directory)
+            // act
+            let opened = try await browser.get("/libraries?status=rejected&q=%3Cscript%3E")
+            // check
+            let location = try #require(opened.location)
+            #expect(location.hasPrefix("/sign-in?expired=1&next="), "\(location)")
+            let afterSignIn = try await signIn(browser, at: location)
+            #expect(afterSignIn.location == "/libraries?status=rejected&q=%3Cscript%3E")
+            // a `next` to another host leads home
+            try await browser.post("/sign-out", form: [("csrf", try await browser.get("/").csrfToken ?? "")])
+            let away = try await signIn(browser, at: "/sign-in?next=%2F%2Fevil.example%2F")
+            #expect(away.location == "/")
+        }
+    }
+
+    @Test("a decision sent after the session was pruned away (cookie but no session) is kept too")
+    func prunedSessionKeepsTheForm() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let slug = try pendingSlug(directory)
+            let library = try await browser.get("/libraries/\(slug)")
+            let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
+            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+            try await Task.sleep(for: .milliseconds(2_200))
+            // act
+            let sent = try await browser.post("/libraries/\(slug)/decide", form: fields)
+            // check
+            let location = try #require(sent.location)
+            #expect(location.contains("kept="), "\(location)")
+            #expect(try await browser.get(location).contains("Your approval of"))
+        }
+    }
+
+    @Test("a bulk confirmation sent after the session expired comes back after sign-in listing its libraries, and is recorded once when sent")
+    func bulkConfirmationKept() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: two libraries chosen and the confirmation page open, then the session expires
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let chosen = try store.oldestMirroredLibraries(status: .pending, count: 2)
+            let csrf = try #require(try await browser.get("/libraries").csrfToken)
+            let review = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")] + chosen.map { ("item", "\($0.slug)|pending|\(Self.hostileReason.prefix(20))") })
+            let fields = review.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
+            try #require(fields.filter { $0.0 == "item" }.count == 2)
+            try await expireSessions(directory)
+            // act
+            let sent = try await browser.post("/libraries/bulk/confirm", form: fields)
+            let location = try #require(sent.location)
+            let signInPage = try await browser.get(location)
+            let signedIn = try await signIn(browser, at: location)
+            let unsent = try await browser.get(try #require(signedIn.location))
+            let done = try await browser.post("/libraries/bulk/confirm", form: unsent.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm"))
+            // check
+            #expect(signInPage.contains("Your approval of 2 libraries was not sent"), "\(signInPage)")
+            let list = try #require(unsent.element(withClass: "confirm-list"), "\(unsent)")
+            #expect(list.components(separatedBy: "<li dir=\"auto\">A long reason typed").count == 3, "\(list)")
+            #expect(done.status == .seeOther)
+            let staffID = try #require(try store.latestSessionStaffID())
+            #expect(Set(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.targetKey)) == Set(chosen.map(\.slug)))
+        }
+    }
+
+    @Test("a decision form sent with no session cookie at all is not kept: nobody can fill the store")
+    func noCookieNothingKept() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            let slug = try await { () async throws -> String in
+                try await browser.signIn()
+                return try pendingSlug(directory)
+            }()
+            let stranger = Browser(client: browser.client)
+            // act
+            let sent = try await stranger.post("/libraries/\(slug)/decide", form: [("csrf", "x"), ("key", "k"), ("seen", "pending"), ("decision", "approve")])
+            // check
+            #expect(sent.status == .seeOther && sent.location == "/sign-in", "\(sent.location ?? "")")
+            let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            #expect(kept == 0)
+        }
+    }
+
+    @Test("every signed-in page says when the session ends, for the script's warning")
+    func pagesSayWhenTheSessionEnds() async throws {
+        try await ConsoleFixture.withConsole(idleTimeout: 20 * 60) { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            // act
+            let page = try await browser.get("/libraries")
+            // check
+            let match = try #require(page.html.firstMatch(of: #/data-session-ends-in="(\d+)"/#))
+            let seconds = try #require(Int(match.1))
+            #expect((20 * 60 - 120)...(20 * 60) ~= seconds, "\(seconds)")
+            #expect(page.contains("Signed in until"))
+        }
+    }
+}
+
+extension ModerationStore {
+    /// The staff id of the latest session (the one test account).
+    func latestSessionStaffID() throws -> Int? {
+        try recentSessions(now: Date(), activeSince: Date().addingTimeInterval(-3_600), limit: 1).first?.staffId
+    }
+}
+
+extension String {
+    /// As the templates escape it.
+    var htmlEscapedForTest: String {
+        replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+    }
+}
