@@ -212,7 +212,12 @@ enum PageModels {
                 layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
                 rows: reports.enumerated().map { index, report in
                     var row = ReportRow(report, now: now)
-                    row.claim = claimBadge(index, kind: .report, key: String(report.id))
+                    if index == 1 {
+                        // A dismissal on its way: said, with no decision left on the row.
+                        row.queued = QueuedDecisionNote(queuedAction(String(report.id), actorId: 9, username: hostile), viewerId: 3, now: now)
+                    } else {
+                        row.claim = claimBadge(index, kind: .report, key: String(report.id))
+                    }
                     return row
                 }, loaded: true, pager: nil)),
             ("report-detail", try {

@@ -112,6 +112,8 @@ struct ReportDetailPage: MustacheParent {
     let back: String
     let listURL: String
     var claim = ClaimBadge.hidden
+    /// A decision on the report waiting to be sent: shown instead of the decision forms.
+    var queued = QueuedDecisionNote.none
     let mark: QueueStandingMark
 
     init(layout: LayoutModel, report: MirrorReport, library: MirrorLibrary?, others: [MirrorReport], notes: [ReportNote], targets: QueueTargets, now: Date) {
@@ -197,6 +199,8 @@ struct ReportDetailPage: MustacheParent {
         case "back": back
         case "listURL": listURL
         case "claim": claim
+        case "queued": queued
+        case "isQueued": queued.isShown
         case "mark": mark
         default: nil
         }

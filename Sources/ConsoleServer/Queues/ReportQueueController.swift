@@ -37,9 +37,13 @@ struct ReportQueueController {
             others: try store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
             notes: try store.reportNotes(reportId: report.id), targets: try store.queueTargets(), now: now)
         let target = ItemClaim.Target(kind: .report, key: String(report.id))
-        page.claim = ClaimBadge(
-            claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open,
-            now: now, back: page.back)
+        if let action = try store.unfinishedDecisions(kind: .report, keys: [target.key])[target.key] {
+            page.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)
+        } else {
+            page.claim = ClaimBadge(
+                claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open,
+                now: now, back: page.back)
+        }
         return page
     }
 
@@ -98,6 +102,8 @@ struct ReportQueueController {
         // Decisions and claims come back to this very list: its filters, order and page.
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
+        // A decision on its way shows as such, with nothing left to decide until it is sent.
+        let queued = try store.unfinishedDecisions(kind: .report, keys: rows.map { String($0.id) })
         let targets = try store.queueTargets()
         var page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
@@ -107,9 +113,13 @@ struct ReportQueueController {
             rows: rows.map { report in
                 var row = ReportRow(report, targets: targets, now: now)
                 let target = ItemClaim.Target(kind: .report, key: String(report.id))
-                row.claim = ClaimBadge(
-                    claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open, now: now,
-                    back: back)
+                if let action = queued[target.key] {
+                    row.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)
+                } else {
+                    row.claim = ClaimBadge(
+                        claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open, now: now,
+                        back: back)
+                }
                 return row
             },
             loaded: summary != nil || !rows.isEmpty,
@@ -192,6 +202,8 @@ struct ReportRow: MustacheParent {
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
+    /// A decision on it waiting to be sent: shown instead of the decision buttons.
+    var queued = QueuedDecisionNote.none
     /// An open report past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
 
@@ -261,6 +273,8 @@ struct ReportRow: MustacheParent {
         case "reportURL": reportURL
         case "decideURL": decideURL
         case "claim": claim
+        case "queued": queued
+        case "isQueued": queued.isShown
         case "mark": mark
         default: nil
         }
