@@ -58,12 +58,12 @@ enum PageTour {
                             try await check(stop.name, size, browser)
                         }
                         try await browser.click(".user button[type=submit]")
-                        _ = try await browser.source(containing: "You have signed out.")
+                        try await arrive(browser, at: "signed out", containing: "You have signed out.")
                         try await check("signed out", size, browser)
                         try await browser.type("staff", into: "#login")
                         try await browser.type("not-the-password", into: "#password")
                         try await browser.click("button[type=submit]")
-                        _ = try await browser.source(containing: "form-error")
+                        try await arrive(browser, at: "wrong password", containing: "form-error")
                         try await check("sign-in after a wrong password", size, browser)
                     }
                 } catch {
@@ -73,6 +73,13 @@ enum PageTour {
                 await browser.quit()
             }
         }
+    }
+
+    /// Waits for the page a stop leads to, and fails the walk when it never comes (checking
+    /// whatever page the browser stayed on would pass for the wrong page).
+    static func arrive(_ browser: WebDriver, at stop: String, containing marker: String) async throws {
+        let page = try await browser.source(containing: marker)
+        try #require(page.contains(marker), "\(stop): the page never showed \(marker.debugDescription)")
     }
 
     static func signIn(_ browser: WebDriver, console: String) async throws {
@@ -88,6 +95,8 @@ enum PageTour {
     private static func signedInStops(_ console: String, browser: WebDriver, store: ModerationStore) async throws -> [Stop] {
         let pending = try store.oldestMirroredLibraries(status: .pending, count: 3).map(\.slug)
         try #require(pending.count == 3)
+        let rejected = try #require(try store.oldestMirroredLibraries(status: .rejected, count: 1).first?.slug)
+        let report = try #require(try store.oldestMirroredReports(status: .open, count: 1).first?.id)
         try await browser.go(console + "/libraries/" + pending[0])
         try await browser.click("section.decide button[data-key=approve]")
         var message: OutboxMessage?
@@ -112,11 +121,18 @@ enum PageTour {
                 _ = try await browser.execute(
                     """
                     var form = document.querySelector("form.reject-form");
+                    form.querySelector("select[name=reason_preset]").value = "own";
                     form.querySelector("textarea[name=reason]").value = "Not a public book exchange.";
                     form.querySelector("button[type=submit]").click();
                     """)
-                _ = try await browser.source(containing: "Reject this library?")
+                try await arrive(browser, at: "Confirm rejection", containing: "<h1>Reject ")
             },
+            Stop(name: "reverse confirmation") { browser in
+                try await browser.go(console + "/libraries/" + rejected)
+                try await browser.click("section.decide button[data-key=approve]")
+                try await arrive(browser, at: "reverse confirmation", containing: "Nothing has been recorded yet.")
+            },
+            page("a report", "/reports/\(report)"),
             Stop(name: "bulk confirmation") { browser in
                 try await browser.go(console + "/libraries?status=pending")
                 _ = try await browser.execute(
@@ -125,15 +141,16 @@ enum PageTour {
                     boxes[0].checked = true; boxes[1].checked = true;
                     var form = boxes[0].form;
                     form.querySelector("select[name=decision]").value = "reject";
+                    form.querySelector(".bulk-bar select[name=reason_preset]").selectedIndex = 1;
                     form.querySelector(".bulk-bar button[type=submit]").click();
                     """)
-                _ = try await browser.source(containing: "Reject 2")
+                try await arrive(browser, at: "bulk confirmation", containing: "Reject 2 libraries?")
             },
             page("audit", "/audit"),
             Stop(name: "audit verified") { browser in
                 try await browser.go(console + "/audit")
                 try await browser.click(".page-head form button[type=submit]")
-                _ = try await browser.source(containing: "verdict")
+                try await arrive(browser, at: "audit verified", containing: "verdict")
             },
             page("an audit entry", "/audit/\(auditID)"),
             page("audit summary", "/audit/summary"),
