@@ -151,4 +151,27 @@ struct RecentPagesTests {
             backendStatus: 200, requestId: "r", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil))
         #expect(store.changeStamp() != afterOther)
     }
+
+    @Test("the header's reads are made once per session while nothing is committed, and again after any commit")
+    func headerReads() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let headers = RecentHeaders(lifetime: .seconds(60))
+        var reads = 0
+        let read = { () -> RecentHeaders.Header in
+            reads += 1
+            return RecentHeaders.Header(pendingActions: [], pendingActionTargets: [:], navigationCounts: nil)
+        }
+        // act / check
+        _ = headers.header(session: "a", store: store, read: read)
+        _ = headers.header(session: "a", store: store, read: read)
+        #expect(reads == 1, "the second view uses the copy")
+        _ = headers.header(session: "b", store: store, read: read)
+        #expect(reads == 2, "another session reads its own")
+        try appendEntry(named: "elsewhere", to: directory)
+        _ = headers.header(session: "a", store: store, read: read)
+        #expect(reads == 3, "a commit by another process reads it anew")
+    }
 }

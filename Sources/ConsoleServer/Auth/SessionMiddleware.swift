@@ -15,6 +15,8 @@ struct SessionMiddleware: RouterMiddleware {
     let cookie: SessionCookie
     let store: ModerationStore
     let forwardClientAddress: Bool
+    /// The header's reads, kept per session while the database is unchanged.
+    let headers: RecentHeaders
     /// Keeps the address or the decision form of a request whose session has just expired.
     var unsent: UnsentWork { UnsentWork(store: store) }
 
@@ -41,14 +43,21 @@ struct SessionMiddleware: RouterMiddleware {
             }
             context.sessionEndsAt = endsAt
             context.logger[metadataKey: "actor"] = "\(session.username)"
-            context.pendingActions = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
-            context.pendingActionTargets = try store.targetNames(of: context.pendingActions)
-            // Counts the store cannot read leave the navigation without badges, never the page without content.
-            do {
-                context.navigationCounts = try MirrorPageData.navigationCounts(store)
-            } catch {
-                context.logger.error("navigation counts not read", metadata: ["error": "\(error)"])
+            let logger = context.logger
+            let header = try headers.header(session: session.id, store: store) {
+                let pending = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+                // Counts the store cannot read leave the navigation without badges, never the page without content.
+                var counts: ModerationSummary?
+                do {
+                    counts = try MirrorPageData.navigationCounts(store)
+                } catch {
+                    logger.error("navigation counts not read", metadata: ["error": "\(error)"])
+                }
+                return RecentHeaders.Header(pendingActions: pending, pendingActionTargets: try store.targetNames(of: pending), navigationCounts: counts)
             }
+            context.pendingActions = header.pendingActions
+            context.pendingActionTargets = header.pendingActionTargets
+            context.navigationCounts = header.navigationCounts
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
             do {
