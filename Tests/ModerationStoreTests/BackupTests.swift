@@ -50,8 +50,8 @@ struct BackupTests {
             #expect(check.entries >= 200)
             #expect(!FileManager.default.fileExists(atPath: copyPath + "-wal"))
             let copy = try DatabaseQueue(path: copyPath)
-            #expect(try copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
-            #expect(try copy.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
+            #expect(try await copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+            #expect(try await copy.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
             try copy.close()
             #expect(try ModerationStore(path: copyPath).verifyAuditChain() == .intact(entries: check.entries, head: check.head))
         }
@@ -66,7 +66,7 @@ struct BackupTests {
         let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
         try store.appendAudit(entry(1))
         let target = directory.appendingPathComponent("backup.sqlite").path
-        FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
+        _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
         #expect(throws: DatabaseCopyError.exists(target)) { try store.backup(to: target) }
         #expect(FileManager.default.contents(atPath: target) == Data("keep me".utf8))
         let check = try store.backup(to: target, replacing: true)
@@ -111,7 +111,6 @@ struct BackupTests {
         }
         _ = try ModerationStore.restore(from: backup, to: path, auditKey: nil)
         #expect(try ModerationStore(path: path).auditEntryCount() == 3)
-        #expect(try ModerationStore(path: path).auditEntryCount() == 5)
     }
 
     @Test("restore puts the backup in place of the database")
