@@ -158,7 +158,7 @@ extension AuditVerifyCommand {
         } catch {
             throw ValidationError("\(path) is not an audit export: \(error)")
         }
-        switch AuditExportFile.verify(entries) {
+        switch AuditExportFile.verify(entries, key: try database.loadAuditKey()) {
         case .intact(let count, let head, let gaps):
             let skipped = gaps == 0 ? "" : " (\(gaps) gaps in the ids, as in a filtered export: links across them not checked)"
             ConsoleOutput.write("OK, \(CountText.of(count, "entry", "entries")), head \(head)\(skipped)\n")

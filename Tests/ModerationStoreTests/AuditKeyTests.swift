@@ -170,6 +170,30 @@ struct AuditKeyTests {
         }
     }
 
+    @Test("an export of a keyed chain verifies with the key, and points at the switch without it", arguments: AuditExportFormat.allCases)
+    func keyedExport(format: AuditExportFormat) throws {
+        try KeyedLog.with(unkeyed: 2, keyed: 3) { log in
+            let entries = try AuditExportFile.entries(in: try log.store.exportedText(format))
+            #expect(entries.count == 6)
+            guard case .intact(6, let head, 0) = AuditExportFile.verify(entries, key: log.key) else {
+                Issue.record("the keyed export did not verify with the key: \(AuditExportFile.verify(entries, key: log.key))")
+                return
+            }
+            #expect(head == entries.last?.hash)
+            #expect(AuditExportFile.verify(entries) == .broken(
+                entryID: 3, reason: "the chain is keyed from here (HMAC-SHA256): verify the export with the audit key (--audit-key)"))
+            // The last entry rewritten with a plain hash, after keyed ones: a break, with the key.
+            var forged = entries
+            forged[5].targetName = "Someone else"
+            forged[5].hash = forged[5].computedHash()
+            guard case .broken(6, let reason) = AuditExportFile.verify(forged, key: log.key) else {
+                Issue.record("a plain rewrite in a keyed export verified")
+                return
+            }
+            #expect(reason.contains("not keyed, but the chain is keyed since entry 3"))
+        }
+    }
+
     @Test("a key file must hold 32 or more bytes and be readable by its owner alone")
     func keyFileRules() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-\(UUID().uuidString)")
