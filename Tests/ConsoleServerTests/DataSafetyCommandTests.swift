@@ -72,7 +72,10 @@ struct DataSafetyCommandTests {
         defer { ConsoleBinary.stop(serve) }
         try await ConsoleBinary.waitUntilUp(serve, port: port, log: log)
 
-        // act and check: refused in words while it runs; nothing replaced
+        // act and check: a backup works while it runs; a restore is refused in words, nothing replaced
+        let during = try console("backup", "--database", database, "--to", directory.path("during.sqlite"))
+        #expect(during.status == 0, "\(during.errorOutput)")
+        #expect(during.output.contains("Audit chain: OK, 5 entries, head entry 5"))
         let refused = try console("restore", "--database", database, "--from", copy)
         #expect(refused.status == 1)
         #expect(refused.errorOutput.contains("Not restored. A console is running on this database"), "\(refused.errorOutput)")

@@ -71,6 +71,7 @@ struct BackupTests {
         #expect(FileManager.default.contents(atPath: target) == Data("keep me".utf8))
         let check = try store.backup(to: target, replacing: true)
         #expect(check.entries == 1)
+        #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o600)
         #expect(try ModerationStore(path: target).auditEntryCount() == 1)
     }
 

@@ -56,6 +56,8 @@ extension ModerationStore {
             check = try Self.checkCopy(copy, named: path, key: auditKey)
             try copy.close()
         }
+        // Sessions and sealed tokens are in it: readable by its owner alone, like the key files.
+        try manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: temporary)
         if replacing {
             guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
         } else {
