@@ -25,7 +25,7 @@ struct DataSafetyCommandTests {
     }
 
     private func writeKey(_ path: String, byte: UInt8 = 42, mode: Int = 0o600) {
-        FileManager.default.createFile(atPath: path, contents: Data(repeating: byte, count: 32), attributes: [.posixPermissions: mode])
+        _ = FileManager.default.createFile(atPath: path, contents: Data(repeating: byte, count: 32), attributes: [.posixPermissions: mode])
     }
 
     @Test("backup prints where, the integrity check and the chain's head, refuses to overwrite without --force, and the copy verifies")
