@@ -29,7 +29,11 @@ public func buildConsoleApplication(
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         services: services,
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+        onServerRunning: { [databaseLock = dependencies.databaseLock] channel in
+            // The application keeps this closure as long as it runs, and with it the database lock.
+            withExtendedLifetime(databaseLock) {}
+            await onServerRunning(channel.localAddress?.port ?? configuration.port)
+        },
         logger: logger)
 }
 
@@ -46,7 +50,19 @@ private func connectionLimits(_ configuration: ConsoleConfiguration, logger: Log
 func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async throws -> ConsoleDependencies {
     let databaseURL = URL(fileURLWithPath: configuration.databasePath)
     try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let store = try ModerationStore(path: configuration.databasePath)
+    // Held for the console's lifetime, so `console restore` never replaces the file under it.
+    let databaseLock = try DatabaseLock.shared(databasePath: configuration.databasePath)
+    let auditKey = try configuration.auditKeyPath.map { path throws(AuditKeyError) in try AuditKey.load(path: path) }
+    let store = try ModerationStore(path: configuration.databasePath, auditKey: auditKey)
+    if auditKey == nil, let since = try store.auditKeyedSince() {
+        // Nothing could be recorded: stop now rather than at the first sign-in.
+        throw AuditKeyError.keyRequired(since: since)
+    }
+    try store.switchAuditToKeyed(by: AuditEntry(
+        recordedAt: Date(), actorId: nil, actorUsername: "console", action: AuditEntry.keyedAction, targetKind: "auditLog",
+        targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded,
+        backendStatus: nil, requestId: UUID().uuidString, clientAddress: "console start", userAgent: "console", itemCreatedAt: nil,
+        actionId: nil))
     let sealer = try TokenSealer.load(
         base64Key: configuration.tokenKey,
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
@@ -87,7 +103,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge, logger: logger)
     }
     return ConsoleDependencies(
-        configuration: configuration, store: store, client: client, sessions: sessions,
+        configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),

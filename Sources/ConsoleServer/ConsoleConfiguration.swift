@@ -56,6 +56,8 @@ public struct ConsoleConfiguration: Sendable {
     /// How long a signed-in page, once rendered, answers the same session's same request while
     /// the database is unchanged (`RecentPages`); 0 renders every request.
     public var recentPageLifetime: TimeInterval
+    /// A file of 32+ random bytes (mode 0600) that keys the audit chain; `nil` leaves it unkeyed.
+    public var auditKeyPath: String? = nil
 
     public init(
         host: String = "127.0.0.1",

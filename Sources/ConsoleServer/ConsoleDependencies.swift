@@ -5,6 +5,8 @@ import ModerationStore
 /// What start-up builds once; `buildRouter` hands each controller the parts it uses.
 struct ConsoleDependencies: Sendable {
     let configuration: ConsoleConfiguration
+    /// The shared lock on the database file, released when the console's parts are.
+    let databaseLock: DatabaseLock
     let store: ModerationStore
     let client: BackendClient
     let sessions: SessionManager

@@ -5,13 +5,17 @@ import GRDB
 /// attempts now; actions, audit entries and the outbox as they land.
 public struct ModerationStore: Sendable {
     let writer: any DatabaseWriter
+    /// Keys the audit chain's new entries when given; see `AuditKey`.
+    let auditKey: AuditKey?
     /// Shared by every copy of this store: the header's on-call schedule.
     let recentSchedule = RecentSchedule()
     /// The WAL index this store's pool keeps open, for `changeStamp()`.
     private let changeStamps: ChangeStampReader?
 
-    /// Opens the database at `path` (one `DatabasePool` per file) and migrates it.
-    public init(path: String) throws {
+    /// Opens the database at `path` (one `DatabasePool` per file) and migrates it. With
+    /// `auditKey`, new audit entries are keyed (the first one appended switches the chain).
+    public init(path: String, auditKey: AuditKey? = nil) throws {
+        self.auditKey = auditKey
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: path, configuration: configuration)
@@ -173,6 +177,10 @@ enum ModerationStoreMigrations {
         }
         ReportNoteMigrations.register(in: &migrator)
         KeptFormMigrations.register(in: &migrator)
+        migrator.registerMigration("v21-audit-keyed") { db in
+            // How each entry was hashed: plain SHA-256 (0) or HMAC-SHA256 under the audit key (1).
+            try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN keyed BOOLEAN NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

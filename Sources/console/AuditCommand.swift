@@ -7,7 +7,9 @@ import ModerationVocabulary
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit", abstract: "Verify, export, summarise and prune the audit log.",
-        subcommands: [AuditVerifyCommand.self, AuditExportCommand.self, AuditSummaryCommand.self, AuditPruneCommand.self])
+        subcommands: [
+            AuditVerifyCommand.self, AuditAnchorCommand.self, AuditExportCommand.self, AuditSummaryCommand.self, AuditPruneCommand.self,
+        ])
 }
 
 /// The database every audit command works on.
@@ -15,10 +17,25 @@ struct AuditDatabaseOptions: ParsableArguments {
     @Option(name: .long, help: "The console's SQLite file. (env: CONSOLE_DATABASE, default: data/console.sqlite)")
     var database: String?
 
+    @Option(name: .long, help: "The file that keys the audit chain, when it is keyed (32+ random bytes, mode 0600). (env: CONSOLE_AUDIT_KEY)")
+    var auditKey: String?
+
+    var path: String { EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite") }
+
+    /// The audit key, when one is given; a file that is missing, short or readable by others stops the command.
+    func loadAuditKey() throws -> AuditKey? {
+        guard let keyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY") else { return nil }
+        do {
+            return try AuditKey.load(path: keyPath)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+
     func openStore() throws -> ModerationStore {
-        let path = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/console.sqlite")
+        let path = self.path
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("No database at \(path).") }
-        return try ModerationStore(path: path)
+        return try ModerationStore(path: path, auditKey: try loadAuditKey())
     }
 }
 
@@ -92,16 +109,39 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Check this export file (CSV or NDJSON) instead of the database.")
     var export: String?
 
+    @Option(name: .long, help: "A line from `console audit anchor`: also check that its entry is still there with its hash.")
+    var anchor: String?
+
     func run() async throws {
         if let export {
             try verifyExport(at: export)
             return
         }
-        switch try database.openStore().verifyAuditChain() {
+        let anchor = try self.anchor.map { line in
+            guard let anchor = AuditAnchor(line: line) else {
+                throw ValidationError("--anchor must be a line `console audit anchor` printed, like \"audit-anchor id=42 hash=… recorded=… keyed=yes\".")
+            }
+            return anchor
+        }
+        let store = try database.openStore()
+        switch try store.verifyAuditChain() {
         case .intact(let entries, let head):
             ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")
         case .broken(let id, let reason):
             ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
+            throw ExitCode(1)
+        }
+        guard let anchor else { return }
+        switch try store.checkAuditAnchor(anchor) {
+        case .matches:
+            ConsoleOutput.write("Anchor OK: entry \(anchor.id) still has the anchored hash\n")
+        case .prunedBehind(let checkpoint):
+            ConsoleOutput.write("Anchor OK: entry \(anchor.id) was pruned; checkpoint entry \(checkpoint) keeps the anchored hash\n")
+        case .differs(let found):
+            ConsoleOutput.write("ANCHOR BROKEN at entry \(anchor.id): its hash is now \(found), the anchor kept \(anchor.hash) (the log was rewritten)\n")
+            throw ExitCode(1)
+        case .missing:
+            ConsoleOutput.write("ANCHOR BROKEN at entry \(anchor.id): the anchored entry is gone, and no prune checkpoint accounts for it\n")
             throw ExitCode(1)
         }
     }
@@ -118,7 +158,7 @@ extension AuditVerifyCommand {
         } catch {
             throw ValidationError("\(path) is not an audit export: \(error)")
         }
-        switch AuditExportFile.verify(entries) {
+        switch AuditExportFile.verify(entries, key: try database.loadAuditKey()) {
         case .intact(let count, let head, let gaps):
             let skipped = gaps == 0 ? "" : " (\(gaps) gaps in the ids, as in a filtered export: links across them not checked)"
             ConsoleOutput.write("OK, \(CountText.of(count, "entry", "entries")), head \(head)\(skipped)\n")

@@ -11,6 +11,9 @@ struct ConsoleCommand: AsyncParsableCommand {
             and prints where to sign in. Every option can also be set with the environment variable named \
             in its help.
             """,
-        subcommands: [ServeCommand.self, SandboxCommand.self, DemoCommand.self, AuditCommand.self, DevicesCommand.self, OnCallCommand.self]
+        subcommands: [
+            ServeCommand.self, SandboxCommand.self, DemoCommand.self, AuditCommand.self, BackupCommand.self, RestoreCommand.self,
+            DevicesCommand.self, OnCallCommand.self,
+        ]
     )
 }

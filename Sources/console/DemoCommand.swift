@@ -26,6 +26,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
     var staffRecheck: Int?
 
+    @Option(name: .long, help: "A file of 32+ random bytes (mode 0600) that keys the audit chain. (env: CONSOLE_AUDIT_KEY, default: unkeyed)")
+    var auditKey: String?
+
     @OptionGroup var sandbox: SandboxOptions
 
     @OptionGroup var claims: ClaimOptions
@@ -69,17 +72,19 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: sandboxConfiguration, apnsStandIn: standIn?.standIn, host: host, port: backendPort,
             logger: EnvironmentOption.logger(label: "sandbox", level: level))
         let databasePath = EnvironmentOption.string(database, "CONSOLE_DATABASE", default: "data/demo/console.sqlite")
+        let auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
+        let key = try auditKeyPath.map { path throws(AuditKeyError) in try AuditKey.load(path: path) }
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
         try DemoOnCall.prepare(
-            store: ModerationStore(path: databasePath), staff: SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath),
+            store: ModerationStore(path: databasePath, auditKey: key), staff: SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath),
             onCallFirst: SeedAccounts.demoStaffUsername, now: Date())
         var outboxConfiguration: OutboxDeliveryConfiguration
         if let standIn {
             // The seeded users' phones, so decisions become pushes the stand-in's page shows.
             try standIn.files.writeDeviceTokens(sandboxDatabase: sandboxConfiguration.databasePath)
             let export = try Data(contentsOf: URL(fileURLWithPath: standIn.files.deviceTokensPath))
-            try ModerationStore(path: databasePath).importDevices(try DeviceTokenExport.parse(export), now: Date())
+            try ModerationStore(path: databasePath, auditKey: key).importDevices(try DeviceTokenExport.parse(export), now: Date())
             guard let standInURL = URL(string: "https://\(host):\(standIn.port)") else { throw ValidationError("Invalid --apns-port.") }
             outboxConfiguration = try outbox.configuration(
                 databasePath: databasePath, defaultTransport: "apns",
@@ -93,12 +98,14 @@ struct DemoCommand: AsyncParsableCommand {
         let otherStaff = try SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath)
             .map(\.username).filter { $0 != SeedAccounts.demoStaffUsername }.joined(separator: ", ")
         let watchURL = outboxConfiguration.watchURL ?? "no APNs stand-in (--no-apns-stand-in)"
+        var consoleConfiguration = ConsoleConfiguration(
+            host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
+            publicDirectory: publicFiles, apnsTopic: outbox.topic, staffRecheckInterval: TimeInterval(recheck), mirror: mirrorConfiguration,
+            outbox: outboxConfiguration, claimDuration: claimDuration,
+            onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
+        consoleConfiguration.auditKeyPath = auditKeyPath
         let consoleApp = try await buildConsoleApplication(
-            configuration: ConsoleConfiguration(
-                host: host, port: consolePort, databasePath: databasePath, backendURL: backendURL, templatesDirectory: templates,
-                publicDirectory: publicFiles, apnsTopic: outbox.topic, staffRecheckInterval: TimeInterval(recheck), mirror: mirrorConfiguration,
-                outbox: outboxConfiguration, claimDuration: claimDuration,
-                onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads)),
+            configuration: consoleConfiguration,
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
                 ConsoleOutput.write("""

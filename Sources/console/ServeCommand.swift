@@ -24,6 +24,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Base64 of a 32-byte key that encrypts backend tokens at rest. (env: CONSOLE_TOKEN_KEY, default: a key file console.key created next to the database, mode 0600)")
     var tokenKey: String?
 
+    @Option(name: .long, help: "A file of 32+ random bytes (mode 0600), kept apart from the database, that keys the audit chain: new entries are HMAC-SHA256 under it, after an audit.keyed entry. Once keyed, the console needs it to start. (env: CONSOLE_AUDIT_KEY, default: unkeyed)")
+    var auditKey: String?
+
     @Flag(name: .long, help: "The console is served over TLS by a proxy: mark cookies Secure. (env: CONSOLE_BEHIND_TLS_PROXY=1)")
     var behindTLSProxy = false
 
@@ -101,7 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...60).contains(pageLifetime) else {
             throw ValidationError("--recent-page-lifetime (CONSOLE_RECENT_PAGE_LIFETIME) must be 0 to 60 seconds, got \(pageLifetime).")
         }
-        return ConsoleConfiguration(
+        var configuration = ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
             databasePath: databasePath,
@@ -117,6 +120,8 @@ struct ServeCommand: AsyncParsableCommand {
             pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
             outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
             onCallWatcher: try watcher.configuration(), recentPageLifetime: TimeInterval(pageLifetime))
+        configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
+        return configuration
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {

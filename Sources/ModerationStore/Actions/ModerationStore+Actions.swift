@@ -185,7 +185,7 @@ extension ModerationStore {
                 arguments: [message, backendStatus], now: now)
             var entry = audit
             entry.actionId = id
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             for message in notifications { try message.insert(db) }
         }
     }

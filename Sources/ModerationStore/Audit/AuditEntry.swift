@@ -37,6 +37,9 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     public var actionId: Int64?
     public var previousHash: String
     public var hash: String
+    /// Whether `hash` is an HMAC-SHA256 under the audit key rather than a plain SHA-256.
+    /// Once an `audit.keyed` entry switched the chain, every later entry is keyed.
+    public internal(set) var keyed: Bool
 
     public init(
         recordedAt: Date, actorId: Int?, actorUsername: String, action: String, targetKind: String, targetId: String,
@@ -65,6 +68,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         self.actionId = actionId
         self.previousHash = ""
         self.hash = ""
+        self.keyed = false
     }
 
     /// The columns in a fixed order, so rows are read by position (exports read millions).
@@ -73,7 +77,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         Column("targetId"), Column("targetSlug"), Column("targetName"), Column("statusBefore"), Column("statusAfter"),
         Column("reason"), Column("outcome"), Column("backendStatus"), Column("requestId"), Column("clientAddress"),
         Column("userAgent"), Column("itemCreatedAt"), Column("actionId"), Column("previousHash"), Column("hash"),
-        Column("outcomeDetail"),
+        Column("outcomeDetail"), Column("keyed"),
     ] }
 
     public init(row: Row) throws {
@@ -98,6 +102,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         actionId = row[18]
         previousHash = row[19]
         hash = row[20]
+        keyed = row[22]
     }
 
     /// Written by hand rather than through `Codable`: appends are the log's hot path, and
@@ -126,6 +131,7 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         container["actionId"] = actionId
         container["previousHash"] = previousHash
         container["hash"] = hash
+        container["keyed"] = keyed
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -158,10 +164,21 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
 
     /// SHA-256 (hex) of the canonical encoding.
     public func computedHash() -> String {
+        Self.hex(SHA256.hash(data: canonicalEncoding()))
+    }
+
+    /// The hash this entry should carry: the HMAC-SHA256 under `key` when it is keyed,
+    /// else the plain SHA-256; `nil` when it is keyed and there is no key to check it with.
+    public func computedHash(key: AuditKey?) -> String? {
+        guard keyed else { return computedHash() }
+        return key?.mac(canonicalEncoding())
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in SHA256.hash(data: canonicalEncoding()) {
+        for byte in bytes {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 15)])
         }
@@ -172,6 +189,9 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     /// Such a checkpoint keeps the last removed entry's id in `targetId` and its hash in
     /// `targetSlug`, so the first remaining entry still has something to chain to.
     public static let pruneCheckpointAction = "audit.prune"
+    /// The action of the entry that switches the chain to keyed hashes: it is the first
+    /// keyed entry, and every entry after it must be keyed too.
+    public static let keyedAction = "audit.keyed"
     /// The action recorded when someone exports the log.
     public static let exportAction = "audit.export"
     /// The action of every sign-in attempt, and the outcome of one that let a staff member in.

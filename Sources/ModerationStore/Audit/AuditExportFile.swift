@@ -12,10 +12,13 @@ public enum AuditExportFile {
 
     /// Checks every entry against its own hash, and each entry's previous hash against the
     /// entry before it where their ids follow each other (a filtered export has gaps: the
-    /// entries in between are not in the file, so those links cannot be checked).
-    public static func verify(_ entries: [AuditEntry]) -> AuditExportVerdict {
+    /// entries in between are not in the file, so those links cannot be checked). The file does
+    /// not say which entries are keyed: with `key`, an entry whose hash is its HMAC is keyed,
+    /// and every later one must be too.
+    public static func verify(_ entries: [AuditEntry], key: AuditKey? = nil) -> AuditExportVerdict {
         var previous: AuditEntry?
         var gaps = 0
+        var keyedSince: Int64?
         for entry in entries {
             let id = entry.id ?? 0
             if let previous, let previousID = previous.id {
@@ -29,8 +32,19 @@ public enum AuditExportFile {
                     return .broken(entryID: id, reason: "it comes after entry \(previousID) (the file's entries are out of order)")
                 }
             }
-            guard entry.computedHash() == entry.hash else {
-                return .broken(entryID: id, reason: "its contents do not match its hash (the entry was changed)")
+            if let key, key.mac(entry.canonicalEncoding()) == entry.hash {
+                keyedSince = keyedSince ?? id
+            } else if let since = keyedSince {
+                return .broken(entryID: id, reason: "it is not keyed, but the chain is keyed since entry \(since) (it was rewritten without the key)")
+            } else {
+                if key == nil, entry.action == AuditEntry.keyedAction, entry.computedHash() != entry.hash {
+                    return .broken(entryID: id, reason: "the chain is keyed from here (HMAC-SHA256): verify the export with the audit key (--audit-key)")
+                }
+                guard entry.computedHash() == entry.hash else {
+                    return .broken(entryID: id, reason: key == nil
+                        ? "its contents do not match its hash (the entry was changed)"
+                        : "its contents match neither its plain nor its keyed hash (the entry was changed, or this is not the key)")
+                }
             }
             previous = entry
         }

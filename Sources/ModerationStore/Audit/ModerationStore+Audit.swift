@@ -7,19 +7,31 @@ extension ModerationStore {
     public func appendAudit(_ entry: AuditEntry) throws -> AuditEntry {
         try writer.write { db in
             var entry = entry
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             return entry
         }
     }
 
     /// Chains and inserts an entry inside the caller's transaction. The hot path of the
-    /// log: both statements are prepared once per connection.
-    static func append(_ entry: inout AuditEntry, _ db: Database) throws {
+    /// log: both statements are prepared once per connection. With an audit key the entry
+    /// is keyed, after a switch entry if the chain was not keyed yet; without one, nothing
+    /// may be appended to a keyed chain (an unkeyed entry there is a break).
+    func append(_ entry: inout AuditEntry, _ db: Database) throws {
         let head = try Row.fetchOne(try db.cachedStatement(sql: """
             SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry') AS seq,
                    (SELECT id FROM auditEntry ORDER BY id DESC LIMIT 1) AS id,
-                   (SELECT hash FROM auditEntry ORDER BY id DESC LIMIT 1) AS hash
+                   (SELECT hash FROM auditEntry ORDER BY id DESC LIMIT 1) AS hash,
+                   (SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1) AS keyed
             """))
+        let headKeyed: Bool = head?["keyed"] ?? false
+        if headKeyed, auditKey == nil {
+            throw AuditKeyError.keyRequired(since: try Self.keyedSince(db) ?? (head?["id"] ?? 0))
+        }
+        if auditKey != nil, !headKeyed, entry.action != AuditEntry.keyedAction {
+            var switchEntry = AuditEntry.keyedSwitch(by: entry)
+            try append(&switchEntry, db)
+            return try append(&entry, db)
+        }
         // The id is part of the hash, so it is chosen before the insert (never reused: AUTOINCREMENT).
         let sequence: Int64 = head?["seq"] ?? 0
         let lastID: Int64 = head?["id"] ?? 0
@@ -28,8 +40,37 @@ extension ModerationStore {
         entry.recordedAt = StoredTime.truncated(entry.recordedAt)
         entry.itemCreatedAt = entry.itemCreatedAt.map(StoredTime.truncated)
         entry.previousHash = head?["hash"] ?? AuditEntry.genesisHash
-        entry.hash = entry.computedHash()
+        entry.keyed = auditKey != nil
+        entry.hash = entry.computedHash(key: auditKey) ?? entry.computedHash()
         try entry.insert(db)
+    }
+
+    /// Switches the chain to keyed hashes now, with `entry` (its actor fields) as the switch,
+    /// unless it is keyed already; answers the switch entry's id, or nil when nothing was done.
+    /// A store without a key refuses to write to a keyed chain, so the console checks this at start.
+    @discardableResult
+    public func switchAuditToKeyed(by entry: AuditEntry) throws -> Int64? {
+        guard auditKey != nil else { return nil }
+        return try writer.write { db in
+            let headKeyed = try Bool.fetchOne(db, sql: "SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1") ?? false
+            guard !headKeyed else { return nil }
+            var switchEntry = AuditEntry.keyedSwitch(by: entry)
+            try append(&switchEntry, db)
+            return switchEntry.id
+        }
+    }
+
+    /// The id of the switch entry when the chain is keyed (or of its first keyed entry, when
+    /// a prune removed the switch); nil when it is not keyed.
+    public func auditKeyedSince() throws -> Int64? {
+        try writer.read { db in try Self.keyedSince(db) }
+    }
+
+    static func keyedSince(_ db: Database) throws -> Int64? {
+        guard try Bool.fetchOne(db, sql: "SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1") == true else { return nil }
+        return try Int64.fetchOne(db, sql: """
+            SELECT MIN(id) FROM auditEntry WHERE keyed AND id > COALESCE((SELECT MAX(id) FROM auditEntry WHERE NOT keyed), 0)
+            """)
     }
 
     /// The newest entries first.
@@ -105,39 +146,80 @@ extension ModerationStore {
     /// Walks the chain from the first entry and answers where it breaks, if it does.
     /// After a prune the first entry chains to the checkpoint's record of the last removed
     /// one; and the newest entries cannot vanish unnoticed, because SQLite remembers the
-    /// highest id it ever handed out.
+    /// highest id it ever handed out. Keyed entries are checked with this store's key.
     public func verifyAuditChain() throws -> AuditChainVerdict {
+        try writer.read { db in try Self.verifyAuditChain(db, key: auditKey) }
+    }
+
+    /// The chain of the database `db`, keyed entries checked with `key`: without a key a
+    /// keyed chain does not verify, and with one a chain that was never keyed does not either
+    /// (whoever removed the switch and every keyed entry must not pass as "never keyed").
+    static func verifyAuditChain(_ db: Database, key: AuditKey?) throws -> AuditChainVerdict {
+        let checkpoints = Dictionary(
+            try Row.fetchAll(db, sql: "SELECT targetId, targetSlug FROM auditEntry WHERE action = ?", arguments: [AuditEntry.pruneCheckpointAction])
+                .compactMap { row -> (Int64, String)? in
+                    guard let id = Int64(row["targetId"] as String) else { return nil }
+                    return (id, row["targetSlug"])
+                },
+            uniquingKeysWith: { first, _ in first })
+        var previous: String?
+        var lastID: Int64 = 0
+        var count = 0
+        var keyedSince: Int64?
+        let cursor = try AuditEntry.order(Column("id")).fetchCursor(db)
+        while let entry = try cursor.next() {
+            let id = entry.id ?? 0
+            let afterPrune = previous == nil && checkpoints[id - 1] == entry.previousHash
+            let chains = previous.map { entry.previousHash == $0 } ?? (entry.previousHash == AuditEntry.genesisHash || afterPrune)
+            guard chains else {
+                return .broken(entryID: id, reason: "its previous hash does not match the entry before it (an entry was removed or moved)")
+            }
+            if let since = keyedSince, !entry.keyed {
+                return .broken(entryID: id, reason: "it is not keyed, but the chain is keyed since entry \(since) (it was rewritten without the key)")
+            }
+            if entry.action == AuditEntry.keyedAction, !entry.keyed {
+                return .broken(entryID: id, reason: "it switches the chain to keyed but is not keyed itself (it was rewritten without the key)")
+            }
+            if entry.keyed, keyedSince == nil {
+                // Only the switch starts keyed entries, or the first one left after a prune removed it.
+                guard entry.action == AuditEntry.keyedAction || afterPrune else {
+                    return .broken(entryID: id, reason: "it is keyed, but no switch to keyed comes before it")
+                }
+                keyedSince = id
+            }
+            guard let expected = entry.computedHash(key: key) else {
+                return .broken(entryID: id, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)")
+            }
+            guard expected == entry.hash else {
+                return .broken(entryID: id, reason: entry.keyed
+                    ? "its contents do not match its keyed hash (the entry was changed, or this is not the key it was written with)"
+                    : "its contents do not match its hash (the entry was changed)")
+            }
+            previous = entry.hash
+            lastID = id
+            count += 1
+        }
+        let highest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'") ?? 0
+        if highest > lastID {
+            return .broken(entryID: highest, reason: "the newest entries, up to this one, were removed (the log once reached it)")
+        }
+        if key != nil, keyedSince == nil {
+            return .broken(entryID: lastID, reason: "an audit key was given but no entry is keyed: the chain never switched to keyed, or was rewritten without the switch")
+        }
+        return .intact(entries: count, head: previous ?? AuditEntry.genesisHash)
+    }
+
+    /// Whether the entry an anchor names is still in the log with the hash the anchor kept
+    /// (or, if a prune removed it, whether the prune's checkpoint kept that same hash).
+    public func checkAuditAnchor(_ anchor: AuditAnchor) throws -> AuditAnchorCheck {
         try writer.read { db in
-            let checkpoints = Dictionary(
-                try Row.fetchAll(db, sql: "SELECT targetId, targetSlug FROM auditEntry WHERE action = ?", arguments: [AuditEntry.pruneCheckpointAction])
-                    .compactMap { row -> (Int64, String)? in
-                        guard let id = Int64(row["targetId"] as String) else { return nil }
-                        return (id, row["targetSlug"])
-                    },
-                uniquingKeysWith: { first, _ in first })
-            var previous: String?
-            var lastID: Int64 = 0
-            var count = 0
-            let cursor = try AuditEntry.order(Column("id")).fetchCursor(db)
-            while let entry = try cursor.next() {
-                let id = entry.id ?? 0
-                let chains = previous.map { entry.previousHash == $0 }
-                    ?? (entry.previousHash == AuditEntry.genesisHash || checkpoints[id - 1] == entry.previousHash)
-                guard chains else {
-                    return .broken(entryID: id, reason: "its previous hash does not match the entry before it (an entry was removed or moved)")
-                }
-                guard entry.computedHash() == entry.hash else {
-                    return .broken(entryID: id, reason: "its contents do not match its hash (the entry was changed)")
-                }
-                previous = entry.hash
-                lastID = id
-                count += 1
+            if let hash = try String.fetchOne(db, sql: "SELECT hash FROM auditEntry WHERE id = ?", arguments: [anchor.id]) {
+                return hash == anchor.hash ? .matches : .differs(found: hash)
             }
-            let highest = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'") ?? 0
-            if highest > lastID {
-                return .broken(entryID: highest, reason: "the newest entries, up to this one, were removed (the log once reached it)")
-            }
-            return .intact(entries: count, head: previous ?? AuditEntry.genesisHash)
+            let checkpoint = try Int64.fetchOne(db, sql: """
+                SELECT id FROM auditEntry WHERE action = ? AND targetId = ? AND targetSlug = ? ORDER BY id LIMIT 1
+                """, arguments: [AuditEntry.pruneCheckpointAction, String(anchor.id), anchor.hash])
+            return checkpoint.map(AuditAnchorCheck.prunedBehind) ?? .missing
         }
     }
 
@@ -158,7 +240,7 @@ extension ModerationStore {
             entry.targetSlug = lastRemoved["hash"]
             entry.targetName = "\(removed) entries up to #\(lastID), recorded before \(ISOTime.string(date))"
             entry.outcome = .succeeded
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             try db.execute(sql: "DELETE FROM auditEntry WHERE id <= ?", arguments: [lastID])
             return AuditPruneResult(removed: removed, checkpointID: entry.id)
         }

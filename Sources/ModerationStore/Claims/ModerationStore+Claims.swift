@@ -77,7 +77,7 @@ extension ModerationStore {
             var claim = ItemClaim(target: target, holderId: holderId, holderUsername: holderUsername, claimedAt: now, duration: duration)
             try claim.insert(db)
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             return claim
         }
     }

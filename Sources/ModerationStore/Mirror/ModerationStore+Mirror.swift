@@ -38,7 +38,7 @@ extension ModerationStore {
                     if db.changesCount == 1, let previous {
                         var entry = AuditEntry.observed(
                             item, before: from.rawValue, after: to.rawValue, window: ObservedWindow(from: previous.lastConfirmedAt, to: now))
-                        try Self.append(&entry, db)
+                        try self.append(&entry, db)
                     }
                 case .firstSeen, .unchanged, .console:
                     break
@@ -49,7 +49,7 @@ extension ModerationStore {
     }
 
     /// Audits, inside the transaction that marked it gone, that an item disappeared.
-    private static func auditGone<Item: MirroredItem>(_ type: Item.Type, id: Int, at now: Date, _ db: Database) throws {
+    private func auditGone<Item: MirroredItem>(_ type: Item.Type, id: Int, at now: Date, _ db: Database) throws {
         guard let item = try Item.fetchOne(db, key: id) else { return }
         var entry = AuditEntry.observed(
             item, before: item.itemStatus.rawValue, after: AuditEntry.deletedStatus, window: ObservedWindow(from: item.lastConfirmedAt, to: now))
@@ -99,7 +99,7 @@ extension ModerationStore {
                 sql: "UPDATE mirrorLibrary SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [now, id, checkedSince])
             guard db.changesCount == 1 else { return false }
-            try Self.auditGone(MirrorLibrary.self, id: id, at: now, db)
+            try self.auditGone(MirrorLibrary.self, id: id, at: now, db)
             return true
         }
     }
@@ -128,7 +128,7 @@ extension ModerationStore {
                 db, sql: "SELECT id FROM \(table) WHERE goneAt IS NULL AND missedPasses >= 2 ORDER BY id")
             try db.execute(
                 sql: "UPDATE \(table) SET goneAt = ? WHERE goneAt IS NULL AND missedPasses >= 2", arguments: [now])
-            for id in gone { try Self.auditGone(Item.self, id: id, at: now, db) }
+            for id in gone { try self.auditGone(Item.self, id: id, at: now, db) }
             return gone
         }
     }

@@ -19,7 +19,7 @@ extension ModerationStore {
                     """,
                 arguments: [staffId, Self.calendarTokenHash(token), now])
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
         return token
     }

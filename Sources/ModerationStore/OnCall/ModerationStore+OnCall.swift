@@ -77,7 +77,7 @@ extension ModerationStore {
                 try db.execute(sql: "INSERT INTO rotationMember (position, staffId) VALUES (?, ?)", arguments: [position, member.id])
             }
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 
@@ -121,7 +121,7 @@ extension ModerationStore {
             let id = db.lastInsertedRowID
             var entry = audit
             entry.targetId = String(id)
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             return id
         }
     }
@@ -134,7 +134,7 @@ extension ModerationStore {
             try db.execute(sql: "DELETE FROM rotationOverride WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw RotationError.noSuchOverride }
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 
@@ -171,7 +171,7 @@ extension ModerationStore {
                     """,
                 arguments: [queue.rawValue, minutes, now, audit.actorUsername])
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 

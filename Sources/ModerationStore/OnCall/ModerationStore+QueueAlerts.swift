@@ -154,7 +154,7 @@ extension ModerationStore {
             guard changed else { return alert.state == .closed ? .alreadyClosed(alert) : .alreadyAcknowledged(alert) }
             var entry = audit
             entry.targetId = String(id)
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
             return .acknowledged(alert)
         }
     }

@@ -277,7 +277,7 @@ extension ModerationStore {
                 throw OutboxStoreError.notMovable(messageID: id, from: found.flatMap(OutboxMessage.State.init(rawValue:)))
             }
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 }

@@ -10,7 +10,7 @@ extension ModerationStore {
         try writer.write { db in
             try note.insert(db)
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
         return note
     }

@@ -67,7 +67,7 @@ extension ModerationStore {
                 throw found.incoming.id == staff.id ? HandoffError.alreadyDismissed : HandoffError.notIncoming
             }
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 
@@ -106,7 +106,7 @@ extension ModerationStore {
                     """,
                 arguments: [shiftIndex, HandoffNote.Kind.note.rawValue, author.id, author.username, text, now])
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 
@@ -121,7 +121,7 @@ extension ModerationStore {
                 sql: "INSERT INTO handoffNote (shiftIndex, kind, authorId, authorUsername, text, writtenAt) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [shiftIndex, HandoffNote.Kind.followUp.rawValue, author.id, author.username, text, now])
             var entry = audit
-            try Self.append(&entry, db)
+            try self.append(&entry, db)
         }
     }
 
