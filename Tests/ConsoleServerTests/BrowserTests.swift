@@ -119,7 +119,7 @@ struct BrowserTests {
         }
     }
 
-    @Test("keyboard only: the pending queue opens oldest first; approve two, reject one with a preset reason, each time on to the next")
+    @Test("keyboard only: the pending queue opens oldest first; approve three, reject one with a preset reason, each time on to the next, never back to the list")
     func keyboardTriage() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -130,8 +130,8 @@ struct BrowserTests {
                 try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
                 let console = "http://127.0.0.1:\(try #require(client.port))"
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
-                let oldest = try store.oldestMirroredLibraries(status: .pending, count: 4).map(\.slug)
-                try #require(oldest.count == 4)
+                let oldest = try store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
+                try #require(oldest.count == 5)
                 let browser = try WebDriver()
                 do {
                     // setup: signed in (typing into the sign-in form), on the pending list
@@ -153,10 +153,12 @@ struct BrowserTests {
                     let afterFirst = try await browser.source(containing: #"<div class="flash" role="status">"#)
                     try await browser.press("a")
                     let third = try await browser.currentURL { $0.contains("/libraries/" + oldest[2]) }
-                    try await browser.press("r", WebDriver.Key.arrowDown, WebDriver.Key.tab, WebDriver.Key.tab, WebDriver.Key.enter)
-                    let confirm = try await browser.source(containing: "Reject this library?")
-                    try await browser.press(WebDriver.Key.enter)
+                    try await browser.press("a")
                     let fourth = try await browser.currentURL { $0.contains("/libraries/" + oldest[3]) }
+                    try await browser.press("r", WebDriver.Key.arrowDown, WebDriver.Key.tab, WebDriver.Key.tab, WebDriver.Key.enter)
+                    let confirm = try await browser.source(containing: "Confirm rejection")
+                    try await browser.press(WebDriver.Key.enter)
+                    let fifth = try await browser.currentURL { $0.contains("/libraries/" + oldest[4]) }
                     let afterReject = try await browser.source(containing: #"<div class="flash" role="status">"#)
 
                     // check: each decision led to the next library of the list, and was made as asked
@@ -164,6 +166,7 @@ struct BrowserTests {
                     #expect(second.contains("/libraries/" + oldest[1]), "\(second)")
                     #expect(third.contains("/libraries/" + oldest[2]), "\(third)")
                     #expect(fourth.contains("/libraries/" + oldest[3]), "\(fourth)")
+                    #expect(fifth.contains("/libraries/" + oldest[4]), "after the rejection, the next one: \(fifth)")
                     #expect(afterFirst.contains(#"<div class="flash" role="status">"#) && afterFirst.contains("Back to the list"))
                     #expect(confirm.contains(DecisionController.presetReasons[0]), "the preset reason picked with the arrow key")
                     #expect(afterReject.contains(#"<div class="flash" role="status">"#))
@@ -171,13 +174,13 @@ struct BrowserTests {
                     var actions: [ModerationAction] = []
                     for _ in 0..<50 {
                         actions = try store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
-                        if actions.count == 3 && actions.allSatisfy({ $0.state.isFinal }) { break }
+                        if actions.count == 4 && actions.allSatisfy({ $0.state.isFinal }) { break }
                         try await Task.sleep(for: .milliseconds(100))
                     }
                     let wanted = Dictionary(actions.map { ($0.targetKey, $0.statusWanted) }, uniquingKeysWith: { first, _ in first })
-                    #expect(wanted == [oldest[0]: .approved, oldest[1]: .approved, oldest[2]: .rejected])
+                    #expect(wanted == [oldest[0]: .approved, oldest[1]: .approved, oldest[2]: .approved, oldest[3]: .rejected])
                     #expect(actions.allSatisfy { $0.state == .applied }, "\(actions.map { ($0.targetKey, $0.state, $0.outcomeMessage ?? "") })")
-                    #expect(actions.first { $0.targetKey == oldest[2] }?.reason == DecisionController.presetReasons[0])
+                    #expect(actions.first { $0.targetKey == oldest[3] }?.reason == DecisionController.presetReasons[0])
                 } catch {
                     await browser.quit()
                     throw error
