@@ -81,11 +81,7 @@ struct BrowserTests {
                 do {
                     // setup: signed in, on the pending list, two rows ticked
                     try await browser.start()
-                    try await browser.go(console + "/sign-in")
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.signInAsStaff(console: console)
                     try await browser.go(console + "/libraries?status=pending&page_size=50")
                     try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
                     try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
@@ -136,11 +132,7 @@ struct BrowserTests {
                 do {
                     // setup: signed in (typing into the sign-in form), on the pending list
                     try await browser.start()
-                    try await browser.go(console + "/sign-in")
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.signInAsStaff(console: console)
                     try await browser.go(console + "/libraries")
                     let list = try await browser.source(containing: "data-keyboard-list")
                     #expect(list.contains(#"<strong aria-current="true">Oldest first</strong>"#))

@@ -110,11 +110,7 @@ struct BulkWorkTests {
                 do {
                     // setup: signed in, on a long pending list
                     try await browser.start()
-                    try await browser.go(console + "/sign-in")
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.signInAsStaff(console: console)
                     try await browser.go(console + "/libraries?status=pending&page_size=50")
                     _ = try await browser.source(containing: "data-selection-count")
                     func checked() async throws -> [Bool] {

@@ -23,11 +23,7 @@ struct SessionWarningBrowserTests {
                 do {
                     // setup
                     try await browser.start()
-                    try await browser.go(console + "/sign-in")
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    _ = try await browser.currentURL { $0 == console + "/" }
+                    try await browser.signInAsStaff(console: console)
                     // act
                     try await browser.go(console + "/audit")
                     let page = try await browser.source(containing: "session-warning")

@@ -49,7 +49,7 @@ enum PageTour {
                         try await browser.emulateViewport(width: size.width, height: size.height)
                         try await browser.go(console + "/sign-in")
                         try await check("sign-in", size, browser)
-                        try await signIn(browser, console: console)
+                        try await browser.signInAsStaff(console: console)
                         let signedIn: [Stop]
                         if let stops { signedIn = stops } else { signedIn = try await signedInStops(console, browser: browser, store: store) }
                         stops = signedIn
@@ -80,14 +80,6 @@ enum PageTour {
     static func arrive(_ browser: WebDriver, at stop: String, containing marker: String) async throws {
         let page = try await browser.source(containing: marker)
         try #require(page.contains(marker), "\(stop): the page never showed \(marker.debugDescription)")
-    }
-
-    static func signIn(_ browser: WebDriver, console: String) async throws {
-        try await browser.go(console + "/sign-in")
-        try await browser.type("staff", into: "#login")
-        try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-        try await browser.click("button[type=submit]")
-        _ = try await browser.currentURL { $0 == console + "/" }
     }
 
     /// The signed-in pages. Makes one decision first (approving the oldest pending library)
