@@ -281,7 +281,7 @@ enum PageModels {
             ("unsent-work", UnsentWorkPage(
                 layout: layout("Send your decision", active: nil),
                 form: try KeptForm(
-                    id: "digest", path: "/libraries/slug-1/decide",
+                    id: "digest", path: "/libraries/slug-1/decide", ownerStaffId: 3,
                     fields: [.init(name: "decision", value: "reject"), .init(name: "seen", value: "pending"), .init(name: "key", value: "k1"),
                              .init(name: "reason", value: hostile), .init(name: "confirmed", value: "1"), .init(name: "back", value: "/libraries?q=\"x\"")],
                     now: now),

@@ -109,8 +109,8 @@ struct SessionExpiryWorkTests {
         }
     }
 
-    @Test("a decision sent after the session was pruned away (cookie but no session) is kept too")
-    func prunedSessionKeepsTheForm() async throws {
+    @Test("a decision sent with a cookie that names no session (pruned, or made up) keeps nothing, and sign-in says it was not saved")
+    func unknownCookieKeepsNothing() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
@@ -119,13 +119,32 @@ struct SessionExpiryWorkTests {
             let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
             try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
             try await Task.sleep(for: .milliseconds(2_200))
+            let forger = Browser(client: browser.client, cookies: ["bc_session": "made-up"])
             // act
             let sent = try await browser.post("/libraries/\(slug)/decide", form: fields)
-            // check
+            let forged = try await forger.post("/libraries/\(slug)/decide", form: fields + [("reason", "planted")])
+            // check: nothing stored for anyone to be handed later
             let location = try #require(sent.location)
-            #expect(location.contains("kept="), "\(location)")
-            #expect(try await browser.get(location).contains("Your approval of"))
+            #expect(!location.contains("kept=") && location.contains("not_saved=1"), "\(location)")
+            #expect(!(forged.location ?? "").contains("kept="), "\(forged)")
+            #expect(try await browser.get(location).contains("the decision you sent was not saved"))
+            let stored = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            #expect(stored == 0)
         }
+    }
+
+    @Test("a kept form goes back to its owner only: another staff member's sign-in with its key finds nothing and spends nothing")
+    func keptFormForItsOwnerOnly() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let now = Date()
+        try store.keep(try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
+        // act / check
+        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
+        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 7, now: now)?.fields == [.init(name: "decision", value: "approve")])
+        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 7, now: now) == nil, "one use")
     }
 
     @Test("a bulk confirmation sent after the session expired comes back after sign-in listing its libraries, and is recorded once when sent")

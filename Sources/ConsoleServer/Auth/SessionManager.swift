@@ -46,7 +46,8 @@ actor SessionManager {
 
     enum Lookup {
         case none
-        case expired
+        /// The session was found and has just ended by time; `staffId` is whose it was.
+        case expired(staffId: Int)
         /// `endsAt`: when the session ends if nothing more happens (idle timeout or its absolute end).
         case active(StaffSession, flash: String?, endsAt: Date)
     }
@@ -58,7 +59,7 @@ actor SessionManager {
         // Checked on every request, cached copy or not: the times are the stored ones.
         if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
             try end(sessionID: id)
-            return .expired
+            return .expired(staffId: session.staffId)
         }
         // Writing on every request would serialise page views on the database; a minute is enough.
         var flash: String?

@@ -26,9 +26,10 @@ struct SessionMiddleware: RouterMiddleware {
         switch try await sessions.lookup(cookie: value) {
         case .none:
             return try await next(request, context)
-        case .expired:
+        case .expired(let staffId):
             var request = request
-            return SessionEnding.expired.response(cookie: cookie, to: await unsent.signInPath(for: &request, context: context, ending: .expired))
+            let path = await unsent.signInPath(for: &request, context: context, ending: .expired, owner: staffId)
+            return SessionEnding.expired.response(cookie: cookie, to: path)
         case .active(let session, let flash, let endsAt):
             if let ending = try await ending(of: session, context: context) {
                 return try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)

@@ -37,6 +37,9 @@ struct SignInController {
         // Signing out lands here: say that it worked.
         var message = SessionEnding(query: query)?.message ?? (query[Self.signedOutParameter] != nil ? "You have signed out." : nil)
         var keptKey: String?
+        if query[UnsentWork.notSavedParameter] != nil {
+            message = "Your session had ended, so the decision you sent was not saved. Sign in and make it again."
+        }
         // Said plainly: what was not sent, and that it waits, filled in, for the sign-in.
         if let kept, let form = try store.keptForm(id: RandomToken.digest(kept), now: Date()) {
             message = "\(UnsentWork(store: store).summary(of: form)): your session had ended. Sign in, and it is shown to you again, filled in, to send."

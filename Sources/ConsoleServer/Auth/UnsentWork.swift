@@ -14,6 +14,9 @@ struct UnsentWork: Sendable {
         "decision", "seen", "key", "back", "quick", "confirmed", "reason", "reason_preset", "report_reason", "queue", "anyway", "item",
     ]
 
+    /// On the sign-in address: a decision arrived that could not be kept for anyone.
+    static let notSavedParameter = "not_saved"
+
     /// Whether `path` is a route whose POST is a decision worth keeping.
     static func isDecisionPath(_ path: String) -> Bool {
         if path == SiteURL.librariesBulk.path || path == SiteURL.librariesBulkConfirm.path { return true }
@@ -28,8 +31,9 @@ struct UnsentWork: Sendable {
 
     /// Where to send someone whose request came without a live session: sign-in, saying why
     /// (`ending`), where they were going (a page) or what was kept (a decision form). Forms are
-    /// kept only for a request that came with a session (`ending` set): nobody else can fill the store.
-    func signInPath(for request: inout Request, context: ConsoleRequestContext, ending: SessionEnding?) async -> String {
+    /// kept only for a request whose session was found and had just expired (`owner`, its staff
+    /// member): a cookie that names no session, or none at all, can never fill the store.
+    func signInPath(for request: inout Request, context: ConsoleRequestContext, ending: SessionEnding?, owner: Int? = nil) async -> String {
         var query: [(name: String, value: String?)] = []
         if let ending {
             query.append(ending == .expired ? ("expired", "1") : ("ended", ending.rawValue))
@@ -38,15 +42,20 @@ struct UnsentWork: Sendable {
         if request.method == .get || request.method == .head {
             let target = path + (request.uri.query.map { "?" + $0 } ?? "")
             if SafeRedirect.path(target) == target { query.append(("next", target)) }
-        } else if request.method == .post, ending != nil, Self.isDecisionPath(path) {
-            if let key = await keep(&request, path: path, context: context) { query.append(("kept", key)) }
+        } else if request.method == .post, Self.isDecisionPath(path) {
+            if let owner, let key = await keep(&request, path: path, owner: owner, context: context) {
+                query.append(("kept", key))
+            } else if ending != nil {
+                // Nobody to keep it for (the session is long gone): at least say it was not saved.
+                query.append((Self.notSavedParameter, "1"))
+            }
         }
         return SiteURL.signIn.path(query: query)
     }
 
     /// Keeps the decision fields of the form `request` carries; answers the key for the
     /// address, or nil when there is nothing to keep (or too much: more than `KeptForm.maxCharacters`).
-    private func keep(_ request: inout Request, path: String, context: ConsoleRequestContext) async -> String? {
+    private func keep(_ request: inout Request, path: String, owner: Int, context: ConsoleRequestContext) async -> String? {
         guard FormBodyDecoder.isForm(request.headers[.contentType]),
             let body = try? await request.collectBody(upTo: context.maxUploadSize)
         else { return nil }
@@ -54,7 +63,7 @@ struct UnsentWork: Sendable {
         guard !fields.isEmpty, fields.reduce(0, { $0 + $1.name.count + $1.value.count }) <= KeptForm.maxCharacters else { return nil }
         let key = RandomToken.make()
         do {
-            try store.keep(try KeptForm(id: RandomToken.digest(key), path: path, fields: fields, now: Date()), now: Date())
+            try store.keep(try KeptForm(id: RandomToken.digest(key), path: path, ownerStaffId: owner, fields: fields, now: Date()), now: Date())
         } catch {
             context.logger.error("unsent form not kept", metadata: ["error": "\(error)"])
             return nil

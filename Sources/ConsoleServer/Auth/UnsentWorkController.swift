@@ -17,7 +17,10 @@ struct UnsentWorkController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         guard let key = SiteURL.Route.unsentWork.value(in: context.parameters), !key.isEmpty, key.count <= 100 else { throw ConsoleError.notFound }
         let layout = LayoutModel(context: context, title: "Send your decision", active: nil, summary: nil)
-        guard let form = try unsent.store.takeKeptForm(id: RandomToken.digest(key), now: Date()), UnsentWork.isDecisionPath(form.path) else {
+        guard let staffId = context.session?.staffId,
+            let form = try unsent.store.takeKeptForm(id: RandomToken.digest(key), ownerStaffId: staffId, now: Date()),
+            UnsentWork.isDecisionPath(form.path)
+        else {
             return try renderer.render(UnsentWorkPage.gone(layout: layout), with: "unsent-work", status: .notFound)
         }
         return try renderer.render(UnsentWorkPage(layout: layout, form: form, summary: unsent.summary(of: form)), with: "unsent-work")

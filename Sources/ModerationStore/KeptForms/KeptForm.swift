@@ -31,6 +31,8 @@ public struct KeptForm: Codable, FetchableRecord, PersistableRecord, Sendable, E
     public var id: String
     /// Where the form posted: a decision route's path.
     public var path: String
+    /// The staff member whose session ended with this form on its way: only they get it back.
+    public var ownerStaffId: Int
     /// The fields, as JSON.
     public var fieldsJSON: String
     public var createdAt: Date
@@ -40,11 +42,13 @@ public struct KeptForm: Codable, FetchableRecord, PersistableRecord, Sendable, E
         static let id = Column(CodingKeys.id)
         static let expiresAt = Column(CodingKeys.expiresAt)
         static let createdAt = Column(CodingKeys.createdAt)
+        static let ownerStaffId = Column(CodingKeys.ownerStaffId)
     }
 
-    public init(id: String, path: String, fields: [Field], now: Date) throws {
+    public init(id: String, path: String, ownerStaffId: Int, fields: [Field], now: Date) throws {
         self.id = id
         self.path = path
+        self.ownerStaffId = ownerStaffId
         let data = try JSONEncoder().encode(fields)
         fieldsJSON = String(decoding: data, as: UTF8.self)
         createdAt = now
@@ -65,6 +69,7 @@ enum KeptFormMigrations {
                 CREATE TABLE keptForm (
                     id TEXT PRIMARY KEY NOT NULL,       -- digest of the random key in the address
                     path TEXT NOT NULL,                 -- the decision route the form posted to
+                    ownerStaffId INTEGER NOT NULL,      -- whose expired session sent it: only they get it back
                     fieldsJSON TEXT NOT NULL,           -- [{"name", "value"}], no CSRF token, no password
                     createdAt DATETIME NOT NULL,
                     expiresAt DATETIME NOT NULL
@@ -95,10 +100,12 @@ extension ModerationStore {
         }
     }
 
-    /// The kept form with this id, if it has not expired; it is deleted as it is read (one use).
-    public func takeKeptForm(id: String, now: Date) throws -> KeptForm? {
+    /// The kept form with this id, if it has not expired and belongs to `ownerStaffId`; it is
+    /// deleted as it is read (one use). Someone else's key finds nothing and spends nothing.
+    public func takeKeptForm(id: String, ownerStaffId: Int, now: Date) throws -> KeptForm? {
         try writer.write { db in
-            guard let form = try KeptForm.fetchOne(db, key: id) else { return nil }
+            guard let form = try KeptForm.filter(KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId).fetchOne(db)
+            else { return nil }
             try form.delete(db)
             return form.expiresAt > now ? form : nil
         }
