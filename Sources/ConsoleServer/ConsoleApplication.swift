@@ -156,7 +156,8 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: ChangeStampMiddleware(store: dependencies.store))
     router.add(middleware: SessionMiddleware(
         sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
-        store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress, headers: RecentHeaders()))
+        store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
+        headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
 

@@ -118,3 +118,27 @@ struct AuditHandOnTests {
         }
     }
 }
+
+/// An entry of a keyed chain, on its page: checked with the console's audit key, not called changed.
+@Suite("Audit entry page with a keyed chain", .timeLimit(.minutes(3)))
+struct KeyedAuditEntryPageTests {
+    @Test("a keyed entry matches its hash when the console holds the key")
+    func keyedEntryMatches() async throws {
+        let keyDirectory = try TemporaryDirectory()
+        defer { keyDirectory.remove() }
+        // setup: a 32-byte key only its owner can read
+        let keyPath = keyDirectory.path("audit.key")
+        #expect(FileManager.default.createFile(
+            atPath: keyPath, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
+        try await ConsoleFixture.withConsole(configure: { $0.auditKeyPath = keyPath }) { browser, _, directory in
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"), auditKey: try AuditKey.load(path: keyPath))
+            let entry = try #require(try store.auditEntries(limit: 1).first)
+            // act
+            let page = try await browser.get("/audit/\(entry.id ?? 0)")
+            // check
+            #expect(page.contains("This entry&#39;s contents match its hash.") || page.contains("This entry's contents match its hash."), "\(page)")
+            #expect(!page.contains("it was changed"))
+        }
+    }
+}

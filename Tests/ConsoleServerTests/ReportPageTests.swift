@@ -140,7 +140,7 @@ struct ReportPageTests {
             let other = try await browser.get("/reports/\(Self.otherReportID)")
             // check
             #expect(page.contains(#"name="note""#) && page.contains("required"))
-            #expect(empty.status == .ok && empty.contains("The note is empty"), "\(empty)")
+            #expect(empty.status == .unprocessableContent && empty.contains("The note is empty"), "\(empty)")
             #expect(saved.status == .seeOther)
             #expect(after.contains("Note kept with the report"))
             #expect(after.item(containing: "note-text").contains(Self.escapedHostile) || after.contains(#"<p class="note-text" dir="auto">\#(Self.escapedHostile)</p>"#))

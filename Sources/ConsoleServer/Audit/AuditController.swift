@@ -76,7 +76,7 @@ struct AuditController {
             layout: LayoutModel(context: context, title: "Audit entry \(id)", active: .audit, summary: nil),
             row: AuditRow(entry, now: now, clock: clock), fields: AuditField.fields(of: entry),
             item: Self.item(entry), older: older, newer: try neighbour(neighbours.newer),
-            hashMatches: entry.computedHash() == entry.hash,
+            hashMatches: store.auditEntryHashMatches(entry),
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
         return try renderer.render(model, with: "audit-entry")
     }

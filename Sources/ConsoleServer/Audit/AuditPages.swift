@@ -239,12 +239,13 @@ struct AuditEntryPage: MustacheParent {
     let itemLabel: String
     let older: AuditRow?
     let newer: AuditRow?
-    let hashMatches: Bool
+    /// `nil`: the entry is keyed and this console runs without the audit key, so it cannot tell.
+    let hashMatches: Bool?
     let chainsToOlder: Bool
     let listURL = SiteURL.audit.path
 
     init(
-        layout: LayoutModel, row: AuditRow, fields: [AuditField], item: ItemLink?, older: AuditRow?, newer: AuditRow?, hashMatches: Bool,
+        layout: LayoutModel, row: AuditRow, fields: [AuditField], item: ItemLink?, older: AuditRow?, newer: AuditRow?, hashMatches: Bool?,
         chainsToOlder: Bool
     ) {
         self.layout = layout
@@ -269,7 +270,9 @@ struct AuditEntryPage: MustacheParent {
         case "itemLabel": itemLabel
         case "older": older
         case "newer": newer
-        case "hashMatches": hashMatches
+        case "hashMatches": hashMatches == true
+        case "hashBroken": hashMatches == false
+        case "hashUnchecked": hashMatches == nil
         case "chainsToOlder": chainsToOlder
         case "listURL": listURL
         default: nil

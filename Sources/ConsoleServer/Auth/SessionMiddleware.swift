@@ -15,8 +15,8 @@ struct SessionMiddleware: RouterMiddleware {
     let cookie: SessionCookie
     let store: ModerationStore
     let forwardClientAddress: Bool
-    /// The header's reads, kept per session while the database is unchanged.
-    let headers: RecentHeaders
+    /// The header's reads, kept per session while the database is unchanged; `nil` reads them on every request.
+    let headers: RecentHeaders?
     /// Keeps the address or the decision form of a request whose session has just expired.
     var unsent: UnsentWork { UnsentWork(store: store) }
 
@@ -45,7 +45,7 @@ struct SessionMiddleware: RouterMiddleware {
             context.sessionEndsAt = endsAt
             context.logger[metadataKey: "actor"] = "\(session.username)"
             let logger = context.logger
-            let header = try headers.header(session: session.id, store: store) {
+            let readHeader = { () throws -> RecentHeaders.Header in
                 let pending = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
                 // Counts the store cannot read leave the navigation without badges, never the page without content.
                 var counts: ModerationSummary?
@@ -56,6 +56,7 @@ struct SessionMiddleware: RouterMiddleware {
                 }
                 return RecentHeaders.Header(pendingActions: pending, pendingActionTargets: try store.targetNames(of: pending), navigationCounts: counts)
             }
+            let header = try headers.map { try $0.header(session: session.id, store: store, read: readHeader) } ?? readHeader()
             context.pendingActions = header.pendingActions
             context.pendingActionTargets = header.pendingActionTargets
             context.navigationCounts = header.navigationCounts

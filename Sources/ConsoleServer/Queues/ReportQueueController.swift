@@ -68,7 +68,7 @@ struct ReportQueueController {
             var page = try detailPage(id: id, context: context)
             page.noteText = typed
             page.noteProblem = problem.description
-            return try renderer.render(page, with: "report-detail").response(from: request, context: context)
+            return try renderer.render(page, with: "report-detail", status: .unprocessableContent).response(from: request, context: context)
         }
         try await sessions.flash("Note kept with the report (only staff see it).", sessionID: session.id)
         return .redirect(to: SiteURL.report(id).path + "#notes", type: .normal)

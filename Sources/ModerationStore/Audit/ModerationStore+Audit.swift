@@ -62,6 +62,12 @@ extension ModerationStore {
 
     /// The id of the switch entry when the chain is keyed (or of its first keyed entry, when
     /// a prune removed the switch); nil when it is not keyed.
+    /// Whether `entry` carries the hash its contents give: keyed entries are checked with this
+    /// store's audit key; `nil` when the entry is keyed and the store has no key to check it with.
+    public func auditEntryHashMatches(_ entry: AuditEntry) -> Bool? {
+        entry.computedHash(key: auditKey).map { $0 == entry.hash }
+    }
+
     public func auditKeyedSince() throws -> Int64? {
         try writer.read { db in try Self.keyedSince(db) }
     }
