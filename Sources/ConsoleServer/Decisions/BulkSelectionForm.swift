@@ -25,6 +25,7 @@ struct BulkSelectionForm: Decodable, Sendable {
 
     func validated() throws(FormError) -> Selection {
         let items = try BulkItem.selection(item, limit: Self.maxItems)
+        guard items.allSatisfy({ $0.seen == .pending }) else { throw .onlyWaitingLibraries }
         guard let decision = decision.flatMap(Decision.init(rawValue:)), [.approve, .reject].contains(decision) else {
             throw .bulkDecisionMissing
         }

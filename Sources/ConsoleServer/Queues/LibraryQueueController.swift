@@ -156,6 +156,8 @@ struct LibraryListPage: MustacheParent {
     let orderSwitch: OrderSwitch
     let isEmpty: Bool
     let hasRows: Bool
+    /// Whether any row can be selected: bulk decisions are for waiting libraries only.
+    let hasWaitingRows: Bool
     let presetReasons = DecisionController.presetReasons
     let back: String
     let filterURL = SiteURL.libraries.path
@@ -194,6 +196,7 @@ struct LibraryListPage: MustacheParent {
         self.orderSwitch = orderSwitch
         isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
+        hasWaitingRows = rows.contains { $0.isWaiting }
         self.back = back
     }
 
@@ -215,6 +218,7 @@ struct LibraryListPage: MustacheParent {
         case "orderSwitch": orderSwitch
         case "isEmpty": isEmpty
         case "hasRows": hasRows
+        case "hasWaitingRows": hasWaitingRows
         case "presetReasons": presetReasons
         case "back": back
         case "filterURL": filterURL

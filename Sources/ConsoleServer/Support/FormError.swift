@@ -21,6 +21,8 @@ enum FormError: Error, Sendable, Equatable {
     case reasonRequired
     case reasonTooLong(characters: Int, limit: Int)
     case noLibrarySelected
+    /// Bulk decisions are for waiting libraries: reversing a decision is done one by one, seeing who made it and why.
+    case onlyWaitingLibraries
     case tooManyLibrariesSelected(limit: Int)
     /// The sign-in form without a login or a password.
     case credentialsMissing
@@ -44,6 +46,7 @@ enum FormError: Error, Sendable, Equatable {
         case .reasonTooLong(let characters, let limit):
             "The reason is \(characters) characters; Book Corners accepts at most \(limit). Shorten it and try again."
         case .noLibrarySelected: "Select at least one library first."
+        case .onlyWaitingLibraries: "Only waiting libraries can be decided in bulk. To change a decision, open the library: its page shows who made it and why."
         case .tooManyLibrariesSelected(let limit): "Select at most \(limit) libraries at once."
         case .credentialsMissing: "Enter your Book Corners username or e-mail and your password."
         }
