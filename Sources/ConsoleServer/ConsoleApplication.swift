@@ -58,6 +58,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         // Nothing could be recorded: stop now rather than at the first sign-in.
         throw AuditKeyError.keyRequired(since: since)
     }
+    if let path = configuration.auditKeyPath, try !store.auditKeyWroteTheChain() { throw AuditKeyError.notTheLogsKey(path) }
     try store.switchAuditToKeyed(by: AuditEntry(
         recordedAt: Date(), actorId: nil, actorUsername: "console", action: AuditEntry.keyedAction, targetKind: "auditLog",
         targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded,

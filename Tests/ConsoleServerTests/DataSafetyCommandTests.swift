@@ -126,6 +126,11 @@ struct DataSafetyCommandTests {
         let keyless = try console("serve", "--database", database, "--port", "0")
         #expect(keyless.status != 0)
         #expect(keyless.errorOutput.contains("The audit log is keyed since entry 3"), "\(keyless.errorOutput)")
+        // Nor with another key: what it wrote would never verify, and would read as tampering.
+        let otherKeyed = try console("serve", "--database", database, "--port", "0", "--audit-key", otherKey)
+        #expect(otherKeyed.status != 0)
+        #expect(otherKeyed.errorOutput.contains("is not the key the audit log was written with"), "\(otherKeyed.errorOutput)")
+        #expect(try ModerationStore(path: database).auditEntryCount() == 3, "nothing written with the other key")
 
         // act: anchor, then verify against it; then rewrite the head with a plain hash
         try decisions(1, at: database, key: try AuditKey.load(path: key))

@@ -44,6 +44,8 @@ public enum AuditKeyError: Error, Equatable, CustomStringConvertible {
     case tooOpen(String, mode: Int)
     /// The log is keyed and this store has no key: an unkeyed entry would break the chain.
     case keyRequired(since: Int64)
+    /// The log is keyed with another key than this one.
+    case notTheLogsKey(String)
 
     public var description: String {
         switch self {
@@ -56,6 +58,8 @@ public enum AuditKeyError: Error, Equatable, CustomStringConvertible {
             "The audit key file \(path) is readable by other users (mode \(String(mode, radix: 8))). Run `chmod 600 \(path)` and try again."
         case .keyRequired(let since):
             "The audit log is keyed since entry \(since): give its key with --audit-key FILE (or CONSOLE_AUDIT_KEY), or nothing can be recorded."
+        case .notTheLogsKey(let path):
+            "\(path) is not the key the audit log was written with: entries written with it would never verify. Start with the log's own key."
         }
     }
 }

@@ -60,13 +60,26 @@ extension ModerationStore {
         }
     }
 
-    /// The id of the switch entry when the chain is keyed (or of its first keyed entry, when
-    /// a prune removed the switch); nil when it is not keyed.
     /// Whether `entry` carries the hash its contents give: keyed entries are checked with this
     /// store's audit key; `nil` when the entry is keyed and the store has no key to check it with.
     public func auditEntryHashMatches(_ entry: AuditEntry) -> Bool? {
         entry.computedHash(key: auditKey).map { $0 == entry.hash }
     }
+
+    /// Whether this store's key is the one the chain's newest keyed entry was written with
+    /// (true when nothing is keyed yet). A console started with another key would write a
+    /// chain that no longer verifies, which reads exactly like tampering: it must not start.
+    public func auditKeyWroteTheChain() throws -> Bool {
+        guard auditKey != nil else { return true }
+        let newest = try writer.read { db in
+            try AuditEntry.filter(Column("keyed") == true).order(Column("id").desc).fetchOne(db)
+        }
+        guard let newest else { return true }
+        return auditEntryHashMatches(newest) == true
+    }
+
+    /// The id of the switch entry when the chain is keyed (or of its first keyed entry, when
+    /// a prune removed the switch); nil when it is not keyed.
 
     public func auditKeyedSince() throws -> Int64? {
         try writer.read { db in try Self.keyedSince(db) }
