@@ -75,6 +75,21 @@ struct BackupTests {
         #expect(try ModerationStore(path: target).auditEntryCount() == 1)
     }
 
+    @Test("a backup never lands on the database it copies, --force or not")
+    func backupNeverOntoItself() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("console.sqlite").path
+        let store = try ModerationStore(path: path)
+        try store.appendAudit(entry(1))
+        #expect(throws: DatabaseCopyError.ontoItself(path)) { try store.backup(to: path, replacing: true) }
+        #expect(throws: DatabaseCopyError.ontoItself(directory.appendingPathComponent("./console.sqlite").path)) {
+            try store.backup(to: directory.appendingPathComponent("./console.sqlite").path, replacing: true)
+        }
+        #expect(try store.auditEntryCount() == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("backup") }.isEmpty, "no temporary file left")
+    }
+
     @Test("restore refuses while a console holds the lock, and replaces the database once none does")
     func restoreWaitsForConsoles() throws {
         // setup: a backup with 3 entries, then 2 more in the live database, and a console's shared lock

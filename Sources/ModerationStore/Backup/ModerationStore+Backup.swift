@@ -18,6 +18,8 @@ public struct DatabaseCopyCheck: Sendable {
 
 public enum DatabaseCopyError: Error, Equatable, CustomStringConvertible {
     case exists(String)
+    /// The copy would land on the database it copies.
+    case ontoItself(String)
     case missing(String)
     case notIntact(String, problems: [String])
     case notConsoleDatabase(String)
@@ -27,6 +29,7 @@ public enum DatabaseCopyError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exists(let path): "\(path) already exists; choose another name, or give --force to replace it."
+        case .ontoItself(let path): "\(path) is the database being copied; choose another name for the backup."
         case .missing(let path): "There is no file at \(path)."
         case .notIntact(let path, let problems):
             "\(path) fails SQLite's integrity check: \(problems.prefix(3).joined(separator: "; "))\(problems.count > 3 ? "; …" : "")"
@@ -47,10 +50,18 @@ extension ModerationStore {
     public func backup(to path: String, replacing: Bool = false) throws -> DatabaseCopyCheck {
         let manager = FileManager.default
         if !replacing, manager.fileExists(atPath: path) { throw DatabaseCopyError.exists(path) }
+        let target = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        if target == URL(fileURLWithPath: writer.path).standardizedFileURL.resolvingSymlinksInPath().path {
+            throw DatabaseCopyError.ontoItself(path)
+        }
         let temporary = Self.temporaryPath(beside: path, purpose: "backup")
         defer { Self.removeDatabaseFiles(at: temporary) }
         let check: DatabaseCopyCheck
         do {
+            // Sessions and sealed tokens are in it: created readable by its owner alone, from the first byte.
+            let descriptor = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary]) }
+            close(descriptor)
             let copy = try DatabaseQueue(path: temporary)
             try writer.backup(to: copy)
             check = try Self.checkCopy(copy, named: path, key: auditKey)
