@@ -150,6 +150,8 @@ struct BackupTests {
         // A console opening it now sees the backup, not the old file's last writes.
         #expect(try ModerationStore(path: path).verifyAuditChain() == .intact(entries: 3, head: head))
         #expect(try DatabaseLock.shared(databasePath: path).path == path + ".lock")
+        // The database replaced is kept whole beside it, its last writes included.
+        #expect(try ModerationStore(path: path + ".before-restore").auditEntryCount() == 5)
     }
 
     @Test("restore refuses a backup whose audit chain is broken, or that is not a console database, and leaves the database alone")

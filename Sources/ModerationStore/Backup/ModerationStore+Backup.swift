@@ -96,12 +96,25 @@ extension ModerationStore {
         let copy = try DatabaseQueue(path: temporary)
         let check = try checkCopy(copy, named: source, key: auditKey)
         try copy.close()
-        // The old file's write-ahead log would be replayed into the new file: it goes first,
-        // while the lock keeps every console out.
-        for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: databasePath + suffix) {
-            try manager.removeItem(atPath: databasePath + suffix)
+        // The database replaced is kept whole beside it (`<database>.before-restore`): its
+        // write-ahead log is first checkpointed into it, while the lock keeps every console out,
+        // so no committed decision is lost and no old log is replayed into the new file.
+        let keptAside = databasePath + ".before-restore"
+        if manager.fileExists(atPath: databasePath) {
+            let old = try DatabaseQueue(path: databasePath)
+            try old.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try old.close()
+            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: databasePath + suffix) {
+                try manager.removeItem(atPath: databasePath + suffix)
+            }
+            removeDatabaseFiles(at: keptAside)
+            guard rename(databasePath, keptAside) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: keptAside])
+            }
         }
         guard rename(temporary, databasePath) == 0 else {
+            // Put the old database back rather than leave none.
+            _ = rename(keptAside, databasePath)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: databasePath])
         }
         withExtendedLifetime(lock) {}
