@@ -282,8 +282,14 @@
       extend.type = "button";
       extend.textContent = "Stay signed in";
       extend.addEventListener("click", function () {
-        fetch("/healthz", { credentials: "same-origin", cache: "no-store" }).then(function (answer) {
-          if (!answer.ok) { return; }
+        // A signed-in page, not followed when it redirects: only a live session answers it
+        // (an ended one is sent to sign-in), and asking for it counts as activity.
+        fetch("/", { credentials: "same-origin", cache: "no-store", redirect: "manual" }).then(function (answer) {
+          if (answer.type === "opaqueredirect" || !answer.ok) {
+            words.textContent = "Your session has already ended: reload the page to sign in again (what you typed here is kept when you send it).";
+            extend.remove();
+            return;
+          }
           deadline = Date.now() + span * 1000;
           banner.remove();
           banner = null;

@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import HummingbirdTesting
 import Sandbox
 import Testing
@@ -33,6 +34,29 @@ struct SessionWarningBrowserTests {
                     let footer = try #require(page.range(of: #"<span class="session-end""#).map { String(page[$0.lowerBound...].prefix(400)) })
                     #expect(footer.contains("Signed in until <time") && !footer.contains(" UTC</time>"), "\(footer)")
                     try await browser.click(".session-warning button")
+                    // check: a live session stays, and the warning goes
+                    var stayed: Any?
+                    for _ in 0..<50 {
+                        stayed = try await browser.execute("return document.querySelector('.session-warning') === null;")
+                        if stayed as? Bool == true { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(stayed as? Bool == true, "the warning goes once the session is kept")
+
+                    // act: the session ends behind the page's back (another console signed it out), then Stay signed in
+                    try await browser.go(console + "/audit")
+                    _ = try await browser.source(containing: "session-warning")
+                    try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+                    try await Task.sleep(for: .milliseconds(2_200))
+                    try await browser.click(".session-warning button")
+                    // check: it says so instead of pretending
+                    var said = ""
+                    for _ in 0..<50 {
+                        said = try await browser.execute("var w = document.querySelector('.session-warning'); return w ? w.textContent : '';") as? String ?? ""
+                        if said.contains("already ended") { break }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    #expect(said.contains("Your session has already ended"), "\(said)")
                 } catch {
                     await browser.quit()
                     throw error
