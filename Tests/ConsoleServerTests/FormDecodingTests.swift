@@ -156,21 +156,21 @@ struct FormDecodingTests {
         // act
         let many = try decoder.decode(BulkSelectionForm.self, from: body([
             ("csrf", "t"), ("decision", "approve"), ("item", "corner-1|pending|Corner <One>"), ("item", "bad slug|pending|X"),
-            ("item", "corner-2|banana|Y"), ("item", "corner-3|rejected|"),
+            ("item", "corner-2|banana|Y"), ("item", "corner-3|pending|"),
         ])).validated()
         let one = try decoder.decode(BulkSelectionForm.self, from: body([("decision", "reject"), ("reason_preset", "Duplicate."), ("item", "c|pending|C")]))
             .validated()
         let onlyItem = try #require(BulkItem(field: "c|pending|C"))
         // check
         #expect(many.items.map(\.slug) == ["corner-1", "corner-3"])
-        #expect(many.items.map(\.seen) == [.pending, .rejected])
+        #expect(many.items.map(\.seen) == [.pending, .pending])
         #expect(many.items.first?.name == "Corner <One>")
         #expect(many.items.last?.name == LibraryText.unnamed)
         #expect(many.decision == .approve && many.reason.isEmpty)
         #expect(one == BulkSelectionForm.Selection(items: [onlyItem], decision: .reject, reason: "Duplicate."))
     }
 
-    @Test("the bulk form refuses no rows, more than 50, no decision, and a rejection without a reason")
+    @Test("the bulk form refuses no rows, more than 50, no decision, a rejection without a reason, and a decided row")
     func bulkSelectionRefusals() {
         // setup
         let fiftyOne = (1...51).map { ("item", "c\($0)|pending|C") }
@@ -182,11 +182,13 @@ struct FormDecodingTests {
         let tooMany = refusal { try selection([("decision", "approve")] + fiftyOne) }
         let noDecision = refusal { try selection([("decision", "pending"), ("item", "c|pending|C")]) }
         let noReason = refusal { try selection([("decision", "reject"), ("item", "c|pending|C")]) }
+        let decided = refusal { try selection([("decision", "approve"), ("item", "c|pending|C"), ("item", "d|rejected|D")]) }
         // check
         #expect(none?.message == "Select at least one library first.")
         #expect(tooMany?.message == "Select at most 50 libraries at once.")
         #expect(noDecision?.message == "Choose approve or reject for the selected libraries.")
         #expect(noReason == .reasonRequired)
+        #expect(decided == .onlyWaitingLibraries)
     }
 
     @Test("the bulk confirmation decodes with its key, and refuses no rows, no key and no decision")
