@@ -24,6 +24,12 @@ public func buildConsoleApplication(
     services.append(dependencies.handoffs)
     services.append(SessionPruner(
         sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
+    services.append(BackendContactProbe(
+        client: dependencies.client, backend: dependencies.backendMetrics, interval: configuration.readinessBackendSilence / 4, logger: logger))
+    if let metrics = configuration.metrics {
+        let page = MetricsPage(store: dependencies.store, backend: dependencies.backendMetrics, logger: logger)
+        services.append(makeMetricsApplication(page: page, host: metrics.host, port: metrics.port, logger: logger))
+    }
     return Application(
         router: buildRouter(dependencies: dependencies),
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
@@ -48,6 +54,7 @@ private func connectionLimits(_ configuration: ConsoleConfiguration, logger: Log
 }
 
 func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async throws -> ConsoleDependencies {
+    ConsoleMetrics.bootstrap()
     let databaseURL = URL(fileURLWithPath: configuration.databasePath)
     try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
     // Held for the console's lifetime, so `console restore` never replaces the file under it.
@@ -72,12 +79,16 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     // A transport that cannot be set up (an unreadable key) stops start-up here, before any
     // HTTP client exists: from here on nothing throws, and only services' shutdowns end clients.
     let outboxTransport = try configuration.outbox.makeTransport()
-    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL), logger: logger)
+    let backendMetrics = BackendCallMetrics(limits: configuration.mirror.map {
+        BackendCallMetrics.Limits(windowSeconds: $0.policy.windowSeconds, reads: $0.policy.backendLimit)
+    } ?? BackendCallMetrics.Limits())
+    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, observer: backendMetrics), logger: logger)
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
     let mirror = configuration.mirror.map { mirrorConfiguration in
-        let mirrorClient = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none), logger: logger)
+        let mirrorClient = BackendClient(
+            configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: backendMetrics), logger: logger)
         let sync = MirrorSync(
             store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, logger: logger)
         return (sync: sync, client: mirrorClient)
@@ -101,7 +112,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         store: store, builder: HandoffDigestBuilder(store: store), bundleID: configuration.apnsTopic, nudge: delivery.nudge, logger: logger)
     let watcher = configuration.onCallWatcher.map { watcherConfiguration in
         makeQueueWatcher(
-            configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge, logger: logger)
+            configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge,
+            observer: backendMetrics, logger: logger)
     }
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
@@ -113,15 +125,15 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs)
+        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics)
 }
 
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
 private func makeQueueWatcher(
     configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: SessionManager,
-    nudge: @escaping @Sendable () -> Void, logger: Logger
+    nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, logger: Logger
 ) -> (service: QueueWatcher, client: BackendClient) {
-    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none), logger: logger)
+    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: observer), logger: logger)
     let source = QueueAgeSource(
         store: store, client: client,
         credentials: { refused in
@@ -142,8 +154,10 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     // HEAD finds each GET route; `HeadAsGetMiddleware` then runs it exactly as a GET.
     let router = Router(context: ConsoleRequestContext.self, options: .autoGenerateHeadEndpoints)
     let configuration = dependencies.configuration
+    // Outermost, so every answer is counted and logged as it left, error pages included.
+    router.add(middleware: MetricsMiddleware())
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
-    router.add(middleware: LogRequestsMiddleware(.debug))
     router.add(middleware: HeadAsGetMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(
         mediaOrigin: dependencies.client.mediaOrigin, strictTransportSecurity: configuration.behindTLSProxy))
@@ -161,6 +175,16 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
         headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
+    let readiness = ReadinessCheck(
+        store: dependencies.store, renderer: dependencies.renderer, backend: dependencies.backendMetrics,
+        backendSilenceLimit: configuration.readinessBackendSilence)
+    router.get(SiteURL.Route.readyz.pattern) { _, _ -> Response in
+        let verdict = readiness.verdict()
+        return Response(
+            status: verdict.isReady ? .ok : .serviceUnavailable,
+            headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: verdict.json)))
+    }
 
     let (store, renderer) = (dependencies.store, dependencies.renderer)
     let signIn = SignInController(

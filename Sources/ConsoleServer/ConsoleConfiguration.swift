@@ -58,6 +58,11 @@ public struct ConsoleConfiguration: Sendable {
     public var recentPageLifetime: TimeInterval
     /// A file of 32+ random bytes (mode 0600) that keys the audit chain; `nil` leaves it unkeyed.
     public var auditKeyPath: String? = nil
+    /// Where `/metrics` is served, apart from the console's own address; `nil` serves none.
+    public var metrics: MetricsListenerConfiguration? = nil
+    /// `/readyz` fails once Book Corners has not answered for this long; with nothing else
+    /// calling it, a probe reads its statistics after a quarter of this.
+    public var readinessBackendSilence: TimeInterval = 120
 
     public init(
         host: String = "127.0.0.1",

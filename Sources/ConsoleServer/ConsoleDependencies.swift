@@ -27,4 +27,6 @@ struct ConsoleDependencies: Sendable {
     let delivery: OutboxDeliveryOverview
     /// On call: builds each hand-off's digest and sends its `shift.handoff` message.
     let handoffs: HandoffService
+    /// Every backend call, counted for `/metrics` and remembered for `/readyz`.
+    let backendMetrics: BackendCallMetrics
 }

@@ -46,7 +46,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
+    @OptionGroup var operations: OperationsOptions
+
     func run() async throws {
+        try operations.bootstrapLogging()
         let host = "127.0.0.1"
         let consolePort = try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080)
         let backendPort = try EnvironmentOption.integer(sandboxPort, "SANDBOX_PORT", default: 8081)
@@ -104,6 +107,9 @@ struct DemoCommand: AsyncParsableCommand {
             outbox: outboxConfiguration, claimDuration: claimDuration,
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
         consoleConfiguration.auditKeyPath = auditKeyPath
+        consoleConfiguration.metrics = try operations.metrics()
+        consoleConfiguration.readinessBackendSilence = try operations.readinessSilence()
+        let metricsLine = consoleConfiguration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off (--no-metrics)"
         let consoleApp = try await buildConsoleApplication(
             configuration: consoleConfiguration,
             logger: EnvironmentOption.logger(label: "console", level: level),
@@ -114,6 +120,7 @@ struct DemoCommand: AsyncParsableCommand {
                       Console:  http://\(host):\(port)/
                       Sandbox:  \(backendURL.absoluteString)
                       Pushes:   \(watchURL)
+                      Metrics:  \(metricsLine)   (readiness: http://\(host):\(port)/readyz)
                       Sign in as staff:      \(SeedAccounts.demoStaffUsername) / \(SeedAccounts.demoStaffPassword)  (on call in the demo rotation)
                       More staff:            \(otherStaff) (same password)
                       A non-staff account:   \(SeedAccounts.demoUserUsername) / \(SeedAccounts.userPassword)
@@ -121,11 +128,12 @@ struct DemoCommand: AsyncParsableCommand {
 
                     """)
             })
-        let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: sandboxApp)] + (standIn.map { [.init(service: $0.standIn)] } ?? []) + [.init(service: consoleApp)],
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger))
-        try await group.run()
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: sandboxApp)] + (standIn.map { [.init(service: $0.standIn)] } ?? []) + [.init(service: consoleApp)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        group.maximumGracefulShutdownDuration = try operations.shutdownGraceDuration()
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 }

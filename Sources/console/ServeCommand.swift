@@ -2,6 +2,8 @@ import ArgumentParser
 import ConsoleServer
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 
 /// `console serve`: the web console against a configured backend.
 struct ServeCommand: AsyncParsableCommand {
@@ -67,11 +69,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
+    @OptionGroup var operations: OperationsOptions
+
     func run() async throws {
+        try operations.bootstrapLogging()
         let configuration = try consoleConfiguration()
         let logger = EnvironmentOption.logger(label: "console", level: try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL"))
-        let app = try await buildConsoleApplication(configuration: configuration, logger: logger)
-        try await app.runService()
+        let app = try await buildConsoleApplication(configuration: configuration, logger: logger, onServerRunning: { port in
+            logger.info("console listening", metadata: [
+                "address": "http://\(configuration.host):\(port)/",
+                "metrics": "\(configuration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off")",
+            ])
+        })
+        // A SIGTERM stops new connections and lets requests in flight and the decision being sent
+        // finish; whatever is still running when the grace runs out is cancelled.
+        var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = try operations.shutdownGraceDuration()
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 
     func consoleConfiguration() throws -> ConsoleConfiguration {
@@ -121,6 +136,8 @@ struct ServeCommand: AsyncParsableCommand {
             outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
             onCallWatcher: try watcher.configuration(), recentPageLifetime: TimeInterval(pageLifetime))
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
+        configuration.metrics = try operations.metrics()
+        configuration.readinessBackendSilence = try operations.readinessSilence()
         return configuration
     }
 

@@ -32,21 +32,6 @@ struct CrashRecoveryTests {
         throw TestServerError.didNotStart(nil)
     }
 
-    private func form(_ fields: [(String, String)]) -> [UInt8] {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return Array(fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
-    }
-
-    private func cookies(_ answer: RawAnswer) -> [String] {
-        answer.headers.filter { $0.0 == "set-cookie" }.map { String($0.1.split(separator: ";")[0]) }
-    }
-
-    private func field(_ name: String, in html: String) -> String? {
-        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
-        return String(html[range.upperBound...].prefix { $0 != "\"" })
-    }
-
     @Test("SIGKILL during a bulk approval: after a restart every decision completes, none twice")
     func killDuringBulk() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: Self.binary.path), "swift test builds the console binary")
@@ -60,22 +45,16 @@ struct CrashRecoveryTests {
             defer { console.signal(SIGKILL); console.waitUntilExit() }
             try await waitUntilUp(base)
 
-            // Sign in through the form.
-            let signInPage = try await rawHTTP(.GET, base + "/sign-in")
-            let signInCookie = cookies(signInPage).joined(separator: "; ")
-            let signedIn = try await rawHTTP(
-                .POST, base + "/sign-in", headers: [("Cookie", signInCookie), ("Content-Type", "application/x-www-form-urlencoded")],
-                body: form([("csrf", field("csrf", in: signInPage.text) ?? ""), ("login", "staff"), ("password", SeedAccounts.demoStaffPassword)]))
-            let session = try #require(cookies(signedIn).first { $0.hasPrefix("bc_session=") })
+            let session = try #require(try await RawForms.signIn(base: base, login: "staff", password: SeedAccounts.demoStaffPassword))
             let page = try await rawHTTP(.GET, base + "/libraries?page_size=50", headers: [("Cookie", session)])
-            let csrf = try #require(field("csrf", in: page.text))
+            let csrf = try #require(RawForms.field("csrf", in: page.text))
             let token = try await sandbox.accessToken()
             let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=30", token: token).jsonObject()
             let slugs = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
             #expect(slugs.count == 30)
             let confirmed = try await rawHTTP(
                 .POST, base + "/libraries/bulk/confirm", headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
-                body: form([("csrf", csrf), ("key", UUID().uuidString), ("decision", "approve"), ("reason", "")] + slugs.map { ("item", "\($0)|pending|x") }))
+                body: RawForms.body([("csrf", csrf), ("key", UUID().uuidString), ("decision", "approve"), ("reason", "")] + slugs.map { ("item", "\($0)|pending|x") }))
             #expect(confirmed.status == 303)
 
             // Let the first window's ten go out, then kill the process mid-work.

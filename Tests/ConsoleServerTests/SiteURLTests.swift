@@ -18,6 +18,7 @@ struct SiteURLTests {
     static let table: [(url: SiteURL, path: String, pattern: String)] = [
         (.dashboard, "/", "/"),
         (.healthz, "/healthz", "/healthz"),
+        (.readyz, "/readyz", "/readyz"),
         (.signIn, "/sign-in", "/sign-in"),
         (.signOut, "/sign-out", "/sign-out"),
         (.libraries, "/libraries", "/libraries"),

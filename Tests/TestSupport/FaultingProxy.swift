@@ -13,6 +13,8 @@ public actor FaultingProxy {
         case pass
         case answerWithoutForwarding(HTTPResponse.Status)
         case answerAfterForwarding(HTTPResponse.Status)
+        /// Forwards after holding the call this long: a slow backend.
+        case passAfter(Duration)
     }
 
     /// Decides per call; `callNumber` counts calls with the same method and path, from 1.
@@ -53,6 +55,11 @@ public actor FaultingProxy {
     /// How many calls with this method and path reached the backend.
     public func forwarded(_ method: HTTPRequest.Method, _ path: String) -> Int {
         forwardedCalls["\(method) \(path)", default: 0]
+    }
+
+    /// How many calls with this method and path arrived at the proxy, forwarded or not yet.
+    public func arrived(_ method: HTTPRequest.Method, _ path: String) -> Int {
+        calls["\(method) \(path)", default: 0]
     }
 
     /// How many calls of any kind reached the backend.
@@ -98,6 +105,9 @@ public actor FaultingProxy {
             _ = try await forward(request, to: backend)
             return Self.error(status)
         case .pass:
+            return try await forward(request, to: backend)
+        case .passAfter(let delay):
+            try await Task.sleep(for: delay)
             return try await forward(request, to: backend)
         }
     }

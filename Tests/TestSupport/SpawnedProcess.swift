@@ -59,6 +59,22 @@ public struct SpawnedProcess: Sendable {
         return true
     }
 
+    /// Blocks until it exits or `limit` seconds pass; answers its exit code (128 + the signal
+    /// when a signal ended it), or nil when it still runs. Call it instead of `isRunning`,
+    /// which reaps the child and loses the code.
+    public func exitCode(within limit: Double) -> Int32? {
+        let deadline = Date().addingTimeInterval(limit)
+        while true {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+            }
+            guard Date() < deadline else { return nil }
+            usleep(10_000)
+        }
+    }
+
     /// Sends SIGTERM and waits for the exit; SIGKILL if it has not stopped after `grace` seconds.
     public func stop(grace: Double = 10) {
         guard isRunning else { return }

@@ -311,16 +311,22 @@ public final class BackendClient: Sendable {
         do {
             let response = try await http.execute(request, timeout: .init(configuration.requestTimeout))
             let bytes = try await response.body.collect(upTo: configuration.maxResponseBytes)
+            let duration = clock.now - started
             metadata["status"] = "\(response.status.code)"
-            metadata["duration_ms"] = "\((clock.now - started).milliseconds)"
+            metadata["duration_ms"] = "\(duration.milliseconds)"
             logger.debug("backend call", metadata: metadata)
+            configuration.observer?.backendCallFinished(
+                BackendCallRecord(endpoint: BackendEndpoint(method: method, path: path), status: Int(response.status.code), duration: duration))
             return .success(Answer(
                 status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: Data(bytes.readableBytesView)))
         } catch {
             let failure = Self.transportFailure(error)
             metadata["error"] = "\(failure == .unavailable(.timedOut) ? "timeout" : "connection")"
-            metadata["duration_ms"] = "\((clock.now - started).milliseconds)"
+            let duration = clock.now - started
+            metadata["duration_ms"] = "\(duration.milliseconds)"
             logger.debug("backend call failed", metadata: metadata)
+            configuration.observer?.backendCallFinished(
+                BackendCallRecord(endpoint: BackendEndpoint(method: method, path: path), status: nil, duration: duration))
             return .failure(failure)
         }
     }

@@ -12,6 +12,8 @@ public struct BackendClientConfiguration: Sendable {
     public var userAgent: String
     /// Largest answer body accepted.
     public var maxResponseBytes: Int
+    /// Told of every exchange (metrics, readiness); nil for none.
+    public var observer: (any BackendCallObserver)?
 
     public init(
         baseURL: URL,
@@ -19,7 +21,8 @@ public struct BackendClientConfiguration: Sendable {
         requestTimeout: Duration = .seconds(10),
         readRetry: RetryPolicy = RetryPolicy(),
         userAgent: String = "BookCornersModerationConsole/\(ConsoleVersion.current)",
-        maxResponseBytes: Int = 8 * 1024 * 1024
+        maxResponseBytes: Int = 8 * 1024 * 1024,
+        observer: (any BackendCallObserver)? = nil
     ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.connectTimeout = connectTimeout
@@ -27,6 +30,7 @@ public struct BackendClientConfiguration: Sendable {
         self.readRetry = readRetry
         self.userAgent = userAgent
         self.maxResponseBytes = maxResponseBytes
+        self.observer = observer
     }
 }
 

@@ -44,6 +44,7 @@ struct SessionMiddleware: RouterMiddleware {
             }
             context.sessionEndsAt = endsAt
             context.logger[metadataKey: "actor"] = "\(session.username)"
+            context.staff.set(id: session.staffId, username: session.username)
             let logger = context.logger
             let readHeader = { () throws -> RecentHeaders.Header in
                 let pending = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))

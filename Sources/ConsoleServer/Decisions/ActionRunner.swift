@@ -4,6 +4,7 @@ import Logging
 import ModerationStore
 import ModerationVocabulary
 import ServiceLifecycle
+import Synchronization
 
 /// Works through recorded decisions: claims each (so that two processes on one database
 /// never work one decision at once), checks the item is still as the moderator saw it,
@@ -23,6 +24,9 @@ final class ActionRunner: Service, Sendable {
     private let owner = UUID().uuidString
     private let doorbell = Doorbell()
     private let holds = HoldBook()
+    /// Set by a graceful shutdown: no new action is claimed; the one in hand is finished.
+    private let stopping = Atomic<Bool>(false)
+    private let passes = PassMetrics(service: "runner")
     /// The read budget the check before each decision spends; `nil` (no mirror): unbudgeted.
     private let decisionChecks: (any DecisionCheckBudget)?
 
@@ -48,26 +52,33 @@ final class ActionRunner: Service, Sendable {
         doorbell.ring()
     }
 
+    /// Works until a graceful shutdown, which lets the action in hand finish (its PATCH and
+    /// outcome, bounded by the client's timeout) and claims nothing more; one still unfinished
+    /// when the shutdown's time runs out is cancelled, and its lease lets the next runner re-check it.
     func run() async throws {
-        await cancelWhenGracefulShutdown {
+        await withGracefulShutdownHandler {
             var failedPasses = 0
-            while !Task.isCancelled {
+            while !self.stopping.load(ordering: .relaxed) && !Task.isCancelled {
                 do {
-                    try await self.workThroughDueActions()
+                    try await self.passes.measure { try await self.workThroughDueActions() }
                     failedPasses = 0
                 } catch {
                     failedPasses += 1
                     self.logger.error("action runner pass failed", metadata: ["error": "\(error)", "failures": "\(failedPasses)"])
                 }
+                guard !self.stopping.load(ordering: .relaxed) else { break }
                 await self.sleepUntilDueOrNudged(afterFailedPasses: failedPasses)
             }
+        } onGracefulShutdown: {
+            self.stopping.store(true, ordering: .relaxed)
+            self.doorbell.ring()
         }
     }
 
     /// One pass over everything due now.
     func workThroughDueActions(now: Date = Date()) async throws {
         for candidate in try store.dueActions(now: now) {
-            guard !Task.isCancelled else { return }
+            guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
                 let action = try store.claim(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
             else { continue }  // another runner claimed it first

@@ -49,7 +49,10 @@ actor MirrorSync: Service {
     }
 
     func run() async throws {
-        await repeatUntilShutdown(every: .milliseconds(Int(configuration.tickInterval * 1000))) { await self.tick() }
+        let passes = PassMetrics(service: "mirror")
+        await repeatUntilShutdown(every: .milliseconds(Int(configuration.tickInterval * 1000))) {
+            _ = try? await passes.measure { await self.tick() }
+        }
     }
 
     /// One read from the share kept for the check before a decision; the action runner asks

@@ -8,6 +8,7 @@ import ModerationStore
 enum SiteURL: Hashable, Sendable {
     case dashboard
     case healthz
+    case readyz
     case signIn
     case signOut
     /// A decision form kept when its session had ended, shown again to send (`KeptForm`).
@@ -68,6 +69,7 @@ enum SiteURL: Hashable, Sendable {
     enum Route: String, CaseIterable, Sendable {
         case dashboard = "/"
         case healthz = "/healthz"
+        case readyz = "/readyz"
         case signIn = "/sign-in"
         case signOut = "/sign-out"
         case unsentWork = "/unsent/:key"
@@ -153,6 +155,7 @@ enum SiteURL: Hashable, Sendable {
         switch self {
         case .dashboard: .dashboard
         case .healthz: .healthz
+        case .readyz: .readyz
         case .signIn: .signIn
         case .signOut: .signOut
         case .unsentWork: .unsentWork

@@ -34,6 +34,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     var stampBeforeSession: ChangeStamp?
     /// Receives the rendered page, when `RecentPageMiddleware` may keep a copy of it.
     var pageCapture: PageCapture?
+    /// The signed-in staff member, for the request's log line (`RequestLogMiddleware`).
+    let staff = RequestStaff()
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

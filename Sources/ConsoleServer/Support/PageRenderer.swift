@@ -29,6 +29,11 @@ struct PageRenderer: Sendable {
         try Self.checkTemplates(directory: directory, library: library)
     }
 
+    /// The required templates not loaded: none once start-up succeeded (readiness asks).
+    func missingTemplates() -> [String] {
+        Self.requiredTemplates.filter { library.getTemplate(named: $0) == nil }
+    }
+
     /// Every template must select our escaping; one that forgot would still escape (with the
     /// library's default), but slowly, so this is a start-up error rather than a silent cost.
     /// Every partial (`{{> name}}`) and parent (`{{< name}}`) a template uses must be loaded

@@ -47,6 +47,7 @@ public final class OutboxDispatcher: Service, Sendable {
     let owner: String
     private let doorbell = Doorbell()
     private let stopping = Atomic<Bool>(false)
+    private let passes = PassMetrics(service: "outbox")
     /// A number in 0..<1 for the jitter of each backoff (fixed in tests).
     private let jitter: @Sendable () -> Double
 
@@ -73,7 +74,7 @@ public final class OutboxDispatcher: Service, Sendable {
             var failedPasses = 0
             while !self.stopping.load(ordering: .relaxed) && !Task.isCancelled {
                 do {
-                    let handled = try await self.deliverDueBatch()
+                    let handled = try await self.passes.measure { try await self.deliverDueBatch() }
                     failedPasses = 0
                     if handled > 0 { continue }
                 } catch {
