@@ -3,6 +3,8 @@
 # The image listens on all interfaces and expects a TLS proxy in front (Secure __Host- cookies,
 # HSTS). Tell it the proxy's address with CONSOLE_TRUSTED_PROXY. To try it over plain HTTP on
 # this machine only: -p 127.0.0.1:8080:8080 -e CONSOLE_BEHIND_TLS_PROXY=0.
+# Metrics (/metrics, Prometheus) listen on the container's loopback unless told otherwise: to scrape
+# them from a private network, add -e CONSOLE_METRICS_BIND=0.0.0.0 -p 127.0.0.1:9464:9464 (never publish them).
 FROM swift:6.2-bookworm AS build
 WORKDIR /build
 RUN apt-get update && apt-get install -y --no-install-recommends libsqlite3-dev && rm -rf /var/lib/apt/lists/*
@@ -27,5 +29,10 @@ USER console
 VOLUME ["/data"]
 ENV CONSOLE_BIND=0.0.0.0 CONSOLE_PORT=8080 CONSOLE_DATABASE=/data/console.sqlite CONSOLE_BEHIND_TLS_PROXY=1
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
+# Readiness, not liveness: unhealthy while the database takes no writes or Book Corners has not
+# answered for CONSOLE_READINESS_BACKEND_SILENCE seconds (/healthz answers as long as the process does).
+HEALTHCHECK --interval=30s --timeout=3s --start-period=10s CMD curl -fsS http://127.0.0.1:8080/readyz || exit 1
+# SIGTERM (docker stop) finishes requests in flight and the decision being sent; docker stop's
+# default 10 s is less than CONSOLE_SHUTDOWN_GRACE's 20: use docker stop -t 30.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["/app/console", "serve"]

@@ -52,6 +52,12 @@ public struct BackendCallRecord: Sendable {
     /// The HTTP status, or nil when no answer came (refused, timed out, cut off).
     public let status: Int?
     public let duration: Duration
+
+    public init(endpoint: BackendEndpoint, status: Int?, duration: Duration) {
+        self.endpoint = endpoint
+        self.status = status
+        self.duration = duration
+    }
 }
 
 /// Told of every exchange the client makes (each retry is its own), for metrics and readiness.

@@ -41,6 +41,7 @@ enum ConsoleFixture {
     static func withConsole<Result: Sendable>(
         idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
         mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        logger: Logger = quietLogger,
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -48,7 +49,7 @@ enum ConsoleFixture {
         return try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             var settings = configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy)
             configure(&settings)
-            let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
+            let app = try await buildConsoleApplication(configuration: settings, logger: logger)
             return try await withMirror(mirror, directory: directory, backendURL: sandbox.baseURL) { fill in
                 try await app.test(.live) { client in
                     try await body(Browser(client: client, afterSignIn: fill), sandbox, directory)
