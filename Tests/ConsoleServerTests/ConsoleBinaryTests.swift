@@ -17,7 +17,7 @@ struct ConsoleBinaryTests {
 
         // act
         let demo = try ConsoleBinary.start(
-            ["demo", "--port", String(port), "--sandbox-port", String(sandboxPort), "--apns-port", String(apnsPort), "--log-level", "error"],
+            ["demo", "--no-metrics", "--port", String(port), "--sandbox-port", String(sandboxPort), "--apns-port", String(apnsPort), "--log-level", "error"],
             in: directory.url, log: log)
         defer { ConsoleBinary.stop(demo) }
         try await ConsoleBinary.waitUntilUp(demo, port: port, log: log)
@@ -49,7 +49,7 @@ struct ConsoleBinaryTests {
         ]
         for (arguments, expected) in cases {
             let run = try ChildProcess.run(
-                ConsoleBinary.path, ["serve", "--database", directory.path("console.sqlite"), "--port", "0"] + arguments)
+                ConsoleBinary.path, ["serve", "--no-metrics", "--database", directory.path("console.sqlite"), "--port", "0"] + arguments)
             #expect(run.status != 0, "\(arguments)")
             #expect(run.errorOutput.contains(expected), "\(arguments): \(run.errorOutput)")
         }
@@ -85,7 +85,7 @@ struct ConsoleBinaryTests {
         try append("<!-- templates beside the binary -->\n", to: install.appendingPathComponent("Templates/layout.mustache"))
         try append("/* public files beside the binary */\n", to: install.appendingPathComponent("Public/console.css"))
         let port = try FreePort.find()
-        let serve = ["serve", "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error"]
+        let serve = ["serve", "--no-metrics", "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error"]
 
         // act
         let beside = try await pages(

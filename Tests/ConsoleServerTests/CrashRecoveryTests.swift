@@ -17,7 +17,7 @@ struct CrashRecoveryTests {
 
     private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> SpawnedProcess {
         try SpawnedProcess.start(Self.binary.path, [
-            "serve", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
+            "serve", "--no-metrics", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
             "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
             // The mirror's budget, which the check before each decision spends, follows the sandbox's limits as `demo` does.
             "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",

@@ -66,7 +66,7 @@ struct DataSafetyCommandTests {
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
-            ["serve", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
+            ["serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
              "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles],
             in: directory.url, log: log)
         defer { ConsoleBinary.stop(serve) }
@@ -102,7 +102,7 @@ struct DataSafetyCommandTests {
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
-            ["serve", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
+            ["serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
              "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--audit-key", key],
             in: directory.url, log: log)
         defer { ConsoleBinary.stop(serve) }
