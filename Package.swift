@@ -22,6 +22,9 @@ let package = Package(
         // APNs: TLS trust roots for the provider API and the stand-in's self-signed certificate.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        // Test-only: property-based checks, and an independent CSV reader to parse the audit export back.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -130,7 +133,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ModerationStoreTests",
-            dependencies: ["ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
         ),
         .testTarget(
             name: "ConsoleServerTests",
@@ -139,6 +146,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // Read from the source tree at test time (and rewritten by RECORD_SNAPSHOTS=1), not bundled.
             exclude: ["Snapshots"]
