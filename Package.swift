@@ -25,6 +25,9 @@ let package = Package(
         // Operations: /metrics in Prometheus' format, through swift-metrics (Hummingbird's MetricsMiddleware speaks it).
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Test-only: property-based checks, and an independent CSV reader to parse the audit export back.
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -135,7 +138,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ModerationStoreTests",
-            dependencies: ["ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
         ),
         .testTarget(
             name: "ConsoleServerTests",
@@ -144,6 +151,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // Read from the source tree at test time (and rewritten by RECORD_SNAPSHOTS=1), not bundled.
             exclude: ["Snapshots"]

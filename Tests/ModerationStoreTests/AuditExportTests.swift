@@ -231,3 +231,28 @@ struct AuditFilterChoiceTests {
         }
     }
 }
+
+@Suite("Audit export regressions found by the property checks")
+struct AuditExportRegressionTests {
+    @Test("a summary or chart cell with a CRLF, or a comma or quote joined to the scalar before it, is quoted")
+    func fieldQuotedByBytes() throws {
+        // CRLF is one Character; U+0600 joins the "," or "\"" after it into one Character.
+        #expect(AuditCSV.field("a\r\nb") == "\"a\r\nb\"")
+        #expect(AuditCSV.field("\r\n") == "\"'\r\n\"")
+        #expect(AuditCSV.field("\u{600},x") == "\"\u{600},x\"")
+        #expect(AuditCSV.field("\u{600}\"x") == "\"\u{600}\"\"x\"")
+        #expect(try AuditCSV.records(in: AuditCSV.field("a\r\nb") + ",c\r\n") == [["a\r\nb", "c"]])
+    }
+
+    @Test("an NDJSON export of a value that starts with a byte-order mark re-verifies")
+    func ndjsonByteOrderMark() throws {
+        try AuditLogFile.with(2, names: { "\u{FEFF}Corner \($0)" }) { log in
+            // act
+            let entries = try AuditExportFile.entries(in: try log.store.exportedText(.ndjson))
+
+            // check
+            #expect(entries.map(\.targetName) == ["\u{FEFF}Corner 1", "\u{FEFF}Corner 2"])
+            #expect(AuditExportFile.verify(entries) == .intact(entries: 2, head: try #require(log.store.auditEntry(id: 2)?.hash), gaps: 0))
+        }
+    }
+}

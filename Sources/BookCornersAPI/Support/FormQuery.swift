@@ -8,10 +8,11 @@ public enum FormQuery {
     /// The parameters in order; a value with a broken escape is kept as written.
     public static func parameters(_ query: String?) -> [(name: String, value: String)] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let value = parts.count > 1 ? decode(parts[1]) : ""
-            return (decode(parts[0]), value)
+        // Split by bytes: a "&" or "=" right after a joining scalar (U+0600) is no Character of
+        // its own, so splitting Characters read `q=\u{600}&page=2` as one parameter.
+        return query.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (decode(Substring(pair)), "") }
+            return (decode(Substring(pair[..<equals])), decode(Substring(pair[pair.index(after: equals)...])))
         }
     }
 

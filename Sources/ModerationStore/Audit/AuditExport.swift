@@ -83,10 +83,19 @@ public struct AuditExporter {
 public enum AuditCSV {
     /// One RFC 4180 field, neutralised against spreadsheet formulas (`neutralised`), then
     /// quoted (quotes doubled) only when it holds a comma, a quote or a line break.
+    /// Looked for by UTF-8 byte, as `AuditRowWriter` does: comparing Characters missed a
+    /// CRLF (one Character, neither "\r" nor "\n") and a comma or quote joined to a scalar
+    /// before it (U+0600 is a "prepend" scalar), which then split the record.
     public static func field(_ text: String) -> String {
         let text = neutralised(text)
-        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        guard text.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) else { return text }
+        var bytes: [UInt8] = [34]
+        for byte in text.utf8 {
+            if byte == 34 { bytes.append(34) }
+            bytes.append(byte)
+        }
+        bytes.append(34)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether a spreadsheet would read a cell starting with this byte as a formula

@@ -5,7 +5,7 @@ public enum AuditNDJSON {
     public static func entries(in text: String) throws -> [AuditEntry] {
         var entries: [AuditEntry] = []
         for (offset, line) in text.split(separator: "\n").enumerated() {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+            guard let object = try? JSONDecoder().decode([String: LineValue].self, from: Data(line.utf8)) else {
                 throw AuditNDJSONError.notAnObject(line: offset + 1)
             }
             entries.append(try entry(object, line: offset + 1))
@@ -13,23 +13,44 @@ public enum AuditNDJSON {
         return entries
     }
 
-    private static func entry(_ object: [String: Any], line: Int) throws -> AuditEntry {
+    /// One value of a line. Read with `JSONDecoder`: `JSONSerialization` drops a byte-order
+    /// mark (U+FEFF) that starts a string, so such a value no longer matched its hash.
+    private enum LineValue: Decodable {
+        case text(String)
+        case integer(Int64)
+        case null
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else if let number = try? container.decode(Int64.self) {
+                self = .integer(number)
+            } else {
+                self = .other
+            }
+        }
+    }
+
+    private static func entry(_ object: [String: LineValue], line: Int) throws -> AuditEntry {
         func string(_ key: String) throws -> String {
-            guard let value = object[key] as? String else { throw AuditNDJSONError.badField(key, line: line) }
+            guard case .text(let value) = object[key] else { throw AuditNDJSONError.badField(key, line: line) }
             return value
         }
         func integer(_ key: String) throws -> Int64? {
             switch object[key] {
-            case nil, is NSNull: return nil
-            case let number as Int: return Int64(number)
-            case let number as NSNumber: return number.int64Value
+            case nil, .null: return nil
+            case .integer(let number): return number
             default: throw AuditNDJSONError.badField(key, line: line)
             }
         }
         func date(_ key: String) throws -> Date? {
             switch object[key] {
-            case nil, is NSNull: return nil
-            case let text as String:
+            case nil, .null: return nil
+            case .text(let text):
                 guard let date = ISOTime.parse(text) else { throw AuditNDJSONError.badField(key, line: line) }
                 return date
             default: throw AuditNDJSONError.badField(key, line: line)
