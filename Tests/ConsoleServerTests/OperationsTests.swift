@@ -39,6 +39,7 @@ struct OperationsTests {
             // Process-wide counters (swift-metrics is global; other tests' consoles add to them): compared before and after.
             let writes = "console_backend_requests_total{scope=\"api-library-moderation-update\",kind=\"write\",status=\"200\"}"
             let writesBefore = value(of: writes, in: try await scrape(metricsPort))
+            _ = try await browser.get("/static/console.css")
             let page = try await browser.get("/libraries/\(slug)")
             let key = try #require(page.field("key", after: "/libraries/\(slug)/decide"))
             let decided = try await browser.post(
@@ -59,6 +60,7 @@ struct OperationsTests {
             }
             #expect(text.contains("console_http_requests_total{route=\"/libraries/{slug}\",method=\"GET\",status=\"200\"}"))
             #expect(value(of: writes, in: text) >= writesBefore + 1)
+            #expect(text.contains("console_http_requests_total{route=\"/static/{name}\",method=\"GET\",status=\"200\"}"), "static files by their pattern")
             #expect(text.contains("console_backend_window_calls{scope=\"api-library-moderation-update\",kind=\"write\"} 1"))
             #expect(text.contains("console_pass_duration_seconds_count{service=\"runner\"}"))
             #expect(!text.contains(slug), "a label never carries a slug")

@@ -17,6 +17,8 @@ struct StaticFileMiddleware<Context: RequestContext>: RouterMiddleware {
         guard path.hasPrefix(Self.prefix), request.method == .get else {
             return try await next(request, context)
         }
+        // Served before routing: named here so metrics and the request log see a pattern, not "Unknown".
+        context.coreContext.endpointPath.value = Self.prefix + "{name}"
         guard let file = library.file(named: path.dropFirst(Self.prefix.count)) else { throw ConsoleError.notFound }
         var headers: HTTPFields = [
             .contentType: file.type.contentType, .eTag: file.entityTag, .lastModified: file.lastModified, .cacheControl: Self.cacheControl,
