@@ -1,6 +1,8 @@
 // Small conveniences only; every page works without this file.
 // 1. Show times in the viewer's own time zone (the page shows UTC without script).
 // 2. A preset rejection reason is copied into the editable text box.
+// 2b. What is typed into a reason or a note is kept in this tab, and offered back after a
+//    sign-in (a session that ended, or was signed out elsewhere, while it was being typed).
 // 3. Bulk selection on the libraries list: a header box selects the page, shift-click
 //    selects a range, and the bar under the list counts what is selected.
 // 4. Keyboard: "/" focuses the search box, "g d/l/r/p/a/s" goes to a page, and on queues
@@ -21,7 +23,8 @@
     if (!box) { return; }
     select.addEventListener("change", function () {
       if (select.value && select.value !== "own" && (box.value === "" || box.dataset.fromPreset === "1")) {
-        box.value = select.value;
+        // A space after it, so words typed next do not run into its full stop.
+        box.value = select.value + " ";
         box.dataset.fromPreset = "1";
       }
     });
@@ -32,6 +35,42 @@
       if (own && select.value === "" && box.value.trim() !== "") { select.value = "own"; }
     });
   });
+
+  // Typed reasons and notes, kept per tab (sessionStorage) under the page and the form's
+  // address. They come back only on a page reached from the sign-in page, so a reason is
+  // never put back into a form after it was sent and the page simply reloaded.
+  (function () {
+    var store;
+    try { store = window.sessionStorage; } catch (e) { return; }
+    if (!store) { return; }
+    var fields = document.querySelectorAll("form[method=post] textarea[name=reason], form[method=post] textarea[name=note]");
+    var fromSignIn = false;
+    try { fromSignIn = new URL(document.referrer).pathname === "/sign-in"; } catch (e) { fromSignIn = false; }
+    var restored = 0;
+    fields.forEach(function (box) {
+      var key = "typed:" + location.pathname + location.search + "|" + box.form.getAttribute("action") + "|" + box.name;
+      box.addEventListener("input", function () {
+        try { if (box.value.trim() === "") { store.removeItem(key); } else { store.setItem(key, box.value); } } catch (e) { /* full: nothing kept */ }
+      });
+      var kept = store.getItem(key);
+      if (fromSignIn && kept && box.value.trim() === "") {
+        box.value = kept;
+        box.dataset.fromPreset = "0";
+        var own = box.form.querySelector("select[name=reason_preset] option[value=own]");
+        var picker = box.form.querySelector("select[name=reason_preset]");
+        if (own && picker && picker.value === "") { picker.value = "own"; }
+        restored += 1;
+      }
+    });
+    if (restored > 0) {
+      var note = document.createElement("p");
+      note.className = "restored-note";
+      note.setAttribute("role", "status");
+      note.textContent = "What you had typed before signing in is back in the form below. Nothing was sent: check it, then send it.";
+      var main = document.getElementById("main");
+      if (main) { main.insertBefore(note, main.firstChild); }
+    }
+  })();
 
   // A read-only value to keep elsewhere (the audit log's head hash) gets a Copy button;
   // without script the field is still there to select and copy.

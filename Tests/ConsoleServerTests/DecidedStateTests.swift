@@ -174,7 +174,8 @@ struct DecidedStateTests {
                 ("csrf", csrf), ("key", "k3"), ("seen", "pending"), ("decision", "reject"), ("reason_preset", DecisionReason.ownReason), ("reason", ""),
             ])
             let bulk = try await browser.post("/libraries/bulk", form: [
-                ("csrf", csrf), ("decision", "reject"), ("reason_preset", DecisionController.presetReasons[2]), ("back", "/libraries?status=pending"),
+                ("csrf", csrf), ("decision", "reject"), ("reason_preset", DecisionController.presetReasons[2]), ("reason", "Typed <b>before</b> selecting"),
+                ("back", "/libraries?status=pending"),
             ])
             // check
             for page in [empty, long, ownButEmpty, bulk] {
@@ -189,6 +190,8 @@ struct DecidedStateTests {
             #expect(long.contains("at most 2000") && long.contains(">" + tooLong.htmlEscapedForTest + "</textarea>"), "what was typed, kept and escaped")
             #expect(bulk.contains("Select at least one library first.") && bulk.contains(#"class="bulk-bar""#))
             #expect(bulk.contains("<option selected>\(DecisionController.presetReasons[2])</option>"), "the reason chosen, kept")
+            #expect(bulk.contains(#"<option value="reject" selected>Reject</option>"#), "the decision chosen, kept")
+            #expect(bulk.contains(">Typed &lt;b&gt;before&lt;/b&gt; selecting</textarea>"), "what was typed, kept and escaped")
             #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
         }
     }

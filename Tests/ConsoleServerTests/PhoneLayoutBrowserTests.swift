@@ -7,7 +7,7 @@ import TestSupport
 /// chart text keeps a readable size.
 @Suite("On a phone, in a real browser", .serialized, .timeLimit(.minutes(6)))
 struct PhoneLayoutBrowserTests {
-    @Test("at 390 px wide no page is wider than the screen, Approve and Reject sit on screen in the list, and chart labels stay 9 px or more")
+    @Test("at 390 px wide no page is wider than the screen, Approve and Reject sit on screen in the list, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more")
     func noSidewaysScroll() async throws {
         let problems = Recorder<String>()
         try await PageTour.walk(sizes: [.phone]) { stop, _, browser in
@@ -38,6 +38,19 @@ struct PhoneLayoutBrowserTests {
                     });
                     """) as? [Bool] ?? []
                 if buttons != [true, true] { problems.record("libraries: the first row's Approve and Reject on screen: \(buttons)") }
+                // With a row ticked, the bulk bar (and its count) stays in view at the top of a long list.
+                let bar = try await browser.execute(
+                    """
+                    var box = document.querySelector("form.bulk input[type=checkbox][name=item]");
+                    if (!box) { return "no tick box"; }
+                    box.click();
+                    window.scrollTo(0, 0);
+                    var rect = document.querySelector("form.bulk .bulk-bar").getBoundingClientRect();
+                    var inView = rect.top < window.innerHeight && rect.bottom > 0 && rect.height <= window.innerHeight * 0.45;
+                    box.click();
+                    return inView ? "in view" : "at " + Math.round(rect.top) + " of " + window.innerHeight + ", " + Math.round(rect.height) + " px tall";
+                    """) as? String
+                if bar != "in view" { problems.record("libraries: with a row ticked the bulk bar is \(bar ?? "missing")") }
             }
             if stop == "libraries searched for the hostile name" {
                 let shown = try await browser.execute(#"return document.querySelector("main").innerText.indexOf("<script>alert(1)</script>") >= 0;"#) as? Bool

@@ -49,8 +49,25 @@ struct UnsentWork: Sendable {
                 // Nobody to keep it for (the session is long gone): at least say it was not saved.
                 query.append((Self.notSavedParameter, "1"))
             }
+            // Back to the page the form was on after signing in (its script offers back what was typed there).
+            if query.allSatisfy({ $0.name != "kept" }), let page = Self.pageOfForm(referer: request.headers[.referer], decisionPath: path) {
+                query.append(("next", page))
+            }
         }
         return SiteURL.signIn.path(query: query)
+    }
+
+    /// The page a decision form was posted from: the `Referer`'s path and query when it is one
+    /// of ours, else the item's page (the decision address without `/decide`).
+    static func pageOfForm(referer: String?, decisionPath: String) -> String? {
+        if let referer, let url = URLComponents(string: referer), !url.percentEncodedPath.isEmpty {
+            let page = url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+            if SafeRedirect.path(page) == page, !page.hasPrefix(SiteURL.signIn.path) { return page }
+        }
+        let suffix = "/decide"
+        guard decisionPath.hasSuffix(suffix) else { return nil }
+        let page = String(decisionPath.dropLast(suffix.count))
+        return SafeRedirect.path(page) == page ? page : nil
     }
 
     /// Keeps the decision fields of the form `request` carries; answers the key for the

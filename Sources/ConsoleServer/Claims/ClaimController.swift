@@ -33,9 +33,9 @@ struct ClaimController {
         let now = Date()
         let message = switch try store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
         case .claimed(let claim):
-            "You are reviewing \(ItemText.name(target)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
+            "You are reviewing \(ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
         case .heldByOther(let claim, let minutesLeft):
-            "\(claim.holderUsername) is already reviewing \(ItemText.name(target)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
+            "\(claim.holderUsername) is already reviewing \(ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -48,9 +48,9 @@ struct ClaimController {
         let message: String
         do {
             try store.releaseClaim(target, holderId: session.staffId, holderUsername: session.username, now: Date())
-            message = "You are no longer reviewing \(ItemText.name(target)): anyone may claim it."
+            message = "You are no longer reviewing \(ItemText.name(target, store: store)): anyone may claim it."
         } catch ClaimStoreError.notHeld(let current) {
-            message = Self.notYours(target, current: current)
+            message = notYours(target, current: current)
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -67,36 +67,36 @@ struct ClaimController {
         guard let current, let currentID = current.id, current.holderId != session.staffId else {
             try await sessions.flash(
                 current == nil
-                    ? "Nobody is reviewing \(ItemText.name(target)) now: claim it with “I'm reviewing this”."
-                    : "You are already reviewing \(ItemText.name(target)).",
+                    ? "Nobody is reviewing \(ItemText.name(target, store: store)) now: claim it with “I'm reviewing this”."
+                    : "You are already reviewing \(ItemText.name(target, store: store)).",
                 sessionID: session.id)
             return .redirect(to: back, type: .normal)
         }
         guard form.confirmed == "1" else {
             let page = TakeOverPage(
                 layout: LayoutModel(context: context, title: "Take over?", active: Self.area(kind), summary: nil),
-                holder: current.holderUsername, timeLeft: "\(current.minutesLeft(at: now)) min left", item: ItemText.name(target),
+                holder: current.holderUsername, timeLeft: "\(current.minutesLeft(at: now)) min left", item: ItemText.name(target, store: store),
                 claimID: String(currentID), takeOverURL: SiteURL.claimTakeOver(target).path, back: back)
             return try renderer.render(page, with: "take-over-confirm").response(from: request, context: context)
         }
         // Only the claim the confirmation showed: if it changed meanwhile, the person decides again.
         guard form.claim == String(currentID) else {
             try await sessions.flash(
-                "\(current.holderUsername) is reviewing \(ItemText.name(target)) now (the claim changed since you asked). Nothing was taken over; try again if you still want it.",
+                "\(current.holderUsername) is reviewing \(ItemText.name(target, store: store)) now (the claim changed since you asked). Nothing was taken over; try again if you still want it.",
                 sessionID: session.id)
             return .redirect(to: back, type: .normal)
         }
         let entry = audit.staffEntry(
-            "claim.takeOver", targetKind: kind.rawValue, targetId: target.key, targetName: ItemText.name(target),
+            "claim.takeOver", targetKind: kind.rawValue, targetId: target.key, targetName: ItemText.name(target, store: store),
             statusBefore: "reviewed by \(current.holderUsername)", statusAfter: "reviewed by \(session.username)", context: context,
             userAgent: request.headers[.userAgent] ?? "")
         let message: String
         do {
             let claim = try store.takeOverClaim(
                 currentID, target: target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration, audit: entry)
-            message = "You took over \(ItemText.name(target)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
+            message = "You took over \(ItemText.name(target, store: store)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
         } catch ClaimStoreError.notHeld(let now) {
-            message = Self.notYours(target, current: now) + " Nothing was taken over."
+            message = notYours(target, current: now) + " Nothing was taken over."
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back, type: .normal)
@@ -127,9 +127,9 @@ struct ClaimController {
         return SafeRedirect.path(form.back ?? fallback)
     }
 
-    private static func notYours(_ target: ItemClaim.Target, current: ItemClaim?) -> String {
-        guard let current else { return "You were no longer reviewing \(ItemText.name(target)): your claim had ended (it expired, or a decision ended it)." }
-        return "\(current.holderUsername) is reviewing \(ItemText.name(target)) now (they took it over, or claimed it after yours ended)."
+    private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) -> String {
+        guard let current else { return "You were no longer reviewing \(ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)." }
+        return "\(current.holderUsername) is reviewing \(ItemText.name(target, store: store)) now (they took it over, or claimed it after yours ended)."
     }
 
     private static func area(_ kind: ModerationAction.TargetKind) -> LayoutModel.Area {

@@ -170,7 +170,7 @@ struct DecisionController {
         }
         return DecideAnywayPage(
             layout: LayoutModel(context: context, title: "Decide anyway?", active: nil, summary: nil),
-            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: ItemText.name(target),
+            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: ItemText.name(target, store: store),
             decideURL: decideURL, fields: form.resentFields, cancelURL: back)
     }
 
@@ -188,6 +188,8 @@ struct DecisionController {
             var page = try LibraryQueueController(store: store, renderer: renderer).listPage(query: ListQuery(query: query), back: back, context: context)
             page.bulkError = error.message
             page.bulkPreset = form.reasonPreset ?? ""
+            page.bulkDecision = form.decision ?? ""
+            page.bulkReason = form.reason ?? ""
             return try renderer.render(page, with: "libraries", status: .unprocessableContent)
         }
         let verb = selection.decision == .approve ? "Approve" : "Reject"
@@ -401,6 +403,8 @@ struct BulkConfirmPage: MustacheParent {
         /// libraries of one name are told apart; "" when the mirror does not know it.
         private(set) var place = ""
         private(set) var thumbnailURL = ""
+        /// Whether someone submitted it (and reads a rejection's reason); nil when the mirror does not know it.
+        private(set) var hasSubmitter: Bool?
         /// The mirror knows another approved or pending library within 50 m or with its name in its city.
         let hasDuplicate: Bool
         /// "maria is reviewing · 8 min left" when someone else holds a claim on it; "" otherwise.
@@ -421,6 +425,7 @@ struct BulkConfirmPage: MustacheParent {
         mutating func shows(_ library: MirrorLibrary) {
             place = LibraryText.place(address: library.address, city: library.city, country: library.country)
             thumbnailURL = library.thumbnailUrl.isEmpty ? library.photoUrl : library.thumbnailUrl
+            hasSubmitter = library.submitterUsername != nil
         }
 
         func child(named key: String) -> Any? {
@@ -450,6 +455,8 @@ struct BulkConfirmPage: MustacheParent {
     let heading: String
     let reason: String
     let isReject: Bool
+    /// Who reads the reason: "Each submitter will read this reason", less those imported without one.
+    let reasonReaders: String
     let key: String
     /// "2 of these are being reviewed by someone else …"; "" when none is.
     private(set) var claimedNotice: String
@@ -475,6 +482,7 @@ struct BulkConfirmPage: MustacheParent {
         self.reason = reason
         self.isReject = isReject
         self.key = key
+        reasonReaders = Self.reasonReaders(items)
         let claimed = items.filter(\.isClaimed).count
         hasClaimed = claimed > 0
         claimedNotice = claimed == 0 ? "" : claimed == 1
@@ -483,6 +491,21 @@ struct BulkConfirmPage: MustacheParent {
         // One library is "this library", not "1 of these libraries".
         if claimed == 1, count == 1 {
             claimedNotice = "Someone else is reviewing this library (marked below). Confirming decides it anyway and ends their claim."
+        }
+    }
+
+    /// Who is told the reason, as far as the mirror knows who submitted each library.
+    static func reasonReaders(_ items: [Item]) -> String {
+        let withSubmitter = items.filter { $0.hasSubmitter == true }.count
+        let imported = items.filter { $0.hasSubmitter == false }.count
+        switch (items.count, withSubmitter, imported) {
+        case (1, 1, _): return "Its submitter will read this reason:"
+        case (1, _, 1): return "It was imported and has no submitter, so nobody is told; the reason is kept with the library:"
+        case (_, _, 0): return "Each submitter will read this reason:"
+        case (_, 0, _) where imported == items.count:
+            return "They were all imported and have no submitter, so nobody is told; the reason is kept with each library:"
+        default:
+            return "Each submitter will read this reason (\(imported) of them \(imported == 1 ? "was" : "were") imported and \(imported == 1 ? "has" : "have") none, so nobody is told for \(imported == 1 ? "it" : "those")):"
         }
     }
 
@@ -504,6 +527,7 @@ struct BulkConfirmPage: MustacheParent {
         case "heading": heading
         case "reason": reason
         case "isReject": isReject
+        case "reasonReaders": reasonReaders
         case "key": self.key
         case "claimedNotice": claimedNotice
         case "hasClaimed": hasClaimed

@@ -170,6 +170,9 @@ struct LibraryListPage: MustacheParent {
     var bulkError = ""
     /// The reason preset the bulk form was sent with, chosen again when it is shown again.
     var bulkPreset = ""
+    /// The decision and the typed reason of a bulk form sent back with its error.
+    var bulkDecision = ""
+    var bulkReason = ""
 
     /// What the time column shows for a list of libraries in `status`.
     static func timeHeading(_ status: StatusFilter) -> String {
@@ -228,6 +231,8 @@ struct LibraryListPage: MustacheParent {
         case "bulkError": bulkError
         case "hasBulkError": !bulkError.isEmpty
         case "bulkReasons": presetReasons.map { FilterOption(value: $0, label: $0, selected: $0 == bulkPreset) }
+        case "bulkRejects": bulkDecision == "reject"
+        case "bulkReason": bulkReason
         default: nil
         }
     }
@@ -470,6 +475,8 @@ struct LibraryDetailPage: MustacheParent {
     /// keeps it when a library leaves `rejected`, so it must not read as the current state.
     let wasRejectedBefore: Bool
     let description: String
+    /// Who reads a rejection's reason: its submitter, or nobody for an imported library.
+    let reasonReader: String
     let fields: [Field]
     let coordinates: String
     let mapURL: String
@@ -516,6 +523,8 @@ struct LibraryDetailPage: MustacheParent {
         isRejectedWithReason = current == .rejected && !library.rejectionReason.isEmpty
         wasRejectedBefore = current != .rejected && !library.rejectionReason.isEmpty
         description = library.description.isEmpty ? "(none)" : library.description
+        reasonReader = library.createdBy.map { "its submitter, \($0.username), reads it" }
+            ?? "nobody is told: it was imported and has no submitter; the reason is kept with the library"
         func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         fields = [
             Field(label: "Address", value: library.address.isEmpty ? "(none given)" : library.address),
@@ -577,6 +586,7 @@ struct LibraryDetailPage: MustacheParent {
         isRejectedWithReason = false
         wasRejectedBefore = false
         description = ""
+        reasonReader = ""
         fields = []
         coordinates = ""
         mapURL = ""
@@ -618,6 +628,7 @@ struct LibraryDetailPage: MustacheParent {
         case "isRejectedWithReason": isRejectedWithReason
         case "wasRejectedBefore": wasRejectedBefore
         case "description": description
+        case "reasonReader": reasonReader
         case "fields": fields
         case "coordinates": coordinates
         case "mapURL": mapURL
