@@ -236,6 +236,39 @@ struct DecidedStateTests {
         }
     }
 
+    @Test("the photos list's decided view says who decided, when and why for a console decision, the status alone for one made elsewhere, with no backend read")
+    func decidedPhotoCards() async throws {
+        try await ConsoleFixture.withCountedConsole { browser, _, proxy, directory in
+            // setup: one photo rejected in the console with a reason, another rejected where the console did not see it
+            try await browser.signIn()
+            let store = try store(directory)
+            let pendingPhotos = try store.oldestMirroredPhotos(status: .pending, count: 50)
+            let photo = try #require(pendingPhotos.first { $0.submitterId != nil })
+            let elsewhere = try #require(pendingPhotos.first { $0.id != photo.id })
+            let csrf = try #require(try await browser.get("/photos").csrfToken)
+            let sent = try await browser.post("/photos/\(photo.id)/decide", form: [
+                ("csrf", csrf), ("key", "decided-card"), ("seen", "pending"), ("decision", "reject"), ("back", "/photos"), ("reason", Self.hostile),
+            ])
+            try #require(sent.status == .seeOther)
+            try #require(try store.mirroredPhotos(status: .rejected, limit: 500, offset: 0).contains { $0.id == photo.id })
+            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
+                try db.execute(sql: "UPDATE mirrorPhoto SET status = 'rejected' WHERE id = ?", arguments: [elsewhere.id])
+            }
+            let before = await proxy.forwardedInAll()
+            // act
+            let list = try await browser.get("/photos?status=rejected&page_size=100")
+            // check
+            let card = list.item(containing: "Proposed photo \(photo.id)\"")
+            #expect(card.contains(#"<span class="decided-note">Rejected by \#(SeedAccounts.demoStaffUsername) <time datetime=""#), "\(card)")
+            #expect(card.contains(#"<span class="muted decided-reason" dir="auto">maria &lt;script&gt;&quot;x&quot;&lt;/script&gt;"#), "the reason, escaped: \(card)")
+            #expect(!card.contains("<script>\"x\""))
+            let other = list.item(containing: "Proposed photo \(elsewhere.id)\"")
+            #expect(other.contains(#"<span class="decided-note">Rejected</span>"#), "a decision the console did not see: its status alone: \(other)")
+            #expect(!other.contains("decided-reason"))
+            #expect(await proxy.forwardedInAll() == before, "no backend read per page view")
+        }
+    }
+
     @Test("the dashboard lists the five oldest of each queue, from the mirror, however many wait")
     func dashboardListsTheOldestFive() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in

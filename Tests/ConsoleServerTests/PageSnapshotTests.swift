@@ -248,6 +248,13 @@ enum PageModels {
                         action.targetKind = .photo
                         card.queuedDecision(QueuedDecisionNote(action, viewerId: 3, now: now))
                     }
+                    // The third was rejected in the console, with a reason; the fourth outside it (its status alone).
+                    if index == 2 {
+                        var entry = auditEntry(7, actor: hostile, reason: hostile)
+                        entry.targetKind = "photo"
+                        card.decidedNote = DecidedNote(status: .rejected, entry: entry, mirroredReason: "", now: now)
+                    }
+                    if index == 3 { card.decidedNote = DecidedNote(status: .approved, entry: nil, mirroredReason: "", now: now) }
                     return card
                 },
                 loaded: true, pager: nil)),

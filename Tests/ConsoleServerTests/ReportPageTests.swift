@@ -62,7 +62,8 @@ struct ReportPageTests {
             #expect(page.contains("evidence.jpg") && page.contains("full size"), "the evidence photo opens at full size")
             #expect(page.contains("Reported by"))
             #expect(page.contains("The library is not changed."), "the consequence of each choice is spelled out")
-            #expect(page.contains("is told it was resolved"))
+            #expect(page.contains("is told at once that it was resolved"), "resolving tells the reporter at once")
+            #expect(page.contains("Undo reopens the report, but cannot unsend the push that told"), "and Undo cannot take that back")
             #expect(unknown.status == .notFound)
             #expect(notAnID.status == .notFound)
             #expect(await proxy.forwardedInAll() == before, "no backend read per page view")
@@ -123,6 +124,107 @@ struct ReportPageTests {
                 try String.fetchAll(db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
             }
             #expect(audited == ["report.dismiss", "report.reopen"])
+        }
+    }
+
+    /// The username of the reporter `plant` gives the first report.
+    private func reporterName(_ directory: TemporaryDirectory) async throws -> String {
+        let database = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
+        defer { try? database.close() }
+        return try await database.read { db in
+            try String.fetchOne(db, sql: "SELECT username FROM user WHERE isStaff = 0 ORDER BY id LIMIT 1") ?? ""
+        }
+    }
+
+    /// The console's outbox messages of type report.resolved, as (id, status).
+    private func resolvedMessages(_ directory: TemporaryDirectory) async throws -> [(id: String, status: String)] {
+        let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+        defer { try? database.close() }
+        return try await database.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, status FROM outboxMessage WHERE eventType = 'report.resolved' ORDER BY createdAt")
+                .map { (id: $0[0] as String, status: $0[1] as String) }
+        }
+    }
+
+    /// Resolves the first report from its page, runs `beforeUndo`, then presses the Undo of the
+    /// message that follows; answers the page after the resolution and the one after the undo.
+    private func resolveAndUndo(
+        _ browser: Browser, beforeUndo: () async throws -> Void
+    ) async throws -> (afterResolve: Page, afterUndo: Page) {
+        let page = try await browser.get("/reports/\(Self.reportID)")
+        let marker = #"<input type="hidden" name="decision" value="resolve">"#
+        let resolve = page.html.components(separatedBy: "<form").first { $0.contains(marker) } ?? ""
+        let key = try #require(resolve.firstMatch(of: #/name="key" value="([^"]+)"/#).map { String($0.1) })
+        let decided = try await browser.post("/reports/\(Self.reportID)/decide", form: [
+            ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", "resolve"), ("back", "/reports/\(Self.reportID)"),
+            ("report_reason", "damaged"),
+        ])
+        let after = try await browser.get(try #require(decided.location))
+        try await beforeUndo()
+        let undoFields = after.hiddenFields(ofFormPostingTo: "/reports/\(Self.reportID)/decide")
+        let undone = try await browser.post("/reports/\(Self.reportID)/decide", form: undoFields)
+        return (after, try await browser.get(try #require(undone.location)))
+    }
+
+    @Test("undoing a resolution before its push went out discards the push through the outbox, audited, and says the reporter was not told")
+    func undoWithdrawsTheUnsentPush() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: delivery is off in tests, so the push waits in the outbox
+            try await plant(directory)
+            let reporter = try await reporterName(directory)
+            try await browser.signIn()
+            // act
+            var waiting: [(id: String, status: String)] = []
+            let (afterResolve, afterUndo) = try await resolveAndUndo(browser) { waiting = try await resolvedMessages(directory) }
+            let after = try await resolvedMessages(directory)
+            let outbox = try await browser.get("/outbox?type=report.resolved")
+            // check
+            #expect(afterResolve.contains("Report on Community Bookcase (Stockholm) resolved."), "\(afterResolve)")
+            #expect(afterResolve.contains("Undo: reopen the report"))
+            #expect(waiting.map(\.status) == ["pending"], "the push to the reporter waits: \(waiting)")
+            #expect(afterUndo.contains("Report on Community Bookcase (Stockholm) reopened. The push telling \(reporter) it was resolved had not gone out yet: it is discarded."), "\(afterUndo)")
+            #expect(after.map(\.status) == ["discarded"], "\(after)")
+            #expect(outbox.contains(#"<span class="status status-discarded">Discarded</span>"#), "\(outbox)")
+            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let audited = try await store.read { db in
+                try Row.fetchAll(db, sql: "SELECT action, targetId, statusBefore, statusAfter FROM auditEntry WHERE targetKind = 'outbox' ORDER BY id")
+                    .map { [$0[0] as String, $0[1] as String, $0[2] as String, $0[3] as String] }
+            }
+            try store.close()
+            #expect(audited == [["outbox.discard", waiting.first?.id ?? "-", "pending", "discarded"]], "\(audited)")
+        }
+    }
+
+    @Test("undoing a resolution whose push was already delivered leaves it delivered and says plainly that the reporter was already told")
+    func undoAfterThePushWentOut() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await plant(directory)
+            let reporter = try await reporterName(directory)
+            try await browser.signIn()
+            // act: the dispatcher delivers the push (as it would within seconds) before Undo is pressed
+            let (_, afterUndo) = try await resolveAndUndo(browser) {
+                let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+                try await database.write { db in
+                    try db.execute(sql: "UPDATE outboxMessage SET status = 'delivered', finishedAt = ? WHERE eventType = 'report.resolved' AND status = 'pending'", arguments: [Date()])
+                }
+                try database.close()
+            }
+            let after = try await resolvedMessages(directory)
+            // check
+            #expect(afterUndo.contains("Report on Community Bookcase (Stockholm) reopened. \(reporter) was already told it was resolved."), "\(afterUndo)")
+            #expect(after.map(\.status) == ["delivered"], "a delivered push stays delivered: \(after)")
+        }
+    }
+
+    @Test("an undo withdraws only what has not gone out: pending, failed and no-device messages may be discarded, staff discard only failed ones")
+    func withdrawalMoves() {
+        #expect(Set(OutboxMessage.State.sources(of: .discarded)) == [.pending, .failed, .noDevice])
+        #expect(OutboxMessage.State.staffSources(of: .discarded) == [.failed])
+        #expect(OutboxMessage.State.staffSources(of: .pending) == [.failed, .noDevice])
+        #expect(OutboxMessage.State.allCases.filter(\.hasGoneOut) == [.sending, .delivered, .recordedOnly])
+        for target in OutboxMessage.State.allCases {
+            #expect(Set(OutboxMessage.State.staffSources(of: target)).isSubset(of: OutboxMessage.State.sources(of: target)), "\(target)")
         }
     }
 

@@ -412,8 +412,29 @@ final class ActionRunner: Service, Sendable {
         }
         try store.finish(
             action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
-            notifications: messages, now: now)
+            notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
         logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
+    }
+
+    /// What reopening a resolved report takes back: the "resolved" push of the decision it undoes,
+    /// unless it has gone out, in which case the outcome says the reporter was already told.
+    /// nil for any other decision (no other undone decision sent a push).
+    static func withdrawal(undoneBy action: ModerationAction, target: DecisionTarget?, audit: AuditEntry) -> NotificationWithdrawal? {
+        guard action.targetKind == .report, action.statusSeen == .resolved, action.statusWanted == .open else { return nil }
+        let reporter = target?.submitterUsername.flatMap { $0.isEmpty ? nil : $0 }
+        var entry = audit
+        entry.action = "outbox.discard"
+        entry.reason = "Not sent: the report was reopened before the message went out."
+        entry.outcome = .succeeded
+        entry.backendStatus = nil
+        entry.itemCreatedAt = nil
+        entry.actionId = nil
+        return NotificationWithdrawal(
+            targetKind: .report, targetKey: action.targetKey, undoneStatus: .resolved, eventType: .reportResolved,
+            reason: "Not sent: the report was reopened before it went out.",
+            alreadyToldNote: "\(reporter ?? "The reporter") was already told it was resolved.",
+            withdrawnNote: "The push telling \(reporter ?? "the reporter") it was resolved had not gone out yet: it is discarded.",
+            audit: entry)
     }
 
     /// Rate limits count per client and endpoint: reads and writes of each kind are held apart,

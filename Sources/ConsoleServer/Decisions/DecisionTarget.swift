@@ -19,6 +19,8 @@ struct DecisionTarget: Sendable {
     let createdAt: Date
     /// Who submitted or reported it; `nil` for imported data.
     let submitterID: Int?
+    /// Their username, when the backend names them.
+    let submitterUsername: String?
     /// The answer as the mirror keeps it; `nil` when its status is one the console does not know.
     let mirrorRecord: MirrorRecord?
 
@@ -35,6 +37,7 @@ struct DecisionTarget: Sendable {
         statusText = library.status
         createdAt = library.createdAt
         submitterID = library.createdBy?.id
+        submitterUsername = library.createdBy?.username
         mirrorRecord = (try? MirrorLibrary(library, confirmedAt: Date())).map(MirrorRecord.library)
     }
 
@@ -49,6 +52,7 @@ struct DecisionTarget: Sendable {
         statusText = report.status
         createdAt = report.createdAt
         submitterID = report.createdBy?.id
+        submitterUsername = report.createdBy?.username
         mirrorRecord = (try? MirrorReport(report, confirmedAt: Date())).map(MirrorRecord.report)
     }
 
@@ -63,6 +67,7 @@ struct DecisionTarget: Sendable {
         statusText = photo.status
         createdAt = photo.createdAt
         submitterID = photo.createdBy?.id
+        submitterUsername = photo.createdBy?.username
         mirrorRecord = (try? MirrorPhoto(photo, confirmedAt: Date())).map(MirrorRecord.photo)
     }
 }

@@ -58,8 +58,8 @@ struct OutboxController {
             row: OutboxRow(message, attempts: attempts.count, now: now, names: names), payload: Self.pretty(message.payload),
             headers: Self.pretty(message.headers), payloadBytes: message.payload.utf8.count,
             attempts: attempts.reversed().map(OutboxMessagePage.Attempt.init), hasAttempts: !attempts.isEmpty,
-            canRetry: OutboxMessage.State.sources(of: .pending).contains(message.status) && message.status != .sending,
-            canDiscard: OutboxMessage.State.sources(of: .discarded).contains(message.status),
+            canRetry: OutboxMessage.State.staffSources(of: .pending).contains(message.status),
+            canDiscard: OutboxMessage.State.staffSources(of: .discarded).contains(message.status),
             retryURL: SiteURL.outboxRetry(message.id).path, discardURL: SiteURL.outboxDiscard(message.id).path)
         return try renderer.render(page, with: "outbox-message")
     }

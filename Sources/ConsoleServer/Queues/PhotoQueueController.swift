@@ -43,11 +43,17 @@ struct PhotoQueueController {
         let targets = try store.queueTargets()
         let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
         let queued = try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
+        // Decided cards say who decided, when and why: one read of the audit log for the page.
+        let lastDecisions = try store.latestDecisions(kind: .photo, targetIds: photos.filter { $0.status != .pending }.map { String($0.id) })
         var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: photos.map { photo in
                 var card = PhotoCard(photo, currentPhotoURL: currentPhotos[photo.libraryId], targets: targets, now: now)
+                if photo.status != .pending {
+                    // Book Corners keeps no reason for photos: only the console's own decision has one.
+                    card.decidedNote = DecidedNote(status: ItemStatus(photo.status), entry: lastDecisions[String(photo.id)], mirroredReason: "", now: now)
+                }
                 let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
                 card.claim = ClaimBadge(
                     claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
@@ -138,6 +144,9 @@ struct PhotoCard: MustacheParent {
     var rejection = RejectionFormState(error: "", typedReason: "", chosenPreset: "", presets: DecisionController.photoPresetReasons)
     /// A pending photo past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
+    /// Who decided a decided photo, when and why ("Rejected by staff 45 s ago" and the reason);
+    /// the status alone for a decision the console did not see. Hidden on a waiting photo.
+    var decidedNote = DecidedNote.none
 
     init(_ photo: MirrorPhoto, currentPhotoURL: String?, targets: QueueTargets, now: Date) {
         id = photo.id
@@ -212,6 +221,7 @@ struct PhotoCard: MustacheParent {
         case "mark": mark
         case "rejection": rejection
         case "queued": queued
+        case "decidedNote": decidedNote
         default: nil
         }
     }

@@ -170,15 +170,22 @@ extension ModerationStore {
         }
     }
 
-    /// Gives a claimed action its final outcome, with its audit entry and notifications, all
-    /// in one transaction: either all three are stored or none is. Throws `lostClaim` when
+    /// Gives a claimed action its final outcome, with its audit entry and notifications (and,
+    /// for an undo, `withdrawal` of the undone decision's pushes), all in one transaction:
+    /// either all are stored or none is. Throws `lostClaim` when
     /// `owner` no longer holds the action (another runner finished or took it over).
     public func finish(
         _ id: Int64, owner: String, state: ModerationAction.State, message: String, backendStatus: Int?, audit: AuditEntry,
-        notifications: [OutboxMessage], now: Date
+        notifications: [OutboxMessage], withdrawing withdrawal: NotificationWithdrawal? = nil, now: Date
     ) throws {
         precondition(state.isFinal, "finish takes a final state")
         try writer.write { db in
+            // An undo stops the pushes of the decision it undoes that have not gone out, and its
+            // message says whether they had; rolled back with the rest if the claim was lost.
+            var message = message
+            if let withdrawal, state == .applied {
+                message += try withdrawNotifications(db, withdrawal, undoingActionID: id, now: now)
+            }
             try Self.moveClaimed(
                 db, id, owner: owner, to: state,
                 set: "outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL",

@@ -264,7 +264,7 @@ extension ModerationStore {
     }
 
     private func moveByStaff(_ id: String, to state: OutboxMessage.State, set: String, arguments: StatementArguments, audit: AuditEntry) throws {
-        let sources = OutboxMessage.State.sources(of: state).filter { $0 != .sending }
+        let sources = OutboxMessage.State.staffSources(of: state)
         try writer.write { db in
             var all: StatementArguments = [state.rawValue]
             all += arguments
@@ -279,5 +279,80 @@ extension ModerationStore {
             var entry = audit
             try self.append(&entry, db)
         }
+    }
+
+    /// Within the transaction that records an undo: discards the messages of `withdrawal.eventType`
+    /// that the item's latest applied decision before `undoingActionID` caused, when that decision
+    /// set `withdrawal.undoneStatus` and they have not gone out (pending, failed, no device), each
+    /// with its audit entry. Answers what to add to the undo's outcome: `alreadyToldNote` when a
+    /// message had gone out (or was being sent), `withdrawnNote` when every one was stopped, "" else.
+    func withdrawNotifications(_ db: Database, _ withdrawal: NotificationWithdrawal, undoingActionID: Int64, now: Date) throws -> String {
+        guard let undone = try ModerationAction.fetchOne(
+                db, sql: "SELECT * FROM action WHERE targetKind = ? AND targetKey = ? AND state = 'applied' AND id < ? ORDER BY id DESC LIMIT 1",
+                arguments: [withdrawal.targetKind.rawValue, withdrawal.targetKey, undoingActionID]),
+            undone.statusWanted == withdrawal.undoneStatus, let undoneID = undone.id
+        else { return "" }
+        let messages = try OutboxMessage
+            .filter(Column("actionId") == undoneID && OutboxMessage.Columns.eventType == withdrawal.eventType.rawValue)
+            .order(OutboxMessage.Columns.createdAt).fetchAll(db)
+        let sources = OutboxMessage.State.sources(of: .discarded)
+        var told = false
+        var withdrawn = false
+        for message in messages {
+            if message.status.hasGoneOut { told = true }
+            guard sources.contains(message.status) else { continue }
+            try db.execute(
+                sql: """
+                    UPDATE outboxMessage SET status = 'discarded', lastReason = ?, finishedAt = ?, nextAttemptAt = ?
+                    WHERE id = ? AND status IN (\(sources.map { "'\($0.rawValue)'" }.joined(separator: ", ")))
+                    """,
+                arguments: [withdrawal.reason, now, now, message.id])
+            guard db.changesCount == 1 else { throw OutboxStoreError.notMovable(messageID: message.id, from: message.status) }
+            var entry = withdrawal.audit
+            entry.targetKind = "outbox"
+            entry.targetId = message.id
+            entry.targetSlug = ""
+            entry.targetName = "\(message.eventType.rawValue) to user #\(message.recipientUserId)"
+            entry.statusBefore = message.status.rawValue
+            entry.statusAfter = OutboxMessage.State.discarded.rawValue
+            try append(&entry, db)
+            withdrawn = true
+        }
+        if told { return " " + withdrawal.alreadyToldNote }
+        return withdrawn ? " " + withdrawal.withdrawnNote : ""
+    }
+}
+
+/// What undoing a decision does to the pushes it caused, done in the transaction that records
+/// the undo's outcome (`ModerationStore.finish(…, withdrawing:)`): those not gone out are
+/// discarded, and the undo's message says whether the recipient was already told.
+public struct NotificationWithdrawal: Sendable {
+    /// The item whose latest applied decision is undone, and the status that decision set.
+    public var targetKind: ModerationAction.TargetKind
+    public var targetKey: String
+    public var undoneStatus: ItemStatus
+    /// The kind of message the undone decision sent.
+    public var eventType: OutboxMessage.EventType
+    /// Each discarded message's `lastReason`.
+    public var reason: String
+    /// Added to the undo's outcome when a message had gone out: "alice was already told it was resolved."
+    public var alreadyToldNote: String
+    /// Added when every message was stopped before it went out.
+    public var withdrawnNote: String
+    /// The audit entry of each discarded message (`outbox.discard`); target and statuses are filled per message.
+    public var audit: AuditEntry
+
+    public init(
+        targetKind: ModerationAction.TargetKind, targetKey: String, undoneStatus: ItemStatus, eventType: OutboxMessage.EventType, reason: String,
+        alreadyToldNote: String, withdrawnNote: String, audit: AuditEntry
+    ) {
+        self.targetKind = targetKind
+        self.targetKey = targetKey
+        self.undoneStatus = undoneStatus
+        self.eventType = eventType
+        self.reason = reason
+        self.alreadyToldNote = alreadyToldNote
+        self.withdrawnNote = withdrawnNote
+        self.audit = audit
     }
 }

@@ -72,7 +72,8 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         case recordedOnly = "recorded-only"
         /// The recipient has no active device token: nothing to deliver to (not an error).
         case noDevice = "no-device"
-        /// A staff member discarded a failed message: kept, never delivered.
+        /// Kept, never delivered: a staff member discarded a failed message, or the decision
+        /// that caused it was undone before it went out.
         case discarded
 
         /// The dispatcher is done with it (a staff member may still retry a failed or no-device one).
@@ -81,17 +82,32 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         /// The states a message in this state may move to.
         public var allowedNext: Set<State> {
             switch self {
-            case .pending: [.sending]
+            // A dispatcher claims it; or the decision that caused it is undone before it goes out.
+            case .pending: [.sending, .discarded]
             // Its dispatcher renews or hands over the lease, gives it back (a retry later, or
-            // a shutdown), or ends it.
+            // a shutdown), or ends it. Once claimed it may be on its way: an undo no longer stops it.
             case .sending: [.sending, .pending, .delivered, .failed, .recordedOnly, .noDevice]
-            // Retry now, or Discard, by a staff member.
+            // Retry now, or Discard, by a staff member; or its decision is undone.
             case .failed: [.pending, .discarded]
-            // Retry now once the recipient has a device.
-            case .noDevice: [.pending]
+            // Retry now once the recipient has a device; or its decision is undone.
+            case .noDevice: [.pending, .discarded]
             case .delivered, .recordedOnly, .discarded: []
             }
         }
+
+        /// The states a staff member's Retry now (to `pending`) or Discard (to `discarded`) starts
+        /// from: a message the dispatcher is done with and did not deliver. Discard takes only a
+        /// failed one; the other ways into `discarded` are an undo's (`NotificationWithdrawal`).
+        public static func staffSources(of target: State) -> [State] {
+            switch target {
+            case .pending: [.failed, .noDevice]
+            case .discarded: [.failed]
+            default: []
+            }
+        }
+
+        /// Gone, or going, to the recipient: what an undo can no longer take back.
+        public var hasGoneOut: Bool { self == .sending || self == .delivered || self == .recordedOnly }
 
         /// Every state from which `target` may be reached.
         public static func sources(of target: State) -> [State] {
