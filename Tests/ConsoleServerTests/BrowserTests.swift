@@ -86,8 +86,11 @@ struct BrowserTests {
                     try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
                     try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
 
-                    // act: the third row's Approve sends the whole list form, ticked items included
-                    try await browser.click("table.queue tbody tr:nth-child(3) button[name=quick]")
+                    // act: a later row's Approve (the first from the third on: a possible duplicate offers
+                    // Compare… instead) sends the whole list form, ticked items included
+                    // Centred first: at the window's bottom edge the sticky bulk bar would cover it.
+                    _ = try await browser.execute("document.querySelector('table.queue tbody tr:nth-child(n+3) button[name=quick]').scrollIntoView({block: 'center'});")
+                    try await browser.click("table.queue tbody tr:nth-child(n+3) button[name=quick]")
                     let afterQuick = try await browser.source(containing: #"<div class="flash" role="status">"#)
                     // act: two rows ticked, reviewed, confirmed
                     try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")

@@ -250,8 +250,8 @@ struct DecisionTests {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in
             try await browser.signIn()
             let list = try await browser.get("/libraries?q=Berlin&page_size=50")
-            let button = try #require(list.html.range(of: #"formaction="/libraries/"#))
-            let slug = String(list.html[button.upperBound...].prefix { $0 != "/" })
+            // The first row with a one-click Approve (a possible duplicate offers Compare… instead).
+            let slug = try #require(list.html.firstMatch(of: #/formaction="/libraries/([^/"]+)/decide"/#).map { String($0.1) })
             let seen = try #require(list.field("quick", after: #"formaction="/libraries/\#(slug)/decide""#))
             let back = (list.field("back") ?? "").replacingOccurrences(of: "&amp;", with: "&")
             // What the browser sends when that row's Approve is clicked: the list form plus quick=<status>.
