@@ -503,6 +503,7 @@ def main():
     parser.add_argument("--staff", type=int, default=20)
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--warmup", type=int, default=60, help="seconds after the last console start when RSS is taken as warmed up (60)")
+    parser.add_argument("--down", type=float, default=5, help="seconds the console stays down after each SIGKILL (5)")
     parser.add_argument("--fault-rate", type=float, default=0.3, help="share of API calls the proxy fails while faults are on (0.3)")
     args = parser.parse_args()
     duration = args.duration
@@ -559,7 +560,10 @@ def main():
                 procs.start_sandbox()
             elif event == "SIGKILL console":
                 procs.kill_console()
+                time.sleep(args.down)    # staff meet a dead console meanwhile: refused connections, forms sent again
                 procs.start_console()
+                # RSS is measured on the console started after the last SIGKILL: forget any earlier one's.
+                results.pop("rss_warm", None)
                 warmup_at = time.time() + args.warmup
             elif event == "faults on":
                 procs.faults(args.fault_rate)
@@ -575,7 +579,7 @@ def main():
                 results["rss_warm"] = (procs.rss_kib(), time.time() - START, procs.console.pid)
                 log(f"RSS after warm-up: {results['rss_warm'][0]} KiB (pid {procs.console.pid})")
             if int(time.time()) % 30 == 0:
-                rss_samples.append((round(time.time() - START), procs.rss_kib()))
+                rss_samples.append((round(time.time() - START), procs.console.pid, procs.rss_kib()))
         stop.set()
         join_deadline = time.time() + 200
         for thread in threads:
@@ -659,8 +663,9 @@ def main():
          + (f"; 5xx: " + ", ".join(f"{s} {m} {p} x{n}" for (s, m, p), n in stats.fivexx.items()) if fivexx_total else "")
          + f"; requests retried while the console was down: {stats.down}"),
         ("RSS at the end within 20 % of after warm-up",
-         within(rss_warm and rss_warm[0], rss_end and rss_end[0]) and within(rss_warm and rss_warm[0], rss_load and rss_load[0]),
-         (f"console pid {rss_warm[2]} (started after the 2nd SIGKILL): {rss_warm[0] / 1024:.1f} MiB at +{rss_warm[1]:.0f} s "
+         bool(rss_warm and rss_end and rss_load and rss_warm[2] == rss_end[2] == rss_load[2])
+         and within(rss_warm and rss_warm[0], rss_end and rss_end[0]) and within(rss_warm and rss_warm[0], rss_load and rss_load[0]),
+         (f"VmRSS of console pid {rss_warm[2]} (started after the 2nd SIGKILL; pids at the 3 samples {rss_warm[2]}/{rss_load[2]}/{rss_end[2]}): {rss_warm[0] / 1024:.1f} MiB at +{rss_warm[1]:.0f} s "
           f"({args.warmup} s after its start), {rss_load[0] / 1024:.1f} MiB when the staff stopped (+{rss_load[1]:.0f} s), "
           f"{rss_end[0] / 1024:.1f} MiB at the end (+{rss_end[1]:.0f} s, after settling): "
           f"{(rss_end[0] - rss_warm[0]) * 100 / rss_warm[0]:+.1f} %") if rss_warm and rss_end and rss_load else "not measured"),
