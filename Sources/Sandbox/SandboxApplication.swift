@@ -20,7 +20,8 @@ public func buildSandboxApplication(
         try RequestLog(path: $0, windowSeconds: configuration.rateLimits?.windowSeconds ?? RateLimitPolicy().windowSeconds)
     }
     let store = try SandboxStore(
-        path: configuration.databasePath, seed: configuration.seed, libraryCount: configuration.libraryCount)
+        path: configuration.databasePath, seed: configuration.seed, libraryCount: configuration.libraryCount,
+        extraStaff: configuration.extraStaff)
     let api = SandboxAPI(
         store: store,
         signer: TokenSigner(

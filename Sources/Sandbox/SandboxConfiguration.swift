@@ -20,6 +20,12 @@ public struct SandboxConfiguration: Sendable {
     public var libraryCount: Int
     /// A file to append one NDJSON line to per API request answered, or `nil` for none.
     public var requestLogPath: String?
+    /// Staff accounts seeded on a new database beside the usual three: `soak01`, `soak02`, …,
+    /// with the staff demo password (for soak runs with many distinct staff members).
+    public var extraStaff: Int
+
+    /// The extra staff counts a seed may ask for.
+    public static let extraStaffRange = 0...99
 
     /// The library counts a seed may ask for.
     public static let libraryCountRange = SeedGenerator.libraryCountRange
@@ -33,7 +39,8 @@ public struct SandboxConfiguration: Sendable {
         seed: UInt64 = 42,
         maxBodyBytes: Int = 64 * 1024,
         libraryCount: Int = 500,
-        requestLogPath: String? = nil
+        requestLogPath: String? = nil,
+        extraStaff: Int = 0
     ) {
         self.databasePath = databasePath
         self.tokenSecret = tokenSecret
@@ -44,6 +51,7 @@ public struct SandboxConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.libraryCount = libraryCount
         self.requestLogPath = requestLogPath
+        self.extraStaff = extraStaff
     }
 }
 

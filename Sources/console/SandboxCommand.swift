@@ -44,10 +44,17 @@ struct SandboxOptions: ParsableArguments {
     @Option(name: .long, help: "Append one JSON line per API request answered (time, window, client, method, path, scope, kind, status) to this file. (env: SANDBOX_REQUEST_LOG, default: none)")
     var requestLog: String?
 
+    @Option(name: .long, help: "Staff accounts soak01, soak02, … (password staff-demo-password) to seed a new sandbox database with besides staff, maria and jonas, 0 to 99; an existing database keeps its accounts. (env: SANDBOX_EXTRA_STAFF, default: 0)")
+    var extraStaff: Int?
+
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
         let libraryCount = try EnvironmentOption.integer(libraries, "SANDBOX_LIBRARIES", default: 500)
         guard SandboxConfiguration.libraryCountRange.contains(libraryCount) else {
             throw ValidationError("--libraries (SANDBOX_LIBRARIES) must be between 25 and 50000, got \(libraryCount).")
+        }
+        let extraStaffCount = try EnvironmentOption.integer(extraStaff, "SANDBOX_EXTRA_STAFF", default: 0)
+        guard SandboxConfiguration.extraStaffRange.contains(extraStaffCount) else {
+            throw ValidationError("--extra-staff (SANDBOX_EXTRA_STAFF) must be between 0 and 99, got \(extraStaffCount).")
         }
         let limitsOff = noRateLimits || EnvironmentOption.string(nil, "SANDBOX_NO_RATE_LIMITS", default: "0") == "1"
         let policy = RateLimitPolicy(
@@ -64,7 +71,8 @@ struct SandboxOptions: ParsableArguments {
             rateLimits: limitsOff ? nil : policy,
             seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)),
             libraryCount: libraryCount,
-            requestLogPath: EnvironmentOption.optionalString(requestLog, "SANDBOX_REQUEST_LOG"))
+            requestLogPath: EnvironmentOption.optionalString(requestLog, "SANDBOX_REQUEST_LOG"),
+            extraStaff: extraStaffCount)
     }
 
     private func positive(_ flag: Int?, _ variable: String, _ fallback: Int) throws -> Int {

@@ -24,6 +24,7 @@ public struct SandboxFixture: Sendable {
         portWait: Duration = .seconds(30),
         requestLogPath: String? = nil,
         apnsStandIn: APNsStandIn? = nil,
+        extraStaff: Int = 0,
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -31,7 +32,7 @@ public struct SandboxFixture: Sendable {
         let configuration = SandboxConfiguration(
             databasePath: databasePath ?? directory.path("sandbox.sqlite"),
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits, seed: seed,
-            libraryCount: libraries, requestLogPath: requestLogPath)
+            libraryCount: libraries, requestLogPath: requestLogPath, extraStaff: extraStaff)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication(portWait: portWait, { onRunning in

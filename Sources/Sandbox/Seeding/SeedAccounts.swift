@@ -19,6 +19,11 @@ public enum SeedAccounts {
     }
 
     static let staff = ["staff", "maria", "jonas"]
+
+    /// The username of the `number`th extra staff account (`--extra-staff`): `soak01`, `soak02`, ….
+    public static func extraStaffUsername(_ number: Int) -> String {
+        "soak" + (number < 10 ? "0" : "") + String(number)
+    }
     static let users = [
         "alice", "bob", "chiara", "dmitri", "emma", "farid", "greta", "hiro", "ines", "jakob",
         "kim", "lena", "marco", "nadia", "oskar", "priya", "quentin", "rosa", "sven", "yuki",

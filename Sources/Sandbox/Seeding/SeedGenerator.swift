@@ -22,7 +22,12 @@ struct SeedGenerator {
     private let anchor: Date
     private var usedSlugs: Set<String> = []
 
-    init(seed: UInt64, anchor: Date, libraryCount: Int = SeedGenerator.defaultLibraryCount) {
+    /// Staff accounts added after everything else (`soak01`…), so the rest of the data set and
+    /// every id in it stay as without them.
+    let extraStaff: Int
+
+    init(seed: UInt64, anchor: Date, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0) {
+        self.extraStaff = extraStaff
         self.random = SeededRandom(seed: seed)
         self.anchor = anchor
         self.libraryCount = libraryCount
@@ -38,6 +43,22 @@ struct SeedGenerator {
         let libraries = try insertLibraries(db, submitters: users)
         try insertReports(db, libraries: libraries, reporters: users)
         try insertPhotos(db, libraries: libraries, submitters: users)
+        try insertExtraStaff(db)
+    }
+
+    private mutating func insertExtraStaff(_ db: Database) throws {
+        guard extraStaff > 0 else { return }
+        var id = (try Int.fetchOne(db, sql: "SELECT MAX(id) FROM user") ?? 0) + 1
+        for number in 1...extraStaff {
+            let name = SeedAccounts.extraStaffUsername(number)
+            let salt = String(UInt32.random(in: .min ... .max, using: &random), radix: 16)
+            try UserRecord(
+                id: id, username: name, email: "\(name)@example.com", passwordSalt: salt,
+                passwordHash: PasswordHasher.hash(SeedAccounts.demoStaffPassword, salt: salt), isStaff: true,
+                isSocialOnly: false
+            ).insert(db)
+            id += 1
+        }
     }
 
     // MARK: Users

@@ -8,7 +8,9 @@ struct SandboxStore: Sendable {
 
     /// Opens (and migrates) the database; seeds it with `libraryCount` libraries when it holds
     /// no data yet (all in one transaction, so 50 000 take seconds).
-    init(path: String, seed: UInt64, libraryCount: Int = SeedGenerator.defaultLibraryCount, now: Date = Date()) throws {
+    init(
+        path: String, seed: UInt64, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0, now: Date = Date()
+    ) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         let pool = try DatabasePool(path: path, configuration: configuration)
@@ -16,7 +18,7 @@ struct SandboxStore: Sendable {
         self.writer = pool
         try pool.write { db in
             if try UserRecord.fetchCount(db) == 0 {
-                var generator = SeedGenerator(seed: seed, anchor: now, libraryCount: libraryCount)
+                var generator = SeedGenerator(seed: seed, anchor: now, libraryCount: libraryCount, extraStaff: extraStaff)
                 try generator.insert(into: db)
             }
         }
