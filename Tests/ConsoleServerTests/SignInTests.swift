@@ -72,7 +72,7 @@ struct SignInTests {
             logger: ConsoleFixture.quietLogger)
         try await app.test(.live) { client in
             let down = try await Browser(client: client).signIn()
-            #expect(down.status == .serviceUnavailable)
+            #expect(down.status == .ok, "the console is well: its form says Book Corners cannot be reached")
             #expect(down.contains("cannot be reached"))
         }
     }
