@@ -120,6 +120,12 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // Hostile text and a seeded generator for the property checks of every test target.
+        .target(
+            name: "PropertySupport",
+            dependencies: [.product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/PropertySupport"
+        ),
         .testTarget(
             name: "BookCornersAPITests",
             dependencies: [
@@ -139,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "ModerationStoreTests",
             dependencies: [
-                "ModerationStore", "BookCornersAPI", .product(name: "GRDB", package: "GRDB.swift"),
+                "ModerationStore", "BookCornersAPI", "PropertySupport", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
@@ -147,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "ConsoleServerTests",
             dependencies: [
-                "ConsoleServer", "Sandbox", "TestSupport", "ModerationStore",
+                "ConsoleServer", "Sandbox", "TestSupport", "PropertySupport", "ModerationStore",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

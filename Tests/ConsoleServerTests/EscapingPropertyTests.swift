@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import PropertySupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -2,6 +2,7 @@ import BookCornersAPI
 @testable import ConsoleServer
 import Foundation
 import PropertyBased
+import PropertySupport
 import Testing
 
 /// Property checks of form and query parsing: whatever a browser encodes comes back as

@@ -2,6 +2,7 @@ import CSV
 import Foundation
 import ModerationStore
 import PropertyBased
+import PropertySupport
 import Testing
 
 /// Property checks of the audit export: whatever text staff, the public or a backend put

@@ -1,6 +1,7 @@
 import Foundation
 @testable import ModerationStore
 import PropertyBased
+import PropertySupport
 import Testing
 
 /// Property checks of the canonical JSON the audit hashes cover: any text is written as
@@ -63,7 +64,7 @@ struct CanonicalJSONPropertyTests {
         await propertyCheck(count: 40, input: AuditExportPropertyTests.values.array(of: 1...3), Gen<UInt64>.value(in: 0...UInt64.max)) { rows, seed in
             // setup: the export as written, then each line's keys in a random order
             let (ndjson, stored) = try AuditExportPropertyTests.exported(rows, .ndjson)
-            var generator = SplitMix(seed: seed)
+            var generator = SeededGenerator(seed: seed)
             let shuffled = try ndjson.split(separator: "\n").map { line in
                 let object = try JSONFields.object(Data(line.utf8))
                 let members = object.keys.shuffled(using: &generator).map { key in
@@ -150,17 +151,3 @@ enum JSONFields {
     }
 }
 
-/// A seeded generator for shuffling (SplitMix64): the property's own seed picks the order.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

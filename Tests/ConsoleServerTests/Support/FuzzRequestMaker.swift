@@ -1,20 +1,6 @@
 @testable import ConsoleServer
 import Foundation
-
-/// SplitMix64: small, seeded, and the same on every platform, so a fuzz run replays from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import PropertySupport
 
 /// One made-up request: its bytes, and whether it is a HEAD (whose answer has no body).
 struct FuzzRequest: Sendable {
