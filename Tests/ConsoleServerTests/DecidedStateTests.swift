@@ -53,6 +53,30 @@ struct DecidedStateTests {
         }
     }
 
+    @Test("a decision Book Corners asks to wait says so without the log's 'next try <UTC>': the panel says when, in the viewer's terms")
+    func heldDecisionMessage() async throws {
+        let limits = RateLimitPolicy(windowSeconds: 300, reads: 10_000, writes: 1, logins: 100, refreshes: 100)
+        try await ConsoleFixture.withConsole(rateLimits: limits) { browser, _, directory in
+            // setup: the window's one write goes to the first approval
+            try await browser.signIn()
+            let slugs = try store(directory).oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
+            try #require(slugs.count == 2)
+            var last: Page?
+            // act
+            for slug in slugs {
+                let page = try await browser.get("/libraries/\(slug)")
+                let key = try #require(page.field("key", after: "/libraries/\(slug)/decide"))
+                let sent = try await browser.post(
+                    "/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
+                last = try await browser.get(try #require(sent.location))
+            }
+            // check: the second met the limit
+            let page = try #require(last)
+            #expect(page.contains("Your decision is recorded and waiting to be sent: Book Corners asked us to slow down. It appears under Pending actions"), "\(page)")
+            #expect(!page.contains("UTC. It appears"), "no UTC time in the message")
+        }
+    }
+
     @Test("the Pending actions panel: one line that opens into the list; the library's name as a link, words, relative times, no next try before a failure")
     func pendingActionsPanelInWords() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in

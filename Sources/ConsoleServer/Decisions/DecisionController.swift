@@ -270,7 +270,10 @@ struct DecisionController {
         switch outcome?.state {
         case .applied?, .conflict?, .failed?: message = outcome?.outcomeMessage ?? "Done."
         default:
-            message = "Your decision is recorded and waiting to be sent: \(outcome?.outcomeMessage ?? "Book Corners is slow to answer.") It appears under Pending actions until it is."
+            // The runner's "next try <UTC>" is for the log; the panel says when, in the viewer's terms.
+            let why = outcome?.outcomeMessage.map(LayoutModel.PendingActionItem.withoutNextTry).flatMap { $0.isEmpty ? nil : $0 }
+                ?? "Book Corners is slow to answer."
+            message = "Your decision is recorded and waiting to be sent: \(why) It appears under Pending actions, with when it sends, until it is."
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: try destination(), type: .normal)
