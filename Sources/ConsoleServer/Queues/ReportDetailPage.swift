@@ -98,7 +98,7 @@ struct ReportDetailPage: MustacheParent {
     let hasLibraryPhoto: Bool
     let others: [OtherReport]
     let hasOthers: Bool
-    /// "2 other reports on this library".
+    /// "2 other reports on this library"; "Other reports on this library" when there are none.
     let othersHeading: String
     let notes: [Note]
     let hasNotes: Bool
@@ -147,7 +147,8 @@ struct ReportDetailPage: MustacheParent {
         hasLibraryPhoto = !libraryPhotoURL.isEmpty
         self.others = others.map { OtherReport($0, now: now) }
         hasOthers = !others.isEmpty
-        othersHeading = "\(CountText.of(others.count, "other report", "other reports")) on this library"
+        // "0 other reports" over "No other reports…" said it twice: with none, the heading names the section.
+        othersHeading = others.isEmpty ? "Other reports on this library" : "\(CountText.of(others.count, "other report", "other reports")) on this library"
         self.notes = notes.map { Note($0, now: now) }
         hasNotes = !notes.isEmpty
         noteURL = SiteURL.reportNote(report.id).path
