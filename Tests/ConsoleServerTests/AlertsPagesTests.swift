@@ -134,11 +134,18 @@ struct AlertsPagesTests {
             let relaxed = try await browser.get("/reports")
             // check
             #expect(reports.contains(#"<span class="standing standing-overdue">Overdue: waited "#))
-            #expect(reports.contains(", target 24 h</span>"))
+            #expect(reports.contains(", target 24\u{00A0}h</span>"))
             #expect(dashboard.contains(#"<span class="standing standing-overdue">Overdue: waited "#))
             #expect(open.count > pastLongest, "some open reports are younger than 30 days")
             #expect(relaxed.html.components(separatedBy: "standing-overdue").count - 1 == pastLongest)
             #expect(!relaxed.contains("target 24 h"))
         }
+    }
+
+    @Test("a queue mark keeps each number with its unit (a narrow cell wraps between \"45 d\" and \"21 h\", never inside one)")
+    func markKeepsNumbersWithUnits() {
+        #expect(QueueStandingMark.keptTogether("45 d 21 h") == "45\u{00A0}d 21\u{00A0}h")
+        #expect(QueueStandingMark.keptTogether("48 h") == "48\u{00A0}h")
+        #expect(QueueStandingMark.keptTogether("") == "")
     }
 }

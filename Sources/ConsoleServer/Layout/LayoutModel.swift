@@ -104,7 +104,10 @@ struct LayoutModel: MustacheParent {
         let stateLabel: String
         /// "Approve", "Reject photo of", "Resolve report on".
         let verb: String
+        /// The library's own name, isolated in the page (`<bdi>`) so a right-to-left name does not
+        /// carry the English words after it along; then " in <city>" or "".
         let name: String
+        let inCity: String
         let href: String
         /// "sends in 4 min", "next try in 3 min" (only after a failure), "sending now", "3 min ago".
         let when: String
@@ -128,9 +131,11 @@ struct LayoutModel: MustacheParent {
             }
             verb = Self.verb(kind: action.targetKind, wanted: action.statusWanted)
             if let target {
-                name = LibraryText.nameInCity(target.name, city: target.city)
+                name = LibraryText.displayName(target.name)
+                inCity = target.city.isEmpty ? "" : " in \(target.city)"
                 href = SiteURL.library(target.librarySlug).path
             } else {
+                inCity = ""
                 switch action.targetKind {
                 case .library: name = action.targetKey; href = SiteURL.library(action.targetKey).path
                 case .report: name = "report #\(action.targetKey)"; href = SiteURL.reports.path
@@ -189,6 +194,7 @@ struct LayoutModel: MustacheParent {
             case "stateLabel": stateLabel
             case "verb": verb
             case "name": name
+            case "inCity": inCity
             case "href": href
             case "when": when
             case "message": message

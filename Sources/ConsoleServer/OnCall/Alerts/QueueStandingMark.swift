@@ -13,8 +13,8 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
 
     init(_ queue: ModerationQueue, createdAt: Date, targets: QueueTargets, now: Date) {
         let standing = targets.standing(queue, createdAt: createdAt, now: now)
-        let waited = QueueAlertNotification.age(now.timeIntervalSince(createdAt))
-        let target = QueueAlertNotification.target(targets.target(queue))
+        let waited = Self.keptTogether(QueueAlertNotification.age(now.timeIntervalSince(createdAt)))
+        let target = Self.keptTogether(QueueAlertNotification.target(targets.target(queue)))
         self.standing = standing.rawValue
         switch standing {
         case .overdue: text = "Overdue: waited \(waited), target \(target)"
@@ -22,6 +22,18 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
         case .withinTarget: text = ""
         }
         isMarked = standing != .withinTarget
+    }
+
+    /// "3 d 4 h" with a no-break space between each number and its unit, so a narrow cell
+    /// wraps the mark between "3 d" and "4 h", never between "3" and "d".
+    static func keptTogether(_ duration: String) -> String {
+        let units: Set<Substring> = ["s", "min", "h", "d", "w"]
+        var result = ""
+        for word in duration.split(separator: " ") {
+            if !result.isEmpty { result += units.contains(word) ? "\u{00A0}" : " " }
+            result += word
+        }
+        return result
     }
 
     /// Within target: nothing to show (for rows whose item is not waiting).
