@@ -12,176 +12,126 @@ import TestSupport
 struct BrowserTests {
     @Test("staff sign in, see the counts, open each queue and a library with a near duplicate; non-staff are refused")
     func clickThrough() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await SandboxFixture.run { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            try await app.test(.live) { client in
-                // Pages read the mirror: fill it once, as a staff member signed in elsewhere would have.
-                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
-                let console = "http://127.0.0.1:\(try #require(client.port))"
-                let browser = try WebDriver()
-                do {
-                    try await browser.start()
-                    try await browser.go(console + "/libraries")
-                    #expect(try await browser.currentURL { $0.contains("/sign-in?next=") }.contains("/sign-in?next="))
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    #expect(try await browser.currentURL { $0 == console + "/libraries" } == console + "/libraries", "back where they were going")
-                    #expect(try await browser.source(containing: "data-keyboard-list").contains("<table class=\"queue\" data-keyboard-list"))
+        try await ConsoleFixture.withBrowser { browser, console, _, _ in
+            try await browser.go(console + "/libraries")
+            #expect(try await browser.currentURL { $0.contains("/sign-in?next=") }.contains("/sign-in?next="))
+            try await browser.type("staff", into: "#login")
+            try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+            try await browser.click("button[type=submit]")
+            #expect(try await browser.currentURL { $0 == console + "/libraries" } == console + "/libraries", "back where they were going")
+            #expect(try await browser.source(containing: "data-keyboard-list").contains("<table class=\"queue\" data-keyboard-list"))
 
-                    try await browser.click("nav a[href=\"/\"]")
-                    let dashboard = try await browser.source(containing: "library submissions waiting")
-                    #expect(dashboard.contains("library submissions waiting"))
-                    #expect(dashboard.contains("Data from Book Corners, as of"))
+            try await browser.click("nav a[href=\"/\"]")
+            let dashboard = try await browser.source(containing: "library submissions waiting")
+            #expect(dashboard.contains("library submissions waiting"))
+            #expect(dashboard.contains("Data from Book Corners, as of"))
 
-                    try await browser.click("nav a[href=\"/reports\"]")
-                    #expect(try await browser.source(containing: "Reported by").contains("Reported by"))
-                    try await browser.click("nav a[href=\"/photos\"]")
-                    let photos = try await browser.source(containing: "Proposed")
-                    #expect(photos.contains("Proposed") && photos.contains("Current"))
+            try await browser.click("nav a[href=\"/reports\"]")
+            #expect(try await browser.source(containing: "Reported by").contains("Reported by"))
+            try await browser.click("nav a[href=\"/photos\"]")
+            let photos = try await browser.source(containing: "Proposed")
+            #expect(photos.contains("Proposed") && photos.contains("Current"))
 
-                    try await browser.go(console + "/libraries?q=new&page_size=50")
-                    try await browser.click("table.queue a[href^=\"/libraries/\"]")
-                    let detail = try await browser.source(containing: "Possible duplicates")
-                    #expect(detail.contains("Possible duplicates"))
-                    #expect(detail.contains("Open in OpenStreetMap"))
+            try await browser.go(console + "/libraries?q=new&page_size=50")
+            try await browser.click("table.queue a[href^=\"/libraries/\"]")
+            let detail = try await browser.source(containing: "Possible duplicates")
+            #expect(detail.contains("Possible duplicates"))
+            #expect(detail.contains("Open in OpenStreetMap"))
 
-                    try await browser.click(".user button[type=submit]")
-                    #expect(try await browser.currentURL { $0 == console + "/sign-in?signed_out=1" } == console + "/sign-in?signed_out=1")
-                    try await browser.type(SeedAccounts.demoUserUsername, into: "#login")
-                    try await browser.type(SeedAccounts.userPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    let refused = try await browser.source(containing: "not a staff account")
-                    #expect(refused.contains("not a staff account"), "\(refused.suffix(1500))")
-                    #expect(try await browser.currentURL().hasSuffix("/sign-in"))
-                } catch {
-                    await browser.quit()
-                    throw error
-                }
-                await browser.quit()
-            }
+            try await browser.click(".user button[type=submit]")
+            #expect(try await browser.currentURL { $0 == console + "/sign-in?signed_out=1" } == console + "/sign-in?signed_out=1")
+            try await browser.type(SeedAccounts.demoUserUsername, into: "#login")
+            try await browser.type(SeedAccounts.userPassword, into: "#password")
+            try await browser.click("button[type=submit]")
+            let refused = try await browser.source(containing: "not a staff account")
+            #expect(refused.contains("not a staff account"), "\(refused.suffix(1500))")
+            #expect(try await browser.currentURL().hasSuffix("/sign-in"))
         }
     }
 
     @Test("the list's forms as Chromium sends them decode: a row's one-click approval with rows ticked, and a bulk approval of two")
     func listForms() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await SandboxFixture.run { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            try await app.test(.live) { client in
-                // Pages read the mirror: fill it once, as a staff member signed in elsewhere would have.
-                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
-                let console = "http://127.0.0.1:\(try #require(client.port))"
-                let browser = try WebDriver()
-                do {
-                    // setup: signed in, on the pending list, two rows ticked
-                    try await browser.start()
-                    try await browser.signInAsStaff(console: console)
-                    try await browser.go(console + "/libraries?status=pending&page_size=50")
-                    try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
-                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            // setup: signed in, on the pending list, two rows ticked
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries?status=pending&page_size=50")
+            try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
+            try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
 
-                    // act: a later row's Approve (the first from the third on: a possible duplicate offers
-                    // Compare… instead) sends the whole list form, ticked items included
-                    // Centred first: at the window's bottom edge the sticky bulk bar would cover it.
-                    _ = try await browser.execute("document.querySelector('table.queue tbody tr:nth-child(n+3) button[name=quick]').scrollIntoView({block: 'center'});")
-                    try await browser.click("table.queue tbody tr:nth-child(n+3) button[name=quick]")
-                    let afterQuick = try await browser.source(containing: #"<div class="flash" role="status">"#)
-                    // act: two rows ticked, reviewed, confirmed
-                    try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
-                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
-                    try await browser.click(".bulk-bar button[type=submit]")
-                    let review = try await browser.source(containing: "Approve 2 libraries")
-                    try await browser.click("form[action=\"/libraries/bulk/confirm\"] button[type=submit]")
-                    let afterBulk = try await browser.source(containing: "2 decisions recorded")
+            // act: a later row's Approve (the first from the third on: a possible duplicate offers
+            // Compare… instead) sends the whole list form, ticked items included
+            // Centred first: at the window's bottom edge the sticky bulk bar would cover it.
+            _ = try await browser.execute("document.querySelector('table.queue tbody tr:nth-child(n+3) button[name=quick]').scrollIntoView({block: 'center'});")
+            try await browser.click("table.queue tbody tr:nth-child(n+3) button[name=quick]")
+            let afterQuick = try await browser.source(containing: #"<div class="flash" role="status">"#)
+            // act: two rows ticked, reviewed, confirmed
+            try await browser.click("table.queue tbody tr:nth-child(1) input[name=item]")
+            try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+            try await browser.click(".bulk-bar button[type=submit]")
+            let review = try await browser.source(containing: "Approve 2 libraries")
+            try await browser.click("form[action=\"/libraries/bulk/confirm\"] button[type=submit]")
+            let afterBulk = try await browser.source(containing: "2 decisions recorded")
 
-                    // check
-                    #expect(!afterQuick.contains("That did not work"), "\(afterQuick.suffix(1500))")
-                    #expect(review.contains("Approve 2 libraries?"))
-                    #expect(afterBulk.contains("2 decisions recorded"))
-                    let database = try DatabaseQueue(path: directory.path("console.sqlite"))
-                    let recorded = try await database.read { db in
-                        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action WHERE statusWanted = 'approved'") ?? 0
-                    }
-                    #expect(recorded == 3, "one row's approval and two from the bulk form")
-                } catch {
-                    await browser.quit()
-                    throw error
-                }
-                await browser.quit()
+            // check
+            #expect(!afterQuick.contains("That did not work"), "\(afterQuick.suffix(1500))")
+            #expect(review.contains("Approve 2 libraries?"))
+            #expect(afterBulk.contains("2 decisions recorded"))
+            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let recorded = try await database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action WHERE statusWanted = 'approved'") ?? 0
             }
+            #expect(recorded == 3, "one row's approval and two from the bulk form")
         }
     }
 
     @Test("keyboard only: the pending queue opens oldest first; approve three, reject one with a preset reason, each time on to the next, never back to the list")
     func keyboardTriage() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await SandboxFixture.run { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            try await app.test(.live) { client in
-                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
-                let console = "http://127.0.0.1:\(try #require(client.port))"
-                let store = try ModerationStore(path: directory.path("console.sqlite"))
-                let oldest = try store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
-                try #require(oldest.count == 5)
-                let browser = try WebDriver()
-                do {
-                    // setup: signed in (typing into the sign-in form), on the pending list
-                    try await browser.start()
-                    try await browser.signInAsStaff(console: console)
-                    try await browser.go(console + "/libraries")
-                    let list = try await browser.source(containing: "data-keyboard-list")
-                    #expect(list.contains(#"<strong aria-current="true">Oldest first</strong>"#))
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let oldest = try store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
+            try #require(oldest.count == 5)
+            // setup: signed in (typing into the sign-in form), on the pending list
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries")
+            let list = try await browser.source(containing: "data-keyboard-list")
+            #expect(list.contains(#"<strong aria-current="true">Oldest first</strong>"#))
 
-                    // act: from here on, keys only
-                    try await browser.press("j", "o")
-                    let first = try await browser.currentURL { $0.contains("/libraries/" + oldest[0]) }
-                    try await browser.press("a")
-                    let second = try await browser.currentURL { $0.contains("/libraries/" + oldest[1]) }
-                    let afterFirst = try await browser.source(containing: #"<div class="flash" role="status">"#)
-                    try await browser.press("a")
-                    let third = try await browser.currentURL { $0.contains("/libraries/" + oldest[2]) }
-                    try await browser.press("a")
-                    let fourth = try await browser.currentURL { $0.contains("/libraries/" + oldest[3]) }
-                    try await browser.press("r", WebDriver.Key.arrowDown, WebDriver.Key.tab, WebDriver.Key.tab, WebDriver.Key.enter)
-                    let confirm = try await browser.source(containing: "Confirm rejection")
-                    try await browser.press(WebDriver.Key.enter)
-                    let fifth = try await browser.currentURL { $0.contains("/libraries/" + oldest[4]) }
-                    let afterReject = try await browser.source(containing: #"<div class="flash" role="status">"#)
+            // act: from here on, keys only
+            try await browser.press("j", "o")
+            let first = try await browser.currentURL { $0.contains("/libraries/" + oldest[0]) }
+            try await browser.press("a")
+            let second = try await browser.currentURL { $0.contains("/libraries/" + oldest[1]) }
+            let afterFirst = try await browser.source(containing: #"<div class="flash" role="status">"#)
+            try await browser.press("a")
+            let third = try await browser.currentURL { $0.contains("/libraries/" + oldest[2]) }
+            try await browser.press("a")
+            let fourth = try await browser.currentURL { $0.contains("/libraries/" + oldest[3]) }
+            try await browser.press("r", WebDriver.Key.arrowDown, WebDriver.Key.tab, WebDriver.Key.tab, WebDriver.Key.enter)
+            let confirm = try await browser.source(containing: "Confirm rejection")
+            try await browser.press(WebDriver.Key.enter)
+            let fifth = try await browser.currentURL { $0.contains("/libraries/" + oldest[4]) }
+            let afterReject = try await browser.source(containing: #"<div class="flash" role="status">"#)
 
-                    // check: each decision led to the next library of the list, and was made as asked
-                    #expect(first.contains("/libraries/" + oldest[0]), "o opened the oldest pending library")
-                    #expect(second.contains("/libraries/" + oldest[1]), "\(second)")
-                    #expect(third.contains("/libraries/" + oldest[2]), "\(third)")
-                    #expect(fourth.contains("/libraries/" + oldest[3]), "\(fourth)")
-                    #expect(fifth.contains("/libraries/" + oldest[4]), "after the rejection, the next one: \(fifth)")
-                    #expect(afterFirst.contains(#"<div class="flash" role="status">"#) && afterFirst.contains("Back to the list"))
-                    #expect(confirm.contains(DecisionController.presetReasons[0]), "the preset reason picked with the arrow key")
-                    #expect(afterReject.contains(#"<div class="flash" role="status">"#))
-                    let staff = try staffID(store)
-                    var actions: [ModerationAction] = []
-                    for _ in 0..<50 {
-                        actions = try store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
-                        if actions.count == 4 && actions.allSatisfy({ $0.state.isFinal }) { break }
-                        try await Task.sleep(for: .milliseconds(100))
-                    }
-                    let wanted = Dictionary(actions.map { ($0.targetKey, $0.statusWanted) }, uniquingKeysWith: { first, _ in first })
-                    #expect(wanted == [oldest[0]: .approved, oldest[1]: .approved, oldest[2]: .approved, oldest[3]: .rejected])
-                    #expect(actions.allSatisfy { $0.state == .applied }, "\(actions.map { ($0.targetKey, $0.state, $0.outcomeMessage ?? "") })")
-                    #expect(actions.first { $0.targetKey == oldest[3] }?.reason == DecisionController.presetReasons[0])
-                } catch {
-                    await browser.quit()
-                    throw error
-                }
-                await browser.quit()
+            // check: each decision led to the next library of the list, and was made as asked
+            #expect(first.contains("/libraries/" + oldest[0]), "o opened the oldest pending library")
+            #expect(second.contains("/libraries/" + oldest[1]), "\(second)")
+            #expect(third.contains("/libraries/" + oldest[2]), "\(third)")
+            #expect(fourth.contains("/libraries/" + oldest[3]), "\(fourth)")
+            #expect(fifth.contains("/libraries/" + oldest[4]), "after the rejection, the next one: \(fifth)")
+            #expect(afterFirst.contains(#"<div class="flash" role="status">"#) && afterFirst.contains("Back to the list"))
+            #expect(confirm.contains(DecisionController.presetReasons[0]), "the preset reason picked with the arrow key")
+            #expect(afterReject.contains(#"<div class="flash" role="status">"#))
+            let staff = try staffID(store)
+            var actions: [ModerationAction] = []
+            for _ in 0..<50 {
+                actions = try store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
+                if actions.count == 4 && actions.allSatisfy({ $0.state.isFinal }) { break }
+                try await Task.sleep(for: .milliseconds(100))
             }
+            let wanted = Dictionary(actions.map { ($0.targetKey, $0.statusWanted) }, uniquingKeysWith: { first, _ in first })
+            #expect(wanted == [oldest[0]: .approved, oldest[1]: .approved, oldest[2]: .approved, oldest[3]: .rejected])
+            #expect(actions.allSatisfy { $0.state == .applied }, "\(actions.map { ($0.targetKey, $0.state, $0.outcomeMessage ?? "") })")
+            #expect(actions.first { $0.targetKey == oldest[3] }?.reason == DecisionController.presetReasons[0])
         }
     }
 

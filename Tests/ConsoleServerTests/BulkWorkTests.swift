@@ -98,58 +98,42 @@ struct BulkWorkTests {
 
     @Test("in Chromium: the header box selects the page, shift-click selects a range, and the bar under the list counts and stays in sight")
     func selectionInABrowser() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await SandboxFixture.run { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            try await app.test(.live) { client in
-                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
-                let console = "http://127.0.0.1:\(try #require(client.port))"
-                let browser = try WebDriver()
-                do {
-                    // setup: signed in, on a long pending list
-                    try await browser.start()
-                    try await browser.signInAsStaff(console: console)
-                    try await browser.go(console + "/libraries?status=pending&page_size=50")
-                    _ = try await browser.source(containing: "data-selection-count")
-                    func checked() async throws -> [Bool] {
-                        (try await browser.execute(
-                            "return Array.from(document.querySelectorAll('input[name=item]')).map(function (b) { return b.checked; });") as? [Bool]) ?? []
-                    }
-                    func countText() async throws -> String {
-                        (try await browser.execute("return document.querySelector('[data-selection-count]').textContent;") as? String) ?? ""
-                    }
-                    // act: a range with shift-click
-                    try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
-                    try await browser.shiftClick("table.queue tbody tr:nth-child(5) input[name=item]")
-                    let range = try await checked()
-                    let rangeCount = try await countText()
-                    // act: the header box, twice
-                    try await browser.click("th[data-select-all] input[type=checkbox]")
-                    let all = try await checked()
-                    let allCount = try await countText()
-                    try await browser.click("th[data-select-all] input[type=checkbox]")
-                    let none = try await checked()
-                    // the bar at the bottom of the window, with the list scrolled to its top
-                    let bar = try await browser.execute("""
-                        window.scrollTo(0, 0);
-                        var r = document.querySelector('form.bulk .bulk-bar').getBoundingClientRect();
-                        return [r.top, r.bottom, window.innerHeight];
-                        """) as? [Double] ?? []
-                    // check
-                    #expect(range.count > 10)
-                    #expect(Array(range.prefix(6)) == [false, true, true, true, true, false], "rows 2 to 5: \(range.prefix(6))")
-                    #expect(rangeCount.hasPrefix("4 libraries selected"), "\(rangeCount)")
-                    #expect(all.allSatisfy { $0 } && allCount.hasPrefix("\(all.count) libraries selected"), "\(allCount)")
-                    #expect(none.allSatisfy { !$0 })
-                    #expect(bar.count == 3 && bar[1] <= bar[2] + 1 && bar[0] > 0, "the bar is in sight at the top of a long list: \(bar)")
-                } catch {
-                    await browser.quit()
-                    throw error
-                }
-                await browser.quit()
+        try await ConsoleFixture.withBrowser { browser, console, _, _ in
+            // setup: signed in, on a long pending list
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries?status=pending&page_size=50")
+            _ = try await browser.source(containing: "data-selection-count")
+            func checked() async throws -> [Bool] {
+                (try await browser.execute(
+                    "return Array.from(document.querySelectorAll('input[name=item]')).map(function (b) { return b.checked; });") as? [Bool]) ?? []
             }
+            func countText() async throws -> String {
+                (try await browser.execute("return document.querySelector('[data-selection-count]').textContent;") as? String) ?? ""
+            }
+            // act: a range with shift-click
+            try await browser.click("table.queue tbody tr:nth-child(2) input[name=item]")
+            try await browser.shiftClick("table.queue tbody tr:nth-child(5) input[name=item]")
+            let range = try await checked()
+            let rangeCount = try await countText()
+            // act: the header box, twice
+            try await browser.click("th[data-select-all] input[type=checkbox]")
+            let all = try await checked()
+            let allCount = try await countText()
+            try await browser.click("th[data-select-all] input[type=checkbox]")
+            let none = try await checked()
+            // the bar at the bottom of the window, with the list scrolled to its top
+            let bar = try await browser.execute("""
+                window.scrollTo(0, 0);
+                var r = document.querySelector('form.bulk .bulk-bar').getBoundingClientRect();
+                return [r.top, r.bottom, window.innerHeight];
+                """) as? [Double] ?? []
+            // check
+            #expect(range.count > 10)
+            #expect(Array(range.prefix(6)) == [false, true, true, true, true, false], "rows 2 to 5: \(range.prefix(6))")
+            #expect(rangeCount.hasPrefix("4 libraries selected"), "\(rangeCount)")
+            #expect(all.allSatisfy { $0 } && allCount.hasPrefix("\(all.count) libraries selected"), "\(allCount)")
+            #expect(none.allSatisfy { !$0 })
+            #expect(bar.count == 3 && bar[1] <= bar[2] + 1 && bar[0] > 0, "the bar is in sight at the top of a long list: \(bar)")
         }
     }
 }

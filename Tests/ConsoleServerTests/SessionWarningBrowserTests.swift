@@ -78,57 +78,39 @@ struct SessionWarningBrowserTests {
 
     @Test("a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent")
     func typedReasonSurvivesASignOutElsewhere() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try await SandboxFixture.run { sandbox in
-            let app = try await buildConsoleApplication(
-                configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
-            try await app.test(.live) { client in
-                let console = "http://127.0.0.1:\(try #require(client.port))"
-                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
-                let slug = try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
-                let typed = "Checked twice: the address is a school yard, not a book box. ✓ مكتبة"
-                let browser = try WebDriver()
-                do {
-                    // setup: a long reason typed on the library's page
-                    try await browser.start()
-                    try await browser.signInAsStaff(console: console)
-                    try await browser.go(console + "/libraries/\(slug)")
-                    try await browser.type(typed, into: "#reason")
-                    // act: signed out elsewhere (every session row gone), then Reject
-                    try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
-                    // Another process's sign-out reaches this one's session copy within 2 s.
-                    try await Task.sleep(for: .milliseconds(2_200))
-                    try await browser.click("form[action$='/decide'] button.danger")
-                    _ = try await browser.currentURL { $0.contains("/sign-in") && $0.contains("next=%2Flibraries%2F") }
-                    let signIn = try await browser.source(containing: "id=\"password\"")
-                    let at = try await browser.currentURL()
-                    #expect(signIn.contains("not saved") || signIn.contains("was not sent"), "it says the decision was not sent: \(at) \(signIn.prefix(3000))")
-                    try await browser.type("staff", into: "#login")
-                    try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
-                    try await browser.click("button[type=submit]")
-                    // check: back on the same page, the reason back in its box, said so; nothing decided
-                    _ = try await browser.currentURL { $0.hasSuffix("/libraries/\(slug)") }
-                    _ = try await browser.source(containing: "restored-note")
-                    let value = try await browser.execute("return document.querySelector('#reason').value;") as? String
-                    #expect(value == typed)
-                    let picked = try await browser.execute("return document.querySelector('#reason_preset').value;") as? String
-                    #expect(picked == "own", "typing a reason is choosing one's own")
-                    let note = try await browser.execute("return document.querySelector('.restored-note').textContent;") as? String
-                    #expect(note?.contains("Nothing was sent") == true)
-                    let store = try ModerationStore(path: directory.path("console.sqlite"))
-                    #expect(try store.operationsSnapshot().actions.values.reduce(0, +) == 0, "no decision recorded")
-                    // A reload that did not come from the sign-in page puts nothing back into a box emptied on purpose.
-                    _ = try await browser.execute("document.querySelector('#reason').value = '';")
-                    try await browser.go(console + "/libraries/\(slug)")
-                    let after = try await browser.execute("return document.querySelector('#reason').value;") as? String
-                    #expect(after == "")
-                } catch {
-                    await browser.quit()
-                    throw error
-                }
-                await browser.quit()
-            }
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            let slug = try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let typed = "Checked twice: the address is a school yard, not a book box. ✓ مكتبة"
+            // setup: a long reason typed on the library's page
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries/\(slug)")
+            try await browser.type(typed, into: "#reason")
+            // act: signed out elsewhere (every session row gone), then Reject
+            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+            // Another process's sign-out reaches this one's session copy within 2 s.
+            try await Task.sleep(for: .milliseconds(2_200))
+            try await browser.click("form[action$='/decide'] button.danger")
+            _ = try await browser.currentURL { $0.contains("/sign-in") && $0.contains("next=%2Flibraries%2F") }
+            let signIn = try await browser.source(containing: "id=\"password\"")
+            let at = try await browser.currentURL()
+            #expect(signIn.contains("not saved") || signIn.contains("was not sent"), "it says the decision was not sent: \(at) \(signIn.prefix(3000))")
+            try await browser.submitStaffSignIn()
+            // check: back on the same page, the reason back in its box, said so; nothing decided
+            _ = try await browser.currentURL { $0.hasSuffix("/libraries/\(slug)") }
+            _ = try await browser.source(containing: "restored-note")
+            let value = try await browser.execute("return document.querySelector('#reason').value;") as? String
+            #expect(value == typed)
+            let picked = try await browser.execute("return document.querySelector('#reason_preset').value;") as? String
+            #expect(picked == "own", "typing a reason is choosing one's own")
+            let note = try await browser.execute("return document.querySelector('.restored-note').textContent;") as? String
+            #expect(note?.contains("Nothing was sent") == true)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try store.operationsSnapshot().actions.values.reduce(0, +) == 0, "no decision recorded")
+            // A reload that did not come from the sign-in page puts nothing back into a box emptied on purpose.
+            _ = try await browser.execute("document.querySelector('#reason').value = '';")
+            try await browser.go(console + "/libraries/\(slug)")
+            let after = try await browser.execute("return document.querySelector('#reason').value;") as? String
+            #expect(after == "")
         }
     }
 }

@@ -1,6 +1,6 @@
 import CSV
 import Foundation
-import ModerationStore
+@testable import ModerationStore
 import PropertyBased
 import PropertySupport
 import Testing

@@ -117,37 +117,21 @@ struct CanonicalJSONPropertyTests {
     }
 }
 
-/// A JSON object's members, read with `JSONDecoder` (Foundation's `JSONSerialization`
-/// drops a byte-order mark that starts a string, so it cannot judge these values).
+/// A JSON object's members, read as the NDJSON reader reads a line (`JSONDecoder`: Foundation's
+/// `JSONSerialization` drops a byte-order mark that starts a string, so it cannot judge these values).
 enum JSONFields {
-    enum Value: Decodable, Equatable {
-        case text(String)
-        case integer(Int64)
-        case null
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let text = try? container.decode(String.self) {
-                self = .text(text)
-            } else {
-                self = .integer(try container.decode(Int64.self))
-            }
-        }
-
-        /// The value written back as JSON.
-        var json: String {
-            switch self {
-            case .text(let text): CanonicalJSON.string(text)
-            case .integer(let number): String(number)
-            case .null: "null"
-            }
-        }
-    }
-
-    static func object(_ data: Data) throws -> [String: Value] {
-        try JSONDecoder().decode([String: Value].self, from: data)
+    static func object(_ data: Data) throws -> [String: AuditNDJSON.LineValue] {
+        try JSONDecoder().decode([String: AuditNDJSON.LineValue].self, from: data)
     }
 }
 
+extension AuditNDJSON.LineValue {
+    /// The value written back as JSON (`other` never comes from an entry's encoding).
+    var json: String {
+        switch self {
+        case .text(let text): CanonicalJSON.string(text)
+        case .integer(let number): String(number)
+        case .null, .other: "null"
+        }
+    }
+}

@@ -15,7 +15,7 @@ public enum AuditNDJSON {
 
     /// One value of a line. Read with `JSONDecoder`: `JSONSerialization` drops a byte-order
     /// mark (U+FEFF) that starts a string, so such a value no longer matched its hash.
-    private enum LineValue: Decodable {
+    enum LineValue: Decodable, Equatable {
         case text(String)
         case integer(Int64)
         case null
