@@ -37,28 +37,55 @@
   });
 
   // Typed reasons and notes, kept per tab (sessionStorage) under the page and the form's
-  // address. They come back only on a page reached from the sign-in page, so a reason is
-  // never put back into a form after it was sent and the page simply reloaded.
+  // address, for an hour at most. They come back only on a page reached from the sign-in page
+  // (the send before it failed for want of a session). Once sent, an entry is dropped by the
+  // next page that is not the sign-in page or reached from it (the send went through), and
+  // signing out drops them all, so nobody's text reaches the next person at this screen.
   (function () {
     var store;
     try { store = window.sessionStorage; } catch (e) { return; }
     if (!store) { return; }
-    var fields = document.querySelectorAll("form[method=post] textarea[name=reason], form[method=post] textarea[name=note]");
+    var prefix = "typed:";
+    var maxAge = 60 * 60 * 1000;
+    function read(key) {
+      try { return JSON.parse(store.getItem(key) || "null"); } catch (e) { return null; }
+    }
+    function write(key, entry) {
+      try { store.setItem(key, JSON.stringify(entry)); } catch (e) { /* full: nothing kept */ }
+    }
+    function keys() {
+      var found = [];
+      for (var i = 0; i < store.length; i += 1) { if (store.key(i).indexOf(prefix) === 0) { found.push(store.key(i)); } }
+      return found;
+    }
     var fromSignIn = false;
     try { fromSignIn = new URL(document.referrer).pathname === "/sign-in"; } catch (e) { fromSignIn = false; }
+    var onSignIn = location.pathname === "/sign-in";
+    keys().forEach(function (key) {
+      var entry = read(key);
+      var stale = !entry || Date.now() - entry.at > maxAge;
+      if (stale || (entry.sent && !fromSignIn && !onSignIn)) { store.removeItem(key); }
+    });
+    document.querySelectorAll("form[action='/sign-out']").forEach(function (form) {
+      form.addEventListener("submit", function () { keys().forEach(function (key) { store.removeItem(key); }); });
+    });
     var restored = 0;
-    fields.forEach(function (box) {
-      var key = "typed:" + location.pathname + location.search + "|" + box.form.getAttribute("action") + "|" + box.name;
+    document.querySelectorAll("form[method=post] textarea[name=reason], form[method=post] textarea[name=note]").forEach(function (box) {
+      var key = prefix + location.pathname + location.search + "|" + box.form.getAttribute("action") + "|" + box.name;
       box.addEventListener("input", function () {
-        try { if (box.value.trim() === "") { store.removeItem(key); } else { store.setItem(key, box.value); } } catch (e) { /* full: nothing kept */ }
+        if (box.value.trim() === "") { store.removeItem(key); } else { write(key, { text: box.value, at: Date.now(), sent: false }); }
       });
-      var kept = store.getItem(key);
-      if (fromSignIn && kept && box.value.trim() === "") {
-        box.value = kept;
+      box.form.addEventListener("submit", function () {
+        var entry = read(key);
+        if (entry) { entry.sent = true; write(key, entry); }
+      });
+      var kept = read(key);
+      if (fromSignIn && kept && kept.text && box.value.trim() === "") {
+        box.value = kept.text;
         box.dataset.fromPreset = "0";
-        var own = box.form.querySelector("select[name=reason_preset] option[value=own]");
+        store.removeItem(key);
         var picker = box.form.querySelector("select[name=reason_preset]");
-        if (own && picker && picker.value === "") { picker.value = "own"; }
+        if (picker && picker.value === "" && picker.querySelector("option[value=own]")) { picker.value = "own"; }
         restored += 1;
       }
     });

@@ -125,7 +125,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics)
+        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics, logger: logger)
 }
 
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
@@ -177,9 +177,9 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(
         store: dependencies.store, renderer: dependencies.renderer, backend: dependencies.backendMetrics,
-        backendSilenceLimit: configuration.readinessBackendSilence)
+        backendSilenceLimit: configuration.readinessBackendSilence, logger: dependencies.logger)
     router.get(SiteURL.Route.readyz.pattern) { _, _ -> Response in
-        let verdict = readiness.verdict()
+        let verdict = await readiness.verdict()
         return Response(
             status: verdict.isReady ? .ok : .serviceUnavailable,
             headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],

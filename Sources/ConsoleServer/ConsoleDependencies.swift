@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import Logging
 import ModerationStore
 
 /// What start-up builds once; `buildRouter` hands each controller the parts it uses.
@@ -29,4 +30,5 @@ struct ConsoleDependencies: Sendable {
     let handoffs: HandoffService
     /// Every backend call, counted for `/metrics` and remembered for `/readyz`.
     let backendMetrics: BackendCallMetrics
+    let logger: Logger
 }

@@ -76,7 +76,7 @@ struct SessionWarningBrowserTests {
         }
     }
 
-    @Test("a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent")
+    @Test("a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent; signing out forgets it")
     func typedReasonSurvivesASignOutElsewhere() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let slug = try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
@@ -111,6 +111,14 @@ struct SessionWarningBrowserTests {
             try await browser.go(console + "/libraries/\(slug)")
             let after = try await browser.execute("return document.querySelector('#reason').value;") as? String
             #expect(after == "")
+            // Signing out forgets what was typed in this tab: the next person at this screen never gets it.
+            try await browser.type("A reason nobody else should see", into: "#reason")
+            let keptBefore = try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
+            #expect(keptBefore == 1)
+            try await browser.click("form[action='/sign-out'] button")
+            _ = try await browser.currentURL { $0.contains("/sign-in") }
+            let keptAfter = try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
+            #expect(keptAfter == 0)
         }
     }
 }

@@ -64,7 +64,9 @@ public final class LogLineOutput: Sendable {
         self.sink = sink
     }
 
-    public static let standardOutput = LogLineOutput { data in FileHandle.standardOutput.write(data) }
+    /// A line that cannot be written (the reader went away: EPIPE, a full non-blocking pipe) is
+    /// dropped, as the text format drops it: logging never stops the console.
+    public static let standardOutput = LogLineOutput { data in try? FileHandle.standardOutput.write(contentsOf: data) }
 
     func write(_ data: Data) {
         lock.withLock { _ in sink(data) }

@@ -1,10 +1,13 @@
 import Foundation
+import Logging
 import ModerationStore
 
 /// `/readyz`: whether this console can do its work now. Ready when its database takes
 /// writes, its templates are loaded and Book Corners answered within `backendSilenceLimit`
-/// (this process's calls, or the mirror's in any process sharing the database).
-struct ReadinessCheck: Sendable {
+/// (this process's calls, or the mirror's in any process sharing the database). A verdict is
+/// kept 2 s and one check runs at a time, so probes, however many, never queue up on SQLite's
+/// write lock; reasons are short words, the details go to the log.
+actor ReadinessCheck {
     /// The verdict, with a short reason per failed condition.
     struct Verdict: Sendable, Equatable {
         var reasons: [String]
@@ -22,13 +25,37 @@ struct ReadinessCheck: Sendable {
     let renderer: PageRenderer
     let backend: BackendCallMetrics
     let backendSilenceLimit: TimeInterval
+    let logger: Logger
+    private var recent: (at: ContinuousClock.Instant, verdict: Verdict)?
+    private var running: Task<Verdict, Never>?
 
-    func verdict(now: Date = Date()) -> Verdict {
+    init(store: ModerationStore, renderer: PageRenderer, backend: BackendCallMetrics, backendSilenceLimit: TimeInterval, logger: Logger) {
+        self.store = store
+        self.renderer = renderer
+        self.backend = backend
+        self.backendSilenceLimit = backendSilenceLimit
+        self.logger = logger
+    }
+
+    /// The verdict of at most 2 s ago, or of the check already under way, or a new one.
+    func verdict() async -> Verdict {
+        if let recent, ContinuousClock.now - recent.at < .seconds(2) { return recent.verdict }
+        if let running { return await running.value }
+        let task = Task { await self.check(now: Date()) }
+        running = task
+        let verdict = await task.value
+        running = nil
+        recent = (ContinuousClock.now, verdict)
+        return verdict
+    }
+
+    private func check(now: Date) async -> Verdict {
         var reasons: [String] = []
         do {
-            try store.checkWritable()
+            try await store.checkWritable()
         } catch {
-            reasons.append("database: not writable (\(error))")
+            logger.error("readiness: the database takes no writes", metadata: ["error": "\(error)"])
+            reasons.append("database: not writable")
         }
         let missing = renderer.missingTemplates()
         if !missing.isEmpty { reasons.append("templates: missing \(missing.joined(separator: ", "))") }

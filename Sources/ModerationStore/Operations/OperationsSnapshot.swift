@@ -43,8 +43,9 @@ extension ModerationStore {
 
     /// Whether the database takes writes now: takes SQLite's write lock and lets it go,
     /// committing nothing (so the page copies, which follow every commit, stay valid).
-    public func checkWritable() throws {
-        try writer.writeWithoutTransaction { db in
+    /// Async: waiting for the lock (up to the busy timeout) holds no thread of the caller's pool.
+    public func checkWritable() async throws {
+        try await writer.writeWithoutTransaction { db in
             try db.execute(sql: "BEGIN IMMEDIATE")
             try db.execute(sql: "ROLLBACK")
         }
