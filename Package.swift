@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         // Already under async-http-client; named so the client can tell a refused connection apart.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // Already under Hummingbird; named for the HTTP/1 handlers in front of its HTTP-types codec.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // APNs: TLS trust roots for the provider API and the stand-in's self-signed certificate.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
@@ -94,6 +96,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ]
         ),
         .executableTarget(

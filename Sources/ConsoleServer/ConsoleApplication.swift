@@ -49,7 +49,7 @@ public func buildConsoleApplication(
 private func connectionLimits(_ configuration: ConsoleConfiguration, logger: Logger) -> HTTP1Channel.Configuration {
     let readDeadline = TimeAmount.milliseconds(Int64(configuration.requestReadTimeout * 1000))
     return HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestReadDeadlineHandler(deadline: readDeadline, logger: logger)],
+        additionalChannelHandlers: [HTTP10CloseInstaller(), RequestReadDeadlineHandler(deadline: readDeadline, logger: logger)],
         idleTimeout: .milliseconds(Int64(configuration.connectionIdleTimeout * 1000)))
 }
 
@@ -82,7 +82,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let backendMetrics = BackendCallMetrics(limits: configuration.mirror.map {
         BackendCallMetrics.Limits(windowSeconds: $0.policy.windowSeconds, reads: $0.policy.backendLimit)
     } ?? BackendCallMetrics.Limits())
-    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, observer: backendMetrics), logger: logger)
+    let client = BackendClient(
+        configuration: .init(baseURL: configuration.backendURL, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins), logger: logger)
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
@@ -160,7 +161,7 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
     router.add(middleware: HeadAsGetMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(
-        mediaOrigin: dependencies.client.mediaOrigin, strictTransportSecurity: configuration.behindTLSProxy))
+        mediaOrigin: dependencies.client.mediaPolicy.sourceList, strictTransportSecurity: configuration.behindTLSProxy))
     let errorPages = ErrorPageMiddleware(
         renderer: dependencies.renderer, sessions: dependencies.sessions, audit: dependencies.audit, cookie: dependencies.cookie)
     // Twice: outside the session (its own failures) and inside it (pages see who is signed in).

@@ -56,6 +56,8 @@ public struct ConsoleConfiguration: Sendable {
     /// How long a signed-in page, once rendered, answers the same session's same request while
     /// the database is unchanged (`RecentPages`); 0 renders every request.
     public var recentPageLifetime: TimeInterval
+    /// Origins besides the backend's own that photos may be shown from (`https://host[:port]`, a CDN).
+    public var extraMediaOrigins: [String] = []
     /// A file of 32+ random bytes (mode 0600) that keys the audit chain; `nil` leaves it unkeyed.
     public var auditKeyPath: String? = nil
     /// Where `/metrics` is served, apart from the console's own address; `nil` serves none.

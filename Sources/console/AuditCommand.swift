@@ -9,6 +9,7 @@ struct AuditCommand: AsyncParsableCommand {
         commandName: "audit", abstract: "Verify, export, summarise and prune the audit log.",
         subcommands: [
             AuditVerifyCommand.self, AuditAnchorCommand.self, AuditExportCommand.self, AuditSummaryCommand.self, AuditPruneCommand.self,
+            AuditReanchorCommand.self,
         ])
 }
 
@@ -129,6 +130,14 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")
         case .broken(let id, let reason):
             ConsoleOutput.write("BROKEN at entry \(id): \(reason)\n")
+            if reason.hasPrefix(AuditChainVerdict.contentMismatchPrefix) {
+                // The one kind of damage an older console did by itself, without anyone tampering.
+                ConsoleOutput.write(
+                    "If this console ran a version from before 2026-11-26, the entry may hold a text that had a NUL byte and was "
+                        + "stored cut at it (a sign-in typed with one). Once you have checked that nobody edited it, "
+                        + "`console audit reanchor --entry \(id) --reason \"...\"` acknowledges it without rewriting history "
+                        + "(README: \"A chain broken by a NUL byte\").\n")
+            }
             throw ExitCode(1)
         }
         guard let anchor else { return }

@@ -40,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var watcher: OnCallWatcherOptions
 
+    @OptionGroup var media: MediaOptions
+
     @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
     var trustedProxy: [String] = []
 
@@ -136,6 +138,7 @@ struct ServeCommand: AsyncParsableCommand {
             outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
             onCallWatcher: try watcher.configuration(), recentPageLifetime: TimeInterval(pageLifetime))
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
+        configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()
         configuration.readinessBackendSilence = try operations.readinessSilence()
         return configuration

@@ -255,13 +255,31 @@ struct BackendClientFaultTests {
         #expect(Page(clampingNumber: 5000, size: 0) == (try? Page(number: 1000, size: 1)))
     }
 
-    @Test("relative media paths resolve against the backend's origin; absolute ones stay")
+    @Test("relative media paths resolve against the backend's origin; absolute ones stay when their origin is allowed")
     func mediaURLs() async throws {
-        try await BackendClient.closing(BackendClient(configuration: .init(baseURL: URL(string: "https://bookcorners.org/api/v1/")!))) { client in
+        let configuration = BackendClientConfiguration(
+            baseURL: try #require(URL(string: "https://bookcorners.org/api/v1/")), extraMediaOrigins: ["https://cdn.example.com"])
+        try await BackendClient.closing(BackendClient(configuration: configuration)) { client in
             #expect(client.mediaURL("/media/a.jpg")?.absoluteString == "https://bookcorners.org/media/a.jpg")
+            #expect(client.mediaURL("https://bookcorners.org/media/c.jpg")?.absoluteString == "https://bookcorners.org/media/c.jpg")
             #expect(client.mediaURL("https://cdn.example.com/b.jpg")?.absoluteString == "https://cdn.example.com/b.jpg")
             #expect(client.mediaURL("") == nil)
             #expect(client.mediaOrigin == "https://bookcorners.org")
+            #expect(client.mediaPolicy.sourceList == "https://bookcorners.org https://cdn.example.com")
+        }
+    }
+
+    @Test("a media address that is not http(s) on an allowed origin is refused", arguments: [
+        "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "data:image/png;base64,AAAA",
+        "//evil.example/x.png", "http://evil.example/tracker.png", "https://evil.example/x.png", "http://bookcorners.org/media/a.jpg",
+        "https://bookcorners.org:8443/media/a.jpg", "https://bookcorners.org@evil.example/x.png", "/\\evil.example/x.png",
+        "\\\\evil.example/x.png", "ftp://bookcorners.org/a.jpg", " /media/a.jpg", "/media/a b.jpg", "/media/a\u{0}.jpg",
+        "vbscript:msgbox(1)", "https://evil.example\\@bookcorners.org/x.png",
+    ])
+    func mediaURLsRefused(_ path: String) async throws {
+        try await BackendClient.closing(BackendClient(configuration: .init(baseURL: try #require(URL(string: "https://bookcorners.org/api/v1/"))))) { client in
+            #expect(client.mediaURL(path) == nil)
+            #expect(client.mediaPolicy.accepted(path) == "")
         }
     }
 }

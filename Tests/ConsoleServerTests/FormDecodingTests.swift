@@ -30,6 +30,17 @@ struct FormDecodingTests {
         }
     }
 
+    @Test("the rotation's members split on the line breaks browsers send (CR LF), bare LF or CR, and commas", arguments: [
+        "staff\r\nmaria\r\njonas", "staff\nmaria\njonas", "staff\rmaria\rjonas", "staff, maria,jonas", " staff \r\n\r\nmaria\r\n jonas\r\n",
+    ])
+    func rotationMembers(members: String) throws {
+        let staff = [StaffMember(id: 1, username: "staff"), StaffMember(id: 2, username: "maria"), StaffMember(id: 3, username: "jonas")]
+        let form = try decoder.decode(RotationForm.self, from: body([
+            ("members", members), ("shiftDays", "7"), ("handoff", "18:00"), ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
+        ]))
+        #expect(try form.rotation(staff: staff).members.map(\.username) == ["staff", "maria", "jonas"])
+    }
+
     // MARK: One decision
 
     @Test("a detail page's approval decodes to a decision to record, with the status seen and the key")

@@ -117,6 +117,24 @@ struct HTTPEdgeTests {
         }
     }
 
+    @Test("an HTTP/1.0 request is answered as HTTP/1.0 and its connection closed after the answer; HTTP/1.1 stays open")
+    func http10Closes() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, _ in
+            // setup
+            let port = try #require(browser.client.port)
+            // act
+            let old = try await RawHTTPExchange.untilClose(Array("GET /sign-in HTTP/1.0\r\nHost: localhost\r\n\r\n".utf8), port: port, limit: .seconds(5))
+            let current = try await RawHTTPExchange.untilClose(Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8), port: port, limit: .seconds(2))
+            // check
+            #expect(old.closed, "the server closed the 1.0 connection after answering")
+            #expect(old.text.hasPrefix("HTTP/1.0 200"), "\(old.text.prefix(80))")
+            #expect(old.text.lowercased().contains("connection: close"))
+            #expect(!old.text.lowercased().contains("transfer-encoding"), "a 1.0 body is delimited by the close")
+            #expect(old.text.contains("</html>"), "the whole page arrived")
+            #expect(current.text.hasPrefix("HTTP/1.1 200") && !current.closed, "1.1 keeps its connection for the next request")
+        }
+    }
+
     @Test("HEAD on the audit export sends nothing and so records no export; GET records one")
     func headOnExportIsNotAnExport() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in

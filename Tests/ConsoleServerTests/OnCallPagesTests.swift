@@ -22,7 +22,8 @@ struct OnCallPagesTests {
         _ = try await browser.signIn()
         let page = try await browser.get("/on-call")
         let saved = try await browser.post("/on-call/rotation", form: [
-            ("csrf", page.csrfToken ?? ""), ("members", "staff\nmaria"), ("shiftDays", "7"), ("handoff", "09:00"),
+            // A textarea's line break as a browser sends it (CR LF; issue 30).
+            ("csrf", page.csrfToken ?? ""), ("members", "staff\r\nmaria"), ("shiftDays", "7"), ("handoff", "09:00"),
             ("timeZone", "Europe/Rome"), ("startDate", try romeDate(daysFromNow: -1)),
         ])
         #expect(saved.status == .seeOther || saved.status == .found, "\(saved.html.suffix(600))")

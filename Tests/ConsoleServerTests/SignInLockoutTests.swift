@@ -38,6 +38,26 @@ struct SignInLockoutTests {
         }
     }
 
+    @Test("one address trying many usernames, once each, is paused after ten failures: the rest never reach Book Corners")
+    func manyNamesFromOneAddress() async throws {
+        try await ConsoleFixture.withCountedConsole(mirror: .empty) { browser, _, proxy, _ in
+            // act: twelve names no account has, as someone guessing would type them
+            var statuses: [Int] = []
+            var last = ""
+            for index in 1...12 {
+                let page = try await browser.signIn("guess\(index)", password: "password")
+                statuses.append(Int(page.status.code))
+                last = page.html
+            }
+            // check
+            #expect(statuses == Array(repeating: 401, count: 10) + [429, 429], "\(statuses)")
+            #expect(last.contains("Too many failed sign-ins from your address"))
+            let logins = await proxy.forwardedLog().filter { $0.path.hasSuffix("/auth/login") }
+            #expect(logins.count == 10, "only the admitted attempts reached the backend: \(logins.count)")
+            #expect(try await browser.signIn().status == .tooManyRequests, "staff behind the same address wait too, and are told why")
+        }
+    }
+
     /// A fresh sign-in form over its own connection: its token cookie and the form's token.
     private func signInForm(_ origin: String) async throws -> (cookie: String, token: String) {
         let answer = try await rawHTTP(.GET, origin + "/sign-in")

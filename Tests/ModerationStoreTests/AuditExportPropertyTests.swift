@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 @testable import ModerationStore
+import ModerationVocabulary
 import PropertyBased
 import PropertySupport
 import Testing
@@ -69,7 +70,9 @@ struct AuditExportPropertyTests {
             #expect(records[0] == AuditExporter.columns)
             for (record, (texts, entry)) in zip(records.dropFirst(), zip(rows, stored)) {
                 try #require(record.count == AuditExporter.columns.count, "\(record)")
-                for (column, value) in zip(Self.textColumns, texts) {
+                for (column, typed) in zip(Self.textColumns, texts) {
+                    // As recorded: control characters (but tab, LF, CR) made visible before hashing and storing.
+                    let value = ControlCharacters.escaped(typed)
                     #expect(record[column] == AuditCSV.neutralised(value), "column \(AuditExporter.columns[column]) of \(value.debugDescription)")
                     #expect(AuditCSV.restored(record[column]) == value, "column \(AuditExporter.columns[column]) of \(value.debugDescription)")
                     // A spreadsheet sees no formula: nothing starts with = + - @ tab or CR once neutralised.
@@ -104,7 +107,8 @@ struct AuditExportPropertyTests {
             try #require(lines.count == rows.count + 1 && lines.last == "", "one line per entry, each ended: \(ndjson.debugDescription)")
             for (line, texts) in zip(lines, rows) {
                 let object = try JSONFields.object(Data(line.utf8))
-                for (column, value) in zip(Self.textColumns, texts) {
+                for (column, typed) in zip(Self.textColumns, texts) {
+                    let value = ControlCharacters.escaped(typed)
                     #expect(object[AuditExporter.columns[column]] == .text(value), "\(AuditExporter.columns[column]) of \(value.debugDescription)")
                 }
             }

@@ -15,6 +15,8 @@ public final class BackendClient: Sendable {
     private let http: HTTPClient
     private let logger: Logger
     private let origin: URL
+    /// Which photo addresses pass into pages; the rest become "" ("no photo").
+    public let mediaPolicy: MediaURLPolicy
 
     public init(configuration: BackendClientConfiguration, logger: Logger = Logger(label: "backend-client")) {
         self.configuration = configuration
@@ -23,6 +25,7 @@ public final class BackendClient: Sendable {
         components?.path = "/"
         components?.query = nil
         self.origin = components?.url ?? configuration.baseURL
+        self.mediaPolicy = MediaURLPolicy(backendOrigin: self.origin, extraOrigins: configuration.extraMediaOrigins)
         var httpConfiguration = HTTPClient.Configuration(
             timeout: .init(connect: .init(configuration.connectTimeout), read: .init(configuration.requestTimeout)))
         httpConfiguration.redirectConfiguration = .disallow
@@ -168,11 +171,11 @@ public final class BackendClient: Sendable {
 
     // MARK: Media
 
-    /// An absolute URL for a media path; relative paths resolve against the backend's origin.
+    /// An absolute URL for a media path (relative paths resolve against the backend's origin),
+    /// or nil when there is none or the media policy refuses it.
     public func mediaURL(_ path: String) -> URL? {
-        guard !path.isEmpty else { return nil }
-        if let absolute = URL(string: path), absolute.scheme != nil { return absolute }
-        return URL(string: path, relativeTo: origin)?.absoluteURL
+        let accepted = mediaPolicy.accepted(path)
+        return accepted.isEmpty ? nil : URL(string: accepted)
     }
 
     /// The backend's origin (`scheme://host:port`), e.g. for a Content-Security-Policy.
@@ -182,12 +185,10 @@ public final class BackendClient: Sendable {
         return text
     }
 
-    private func resolved(_ path: String) -> String { mediaURL(path)?.absoluteString ?? path }
-
-    /// The item with its media paths made absolute.
+    /// The item with its media paths made absolute, and those the media policy refuses emptied.
     private func resolvingMedia<Item: CarriesMedia>(_ item: Item) -> Item {
         var copy = item
-        for field in Item.mediaFields { copy[keyPath: field] = resolved(item[keyPath: field]) }
+        for field in Item.mediaFields { copy[keyPath: field] = mediaPolicy.accepted(item[keyPath: field]) }
         return copy
     }
 

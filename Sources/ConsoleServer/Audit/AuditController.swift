@@ -119,7 +119,7 @@ struct AuditController {
         let filename = query.fileName(
             "audit", fileExtension: format.fileExtension, variant: format == .spreadsheetCSV ? "spreadsheet" : nil, today: Date())
         let filter = query.filter
-        let userAgent = request.headers[.userAgent] ?? ""
+        let userAgent = request.userAgent
         let body = ResponseBody { writer in
             // Audited when the rows are written: a HEAD (answered without its body) exports nothing.
             audit.auditStaff(

@@ -51,7 +51,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
         if self == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
         audit.auditSession(
             AuditEntry.sessionEndAction, outcome: .ended, detail: rawValue, actorId: session.staffId, username: session.username, context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         return response(cookie: cookie)
     }
 

@@ -71,14 +71,17 @@ struct SignInController {
         let login = credentials.login
         let password = credentials.password
         let address = context.clientAddress
-        let userAgent = request.headers[.userAgent] ?? ""
+        let userAgent = request.userAgent
         // Recorded before the backend is asked, so parallel guesses see each other.
         let attemptID: Int64
         switch try throttle.admit(login: login, clientAddress: address) {
         case .locked(let wait):
-            let minutes = max(1, Int((wait / 60).rounded(.up)))
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(minutes) min; try again then.",
+                            message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(Self.minutes(wait)); try again then.",
+                            isError: true, status: .tooManyRequests)
+        case .addressLocked(let wait):
+            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
+                            message: "Too many failed sign-ins from your address, whatever the account. Sign-in from here is paused for \(Self.minutes(wait)); try again then.",
                             isError: true, status: .tooManyRequests)
         case .admitted(let id):
             attemptID = id
@@ -147,11 +150,16 @@ struct SignInController {
         if let session = context.session {
             try await sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
-            audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.headers[.userAgent] ?? "")
+            audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.userAgent)
         }
         var response = Response.redirect(to: SiteURL.signIn.path(query: [(Self.signedOutParameter, "1")]), type: .normal)
         response.setCookie(cookie.clear())
         return response
+    }
+
+    /// A lockout's wait in whole minutes, at least one ("3 min").
+    private static func minutes(_ wait: TimeInterval) -> String {
+        "\(max(1, Int((wait / 60).rounded(.up)))) min"
     }
 
     /// `/sign-in?signed_out=1`: where Sign out leads, so the page can say it worked.

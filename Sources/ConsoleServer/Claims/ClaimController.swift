@@ -89,7 +89,7 @@ struct ClaimController {
         let entry = audit.staffEntry(
             "claim.takeOver", targetKind: kind.rawValue, targetId: target.key, targetName: ItemText.name(target, store: store),
             statusBefore: "reviewed by \(current.holderUsername)", statusAfter: "reviewed by \(session.username)", context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         let message: String
         do {
             let claim = try store.takeOverClaim(

@@ -296,7 +296,7 @@ struct DecisionController {
         ModerationAction(
             idempotencyKey: idempotencyKey, actorId: session.staffId, actorUsername: session.username, targetKind: kind,
             targetKey: key, statusSeen: seen, statusWanted: wanted, reason: reason, requestId: context.requestID,
-            clientAddress: context.clientAddress, userAgent: String((request.headers[.userAgent] ?? "").prefix(300)), now: Date())
+            clientAddress: context.clientAddress, userAgent: String((request.userAgent).prefix(300)), now: Date())
     }
 
     private func waitForOutcome(of id: Int64, upTo limit: Duration) async throws -> ModerationAction? {

@@ -55,7 +55,7 @@ struct DevicesController {
         }
         try store.appendAudit(audit.staffEntry(
             "device.add", targetKind: "device", targetId: String(device.id ?? 0), targetName: DeviceText.short(device.token),
-            statusAfter: "active", context: context, userAgent: request.headers[.userAgent] ?? ""))
+            statusAfter: "active", context: context, userAgent: request.userAgent))
         try await sessions.flash("Added \(DeviceText.short(device.token)) (\(environment.rawValue)): your pushes go to it.", sessionID: session.id)
         return .redirect(to: SiteURL.devices.path, type: .normal)
     }
@@ -72,7 +72,7 @@ struct DevicesController {
         }
         try store.appendAudit(audit.staffEntry(
             "device.remove", targetKind: "device", targetId: String(id), targetName: DeviceText.short(device.token),
-            statusBefore: device.active ? "active" : "disabled", context: context, userAgent: request.headers[.userAgent] ?? ""))
+            statusBefore: device.active ? "active" : "disabled", context: context, userAgent: request.userAgent))
         try await sessions.flash("Removed \(DeviceText.short(device.token)): nothing more is pushed to it.", sessionID: session.id)
         return .redirect(to: SiteURL.devices.path, type: .normal)
     }

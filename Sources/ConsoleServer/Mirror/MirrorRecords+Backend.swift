@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 
 /// A backend answer whose status is not one the console knows: it cannot be mirrored.
 struct UnknownStatusError: Error {
@@ -16,10 +17,11 @@ extension MirrorLibrary {
             throw UnknownStatusError(kind: "library", id: library.id, status: library.status)
         }
         self.init(
-            id: library.id, slug: library.slug, name: library.name, description: library.description, address: library.address,
-            city: library.city, country: library.country, postalCode: library.postalCode, lat: library.lat, lng: library.lng,
-            photoUrl: library.photoUrl, thumbnailUrl: library.thumbnailUrl, status: status, rejectionReason: library.rejectionReason,
-            submitterId: library.createdBy?.id, submitterUsername: library.createdBy?.username, createdAt: library.createdAt,
+            id: library.id, slug: library.slug, name: visible(library.name), description: visible(library.description),
+            address: visible(library.address), city: visible(library.city), country: library.country,
+            postalCode: visible(library.postalCode), lat: library.lat, lng: library.lng,
+            photoUrl: library.photoUrl, thumbnailUrl: library.thumbnailUrl, status: status, rejectionReason: visible(library.rejectionReason),
+            submitterId: library.createdBy?.id, submitterUsername: library.createdBy.map { visible($0.username) }, createdAt: library.createdAt,
             lastConfirmedAt: confirmedAt, source: library.source,
             // Encoding a value the client just decoded cannot fail in practice; without it the page shows the mirror's columns.
             record: try? BackendJSON.encoder().encode(library))
@@ -32,10 +34,10 @@ extension MirrorReport {
             let libraryStatus = LibraryStatus(rawValue: report.library.status)
         else { throw UnknownStatusError(kind: "report", id: report.id, status: "\(report.status)/\(report.reason)/\(report.library.status)") }
         self.init(
-            id: report.id, libraryId: report.library.id, librarySlug: report.library.slug, libraryName: report.library.name,
-            libraryAddress: report.library.address, libraryCity: report.library.city, libraryCountry: report.library.country,
-            libraryStatus: libraryStatus, reporterId: report.createdBy?.id, reporterUsername: report.createdBy?.username,
-            reason: reason, details: report.details, photoUrl: report.photoUrl, status: status, createdAt: report.createdAt,
+            id: report.id, libraryId: report.library.id, librarySlug: report.library.slug, libraryName: visible(report.library.name),
+            libraryAddress: visible(report.library.address), libraryCity: visible(report.library.city), libraryCountry: report.library.country,
+            libraryStatus: libraryStatus, reporterId: report.createdBy?.id, reporterUsername: report.createdBy.map { visible($0.username) },
+            reason: reason, details: visible(report.details), photoUrl: report.photoUrl, status: status, createdAt: report.createdAt,
             lastConfirmedAt: confirmedAt)
     }
 }
@@ -46,13 +48,17 @@ extension MirrorPhoto {
             throw UnknownStatusError(kind: "photo", id: photo.id, status: "\(photo.status)/\(photo.library.status)")
         }
         self.init(
-            id: photo.id, libraryId: photo.library.id, librarySlug: photo.library.slug, libraryName: photo.library.name,
-            libraryCity: photo.library.city, libraryCountry: photo.library.country, libraryStatus: libraryStatus,
-            submitterId: photo.createdBy?.id, submitterUsername: photo.createdBy?.username, caption: photo.caption,
+            id: photo.id, libraryId: photo.library.id, librarySlug: photo.library.slug, libraryName: visible(photo.library.name),
+            libraryCity: visible(photo.library.city), libraryCountry: photo.library.country, libraryStatus: libraryStatus,
+            submitterId: photo.createdBy?.id, submitterUsername: photo.createdBy.map { visible($0.username) }, caption: visible(photo.caption),
             photoUrl: photo.photoUrl, thumbnailUrl: photo.thumbnailUrl, status: status, createdAt: photo.createdAt,
             lastConfirmedAt: confirmedAt)
     }
 }
+
+/// Text from Book Corners as the mirror keeps it: control characters made visible, since
+/// SQLite would cut a value at a NUL (`ControlCharacters`).
+private func visible(_ text: String) -> String { ControlCharacters.escaped(text) }
 
 extension MirrorSummary {
     init(_ summary: ModerationSummary, confirmedAt: Date) {

@@ -113,7 +113,7 @@ struct OnCallController {
         let entry = audit.staffEntry(
             "rotation.update", targetKind: "oncall", targetId: "1", targetName: "rotation",
             statusBefore: before.map(Self.describe) ?? "", statusAfter: Self.describe(rotation), context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         try store.saveRotation(rotation, audit: entry, now: Date())
         try await sessions.flash("Rotation saved: \(Self.describe(rotation)).", sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)
@@ -139,7 +139,7 @@ struct OnCallController {
         let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"
         let entry = audit.staffEntry(
             "override.add", targetKind: "oncall", targetId: "", targetName: "\(member.username) covers \(span)", statusAfter: note,
-            context: context, userAgent: request.headers[.userAgent] ?? "")
+            context: context, userAgent: request.userAgent)
         do {
             try store.addOverride(staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date())
         } catch let error as RotationError {
@@ -158,7 +158,7 @@ struct OnCallController {
             let span = "\(clock.dayAndTime(cover.startsAt)) – \(clock.dayAndTime(cover.endsAt))"
             let entry = audit.staffEntry(
                 "override.remove", targetKind: "oncall", targetId: String(id), targetName: "\(cover.staff.username) covers \(span)",
-                statusBefore: cover.note, context: context, userAgent: request.headers[.userAgent] ?? "")
+                statusBefore: cover.note, context: context, userAgent: request.userAgent)
             do {
                 try store.removeOverride(id: id, audit: entry)
                 flash = "Removed: \(cover.staff.username) no longer covers \(span)."
@@ -179,7 +179,7 @@ struct OnCallController {
         _ = try await request.decodeForm(as: CalendarFeedForm.self, context: context)
         let entry = audit.staffEntry(
             "calendar.regenerate", targetKind: "oncall", targetId: String(session.staffId), targetName: "calendar feed of \(session.username)",
-            context: context, userAgent: request.headers[.userAgent] ?? "")
+            context: context, userAgent: request.userAgent)
         try store.recordStaffMember(StaffMember(id: session.staffId, username: session.username), signedInAt: nil)
         let token = try store.regenerateCalendarFeed(staffId: session.staffId, audit: entry, now: Date())
         let origin = publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }

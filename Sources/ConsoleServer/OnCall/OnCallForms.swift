@@ -11,7 +11,9 @@ struct RotationForm: Decodable, Sendable {
 
     /// The rotation this form describes, with the staff it names looked up in `staff`.
     func rotation(staff: [StaffMember]) throws(RotationError) -> Rotation {
-        let names = (members ?? "").split { $0 == "\n" || $0 == "," || $0 == "\r" }
+        // Browsers send a textarea's line breaks as CR LF, which Swift reads as one Character
+        // equal to neither "\r" nor "\n": `isNewline` covers it, and bare LF or CR too.
+        let names = (members ?? "").split { $0.isNewline || $0 == "," }
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var chosen: [StaffMember] = []
         for name in names {

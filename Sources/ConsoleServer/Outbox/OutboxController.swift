@@ -88,7 +88,7 @@ struct OutboxController {
         let entry = audit.staffEntry(
             "outbox.\(move.rawValue)", targetKind: "outbox", targetId: message.id,
             targetName: "\(message.eventType.rawValue) to user #\(message.recipientUserId)", statusBefore: message.status.rawValue,
-            statusAfter: move.target.rawValue, context: context, userAgent: request.headers[.userAgent] ?? "")
+            statusAfter: move.target.rawValue, context: context, userAgent: request.userAgent)
         let flash: String
         do {
             switch move {

@@ -58,7 +58,7 @@ struct ReportQueueController {
         let entry = audit.staffEntry(
             "report.note", targetKind: "report", targetId: String(id),
             targetName: "report on \(LibraryText.nameInCity(report.libraryName, city: report.libraryCity))", context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         var withText = entry
         withText.reason = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         do {

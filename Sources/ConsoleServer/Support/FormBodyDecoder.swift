@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ModerationVocabulary
 import NIOCore
 
 /// Decodes the console's forms (`application/x-www-form-urlencoded` bodies) into `Decodable`
@@ -25,12 +26,36 @@ public struct FormBodyDecoder: RequestDecoder {
     /// Decodes one form body; `logger` hears why a garbled one could not be read.
     func decode<T: Decodable>(_ type: T.Type, from body: String, logger: Logger? = nil) throws(FormError) -> T {
         do {
-            return try URLEncodedFormDecoder().decode(type, from: Self.repeatedNamesAsArrays(body))
+            return try URLEncodedFormDecoder().decode(type, from: Self.repeatedNamesAsArrays(Self.escapingControlCharacters(body)))
         } catch {
             logger?.debug("form unreadable", metadata: ["form": "\(T.self)", "error": "\(error)"])
             throw .unreadable
         }
     }
+
+    /// The body with every name and value that holds a control character (other than tab,
+    /// LF and CR) re-encoded with it made visible (`ControlCharacters`): whatever a form
+    /// carries into the database, the audit chain's hash included, is what SQLite stores
+    /// (a NUL would cut the text there). Pairs without one are left byte for byte as sent.
+    static func escapingControlCharacters(_ body: String) -> String {
+        // Only an escape (`%00`…`%1F`, `%7F`, `%C2%80`…`%C2%9F`) or a raw control byte can
+        // carry one; most bodies hold neither and are returned at once.
+        guard body.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 < 0x20 || $0 == 0x7F }) else { return body }
+        return body.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return escapedComponent(pair) }
+            return escapedComponent(pair[..<equals]) + "=" + escapedComponent(pair[pair.index(after: equals)...])
+        }.joined(separator: "&")
+    }
+
+    private static func escapedComponent(_ component: Substring) -> String {
+        let spaced = component.replacingOccurrences(of: "+", with: " ")
+        guard let decoded = spaced.removingPercentEncoding, ControlCharacters.contains(in: decoded) else { return String(component) }
+        let visible = ControlCharacters.escaped(decoded)
+        return visible.addingPercentEncoding(withAllowedCharacters: formValueCharacters) ?? String(component)
+    }
+
+    /// What may stand unescaped in a form value: RFC 3986's unreserved characters.
+    private static let formValueCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// Browsers send a plain name once per ticked checkbox (`item=a&item=b`), which
     /// `URLEncodedFormDecoder` refuses as a duplicate: it wants arrays spelled `item[]=`.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// One line of the audit log: who decided what, when, from where, and what came of it.
 /// Entries form a hash chain: each hash covers the entry's canonical encoding and the
@@ -69,6 +70,15 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
         self.previousHash = ""
         self.hash = ""
         self.keyed = false
+    }
+
+    /// Every text field with its control characters made visible (`ControlCharacters`):
+    /// done before the entry is hashed, so the hash covers exactly what SQLite stores.
+    mutating func escapeControlCharacters() {
+        for field in [\Self.actorUsername, \.action, \.targetKind, \.targetId, \.targetSlug, \.targetName, \.statusBefore,
+                      \.statusAfter, \.reason, \.outcomeDetail, \.requestId, \.clientAddress, \.userAgent] as [WritableKeyPath<Self, String>] {
+            self[keyPath: field] = ControlCharacters.escaped(self[keyPath: field])
+        }
     }
 
     /// The columns in a fixed order, so rows are read by position (exports read millions).
@@ -192,6 +202,10 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     /// The action of the entry that switches the chain to keyed hashes: it is the first
     /// keyed entry, and every entry after it must be keyed too.
     public static let keyedAction = "audit.keyed"
+    /// The action of the entry `console audit reanchor` writes: it names an entry whose contents
+    /// no longer match its hash (`targetId`) and the hash it carries (`targetSlug`), and the
+    /// chain verifies past that entry from then on. History is not rewritten, only annotated.
+    public static let reanchorAction = "audit.reanchor"
     /// The action recorded when someone exports the log.
     public static let exportAction = "audit.export"
     /// The action of every sign-in attempt, and the outcome of one that let a staff member in.
@@ -221,7 +235,22 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
 }
 
 /// What walking the chain found.
+/// Why `reanchorAudit` refused.
+public enum AuditReanchorError: Error, Equatable, Sendable {
+    /// The chain verifies: there is nothing to acknowledge.
+    case chainIntact
+    /// The chain first breaks at another entry: acknowledge breaks in order, the first first.
+    case notFirstBreak(firstBreak: Int64)
+    /// The break is not an entry whose contents alone changed (an entry was removed, moved or
+    /// added, or the key is wrong): a re-anchor must not paper over that.
+    case notContentDamage
+    case database(String)
+}
+
 public enum AuditChainVerdict: Equatable, Sendable {
     case intact(entries: Int, head: String)
     case broken(entryID: Int64, reason: String)
+
+    /// How the reason of a break starts when an entry's contents alone do not match its hash.
+    public static let contentMismatchPrefix = "its contents do not match"
 }

@@ -39,6 +39,7 @@ extension ModerationStore {
         // Hash the times exactly as they will be read back (the column keeps milliseconds).
         entry.recordedAt = StoredTime.truncated(entry.recordedAt)
         entry.itemCreatedAt = entry.itemCreatedAt.map(StoredTime.truncated)
+        entry.escapeControlCharacters()
         entry.previousHash = head?["hash"] ?? AuditEntry.genesisHash
         entry.keyed = auditKey != nil
         entry.hash = entry.computedHash(key: auditKey) ?? entry.computedHash()
@@ -181,6 +182,7 @@ extension ModerationStore {
                     return (id, row["targetSlug"])
                 },
             uniquingKeysWith: { first, _ in first })
+        let acknowledged = try acknowledgedDamage(db)
         var previous: String?
         var lastID: Int64 = 0
         var count = 0
@@ -209,7 +211,9 @@ extension ModerationStore {
             guard let expected = entry.computedHash(key: key) else {
                 return .broken(entryID: id, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)")
             }
-            guard expected == entry.hash else {
+            // An entry damaged before control characters were escaped (stored cut at a NUL) that
+            // an audited re-anchor acknowledged: its stored hash still links the chain, which goes on.
+            guard expected == entry.hash || acknowledged[id] == entry.hash else {
                 return .broken(entryID: id, reason: entry.keyed
                     ? "its contents do not match its keyed hash (the entry was changed, or this is not the key it was written with)"
                     : "its contents do not match its hash (the entry was changed)")
@@ -226,6 +230,51 @@ extension ModerationStore {
             return .broken(entryID: lastID, reason: "an audit key was given but no entry is keyed: the chain never switched to keyed, or was rewritten without the switch")
         }
         return .intact(entries: count, head: previous ?? AuditEntry.genesisHash)
+    }
+
+    /// The entries an `audit.reanchor` entry acknowledged as damaged, with the hash each had then.
+    static func acknowledgedDamage(_ db: Database) throws -> [Int64: String] {
+        Dictionary(
+            try Row.fetchAll(db, sql: "SELECT targetId, targetSlug FROM auditEntry WHERE action = ?", arguments: [AuditEntry.reanchorAction])
+                .compactMap { row -> (Int64, String)? in
+                    guard let id = Int64(row["targetId"] as String) else { return nil }
+                    return (id, row["targetSlug"])
+                },
+            uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Acknowledges entry `entryID` as damaged, with an `audit.reanchor` entry built from
+    /// `acknowledgement`'s actor fields and reason, so the chain verifies past it again without
+    /// rewriting anything. Only for the entry the chain first breaks at, and only when its
+    /// contents alone do not match its hash: the entries around it still link to its stored hash
+    /// (what a text stored cut at a NUL looks like), so nothing was removed, added or reordered.
+    public func reanchorAudit(at entryID: Int64, acknowledgement: AuditEntry) throws(AuditReanchorError) -> Int64 {
+        do {
+            return try writer.write { db in
+                guard case .broken(let brokenID, _) = try Self.verifyAuditChain(db, key: auditKey) else { throw AuditReanchorError.chainIntact }
+                guard brokenID == entryID else { throw AuditReanchorError.notFirstBreak(firstBreak: brokenID) }
+                guard let entry = try AuditEntry.fetchOne(db, key: entryID) else { throw AuditReanchorError.notFirstBreak(firstBreak: brokenID) }
+                let before = try String.fetchOne(db, sql: "SELECT hash FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT 1", arguments: [entryID])
+                let after = try String.fetchOne(db, sql: "SELECT previousHash FROM auditEntry WHERE id > ? ORDER BY id LIMIT 1", arguments: [entryID])
+                let linked = (before.map { $0 == entry.previousHash } ?? true) && (after.map { $0 == entry.hash } ?? true)
+                guard linked, let expected = entry.computedHash(key: auditKey), expected != entry.hash else {
+                    throw AuditReanchorError.notContentDamage
+                }
+                var record = acknowledgement
+                record.action = AuditEntry.reanchorAction
+                record.targetKind = "auditLog"
+                record.targetId = String(entryID)
+                record.targetSlug = entry.hash
+                record.targetName = "entry #\(entryID) (\(entry.action), recorded \(ISOTime.string(entry.recordedAt))) acknowledged as damaged"
+                record.outcome = .succeeded
+                try self.append(&record, db)
+                return record.id ?? 0
+            }
+        } catch let error as AuditReanchorError {
+            throw error
+        } catch {
+            throw .database(String(describing: error))
+        }
     }
 
     /// Whether the entry an anchor names is still in the log with the hash the anchor kept

@@ -21,8 +21,10 @@ public struct SignInAccount: Sendable, Equatable {
 public enum SignInAdmission: Sendable, Equatable {
     /// Recorded (as a failure until settled); settle it with this id.
     case admitted(attemptID: Int64)
-    /// Too many recent failures: refused until then.
+    /// Too many recent failures for this account from this address: refused until then.
     case locked(until: Date)
+    /// Too many recent failures from this address, whatever was typed: refused until then.
+    case addressLocked(until: Date)
 }
 
 /// How an admitted attempt ended.
@@ -47,13 +49,27 @@ public enum SignInAttemptError: Error, Equatable {
 
 extension ModerationStore {
     /// Counts recent failures for the account behind `login` (its username and e-mail count
-    /// together once we have seen it sign in) from one address, and, in the same transaction,
-    /// records this attempt as a failure unless it is refused. Parallel attempts therefore
-    /// see each other.
+    /// together once we have seen it sign in) from one address, and all recent failures from
+    /// that address (so trying many names, once each, is refused too), and, in the same
+    /// transaction, records this attempt as a failure unless it is refused. Parallel attempts
+    /// therefore see each other.
     public func admitSignInAttempt(
-        login: String, clientAddress: String, now: Date, maxFailures: Int, window: TimeInterval
+        login: String, clientAddress: String, now: Date, maxFailures: Int, window: TimeInterval, maxFailuresPerAddress: Int = .max
     ) throws -> SignInAdmission {
         try writer.write { db in
+            let fromAddress = try Date.fetchAll(
+                db,
+                sql: """
+                    SELECT attemptedAt FROM signInAttempt
+                    WHERE clientAddress = ? AND succeeded = 0 AND attemptedAt > ?
+                    ORDER BY attemptedAt
+                    """,
+                arguments: [clientAddress, now.addingTimeInterval(-window)])
+            if fromAddress.count >= maxFailuresPerAddress {
+                // Open again once enough of them have aged out of the window.
+                let freeing = fromAddress[fromAddress.count - maxFailuresPerAddress]
+                return .addressLocked(until: freeing.addingTimeInterval(window))
+            }
             let key = try Self.attemptKey(db, login: login)
             let failures = try Date.fetchAll(
                 db,

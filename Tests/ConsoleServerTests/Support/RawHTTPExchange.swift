@@ -72,6 +72,46 @@ enum RawHTTPExchange {
     }
 }
 
+extension RawHTTPExchange {
+    /// What the server sent for `request` until it closed the connection, and whether it
+    /// closed within `limit` (false: it was still open when the limit ran out).
+    static func untilClose(_ request: [UInt8], port: Int, limit: Duration) async throws -> (text: String, closed: Bool) {
+        let connection = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            }
+        return try await connection.executeThenClose { inbound, outbound in
+            try await outbound.write(ByteBuffer(bytes: request))
+            let received = ReceivedBytes()
+            let closed = await withTaskGroup(of: Bool.self) { tasks in
+                tasks.addTask {
+                    do {
+                        for try await chunk in inbound { await received.append(chunk.readableBytesView) }
+                    } catch {
+                        // A reset is a close too.
+                    }
+                    return true
+                }
+                tasks.addTask {
+                    try? await Task.sleep(for: limit)
+                    return false
+                }
+                let first = await tasks.next() ?? false
+                tasks.cancelAll()
+                connection.channel.close(promise: nil)
+                return first
+            }
+            return (String(decoding: await received.bytes, as: UTF8.self), closed)
+        }
+    }
+}
+
+/// Bytes gathered by one task and read by another.
+private actor ReceivedBytes {
+    private(set) var bytes: [UInt8] = []
+    func append(_ more: some Sequence<UInt8>) { bytes += more }
+}
+
 /// An HTTP/1.x answer as it arrives, judged whole or not: interim (1xx) answers are skipped,
 /// a body is as long as `Content-Length` says, chunked until its last chunk, or until the close.
 struct ResponseBytes {

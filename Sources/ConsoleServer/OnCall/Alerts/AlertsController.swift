@@ -60,7 +60,7 @@ struct AlertsController {
         let entry = audit.staffEntry(
             "queueTarget.update", targetKind: "queue", targetId: queue.rawValue, targetName: queue.label,
             statusBefore: QueueAlertNotification.target(TimeInterval(before * 60)), statusAfter: "\(hours) h", context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         try store.setQueueTarget(queue, minutes: hours * 60, audit: entry, now: Date())
         try await sessions.flash("\(queue.label): items now count as overdue after \(hours) h.", sessionID: session.id)
         return .redirect(to: SiteURL.onCallAlerts.path, type: .normal)
@@ -76,7 +76,7 @@ struct AlertsController {
         let entry = audit.staffEntry(
             "alert.acknowledge", targetKind: "queueAlert", targetId: String(id), targetName: alert.queue.label,
             statusBefore: alert.state.rawValue, statusAfter: QueueAlert.State.acknowledged.rawValue, context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         let outcome = try store.acknowledgeQueueAlert(
             id: id, by: StaffMember(id: session.staffId, username: session.username), audit: entry, now: Date())
         let message: String

@@ -84,7 +84,7 @@ struct HandoffController {
         }
         let entry = audit.staffEntry(
             "handoff.note", targetKind: "handoff", targetId: String(shift), targetName: "hand-off of shift \(shift)", context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         do {
             try store.saveHandoffNote(
                 shiftIndex: shift, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry, now: now)
@@ -111,7 +111,7 @@ struct HandoffController {
         let back = SiteURL.onCallHandoff(handoff.shiftIndex).path
         let entry = audit.staffEntry(
             "handoff.followUp", targetKind: "handoff", targetId: String(handoff.shiftIndex), targetName: "hand-off of shift \(handoff.shiftIndex)",
-            context: context, userAgent: request.headers[.userAgent] ?? "")
+            context: context, userAgent: request.userAgent)
         do {
             try store.addHandoffFollowUp(
                 shiftIndex: handoff.shiftIndex, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry,
@@ -139,7 +139,7 @@ struct HandoffController {
         let entry = audit.staffEntry(
             "handoff.dismiss", targetKind: "handoff", targetId: String(handoff.shiftIndex), targetName: "hand-off of shift \(handoff.shiftIndex)",
             statusBefore: ShiftHandoff.State.shown.rawValue, statusAfter: ShiftHandoff.State.dismissed.rawValue, context: context,
-            userAgent: request.headers[.userAgent] ?? "")
+            userAgent: request.userAgent)
         let flash: String
         do {
             try store.dismissHandoff(
