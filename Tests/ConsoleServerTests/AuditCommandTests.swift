@@ -41,10 +41,39 @@ struct AuditCommandTests {
         }
         let broken = try console("audit", "verify", "--database", path)
         #expect(broken.status == 1)
-        #expect(broken.output == "BROKEN at entry 4: its contents do not match its hash (the entry was changed)\n")
+        #expect(broken.output.hasPrefix("BROKEN at entry 4: its contents do not match its hash (the entry was changed)\n"))
+        #expect(broken.output.contains("console audit reanchor --entry 4"), "the one way out an operator may take, named")
         let missing = try console("audit", "verify", "--database", directory.path("nope.sqlite"))
         #expect(missing.status != 0)
         #expect(missing.errorOutput.contains("No database at"))
+    }
+
+    @Test("reanchor acknowledges an entry stored cut at a NUL, audited with who and why; verify, backup and anchor work again")
+    func reanchor() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: entry 3 as an older console left a sign-in typed with a NUL: hashed whole, stored cut
+        let path = try decisions(5, in: directory)
+        let tamperer = try DatabaseQueue(path: path)
+        try tamperer.write { db in
+            try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
+            try db.execute(sql: "UPDATE auditEntry SET targetName = 'Caf' WHERE id = 3")
+        }
+        try tamperer.close()
+        #expect(try console("audit", "verify", "--database", path).status == 1)
+        // act
+        let refused = try console("audit", "reanchor", "--database", path, "--entry", "4", "--reason", "cut at a NUL")
+        let done = try console("audit", "reanchor", "--database", path, "--entry", "3", "--reason", "sign-in typed with a NUL, stored cut")
+        // check
+        #expect(refused.status == 1 && refused.errorOutput.contains("first breaks at entry 3"), "\(refused.errorOutput)")
+        #expect(done.status == 0, "\(done.errorOutput)")
+        #expect(done.output.hasPrefix("Entry 3 acknowledged as damaged by re-anchor entry 6"))
+        let verified = try console("audit", "verify", "--database", path)
+        #expect(verified.status == 0 && verified.output.hasPrefix("OK, 6 entries, head "), "\(verified.output)")
+        #expect(try console("audit", "anchor", "--database", path).status == 0)
+        let entry = try #require(try ModerationStore(path: path).auditEntry(id: 6))
+        #expect(entry.action == "audit.reanchor" && entry.targetId == "3" && entry.reason == "sign-in typed with a NUL, stored cut")
+        #expect(entry.actorUsername.hasPrefix("cli:"))
     }
 
     @Test("export writes a range to a file, says how many, and records who exported what")
