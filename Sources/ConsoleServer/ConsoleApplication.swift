@@ -84,12 +84,18 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     } ?? BackendCallMetrics.Limits())
     let client = BackendClient(
         configuration: .init(baseURL: configuration.backendURL, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins), logger: logger)
+    // Rows mirrored before photo addresses were checked, or under other --media-origin settings.
+    let policy = client.mediaPolicy
+    let forgotten = try store.forgetMediaAddresses { !policy.accepted($0).isEmpty }
+    if forgotten > 0 { logger.notice("photo addresses not allowed removed from the mirror", metadata: ["rows": "\(forgotten)"]) }
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
     let mirror = configuration.mirror.map { mirrorConfiguration in
         let mirrorClient = BackendClient(
-            configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: backendMetrics), logger: logger)
+            configuration: .init(
+                baseURL: configuration.backendURL, readRetry: .none, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins),
+            logger: logger)
         let sync = MirrorSync(
             store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, logger: logger)
         return (sync: sync, client: mirrorClient)

@@ -1,6 +1,7 @@
 @testable import ConsoleServer
 import Foundation
 import GRDB
+import ModerationStore
 import Testing
 import TestSupport
 
@@ -81,6 +82,41 @@ struct MediaURLPageTests {
             // check
             #expect(list.html.contains("src=\"\(origin)/media/libraries/photos/thumbnails/own-thumb.jpg\""))
             #expect(report.html.contains("\(origin)/media/libraries/photos/2026/11/own.jpg"))
+        }
+    }
+}
+
+extension MediaURLPageTests {
+    @Test("addresses mirrored before they were checked are emptied when the console starts: its list says no photo at once")
+    func startForgetsOldAddresses() async throws {
+        let sandboxOrigin = Recorder<String>()
+        try await ConsoleFixture.withConsole(mirror: .empty, configure: { settings in
+            // setup: a mirror an older console filled unchecked, before this one starts on it
+            let now = Date()
+            let origin = settings.backendURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
+            sandboxOrigin.record(origin)
+            try? ModerationStore(path: settings.databasePath).upsertMirror(libraries: [
+                MirrorLibrary(
+                    id: 990_001, slug: "old-unchecked", name: "Old unchecked", description: "", address: "Via Roma 1", city: "Rome", country: "IT",
+                    postalCode: "", lat: 41.9, lng: 12.5, photoUrl: "javascript:alert(1)", thumbnailUrl: "//evil.example/t.png", status: .pending,
+                    rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now, record: Data("{}".utf8)),
+                MirrorLibrary(
+                    id: 990_002, slug: "old-allowed", name: "Old allowed", description: "", address: "Via Roma 2", city: "Rome", country: "IT",
+                    postalCode: "", lat: 41.9, lng: 12.5, photoUrl: origin + "/media/p.jpg", thumbnailUrl: origin + "/media/t.jpg", status: .pending,
+                    rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now),
+            ], at: now)
+        }) { browser, _, directory in
+            try await browser.signIn()
+            // act
+            let list = try await browser.get("/libraries")
+            // check
+            let origin = try #require(sandboxOrigin.values.first)
+            #expect(!list.html.contains("evil.example") && !list.html.contains("javascript:"))
+            #expect(list.html.contains("src=\"\(origin)/media/t.jpg\""), "an allowed address stays")
+            let row = list.html.components(separatedBy: "<tr").first { $0.contains("/libraries/old-unchecked") } ?? ""
+            #expect(row.contains("no photo"))
+            let stored = try #require(try ModerationStore(path: directory.path("console.sqlite")).mirroredLibrary(slug: "old-unchecked"))
+            #expect(stored.photoUrl == "" && stored.thumbnailUrl == "" && stored.record == nil)
         }
     }
 }
