@@ -130,7 +130,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
-            forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync),
+            forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client),
         audit: StaffAuditWriter(store: store),
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics, logger: logger)
 }

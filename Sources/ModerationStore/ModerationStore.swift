@@ -181,6 +181,12 @@ enum ModerationStoreMigrations {
             // How each entry was hashed: plain SHA-256 (0) or HMAC-SHA256 under the audit key (1).
             try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN keyed BOOLEAN NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v30-seams-decisions-action-not-found-restored") { db in
+            // Since when the check before sending has not found the item, and when a restore
+            // brought the decision back unfinished.
+            try db.execute(sql: "ALTER TABLE action ADD COLUMN notFoundSince DATETIME")
+            try db.execute(sql: "ALTER TABLE action ADD COLUMN restoredAt DATETIME")
+        }
         return migrator
     }
 }

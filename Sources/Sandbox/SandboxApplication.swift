@@ -21,7 +21,7 @@ public func buildSandboxApplication(
     }
     let store = try SandboxStore(
         path: configuration.databasePath, seed: configuration.seed, libraryCount: configuration.libraryCount,
-        extraStaff: configuration.extraStaff)
+        extraStaff: configuration.extraStaff, crowdedQueues: configuration.crowdedQueues)
     let api = SandboxAPI(
         store: store,
         signer: TokenSigner(

@@ -23,6 +23,14 @@ public struct SandboxConfiguration: Sendable {
     /// Staff accounts seeded on a new database beside the usual three: `soak01`, `soak02`, …,
     /// with the staff demo password (for soak runs with many distinct staff members).
     public var extraStaff: Int
+    /// Queue fillers seeded on a new database after everything else: this many pending
+    /// community photos and this many open reports for each reason, all newer than the
+    /// seeded ones, so the oldest waiting items lie beyond the 500 newest of their lists.
+    /// The rest of the data set and every id in it stay as without them.
+    public var crowdedQueues: Int
+
+    /// The queue filler counts a seed may ask for.
+    public static let crowdedQueuesRange = 0...5_000
 
     /// The extra staff counts a seed may ask for.
     public static let extraStaffRange = 0...99
@@ -40,7 +48,8 @@ public struct SandboxConfiguration: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         libraryCount: Int = 500,
         requestLogPath: String? = nil,
-        extraStaff: Int = 0
+        extraStaff: Int = 0,
+        crowdedQueues: Int = 0
     ) {
         self.databasePath = databasePath
         self.tokenSecret = tokenSecret
@@ -52,6 +61,7 @@ public struct SandboxConfiguration: Sendable {
         self.libraryCount = libraryCount
         self.requestLogPath = requestLogPath
         self.extraStaff = extraStaff
+        self.crowdedQueues = crowdedQueues
     }
 }
 

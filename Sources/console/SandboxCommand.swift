@@ -47,6 +47,9 @@ struct SandboxOptions: ParsableArguments {
     @Option(name: .long, help: "Staff accounts soak01, soak02, … (password staff-demo-password) to seed a new sandbox database with besides staff, maria and jonas, 0 to 99; an existing database keeps its accounts. (env: SANDBOX_EXTRA_STAFF, default: 0)")
     var extraStaff: Int?
 
+    @Option(name: .long, help: "Pending community photos, and open reports for each reason, to add to a new sandbox database after the usual data (all newer than it, so the oldest waiting items lie deep in their lists), 0 to 5000; the usual data and its ids stay the same. (env: SANDBOX_CROWDED_QUEUES, default: 0)")
+    var crowdedQueues: Int?
+
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
         let libraryCount = try EnvironmentOption.integer(libraries, "SANDBOX_LIBRARIES", default: 500)
         guard SandboxConfiguration.libraryCountRange.contains(libraryCount) else {
@@ -55,6 +58,10 @@ struct SandboxOptions: ParsableArguments {
         let extraStaffCount = try EnvironmentOption.integer(extraStaff, "SANDBOX_EXTRA_STAFF", default: 0)
         guard SandboxConfiguration.extraStaffRange.contains(extraStaffCount) else {
             throw ValidationError("--extra-staff (SANDBOX_EXTRA_STAFF) must be between 0 and 99, got \(extraStaffCount).")
+        }
+        let crowded = try EnvironmentOption.integer(crowdedQueues, "SANDBOX_CROWDED_QUEUES", default: 0)
+        guard SandboxConfiguration.crowdedQueuesRange.contains(crowded) else {
+            throw ValidationError("--crowded-queues (SANDBOX_CROWDED_QUEUES) must be between 0 and 5000, got \(crowded).")
         }
         let limitsOff = noRateLimits || EnvironmentOption.string(nil, "SANDBOX_NO_RATE_LIMITS", default: "0") == "1"
         let policy = RateLimitPolicy(
@@ -72,7 +79,7 @@ struct SandboxOptions: ParsableArguments {
             seed: UInt64(try positive(seed, "SANDBOX_SEED", 42)),
             libraryCount: libraryCount,
             requestLogPath: EnvironmentOption.optionalString(requestLog, "SANDBOX_REQUEST_LOG"),
-            extraStaff: extraStaffCount)
+            extraStaff: extraStaffCount, crowdedQueues: crowded)
     }
 
     private func positive(_ flag: Int?, _ variable: String, _ fallback: Int) throws -> Int {

@@ -23,10 +23,11 @@ struct ActionRunnerTests {
 
     /// The same, with a proxy between the console and the sandbox that breaks calls as `plan` says.
     private func withRunner(
-        behindProxy plan: @escaping FaultingProxy.Plan, mirror: MirrorConfiguration? = nil,
+        behindProxy plan: @escaping FaultingProxy.Plan, mirror: MirrorConfiguration? = nil, crowdedQueues: Int = 0,
+        sandboxDatabase: String? = nil,
         _ body: @escaping @Sendable (ConsoleDependencies, SandboxFixture, Account, FaultingProxy) async throws -> Void
     ) async throws {
-        try await SandboxFixture.run { sandbox in
+        try await SandboxFixture.run(databasePath: sandboxDatabase, crowdedQueues: crowdedQueues) { sandbox in
             try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: plan) { proxy, origin in
                 let url = try #require(URL(string: origin + "/api/v1/"))
                 try await withDependencies(backendURL: url, mirror: mirror) { dependencies, account in try await body(dependencies, sandbox, account, proxy) }
@@ -86,7 +87,13 @@ struct ActionRunnerTests {
             try dependencies.store.beginSend(id, owner: "dead-process", now: claimedAt)
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             try await Task.sleep(until: .now + .seconds(max(0, 1.1 + claimedAt.timeIntervalSinceNow)))
+            // Taken over, it first waits out the dead process's send deadline (its PATCH may still arrive).
             try await dependencies.runner.workThroughDueActions()
+            let waiting = try #require(try dependencies.store.action(id: id))
+            #expect(waiting.state == .waiting, "\(waiting.state)")
+            #expect(waiting.outcomeMessage?.contains("can no longer arrive") == true, "\(waiting.outcomeMessage ?? "")")
+            #expect(waiting.nextAttemptAt > Date().addingTimeInterval(15), "the send's deadline: 2 × 10 s timeout + 1 s")
+            try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt)
             recorded = try #require(try dependencies.store.action(id: id))
             #expect(recorded.state == .applied)
             #expect(recorded.attempts == 1, "no second PATCH was tried")
@@ -371,6 +378,173 @@ struct ActionRunnerTests {
                     #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/reports/\(reportID)") == 0)
                 }
             }
+        }
+    }
+
+    /// A mirror whose budget never limits the test, so the mirror can be filled and checks reserved at will.
+    private static let roomyMirror = MirrorFixture.mirror(window: 300, reads: 100_000)
+
+    /// Fills the console's mirror once, straight from the sandbox (the proxy counts only the runner's reads).
+    private func fillMirror(_ dependencies: ConsoleDependencies, _ sandbox: SandboxFixture) async throws {
+        let filler = try MirrorFiller(databasePath: dependencies.configuration.databasePath, backendURL: sandbox.baseURL)
+        await filler.fill()
+        try await filler.shutdown()
+        #expect(try dependencies.store.mirrorScopeState(.photoList).lastPassCompletedAt != nil, "the mirror holds every photo")
+        #expect(try dependencies.store.mirrorScopeState(.reportList).lastPassCompletedAt != nil, "the mirror holds every report")
+    }
+
+    private func decision(
+        _ account: Account, _ kind: ModerationAction.TargetKind, _ id: Int, seen: ItemStatus, wanted: ItemStatus, reportReason: String? = nil
+    ) -> ModerationAction {
+        var action = ModerationAction(
+            idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: kind,
+            targetKey: String(id), statusSeen: seen, statusWanted: wanted, reason: "", requestId: "test", clientAddress: "127.0.0.1",
+            userAgent: "test", now: Date())
+        action.reportReason = reportReason.flatMap(ReportReason.init(rawValue:))
+        return action
+    }
+
+    /// The last item of a sandbox list (its oldest), and the page it is on.
+    private func oldest(_ sandbox: SandboxFixture, _ list: String) async throws -> (item: [String: Any], page: Int) {
+        let answer = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(list)&page=1000&page_size=50", token: try await sandbox.accessToken()).jsonObject()
+        let item = try #require((answer?["items"] as? [[String: Any]])?.last)
+        return (item, ((answer?["pagination"] as? [String: Any])?["page"] as? Int) ?? 0)
+    }
+
+    @Test("the oldest pending photo and the oldest open report, behind 550 newer ones each: found where the mirror places them, in at most two reads each, and applied")
+    func oldestInCrowdedQueues() async throws {
+        try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: Self.roomyMirror, crowdedQueues: 550) { dependencies, sandbox, account, proxy in
+            // setup
+            try await fillMirror(dependencies, sandbox)
+            let photo = try await oldest(sandbox, "photos?status=pending")
+            let photoID = try #require(photo.item["id"] as? Int)
+            let reason = try #require(try await oldest(sandbox, "reports?status=open").item["reason"] as? String)
+            let report = try await oldest(sandbox, "reports?status=open&reason=\(reason)")
+            let reportID = try #require(report.item["id"] as? Int)
+            #expect(photo.page > 10 && report.page > 10, "beyond the 500 newest of their lists")
+            let photoAction = try #require(try dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            let reportAction = try #require(try dependencies.store.enqueue(
+                decision(account, .report, reportID, seen: .open, wanted: .resolved, reportReason: reason)).id)
+            // act
+            try await dependencies.runner.workThroughDueActions()
+            // check
+            for id in [photoAction, reportAction] {
+                let finished = try #require(try dependencies.store.action(id: id))
+                #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
+            }
+            #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/photos") <= 2)
+            #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/reports") <= 2)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/photos/\(photoID)") == 1)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/reports/\(reportID)") == 1)
+            let token = try await sandbox.accessToken()
+            let approved = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/photos?status=approved&page_size=50", token: token).jsonObject()
+            #expect(((approved?["items"] as? [[String: Any]]) ?? []).contains { $0["id"] as? Int == photoID }, "approved at Book Corners")
+            let resolved = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=resolved&page_size=50", token: token).jsonObject()
+            #expect(((resolved?["items"] as? [[String: Any]]) ?? []).contains { $0["id"] as? Int == reportID }, "resolved at Book Corners")
+        }
+    }
+
+    @Test("a mirrored photo Book Corners no longer lists waits and says why, never a conflict; past the limit it fails, in words")
+    func mirroredItemNotFound() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sandboxDatabase = directory.path("sandbox.sqlite")
+        try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: Self.roomyMirror, sandboxDatabase: sandboxDatabase) { dependencies, sandbox, account, proxy in
+            // setup: a pending photo the mirror holds, then deleted at Book Corners
+            try await fillMirror(dependencies, sandbox)
+            let photoID = try #require(try await oldest(sandbox, "photos?status=pending").item["id"] as? Int)
+            let database = try DatabaseQueue(path: sandboxDatabase)
+            try await database.write { db in try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photoID]) }
+            try database.close()
+            let id = try #require(try dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            // act
+            try await dependencies.runner.workThroughDueActions()
+            // check: waiting, with words
+            let waiting = try #require(try dependencies.store.action(id: id))
+            #expect(waiting.state == .waiting, "\(waiting.state): \(waiting.outcomeMessage ?? "")")
+            let said = waiting.outcomeMessage ?? ""
+            #expect(said.contains("did not list this photo") && said.contains("stops trying at"), "\(said)")
+            #expect(!said.contains("someone else"), "nobody is blamed: \(said)")
+            #expect(waiting.notFoundSince != nil)
+            #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/photos") <= 2)
+            // act: the next try, past the time it is looked for
+            let impatient = ActionRunner(
+                store: dependencies.store, client: dependencies.client, sessions: dependencies.sessions, logger: ConsoleFixture.quietLogger,
+                bundleID: "test", forwardClientAddress: false, notFoundLimit: 0)
+            try await impatient.workThroughDueActions(now: waiting.nextAttemptAt)
+            // check: failed, with words; never sent, nobody notified
+            let failed = try #require(try dependencies.store.action(id: id))
+            #expect(failed.state == .failed, "\(failed.state): \(failed.outcomeMessage ?? "")")
+            #expect(failed.outcomeMessage?.contains("may have been deleted") == true, "\(failed.outcomeMessage ?? "")")
+            #expect(try dependencies.store.auditEntries().first { $0.actionId == id }?.outcome == .failed)
+            #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/photos/\(photoID)") == 0)
+            #expect(try dependencies.store.outboxMessages().isEmpty)
+        }
+    }
+
+    @Test("a decision a restore brought back, which the console had sent before it: not sent again, and the outcome says a restore happened")
+    func restoredDecisionAlreadyApplied() async throws {
+        try await withRunner { dependencies, sandbox, account in
+            // setup: approved at Book Corners by the console as it was before the restore
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
+            var restored = action(account, slug: slug)
+            restored.restoredAt = Date()
+            let id = try #require(try dependencies.store.enqueue(restored).id)
+            // act
+            try await dependencies.runner.workThroughDueActions()
+            // check
+            let finished = try #require(try dependencies.store.action(id: id))
+            #expect(finished.state == .conflict)
+            #expect(finished.attempts == 0, "not sent again")
+            #expect(finished.outcomeMessage?.contains("restored from a backup") == true, "\(finished.outcomeMessage ?? "")")
+            #expect(finished.outcomeMessage?.contains("someone else") == false)
+            #expect(try dependencies.store.outboxMessages().isEmpty, "nobody is told twice")
+        }
+    }
+
+    @Test("a PATCH held past the lease while the first runner cannot renew it (another process holds the database): a second runner on the same database never sends it again")
+    func leaseOutlastsSlowPatch() async throws {
+        let slowPatch: FaultingProxy.Plan = { method, _, _ in method == .patch ? .passAfter(.seconds(8)) : .pass }
+        try await withRunner(behindProxy: slowPatch) { dependencies, sandbox, account, proxy in
+            // setup: two runners with 1-second leases on one database
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let path = "/api/v1/libraries/moderation/\(slug)"
+            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            let runners = (0..<2).map { _ in
+                ActionRunner(
+                    store: dependencies.store, client: dependencies.client, sessions: dependencies.sessions, logger: ConsoleFixture.quietLogger,
+                    bundleID: "test", forwardClientAddress: false, leaseSeconds: 1)
+            }
+            // act: the first sends; once its PATCH is held, another process takes the write lock
+            // for 6 s, past the 5-second busy timeout, so the first runner's renewals fail meanwhile
+            let first = Task { try await runners[0].workThroughDueActions() }
+            let arrival = ContinuousClock.now + .seconds(20)
+            while await proxy.arrived(.patch, path) == 0, ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(await proxy.arrived(.patch, path) == 1, "the first runner sent its PATCH")
+            let other = try DatabaseQueue(path: dependencies.configuration.databasePath)
+            let held = Task {
+                try await other.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    Thread.sleep(forTimeInterval: 6)
+                    try db.execute(sql: "COMMIT")
+                }
+            }
+            // The second runner tries all along, as another console process would.
+            let end = ContinuousClock.now + .seconds(14)
+            while ContinuousClock.now < end {
+                try? await runners[1].workThroughDueActions()
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            try await held.value
+            try await first.value
+            try other.close()
+            // check
+            #expect(await proxy.forwarded(.patch, path) == 1, "one PATCH at Book Corners")
+            let finished = try #require(try dependencies.store.action(id: id))
+            #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
+            #expect(finished.attempts == 1)
+            #expect(try await backendStatus(sandbox, slug) == "approved")
         }
     }
 

@@ -67,7 +67,10 @@ struct CrashRecoveryTests {
 
             console = try startConsole(port: port, backend: sandbox.baseURL, directory: directory)
             try await waitUntilUp(base)
-            let deadline = Date().addingTimeInterval(30)
+            // The decision whose PATCH was in flight at the kill stays claimed until its send's
+            // deadline has passed (21 s), and the new process waits that out again before its
+            // re-check: about 45 s before it completes.
+            let deadline = Date().addingTimeInterval(90)
             while try store.auditEntries(limit: 100).filter({ $0.action == "library.approve" }).count < 30, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(200))
             }

@@ -39,6 +39,29 @@ struct DecisionInputTests {
         }
     }
 
+    @Test("a report or photo the mirror has never held is refused when posted, in words, the typed reason given back; nothing is recorded")
+    func neverMirrored() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let csrf = try await browser.get("/photos").csrfToken ?? ""
+            // act
+            let photo = try await browser.post("/photos/987654/decide", form: [
+                ("csrf", csrf), ("key", "never-1"), ("seen", "pending"), ("decision", "reject"), ("reason", "Too dark to see the shelf"),
+            ])
+            let report = try await browser.post("/reports/987654/decide", form: [
+                ("csrf", csrf), ("key", "never-2"), ("seen", "open"), ("decision", "resolve"),
+            ])
+            // check
+            #expect(photo.status == .badRequest, "\(photo)")
+            #expect(photo.contains("never seen a photo numbered 987654"), "\(photo)")
+            #expect(photo.contains("Too dark to see the shelf"), "what was typed is given back")
+            #expect(report.status == .badRequest, "\(report)")
+            #expect(report.contains("never seen a report numbered 987654"), "\(report)")
+            #expect(try recordedActions(directory) == 0, "nothing was recorded")
+        }
+    }
+
     @Test("a library address with characters no slug has is the 404 page, without a backend read")
     func notSlugsAreNotRead() async throws {
         try await ConsoleFixture.withCountedConsole { browser, _, proxy, _ in

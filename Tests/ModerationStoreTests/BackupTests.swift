@@ -154,6 +154,36 @@ struct BackupTests {
         #expect(try ModerationStore(path: path + ".before-restore").auditEntryCount() == 5)
     }
 
+    @Test("restore marks the decisions the backup holds unfinished (the console may have sent them since), and only those")
+    func restoreMarksUnfinishedDecisions() throws {
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("console.sqlite").path
+        let backup = directory.appendingPathComponent("backup.sqlite").path
+        let decision = { (key: String) in
+            ModerationAction(
+                idempotencyKey: key, actorId: 2, actorUsername: "staff", targetKind: .library, targetKey: "lib-\(key)", statusSeen: .pending,
+                statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: Date())
+        }
+        let (waiting, done): (Int64, Int64)
+        do {
+            let store = try ModerationStore(path: path)
+            waiting = try #require(try store.enqueue(decision("waiting")).id)
+            done = try #require(try store.enqueue(decision("done")).id)
+            _ = try #require(try store.claim(done, owner: "runner", leaseUntil: Date().addingTimeInterval(10), now: Date()))
+            try store.finish(
+                done, owner: "runner", state: .applied, message: "Approved.", backendStatus: 200, audit: AuditLogFile.entry(1, name: "done", at: Date()),
+                notifications: [], now: Date())
+            _ = try store.backup(to: backup)
+        }
+
+        _ = try ModerationStore.restore(from: backup, to: path, auditKey: nil)
+
+        let restored = try ModerationStore(path: path)
+        #expect(try restored.action(id: waiting)?.restoredAt != nil)
+        #expect(try restored.action(id: done)?.restoredAt == nil)
+    }
+
     @Test("restore refuses a backup whose audit chain is broken, or that is not a console database, and leaves the database alone")
     func restoreChecksFirst() throws {
         let directory = try directory()

@@ -48,6 +48,53 @@ struct SandboxScaleTests {
         #expect(first != other)
     }
 
+    @Test("crowded queues: more than 500 pending photos and open reports of one reason, the oldest seeded ones behind them, the usual data and its ids unchanged")
+    func crowdedQueues() async throws {
+        // act
+        let usual = try await seededRows(crowdedQueues: 0)
+        let crowded = try await seededRows(crowdedQueues: 550)
+        // check
+        #expect(crowded.usual == usual.usual, "libraries, users, reports and photos of the usual data set are the same, with the same ids")
+        #expect(usual.pendingPhotos == 12)
+        #expect(crowded.pendingPhotos == 12 + 550)
+        #expect(crowded.openDamaged - usual.openDamaged == 550)
+        #expect(crowded.oldestPendingPhoto == usual.oldestPendingPhoto, "the oldest pending photo is a seeded one, now behind 550 newer")
+        #expect(crowded.oldestPendingPhotoPage > 11, "beyond the 500 newest: \(crowded.oldestPendingPhotoPage)")
+    }
+
+    private struct SeededRows: Equatable {
+        var usual: [String] = []
+        var pendingPhotos = 0
+        var openDamaged = 0
+        var oldestPendingPhoto = 0
+        var oldestPendingPhotoPage = 0
+    }
+
+    private func seededRows(crowdedQueues: Int) async throws -> SeededRows {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("sandbox.sqlite")
+        return try await SandboxFixture.run(databasePath: path, crowdedQueues: crowdedQueues) { sandbox in
+            let token = try await sandbox.accessToken()
+            var rows = SeededRows()
+            rows.pendingPhotos = try await total(sandbox, token, "/api/v1/libraries/moderation/photos?status=pending&page_size=1") ?? -1
+            rows.openDamaged = try await total(sandbox, token, "/api/v1/libraries/moderation/reports?status=open&reason=damaged&page_size=1") ?? -1
+            let lastPage = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/photos?status=pending&page=1000&page_size=50", token: token).jsonObject()
+            rows.oldestPendingPhoto = ((lastPage?["items"] as? [[String: Any]])?.last?["id"] as? Int) ?? -1
+            rows.oldestPendingPhotoPage = ((lastPage?["pagination"] as? [String: Any])?["page"] as? Int) ?? -1
+            let database = try DatabaseQueue(path: path)
+            defer { try? database.close() }
+            // Everything but the times, which follow the moment of seeding.
+            rows.usual = try await database.read { db in
+                try String.fetchAll(db, sql: "SELECT id || ' ' || username || ' ' || passwordHash FROM user ORDER BY id")
+                    + String.fetchAll(db, sql: "SELECT id || ' ' || slug || ' ' || status || ' ' || name FROM library ORDER BY id")
+                    + String.fetchAll(db, sql: "SELECT id || ' ' || libraryId || ' ' || reason || ' ' || status FROM report WHERE id <= 25 ORDER BY id")
+                    + String.fetchAll(db, sql: "SELECT id || ' ' || libraryId || ' ' || caption || ' ' || status FROM photo WHERE id <= 20 ORDER BY id")
+            }
+            return rows
+        }
+    }
+
     private func pendingSlugs(seed: UInt64) async throws -> [String] {
         try await SandboxFixture.run(libraries: 2_000, seed: seed) { sandbox in
             let token = try await sandbox.accessToken()

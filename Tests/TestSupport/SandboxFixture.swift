@@ -25,6 +25,7 @@ public struct SandboxFixture: Sendable {
         requestLogPath: String? = nil,
         apnsStandIn: APNsStandIn? = nil,
         extraStaff: Int = 0,
+        crowdedQueues: Int = 0,
         _ body: (SandboxFixture) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -32,7 +33,8 @@ public struct SandboxFixture: Sendable {
         let configuration = SandboxConfiguration(
             databasePath: databasePath ?? directory.path("sandbox.sqlite"),
             accessTokenLifetime: accessTokenLifetime, rateLimits: rateLimits, seed: seed,
-            libraryCount: libraries, requestLogPath: requestLogPath, extraStaff: extraStaff)
+            libraryCount: libraries, requestLogPath: requestLogPath, extraStaff: extraStaff,
+            crowdedQueues: crowdedQueues)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
         return try await withRunningApplication(portWait: portWait, { onRunning in

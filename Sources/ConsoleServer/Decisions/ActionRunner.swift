@@ -14,6 +14,9 @@ import Synchronization
 final class ActionRunner: Service, Sendable {
     private let store: ModerationStore
     private let client: BackendClient
+    /// Reads the checks before decisions: without retries of its own, so each read the check
+    /// makes is one HTTP request, counted in its budget.
+    private let checkClient: BackendClient
     private let sessions: SessionManager
     private let logger: Logger
     private let bundleID: String
@@ -30,16 +33,22 @@ final class ActionRunner: Service, Sendable {
     /// The read budget the check before each decision spends; `nil` (no mirror): unbudgeted.
     private let decisionChecks: (any DecisionCheckBudget)?
 
+    /// How long an item the check does not find is looked for again before its decision fails.
+    private let notFoundLimit: TimeInterval
+
     /// Local failures in a row after which an action is parked for a person to look at.
     static let localFailureLimit = 5
 
     init(
         store: ModerationStore, client: BackendClient, sessions: SessionManager, logger: Logger,
-        bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil
+        bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil,
+        checkClient: BackendClient? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit
     ) {
+        self.notFoundLimit = notFoundLimit
         self.decisionChecks = decisionChecks
         self.store = store
         self.client = client
+        self.checkClient = checkClient ?? client
         self.sessions = sessions
         self.logger = logger
         self.bundleID = bundleID
@@ -80,8 +89,12 @@ final class ActionRunner: Service, Sendable {
         for candidate in try store.dueActions(now: now) {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
-                let action = try store.claim(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
+                let (action, tookOver) = try store.claimNotingTakeover(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
             else { continue }  // another runner claimed it first
+            if tookOver, action.unknownOutcomes > 0 {
+                waitOutSendInFlight(action)
+                continue
+            }
             await process(action)
         }
     }
@@ -117,14 +130,17 @@ final class ActionRunner: Service, Sendable {
 
     /// Renews this runner's lease on `id` while it works, so that only a dead runner's claims expire.
     private func renewingLease(of id: Int64) -> Task<Void, Never> {
-        Task { [store, owner, leaseSeconds] in
+        Task { [store, owner, leaseSeconds, logger] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(Int(leaseSeconds * 1000 / 3)))
                 guard !Task.isCancelled else { return }
                 do {
                     try store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
-                } catch {
+                } catch ActionStoreError.lostClaim {
                     return
+                } catch {
+                    // A passing failure (the database busy with another process): the next beat tries again.
+                    logger.warning("lease not renewed; trying again", metadata: ["action.id": "\(id)", "error": "\(error)"])
                 }
             }
         }
@@ -150,20 +166,35 @@ final class ActionRunner: Service, Sendable {
         let lookup: Lookup
         do {
             lookup = try await look(at: action, credentials: credentials, context: context)
-        } catch {
+        } catch let error as BackendError {
             try await handle(error, for: action, target: nil, phase: .read)
             return
         }
-        guard case .found(let target) = lookup else {
-            try await finish(
-                action, state: .conflict, target: nil, statusAfter: "unknown", backendStatus: nil,
-                message: "Not sent: this \(action.targetKind.rawValue) is no longer \(action.statusSeen.rawValue), so someone else changed it before your decision went out, and Book Corners did not show what it is now. Look again and decide.")
+        let target: DecisionTarget
+        switch lookup {
+        case .found(let found):
+            target = found
+        case .notFound(let why):
+            try await waitOrGiveUp(action, notFound: why)
+            return
+        case .budgetSpent(let until):
+            try store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                backendStatus: nil, now: Date())
             return
         }
         // Only an attempt whose outcome is unknown may have applied the status we find now;
         // otherwise someone else set it.
         if target.status == action.statusWanted, action.unknownOutcomes > 0 {
             try await finishApplied(action, target: target, backendStatus: 200, note: " (confirmed on re-check)")
+            return
+        }
+        // Brought back by a restore: the console that ran before it most likely sent this already.
+        if target.status == action.statusWanted, target.status != action.statusSeen, let restoredAt = action.restoredAt {
+            try await finish(
+                action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
+                message: "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TimeText.utc(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do.")
             return
         }
         guard target.status == action.statusSeen else {
@@ -179,9 +210,14 @@ final class ActionRunner: Service, Sendable {
                 message: "Not sent: a \(action.targetKind.rawValue) cannot be \(action.statusWanted.rawValue).")
             return
         }
-        try store.beginSend(id, owner: owner, now: Date())
+        // The lease now outlasts the send's deadline, and the send is cut off at it: no other
+        // runner can claim this action while the PATCH may still arrive.
+        let sendStart = Date()
+        try store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
         do {
-            try await send(wanted, target: target, reason: action.reason, credentials: credentials, context: context)
+            try await withDeadline(sendDeadline) { () async throws(BackendError) in
+                try await self.send(wanted, target: target, reason: action.reason, credentials: credentials, context: context)
+            }
         } catch {
             try await handle(error, for: action, target: target, phase: .write)
             return
@@ -215,61 +251,138 @@ final class ActionRunner: Service, Sendable {
     /// What finding the item told us.
     private enum Lookup {
         case found(DecisionTarget)
-        /// Not under the status the moderator saw, nor among the newest items: it changed.
-        case changedOutOfSight
+        /// The reads the check allows did not show it: `why` says where it was looked for.
+        case notFound(why: String)
+        /// The second read of the check waits for the budget until then.
+        case budgetSpent(until: Date)
+
+        init<Item>(_ outcome: ListPlaceFinder<Item>.Outcome, target: (Item) -> DecisionTarget) {
+            switch outcome {
+            case .found(let item): self = .found(target(item))
+            case .notFound(let why): self = .notFound(why: why)
+            case .budgetSpent(let until): self = .budgetSpent(until: until)
+            }
+        }
     }
 
-    /// Finds the item with as few reads as possible: reports and photos have no GET by id,
-    /// so they are looked for under the status (and report reason) the moderator saw (and the one we asked for,
-    /// when an earlier PATCH may have landed), stopping at the first match. Not found there
-    /// means it changed: the newest items of any status may say to what.
-    private func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws(BackendError) -> Lookup {
-        var statuses = [action.statusSeen]
-        if action.unknownOutcomes > 0, action.statusWanted != action.statusSeen { statuses.append(action.statusWanted) }
+    /// Finds the item: a library by its slug; a report or photo, which have no read by id,
+    /// with at most two list reads where the mirror places it (`ListPlaceFinder`), the second
+    /// counted in the check's budget as the first was.
+    private func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws -> Lookup {
+        let reserve: @Sendable () async -> Date? = { [decisionChecks] in
+            guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else { return nil }
+            return until
+        }
         switch action.targetKind {
         case .library:
             return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
         case .report:
-            // A report's reason never changes: when the moderator's form said it, it narrows every read.
-            let reason = action.reportReason.map(ReportReasonFilter.only) ?? .all
-            return try await search(
-                statuses.compactMap(\.reportStatus).map(ReportStatusFilter.init), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
-            ) { (status, page) async throws(BackendError) in
-                try await self.client.reports(status: status, reason: reason, page: page, credentials: credentials, context: context)
-            }
+            guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a report number") }
+            let place = try store.mirrorPlace(kind: .report, id: id)
+            // A report's reason never changes: the form's, or else the mirror's, narrows every read.
+            let reason = action.reportReason ?? place?.reason
+            let finder = ListPlaceFinder<ModerationReport>(
+                id: id, place: place?.key, seen: action.statusSeen, noun: "report",
+                key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
+                count: { filter, after, before in
+                    try self.store.mirroredCount(kind: .report, status: filter.status, reason: reason, after: after, before: before)
+                },
+                read: { (filter, page) async throws(BackendError) in
+                    try await self.checkClient.reports(
+                        status: filter.status?.reportStatus.map(ReportStatusFilter.init) ?? .all, reason: reason.map(ReportReasonFilter.only) ?? .all,
+                        page: page, credentials: credentials, context: context)
+                },
+                reserveSecondRead: reserve)
+            return try await Lookup(finder.find(), target: DecisionTarget.init)
         case .photo:
-            return try await search(
-                statuses.compactMap(\.libraryStatus).map(StatusFilter.init), all: .all, key: action.targetKey, id: \.id, target: DecisionTarget.init
-            ) { (status, page) async throws(BackendError) in
-                try await self.client.photos(status: status, page: page, credentials: credentials, context: context)
-            }
+            guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a photo number") }
+            let place = try store.mirrorPlace(kind: .photo, id: id)
+            let finder = ListPlaceFinder<ModerationPhoto>(
+                id: id, place: place?.key, seen: action.statusSeen, noun: "photo",
+                key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
+                count: { filter, after, before in
+                    try self.store.mirroredCount(kind: .photo, status: filter.status, reason: nil, after: after, before: before)
+                },
+                read: { (filter, page) async throws(BackendError) in
+                    try await self.checkClient.photos(
+                        status: filter.status?.libraryStatus.map(StatusFilter.init) ?? .all, page: page, credentials: credentials, context: context)
+                },
+                reserveSecondRead: reserve)
+            return try await Lookup(finder.find(), target: DecisionTarget.init)
         }
     }
 
-    /// Reads a list page by page under each status the item may have, stopping at the first
-    /// match; then the newest items of any status, to tell a changed item from a vanished one.
-    private func search<Item, Status: Equatable>(
-        _ statuses: [Status], all: Status, key: String, id: (Item) -> Int, target: (Item) -> DecisionTarget,
-        read: (Status, Page) async throws(BackendError) -> PagedList<Item>
-    ) async throws(BackendError) -> Lookup {
-        func find(in status: Status, pages: Int) async throws(BackendError) -> DecisionTarget? {
-            for number in 1...pages {
-                let page = try await read(status, Page(clampingNumber: number, size: 50))
-                if let item = page.items.first(where: { String(id($0)) == key }) { return target(item) }
-                if !page.pagination.hasNext { break }
-            }
-            return nil
+    /// How long an item the check does not find is looked for again, by default, before its decision fails.
+    static let defaultNotFoundLimit: TimeInterval = 15 * 60
+
+    /// The item was not where the mirror put it: it may have moved after a change made
+    /// elsewhere, which the mirror's next reads show. It waits, longer each time, and says
+    /// why; after `notFoundLimit` the decision fails, in words. Never a conflict: nobody is
+    /// known to have changed it.
+    private func waitOrGiveUp(_ action: ModerationAction, notFound why: String) async throws {
+        let now = Date()
+        let since = action.notFoundSince ?? now
+        let giveUpAt = since.addingTimeInterval(notFoundLimit)
+        guard now < giveUpAt else {
+            try await finish(
+                action, state: .failed, target: nil, statusAfter: action.statusSeen.rawValue, backendStatus: nil,
+                message: "Not sent: \(why), and has not since \(TimeText.utc(since)). It may have been deleted, or changed outside the console; look at it again and decide.")
+            return
         }
-        for status in statuses where status != all {
-            if let found = try await find(in: status, pages: Self.pagesPerStatus) { return .found(found) }
-        }
-        return try await find(in: all, pages: Self.pagesWhenChanged).map(Lookup.found) ?? .changedOutOfSight
+        let until = min(now.addingTimeInterval(min(300, max(30, now.timeIntervalSince(since) / 2))), giveUpAt)
+        try store.release(
+            action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
+            message: "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
+            backendStatus: nil, notFoundAt: now, now: now)
     }
 
-    /// Pages read under one status (50 items each) before giving up on it.
-    private static let pagesPerStatus = 10
-    /// Pages of the newest items of any status read to say what a changed item became.
-    private static let pagesWhenChanged = 2
+    /// Another runner was sending this when its lease ran out: its PATCH may still arrive.
+    /// The re-check waits until that send's deadline has passed, so it sees its effect.
+    private func waitOutSendInFlight(_ action: ModerationAction) {
+        let now = Date()
+        let until = now.addingTimeInterval(sendDeadline)
+        do {
+            try store.release(
+                action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
+                backendStatus: nil, now: now)
+        } catch {
+            // Its lease runs out again and the next runner does the same.
+            logger.error("action taken over could not be put to wait", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+        }
+    }
+
+    /// The longest a send may take: the PATCH and a token refresh, each within the client's
+    /// timeout, and a second for our own work. A send still going then is cut off (its outcome unknown).
+    private var sendDeadline: TimeInterval {
+        2 * Double(client.configuration.requestTimeout.components.seconds) + 1
+    }
+
+    /// Runs `body`, cancelling it and throwing a timeout if it has not finished in `seconds`.
+    private func withDeadline(_ seconds: TimeInterval, _ body: @escaping @Sendable () async throws(BackendError) -> Void) async throws(BackendError) {
+        let outcome = await withTaskGroup(of: Result<Void, BackendError>?.self) { group in
+            group.addTask {
+                do throws(BackendError) {
+                    try await body()
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .success?: return
+        case .failure(let error)?: throw error
+        case nil: throw .unavailable(.timedOut)
+        }
+    }
 
     private func send(
         _ wanted: WantedStatus, target: DecisionTarget, reason: String, credentials: StaffCredentials, context: CallContext

@@ -55,6 +55,14 @@ struct DecisionController {
         case .report, .photo: guard ItemReference.id(key) != nil else { throw ConsoleError.notFound }
         }
         let form = try await request.decodeForm(as: DecisionForm.self, context: context)
+        // An id the mirror never held names nothing the console showed: refused now, rather than
+        // recorded and later mistaken for an item someone else changed. (Before the mirror's first
+        // read of that kind, nothing can be said yet.)
+        if kind != .library, let id = ItemReference.id(key), try store.mirrorHoldsAny(kind),
+            try !store.mirrorEverHeld(kind: kind, key: String(id))
+        {
+            throw FormError.neverMirrored(noun: kind.rawValue, id: id, typed: form.reason ?? "")
+        }
         // Where to return when the form names no page: a library's own page, else its queue.
         let fallback = switch kind {
         case .library: SiteURL.library(key).path

@@ -26,6 +26,9 @@ enum FormError: Error, Sendable, Equatable {
     case tooManyLibrariesSelected(limit: Int)
     /// The sign-in form without a login or a password.
     case credentialsMissing
+    /// A decision on a report or photo (`noun`) the mirror has never held: not one of the items
+    /// the console shows. `typed` is the reason as typed, given back.
+    case neverMirrored(noun: String, id: Int, typed: String)
 
     /// What a staff member reads: what was wrong, and what to do.
     var message: String {
@@ -49,6 +52,10 @@ enum FormError: Error, Sendable, Equatable {
         case .onlyWaitingLibraries: "Only waiting libraries can be decided in bulk. To change a decision, open the library: its page shows who made it and why."
         case .tooManyLibrariesSelected(let limit): "Select at most \(limit) libraries at once."
         case .credentialsMissing: "Enter your Book Corners username or e-mail and your password."
+        case .neverMirrored(let noun, let id, let typed):
+            "The console has never seen a \(noun) numbered \(id) at Book Corners, so nothing was recorded and nothing was sent. "
+                + "Check the number (the form may come from an old page or another console), or open the \(noun)s from the menu and decide there."
+                + (typed.isEmpty ? "" : " What you typed, kept here to copy: “\(typed)”")
         }
     }
 }

@@ -107,6 +107,12 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
     public var backendStatus: Int?
     public var createdAt: Date
     public var updatedAt: Date
+    /// When the check before sending first failed to find the item where the mirror put it;
+    /// nil while it has been found (or not looked for). Bounds how long it waits to be found.
+    public var notFoundSince: Date?
+    /// When a restore from a backup brought this decision back unfinished: the console that
+    /// ran before the restore may already have sent it.
+    public var restoredAt: Date?
 
     public init(
         idempotencyKey: String, actorId: Int, actorUsername: String, targetKind: TargetKind, targetKey: String,

@@ -106,7 +106,14 @@ extension ModerationStore {
     /// sending with an expired lease. Answers the claimed action, or nil when another runner
     /// got it first or it is no longer due.
     public func claim(_ id: Int64, owner: String, leaseUntil: Date, now: Date) throws -> ModerationAction? {
+        try claimNotingTakeover(id, owner: owner, leaseUntil: leaseUntil, now: now)?.action
+    }
+
+    /// As `claim`, and says whether the action was taken over from a runner whose lease ran
+    /// out (it was `sending`): that runner's PATCH may still be on its way.
+    public func claimNotingTakeover(_ id: Int64, owner: String, leaseUntil: Date, now: Date) throws -> (action: ModerationAction, tookOver: Bool)? {
         try writer.write { db in
+            let before = try String.fetchOne(db, sql: "SELECT state FROM action WHERE id = ?", arguments: [id])
             try db.execute(
                 sql: """
                     UPDATE action SET state = 'sending', claimedBy = ?, leaseExpiresAt = ?, updatedAt = ?
@@ -114,16 +121,17 @@ extension ModerationStore {
                         OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
                     """,
                 arguments: [owner, leaseUntil, now, id, now, now])
-            guard db.changesCount == 1 else { return nil }
-            return try ModerationAction.fetchOne(db, key: id)
+            guard db.changesCount == 1, let claimed = try ModerationAction.fetchOne(db, key: id) else { return nil }
+            return (claimed, before == ModerationAction.State.sending.rawValue)
         }
     }
 
-    /// Extends the lease `owner` holds; throws `lostClaim` when it holds none.
+    /// Extends the lease `owner` holds (never shortens it: a send's lease covers its deadline);
+    /// throws `lostClaim` when it holds none.
     public func renewLease(_ id: Int64, owner: String, until: Date) throws {
         try writer.write { db in
             try db.execute(
-                sql: "UPDATE action SET leaseExpiresAt = ? WHERE id = ? AND state = 'sending' AND claimedBy = ?",
+                sql: "UPDATE action SET leaseExpiresAt = MAX(leaseExpiresAt, ?) WHERE id = ? AND state = 'sending' AND claimedBy = ?",
                 arguments: [until, id, owner])
             guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
         }
@@ -131,31 +139,37 @@ extension ModerationStore {
 
     /// Notes that a PATCH is about to go out: one more attempt, and one more whose outcome
     /// is unknown until an answer proves otherwise (a crash from here on leaves it unknown).
+    /// The lease is extended to `leaseUntil` (the send's deadline and more; nil: kept as it is) in the same
+    /// statement, so no other runner can claim the action while the PATCH may be in flight.
     /// Refused (`lostClaim`) once the lease has run out: another runner may claim the action
     /// at any moment, and two must never send it.
-    public func beginSend(_ id: Int64, owner: String, now: Date) throws {
+    public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, now: Date) throws {
         try writer.write { db in
             try Self.moveClaimed(
-                db, id, owner: owner, to: .sending, set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1", arguments: [],
-                now: now, leaseLiveAt: now)
+                db, id, owner: owner, to: .sending,
+                set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, leaseExpiresAt = MAX(leaseExpiresAt, COALESCE(?, leaseExpiresAt))",
+                arguments: [leaseUntil], now: now, leaseLiveAt: now)
         }
     }
 
     /// Gives a claimed action back to wait until `nextAttemptAt`, or parks it. `sendNotApplied`
     /// says the attempt just made provably never reached the backend; `localFailure` counts
     /// a failure of our own (a reset to zero otherwise).
+    /// `notFoundAt`: the check did not find the item; the first such time is kept in
+    /// `notFoundSince` (the other releases leave it as it is).
     public func release(
         _ id: Int64, owner: String, to state: ModerationAction.State, nextAttemptAt: Date, message: String, backendStatus: Int?,
-        sendNotApplied: Bool = false, localFailure: Bool = false, now: Date
+        sendNotApplied: Bool = false, localFailure: Bool = false, notFoundAt: Date? = nil, now: Date
     ) throws {
         precondition(state == .waiting || state == .parked, "release takes waiting or parked")
         try moveClaimed(
             id, owner: owner, to: state,
             set: """
                 nextAttemptAt = ?, outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL,
-                unknownOutcomes = MAX(0, unknownOutcomes - ?), localFailures = CASE WHEN ? THEN localFailures + 1 ELSE 0 END
+                unknownOutcomes = MAX(0, unknownOutcomes - ?), localFailures = CASE WHEN ? THEN localFailures + 1 ELSE 0 END,
+                notFoundSince = COALESCE(notFoundSince, ?)
                 """,
-            arguments: [nextAttemptAt, message, backendStatus, sendNotApplied ? 1 : 0, localFailure], now: now)
+            arguments: [nextAttemptAt, message, backendStatus, sendNotApplied ? 1 : 0, localFailure, notFoundAt], now: now)
     }
 
     /// A signed-in staff member's parked actions become due again.

@@ -95,6 +95,12 @@ extension ModerationStore {
         try manager.copyItem(atPath: source, toPath: temporary)
         let copy = try DatabaseQueue(path: temporary)
         let check = try checkCopy(copy, named: source, key: auditKey)
+        // A decision the backup holds unfinished may have gone out after the backup was taken:
+        // marked, so that finding it already applied is said as such, not blamed on a colleague.
+        try copy.write { db in
+            try db.execute(
+                sql: "UPDATE action SET restoredAt = ? WHERE state NOT IN ('applied', 'conflict', 'failed')", arguments: [Date()])
+        }
         try copy.close()
         // The database replaced is kept whole beside it (`<database>.before-restore`): its
         // write-ahead log is first checkpointed into it, while the lock keeps every console out,

@@ -26,8 +26,16 @@ struct SeedGenerator {
     /// every id in it stay as without them.
     let extraStaff: Int
 
-    init(seed: UInt64, anchor: Date, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0) {
+    /// Pending photos, and open reports per reason, added after everything else (see
+    /// `SandboxConfiguration.crowdedQueues`); made without the random source, so the rest
+    /// of the data set stays as without them.
+    let crowdedQueues: Int
+
+    init(
+        seed: UInt64, anchor: Date, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0, crowdedQueues: Int = 0
+    ) {
         self.extraStaff = extraStaff
+        self.crowdedQueues = crowdedQueues
         self.random = SeededRandom(seed: seed)
         self.anchor = anchor
         self.libraryCount = libraryCount
@@ -44,6 +52,35 @@ struct SeedGenerator {
         try insertReports(db, libraries: libraries, reporters: users)
         try insertPhotos(db, libraries: libraries, submitters: users)
         try insertExtraStaff(db)
+        try insertQueueFillers(db, libraries: libraries)
+    }
+
+    /// Fills the photo queue and each reason's report queue with items newer than every
+    /// seeded one (one a minute back from the anchor), ids after the seeded ones.
+    private func insertQueueFillers(_ db: Database, libraries: [LibraryRecord]) throws {
+        guard crowdedQueues > 0 else { return }
+        let approved = libraries.filter { $0.status == .approved }
+        let reasons = ["damaged", "missing", "incorrect_info", "inappropriate", "other"]
+        var reportID = reportCount
+        for index in 0..<crowdedQueues {
+            let created = anchor.addingTimeInterval(-Double(index + 1) * 60)
+            let library = approved[(index * 31) % approved.count]
+            let month = MediaFolder.month(of: created)
+            let photoID = photoCount + index + 1
+            try PhotoRecord(
+                id: photoID, libraryId: library.id, createdById: nil, caption: Self.captions[index % Self.captions.count],
+                photoUrl: "/media/libraries/user_photos/\(month)/community-\(photoID).png",
+                thumbnailUrl: "/media/libraries/user_photos/thumbnails/\(month)/community-\(photoID)-thumb.png",
+                status: .pending, createdAt: created
+            ).insert(db)
+            for reason in reasons {
+                reportID += 1
+                try ReportRecord(
+                    id: reportID, libraryId: library.id, createdById: nil, reason: reason,
+                    details: Self.reportDetails[reason, default: ""], photoUrl: "", status: .open, createdAt: created
+                ).insert(db)
+            }
+        }
     }
 
     private mutating func insertExtraStaff(_ db: Database) throws {

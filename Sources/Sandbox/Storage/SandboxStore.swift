@@ -9,7 +9,8 @@ struct SandboxStore: Sendable {
     /// Opens (and migrates) the database; seeds it with `libraryCount` libraries when it holds
     /// no data yet (all in one transaction, so 50 000 take seconds).
     init(
-        path: String, seed: UInt64, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0, now: Date = Date()
+        path: String, seed: UInt64, libraryCount: Int = SeedGenerator.defaultLibraryCount, extraStaff: Int = 0, crowdedQueues: Int = 0,
+        now: Date = Date()
     ) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
@@ -18,7 +19,8 @@ struct SandboxStore: Sendable {
         self.writer = pool
         try pool.write { db in
             if try UserRecord.fetchCount(db) == 0 {
-                var generator = SeedGenerator(seed: seed, anchor: now, libraryCount: libraryCount, extraStaff: extraStaff)
+                var generator = SeedGenerator(
+                    seed: seed, anchor: now, libraryCount: libraryCount, extraStaff: extraStaff, crowdedQueues: crowdedQueues)
                 try generator.insert(into: db)
             }
         }

@@ -24,9 +24,15 @@ final class MirrorFiller: Sendable {
     private let sessions: SessionManager
 
     /// `directory` holds the console's database and key file (the console must have started).
-    init(directory: TemporaryDirectory, backendURL: URL) throws {
-        store = try ModerationStore(path: directory.path("console.sqlite"))
-        let sealer = try TokenSealer.load(base64Key: nil, keyFile: directory.path("console.key"))
+    convenience init(directory: TemporaryDirectory, backendURL: URL) throws {
+        try self.init(databasePath: directory.path("console.sqlite"), backendURL: backendURL)
+    }
+
+    /// The console's database at `databasePath`, its key file `console.key` beside it.
+    init(databasePath: String, backendURL: URL) throws {
+        store = try ModerationStore(path: databasePath)
+        let keyFile = URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("console.key").path
+        let sealer = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
         let logger = ConsoleFixture.quietLogger
         sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
         client = BackendClient(configuration: .init(baseURL: backendURL, readRetry: .none), logger: logger)
