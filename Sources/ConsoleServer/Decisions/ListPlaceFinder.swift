@@ -66,7 +66,7 @@ struct ListPlaceFinder<Item: Sendable> {
 
     func find() async throws -> Outcome {
         let first: Filter = .status(seen)
-        let firstPage = try place.map { try page(at: try count(first, nil, $0)) } ?? 1
+        let firstPage = try place.map { page(at: try count(first, nil, $0)) } ?? 1
         let firstVerdict = try await look(in: first, page: firstPage)
         let second: (filter: Filter, page: Int)
         switch firstVerdict {
@@ -75,7 +75,7 @@ struct ListPlaceFinder<Item: Sendable> {
         case .elsewhere(let page):
             second = (first, page)
         case .absent:
-            second = (.everyStatus, try place.map { try page(at: try count(.everyStatus, nil, $0)) } ?? 1)
+            second = (.everyStatus, try place.map { page(at: try count(.everyStatus, nil, $0)) } ?? 1)
         }
         if let until = await reserveSecondRead() { return .budgetSpent(until: until) }
         switch try await look(in: second.filter, page: second.page) {
