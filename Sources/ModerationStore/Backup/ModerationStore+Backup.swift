@@ -95,6 +95,7 @@ extension ModerationStore {
         try manager.copyItem(atPath: source, toPath: temporary)
         let copy = try DatabaseQueue(path: temporary)
         let check = try checkCopy(copy, named: source, key: auditKey)
+        try holdRestoredOutboxMessages(in: copy, replacing: databasePath, now: Date())
         try copy.close()
         // The database replaced is kept whole beside it (`<database>.before-restore`): its
         // write-ahead log is first checkpointed into it, while the lock keeps every console out,
