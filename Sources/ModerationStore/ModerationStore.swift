@@ -187,6 +187,7 @@ enum ModerationStoreMigrations {
             try db.execute(sql: "ALTER TABLE action ADD COLUMN notFoundSince DATETIME")
             try db.execute(sql: "ALTER TABLE action ADD COLUMN restoredAt DATETIME")
         }
+        DeviceMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -10,7 +10,7 @@ struct DeviceTable {
         let rows = devices.map { device in
             [
                 device.id.map { String($0) } ?? "", String(device.userId), device.environment.rawValue,
-                device.active ? "active" : "disabled" + (device.disabledReason.isEmpty ? "" : ": " + Self.oneLine(device.disabledReason)),
+                device.state.rawValue + (device.active || device.disabledReason.isEmpty ? "" : ": " + Self.oneLine(device.disabledReason)),
                 device.lastSuccessAt.map(ISOTime.string) ?? "never", device.source, Self.shortened(device.token),
             ]
         }

@@ -50,6 +50,7 @@ struct ActionClaimTests {
                     #expect(audit.allSatisfy { $0.outcome == .applied })
                     let messages = try first.store.outboxMessages(limit: 200)
                     #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per action")
+                    #expect(messages.allSatisfy { $0.sentByBookCorners }, "approvals from pending, whichever runner confirmed them: recorded only")
                 } catch {
                     try await first.client.shutdown()
                     try await second.client.shutdown()

@@ -70,8 +70,25 @@ struct ActionRunnerTests {
     }
 
     private func pendingSlugs(_ sandbox: SandboxFixture, _ count: Int) async throws -> [String] {
+        try await pendingLibraries(sandbox, count).map(\.slug)
+    }
+
+    /// Pending libraries someone submitted, with the submitter's user id (whom their news is pushed to).
+    private func pendingLibraries(_ sandbox: SandboxFixture, _ count: Int) async throws -> [(slug: String, submitter: Int)] {
         let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken()).jsonObject()
-        return ((list?["items"] as? [[String: Any]]) ?? []).filter { $0["created_by"] is [String: Any] }.compactMap { $0["slug"] as? String }.prefix(count).map { $0 }
+        return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { item in
+            guard let slug = item["slug"] as? String, let submitter = (item["created_by"] as? [String: Any])?["id"] as? Int else { return nil }
+            return (slug, submitter)
+        }.prefix(count).map { $0 }
+    }
+
+    /// Runs the outbox once through a transport that takes everything: answers the messages
+    /// as they stand after it, and the deliveries the transport was handed.
+    private func dispatchOutbox(_ store: ModerationStore) async throws -> (messages: [OutboxMessage], transport: ScriptedTransport) {
+        let transport = ScriptedTransport()
+        let dispatcher = OutboxDispatcher(store: store, transport: transport, policy: .standard, logger: ConsoleFixture.quietLogger)
+        while try await dispatcher.deliverDueBatch() > 0 {}
+        return (try store.outboxMessages(), transport)
     }
 
     @Test("a crash after the PATCH: on resume the re-check finds it applied; no second PATCH, one audit entry, one message")
@@ -99,8 +116,13 @@ struct ActionRunnerTests {
             #expect(recorded.attempts == 1, "no second PATCH was tried")
             #expect(recorded.outcomeMessage?.contains("confirmed on re-check") == true)
             try await dependencies.runner.workThroughDueActions()
-            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
-            #expect(try dependencies.store.outboxMessages().count == 1)
+            let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+            #expect(entries.count == 1)
+            #expect(entries.first?.statusBefore == "pending", "the status seen before our change, not the re-read one")
+            // Book Corners pushed "Your library is live" when our PATCH approved it: ours is recorded only.
+            let (messages, transport) = try await dispatchOutbox(dependencies.store)
+            #expect(messages.map(\.status) == [.recordedOnly])
+            #expect(transport.calls == 0, "nothing pushed by the console")
         }
     }
 
@@ -218,8 +240,45 @@ struct ActionRunnerTests {
             #expect(applied.state == .applied)
             #expect(applied.outcomeMessage?.contains("confirmed on re-check") == true)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "sent once")
-            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
-            #expect(try dependencies.store.outboxMessages().count == 1)
+            let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+            #expect(entries.count == 1)
+            #expect(entries.first?.statusBefore == "pending")
+            let (messages, transport) = try await dispatchOutbox(dependencies.store)
+            #expect(messages.map(\.status) == [.recordedOnly], "Book Corners pushed the approval itself")
+            #expect(transport.calls == 0)
+        }
+    }
+
+    @Test("a PATCH whose answer is lost (forwarded, then the connection dropped): confirmed on re-check with the status seen before, its push recorded only, nothing at APNs")
+    func lostAnswerConfirmedWithoutSecondPush() async throws {
+        try await APNsStandInFixture.run { apns in
+            try await withRunner(behindProxy: firstLibraryPatch(.dropAnswerAfterForwarding)) { dependencies, sandbox, account, proxy in
+                // setup: the submitter has a phone
+                let (slug, submitter) = try #require(try await pendingLibraries(sandbox, 1).first)
+                try dependencies.store.addDevice(userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
+                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                // act: the PATCH lands but its answer never comes; the next pass re-checks
+                try await dependencies.runner.workThroughDueActions()
+                let waiting = try #require(try dependencies.store.action(id: id))
+                try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
+                try await apns.deliverDueMessages(of: dependencies.store)
+                // check
+                #expect(waiting.state == .waiting, "\(waiting.state): \(waiting.outcomeMessage ?? "")")
+                let applied = try #require(try dependencies.store.action(id: id))
+                #expect(applied.state == .applied && applied.outcomeMessage?.contains("confirmed on re-check") == true, "\(applied.outcomeMessage ?? "")")
+                #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "one PATCH at the backend")
+                #expect(try await backendStatus(sandbox, slug) == "approved")
+                let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+                #expect(entries.count == 1)
+                let entry = try #require(entries.first)
+                #expect(entry.outcome == .applied && entry.outcomeDetail.contains("confirmed on re-check"), "\(entry.outcome) \(entry.outcomeDetail)")
+                #expect(entry.statusBefore == "pending" && entry.statusAfter == "approved")
+                let message = try #require(try dependencies.store.outboxMessages().first)
+                #expect(try dependencies.store.outboxMessages().count == 1)
+                #expect(message.eventType == .libraryApproved && message.sentByBookCorners)
+                #expect(message.status == .recordedOnly, "Book Corners sent 'Your library is live' itself")
+                #expect(await apns.standIn.log.total == 0, "the APNs stand-in receives nothing")
+            }
         }
     }
 

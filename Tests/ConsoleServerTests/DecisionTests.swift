@@ -50,6 +50,7 @@ struct DecisionTests {
             #expect(decisions.first?.outcome == .applied && decisions.first?.statusBefore == "pending")
             let messages = try store.outboxMessages()
             #expect(messages.count == 1 && messages.first?.eventType == .libraryApproved)
+            #expect(messages.first?.sentByBookCorners == true, "Book Corners pushes a pending library's approval itself: ours is recorded only")
             let payload = try #require(messages.first?.payload)
             #expect(payload.contains(#""type":"library.approved""#) && payload.contains(#""library_id":"#))
             #expect(messages.first?.headers.contains(#""apns-push-type":"alert""#) == true)
@@ -172,6 +173,7 @@ struct DecisionTests {
             let windows = Set(approvals.map { Int($0.recordedAt.timeIntervalSince1970) / 3 })
             #expect(windows.count <= 4, "spread over the windows the limit needs, not more")
             #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
+            #expect(try store.outboxMessages(limit: 200).allSatisfy(\.sentByBookCorners), "approvals from pending: Book Corners pushes them itself")
             for target in targets.prefix(5) { #expect(try await backendStatus(sandbox, slug: target.slug) == "approved") }
             guard case .intact = try store.verifyAuditChain() else { Issue.record("chain broken"); return }
         }

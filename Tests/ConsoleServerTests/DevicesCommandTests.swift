@@ -127,7 +127,7 @@ struct DevicesCommandTests {
         let lines = all.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(lines == [
             "ID USER ENVIRONMENT STATUS LAST SUCCESS SOURCE TOKEN",
-            "3 3 production disabled: Unregistered never staff b2b2b2b2…b2b2",
+            "3 3 production unregistered: Unregistered never staff b2b2b2b2…b2b2",
             "2 7 sandbox active never import 0f0f0f0f…0f0f",
             "1 7 production active never import a1a1a1a1…a1a1",
         ])

@@ -102,4 +102,140 @@ struct OutboxDeliveryTests {
             #expect(try store.outboxMessage(id: messages[0].id)?.attempts == 2)
         }
     }
+
+    @Test("Retry now after a message failed with one of two devices reached: only the device that has not had it is pushed")
+    func retryGoesOnlyToDevicesNotReached() async throws {
+        try await APNsStandInFixture.run { standIn in
+            // setup: two phones; one push of the two meets a 503, and the message gives up after one attempt
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let path = directory.path("console.sqlite")
+            let filler = OutboxFiller(path: path)
+            let sent = try filler.add(1, firstRecipient: 80)[0]
+            let tokens = try filler.addDevices(for: [80], slot: 1).map(\.token) + filler.addDevices(for: [80], slot: 2).map(\.token)
+            let store = try ModerationStore(path: path)
+            await standIn.standIn.faults.apply(.init(unavailable: 1))
+            try await standIn.deliverDueMessages(of: store, maxAttempts: 1)
+            let failed = try #require(try store.outboxMessage(id: sent.id))
+            let reachedFirst = await standIn.standIn.log.pushes().filter { $0.status == 200 }.map(\.deviceToken)
+            // act: a staff member's Retry now
+            try store.retryOutboxMessage(sent.id, audit: OutboxFiller.staffAudit("outbox.retry", messageID: sent.id), now: Date())
+            try await standIn.deliverDueMessages(of: store, maxAttempts: 1)
+            // check
+            #expect(failed.status == .failed, "\(failed.status): \(failed.lastReason)")
+            #expect(reachedFirst.count == 1)
+            let pushes = await standIn.standIn.log.pushes()
+            #expect(pushes.count == 3, "two at first, then only the one not reached")
+            #expect(pushes.filter { $0.status == 200 }.map(\.deviceToken).sorted() == tokens.sorted(), "each phone got it exactly once")
+            #expect(try store.outboxMessage(id: sent.id)?.status == .delivered)
+        }
+    }
+
+    /// Book Corners' export of one token, as `dumpdata users.DeviceToken` writes it.
+    private static func export(user: Int, token: String, environment: Device.Environment, updatedAt: Date, lastUsedAt: Date? = nil) throws -> [DeviceTokenExport.Entry] {
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let lastUsed = lastUsedAt.map { #""\#(format.string(from: $0))""# } ?? "null"
+        let json = """
+            [{"model": "users.devicetoken", "pk": 1, "fields": {"user": \(user), "token": "\(token)", "environment": "\(environment.rawValue)",
+              "is_active": true, "created_at": "2026-01-01T00:00:00Z", "updated_at": "\(format.string(from: updatedAt))", "last_used_at": \(lastUsed)}}]
+            """
+        return try DeviceTokenExport.parse(Data(json.utf8))
+    }
+
+    @Test("410 Unregistered stops a token until Book Corners reports it registered again after the time APNs gave; an older export does not bring it back")
+    func unregisteredUntilRegisteredAgain() async throws {
+        try await APNsStandInFixture.run { standIn in
+            // setup: one phone, imported; APNs calls it unregistered
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let path = directory.path("console.sqlite")
+            let filler = OutboxFiller(path: path)
+            let store = try ModerationStore(path: path)
+            let token = OutboxFiller.token(user: 84)
+            let registered = Date().addingTimeInterval(-86_400)
+            let imported = try Self.export(user: 84, token: token, environment: .sandbox, updatedAt: registered, lastUsedAt: registered)
+            #expect(imported.count == 1)
+            try store.importDevices(imported, now: Date())
+            await standIn.standIn.faults.apply(.init(unregistered: [token]))
+            let first = try filler.add(1, firstRecipient: 84)[0]
+            try await standIn.deliverDueMessages(of: store)
+            // act 1: the nightly import lists it as before; a message follows
+            try store.importDevices(imported, now: Date())
+            let second = try filler.add(1, firstRecipient: 84)[0]
+            try await standIn.deliverDueMessages(of: store)
+            let pushesWhileGone = await standIn.standIn.log.total
+            // act 2: the app registers the token again (Book Corners' updated_at moves past APNs' time)
+            await standIn.standIn.faults.clear()
+            try store.importDevices(
+                try Self.export(user: 84, token: token, environment: .sandbox, updatedAt: Date().addingTimeInterval(1), lastUsedAt: registered), now: Date())
+            let third = try filler.add(1, firstRecipient: 84)[0]
+            try await standIn.deliverDueMessages(of: store)
+            // check
+            #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
+            #expect(try store.outboxMessage(id: second.id)?.status == .noDevice, "an export older than APNs' word does not bring it back")
+            #expect(pushesWhileGone == 1, "nothing pushed to a token APNs called unregistered")
+            #expect(try store.outboxMessage(id: third.id)?.status == .delivered)
+            let pushes = await standIn.standIn.log.pushes()
+            #expect(pushes.count == 2 && pushes.first?.status == 200 && pushes.first?.deviceToken == token)
+        }
+    }
+
+    @Test("BadDeviceToken (most often the other environment) marks the token with reason and time; a successful push to the other environment brings it back")
+    func badDeviceTokenTriesTheOtherEnvironment() async throws {
+        try await APNsStandInFixture.run { standIn in
+            // setup: a token Book Corners calls sandbox, which APNs' sandbox host refuses (it is a production one)
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let path = directory.path("console.sqlite")
+            let filler = OutboxFiller(path: path)
+            let store = try ModerationStore(path: path)
+            let token = OutboxFiller.token(user: 86)
+            try store.importDevices(try Self.export(user: 86, token: token, environment: .sandbox, updatedAt: Date()), now: Date())
+            await standIn.standIn.faults.apply(.init(badDeviceToken: [token: "127.0.0.1"]))
+            let twoHosts = { (store: ModerationStore) in _ = try await standIn.deliverDueMessages(of: store, sandboxHost: "127.0.0.1", productionHost: "localhost") }
+            let first = try filler.add(1, firstRecipient: 86)[0]
+            try await twoHosts(store)
+            let marked = try #require(try store.devices(userID: 86).first)
+            // act: the next message
+            let second = try filler.add(1, firstRecipient: 86)[0]
+            try await twoHosts(store)
+            // check
+            #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
+            #expect(!marked.active && marked.disabledReason.contains("BadDeviceToken") && marked.disabledAt != nil, "\(marked)")
+            #expect(try store.outboxMessage(id: second.id)?.status == .delivered)
+            let pushes = await standIn.standIn.log.pushes()
+            #expect(pushes.map(\.authority) == ["localhost:\(standIn.port)", "127.0.0.1:\(standIn.port)"], "tried on the other host")
+            #expect(pushes.map(\.status) == [200, 400])
+            let back = try #require(try store.devices(userID: 86).first)
+            #expect(back.active && back.environment == .production, "\(back)")
+        }
+    }
+
+    @Test("BadDeviceToken after a few minutes pointed at the wrong APNs host: the next import brings every token back")
+    func badDeviceTokenBackOnImport() async throws {
+        try await APNsStandInFixture.run { standIn in
+            let directory = try TemporaryDirectory()
+            defer { directory.remove() }
+            let path = directory.path("console.sqlite")
+            let filler = OutboxFiller(path: path)
+            let store = try ModerationStore(path: path)
+            let token = OutboxFiller.token(user: 87)
+            let imported = try Self.export(user: 87, token: token, environment: .sandbox, updatedAt: Date().addingTimeInterval(-3_600))
+            try store.importDevices(imported, now: Date())
+            // both hosts refuse it for a while (the console was pointed at the wrong one)
+            await standIn.standIn.faults.apply(.init(badDeviceToken: [token: "localhost"]))
+            let lost = try filler.add(1, firstRecipient: 87)[0]
+            try await standIn.deliverDueMessages(of: store, sandboxHost: "localhost", productionHost: "localhost")
+            // act: the setting is fixed, and the import runs as every night
+            await standIn.standIn.faults.clear()
+            try store.importDevices(imported, now: Date())
+            let next = try filler.add(1, firstRecipient: 87)[0]
+            try await standIn.deliverDueMessages(of: store)
+            // check
+            #expect(try store.outboxMessage(id: lost.id)?.status == .noDevice)
+            #expect(try store.outboxMessage(id: next.id)?.status == .delivered)
+            #expect(try store.devices(userID: 87).first?.active == true)
+        }
+    }
 }

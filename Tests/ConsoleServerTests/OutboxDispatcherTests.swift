@@ -320,28 +320,21 @@ struct OutboxDispatcherTests {
         #expect(try message(sent[0].id).status == .noDevice)
         // act: the recipient gets a device; Retry now
         try filler.addDevices(for: [18])
-        try store.retryOutboxMessage(sent[0].id, audit: Self.audit("outbox.retry", sent[0].id), now: Date())
+        try store.retryOutboxMessage(sent[0].id, audit: OutboxFiller.staffAudit("outbox.retry", messageID: sent[0].id), now: Date())
         #expect(try message(sent[0].id).attempts == 0, "a fresh run of attempts")
         try await dispatcher(transport).deliverDueBatch()
         #expect(try message(sent[0].id).status == .delivered)
         #expect(try message(sent[0].id).attempts == 1)
         // a delivered message is neither retried nor discarded
         #expect(throws: OutboxStoreError.notMovable(messageID: sent[0].id, from: .delivered)) {
-            try store.discardOutboxMessage(sent[0].id, audit: Self.audit("outbox.discard", sent[0].id), now: Date())
+            try store.discardOutboxMessage(sent[0].id, audit: OutboxFiller.staffAudit("outbox.discard", messageID: sent[0].id), now: Date())
         }
         // a no-device message cannot be discarded (only failed ones), but stays visible
         #expect(throws: OutboxStoreError.notMovable(messageID: sent[1].id, from: .noDevice)) {
-            try store.discardOutboxMessage(sent[1].id, audit: Self.audit("outbox.discard", sent[1].id), now: Date())
+            try store.discardOutboxMessage(sent[1].id, audit: OutboxFiller.staffAudit("outbox.discard", messageID: sent[1].id), now: Date())
         }
         let audited = try store.auditEntries(limit: 10).map(\.action)
         #expect(audited == ["outbox.retry"])
-    }
-
-    static func audit(_ action: String, _ id: String) -> AuditEntry {
-        AuditEntry(
-            recordedAt: Date(), actorId: 3, actorUsername: "staff", action: action, targetKind: "outbox", targetId: id, targetSlug: "",
-            targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "r",
-            clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil)
     }
 
     private func waitUntil(_ condition: () throws -> Bool) async throws {

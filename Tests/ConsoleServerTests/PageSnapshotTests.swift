@@ -142,7 +142,13 @@ enum PageModels {
         var device = Device(userId: 3, token: String(repeating: "cd", count: 32), environment: .sandbox, source: "staff", createdAt: now)
         device.id = 9
         device.active = false
+        device.state = .wrongEnvironment
+        device.disabledAt = now
         device.disabledReason = hostile
+        var held = message
+        held.id = "msg-held"
+        held.status = .held
+        held.lastReason = hostile
         let entry = auditEntry(2, reason: hostile)
         return [
             ("layout", ErrorPage(
@@ -297,11 +303,12 @@ enum PageModels {
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,
                 counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false, watchURL: "http://127.0.0.1:8081/apns/pushes?\"x\"",
-                policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) })),
+                policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) },
+                held: [OutboxRow(held, attempts: 1, now: now, names: [held.recipientUserId: hostile])])),
             ("outbox-message", OutboxMessagePage(
                 layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now, names: [message.recipientUserId: "maria"]), payload: message.payload,
                 headers: hostile, payloadBytes: message.payload.utf8.count, attempts: [.init(attempt)], hasAttempts: true, canRetry: true,
-                canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")),
+                isHeld: false, canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")),
             ("outbox-confirm", OutboxConfirmPage(
                 layout: layout("Discard?", active: .outbox), move: .discard, row: OutboxRow(message, attempts: 1, now: now),
                 cancelURL: "/outbox/msg-1")),

@@ -219,10 +219,11 @@ struct ReportPageTests {
 
     @Test("an undo withdraws only what has not gone out: pending, failed and no-device messages may be discarded, staff discard only failed ones")
     func withdrawalMoves() {
-        #expect(Set(OutboxMessage.State.sources(of: .discarded)) == [.pending, .failed, .noDevice])
-        #expect(OutboxMessage.State.staffSources(of: .discarded) == [.failed])
-        #expect(OutboxMessage.State.staffSources(of: .pending) == [.failed, .noDevice])
-        #expect(OutboxMessage.State.allCases.filter(\.hasGoneOut) == [.sending, .delivered, .recordedOnly])
+        #expect(Set(OutboxMessage.State.sources(of: .discarded)) == [.pending, .failed, .noDevice, .held])
+        #expect(OutboxMessage.State.staffSources(of: .discarded) == [.failed, .held])
+        #expect(OutboxMessage.State.staffSources(of: .pending) == [.failed, .noDevice, .held])
+        #expect(OutboxMessage.State.heldByRestore == [.pending, .sending])
+        #expect(OutboxMessage.State.allCases.filter(\.hasGoneOut) == [.sending, .delivered, .recordedOnly, .held])
         for target in OutboxMessage.State.allCases {
             #expect(Set(OutboxMessage.State.staffSources(of: target)).isSubset(of: OutboxMessage.State.sources(of: target)), "\(target)")
         }

@@ -44,7 +44,7 @@ struct APNsStandInPagesTests {
         try await APNsStandInFixture.run { apns in
             try await SandboxFixture.run(libraries: 10, apnsStandIn: apns.standIn) { sandbox in
                 // act
-                let set = try await sandbox.raw(.POST, "/apns/faults", json: #"{"unregistered":["\#(Self.token)"],"unavailable":2}"#)
+                let set = try await sandbox.raw(.POST, "/apns/faults", json: #"{"unregistered":["\#(Self.token)"],"unavailable":2,"badDeviceToken":{"\#(Self.token)":"LocalHost"}}"#)
                 let during = await apns.standIn.faults.current()
                 let refused = try await sandbox.raw(.POST, "/apns/faults", json: "[1]")
                 let cleared = try await sandbox.raw(.DELETE, "/apns/faults")
@@ -54,10 +54,11 @@ struct APNsStandInPagesTests {
                 #expect(set.status == 200)
                 #expect(during.unregistered == [Self.token])
                 #expect(during.unavailable == 2)
+                #expect(during.badDeviceToken == [Self.token: "localhost"])
                 #expect(refused.status == 400)
                 #expect(refused.text.contains("unregistered"))
                 #expect(cleared.status == 200)
-                #expect(after == APNsFaultSettings(unregistered: [], tooManyRequests: 0, unavailable: 0, delayMilliseconds: 0, expireProviderToken: 0))
+                #expect(after == APNsFaultSettings(unregistered: [], tooManyRequests: 0, unavailable: 0, delayMilliseconds: 0, expireProviderToken: 0, badDeviceToken: [:]))
             }
         }
     }

@@ -15,6 +15,20 @@ public actor FaultingProxy {
         case answerAfterForwarding(HTTPResponse.Status)
         /// Forwards after holding the call this long: a slow backend.
         case passAfter(Duration)
+        /// Forwards, then closes the connection without a word: the change happened, and its
+        /// answer is lost (as after a dropped connection or a process killed mid-call).
+        case dropAnswerAfterForwarding
+    }
+
+    /// The request context of the proxy's router: it keeps the connection, so a fault can close it.
+    struct Context: RequestContext {
+        var coreContext: CoreRequestContextStorage
+        let channel: any Channel
+
+        init(source: ApplicationRequestContextSource) {
+            coreContext = .init(source: source)
+            channel = source.channel
+        }
     }
 
     /// Decides per call; `callNumber` counts calls with the same method and path, from 1.
@@ -83,9 +97,9 @@ public actor FaultingProxy {
         to backend: String, plan: @escaping Plan, _ body: (FaultingProxy, String) async throws -> Result
     ) async throws -> Result {
         let proxy = FaultingProxy()
-        let router = Router()
-        let handler: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            try await proxy.handle(request, backend: backend, plan: plan)
+        let router = Router(context: Context.self)
+        let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
+            try await proxy.handle(request, backend: backend, plan: plan, connection: context.channel)
         }
         for method in [HTTPRequest.Method.get, .post, .patch, .put, .delete] {
             router.on("**", method: method, use: handler)
@@ -95,7 +109,7 @@ public actor FaultingProxy {
         }
     }
 
-    private func handle(_ request: Request, backend: String, plan: Plan) async throws -> Response {
+    private func handle(_ request: Request, backend: String, plan: Plan, connection: any Channel) async throws -> Response {
         let method = request.method
         let path = request.uri.path
         switch plan(method, path, count(method, path)) {
@@ -109,6 +123,11 @@ public actor FaultingProxy {
         case .passAfter(let delay):
             try await Task.sleep(for: delay)
             return try await forward(request, to: backend)
+        case .dropAnswerAfterForwarding:
+            _ = try await forward(request, to: backend)
+            // Closed before a byte of the answer is written: the caller reads a dropped connection.
+            try? await connection.close().get()
+            return Self.error(.badGateway)
         }
     }
 

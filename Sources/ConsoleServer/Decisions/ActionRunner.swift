@@ -472,23 +472,27 @@ final class ActionRunner: Service, Sendable {
     private func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) async throws {
         try await finish(
             action, state: .applied, target: target, statusAfter: action.statusWanted.rawValue, backendStatus: backendStatus,
-            message: DecisionOutcomeText.applied(action.statusWanted, kind: action.targetKind, name: target.name, city: target.city) + "\(note).")
+            message: DecisionOutcomeText.applied(action.statusWanted, kind: action.targetKind, name: target.name, city: target.city) + "\(note).",
+            outcomeDetail: note.isEmpty ? "" : "confirmed on re-check: the answer to our change was lost, and Book Corners shows it applied")
     }
 
     /// Stores a final outcome, and writes what it established into the mirror first, so the
     /// page a moderator sees after the outcome shows what the backend says now.
     private func finish(
         _ action: ModerationAction, state: ModerationAction.Ending, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
-        message: String
+        message: String, outcomeDetail: String = ""
     ) async throws {
         let now = Date()
+        // An applied decision changed the item from what the moderator saw: a re-read after a lost
+        // answer shows our own change, never the status before it. Otherwise, what the check read.
+        let statusBefore = state == .applied ? action.statusSeen.rawValue : target?.statusText ?? action.statusSeen.rawValue
         let audit = AuditEntry(
             recordedAt: now, actorId: action.actorId, actorUsername: action.actorUsername,
             action: DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted),
             targetKind: action.targetKind.rawValue, targetId: target.map { String($0.itemID) } ?? action.targetKey,
             targetSlug: target?.slug ?? (action.targetKind == .library ? action.targetKey : ""), targetName: target?.name ?? "",
-            statusBefore: target?.statusText ?? action.statusSeen.rawValue, statusAfter: statusAfter, reason: action.reason,
-            outcome: state.auditOutcome, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
+            statusBefore: statusBefore, statusAfter: statusAfter, reason: action.reason,
+            outcome: state.auditOutcome, outcomeDetail: outcomeDetail, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
             userAgent: action.userAgent, itemCreatedAt: target?.createdAt, actionId: action.id)
         var messages: [OutboxMessage] = []
         if state == .applied, let target, let recipient = target.submitterID,
@@ -501,7 +505,8 @@ final class ActionRunner: Service, Sendable {
             messages.append(OutboxMessage(
                 id: messageID, actionId: action.id, recipientUserId: recipient, eventType: push.type,
                 payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
-                sentByBookCorners: DecisionNotifications.bookCornersSendsItself(target, statusAfter: action.statusWanted, reason: action.reason),
+                sentByBookCorners: DecisionNotifications.bookCornersSendsItself(
+                    kind: action.targetKind, from: action.statusSeen, to: action.statusWanted, reason: action.reason),
                 expiresAt: push.expiration(now: now)))
         }
         // The mirror shows at once what this outcome established, so the page the moderator returns
@@ -510,9 +515,10 @@ final class ActionRunner: Service, Sendable {
         if let target {
             do {
                 switch (state, target.status) {
-                case (.applied, let found?):
+                case (.applied, .some):
+                    // From what the moderator saw (the mirror's copy), not the re-read after a lost answer.
                     try store.mirrorDecisionOutcome(
-                        kind: action.targetKind, itemID: target.itemID, from: found, to: action.statusWanted, reason: action.reason, at: now)
+                        kind: action.targetKind, itemID: target.itemID, from: action.statusSeen, to: action.statusWanted, reason: action.reason, at: now)
                 case (.conflict, _):
                     try target.mirrorRecord?.store(in: store)
                 default:

@@ -72,7 +72,7 @@ struct DevicesController {
         }
         try store.appendAudit(audit.staffEntry(
             "device.remove", targetKind: "device", targetId: String(id), targetName: DeviceText.short(device.token),
-            statusBefore: device.active ? "active" : "disabled", context: context, userAgent: request.userAgent))
+            statusBefore: device.state.rawValue, context: context, userAgent: request.userAgent))
         try await sessions.flash("Removed \(DeviceText.short(device.token)): nothing more is pushed to it.", sessionID: session.id)
         return .redirect(to: SiteURL.devices.path, type: .normal)
     }
@@ -105,11 +105,15 @@ struct DevicesPage: MustacheParent {
         init(_ device: Device) {
             token = DeviceText.short(device.token)
             environment = device.environment.rawValue
-            state = device.active ? "active" : "disabled"
-            stateLabel = device.active ? "Active" : "Disabled: \(device.disabledReason)"
+            state = device.state.rawValue
+            stateLabel = device.state == .active ? "Active" : Self.capitalized(device.stateText) + (device.disabledReason.isEmpty ? "" : " (\(device.disabledReason))")
             lastSuccess = device.lastSuccessAt.map(TimeText.utc) ?? "never"
             source = device.source == "import" ? "Book Corners" : "added here"
             removeURL = SiteURL.deviceRemove(device.id ?? 0).path
+        }
+
+        private static func capitalized(_ text: String) -> String {
+            text.prefix(1).uppercased() + text.dropFirst()
         }
 
         func child(named key: String) -> Any? {

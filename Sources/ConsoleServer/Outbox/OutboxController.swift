@@ -28,12 +28,14 @@ struct OutboxController {
         let status = query.text("status", maxLength: 20).flatMap(OutboxMessage.State.init(rawValue:))
         let type = query.text("type", maxLength: 40).flatMap(OutboxMessage.EventType.init(rawValue:))
         let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
-        let attempts = try store.outboxAttemptCounts(messageIDs: messages.map(\.id))
+        // Whatever the filter, messages a restore held wait for a person: they are listed first, apart.
+        let held = try store.outboxMessages(status: .held, limit: 200)
+        let attempts = try store.outboxAttemptCounts(messageIDs: messages.map(\.id) + held.map(\.id))
         let health = try store.outboxHealth(since: Date().addingTimeInterval(-3_600))
         // The navigation counts, from the mirror (no backend read); this page's own data is local.
         var pageStatus = PageStatus()
         let summary = try MirrorPageData.summary(store, status: &pageStatus)
-        let names = try store.knownUsernames(userIDs: Set(messages.map(\.recipientUserId)))
+        let names = try store.knownUsernames(userIDs: Set((messages + held).map(\.recipientUserId)))
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
@@ -44,7 +46,8 @@ struct OutboxController {
             rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now, names: names) }, isEmpty: messages.isEmpty,
             counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: health.count($0)) },
             transport: delivery.transport, deliveryOff: delivery.isOff, watchURL: delivery.watchURL,
-            policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: delivery.policy.rule(for: $0)) })
+            policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: delivery.policy.rule(for: $0)) },
+            held: held.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now, names: names) })
         return try renderer.render(page, with: "outbox")
     }
 
@@ -58,17 +61,22 @@ struct OutboxController {
             row: OutboxRow(message, attempts: attempts.count, now: now, names: names), payload: Self.pretty(message.payload),
             headers: Self.pretty(message.headers), payloadBytes: message.payload.utf8.count,
             attempts: attempts.reversed().map(OutboxMessagePage.Attempt.init), hasAttempts: !attempts.isEmpty,
-            canRetry: OutboxMessage.State.staffSources(of: .pending).contains(message.status),
+            canRetry: OutboxMessage.State.staffSources(of: .pending).contains(message.status), isHeld: message.status == .held,
             canDiscard: OutboxMessage.State.staffSources(of: .discarded).contains(message.status),
             retryURL: SiteURL.outboxRetry(message.id).path, discardURL: SiteURL.outboxDiscard(message.id).path)
         return try renderer.render(page, with: "outbox-message")
     }
 
-    /// What a staff member may do to a message delivery gave up on.
+    /// What a staff member may do to a message delivery gave up on, or a restore held.
     enum Move: String {
         case retry, discard
 
         var target: OutboxMessage.State { self == .retry ? .pending : .discarded }
+
+        /// The audit action: sending a message a restore held is a decision of its own, not a retry.
+        func auditAction(from state: OutboxMessage.State) -> String {
+            self == .retry && state == .held ? "outbox.send" : "outbox.\(rawValue)"
+        }
     }
 
     /// Retry now or Discard: a confirmation page first, then the move with its audit entry in
@@ -80,13 +88,14 @@ struct OutboxController {
         let back = SiteURL.outboxMessage(message.id).path
         guard form.confirmed == "1" else {
             let page = OutboxConfirmPage(
-                layout: LayoutModel(context: context, title: move == .retry ? "Retry now?" : "Discard?", active: .outbox, summary: nil),
-                move: move, row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
+                layout: LayoutModel(
+                    context: context, title: move == .retry ? (message.status == .held ? "Send?" : "Retry now?") : "Discard?", active: .outbox, summary: nil),
+                move: move, held: message.status == .held, row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
             return try renderer.render(page, with: "outbox-confirm").response(from: request, context: context)
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let entry = audit.staffEntry(
-            "outbox.\(move.rawValue)", targetKind: "outbox", targetId: message.id,
+            move.auditAction(from: message.status), targetKind: "outbox", targetId: message.id,
             targetName: "\(message.eventType.rawValue) to user #\(message.recipientUserId)", statusBefore: message.status.rawValue,
             statusAfter: move.target.rawValue, context: context, userAgent: request.userAgent)
         let flash: String
@@ -97,7 +106,9 @@ struct OutboxController {
                 delivery.nudge()
                 flash = delivery.isOff
                     ? "Queued again, but delivery is off (--outbox-transport off): it waits in the outbox."
-                    : "Queued again: the dispatcher tries it now."
+                    : message.status == .held
+                        ? "Queued to send: the dispatcher sends it now, to the devices that have not had it."
+                        : "Queued again: the dispatcher tries it now."
             case .discard:
                 try store.discardOutboxMessage(message.id, audit: entry, now: Date())
                 flash = "Discarded: it stays here for the record and is never delivered."

@@ -151,11 +151,32 @@ struct OutboxPage: MustacheParent {
     let hasWatchURL: Bool
     let policy: [PolicyRow]
     let filterURL = SiteURL.outbox.path
+    /// Messages a restore held: each waits for a staff member to send or discard it.
+    let held: [HeldRow]
+    let hasHeld: Bool
+
+    /// A held message with the two forms that move it (each asks for confirmation first).
+    struct HeldRow: MustacheParent {
+        let row: OutboxRow
+        let sendURL: String
+        let discardURL: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "row": row
+            case "sendURL": sendURL
+            case "discardURL": discardURL
+            default: nil
+            }
+        }
+    }
 
     init(
         layout: LayoutModel, statusOptions: [FilterOption], typeOptions: [FilterOption], rows: [OutboxRow], isEmpty: Bool, counts: [Count],
-        transport: String, deliveryOff: Bool, watchURL: String, policy: [PolicyRow]
+        transport: String, deliveryOff: Bool, watchURL: String, policy: [PolicyRow], held: [OutboxRow] = []
     ) {
+        self.held = held.map { HeldRow(row: $0, sendURL: SiteURL.outboxRetry($0.id).path, discardURL: SiteURL.outboxDiscard($0.id).path) }
+        hasHeld = !held.isEmpty
         self.layout = layout
         self.statusOptions = statusOptions
         self.typeOptions = typeOptions
@@ -183,6 +204,8 @@ struct OutboxPage: MustacheParent {
         case "hasWatchURL": hasWatchURL
         case "policy": policy
         case "filterURL": filterURL
+        case "held": held
+        case "hasHeld": hasHeld
         default: nil
         }
     }
@@ -231,6 +254,8 @@ struct OutboxMessagePage: MustacheParent {
     let attempts: [Attempt]
     let hasAttempts: Bool
     let canRetry: Bool
+    /// Held by a restore: its Retry now is a Send.
+    let isHeld: Bool
     let canDiscard: Bool
     let retryURL: String
     let discardURL: String
@@ -246,6 +271,7 @@ struct OutboxMessagePage: MustacheParent {
         case "attempts": attempts
         case "hasAttempts": hasAttempts
         case "canRetry": canRetry
+        case "isHeld": isHeld
         case "canDiscard": canDiscard
         case "retryURL": retryURL
         case "discardURL": discardURL
@@ -266,11 +292,17 @@ struct OutboxConfirmPage: MustacheParent {
     let row: OutboxRow
     let cancelURL: String
 
-    init(layout: LayoutModel, move: OutboxController.Move, row: OutboxRow, cancelURL: String) {
+    init(layout: LayoutModel, move: OutboxController.Move, held: Bool = false, row: OutboxRow, cancelURL: String) {
         self.layout = layout
         self.row = row
         self.cancelURL = cancelURL
         switch move {
+        case .retry where held:
+            heading = "Send this held message?"
+            explanation = "It was waiting to be sent when the backup now restored was taken, so it may have reached its recipient after the backup. Send it only if you know they have not had it: it goes out with the same apns-id, to the devices the restored attempts show it has not reached. This is written to the audit log."
+            button = "Send"
+            isDanger = false
+            actionURL = SiteURL.outboxRetry(row.id).path
         case .retry:
             heading = "Retry this message now?"
             explanation = "It goes back to the dispatcher with the same apns-id and is tried at once, to every active device of the recipient."

@@ -97,11 +97,13 @@ struct PushNotification: Sendable, Equatable {
 /// Who hears about a decision, and what they read.
 enum DecisionNotifications {
     /// Whether Book Corners pushes the submitter about this decision itself: on a library's
-    /// pending → approved, and on → rejected when a reason is given (backend-api.md).
-    static func bookCornersSendsItself(_ item: DecisionTarget, statusAfter: ItemStatus, reason: String) -> Bool {
-        guard item.kind == .library else { return false }
-        switch statusAfter {
-        case .approved: return item.status == .pending
+    /// pending → approved, and on → rejected when a reason is given (backend-api.md). Judged on
+    /// the transition the moderator asked for (the status they saw → the one they wanted), never
+    /// on the item as re-read afterwards: after a lost answer the re-read shows our own change.
+    static func bookCornersSendsItself(kind: ModerationAction.TargetKind, from seen: ItemStatus, to wanted: ItemStatus, reason: String) -> Bool {
+        guard kind == .library else { return false }
+        switch wanted {
+        case .approved: return seen == .pending
         case .rejected: return !reason.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
         default: return false
         }

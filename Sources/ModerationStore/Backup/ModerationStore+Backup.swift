@@ -101,6 +101,7 @@ extension ModerationStore {
             try db.execute(
                 sql: "UPDATE action SET restoredAt = ? WHERE state NOT IN ('applied', 'conflict', 'failed')", arguments: [Date()])
         }
+        try holdRestoredOutboxMessages(in: copy, replacing: databasePath, now: Date())
         try copy.close()
         // The database replaced is kept whole beside it (`<database>.before-restore`): its
         // write-ahead log is first checkpointed into it, while the lock keeps every console out,

@@ -16,13 +16,20 @@ public struct OutboxSettlement: Sendable, Equatable {
     public var reason: String
     public var attempts: [OutboxAttempt]
     public var nextAttemptAt: Date?
+    /// What the attempts told about each device, in the environment tried; when empty, the
+    /// attempts' outcomes speak for their tokens' own environments.
+    public var deviceReports: [DeviceReport]
 
-    public init(messageID: String, state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil) {
+    public init(
+        messageID: String, state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,
+        deviceReports: [DeviceReport] = []
+    ) {
         self.messageID = messageID
         self.state = state
         self.reason = reason
         self.attempts = attempts
         self.nextAttemptAt = nextAttemptAt
+        self.deviceReports = deviceReports
     }
 }
 
@@ -176,8 +183,9 @@ extension ModerationStore {
     /// Ends or gives back claimed messages with the attempts just made, all in one transaction
     /// (a batch of deliveries costs one commit). Each must still be `sending` and held by
     /// `owner`; answers the ids it no longer held (another dispatcher took them over after the
-    /// lease ran out: their state stands, our attempts are still recorded). Delivered
-    /// attempts mark their device's last success; refused tokens are disabled.
+    /// lease ran out: their state stands, our attempts are still recorded). What the attempts
+    /// told about devices moves their state (`DeviceReport`): a last success, a token unregistered
+    /// or of the wrong environment, or one back in the other environment.
     @discardableResult
     public func settleOutboxMessages(_ settlements: [OutboxSettlement], owner: String, now: Date) throws -> [String] {
         try writer.write { db in
@@ -207,18 +215,9 @@ extension ModerationStore {
                         attempt.messageId, attempt.deviceToken, attempt.transport, attempt.httpStatus, attempt.outcome.rawValue, attempt.reason,
                         attempt.attemptedAt,
                     ])
-                    guard !attempt.deviceToken.isEmpty else { continue }
-                    switch attempt.outcome {
-                    case .delivered:
-                        try db.cachedStatement(sql: "UPDATE device SET lastSuccessAt = ? WHERE token = ?")
-                            .execute(arguments: [attempt.attemptedAt, attempt.deviceToken])
-                    case .deviceDisabled:
-                        // APNs says the token is gone: nothing goes to it again until someone adds it anew.
-                        _ = try Self.disableDevice(db, token: attempt.deviceToken, reason: attempt.reason, at: attempt.attemptedAt)
-                    case .retry, .failed:
-                        break
-                    }
                 }
+                let reports = settlement.deviceReports.isEmpty ? settlement.attempts.compactMap(DeviceReport.init(attempt:)) : settlement.deviceReports
+                for report in reports { try Self.apply(report, db) }
             }
             return lost
         }
@@ -256,6 +255,67 @@ extension ModerationStore {
     public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
         // A fresh run of attempts: the ones before stay in the attempt history.
         try moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0", arguments: [now], audit: audit)
+    }
+
+    /// Within a restore, on the checked copy before it is put in place: every message still to be
+    /// (re)sent there was waiting when the backup was taken and may have gone out after it, so it
+    /// is held for a staff member to send or discard, never re-sent on its own. What the database
+    /// being replaced (if it can be read) knows of each goes into its reason. Answers how many.
+    @discardableResult
+    static func holdRestoredOutboxMessages(in copy: DatabaseQueue, replacing databasePath: String, now: Date) throws -> Int {
+        let sources = OutboxMessage.State.heldByRestore.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+        let ids = try copy.read { db in try String.fetchAll(db, sql: "SELECT id FROM outboxMessage WHERE status IN (\(sources))") }
+        guard !ids.isEmpty else { return 0 }
+        let replaced = copy.writeWithoutTransaction { db in replacedOutboxStates(ids: ids, databasePath: databasePath, db) }
+        let restoredAt = now.formatted(.iso8601)
+        return try copy.write { db in
+            var held = 0
+            for id in ids {
+                var reason = "Held by the restore of \(restoredAt): it was waiting to be sent when the backup was taken, so it may have gone out after the backup. Send it only if its recipient has not had it; otherwise discard it."
+                if let known = replaced[id] { reason += " " + known }
+                try db.execute(
+                    sql: """
+                        UPDATE outboxMessage SET status = 'held', lastReason = ?, claimedBy = NULL, leaseExpiresAt = NULL, finishedAt = NULL
+                        WHERE id = ? AND status IN (\(sources))
+                        """, arguments: [reason, id])
+                held += db.changesCount
+            }
+            return held
+        }
+    }
+
+    /// What the database a restore replaces says of each message, in words, read through the
+    /// copy's own connection (attached, then detached: no second connection to race the restore's
+    /// own); empty when it is missing or cannot be read (the words only help a person decide).
+    private static func replacedOutboxStates(ids: [String], databasePath: String, _ db: Database) -> [String: String] {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return [:] }
+        do {
+            // A process that just let go of it may still be checkpointing its log: wait a little.
+            try db.execute(sql: "PRAGMA busy_timeout = 5000")
+            try db.execute(sql: "ATTACH DATABASE ? AS replaced", arguments: [databasePath])
+        } catch {
+            return [:]
+        }
+        defer { try? db.execute(sql: "DETACH DATABASE replaced") }
+        do {
+            let messages = try OutboxMessage.fetchAll(
+                db, sql: "SELECT * FROM replaced.outboxMessage WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                arguments: StatementArguments(ids))
+            var words: [String: String] = [:]
+            for message in messages {
+                let when = (message.finishedAt ?? message.nextAttemptAt).formatted(.iso8601)
+                words[message.id] = switch message.status {
+                case .delivered: "The database the restore replaced says it was delivered at \(when)."
+                case .recordedOnly: "The database the restore replaced says Book Corners sent it itself (recorded only) at \(when)."
+                case .pending, .held: "The database the restore replaced says it was still waiting to be sent."
+                case .sending: "The database the restore replaced says it was being sent when that database was last used."
+                case .failed, .noDevice, .discarded: "The database the restore replaced says it ended \(message.status.label.lowercased()) at \(when)."
+                }
+            }
+            return words
+        } catch {
+            return [:]
+        }
     }
 
     /// A failed message is kept but never delivered (Discard), with its audit entry.
@@ -354,5 +414,24 @@ public struct NotificationWithdrawal: Sendable {
         self.alreadyToldNote = alreadyToldNote
         self.withdrawnNote = withdrawnNote
         self.audit = audit
+    }
+}
+
+extension DeviceReport {
+    /// What an attempt says of its token in the token's own environment (400 is `BadDeviceToken`,
+    /// any other refusal of the token `Unregistered` as of the attempt); nil for one that says nothing.
+    init?(attempt: OutboxAttempt) {
+        guard !attempt.deviceToken.isEmpty else { return nil }
+        switch attempt.outcome {
+        case .delivered:
+            self.init(token: attempt.deviceToken, environment: nil, finding: .delivered, reason: "", at: attempt.attemptedAt)
+        case .deviceDisabled:
+            self.init(
+                token: attempt.deviceToken, environment: nil,
+                finding: attempt.httpStatus == 400 ? .badDeviceToken : .unregistered(since: attempt.attemptedAt), reason: attempt.reason,
+                at: attempt.attemptedAt)
+        case .retry, .failed:
+            return nil
+        }
     }
 }

@@ -75,6 +75,9 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         /// Kept, never delivered: a staff member discarded a failed message, or the decision
         /// that caused it was undone before it went out.
         case discarded
+        /// Waiting (or being sent) when a backup was taken that has since been restored: it may
+        /// have gone out after the backup, so it waits for a staff member to send or discard it.
+        case held
 
         /// The dispatcher is done with it (a staff member may still retry a failed or no-device one).
         public var isFinal: Bool { self != .pending && self != .sending }
@@ -82,11 +85,15 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         /// The states a message in this state may move to.
         public var allowedNext: Set<State> {
             switch self {
-            // A dispatcher claims it; or the decision that caused it is undone before it goes out.
-            case .pending: [.sending, .discarded]
+            // A dispatcher claims it; or the decision that caused it is undone before it goes out;
+            // or a restore brings it back from a backup, after which it may have gone out.
+            case .pending: [.sending, .discarded, .held]
             // Its dispatcher renews or hands over the lease, gives it back (a retry later, or
             // a shutdown), or ends it. Once claimed it may be on its way: an undo no longer stops it.
-            case .sending: [.sending, .pending, .delivered, .failed, .recordedOnly, .noDevice]
+            // A restore holds it too.
+            case .sending: [.sending, .pending, .delivered, .failed, .recordedOnly, .noDevice, .held]
+            // Send or Discard, by a staff member; or its decision is undone.
+            case .held: [.pending, .discarded]
             // Retry now, or Discard, by a staff member; or its decision is undone.
             case .failed: [.pending, .discarded]
             // Retry now once the recipient has a device; or its decision is undone.
@@ -95,19 +102,24 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
             }
         }
 
-        /// The states a staff member's Retry now (to `pending`) or Discard (to `discarded`) starts
-        /// from: a message the dispatcher is done with and did not deliver. Discard takes only a
-        /// failed one; the other ways into `discarded` are an undo's (`NotificationWithdrawal`).
+        /// The states a staff member's Retry now or Send (to `pending`) or Discard (to `discarded`)
+        /// starts from: a message the dispatcher is done with and did not deliver, or one a restore
+        /// held. Discard takes only a failed or held one; the other ways into `discarded` are an
+        /// undo's (`NotificationWithdrawal`).
         public static func staffSources(of target: State) -> [State] {
             switch target {
-            case .pending: [.failed, .noDevice]
-            case .discarded: [.failed]
+            case .pending: [.failed, .noDevice, .held]
+            case .discarded: [.failed, .held]
             default: []
             }
         }
 
-        /// Gone, or going, to the recipient: what an undo can no longer take back.
-        public var hasGoneOut: Bool { self == .sending || self == .delivered || self == .recordedOnly }
+        /// The states a restore holds: those the dispatcher would still (re)send on its own.
+        public static let heldByRestore: [State] = sources(of: .held)
+
+        /// Gone, or going (or, held after a restore, perhaps gone), to the recipient: what an undo
+        /// can no longer take back for sure.
+        public var hasGoneOut: Bool { self == .sending || self == .delivered || self == .recordedOnly || self == .held }
 
         /// Every state from which `target` may be reached.
         public static func sources(of target: State) -> [State] {
@@ -124,6 +136,7 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
             case .recordedOnly: "Sent by Book Corners"
             case .noDevice: "No device"
             case .discarded: "Discarded"
+            case .held: "Held after a restore"
             }
         }
     }

@@ -13,15 +13,19 @@ public struct APNsFaultSettings: Codable, Sendable, Equatable {
     public var delayMilliseconds: Int?
     /// The next N pushes are answered 403 `ExpiredProviderToken`.
     public var expireProviderToken: Int?
+    /// Tokens answered 400 `BadDeviceToken` when pushed to the named host (`localhost` or
+    /// `127.0.0.1`, the stand-in's two names): a token of the other APNs environment, as Apple answers it.
+    public var badDeviceToken: [String: String]?
 
     public init(
         unregistered: [String]? = nil, tooManyRequests: Int? = nil, unavailable: Int? = nil, delayMilliseconds: Int? = nil,
-        expireProviderToken: Int? = nil
+        expireProviderToken: Int? = nil, badDeviceToken: [String: String]? = nil
     ) {
         self.unregistered = unregistered
         self.tooManyRequests = tooManyRequests
         self.unavailable = unavailable
         self.delayMilliseconds = delayMilliseconds
         self.expireProviderToken = expireProviderToken
+        self.badDeviceToken = badDeviceToken
     }
 }

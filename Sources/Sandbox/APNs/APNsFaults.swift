@@ -7,6 +7,8 @@ public actor APNsFaults {
     private var unavailable = 0
     private var delayMilliseconds = 0
     private var expireProviderToken = 0
+    /// Token → the host that refuses it as a token of the other environment.
+    private var badDeviceTokenHosts: [String: String] = [:]
 
     public init() {}
 
@@ -17,6 +19,9 @@ public actor APNsFaults {
         if let count = settings.unavailable { unavailable = max(0, count) }
         if let milliseconds = settings.delayMilliseconds { delayMilliseconds = max(0, milliseconds) }
         if let count = settings.expireProviderToken { expireProviderToken = max(0, count) }
+        if let hosts = settings.badDeviceToken {
+            for (token, host) in hosts { badDeviceTokenHosts[token.lowercased()] = host.lowercased() }
+        }
     }
 
     /// Back to a well-behaved APNs.
@@ -26,6 +31,7 @@ public actor APNsFaults {
         unavailable = 0
         delayMilliseconds = 0
         expireProviderToken = 0
+        badDeviceTokenHosts = [:]
     }
 
     /// What is switched on now, in the shape `apply` takes.
@@ -33,7 +39,7 @@ public actor APNsFaults {
         APNsFaultSettings(
             unregistered: unregistered.sorted(), tooManyRequests: tooManyRequests, unavailable: unavailable,
             delayMilliseconds: delayMilliseconds,
-            expireProviderToken: expireProviderToken)
+            expireProviderToken: expireProviderToken, badDeviceToken: badDeviceTokenHosts)
     }
 
     var answerDelay: Duration { .milliseconds(delayMilliseconds) }
@@ -48,6 +54,11 @@ public actor APNsFaults {
     func takeTooManyRequests() -> Bool { take(&tooManyRequests) }
 
     func isUnregistered(_ token: String) -> Bool { unregistered.contains(token.lowercased()) }
+
+    /// Whether `host` refuses `token` as one of the other environment.
+    func refusesAsOtherEnvironment(_ token: String, host: String) -> Bool {
+        badDeviceTokenHosts[token.lowercased()] == host.lowercased()
+    }
 
     private func take(_ count: inout Int) -> Bool {
         guard count > 0 else { return false }

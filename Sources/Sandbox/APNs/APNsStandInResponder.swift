@@ -35,7 +35,7 @@ struct APNsStandInResponder: HTTPResponder {
         // One byte over the limit is enough to know it is too large.
         let body = try? await request.body.collect(upTo: Self.maxPayloadBytes + 1)
         let payload = body.map { String(buffer: $0) } ?? ""
-        let rejection = await check(headers: headers, token: token, body: body)
+        let rejection = await check(headers: headers, token: token, body: body, authority: request.head.authority ?? "")
         await log.append(
             APNsReceivedPush(
                 deviceToken: token, authority: request.head.authority ?? "", headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: now(),
@@ -45,12 +45,13 @@ struct APNsStandInResponder: HTTPResponder {
         return Self.answer(rejection, apnsID: apnsID)
     }
 
-    private func check(headers: [String: String], token: String, body: ByteBuffer?) async -> APNsRejection? {
+    private func check(headers: [String: String], token: String, body: ByteBuffer?, authority: String) async -> APNsRejection? {
         if await faults.takeUnavailable() { return .serviceUnavailable }
         if let rejection = verifier.check(authorization: headers["authorization"], now: now()) { return rejection }
         if await faults.takeExpiredProviderToken() { return .expiredProviderToken }
         if let rejection = Self.checkHeaders(headers, topic: topic) { return rejection }
         guard Self.isDeviceToken(token) else { return .badDeviceToken }
+        if await faults.refusesAsOtherEnvironment(token, host: Self.host(of: authority)) { return .badDeviceToken }
         guard let body else { return .payloadTooLarge }
         if let rejection = Self.checkPayload(body) { return rejection }
         if await faults.takeTooManyRequests() { return .tooManyRequests }
@@ -66,6 +67,12 @@ struct APNsStandInResponder: HTTPResponder {
         if let priority = headers["apns-priority"], !priorities.contains(priority) { return .badPriority }
         if let expiration = headers["apns-expiration"], Int(expiration) == nil { return .badExpirationDate }
         return nil
+    }
+
+    /// The host of an `:authority` (`localhost:8082` → `localhost`; `[::1]:8082` → `[::1]`).
+    private static func host(of authority: String) -> String {
+        guard let colon = authority.lastIndex(of: ":"), !authority[colon...].contains("]") else { return authority }
+        return String(authority[..<colon])
     }
 
     /// 64 hexadecimal digits, as APNs hands tokens to apps.

@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import Logging
 import Synchronization
 import ModerationStore
 import TestSupport
@@ -49,5 +50,37 @@ enum APNsTestMessage {
     /// A device token as APNs hands them out: 64 hexadecimal digits.
     static func token(_ seed: Int) -> String {
         String(repeating: String(format: "%08x", seed), count: 8)
+    }
+}
+
+extension APNsStandInFixture {
+    /// Delivers every due message of `store` through this stand-in, as a console's dispatcher
+    /// would (the standard policy unless told), until none is due; answers the messages handled.
+    @discardableResult
+    /// `sandboxHost` and `productionHost` name the stand-in as each APNs environment's host
+    /// (`localhost` or `127.0.0.1`: its certificate has both), so it can tell them apart.
+    func deliverDueMessages(
+        of store: ModerationStore, policy: DeliveryPolicy = .standard, maxAttempts: Int = 10, now: Date = Date(),
+        sandboxHost: String = "localhost", productionHost: String = "localhost"
+    ) async throws -> Int {
+        var configuration = consoleConfiguration()
+        configuration.sandboxURL = URL(string: "https://\(sandboxHost):\(port)") ?? baseURL
+        configuration.productionURL = URL(string: "https://\(productionHost):\(port)") ?? baseURL
+        let transport = try APNsTransport(configuration: configuration)
+        let dispatcher = OutboxDispatcher(
+            store: store, transport: transport, policy: policy, configuration: .init(maxAttempts: maxAttempts), logger: Logger(label: "test"))
+        var handled = 0
+        do {
+            while true {
+                let batch = try await dispatcher.deliverDueBatch(now: now)
+                guard batch > 0 else { break }
+                handled += batch
+            }
+        } catch {
+            await transport.shutdown()
+            throw error
+        }
+        await transport.shutdown()
+        return handled
     }
 }

@@ -44,6 +44,14 @@ struct OutboxFiller {
         }
     }
 
+    /// The audit entry a staff member's move of a message (Retry now, Send, Discard) carries.
+    static func staffAudit(_ action: String, messageID: String, statusBefore: String = "failed", statusAfter: String = "pending") -> AuditEntry {
+        AuditEntry(
+            recordedAt: Date(), actorId: 3, actorUsername: "staff", action: action, targetKind: "outbox", targetId: messageID, targetSlug: "",
+            targetName: "", statusBefore: statusBefore, statusAfter: statusAfter, reason: "", outcome: .succeeded, backendStatus: nil,
+            requestId: "test", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil)
+    }
+
     static func token(user: Int, slot: Int = 0) -> String {
         String(format: "%032x%032x", user, slot)
     }

@@ -8,22 +8,30 @@ struct APNsAnswer: Sendable, Equatable {
     /// APNs' `reason` (`BadDeviceToken`, `Unregistered`, …); empty on success or without a body.
     let reason: String
     let retryAfter: TimeInterval?
+    /// A 410's `timestamp`: since when APNs knows the token is no longer valid.
+    let invalidSince: Date?
 
-    /// APNs' JSON error body: `{"reason": "…", "timestamp": …}`.
+    /// APNs' JSON error body: `{"reason": "…", "timestamp": …}` (milliseconds since 1970, on 410).
     private struct Body: Decodable {
         let reason: String?
+        let timestamp: Double?
     }
 
-    init(status: Int, reason: String, retryAfter: TimeInterval? = nil) {
+    init(status: Int, reason: String, retryAfter: TimeInterval? = nil, invalidSince: Date? = nil) {
         self.status = status
         self.reason = reason
         self.retryAfter = retryAfter
+        self.invalidSince = invalidSince
     }
 
     /// Reads an answer's body (which may be empty or not JSON) and `Retry-After` header.
     init(status: Int, body: Data, retryAfterHeader: String?) {
-        let reason = (try? JSONDecoder().decode(Body.self, from: body))?.reason ?? ""
-        self.init(status: status, reason: reason, retryAfter: retryAfterHeader.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) })
+        let decoded = try? JSONDecoder().decode(Body.self, from: body)
+        // A time APNs gave that is not a plausible one (negative, or not finite) is left out.
+        let since = decoded?.timestamp.flatMap { $0.isFinite && $0 > 0 ? Date(timeIntervalSince1970: $0 / 1000) : nil }
+        self.init(
+            status: status, reason: decoded?.reason ?? "", retryAfter: retryAfterHeader.flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) },
+            invalidSince: status == 410 ? since : nil)
     }
 
     /// APNs wants a newer provider token: the one case the transport renews and retries.
@@ -31,7 +39,7 @@ struct APNsAnswer: Sendable, Equatable {
 
     /// The result stored for the device.
     func result(for deviceToken: String) -> DeliveryResult {
-        DeliveryResult(deviceToken: deviceToken, outcome: outcome, httpStatus: status, reason: words, retryAfter: retryAfter)
+        DeliveryResult(deviceToken: deviceToken, outcome: outcome, httpStatus: status, reason: words, retryAfter: retryAfter, invalidSince: invalidSince)
     }
 
     var outcome: OutboxAttempt.Outcome {
@@ -57,9 +65,9 @@ struct APNsAnswer: Sendable, Equatable {
     }
 
     private static let meaning: [String: String] = [
-        "Unregistered": "the app is no longer installed or allowed to notify on this device; the device is disabled.",
+        "Unregistered": "the app is no longer installed or allowed to notify on this device; nothing is pushed to it until Book Corners reports it registered again.",
         "ExpiredToken": "the device token has expired; the device is disabled.",
-        "BadDeviceToken": "the device token is not valid for this environment; the device is disabled.",
+        "BadDeviceToken": "the device token is not valid for this environment (most often it belongs to the other one); the other environment is tried next, and an import brings it back.",
         "DeviceTokenNotForTopic": "the device token belongs to another app; check the device's environment and the topic.",
         "PayloadTooLarge": "the notification is over 4096 bytes; it cannot be sent as it is.",
         "TopicDisallowed": "the key's team may not send to this topic; check the configured bundle id.",

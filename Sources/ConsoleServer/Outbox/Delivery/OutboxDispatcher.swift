@@ -107,8 +107,10 @@ public final class OutboxDispatcher: Service, Sendable {
         // A batch held up by a slow receiver keeps its claims: only a dead dispatcher's expire.
         let heartbeat = renewingLeases(of: claimed.map(\.id))
         defer { heartbeat.cancel() }
-        let devices = try store.activeDevices(userIDs: Set(claimed.map(\.recipientUserId)))
-        let reached = try store.deliveredDeviceTokens(messageIDs: claimed.filter { $0.attempts > 1 }.map(\.id))
+        let devices = try store.deliverableDevices(userIDs: Set(claimed.map(\.recipientUserId)))
+        // Every message, not only those tried before by this run of attempts: a Retry now starts
+        // the count again, and the devices an earlier run reached must not have it twice.
+        let reached = try store.deliveredDeviceTokens(messageIDs: claimed.map(\.id))
         let settlements = await withTaskGroup(of: OutboxSettlement.self) { group in
             for message in claimed {
                 let remaining = (devices[message.recipientUserId] ?? []).filter { !(reached[message.id] ?? []).contains($0.token) }
@@ -158,9 +160,24 @@ public final class OutboxDispatcher: Service, Sendable {
                 messageId: message.id, deviceToken: $0.deviceToken, transport: transport.name, httpStatus: $0.httpStatus, outcome: $0.outcome,
                 reason: $0.reason, attemptedAt: Date())
         }
+        let environments = Dictionary(devices.map { ($0.token, $0.environment) }, uniquingKeysWith: { first, _ in first })
         return OutboxSettlement(
             messageID: message.id, attempts: attempts,
-            outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: Date()))
+            outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: Date()),
+            deviceReports: results.compactMap { Self.report(of: $0, environment: environments[$0.deviceToken], at: now) })
+    }
+
+    /// What APNs' answer says about the token, in the environment it was pushed in.
+    private static func report(of result: DeliveryResult, environment: Device.Environment?, at now: Date) -> DeviceReport? {
+        guard !result.deviceToken.isEmpty else { return nil }
+        let finding: DeviceReport.Finding
+        switch result.outcome {
+        case .delivered: finding = .delivered
+        case .deviceDisabled where result.httpStatus == 400: finding = .badDeviceToken
+        case .deviceDisabled: finding = .unregistered(since: result.invalidSince ?? now)
+        case .retry, .failed: return nil
+        }
+        return DeviceReport(token: result.deviceToken, environment: environment, finding: finding, reason: result.reason, at: now)
     }
 
     /// The message's next state from its devices' results, judged as a whole: again later
@@ -218,7 +235,7 @@ public final class OutboxDispatcher: Service, Sendable {
 }
 
 extension OutboxSettlement {
-    fileprivate init(messageID: String, attempts: [OutboxAttempt], outcome: (OutboxMessage.State, String, Date?)) {
-        self.init(messageID: messageID, state: outcome.0, reason: outcome.1, attempts: attempts, nextAttemptAt: outcome.2)
+    fileprivate init(messageID: String, attempts: [OutboxAttempt], outcome: (OutboxMessage.State, String, Date?), deviceReports: [DeviceReport]) {
+        self.init(messageID: messageID, state: outcome.0, reason: outcome.1, attempts: attempts, nextAttemptAt: outcome.2, deviceReports: deviceReports)
     }
 }

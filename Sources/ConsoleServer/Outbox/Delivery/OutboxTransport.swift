@@ -45,12 +45,18 @@ public struct DeliveryResult: Sendable, Equatable {
     public var reason: String
     /// How long the other side asked us to wait (`Retry-After`), if it said.
     public var retryAfter: TimeInterval?
+    /// Since when the token is no longer valid, when APNs said (the `timestamp` of a 410).
+    public var invalidSince: Date?
 
-    public init(deviceToken: String = "", outcome: OutboxAttempt.Outcome, httpStatus: Int? = nil, reason: String = "", retryAfter: TimeInterval? = nil) {
+    public init(
+        deviceToken: String = "", outcome: OutboxAttempt.Outcome, httpStatus: Int? = nil, reason: String = "", retryAfter: TimeInterval? = nil,
+        invalidSince: Date? = nil
+    ) {
         self.deviceToken = deviceToken
         self.outcome = outcome
         self.httpStatus = httpStatus
         self.reason = reason
         self.retryAfter = retryAfter
+        self.invalidSince = invalidSince
     }
 }
