@@ -181,6 +181,7 @@ enum ModerationStoreMigrations {
             // How each entry was hashed: plain SHA-256 (0) or HMAC-SHA256 under the audit key (1).
             try db.execute(sql: "ALTER TABLE auditEntry ADD COLUMN keyed BOOLEAN NOT NULL DEFAULT 0")
         }
+        BackendBudgetMigrations.register(in: &migrator)
         return migrator
     }
 }

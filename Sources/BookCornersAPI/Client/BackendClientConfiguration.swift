@@ -14,6 +14,8 @@ public struct BackendClientConfiguration: Sendable {
     public var maxResponseBytes: Int
     /// Told of every exchange (metrics, readiness); nil for none.
     public var observer: (any BackendCallObserver)?
+    /// Asked before every HTTP attempt and told of every 429; nil: no budget is kept.
+    public var gate: (any BackendCallGate)?
 
     public init(
         baseURL: URL,
@@ -22,7 +24,8 @@ public struct BackendClientConfiguration: Sendable {
         readRetry: RetryPolicy = RetryPolicy(),
         userAgent: String = "BookCornersModerationConsole/\(ConsoleVersion.current)",
         maxResponseBytes: Int = 8 * 1024 * 1024,
-        observer: (any BackendCallObserver)? = nil
+        observer: (any BackendCallObserver)? = nil,
+        gate: (any BackendCallGate)? = nil
     ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.connectTimeout = connectTimeout
@@ -31,6 +34,7 @@ public struct BackendClientConfiguration: Sendable {
         self.userAgent = userAgent
         self.maxResponseBytes = maxResponseBytes
         self.observer = observer
+        self.gate = gate
     }
 }
 
