@@ -27,8 +27,8 @@ actor MirrorSync: Service {
     /// This process's name on the mirror's lease.
     private let owner = UUID().uuidString
     /// Items a complete pass did not list, by id: the page to look for each on next, once a
-    /// read said it stands before or after the page read.
-    private var confirmationPages: [MirrorScope: [Int: Int]] = [:]
+    /// read said it stands before or after the page read, and which of the two it said.
+    private var confirmationPages: [MirrorScope: [Int: (page: Int, moved: MissingItemPlace)]] = [:]
     /// Sessions whose tokens the backend refused: not asked again by this process.
     private var refusedSessions: Set<String> = []
     private var sweeps: [MirrorScope: PendingSweep] = [:]
@@ -336,7 +336,8 @@ actor MirrorSync: Service {
             logger.error("mirror could not place a missing item", metadata: ["error": "\(error)"])
             return
         }
-        let pageNumber = confirmationPages[scope]?[item.id] ?? (listedBefore / configuration.pageSize + 1)
+        let hint = confirmationPages[scope]?[item.id]
+        let pageNumber = hint?.page ?? (listedBefore / configuration.pageSize + 1)
         let page = Page(clampingNumber: pageNumber, size: configuration.pageSize)
         let listed: [(id: Int, createdAt: Date)]
         let pagination: Pagination
@@ -353,13 +354,17 @@ actor MirrorSync: Service {
             listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
             pagination = list.pagination
         }
-        switch MissingItemPlace.of(id: item.id, createdAt: item.createdAt, in: listed, page: pagination.page, hasNext: pagination.hasNext) {
+        var place = MissingItemPlace.of(id: item.id, createdAt: item.createdAt, in: listed, page: pagination.page, hasNext: pagination.hasNext)
+        // Sent back the way it came (after a page of newer items, before a page of older ones):
+        // its place is between the two pages, and neither lists it.
+        if let hint, (hint.moved == .before && place == .after) || (hint.moved == .after && place == .before) { place = .gone }
+        switch place {
         case .listed:
             confirmationPages[scope]?[item.id] = nil
         case .before:
-            confirmationPages[scope, default: [:]][item.id] = max(1, pagination.page - 1)
+            confirmationPages[scope, default: [:]][item.id] = (max(1, pagination.page - 1), .before)
         case .after:
-            confirmationPages[scope, default: [:]][item.id] = pagination.page + 1
+            confirmationPages[scope, default: [:]][item.id] = (pagination.page + 1, .after)
         case .gone:
             confirmationPages[scope]?[item.id] = nil
             saving {
