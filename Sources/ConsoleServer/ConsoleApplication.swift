@@ -82,8 +82,13 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let backendMetrics = BackendCallMetrics(limits: configuration.mirror.map {
         BackendCallMetrics.Limits(windowSeconds: $0.policy.windowSeconds, reads: $0.policy.backendLimit)
     } ?? BackendCallMetrics.Limits())
+    let budget = makeBackendBudget(configuration: configuration, store: store, logger: logger)
+    // Without configured limits only the mirror's and the watcher's reads are budgeted.
     let client = BackendClient(
-        configuration: .init(baseURL: configuration.backendURL, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins), logger: logger)
+        configuration: .init(
+            baseURL: configuration.backendURL, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins,
+            gate: configuration.backendLimits == nil ? nil : budget),
+        logger: logger)
     // Rows mirrored before photo addresses were checked, or under other --media-origin settings.
     let policy = client.mediaPolicy
     let forgotten = try store.forgetMediaAddresses { !policy.accepted($0).isEmpty }
@@ -94,10 +99,11 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let mirror = configuration.mirror.map { mirrorConfiguration in
         let mirrorClient = BackendClient(
             configuration: .init(
-                baseURL: configuration.backendURL, readRetry: .none, observer: backendMetrics, extraMediaOrigins: configuration.extraMediaOrigins),
+                baseURL: configuration.backendURL, readRetry: .none, observer: backendMetrics,
+                extraMediaOrigins: configuration.extraMediaOrigins, gate: budget),
             logger: logger)
         let sync = MirrorSync(
-            store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, logger: logger)
+            store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, budget: budget, logger: logger)
         return (sync: sync, client: mirrorClient)
     }
     let dispatcher: OutboxDispatcher?
@@ -120,7 +126,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let watcher = configuration.onCallWatcher.map { watcherConfiguration in
         makeQueueWatcher(
             configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge,
-            observer: backendMetrics, logger: logger)
+            observer: backendMetrics, budget: budget, logger: logger)
     }
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
@@ -135,12 +141,23 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics, logger: logger)
 }
 
+/// The one budget of backend calls every console process on the database shares: the configured
+/// limits, else (tests) the mirror's window and reads. Its shares: the mirror's, the watcher's.
+func makeBackendBudget(configuration: ConsoleConfiguration, store: ModerationStore, logger: Logger) -> BackendBudget {
+    let mirrorPolicy = configuration.mirror?.policy
+        ?? ReadPlanner.Policy(windowSeconds: configuration.backendLimits?.windowSeconds ?? 300, backendLimit: configuration.backendLimits?.reads ?? 60)
+    let limits = configuration.backendLimits ?? BackendLimits(windowSeconds: mirrorPolicy.windowSeconds, reads: mirrorPolicy.backendLimit)
+    return BackendBudget(
+        store: store, limits: limits, mirrorPolicy: mirrorPolicy, watcherBudget: configuration.onCallWatcher?.budget ?? 0, logger: logger)
+}
+
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
 private func makeQueueWatcher(
     configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: SessionManager,
-    nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, logger: Logger
+    nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, budget: BackendBudget, logger: Logger
 ) -> (service: QueueWatcher, client: BackendClient) {
-    let client = BackendClient(configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: observer), logger: logger)
+    let client = BackendClient(
+        configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: observer, gate: budget), logger: logger)
     let source = QueueAgeSource(
         store: store, client: client,
         credentials: { refused in
@@ -151,7 +168,7 @@ private func makeQueueWatcher(
                 return nil
             }
         },
-        mirrorIsOn: configuration.mirror != nil, configuration: watcher, logger: logger)
+        mirrorIsOn: configuration.mirror != nil, configuration: watcher, budget: budget, logger: logger)
     let service = QueueWatcher(
         store: store, source: source, configuration: watcher, bundleID: configuration.apnsTopic, nudge: nudge, logger: logger)
     return (service, client)

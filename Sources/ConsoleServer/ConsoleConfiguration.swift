@@ -18,8 +18,9 @@ public struct ConsoleConfiguration: Sendable {
     public var behindTLSProxy: Bool
     public var sessionIdleTimeout: TimeInterval
     public var sessionLifetime: TimeInterval
-    /// Send each staff member's address as `X-Forwarded-For`, so each has their own
-    /// rate-limit budget at the backend.
+    /// Send each staff member's address as `X-Forwarded-For`, so the backend counts their
+    /// calls against their own address. Off by default: the console is one client, and its
+    /// budget (`BackendBudget`) counts every call as its own either way.
     public var forwardClientAddress: Bool
     /// Benchmarks only: a directory of saved pages (`NAME.html`). `GET /benchmark/constant/NAME`
     /// answers a page's bytes through the same middleware and session check as every page (the
@@ -62,6 +63,10 @@ public struct ConsoleConfiguration: Sendable {
     public var auditKeyPath: String? = nil
     /// Where `/metrics` is served, apart from the console's own address; `nil` serves none.
     public var metrics: MetricsListenerConfiguration? = nil
+    /// The backend's limits every call is budgeted within, in the database, together with every
+    /// other console process on it; `nil` budgets only the mirror's and the watcher's reads (tests
+    /// against a sandbox without limits).
+    public var backendLimits: BackendLimits? = BackendLimits()
     /// `/readyz` fails once Book Corners has not answered for this long; with nothing else
     /// calling it, a probe reads its statistics after a quarter of this.
     public var readinessBackendSilence: TimeInterval = 120
@@ -77,7 +82,7 @@ public struct ConsoleConfiguration: Sendable {
         behindTLSProxy: Bool = false,
         sessionIdleTimeout: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 12 * 60 * 60,
-        forwardClientAddress: Bool = true,
+        forwardClientAddress: Bool = false,
         benchmarkConstantDirectory: String? = nil,
         apnsTopic: String = "org.bookcorners.app",
         connectionIdleTimeout: TimeInterval = 60,

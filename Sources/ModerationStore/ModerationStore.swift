@@ -188,6 +188,7 @@ enum ModerationStoreMigrations {
             try db.execute(sql: "ALTER TABLE action ADD COLUMN restoredAt DATETIME")
         }
         DeviceMigrations.register(in: &migrator)
+        BackendBudgetMigrations.register(in: &migrator)
         return migrator
     }
 }

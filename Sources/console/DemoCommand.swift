@@ -37,6 +37,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var mirror: MirrorOptions
 
+    @OptionGroup var backendLimits: BackendLimitOptions
+
     @OptionGroup var apns: APNsStandInOptions
 
     @OptionGroup var outbox: OutboxOptions
@@ -107,6 +109,8 @@ struct DemoCommand: AsyncParsableCommand {
             outbox: outboxConfiguration, claimDuration: claimDuration,
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
         consoleConfiguration.auditKeyPath = auditKeyPath
+        consoleConfiguration.backendLimits = try backendLimits.limits(mirror: mirror, defaults: BackendLimits(
+            windowSeconds: limits.windowSeconds, reads: limits.reads, writes: limits.writes, signIns: limits.logins, refreshes: limits.refreshes))
         consoleConfiguration.metrics = try operations.metrics()
         consoleConfiguration.readinessBackendSilence = try operations.readinessSilence()
         let metricsLine = consoleConfiguration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off (--no-metrics)"

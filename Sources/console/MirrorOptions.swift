@@ -57,6 +57,19 @@ struct MirrorOptions: ParsableArguments {
             passInterval: try seconds(mirrorPassInterval, "--mirror-pass-interval", "CONSOLE_MIRROR_PASS_INTERVAL", defaults.passInterval))
     }
 
+    /// The backend's window and reads per scope, which every budget follows, mirror or not.
+    func backendWindowAndReads(defaultWindow: Int, defaultReads: Int) throws -> (window: Int, reads: Int) {
+        (try positive(mirrorBackendWindow, "--mirror-backend-window", "CONSOLE_MIRROR_BACKEND_WINDOW", defaultWindow),
+         try positive(mirrorBackendLimit, "--mirror-backend-limit", "CONSOLE_MIRROR_BACKEND_LIMIT", defaultReads))
+    }
+
+    /// The share of the backend's reads the console spends per scope and window.
+    func readShare() throws -> Double {
+        let share = try fraction(mirrorReadShare, "--mirror-read-share", "CONSOLE_MIRROR_READ_SHARE", default: 0.5)
+        guard share > 0 else { throw ValidationError("--mirror-read-share (CONSOLE_MIRROR_READ_SHARE) must be above 0.") }
+        return share
+    }
+
     /// A positive number of seconds, fractions allowed (a time-scaled run needs e.g. 4.8 s).
     private func seconds(_ flag: Double?, _ option: String, _ variable: String, _ fallback: TimeInterval) throws -> TimeInterval {
         var value = fallback

@@ -36,6 +36,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var mirror: MirrorOptions
 
+    @OptionGroup var backendLimits: BackendLimitOptions
+
     @OptionGroup var outbox: OutboxOptions
 
     @OptionGroup var watcher: OnCallWatcherOptions
@@ -47,6 +49,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "The header the trusted proxy writes the client into: x-forwarded-for or forwarded; the other is ignored, since a proxy passes it through as the client sent it. (env: CONSOLE_FORWARDING_HEADER, default: x-forwarded-for)")
     var forwardingHeader: String?
+
+    @Flag(name: .long, help: "Send each staff member's address to Book Corners as X-Forwarded-For, so the backend counts their calls against their own address. (env: CONSOLE_FORWARD_STAFF_ADDRESS=1, default: off: the console is one client)")
+    var forwardStaffAddress = false
 
     @Option(name: .long, help: "The console's URL as browsers see it (e.g. https://console.example.org), when a proxy rewrites Host; POSTs from any other origin are refused. (env: CONSOLE_PUBLIC_URL, default: the request's own scheme and Host)")
     var publicURL: String?
@@ -121,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...60).contains(pageLifetime) else {
             throw ValidationError("--recent-page-lifetime (CONSOLE_RECENT_PAGE_LIFETIME) must be 0 to 60 seconds, got \(pageLifetime).")
         }
+        let limits = try backendLimits.limits(mirror: mirror)
         var configuration = ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
             port: try EnvironmentOption.integer(port, "CONSOLE_PORT", default: 8080),
@@ -130,13 +136,16 @@ struct ServeCommand: AsyncParsableCommand {
             publicDirectory: try resources.publicFilesDirectory(),
             tokenKey: key,
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
+            forwardClientAddress: forwardStaffAddress || EnvironmentOption.string(nil, "CONSOLE_FORWARD_STAFF_ADDRESS", default: "0") == "1",
             benchmarkConstantDirectory: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_DIR"], apnsTopic: outbox.topic,
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
             pruneInterval: TimeInterval(prune), mirror: try mirror.configuration(),
             outbox: try outbox.configuration(databasePath: databasePath), claimDuration: try claims.duration(),
-            onCallWatcher: try watcher.configuration(), recentPageLifetime: TimeInterval(pageLifetime))
+            onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads),
+            recentPageLifetime: TimeInterval(pageLifetime))
+        configuration.backendLimits = limits
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
         configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()

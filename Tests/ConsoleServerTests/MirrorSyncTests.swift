@@ -138,7 +138,7 @@ struct MirrorSyncTests {
                 #expect(calls.contains {
                     BackendScope.of($0) == .reportList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd && $0.status == 200
                 }, "reports were still read meanwhile")
-                let paused = try #require(try store(directory).mirrorScopeState(.libraryList).pausedUntil)
+                let paused = try #require(try store(directory).backendScopePausedUntil(MirrorScope.libraryList.rawValue, now: .distantPast))
                 #expect(abs(paused.timeIntervalSince(windowEnd)) <= 1.5, "paused until the window's end, as retry_after said")
             }
         }
@@ -306,6 +306,51 @@ struct MirrorSyncTests {
         }
     }
 
+    @Test("a report skipped pass after pass because deletions shift the pages is confirmed by a read that would show it, never recorded as deleted; a deleted one is")
+    func reportSkippedByShiftingPagesIsNotGone() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // After a first undisturbed pass, in each of the next three: a report arrives before its
+        // first page is read (from the second of them on), and the newest is deleted before its
+        // second page is read, so every later item moves back a place and the report first on
+        // the second page slides onto the page already read.
+        let interference = PassInterference(sandboxPath: directory.path("sandbox.sqlite"), passes: 2...4, pageSize: 10)
+        try await MirrorFixture.withBackend(
+            rateLimits: nil, directory: directory,
+            beforeForwarding: { method, path, query in
+                guard method == .get, path == "/api/v1/libraries/moderation/reports", query.contains("status=all&reason=all&") else { return }
+                if query.contains("page=1&") { await interference.firstPageRead() }
+                if query.contains("page=2&") { await interference.secondPageRead() }
+            }
+        ) { _, proxy, url in
+            // 10-s windows of 100 reads a scope: the libraries' 50-page passes cannot hold the sync
+            // away from the reports for long. setup: the victim stands first on the pass's second page, and is not open, so only
+            // the passes over every status could ever list it
+            let (victim, firstDeleted) = try await interference.chooseVictim()
+            try await MirrorFixture.withConsole(
+                backendURL: url, directory: directory, mirror: MirrorFixture.mirror(window: 10, reads: 200, firstPageInterval: 2, pageSize: 10)
+            ) { browser in
+                try await signIn(browser)
+                let store = try store(directory)
+                // act: a first pass, three with the pages shifting under them, and a fifth begun
+                try await MirrorFixture.eventually("three passes over shifting pages", timeout: .seconds(60)) { await interference.passesStarted >= 5 }
+                let reportReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/moderation/reports") }.map { "\($0.query) \($0.status)" }
+                try #require(await interference.passesStarted >= 5, "the report reads: \(reportReads.suffix(30))")
+                try await MirrorFixture.eventually("the report deleted in the first pass recorded as deleted") {
+                    try store.auditEntries(limit: 1_000).contains { $0.action == "observed.report.deleted" && $0.targetId == String(firstDeleted) }
+                }
+                // check
+                #expect(await interference.victimSkipped >= 2, "the victim slid onto a page already read in more than one pass")
+                let present = try store.mirroredReports(status: nil, limit: 1_000, offset: 0).map(\.id)
+                #expect(present.contains(victim), "the report skipped by the passes is still mirrored")
+                let deleted = try store.auditEntries(limit: 1_000).filter { $0.action == "observed.report.deleted" }.map(\.targetId)
+                #expect(!deleted.contains(String(victim)), "no false deletion in the audit chain: \(deleted)")
+                let actuallyGone = await interference.deleted.map(String.init)
+                #expect(Set(deleted).isSubset(of: Set(actuallyGone)), "only reports really deleted are recorded as deleted: \(deleted) of \(actuallyGone)")
+            }
+        }
+    }
+
     @Test("a library approved through the sandbox's API by another staff account shows its new status in the mirror within 30 s")
     func changeFromOutsideSeenWithinFreshnessGoal() async throws {
         let directory = try TemporaryDirectory()
@@ -337,5 +382,71 @@ struct MirrorSyncTests {
                 #expect(try store.mirroredLibraryCount(status: .pending) == 59)
             }
         }
+    }
+}
+
+/// Changes the sandbox's reports while the passes in `passes` page through them: a new report
+/// before each one's first page (from the second of them on), the newest deleted before its second page.
+private actor PassInterference {
+    private let sandboxPath: String
+    private let passes: ClosedRange<Int>
+    private let pageSize: Int
+    private var database: DatabaseQueue?
+    private var victim = 0
+    private(set) var passesStarted = 0
+    /// Ids deleted, in order.
+    private(set) var deleted: [Int] = []
+    /// Passes in which the victim stood first on the second page when the deletion moved it back onto the first.
+    private(set) var victimSkipped = 0
+
+    init(sandboxPath: String, passes: ClosedRange<Int>, pageSize: Int) {
+        self.sandboxPath = sandboxPath
+        self.passes = passes
+        self.pageSize = pageSize
+    }
+
+    /// Makes the report first on the second page the victim, dismissed; answers it and the newest report (the first to be deleted).
+    func chooseVictim() throws -> (victim: Int, newest: Int) {
+        try opened().write { db in
+            let order = try Int.fetchAll(db, sql: "SELECT id FROM report ORDER BY createdAt DESC, id DESC")
+            try db.execute(sql: "UPDATE report SET status = 'dismissed' WHERE id = ?", arguments: [order[pageSize]])
+            victim = order[pageSize]
+            return (order[pageSize], order[0])
+        }
+    }
+
+    func firstPageRead() {
+        passesStarted += 1
+        guard passesStarted > passes.lowerBound, passes.contains(passesStarted) else { return }
+        try? opened().write { db in
+            try db.execute(sql: """
+                INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt)
+                SELECT libraryId, createdById, reason, 'arrived during a pass', photoUrl, 'dismissed', strftime('%Y-%m-%d %H:%M:%f', 'now')
+                FROM report ORDER BY id LIMIT 1
+                """)
+        }
+    }
+
+    func secondPageRead() {
+        guard passes.contains(passesStarted) else { return }
+        let outcome = try? opened().write { db -> (deleted: Int, victimAt: Int?)? in
+            let order = try Int.fetchAll(db, sql: "SELECT id FROM report ORDER BY createdAt DESC, id DESC")
+            guard let newest = order.first else { return nil }
+            try db.execute(sql: "DELETE FROM report WHERE id = ?", arguments: [newest])
+            return (newest, order.firstIndex(of: victim))
+        }
+        guard let outcome = outcome ?? nil else { return }
+        deleted.append(outcome.deleted)
+        if outcome.victimAt == pageSize { victimSkipped += 1 }
+    }
+
+    /// The sandbox's file, opened once it exists (the sandbox seeds it at start).
+    private func opened() throws -> DatabaseQueue {
+        if let database { return database }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        let queue = try DatabaseQueue(path: sandboxPath, configuration: configuration)
+        database = queue
+        return queue
     }
 }

@@ -82,10 +82,13 @@ struct TrustedProxyTests {
         }
     }
 
-    @Test("behind a trusted proxy, the backend is sent the forwarded client as X-Forwarded-For")
+    @Test("with --forward-staff-address, behind a trusted proxy, the backend is sent the forwarded client as X-Forwarded-For")
     func addressSentToTheBackend() async throws {
         let proxies = try TrustedProxies(parsing: ["127.0.0.1", "::1"])
-        try await ConsoleFixture.withCountedConsole(configure: { $0.trustedProxies = proxies }) { browser, _, proxy, _ in
+        try await ConsoleFixture.withCountedConsole(configure: {
+            $0.trustedProxies = proxies
+            $0.forwardClientAddress = true
+        }) { browser, _, proxy, _ in
             // setup
             browser.headers = [("X-Forwarded-For", "203.0.113.7")]
             // act
@@ -94,6 +97,21 @@ struct TrustedProxyTests {
             #expect(signedIn.status == .seeOther, "\(signedIn)")
             #expect(await proxy.forwardedFor(.post, "/api/v1/auth/login") == ["203.0.113.7"])
             #expect(await proxy.forwardedFor(.get, "/api/v1/auth/me") == ["203.0.113.7"])
+        }
+    }
+
+    @Test("by default the console is one client: no staff member's address reaches the backend, whatever the proxy says")
+    func addressNotSentByDefault() async throws {
+        let proxies = try TrustedProxies(parsing: ["127.0.0.1", "::1"])
+        try await ConsoleFixture.withCountedConsole(configure: { $0.trustedProxies = proxies }) { browser, _, proxy, _ in
+            // setup
+            browser.headers = [("X-Forwarded-For", "203.0.113.7")]
+            // act
+            let signedIn = try await browser.signIn()
+            // check: "" is a call that carried no X-Forwarded-For
+            #expect(signedIn.status == .seeOther, "\(signedIn)")
+            #expect(await proxy.forwardedFor(.post, "/api/v1/auth/login") == [""])
+            #expect(await proxy.forwardedFor(.get, "/api/v1/auth/me") == [""])
         }
     }
 

@@ -114,7 +114,7 @@ struct ObservedChangeTests {
         }
     }
 
-    @Test("items that disappear are noted once as deleted: a library after its 404, a report after two passes without it")
+    @Test("items that disappear are noted once as deleted: a library after its 404, a report after a read that would have listed it")
     func deletionsNotedOnce() throws {
         try withStore { store in
             // setup
@@ -126,6 +126,8 @@ struct ObservedChangeTests {
             for pass in 1...3 {
                 _ = try store.completeReportPass(startedAt: now.addingTimeInterval(Double(pass * 10)), at: now.addingTimeInterval(Double(pass * 10 + 2)))
             }
+            try store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(40), at: now.addingTimeInterval(42))
+            try store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(50), at: now.addingTimeInterval(52))
             // check
             let entries = try observed(store)
             #expect(entries.map(\.action) == ["observed.library.deleted", "observed.report.deleted"])

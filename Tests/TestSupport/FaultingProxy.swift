@@ -33,6 +33,8 @@ public actor FaultingProxy {
 
     /// Decides per call; `callNumber` counts calls with the same method and path, from 1.
     public typealias Plan = @Sendable (_ method: HTTPRequest.Method, _ path: String, _ callNumber: Int) -> Fault
+    /// Runs as a call arrives, with its query (without `?`).
+    public typealias BeforeForwarding = @Sendable (_ method: HTTPRequest.Method, _ path: String, _ query: String) async -> Void
 
     private var calls: [String: Int] = [:]
     private var forwardedCalls: [String: Int] = [:]
@@ -93,13 +95,17 @@ public actor FaultingProxy {
 
     /// Runs a proxy to `backend` (an origin such as `http://127.0.0.1:8123`) around `body`,
     /// which receives the proxy's origin.
+    /// `beforeForwarding` runs as each call arrives, before the plan decides, with its query:
+    /// a test changes the backend there at an exact point of a sequence of reads.
     public static func run<Result: Sendable>(
-        to backend: String, plan: @escaping Plan, _ body: (FaultingProxy, String) async throws -> Result
+        to backend: String, plan: @escaping Plan, beforeForwarding: BeforeForwarding? = nil,
+        _ body: (FaultingProxy, String) async throws -> Result
     ) async throws -> Result {
         let proxy = FaultingProxy()
         let router = Router(context: Context.self)
         let handler: @Sendable (Request, Context) async throws -> Response = { request, context in
-            try await proxy.handle(request, backend: backend, plan: plan, connection: context.channel)
+            await beforeForwarding?(request.method, request.uri.path, request.uri.query ?? "")
+            return try await proxy.handle(request, backend: backend, plan: plan, connection: context.channel)
         }
         for method in [HTTPRequest.Method.get, .post, .patch, .put, .delete] {
             router.on("**", method: method, use: handler)

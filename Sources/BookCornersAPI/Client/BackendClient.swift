@@ -232,8 +232,9 @@ public final class BackendClient: Sendable {
             }
         }
         var refreshed = false
+        var firstOfCall = true
         while true {
-            let answer = try await send(method, url: url, path: path, body: bodyData, token: token, context: context)
+            let answer = try await send(method, url: url, path: path, body: bodyData, token: token, context: context, firstOfCall: &firstOfCall)
             if answer.status == 401, let credentials, let rejected = token, !refreshed {
                 refreshed = true
                 token = try await credentials.replace(rejected: rejected) { [self] refreshToken async throws(BackendError) in
@@ -242,8 +243,13 @@ public final class BackendClient: Sendable {
                 continue
             }
             guard (200..<300).contains(answer.status) else {
-                throw BackendErrorMapping.error(
+                let error = BackendErrorMapping.error(
                     status: answer.status, contentType: answer.contentType, body: answer.body, isSignIn: isSignIn)
+                if answer.status == 429, case .rateLimited(let seconds) = error, let gate = configuration.gate {
+                    // Every caller in every process sharing the budget waits as long as the backend said.
+                    await gate.backendLimited(BackendEndpoint(method: method, path: path), until: Date().addingTimeInterval(Double(seconds)))
+                }
+                throw error
             }
             do {
                 return try BackendJSON.decoder().decode(Answer.self, from: answer.body)
@@ -264,15 +270,26 @@ public final class BackendClient: Sendable {
     }
 
     /// One HTTP exchange, retried when it is a read that failed in transit or met 502/503/504.
+    /// Every attempt is first admitted by the gate (counted in the budget); one it refuses is
+    /// not made: the last answer stands, or with none yet the call waits as for a 429.
     private func send(
-        _ method: NIOHTTP1.HTTPMethod, url: String, path: String, body: Data?, token: String?, context: CallContext
+        _ method: NIOHTTP1.HTTPMethod, url: String, path: String, body: Data?, token: String?, context: CallContext,
+        firstOfCall: inout Bool
     ) async throws(BackendError) -> Answer {
         let policy = method == .GET ? configuration.readRetry : .none
         let clock = ContinuousClock()
         let started = clock.now
+        let endpoint = BackendEndpoint(method: method, path: path)
         var attempt = 1
+        var last: Result<Answer, BackendError>?
         while true {
+            if let gate = configuration.gate, let until = await gate.admit(endpoint, budget: context.budget, firstOfCall: firstOfCall) {
+                if let last { return try last.get() }
+                throw .rateLimited(retryAfterSeconds: max(1, Int(until.timeIntervalSinceNow.rounded(.up))))
+            }
+            firstOfCall = false
             let outcome = await exchange(method, url: url, path: path, body: body, token: token, context: context, attempt: attempt)
+            last = outcome
             let retryable: Bool
             switch outcome {
             case .success(let answer): retryable = [502, 503, 504].contains(answer.status)

@@ -16,6 +16,8 @@ public struct BackendClientConfiguration: Sendable {
     public var observer: (any BackendCallObserver)?
     /// Origins besides the backend's own that photos may come from (`scheme://host[:port]`, a CDN).
     public var extraMediaOrigins: [String]
+    /// Asked before every HTTP attempt and told of every 429; nil: no budget is kept.
+    public var gate: (any BackendCallGate)?
 
     public init(
         baseURL: URL,
@@ -25,7 +27,8 @@ public struct BackendClientConfiguration: Sendable {
         userAgent: String = "BookCornersModerationConsole/\(ConsoleVersion.current)",
         maxResponseBytes: Int = 8 * 1024 * 1024,
         observer: (any BackendCallObserver)? = nil,
-        extraMediaOrigins: [String] = []
+        extraMediaOrigins: [String] = [],
+        gate: (any BackendCallGate)? = nil
     ) {
         self.baseURL = baseURL.absoluteString.hasSuffix("/") ? baseURL : baseURL.appendingPathComponent("")
         self.connectTimeout = connectTimeout
@@ -35,6 +38,7 @@ public struct BackendClientConfiguration: Sendable {
         self.maxResponseBytes = maxResponseBytes
         self.observer = observer
         self.extraMediaOrigins = extraMediaOrigins
+        self.gate = gate
     }
 }
 

@@ -4,13 +4,16 @@ import Foundation
 public struct CallContext: Sendable {
     /// Sent as `X-Request-ID` and logged with the call.
     public var requestID: String
-    /// The staff member's address, sent as `X-Forwarded-For` so each staff member has
-    /// their own rate-limit bucket at the backend; `nil` to leave it out.
+    /// The staff member's address, sent as `X-Forwarded-For` (only with
+    /// `--forward-staff-address`); `nil` to leave it out.
     public var forwardedFor: String?
+    /// The share of the console's budget the call's reads spend.
+    public var budget: CallBudget
 
-    public init(requestID: String = UUID().uuidString, forwardedFor: String? = nil) {
+    public init(requestID: String = UUID().uuidString, forwardedFor: String? = nil, budget: CallBudget = .standard) {
         self.requestID = requestID
         self.forwardedFor = forwardedFor
+        self.budget = budget
     }
 }
 

@@ -1,7 +1,8 @@
 import ModerationStore
 
 /// Where the check right before a decision takes its read from: the mirror's reserved share
-/// of each scope's budget, so decisions and the sync together never overspend a window.
+/// of each scope's budget, counted in the database (`BackendBudget`), so decisions and the
+/// sync of every process on it together never overspend a window.
 protocol DecisionCheckBudget: Sendable {
     /// One read for a check in `scope`: counted when granted; otherwise when to try again.
     func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant

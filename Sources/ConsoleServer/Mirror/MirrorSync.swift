@@ -6,19 +6,29 @@ import ServiceLifecycle
 
 /// Fills the mirror: on every tick it asks the `ReadPlanner` which reads each scope may
 /// make now and makes them with the most recently active staff member's tokens (nobody
-/// signed in: it waits). Reads are upserted by id; a full pass's cursor and the reads
-/// spent are stored after every read, so a restart resumes without duplicates or
-/// overspending. A failed read changes nothing and is tried again later; a library a pass
-/// did not list is called gone only after a detail read answers 404.
+/// signed in: it waits). Every read is claimed from the database's `BackendBudget`, which
+/// every console process on the database spends together, and only the process holding the
+/// mirror's lease reads at all, so two processes neither spend the budget twice nor run two
+/// passes. Reads are upserted by id; a full pass's cursor is stored after every read, only
+/// if it is still where this process read it from, so a restart resumes without duplicates
+/// and no process rewinds another's pass. A failed read changes nothing and is tried again
+/// later; an item a pass did not list is called gone only after a read that would have shown
+/// it did not (a library's detail read answering 404; for reports and photos, the page of
+/// their list, under every status, where it would stand).
 actor MirrorSync: Service {
     private let store: ModerationStore
     private let client: BackendClient
     private let sessions: SessionManager
     private let configuration: MirrorConfiguration
+    private let budget: BackendBudget
     private let now: @Sendable () -> Date
     private let logger: Logger
     private var planner: ReadPlanner
-    private var restored = false
+    /// This process's name on the mirror's lease.
+    private let owner = UUID().uuidString
+    /// Items a complete pass did not list, by id: the page to look for each on next, once a
+    /// read said it stands before or after the page read, and which of the two it said.
+    private var confirmationPages: [MirrorScope: [Int: (page: Int, moved: MissingItemPlace)]] = [:]
     /// Sessions whose tokens the backend refused: not asked again by this process.
     private var refusedSessions: Set<String> = []
     private var sweeps: [MirrorScope: PendingSweep] = [:]
@@ -37,12 +47,13 @@ actor MirrorSync: Service {
 
     init(
         store: ModerationStore, client: BackendClient, sessions: SessionManager, configuration: MirrorConfiguration,
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        budget: BackendBudget, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.store = store
         self.client = client
         self.sessions = sessions
         self.configuration = configuration
+        self.budget = budget
         self.now = now
         self.logger = logger
         self.planner = ReadPlanner(policy: configuration.policy)
@@ -53,35 +64,73 @@ actor MirrorSync: Service {
         await repeatUntilShutdown(every: .milliseconds(Int(configuration.tickInterval * 1000))) {
             _ = try? await passes.measure { await self.tick() }
         }
+        // Another process need not wait for the lease to run out.
+        stepAside()
+    }
+
+    /// Gives the mirror's lease up at once, so another process (or sync) reads from now on.
+    func stepAside() {
+        try? store.releaseWorkLease(Self.leaseName, owner: owner)
     }
 
     /// One read from the share kept for the check before a decision; the action runner asks
-    /// before it re-reads an item, and waits as for a 429 when refused.
+    /// before it re-reads an item, and waits as for a 429 when refused. Counted in the
+    /// database, whichever process asks.
     func reserveDecisionCheck(_ scope: MirrorScope) -> ReadGrant {
-        restoreOnce()
-        let at = now()
-        let grant = planner.reserveDecisionCheck(scope, at: at)
-        if grant == .granted { saveSpending(scope, at: at) }
-        return grant
+        budget.reserveDecisionCheck(scope, at: now())
     }
 
-    /// Makes every read that is due and within budget now.
+    /// Each read's context: its first attempt was granted by `claimMirror`; any other (the
+    /// re-send after a token refresh) is claimed from the mirror's share too.
+    private var mirrorCall: CallContext { CallContext(budget: BackendBudget.mirrorCall) }
+
+    /// The lease's name: one process at a time reads for the mirror.
+    static let leaseName = "mirror"
+
+    /// How long the lease holds unrenewed: longer than one read with a token refresh, so the
+    /// holder keeps it between renewals; a process that died leaves the mirror to another after it.
+    private var leaseSeconds: TimeInterval { max(30, 3 * configuration.tickInterval) }
+
+    /// Takes or renews the mirror's lease; false while another process holds it.
+    private func holdLease() -> Bool {
+        let at = now()
+        do {
+            return try store.holdWorkLease(Self.leaseName, owner: owner, until: at.addingTimeInterval(leaseSeconds), now: at)
+        } catch {
+            logger.error("mirror could not take its lease", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Brings the planner up to what every process has spent in `scope` this window.
+    private func observeSpending(_ scope: MirrorScope) {
+        let at = now()
+        let spending = budget.mirrorSpending(scope, at: at)
+        planner.observe(
+            scope, spent: spending.spent, decisionSpent: spending.reserveSpent, pausedUntil: budget.pausedUntil(scope.rawValue, at: at), at: at)
+    }
+
+    /// Makes every read that is due and within budget now, if this process holds the lease.
     func tick() async {
-        restoreOnce()
+        guard holdLease() else { return }
         for scope in MirrorScope.allCases {
-            while let purpose = planner.next(scope, wanted: wanted(scope), at: now()) {
-                guard let signedIn = await currentCredentials() else { return }
+            while true {
+                observeSpending(scope)
+                guard let purpose = planner.next(scope, wanted: wanted(scope), at: now()) else { break }
+                guard let signedIn = await currentCredentials(), holdLease() else { return }
                 let started = now()
-                guard planner.request(scope, for: purpose, at: started) == .granted else { break }
-                saveSpending(scope, at: started)
+                let headroom = planner.headroom(scope, for: purpose, at: started)
+                guard planner.request(scope, for: purpose, at: started) == .granted,
+                    budget.claimMirror(scope, headroom: headroom, at: started) == .granted
+                else { break }
                 do {
                     try await read(scope, purpose, credentials: signedIn.credentials, startedAt: started)
                     noteAnswer(true)
                 } catch .rateLimited(let seconds) {
                     noteAnswer(true)
-                    // Another client at our address spent the budget: wait as long as the backend says.
+                    // Another client at our address spent the budget: wait as long as the backend says
+                    // (the client stored the pause for every process).
                     planner.pause(scope, until: now().addingTimeInterval(Double(max(1, seconds))), at: now())
-                    saveSpending(scope, at: now())
                     logger.notice("mirror read limited by the backend", metadata: ["scope": "\(scope.rawValue)", "retry_after": "\(seconds)"])
                     break
                 } catch .sessionExpired {
@@ -105,7 +154,7 @@ actor MirrorSync: Service {
         case .libraryList, .reportList, .photoList:
             var purposes: Set<ReadPurpose> = [.queueFront]
             if isSweepDue(scope) { purposes.insert(.pendingItems) }
-            if isPassDue(scope) { purposes.insert(.fullPass) }
+            if isPassDue(scope) || (try? nextMissingItem(scope)) != nil { purposes.insert(.fullPass) }
             return purposes
         case .summary:
             return [.queueFront]
@@ -136,6 +185,16 @@ actor MirrorSync: Service {
         return sweep.lastStartedAt.map { now().timeIntervalSince($0) >= configuration.policy.pendingItemInterval } ?? true
     }
 
+    /// A report or photo the last complete pass did not list, to confirm before any new pass page.
+    private func nextMissingItem(_ scope: MirrorScope) throws -> MissingItem? {
+        guard let passStart = try store.mirrorScopeState(scope).lastCompletePassStartedAt else { return nil }
+        switch scope {
+        case .reportList: return try store.reportsMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.report)
+        case .photoList: return try store.photosMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.photo)
+        default: return nil
+        }
+    }
+
     private func nextMissingLibrary() throws -> (library: MirrorLibrary, passStart: Date)? {
         guard let passStart = try store.mirrorScopeState(.libraryList).lastCompletePassStartedAt,
             let library = try store.librariesMissing(fromPassStartedAt: passStart, limit: 1).first
@@ -150,10 +209,10 @@ actor MirrorSync: Service {
     ) async throws(BackendError) {
         switch (scope, purpose) {
         case (.summary, _):
-            let summary = try await client.summary(credentials)
+            let summary = try await client.summary(credentials, context: mirrorCall)
             saving { try store.saveMirror(summary: MirrorSummary(summary, confirmedAt: startedAt)) }
         case (.statistics, _):
-            let statistics = try await client.statistics()
+            let statistics = try await client.statistics(context: mirrorCall)
             saving {
                 let json = try BackendJSON.encoder().encode(statistics)
                 try store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: startedAt))
@@ -173,7 +232,12 @@ actor MirrorSync: Service {
     private func readList(
         _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
     ) async throws(BackendError) {
-        var state = (try? store.mirrorScopeState(scope)) ?? MirrorScopeState(scope: scope)
+        if purpose == .fullPass, let missing = try? nextMissingItem(scope) {
+            try await confirm(missing, scope: scope, credentials: credentials, startedAt: startedAt)
+            return
+        }
+        guard let previous = try? store.mirrorScopeState(scope) else { return }
+        var state = previous
         let pageNumber: Int
         let queueOnly: Bool
         switch purpose {
@@ -208,24 +272,108 @@ actor MirrorSync: Service {
             sweeps[scope] = sweep
             return
         }
+        let completedPassStart = isLast ? state.passStartedAt : nil
         if isLast {
-            if let start = state.passStartedAt {
-                state.lastCompletePassStartedAt = start
-                saving {
-                    switch scope {
-                    case .reportList: _ = try store.completeReportPass(startedAt: start, at: now())
-                    case .photoList: _ = try store.completePhotoPass(startedAt: start, at: now())
-                    default: break
-                    }
-                }
-            }
+            if let completedPassStart { state.lastCompletePassStartedAt = completedPassStart }
             state.passNextPage = 1
             state.passStartedAt = nil
             state.lastPassCompletedAt = now()
         } else {
             state.passNextPage = pagination.page + 1
         }
-        saveScopeState(state)
+        // Stored only if the pass is still where we read it from: a process whose lease lapsed
+        // during the read never rewinds the pass the new holder has moved on.
+        var advanced = false
+        saving { advanced = try store.advanceMirrorPass(state, from: previous) }
+        guard advanced else {
+            logger.notice("mirror pass moved on in another process; this read is kept, its cursor not", metadata: ["scope": "\(scope.rawValue)"])
+            return
+        }
+        if let start = completedPassStart {
+            saving {
+                switch scope {
+                case .reportList: _ = try store.completeReportPass(startedAt: start, at: now())
+                case .photoList: _ = try store.completePhotoPass(startedAt: start, at: now())
+                default: break
+                }
+            }
+        }
+    }
+
+    /// A report or photo a complete pass did not list.
+    private enum MissingItem {
+        case report(MirrorReport)
+        case photo(MirrorPhoto)
+
+        var id: Int {
+            switch self {
+            case .report(let report): report.id
+            case .photo(let photo): photo.id
+            }
+        }
+
+        var createdAt: Date {
+            switch self {
+            case .report(let report): report.createdAt
+            case .photo(let photo): photo.createdAt
+            }
+        }
+    }
+
+    /// Reads the page of the item's list where it would stand (under every status, with the
+    /// report's reason, which never changes), found from the mirror's own order. Listed: it is
+    /// confirmed. Not listed although the page spans where it would be: it is gone. The page
+    /// spans items all newer or all older: the next read looks a page earlier or later.
+    /// Never gone by absence from a pass's offset page, which deletions shift while a pass runs.
+    private func confirm(_ item: MissingItem, scope: MirrorScope, credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
+        let listedBefore: Int
+        do {
+            switch item {
+            case .report(let report): listedBefore = try store.reportsListedBefore(report)
+            case .photo(let photo): listedBefore = try store.photosListedBefore(photo)
+            }
+        } catch {
+            logger.error("mirror could not place a missing item", metadata: ["error": "\(error)"])
+            return
+        }
+        let hint = confirmationPages[scope]?[item.id]
+        let pageNumber = hint?.page ?? (listedBefore / configuration.pageSize + 1)
+        let page = Page(clampingNumber: pageNumber, size: configuration.pageSize)
+        let listed: [(id: Int, createdAt: Date)]
+        let pagination: Pagination
+        switch item {
+        case .report(let report):
+            let list = try await client.reports(
+                status: .all, reason: .only(report.reason), page: page, credentials: credentials, context: mirrorCall)
+            saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
+            listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
+            pagination = list.pagination
+        case .photo:
+            let list = try await client.photos(status: .all, page: page, credentials: credentials, context: mirrorCall)
+            saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
+            listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
+            pagination = list.pagination
+        }
+        var place = MissingItemPlace.of(id: item.id, createdAt: item.createdAt, in: listed, page: pagination.page, hasNext: pagination.hasNext)
+        // Sent back the way it came (after a page of newer items, before a page of older ones):
+        // its place is between the two pages, and neither lists it.
+        if let hint, (hint.moved == .before && place == .after) || (hint.moved == .after && place == .before) { place = .gone }
+        switch place {
+        case .listed:
+            confirmationPages[scope]?[item.id] = nil
+        case .before:
+            confirmationPages[scope, default: [:]][item.id] = (max(1, pagination.page - 1), .before)
+        case .after:
+            confirmationPages[scope, default: [:]][item.id] = (pagination.page + 1, .after)
+        case .gone:
+            confirmationPages[scope]?[item.id] = nil
+            saving {
+                switch item {
+                case .report: _ = try store.markReportGone(id: item.id, checkedSince: startedAt, at: now())
+                case .photo: _ = try store.markPhotoGone(id: item.id, checkedSince: startedAt, at: now())
+                }
+            }
+        }
     }
 
     private func fetchAndStore(
@@ -233,15 +381,15 @@ actor MirrorSync: Service {
     ) async throws(BackendError) -> Pagination {
         switch scope {
         case .reportList:
-            let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials)
+            let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials, context: mirrorCall)
             saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         case .photoList:
-            let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials)
+            let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials, context: mirrorCall)
             saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         default:
-            let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials)
+            let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials, context: mirrorCall)
             saving { try store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
             if queueOnly { noteLeftQueue(list) }
             return list.pagination
@@ -266,7 +414,7 @@ actor MirrorSync: Service {
     private func checkLeftQueue(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
         guard let slug = libraryChecks.first else { return }
         do {
-            let library = try await client.library(slug: slug, credentials: credentials)
+            let library = try await client.library(slug: slug, credentials: credentials, context: mirrorCall)
             saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
             saving {
@@ -282,7 +430,7 @@ actor MirrorSync: Service {
     private func confirmMissingLibrary(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
         guard let missing = (try? nextMissingLibrary())?.library else { return }
         do {
-            let library = try await client.library(slug: missing.slug, credentials: credentials)
+            let library = try await client.library(slug: missing.slug, credentials: credentials, context: mirrorCall)
             saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
             saving { try store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
@@ -331,25 +479,4 @@ actor MirrorSync: Service {
         saving { answered ? try store.noteMirrorAnswered(at: now()) : try store.noteMirrorUnanswered(at: now()) }
     }
 
-    private func saveSpending(_ scope: MirrorScope, at: Date) {
-        var state = (try? store.mirrorScopeState(scope)) ?? MirrorScopeState(scope: scope)
-        let spending = planner.spendingState(scope, at: at)
-        state.windowIndex = spending.windowIndex
-        state.readsSpent = spending.spent
-        state.decisionReadsSpent = spending.decisionSpent
-        state.pausedUntil = spending.pausedUntil
-        saveScopeState(state)
-    }
-
-    private func saveScopeState(_ state: MirrorScopeState) {
-        saving { try store.saveMirrorScopeState(state) }
-    }
-
-    private func restoreOnce() {
-        guard !restored else { return }
-        restored = true
-        for scope in MirrorScope.allCases {
-            if let state = try? store.mirrorScopeState(scope) { planner.restore(state) }
-        }
-    }
 }

@@ -137,6 +137,27 @@ public struct ReadPlanner: Sendable {
         return now.timeIntervalSince(last) >= policy.firstPageInterval
     }
 
+    // MARK: Spending shared with other processes
+
+    /// Takes up what every process on the database has spent in `scope`'s current window (the
+    /// count `BackendBudget` keeps), and any pause after a 429, before deciding what to read.
+    public mutating func observe(_ scope: MirrorScope, spent: Int, decisionSpent: Int, pausedUntil: Date?, at now: Date) {
+        var updated = current(scope, at: now)
+        updated.spent = spent
+        updated.decisionSpent = decisionSpent
+        if let pausedUntil { updated.pausedUntil = max(updated.pausedUntil ?? pausedUntil, pausedUntil) }
+        spending[scope] = updated
+    }
+
+    /// Reads a claim for `purpose` must leave free besides the decision reserve: the queue
+    /// fronts still due in the window, for the sweep and the pass; none for the fronts themselves.
+    public func headroom(_ scope: MirrorScope, for purpose: ReadPurpose, at now: Date) -> Int {
+        switch purpose {
+        case .pendingItems, .fullPass: queueFrontNeed(scope, at: now)
+        case .queueFront, .decisionCheck: 0
+        }
+    }
+
     // MARK: State kept across restarts
 
     /// What to store for `scope`: its window, reads spent in it, and any pause.

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 /// What the sync knows about one rate-limit scope, kept so a restart resumes where it was:
-/// the reads spent in the current backend window, a pause after a 429, and the full pass
-/// under way (the next page to read and when the pass began).
+/// the full pass under way (the next page to read and when the pass began). The reads spent
+/// and pauses once kept here (`windowIndex` … `pausedUntil`) are no longer written: every
+/// process counts in `backendBudget` and `backendPause` (`ModerationStore+BackendBudget`).
 public struct MirrorScopeState: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "mirrorScopeState"
 

@@ -49,7 +49,7 @@ extension ModerationStore {
     }
 
     /// Audits, inside the transaction that marked it gone, that an item disappeared.
-    private func auditGone<Item: MirroredItem>(_ type: Item.Type, id: Int, at now: Date, _ db: Database) throws {
+    func auditGone<Item: MirroredItem>(_ type: Item.Type, id: Int, at now: Date, _ db: Database) throws {
         guard let item = try Item.fetchOne(db, key: id) else { return }
         var entry = AuditEntry.observed(
             item, before: item.itemStatus.rawValue, after: AuditEntry.deletedStatus, window: ObservedWindow(from: item.lastConfirmedAt, to: now))
@@ -105,18 +105,22 @@ extension ModerationStore {
     }
 
     /// Ends a complete pass over every report status that began at `start`: a report it did
-    /// not list has missed one more pass, and one that missed two in a row is gone (reports
-    /// have no detail read to confirm with). Answers the ids newly marked gone.
+    /// not list has missed one more pass. Nothing is marked gone here: a pass pages by offset
+    /// for a long time, and a deletion while it runs shifts later items back a place, so an
+    /// item can be missed by pass after pass while it exists. Answers the ids it missed, each
+    /// to be confirmed by a read that would show it (`reportsMissing`, `markReportGone`).
+    @discardableResult
     public func completeReportPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(MirrorReport.self, startedAt: start, at: now)
+        try completePass(MirrorReport.self, startedAt: start)
     }
 
     /// As `completeReportPass`, for community photos.
+    @discardableResult
     public func completePhotoPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(MirrorPhoto.self, startedAt: start, at: now)
+        try completePass(MirrorPhoto.self, startedAt: start)
     }
 
-    private func completePass<Item: MirroredItem>(_ type: Item.Type, startedAt start: Date, at now: Date) throws -> [Int] {
+    private func completePass<Item: MirroredItem>(_ type: Item.Type, startedAt start: Date) throws -> [Int] {
         let table = Item.databaseTableName
         return try writer.write { db in
             try db.execute(
@@ -124,12 +128,70 @@ extension ModerationStore {
                 arguments: [start])
             try db.execute(
                 sql: "UPDATE \(table) SET missedPasses = 0 WHERE goneAt IS NULL AND lastConfirmedAt >= ?", arguments: [start])
-            let gone = try Int.fetchAll(
-                db, sql: "SELECT id FROM \(table) WHERE goneAt IS NULL AND missedPasses >= 2 ORDER BY id")
+            return try Int.fetchAll(db, sql: "SELECT id FROM \(table) WHERE goneAt IS NULL AND lastConfirmedAt < ? ORDER BY id", arguments: [start])
+        }
+    }
+
+    /// Reports the pass that began at `start` did not list (not confirmed since): each needs a
+    /// read that would show it before it may be called gone. Oldest confirmation first.
+    public func reportsMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorReport] {
+        try writer.read { db in
+            try MirrorReport
+                .filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.lastConfirmedAt < start)
+                .order(MirrorReport.Columns.lastConfirmedAt, MirrorReport.Columns.id).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// As `reportsMissing`, for community photos.
+    public func photosMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorPhoto] {
+        try writer.read { db in
+            try MirrorPhoto
+                .filter(MirrorPhoto.Columns.goneAt == nil && MirrorPhoto.Columns.lastConfirmedAt < start)
+                .order(MirrorPhoto.Columns.lastConfirmedAt, MirrorPhoto.Columns.id).limit(limit).fetchAll(db)
+        }
+    }
+
+    /// How many mirrored reports with `report`'s reason (any status) the backend lists before
+    /// it (newest first, then highest id): where a read of that reason should find it.
+    public func reportsListedBefore(_ report: MirrorReport) throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM mirrorReport WHERE goneAt IS NULL AND reason = ?
+                  AND (createdAt > ? OR (createdAt = ? AND id > ?))
+                """, arguments: [report.reason.rawValue, report.createdAt, report.createdAt, report.id]) ?? 0
+        }
+    }
+
+    /// How many mirrored photos (any status) the backend lists before `photo`.
+    public func photosListedBefore(_ photo: MirrorPhoto) throws -> Int {
+        try writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM mirrorPhoto WHERE goneAt IS NULL AND (createdAt > ? OR (createdAt = ? AND id > ?))
+                """, arguments: [photo.createdAt, photo.createdAt, photo.id]) ?? 0
+        }
+    }
+
+    /// Marks a report gone once a read that would have listed it did not. Only a row not
+    /// confirmed since `checkedSince` (the read's start) changes. Answers whether it changed.
+    @discardableResult
+    public func markReportGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
+        try markGone(MirrorReport.self, id: id, checkedSince: checkedSince, at: now)
+    }
+
+    /// As `markReportGone`, for a community photo.
+    @discardableResult
+    public func markPhotoGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
+        try markGone(MirrorPhoto.self, id: id, checkedSince: checkedSince, at: now)
+    }
+
+    private func markGone<Item: MirroredItem>(_ type: Item.Type, id: Int, checkedSince: Date, at now: Date) throws -> Bool {
+        try writer.write { db in
             try db.execute(
-                sql: "UPDATE \(table) SET goneAt = ? WHERE goneAt IS NULL AND missedPasses >= 2", arguments: [now])
-            for id in gone { try self.auditGone(Item.self, id: id, at: now, db) }
-            return gone
+                sql: "UPDATE \(Item.databaseTableName) SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
+                arguments: [now, id, checkedSince])
+            guard db.changesCount == 1 else { return false }
+            try self.auditGone(Item.self, id: id, at: now, db)
+            return true
         }
     }
 

@@ -6,8 +6,9 @@ import Glibc
 
 /// The real `console` executable that `swift build` made, started as a separate process.
 enum ConsoleBinary {
+    /// `CONSOLE_BINARY` runs another build instead (e.g. an earlier commit's, to see a new test fail on it).
     static var path: String {
-        RepositoryPaths.root.appendingPathComponent(".build/debug/console").path
+        ProcessInfo.processInfo.environment["CONSOLE_BINARY"] ?? RepositoryPaths.root.appendingPathComponent(".build/debug/console").path
     }
 
     /// Starts `executable` with `arguments` in `workingDirectory`; its output goes to `log`.

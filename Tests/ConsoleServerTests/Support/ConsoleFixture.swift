@@ -21,12 +21,15 @@ enum ConsoleFixture {
     static func configuration(
         backendURL: URL, directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false
     ) -> ConsoleConfiguration {
-        ConsoleConfiguration(
+        var configuration = ConsoleConfiguration(
             port: 0, databasePath: directory.path("console.sqlite"), backendURL: backendURL,
             templatesDirectory: RepositoryPaths.templates, publicDirectory: RepositoryPaths.publicFiles,
             behindTLSProxy: behindTLSProxy, sessionIdleTimeout: idleTimeout,
             // Off unless a test turns it on: its reads would disturb tests that count the console's calls.
             mirror: nil)
+        // Calls other than the mirror's and the watcher's are budgeted only where a test sets limits.
+        configuration.backendLimits = nil
+        return configuration
     }
 
     static var quietLogger: Logger {

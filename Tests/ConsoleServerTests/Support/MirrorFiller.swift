@@ -36,11 +36,12 @@ final class MirrorFiller: Sendable {
         let logger = ConsoleFixture.quietLogger
         sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
         client = BackendClient(configuration: .init(baseURL: backendURL, readRetry: .none), logger: logger)
-        sync = MirrorSync(
-            store: store, client: client, sessions: sessions,
-            configuration: MirrorFixture.mirror(
-                window: 300, reads: 100_000, firstPageInterval: 3600, pendingItemInterval: 3600, passInterval: 3600),
+        let configuration = MirrorFixture.mirror(
+            window: 300, reads: 100_000, firstPageInterval: 3600, pendingItemInterval: 3600, passInterval: 3600)
+        let budget = BackendBudget(
+            store: store, limits: BackendLimits(windowSeconds: 300, reads: 100_000), mirrorPolicy: configuration.policy, watcherBudget: 0,
             logger: logger)
+        sync = MirrorSync(store: store, client: client, sessions: sessions, configuration: configuration, budget: budget, logger: logger)
     }
 
     /// Ticks the sync until every list's pass is complete and the summary and statistics are
@@ -52,9 +53,11 @@ final class MirrorFiller: Sendable {
         let deadline = ContinuousClock.now + .seconds(60)
         repeat {
             await sync.tick()
-            if isFilled() { return }
+            if isFilled() { break }
             try? await Task.sleep(for: .milliseconds(100))
         } while ContinuousClock.now < deadline
+        // Its lease is given up when it is done, so a console's own mirror may read at once.
+        await sync.stepAside()
     }
 
     private func isFilled() -> Bool {

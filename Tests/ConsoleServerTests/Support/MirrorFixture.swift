@@ -14,14 +14,14 @@ enum MirrorFixture {
     /// makes the proxy answer 503 without forwarding while it is on; otherwise `faults` decides.
     static func withBackend<Result: Sendable>(
         rateLimits: RateLimitPolicy?, directory: TemporaryDirectory, outage: OutageSwitch = OutageSwitch(),
-        faults: @escaping FaultingProxy.Plan = { _, _, _ in .pass },
+        faults: @escaping FaultingProxy.Plan = { _, _, _ in .pass }, beforeForwarding: FaultingProxy.BeforeForwarding? = nil,
         _ body: @Sendable (SandboxFixture, FaultingProxy, URL) async throws -> Result
     ) async throws -> Result {
         try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             try await FaultingProxy.run(
                 to: "http://127.0.0.1:\(sandbox.port)", plan: { method, path, call in
                     outage.isOn ? .answerWithoutForwarding(.serviceUnavailable) : faults(method, path, call)
-                }
+                }, beforeForwarding: beforeForwarding
             ) { proxy, origin in
                 guard let url = URL(string: origin + "/api/v1/") else { throw URLError(.badURL) }
                 return try await body(sandbox, proxy, url)

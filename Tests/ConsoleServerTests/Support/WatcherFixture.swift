@@ -41,7 +41,12 @@ struct WatcherFixture: Sendable {
                 try setUpRotation(store, from: clock.now)
                 let source = QueueAgeSource(
                     store: store, client: client, credentials: { _ in ("test-session", credentials) }, mirrorIsOn: false,
-                    configuration: configuration, logger: ConsoleFixture.quietLogger)
+                    configuration: configuration,
+                    budget: BackendBudget(
+                        store: store, limits: BackendLimits(windowSeconds: configuration.windowSeconds, reads: configuration.backendLimit),
+                        mirrorPolicy: ReadPlanner.Policy(windowSeconds: configuration.windowSeconds, backendLimit: configuration.backendLimit),
+                        watcherBudget: configuration.budget, logger: ConsoleFixture.quietLogger),
+                    logger: ConsoleFixture.quietLogger)
                 let watcher = QueueWatcher(
                     store: store, source: source, configuration: configuration, bundleID: "org.bookcorners.app", nudge: {},
                     now: { clock.now }, logger: ConsoleFixture.quietLogger)

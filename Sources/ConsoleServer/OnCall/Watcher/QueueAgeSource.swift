@@ -5,7 +5,8 @@ import ModerationStore
 
 /// Where the watcher learns how long a queue's items have waited. The mirror, when it is on
 /// and fresh for the queue, answers without a backend read (the console's read cache);
-/// otherwise the watcher reads the queue's two ends itself, within its own `ReadBudget`:
+/// otherwise the watcher reads the queue's two ends itself, within its own share of the
+/// database's `BackendBudget` (one count for every console process on the database):
 /// the first page (newest items, and how many pages there are) and the last (the oldest).
 actor QueueAgeSource {
     /// The most recently active staff member's tokens, skipping sessions the backend refused; `nil`: nobody signed in.
@@ -17,7 +18,7 @@ actor QueueAgeSource {
     private let mirrorIsOn: Bool
     private let configuration: OnCallWatcherConfiguration
     private let logger: Logger
-    private var budget: ReadBudget
+    private let budget: BackendBudget
     private var sightings: [ModerationQueue: QueueSighting] = [:]
     private var lastRead: [ModerationQueue: Date] = [:]
     private var pagesLastSeen: [ModerationQueue: Int] = [:]
@@ -29,7 +30,7 @@ actor QueueAgeSource {
 
     init(
         store: ModerationStore, client: BackendClient, credentials: @escaping Credentials, mirrorIsOn: Bool,
-        configuration: OnCallWatcherConfiguration, logger: Logger
+        configuration: OnCallWatcherConfiguration, budget: BackendBudget, logger: Logger
     ) {
         self.store = store
         self.client = client
@@ -37,7 +38,7 @@ actor QueueAgeSource {
         self.mirrorIsOn = mirrorIsOn
         self.configuration = configuration
         self.logger = logger
-        self.budget = ReadBudget(windowSeconds: configuration.windowSeconds, budget: configuration.budget)
+        self.budget = budget
     }
 
     /// What is known of `queue` at `now`: from the fresh mirror, a read made now if one is due
@@ -83,7 +84,7 @@ actor QueueAgeSource {
         let scope = Self.scope(queue)
         // A look needs both ends; without room for both (when there is more than one page) it waits.
         let needed = (pagesLastSeen[queue] ?? 2) > 1 ? 2 : 1
-        guard budget.available(scope, at: now) >= needed else { return }
+        guard budget.watcherAvailable(scope, at: now) >= needed else { return }
         guard let signedIn = await credentials(refusedSessions) else {
             if !saidNobodySignedIn { logger.notice("queue watcher waits: nobody is signed in to read the queues with") }
             saidNobodySignedIn = true
@@ -92,7 +93,7 @@ actor QueueAgeSource {
         saidNobodySignedIn = false
         lastRead[queue] = now
         do {
-            guard budget.take(scope, at: now) else { return }
+            guard budget.claimWatcher(scope, at: now) else { return }
             let first = try await page(queue, number: 1, credentials: signedIn.credentials)
             let pages = max(1, first.pagination.totalPages)
             pagesLastSeen[queue] = pages
@@ -100,7 +101,7 @@ actor QueueAgeSource {
                 sightings[queue] = QueueSighting(dates: first.dates)
                 return
             }
-            guard budget.take(scope, at: now) else { return }
+            guard budget.claimWatcher(scope, at: now) else { return }
             let last = try await page(queue, number: min(pages, Page.numberRange.upperBound), credentials: signedIn.credentials)
             let read = first.dates + last.dates
             let unseen = max(0, first.pagination.total - read.count)
@@ -110,8 +111,8 @@ actor QueueAgeSource {
             }()
             sightings[queue] = QueueSighting(dates: read, unseen: unseen, unseenRange: range)
         } catch .rateLimited(let seconds) {
-            // Another client at our address spent the budget: wait as long as the backend says.
-            budget.pause(scope, until: now.addingTimeInterval(Double(max(1, seconds))))
+            // Another client at our address spent the budget: the client stored the backend's
+            // retry_after for every process, and the budget is refused until then.
             logger.notice("queue watcher read limited by the backend", metadata: ["queue": "\(queue.rawValue)", "retry_after": "\(seconds)"])
         } catch .sessionExpired {
             refusedSessions.insert(signedIn.sessionID)
@@ -127,13 +128,13 @@ actor QueueAgeSource {
         let page = Page(clampingNumber: number, size: Self.pageSize)
         switch queue {
         case .libraries:
-            let list = try await client.libraries(LibraryFilter(status: .pending), page: page, credentials: credentials)
+            let list = try await client.libraries(LibraryFilter(status: .pending), page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
             return (list.items.map(\.createdAt), list.pagination)
         case .reports:
-            let list = try await client.reports(status: .open, page: page, credentials: credentials)
+            let list = try await client.reports(status: .open, page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
             return (list.items.map(\.createdAt), list.pagination)
         case .photos:
-            let list = try await client.photos(status: .pending, page: page, credentials: credentials)
+            let list = try await client.photos(status: .pending, page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
             return (list.items.map(\.createdAt), list.pagination)
         }
     }

@@ -1,0 +1,34 @@
+import ArgumentParser
+import ConsoleServer
+import Foundation
+
+/// The backend's limits besides reads (whose window and number `MirrorOptions` holds), shared by
+/// `console serve` and `console demo`: every call is budgeted within them, in the database,
+/// across every console process on it.
+struct BackendLimitOptions: ParsableArguments {
+    @Option(name: .long, help: "Writes (decisions) the backend allows per scope and window. (env: CONSOLE_BACKEND_WRITE_LIMIT, default: 10; demo: the sandbox's --write-limit)")
+    var backendWriteLimit: Int?
+
+    @Option(name: .long, help: "Sign-ins the backend allows per window. (env: CONSOLE_BACKEND_SIGN_IN_LIMIT, default: 10; demo: the sandbox's --login-limit)")
+    var backendSignInLimit: Int?
+
+    @Option(name: .long, help: "Token refreshes the backend allows per window. (env: CONSOLE_BACKEND_REFRESH_LIMIT, default: 15; demo: the sandbox's --refresh-limit)")
+    var backendRefreshLimit: Int?
+
+    /// The limits, the window and reads from the mirror's options; `defaults` are the demo sandbox's own.
+    func limits(mirror: MirrorOptions, defaults: BackendLimits = BackendLimits()) throws -> BackendLimits {
+        let (window, reads) = try mirror.backendWindowAndReads(defaultWindow: defaults.windowSeconds, defaultReads: defaults.reads)
+        return BackendLimits(
+            windowSeconds: window, reads: reads,
+            writes: try positive(backendWriteLimit, "--backend-write-limit", "CONSOLE_BACKEND_WRITE_LIMIT", defaults.writes),
+            signIns: try positive(backendSignInLimit, "--backend-sign-in-limit", "CONSOLE_BACKEND_SIGN_IN_LIMIT", defaults.signIns),
+            refreshes: try positive(backendRefreshLimit, "--backend-refresh-limit", "CONSOLE_BACKEND_REFRESH_LIMIT", defaults.refreshes),
+            readShare: try mirror.readShare())
+    }
+
+    private func positive(_ flag: Int?, _ option: String, _ variable: String, _ fallback: Int) throws -> Int {
+        let value = try EnvironmentOption.integer(flag, variable, default: fallback)
+        guard value > 0 else { throw ValidationError("\(option) (\(variable)) must be at least 1, got \(value).") }
+        return value
+    }
+}

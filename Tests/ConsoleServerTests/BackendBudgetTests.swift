@@ -1,0 +1,123 @@
+@testable import ConsoleServer
+import BookCornersAPI
+import Foundation
+import ModerationStore
+import Sandbox
+import Testing
+import TestSupport
+
+/// The backend budget kept in the database: two budgets on one file stand for two console
+/// processes (each opens the file itself), and whatever either claims the other sees.
+@Suite("Backend budget: one per database")
+struct BackendBudgetTests {
+    /// The middle of a backend window, so no claim falls in a window's last moment.
+    private static let midWindow = Date(timeIntervalSince1970: 1_800_000_150)
+
+    private func budgets(
+        _ directory: TemporaryDirectory, limits: BackendLimits = BackendLimits(), watcherBudget: Int = 12, now: Date = midWindow
+    ) throws -> [BackendBudget] {
+        try (0..<2).map { _ in
+            BackendBudget(
+                store: try ModerationStore(path: directory.path("console.sqlite")), limits: limits,
+                mirrorPolicy: ReadPlanner.Policy(windowSeconds: limits.windowSeconds, backendLimit: limits.reads), watcherBudget: watcherBudget,
+                logger: ConsoleFixture.quietLogger, now: { now })
+        }
+    }
+
+    @Test("writes, sign-ins and refreshes asked of two processes in turn are granted up to the backend's limit between them, not each")
+    func limitsSharedByProcesses() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pair = try budgets(directory)
+        for (endpoint, limit) in [
+            (BackendEndpoint(method: .PATCH, path: "libraries/moderation/some-slug"), 10),
+            (BackendEndpoint(method: .POST, path: "auth/login"), 10),
+            (BackendEndpoint(method: .POST, path: "auth/refresh"), 15),
+        ] {
+            var granted = 0
+            for turn in 0..<40 {
+                if await pair[turn % 2].admit(endpoint, budget: .standard, firstOfCall: true) == nil { granted += 1 }
+            }
+            #expect(granted == limit, "\(endpoint.scope): \(granted)")
+        }
+    }
+
+    @Test("the watcher's reads from two processes stay within its one share per scope and window")
+    func watcherShared() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pair = try budgets(directory, watcherBudget: 12)
+        let granted = (0..<30).filter { pair[$0 % 2].claimWatcher(.reportList, at: Self.midWindow) }.count
+        #expect(granted == 12)
+        #expect(pair[0].watcherAvailable(.reportList, at: Self.midWindow) == 0 && pair[1].watcherAvailable(.reportList, at: Self.midWindow) == 0)
+        #expect(pair[1].claimWatcher(.reportList, at: Self.midWindow.addingTimeInterval(300)), "a new window, a new share")
+    }
+
+    @Test("the mirror of one process leaves the decision reserve to the checks of any process, and a check's first read spends what was reserved")
+    func reserveKeptAcrossProcesses() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // 60 reads, half for the console: 30, of which 6 kept for decision checks.
+        let pair = try budgets(directory)
+        var mirrorReads = 0
+        while pair[0].claimMirror(.photoList, headroom: 0, at: Self.midWindow) == .granted { mirrorReads += 1 }
+        var checks = 0
+        while pair[1].reserveDecisionCheck(.photoList, at: Self.midWindow) == .granted { checks += 1 }
+        #expect(mirrorReads == 24 && checks == 6)
+        let list = BackendEndpoint(method: .GET, path: "libraries/moderation/photos")
+        #expect(await pair[1].admit(list, budget: .standard, firstOfCall: true) == nil, "the check reserved before spends its reservation")
+        #expect(await pair[0].admit(list, budget: .standard, firstOfCall: true) != nil, "nothing reserved in that process, and nothing left")
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let spent = try store.backendBudgetSpending(scope: MirrorScope.photoList.rawValue, pool: BackendBudget.mirrorPool, windowIndex: pair[0].windowIndex(at: Self.midWindow))
+        #expect(spent == BudgetSpending(spent: 30, reserveSpent: 6))
+    }
+
+    @Test("every HTTP attempt is counted, the client's retries included, and a 429's retry_after holds for every process")
+    func attemptsCountedAndRetryAfterHonoured() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // The sandbox allows two reads an hour; the budget more, so the sandbox says 429 first.
+        try await SandboxFixture.run(rateLimits: RateLimitPolicy(windowSeconds: 3600, reads: 2)) { sandbox in
+            try await FaultingProxy.run(
+                to: "http://127.0.0.1:\(sandbox.port)",
+                plan: { method, path, call in path == "/api/v1/auth/me" && call <= 2 ? .answerWithoutForwarding(.serviceUnavailable) : .pass }
+            ) { proxy, origin in
+                let url = try #require(URL(string: origin + "/api/v1/"))
+                let limits = BackendLimits(windowSeconds: 3600, reads: 100)
+                let store = try ModerationStore(path: directory.path("console.sqlite"))
+                let budget = BackendBudget(
+                    store: store, limits: limits, mirrorPolicy: ReadPlanner.Policy(windowSeconds: 3600, backendLimit: 100), watcherBudget: 0,
+                    logger: ConsoleFixture.quietLogger)
+                let other = BackendBudget(
+                    store: try ModerationStore(path: directory.path("console.sqlite")), limits: limits,
+                    mirrorPolicy: ReadPlanner.Policy(windowSeconds: 3600, backendLimit: 100), watcherBudget: 0, logger: ConsoleFixture.quietLogger)
+                let retrying = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20))
+                let client = BackendClient(configuration: .init(baseURL: url, readRetry: retrying, gate: budget), logger: ConsoleFixture.quietLogger)
+                try await BackendClient.closing(client) { client in
+                    // act: a sign-in, then auth/me answered 503, 503, 200
+                    let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
+                    let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
+                    _ = try await client.me(credentials)
+                    let window = budget.windowIndex(at: Date())
+                    let meAttempts = try store.backendBudgetSpending(scope: "api-auth-me", pool: BackendBudget.readPool, windowIndex: window)
+                    let signIns = try store.backendBudgetSpending(scope: "api-auth-login", pool: BackendBudget.signInPool, windowIndex: window)
+                    // the sandbox's two reads: one above, the next answered 429
+                    _ = try? await client.me(credentials)
+                    var limited: (any Error)?
+                    do { _ = try await client.me(credentials) } catch { limited = error }
+                    let reachedBeforeLast = await proxy.forwarded(.get, "/api/v1/auth/me")
+                    do { _ = try await client.me(credentials) } catch { limited = error }
+                    // check
+                    #expect(meAttempts.spent == 3, "two 503s and the answer: three attempts, three counted")
+                    #expect(signIns.spent == 1)
+                    guard case .rateLimited = limited as? BackendError else { Issue.record("expected to wait, got \(String(describing: limited))"); return }
+                    #expect(await proxy.forwarded(.get, "/api/v1/auth/me") == reachedBeforeLast, "nothing sent while the backend's retry_after runs")
+                    let paused = try #require(try store.backendScopePausedUntil("api-auth-me", now: Date()))
+                    #expect(paused > Date(), "paused as long as the backend said")
+                    let me = BackendEndpoint(method: .GET, path: "auth/me")
+                    #expect(await other.admit(me, budget: .standard, firstOfCall: true) != nil, "another process waits too")
+                }
+            }
+        }
+    }
+}
