@@ -111,6 +111,15 @@ let package = Package(
             dependencies: ["ConsoleServer", "ModerationStore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")],
             path: "Benchmarks/OutboxBenchmark"
         ),
+        // The page benchmark's console: the console plus saved pages answered as constants (never in `console` itself).
+        .executableTarget(
+            name: "page-benchmark",
+            dependencies: [
+                "ConsoleServer", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Benchmarks/PageBenchmark"
+        ),
         .target(
             name: "TestSupport",
             dependencies: [

@@ -7,26 +7,39 @@
 # while nothing changed is answered from the page's recent copy, RecentPages). Then each page
 # once more with the copies off (CONSOLE_RECENT_PAGE_LIFETIME=0): what a view costs when it
 # must be read and rendered (a first view, or the first after any change).
-# Needs Debian's wrk. DURATION (default 10s) per wrk run; CONNECTIONS (default 4) for rates.
+# The constants are answered by the page benchmark's own console (`page-benchmark`,
+# Benchmarks/PageBenchmark): the console itself never answers them.
+# Needs Debian's wrk. DURATION (default 10s) per wrk run; CONNECTIONS (default 4) for rates;
+# CONFIGURATION (default release; debug only to try the script quickly, not for figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
 connections=${CONNECTIONS:-4}
-swift build -c release --product console >/dev/null
-bin="$(swift build -c release --show-bin-path)/console"
+configuration=${CONFIGURATION:-release}
+swift build -c "$configuration" --product console >/dev/null
+swift build -c "$configuration" --product page-benchmark >/dev/null
+bin="$(swift build -c "$configuration" --show-bin-path)/console"
+benchmark="$(swift build -c "$configuration" --show-bin-path)/page-benchmark"
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 console_url=http://127.0.0.1:18180
 
 "$bin" sandbox --port 18181 --sandbox-database "$work/sandbox.sqlite" --no-rate-limits --no-apns-stand-in --log-level error &
 sleep 3
-serve() {
-  CONSOLE_RECENT_PAGE_LIFETIME=${1:-1} "$bin" serve --port 18180 --database "$work/console.sqlite" --backend-url http://127.0.0.1:18181/api/v1/ --no-watch --log-level error &
-  console=$!
+wait_up() {
   for _ in $(seq 100); do curl -fs "$console_url/healthz" >/dev/null && return; sleep 0.2; done
   echo "console did not start" >&2; exit 1
 }
-serve
+# The console as it is served, to sign in and save each page's bytes.
+"$bin" serve --port 18180 --database "$work/console.sqlite" --backend-url http://127.0.0.1:18181/api/v1/ --no-watch --no-metrics --log-level error &
+console=$!
+wait_up
+# The page benchmark's console on the same database: the same pages, plus the saved ones as constants.
+serve() {
+  CONSOLE_RECENT_PAGE_LIFETIME=${1:-1} "$benchmark" "$work/pages" 18180 "$work/console.sqlite" http://127.0.0.1:18181/api/v1/ &
+  console=$!
+  wait_up
+}
 jar="$work/cookies"
 token=$(curl -fs -c "$jar" "$console_url/sign-in" | grep -o 'name="csrf" value="[^"]*"' | head -1 | sed 's/.*value="//;s/"$//')
 curl -fs -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf=$token" --data-urlencode login=staff \
@@ -48,9 +61,8 @@ for entry in "${pages[@]}"; do
   curl -fs -H "$cookie" "$console_url${entry#*:}" -o "$work/pages/${entry%%:*}.html"
 done
 
-# The same server again, now also answering each page's bytes as constants (the session survives).
+# The page benchmark's console, also answering each page's bytes as constants (the session survives).
 kill "$console"; wait "$console" 2>/dev/null || true
-export CONSOLE_BENCHMARK_CONSTANT_DIR="$work/pages"
 serve
 sleep 2
 rate() { wrk -t1 -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ { printf "%d", $2 }'; }

@@ -12,6 +12,7 @@ import ServiceLifecycle
 public func buildConsoleApplication(
     configuration: ConsoleConfiguration,
     logger: Logger = Logger(label: "console"),
+    additionalRoutes: AdditionalRoutes? = nil,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) async throws -> some ApplicationProtocol {
     let dependencies = try await makeDependencies(configuration: configuration, logger: logger)
@@ -31,7 +32,7 @@ public func buildConsoleApplication(
         services.append(makeMetricsApplication(page: page, host: metrics.host, port: metrics.port, logger: logger))
     }
     return Application(
-        router: buildRouter(dependencies: dependencies),
+        router: buildRouter(dependencies: dependencies, additionalRoutes: additionalRoutes),
         server: .http1(configuration: connectionLimits(configuration, logger: logger)),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "BookCornersConsole"),
         services: services,
@@ -59,6 +60,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
     // Held for the console's lifetime, so `console restore` never replaces the file under it.
     let databaseLock = try DatabaseLock.shared(databasePath: configuration.databasePath)
+    // Before anything reads or writes it: a damaged file would answer errors on every page while taking writes.
+    let problems = try await DatabaseIntegrity.problems(atPath: configuration.databasePath)
+    guard problems.isEmpty else { throw DatabaseDamagedError(path: configuration.databasePath, problems: problems) }
     let auditKey = try configuration.auditKeyPath.map { path throws(AuditKeyError) in try AuditKey.load(path: path) }
     let store = try ModerationStore(path: configuration.databasePath, auditKey: auditKey)
     if auditKey == nil, let since = try store.auditKeyedSince() {
@@ -174,7 +178,7 @@ private func makeQueueWatcher(
     return (service, client)
 }
 
-func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestContext> {
+func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: AdditionalRoutes? = nil) -> Router<ConsoleRequestContext> {
     // HEAD finds each GET route; `HeadAsGetMiddleware` then runs it exactly as a GET.
     let router = Router(context: ConsoleRequestContext.self, options: .autoGenerateHeadEndpoints)
     let configuration = dependencies.configuration
@@ -201,7 +205,8 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(
         store: dependencies.store, renderer: dependencies.renderer, backend: dependencies.backendMetrics,
-        backendSilenceLimit: configuration.readinessBackendSilence, logger: dependencies.logger)
+        backendSilenceLimit: configuration.readinessBackendSilence, databasePath: configuration.databasePath,
+        integrityInterval: configuration.readinessIntegrityInterval, logger: dependencies.logger)
     router.get(SiteURL.Route.readyz.pattern) { _, _ -> Response in
         let verdict = await readiness.verdict()
         return Response(
@@ -220,12 +225,13 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
 
     let unsent = UnsentWork(store: store)
     var staff = router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)).add(middleware: CSRFMiddleware())
+        .add(middleware: KeptFormSpending(store: store))
     if configuration.recentPageLifetime > 0 {
         let pages = RecentPages(lifetime: .milliseconds(Int(configuration.recentPageLifetime * 1000)))
         staff = staff.add(middleware: RecentPageMiddleware(pages: pages, store: dependencies.store))
     }
     signIn.addSignedInRoutes(to: staff)
-    UnsentWorkController(unsent: unsent, renderer: renderer).addRoutes(to: staff)
+    UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
@@ -248,10 +254,9 @@ func buildRouter(dependencies: ConsoleDependencies) -> Router<ConsoleRequestCont
     AlertsController(
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, watcher: configuration.onCallWatcher
     ).addRoutes(to: staff)
-    if let directory = configuration.benchmarkConstantDirectory {
-        let pages = BenchmarkPages(directory: directory)
-        staff.get(SiteURL.Route.benchmarkConstant.pattern) { _, context in try pages.page(SiteURL.Route.benchmarkConstant, context) }
-        router.get(SiteURL.Route.benchmarkOpen.pattern) { _, context in try pages.page(SiteURL.Route.benchmarkOpen, context) }
+    if let additionalRoutes {
+        additionalRoutes.signedIn(staff)
+        additionalRoutes.open(router)
     }
     return router
 }

@@ -22,11 +22,6 @@ public struct ConsoleConfiguration: Sendable {
     /// calls against their own address. Off by default: the console is one client, and its
     /// budget (`BackendBudget`) counts every call as its own either way.
     public var forwardClientAddress: Bool
-    /// Benchmarks only: a directory of saved pages (`NAME.html`). `GET /benchmark/constant/NAME`
-    /// answers a page's bytes through the same middleware and session check as every page (the
-    /// baseline a rendered page is compared to); `GET /benchmark/open/NAME` answers them to anyone,
-    /// as `/healthz` is answered (the baseline the session check is compared to).
-    public var benchmarkConstantDirectory: String?
     /// The iOS app's bundle id, the `apns-topic` of every notification.
     public var apnsTopic: String
     /// Seconds a connection may stay open without a request being answered or read: between
@@ -70,6 +65,9 @@ public struct ConsoleConfiguration: Sendable {
     /// `/readyz` fails once Book Corners has not answered for this long; with nothing else
     /// calling it, a probe reads its statistics after a quarter of this.
     public var readinessBackendSilence: TimeInterval = 120
+    /// How long `/readyz` keeps its verdict on the database file's integrity (SQLite's
+    /// `quick_check` walks the whole file, so never on every probe).
+    public var readinessIntegrityInterval: TimeInterval = 60
 
     public init(
         host: String = "127.0.0.1",
@@ -83,7 +81,6 @@ public struct ConsoleConfiguration: Sendable {
         sessionIdleTimeout: TimeInterval = 30 * 60,
         sessionLifetime: TimeInterval = 12 * 60 * 60,
         forwardClientAddress: Bool = false,
-        benchmarkConstantDirectory: String? = nil,
         apnsTopic: String = "org.bookcorners.app",
         connectionIdleTimeout: TimeInterval = 60,
         requestReadTimeout: TimeInterval = 30,
@@ -109,7 +106,6 @@ public struct ConsoleConfiguration: Sendable {
         self.sessionIdleTimeout = sessionIdleTimeout
         self.sessionLifetime = sessionLifetime
         self.forwardClientAddress = forwardClientAddress
-        self.benchmarkConstantDirectory = benchmarkConstantDirectory
         self.apnsTopic = apnsTopic
         self.connectionIdleTimeout = connectionIdleTimeout
         self.requestReadTimeout = requestReadTimeout

@@ -18,7 +18,9 @@ public struct ModerationStore: Sendable {
         self.auditKey = auditKey
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
+        DatabaseFileMode.createIfMissing(path)
         let pool = try DatabasePool(path: path, configuration: configuration)
+        DatabaseFileMode.narrow(path)
         try ModerationStoreMigrations.migrator.migrate(pool)
         self.writer = pool
         // The pool's open connections keep the `-shm` file in place for the store's lifetime.

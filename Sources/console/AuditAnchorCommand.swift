@@ -16,7 +16,10 @@ struct AuditAnchorCommand: AsyncParsableCommand {
     @OptionGroup var database: AuditDatabaseOptions
 
     func run() async throws {
-        let store = try database.openStore()
+        try await database.withStore { store in try Self.anchor(store) }
+    }
+
+    private static func anchor(_ store: ModerationStore) throws {
         // The head first: the chain verified next includes it, whatever a running console appends meanwhile.
         guard let head = try store.auditEntries(limit: 1).first else { throw CommandFailure("The audit log is empty: there is nothing to anchor.") }
         if case .broken(let id, let reason) = try store.verifyAuditChain() {

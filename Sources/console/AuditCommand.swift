@@ -33,10 +33,21 @@ struct AuditDatabaseOptions: ParsableArguments {
         }
     }
 
-    func openStore() throws -> ModerationStore {
+    /// Runs `body` on the store while holding the database's shared lock, as `console serve`
+    /// does: a restore is refused while this command runs, and this command refuses (in words)
+    /// while a restore runs, so nothing it writes lands in the file a restore moves aside.
+    func withStore<Result>(_ body: (ModerationStore) async throws -> Result) async throws -> Result {
         let path = self.path
         guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("No database at \(path).") }
-        return try ModerationStore(path: path, auditKey: try loadAuditKey())
+        let lock: DatabaseLock
+        do {
+            lock = try DatabaseLock.shared(databasePath: path)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        let result = try await body(try ModerationStore(path: path, auditKey: try loadAuditKey()))
+        withExtendedLifetime(lock) {}
+        return result
     }
 }
 
@@ -124,7 +135,10 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             }
             return anchor
         }
-        let store = try database.openStore()
+        try await database.withStore { store in try Self.verify(store, anchor: anchor) }
+    }
+
+    private static func verify(_ store: ModerationStore, anchor: AuditAnchor?) throws {
         switch try store.verifyAuditChain() {
         case .intact(let entries, let head):
             ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")

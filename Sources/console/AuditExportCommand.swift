@@ -19,8 +19,13 @@ struct AuditExportCommand: AsyncParsableCommand {
     var output: String?
 
     func run() async throws {
-        let store = try database.openStore()
         let filter = try range.filter()
+        try await database.withStore { store in try export(store, filter: filter) }
+    }
+
+    /// No entry, no export: the export is recorded before a byte of it is written, and a file
+    /// made for it is removed again when it cannot be.
+    private func export(_ store: ModerationStore, filter: AuditFilter) throws {
         let destination: FileHandle
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil) else {
@@ -30,8 +35,16 @@ struct AuditExportCommand: AsyncParsableCommand {
         } else {
             destination = FileHandle.standardOutput
         }
-        try store.appendAudit(CommandLineActor.entry(
-            action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
+        do {
+            try store.appendAudit(CommandLineActor.entry(
+                action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
+        } catch {
+            if let output {
+                try? destination.close()
+                try? FileManager.default.removeItem(atPath: output)
+            }
+            throw CommandFailure("The export was not made: the audit log could not record it (\(error)). Nothing was written.")
+        }
         let progress = ExportProgress(total: try store.auditEntryCount(filter))
         var exporter = AuditExporter(store: store, filter: filter, format: format)
         var chunk: [UInt8] = []

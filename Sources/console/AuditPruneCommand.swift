@@ -23,7 +23,10 @@ struct AuditPruneCommand: AsyncParsableCommand {
             throw ValidationError("--before must be a day like 2025-01-01 or an instant like 2025-01-01T00:00:00Z, got '\(before)'.")
         }
         guard date <= Date() else { throw ValidationError("--before must not be in the future.") }
-        let store = try database.openStore()
+        try await database.withStore { store in try Self.prune(store, before: date) }
+    }
+
+    private static func prune(_ store: ModerationStore, before date: Date) throws {
         guard case .intact = try store.verifyAuditChain() else {
             throw ValidationError("The audit chain does not verify; run `console audit verify` and investigate before pruning.")
         }

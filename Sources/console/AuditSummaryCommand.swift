@@ -12,7 +12,8 @@ struct AuditSummaryCommand: AsyncParsableCommand {
     @OptionGroup var range: AuditRangeOptions
 
     func run() async throws {
-        let summary = AuditSummary(try database.openStore().decisionRecords(try range.filter()))
+        let filter = try range.filter()
+        let summary = try await database.withStore { store in AuditSummary(try store.decisionRecords(filter)) }
         ConsoleOutput.write(summary.csv())
     }
 }

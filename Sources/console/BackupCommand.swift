@@ -24,12 +24,13 @@ struct BackupCommand: AsyncParsableCommand {
     var force = false
 
     func run() async throws {
-        let store = try database.openStore()
-        let check: DatabaseCopyCheck
-        do {
-            check = try store.backup(to: to, replacing: force)
-        } catch let error as DatabaseCopyError {
-            throw CommandFailure(error.description)
+        let (to, force) = (to, force)
+        let check = try await database.withStore { store in
+            do {
+                return try store.backup(to: to, replacing: force)
+            } catch let error as DatabaseCopyError {
+                throw CommandFailure(error.description)
+            }
         }
         ConsoleOutput.write(DatabaseCopyLines.lines(check, copiedTo: to))
     }

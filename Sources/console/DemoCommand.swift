@@ -81,6 +81,8 @@ struct DemoCommand: AsyncParsableCommand {
         let key = try auditKeyPath.map { path throws(AuditKeyError) in try AuditKey.load(path: path) }
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        // Taken before the demo's own writes (its rotation, its devices), held until it stops.
+        let databaseLock = try DatabaseLock.shared(databasePath: databasePath)
         try DemoOnCall.prepare(
             store: ModerationStore(path: databasePath, auditKey: key), staff: SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath),
             onCallFirst: SeedAccounts.demoStaffUsername, now: Date())
@@ -113,6 +115,7 @@ struct DemoCommand: AsyncParsableCommand {
             windowSeconds: limits.windowSeconds, reads: limits.reads, writes: limits.writes, signIns: limits.logins, refreshes: limits.refreshes))
         consoleConfiguration.metrics = try operations.metrics()
         consoleConfiguration.readinessBackendSilence = try operations.readinessSilence()
+        consoleConfiguration.readinessIntegrityInterval = try operations.readinessIntegrityCheckInterval()
         let metricsLine = consoleConfiguration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off (--no-metrics)"
         let consoleApp = try await buildConsoleApplication(
             configuration: consoleConfiguration,
@@ -139,5 +142,6 @@ struct DemoCommand: AsyncParsableCommand {
         group.maximumGracefulShutdownDuration = try operations.shutdownGraceDuration()
         group.maximumCancellationDuration = .seconds(5)
         try await ServiceGroup(configuration: group).run()
+        withExtendedLifetime(databaseLock) {}
     }
 }

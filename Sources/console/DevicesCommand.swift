@@ -26,6 +26,11 @@ struct DevicesImportCommand: AsyncParsableCommand {
     var file: String
 
     func run() async throws {
+        // The lock first: the file may be slow to read (a pipe), and a restore must not start meanwhile.
+        try await database.withStore { store in try importDevices(into: store) }
+    }
+
+    private func importDevices(into store: ModerationStore) throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure("Cannot read \(file); check the path and its permissions.")
         }
@@ -36,7 +41,7 @@ struct DevicesImportCommand: AsyncParsableCommand {
             let problem = (error as? DeviceTokenExport.Problem)?.description ?? "not a device token export"
             throw CommandFailure("\(file) was not imported: \(problem)")
         }
-        let result = try database.openStore().importDevices(entries, now: Date())
+        let result = try store.importDevices(entries, now: Date())
         let imported = result.added + result.updated + result.unchanged
         ConsoleOutput.write(
             "Imported \(CountText.of(imported, "device token", "device tokens")): \(result.added) added, \(result.updated) updated, "
@@ -54,7 +59,8 @@ struct DevicesListCommand: AsyncParsableCommand {
     var user: Int?
 
     func run() async throws {
-        let devices = try database.openStore().devices(userID: user)
+        let user = self.user
+        let devices = try await database.withStore { store in try store.devices(userID: user) }
         guard !devices.isEmpty else {
             ConsoleOutput.write(user.map { "User \($0) has no devices.\n" } ?? "No devices.\n")
             return
@@ -74,7 +80,11 @@ struct DevicesRemoveCommand: AsyncParsableCommand {
     var device: String
 
     func run() async throws {
-        let store = try database.openStore()
+        try await database.withStore { store in try remove(from: store) }
+        ConsoleOutput.write("Removed device \(device).\n")
+    }
+
+    private func remove(from store: ModerationStore) throws {
         do {
             // An id is a short number; a token is always 64 digits, even one without letters.
             if device.count < 64, let id = Int64(device) {
@@ -87,6 +97,5 @@ struct DevicesRemoveCommand: AsyncParsableCommand {
         } catch DeviceStoreError.invalidToken {
             throw CommandFailure("'\(device)' is neither a device id nor a 64-hexadecimal-digit token.")
         }
-        ConsoleOutput.write("Removed device \(device).\n")
     }
 }

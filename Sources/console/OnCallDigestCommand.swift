@@ -19,7 +19,10 @@ struct OnCallDigestCommand: AsyncParsableCommand {
     var shift: Int
 
     func run() async throws {
-        let store = try database.openStore()
+        try await database.withStore { store in try printDigest(from: store) }
+    }
+
+    private func printDigest(from store: ModerationStore) throws {
         guard let handoff = try store.shiftHandoff(shift) else {
             let newest = try store.shiftHandoffs(limit: 1).first.map { " The newest is shift \($0.shiftIndex)." } ?? " None is stored yet."
             throw CommandFailure("No hand-off digest for shift \(shift).\(newest)")

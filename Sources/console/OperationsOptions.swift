@@ -21,6 +21,9 @@ struct OperationsOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds without an answer from Book Corners after which /readyz answers 503. (env: CONSOLE_READINESS_BACKEND_SILENCE, default: 120)")
     var readinessBackendSilence: Int?
 
+    @Option(name: .long, help: "Seconds /readyz keeps its verdict on the database file's integrity (SQLite's quick_check) before checking again. (env: CONSOLE_READINESS_INTEGRITY_INTERVAL, default: 60)")
+    var readinessIntegrityInterval: Int?
+
     @Option(name: .long, help: "Seconds a SIGTERM waits for requests in flight and the decision being sent before stopping them. (env: CONSOLE_SHUTDOWN_GRACE, default: 20)")
     var shutdownGrace: Int?
 
@@ -36,6 +39,14 @@ struct OperationsOptions: ParsableArguments {
         let seconds = try EnvironmentOption.integer(readinessBackendSilence, "CONSOLE_READINESS_BACKEND_SILENCE", default: 120)
         guard seconds >= 4 else {
             throw ValidationError("--readiness-backend-silence (CONSOLE_READINESS_BACKEND_SILENCE) must be at least 4 seconds, got \(seconds).")
+        }
+        return TimeInterval(seconds)
+    }
+
+    func readinessIntegrityCheckInterval() throws -> TimeInterval {
+        let seconds = try EnvironmentOption.integer(readinessIntegrityInterval, "CONSOLE_READINESS_INTEGRITY_INTERVAL", default: 60)
+        guard (1...86_400).contains(seconds) else {
+            throw ValidationError("--readiness-integrity-interval (CONSOLE_READINESS_INTEGRITY_INTERVAL) must be 1 to 86400 seconds, got \(seconds).")
         }
         return TimeInterval(seconds)
     }

@@ -137,7 +137,7 @@ struct ServeCommand: AsyncParsableCommand {
             tokenKey: key,
             behindTLSProxy: behindTLSProxy || EnvironmentOption.string(nil, "CONSOLE_BEHIND_TLS_PROXY", default: "0") == "1",
             forwardClientAddress: forwardStaffAddress || EnvironmentOption.string(nil, "CONSOLE_FORWARD_STAFF_ADDRESS", default: "0") == "1",
-            benchmarkConstantDirectory: ProcessInfo.processInfo.environment["CONSOLE_BENCHMARK_CONSTANT_DIR"], apnsTopic: outbox.topic,
+            apnsTopic: outbox.topic,
             connectionIdleTimeout: TimeInterval(try positive(idleTimeout, "--idle-timeout", "CONSOLE_IDLE_TIMEOUT", default: 60)),
             requestReadTimeout: TimeInterval(try positive(requestTimeout, "--request-timeout", "CONSOLE_REQUEST_TIMEOUT", default: 30)),
             trustedProxies: proxies, forwardingHeader: header, staffRecheckInterval: TimeInterval(recheck), publicURL: publicOrigin,
@@ -150,6 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()
         configuration.readinessBackendSilence = try operations.readinessSilence()
+        configuration.readinessIntegrityInterval = try operations.readinessIntegrityCheckInterval()
         return configuration
     }
 

@@ -177,6 +177,41 @@ struct AuditPageTests {
         }
     }
 
+    @Test("no audit entry, no export: when the entry cannot be written the download is refused with words, and a HEAD records nothing")
+    func exportRefusedWhenNotAudited() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: a database that refuses export entries (as a full disk or a broken file would)
+            try await browser.signIn()
+            try appendDecisions(4, to: directory, name: { "Secret shelf \($0)" })
+            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            try await database.write { db in
+                try db.execute(sql: """
+                    CREATE TRIGGER refuseExportEntries BEFORE INSERT ON auditEntry WHEN NEW.action = '\(AuditEntry.exportAction)'
+                    BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END
+                    """)
+            }
+
+            // act
+            let refused = try await browser.get("/audit/export?format=csv")
+            let head = try await browser.head("/audit/export?format=ndjson")
+            try await database.write { db in try db.execute(sql: "DROP TRIGGER refuseExportEntries") }
+            try database.close()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let exportsBefore = try store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count
+            let allowed = try await browser.get("/audit/export?format=csv")
+
+            // check: refused in words, none of the log in it; a HEAD exports and records nothing
+            #expect(refused.status == .serviceUnavailable, "\(refused)")
+            #expect(refused.headers[.contentDisposition] == nil)
+            #expect(!refused.contains("Secret shelf"))
+            #expect(refused.contains("The export was not made"), "\(refused)")
+            #expect(head.status == .ok && head.html.isEmpty)
+            #expect(exportsBefore == 0)
+            #expect(allowed.status == .ok && allowed.contains("Secret shelf 4"))
+            #expect(try store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count == 1)
+        }
+    }
+
     @Test("the summary page and its CSV count decisions and waiting times; an empty range says so")
     func summary() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in

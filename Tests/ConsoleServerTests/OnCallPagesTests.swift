@@ -1,5 +1,6 @@
 @testable import ConsoleServer
 import Foundation
+import GRDB
 import ModerationStore
 import Sandbox
 import Testing
@@ -150,5 +151,83 @@ struct OnCallPagesTests {
             #expect(guessed.status == .notFound && !guessed.contains("staff"))
             #expect(!(try await browser.get("/on-call")).contains("feed-url"), "the secret is shown once")
         }
+    }
+
+    /// Makes the viewer's feed address through the page's form; answers its path.
+    private static func makeFeed(_ browser: Browser) async throws -> String {
+        let page = try await browser.get("/on-call")
+        let made = try await browser.post("/on-call/calendar-feed", form: [("csrf", page.csrfToken ?? "")])
+        return String(try #require(made.html.firstMatch(of: #/<code class="feed-url">http://[^/]+(/calendar/[A-Za-z0-9_-]+\.ics)</code>/#)).1)
+    }
+
+    @Test("each person can revoke their own feed from the On call page (a POST with CSRF, audited); the address then answers a bare 404")
+    func revokeOwnFeed() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup: staff and maria each have a feed
+            let maria = try await Self.setUp(browser)
+            let staffFeed = try await Self.makeFeed(browser)
+            let mariaFeed = try await Self.makeFeed(maria)
+            let calendarApp = Browser(client: browser.client)
+            #expect(try await calendarApp.get(staffFeed).status == .ok)
+            let page = try await browser.get("/on-call")
+            let revokeForm = page.hiddenFields(ofFormPostingTo: "/on-call/calendar-feed/revoke")
+            #expect(revokeForm.contains { $0.0 == "csrf" }, "the page offers Revoke as a form")
+
+            // act: without the CSRF token, then with it
+            let forged = try await browser.post("/on-call/calendar-feed/revoke", form: [])
+            let stillThere = try await calendarApp.get(staffFeed).status
+            let revoked = try await browser.post("/on-call/calendar-feed/revoke", form: revokeForm)
+
+            // check
+            #expect(forged.status == .forbidden)
+            #expect(stillThere == .ok)
+            #expect(revoked.status == .seeOther || revoked.status == .found, "\(revoked)")
+            let after = try await browser.get("/on-call")
+            #expect(after.contains("Your calendar feed address no longer works"), "\(after.html.prefix(3_000))")
+            #expect(after.contains("Create my feed address") && !after.contains("You have a feed"))
+            let gone = try await calendarApp.get(staffFeed)
+            #expect(gone.status == .notFound && !gone.contains("VCALENDAR"))
+            #expect(try await calendarApp.get(mariaFeed).status == .ok, "maria's own feed is untouched")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let entries = try store.auditEntries(limit: 20).filter { $0.action == "calendar.revoke" }
+            #expect(entries.count == 1 && entries.first?.actorUsername == "staff", "\(entries)")
+            // renewing gives a working address again
+            #expect(try await calendarApp.get(try await Self.makeFeed(browser)).status == .ok)
+        }
+    }
+
+    @Test("a feed ends with its owner's sessions when Book Corners says they are no longer staff, audited")
+    func feedEndsWhenNoLongerStaff() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty, configure: { $0.staffRecheckInterval = 1 }) { browser, _, directory in
+            // setup
+            let maria = try await Self.setUp(browser)
+            let staffFeed = try await Self.makeFeed(browser)
+            let mariaFeed = try await Self.makeFeed(maria)
+            let calendarApp = Browser(client: browser.client)
+            #expect(try await calendarApp.get(staffFeed).status == .ok)
+
+            // act: Book Corners demotes staff; their next page meets the re-check
+            try await SandboxDatabase.demote(SeedAccounts.demoStaffUsername, in: directory.path("sandbox.sqlite"))
+            try await Task.sleep(for: .milliseconds(1_200))
+            let next = try await browser.get("/on-call")
+
+            // check
+            #expect(next.location == "/sign-in?ended=notStaff", "\(next)")
+            let gone = try await calendarApp.get(staffFeed)
+            #expect(gone.status == .notFound && !gone.contains("VCALENDAR") && !gone.contains("maria"))
+            #expect(try await calendarApp.get(mariaFeed).status == .ok)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let revocation = try store.auditEntries(limit: 20).first { $0.action == "calendar.revoke" }
+            #expect(revocation?.actorUsername == "staff" && revocation?.outcomeDetail == "notStaff", "\(String(describing: revocation))")
+        }
+    }
+}
+
+/// Changes to the sandbox's own accounts, as Book Corners' administrators make them.
+enum SandboxDatabase {
+    static func demote(_ username: String, in path: String) async throws {
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "UPDATE user SET isStaff = 0 WHERE username = ?", arguments: [username]) }
+        try queue.close()
     }
 }

@@ -298,7 +298,7 @@ enum PageModels {
                     fields: [.init(name: "decision", value: "reject"), .init(name: "seen", value: "pending"), .init(name: "key", value: "k1"),
                              .init(name: "reason", value: hostile), .init(name: "confirmed", value: "1"), .init(name: "back", value: "/libraries?q=\"x\"")],
                     now: now),
-                summary: "Your rejection of \(hostile) was not sent")),
+                key: "kept-key-1", summary: "Your rejection of \(hostile) was not sent")),
             ("outbox", OutboxPage(
                 layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
                 rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,

@@ -89,6 +89,47 @@ struct SessionExpiryWorkTests {
         }
     }
 
+    @Test("opening a kept form (GET, HEAD, a link prefetch) uses nothing up; only the POST that sends it or discards it does")
+    func keptFormSurvivesLooking() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: an approval kept after the session expired, then signed in again
+            try await browser.signIn()
+            let slug = try pendingSlug(directory)
+            let library = try await browser.get("/libraries/\(slug)")
+            let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide").filter { $0.0 != "decision" } + [("decision", "approve")]
+            try await expireSessions(directory)
+            let sent = try await browser.post("/libraries/\(slug)/decide", form: fields)
+            let signedIn = try await signIn(browser, at: try #require(sent.location))
+            let unsentPath = try #require(signedIn.location)
+            #expect(unsentPath.hasPrefix("/unsent/"), "\(unsentPath)")
+
+            // act: a prefetch (HEAD), two views
+            let head = try await browser.head(unsentPath)
+            let first = try await browser.get(unsentPath)
+            let second = try await browser.get(unsentPath)
+
+            // check: all three find it
+            #expect(head.status == .ok)
+            #expect(first.status == .ok && second.status == .ok, "\(second)")
+            #expect(second.contains("Send your decision?"))
+
+            // act: Do not send, a POST with the page's CSRF token
+            let discard = second.hiddenFields(ofFormPostingTo: "\(unsentPath)/discard")
+            #expect(discard.contains { $0.0 == "csrf" }, "Do not send is a form")
+            let forged = try await browser.post("\(unsentPath)/discard", form: [])
+            let stillThere = try await browser.get(unsentPath).status
+            let discarded = try await browser.post("\(unsentPath)/discard", form: discard)
+
+            // check: refused without the token; discarded with it, and nothing was decided
+            #expect(forged.status == .forbidden)
+            #expect(stillThere == .ok)
+            #expect(discarded.status == .seeOther, "\(discarded)")
+            #expect(try await browser.get(unsentPath).status == .notFound)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: .distantPast).isEmpty)
+        }
+    }
+
     @Test("a page opened after the session expired: sign-in keeps the address (local paths only) and goes there")
     func linkKeepsItsDestination() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
@@ -142,9 +183,12 @@ struct SessionExpiryWorkTests {
         let now = Date()
         try store.keep(try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
         // act / check
-        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
-        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 7, now: now)?.fields == [.init(name: "decision", value: "approve")])
-        #expect(try store.takeKeptForm(id: "digest", ownerStaffId: 7, now: now) == nil, "one use")
+        #expect(try store.keptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
+        #expect(try !store.spendKeptForm(id: "digest", ownerStaffId: 8))
+        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now)?.fields == [.init(name: "decision", value: "approve")])
+        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now) != nil, "looking spends nothing")
+        #expect(try store.spendKeptForm(id: "digest", ownerStaffId: 7))
+        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now) == nil, "one use")
     }
 
     @Test("a bulk confirmation sent after the session expired comes back after sign-in listing its libraries, and is recorded once when sent")

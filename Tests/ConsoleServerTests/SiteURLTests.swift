@@ -32,6 +32,7 @@ struct SiteURLTests {
         (.reportNote(42), "/reports/42/note", "/reports/:id/note"),
         (.photos, "/photos", "/photos"),
         (.unsentWork("k3y"), "/unsent/k3y", "/unsent/:key"),
+        (.unsentWorkDiscard("k3y"), "/unsent/k3y/discard", "/unsent/:key/discard"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),
@@ -56,8 +57,6 @@ struct SiteURLTests {
         (.statistics, "/statistics", "/statistics"),
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
-        (.benchmarkConstant("queue"), "/benchmark/constant/queue", "/benchmark/constant/:name"),
-        (.benchmarkOpen("queue"), "/benchmark/open/queue", "/benchmark/open/:name"),
         (.onCall, "/on-call", "/on-call"),
         (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
         (.onCallHandoffs, "/on-call/handoffs", "/on-call/handoffs"),
@@ -65,6 +64,7 @@ struct SiteURLTests {
         (.onCallOverrides, "/on-call/overrides", "/on-call/overrides"),
         (.onCallOverrideRemove(3), "/on-call/overrides/3/remove", "/on-call/overrides/:id/remove"),
         (.onCallCalendarFeed, "/on-call/calendar-feed", "/on-call/calendar-feed"),
+        (.onCallCalendarFeedRevoke, "/on-call/calendar-feed/revoke", "/on-call/calendar-feed/revoke"),
         (.calendarFeed("abc_-9"), "/calendar/abc_-9", "/calendar/:token"),
         // On call: hand-offs
         (.onCallHandoff(12), "/on-call/handoffs/12", "/on-call/handoffs/:shift"),
@@ -133,9 +133,7 @@ struct SiteURLTests {
         // setup
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try "<p>constant</p>".write(toFile: directory.path("constant.html"), atomically: true, encoding: .utf8)
-        var configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
-        configuration.benchmarkConstantDirectory = directory.path("")
+        let configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
         let dependencies = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
         // act
         let routes = buildRouter(dependencies: dependencies).routes

@@ -59,6 +59,39 @@ struct BackupTests {
         #expect(leftovers.isEmpty)
     }
 
+    private func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+    }
+
+    @Test("every file holding sessions and sealed tokens is 0600: a new database with its -wal and -shm, an old 0644 one once opened, and both sides of a restore")
+    func databaseFilesAreOwnerOnly() throws {
+        // setup
+        let directory = try directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fresh = directory.appendingPathComponent("fresh.sqlite").path
+        let old = directory.appendingPathComponent("old.sqlite").path
+        let backup = directory.appendingPathComponent("backup.sqlite").path
+        do {
+            let store = try ModerationStore(path: old)
+            try store.appendAudit(entry(1))
+            _ = try store.backup(to: backup)
+        }
+        for file in [old, backup] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file) }
+
+        // act
+        let store = try ModerationStore(path: fresh)
+        try store.appendAudit(entry(1))
+        let reopened = try ModerationStore(path: old)
+        try reopened.appendAudit(entry(2))
+        let modesWhileOpen = [fresh, fresh + "-wal", fresh + "-shm", old, old + "-wal", old + "-shm"].map { ($0, mode($0)) }
+        _ = try ModerationStore.restore(from: backup, to: fresh, auditKey: nil)
+
+        // check
+        for (file, mode) in modesWhileOpen { #expect(mode == 0o600, "\(file): \(String(mode, radix: 8))") }
+        #expect(mode(fresh) == 0o600, "the restored database, from a 0644 backup")
+        #expect(mode(fresh + ".before-restore") == 0o600)
+    }
+
     @Test("a backup never overwrites an existing file unless asked to")
     func backupRefusesToOverwrite() throws {
         let directory = try directory()

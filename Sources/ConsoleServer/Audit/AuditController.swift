@@ -119,12 +119,20 @@ struct AuditController {
         let filename = query.fileName(
             "audit", fileExtension: format.fileExtension, variant: format == .spreadsheetCSV ? "spreadsheet" : nil, today: Date())
         let filter = query.filter
-        let userAgent = request.userAgent
+        // No entry, no export: recorded before the answer starts, so a failure is a page saying so,
+        // not a download. A HEAD (answered without its body) exports nothing and records nothing.
+        if !context.answersHead {
+            let entry = audit.staffEntry(
+                AuditEntry.exportAction, targetKind: "auditLog", targetId: "", targetName: "\(format.rawValue) export: \(filter.description)",
+                context: context, userAgent: request.userAgent)
+            do {
+                try store.appendAudit(entry)
+            } catch {
+                context.logger.error("export refused: its audit entry was not written", metadata: ["error": "\(error)"])
+                throw ConsoleError.exportNotRecorded
+            }
+        }
         let body = ResponseBody { writer in
-            // Audited when the rows are written: a HEAD (answered without its body) exports nothing.
-            audit.auditStaff(
-                AuditEntry.exportAction, targetKind: "auditLog", targetName: "\(format.rawValue) export: \(filter.description)",
-                context: context, userAgent: userAgent)
             var exporter = AuditExporter(store: store, filter: filter, format: format)
             var chunk: [UInt8] = []
             while try exporter.nextChunk(into: &chunk) {

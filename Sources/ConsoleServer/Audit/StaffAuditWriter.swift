@@ -1,21 +1,16 @@
 import Foundation
 import ModerationStore
 
-/// Writes the audit entries that are not decisions: sign-ins, sign-outs, exports. A failure
-/// to record is logged, never shown: the staff member's request has already happened.
+/// Writes the audit entries that are not decisions: sign-ins and sign-outs, whose failure to
+/// record is logged, never shown (the staff member's request has already happened); and
+/// builds the entries the store appends with a change, in its transaction (an export's
+/// entry is appended before the export starts: no entry, no export).
 struct StaffAuditWriter: Sendable {
     let store: ModerationStore
 
     /// Records an audit entry for a sign-in event.
     func auditSession(_ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) {
         audit(action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
-    }
-
-    /// Records something the signed-in staff member did that is not a decision (an export, …).
-    func auditStaff(_ action: String, targetKind: String, targetName: String, context: ConsoleRequestContext, userAgent: String) {
-        audit(
-            action, targetKind: targetKind, targetName: targetName, outcome: .succeeded, detail: "", actorId: context.session?.staffId,
-            username: context.session?.username ?? "", context: context, userAgent: userAgent)
     }
 
     /// The entry for something the signed-in staff member does to a record of the console's own
@@ -28,6 +23,15 @@ struct StaffAuditWriter: Sendable {
             action, targetKind: targetKind, targetId: targetId, targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter,
             outcome: .succeeded, detail: "", actorId: context.session?.staffId, username: context.session?.username ?? "", context: context,
             userAgent: userAgent)
+    }
+
+    /// The entry for the end of `session`'s owner's calendar feed that the console makes itself
+    /// (`why`: the session ending's name, such as `notStaff`), recorded in their name.
+    func calendarFeedEndedEntry(of session: StaffSession, because why: String, context: ConsoleRequestContext, userAgent: String) -> AuditEntry {
+        entry(
+            AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(session.staffId),
+            targetName: "calendar feed of \(session.username)", statusBefore: "", statusAfter: "", outcome: .ended, detail: why,
+            actorId: session.staffId, username: session.username, context: context, userAgent: userAgent)
     }
 
     private func entry(

@@ -48,7 +48,13 @@ enum SessionEnding: String, CaseIterable, Sendable {
         context: ConsoleRequestContext
     ) async throws -> Response {
         context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(rawValue)"])
-        if self == .notStaff { try await sessions.endAll(staffId: session.staffId) } else { try await sessions.end(sessionID: session.id) }
+        if self == .notStaff {
+            // Their calendar feed shows shifts, colleagues and the console's address: it ends with their sessions.
+            let feed = audit.calendarFeedEndedEntry(of: session, because: rawValue, context: context, userAgent: request.userAgent)
+            try await sessions.endAll(staffId: session.staffId, revokingCalendarFeed: feed)
+        } else {
+            try await sessions.end(sessionID: session.id)
+        }
         audit.auditSession(
             AuditEntry.sessionEndAction, outcome: .ended, detail: rawValue, actorId: session.staffId, username: session.username, context: context,
             userAgent: request.userAgent)

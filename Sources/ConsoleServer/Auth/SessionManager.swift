@@ -96,8 +96,9 @@ actor SessionManager {
     }
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
-    func endAll(staffId: Int) throws {
-        for id in try store.deleteSessions(staffId: staffId) { credentials[id] = nil }
+    /// Ends every session of `staffId`; with `feedRevocation`, their calendar feed too (see `ModerationStore.deleteSessions`).
+    func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) throws {
+        for id in try store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation) { credentials[id] = nil }
         // A copy the delete did not name (it raced a sign-in) must not outlive it either.
         recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
     }

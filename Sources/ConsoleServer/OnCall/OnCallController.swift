@@ -20,6 +20,7 @@ struct OnCallController {
         router.post(SiteURL.Route.onCallOverrides.pattern, use: addOverride)
         router.post(SiteURL.Route.onCallOverrideRemove.pattern, use: removeOverride)
         router.post(SiteURL.Route.onCallCalendarFeed.pattern, use: regenerateFeed)
+        router.post(SiteURL.Route.onCallCalendarFeedRevoke.pattern, use: revokeFeed)
     }
 
     /// What the forms on the page hold when one comes back with a problem.
@@ -188,6 +189,23 @@ struct OnCallController {
         // The secret is on this page only: never kept by a cache.
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// Stops the viewer's feed address at once (their own only); a new one can be made any time.
+    @Sendable func revokeFeed(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        _ = try await request.decodeForm(as: CalendarFeedForm.self, context: context)
+        let entry = audit.staffEntry(
+            AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(session.staffId),
+            targetName: "calendar feed of \(session.username)", context: context, userAgent: request.userAgent)
+        let revoked = try store.revokeCalendarFeed(staffId: session.staffId, audit: entry)
+        try await sessions.flash(
+            revoked
+                ? "Your calendar feed address no longer works: a calendar app that reads it gets nothing from now on. Make a new one whenever you want your shifts there again."
+                : "You have no calendar feed address, so there was nothing to stop.",
+            sessionID: session.id)
+        return .redirect(to: SiteURL.onCall.path, type: .normal)
     }
 
     static func describe(_ rotation: Rotation) -> String {

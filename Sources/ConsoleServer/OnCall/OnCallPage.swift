@@ -98,6 +98,7 @@ struct OnCallPage: MustacheParent {
     let rotationURL = SiteURL.onCallRotation.path
     let overridesURL = SiteURL.onCallOverrides.path
     let feedURL = SiteURL.onCallCalendarFeed.path
+    let feedRevokeURL = SiteURL.onCallCalendarFeedRevoke.path
 
     func child(named key: String) -> Any? {
         switch key {
@@ -137,6 +138,7 @@ struct OnCallPage: MustacheParent {
         case "feedCreated": feedCreated
         case "newFeedURL": newFeedURL
         case "hasNewFeedURL": hasNewFeedURL
+        case "feedRevokeURL": feedRevokeURL
         case "rotationURL": rotationURL
         case "overridesURL": overridesURL
         case "feedURL": feedURL

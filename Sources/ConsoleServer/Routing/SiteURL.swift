@@ -13,6 +13,7 @@ enum SiteURL: Hashable, Sendable {
     case signOut
     /// A decision form kept when its session had ended, shown again to send (`KeptForm`).
     case unsentWork(String)
+    case unsentWorkDiscard(String)
     case libraries
     case library(String)
     case libraryDecide(String)
@@ -44,8 +45,6 @@ enum SiteURL: Hashable, Sendable {
     case statisticsData(String)
     case staticFile(String)
     /// Benchmarks only: a saved page's bytes behind the staff middleware, and the same bytes with no session at all.
-    case benchmarkConstant(String)
-    case benchmarkOpen(String)
     // On call: schedule
     case onCall
     case onCallAlerts
@@ -54,6 +53,7 @@ enum SiteURL: Hashable, Sendable {
     case onCallOverrides
     case onCallOverrideRemove(Int64)
     case onCallCalendarFeed
+    case onCallCalendarFeedRevoke
     case calendarFeed(String)
     // On call: hand-offs
     case onCallHandoff(Int)
@@ -73,6 +73,7 @@ enum SiteURL: Hashable, Sendable {
         case signIn = "/sign-in"
         case signOut = "/sign-out"
         case unsentWork = "/unsent/:key"
+        case unsentWorkDiscard = "/unsent/:key/discard"
         case libraries = "/libraries"
         // Parameter names agree where routes share a place: the router refuses two names at one segment.
         case library = "/libraries/:slug"
@@ -109,8 +110,6 @@ enum SiteURL: Hashable, Sendable {
         case statisticsData = "/statistics/data/:chart"
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
-        case benchmarkConstant = "/benchmark/constant/:name"
-        case benchmarkOpen = "/benchmark/open/:name"
         // On call: schedule
         case onCall = "/on-call"
         case onCallAlerts = "/on-call/alerts"
@@ -119,6 +118,7 @@ enum SiteURL: Hashable, Sendable {
         case onCallOverrides = "/on-call/overrides"
         case onCallOverrideRemove = "/on-call/overrides/:id/remove"
         case onCallCalendarFeed = "/on-call/calendar-feed"
+        case onCallCalendarFeedRevoke = "/on-call/calendar-feed/revoke"
         /// A staff member's shifts as iCalendar; the secret token is the only key (calendar apps send no cookie).
         case calendarFeed = "/calendar/:token"
         // On call: hand-offs
@@ -159,6 +159,7 @@ enum SiteURL: Hashable, Sendable {
         case .signIn: .signIn
         case .signOut: .signOut
         case .unsentWork: .unsentWork
+        case .unsentWorkDiscard: .unsentWorkDiscard
         case .libraries: .libraries
         case .library: .library
         case .libraryDecide: .libraryDecide
@@ -187,8 +188,6 @@ enum SiteURL: Hashable, Sendable {
         case .statistics: .statistics
         case .statisticsData: .statisticsData
         case .staticFile: .staticFile
-        case .benchmarkConstant: .benchmarkConstant
-        case .benchmarkOpen: .benchmarkOpen
         // On call: schedule
         case .onCall: .onCall
         case .onCallAlerts: .onCallAlerts
@@ -197,6 +196,7 @@ enum SiteURL: Hashable, Sendable {
         case .onCallOverrides: .onCallOverrides
         case .onCallOverrideRemove: .onCallOverrideRemove
         case .onCallCalendarFeed: .onCallCalendarFeed
+        case .onCallCalendarFeedRevoke: .onCallCalendarFeedRevoke
         case .calendarFeed: .calendarFeed
         // On call: hand-offs
         case .onCallHandoff: .onCallHandoff
@@ -217,10 +217,10 @@ enum SiteURL: Hashable, Sendable {
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
         case .calendarFeed(let token): token
-        case .unsentWork(let key): key
+        case .unsentWork(let key), .unsentWorkDiscard(let key): key
         case .statisticsData(let chart): chart
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
-        case .staticFile(let name), .benchmarkConstant(let name), .benchmarkOpen(let name): name
+        case .staticFile(let name): name
         // On call: hand-offs
         case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
         // On call: alerts

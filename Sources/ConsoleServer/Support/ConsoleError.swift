@@ -10,6 +10,8 @@ enum ConsoleError: Error, Sendable {
     case formTooLarge
     case badInput(String)
     case backend(BackendError)
+    /// An export the audit log could not record: it is not made.
+    case exportNotRecorded
 
     var status: HTTPResponse.Status {
         switch self {
@@ -18,6 +20,7 @@ enum ConsoleError: Error, Sendable {
         case .crossOrigin: .forbidden
         case .formTooLarge: .contentTooLarge
         case .badInput: .badRequest
+        case .exportNotRecorded: .serviceUnavailable
         case .backend(.notFound): .notFound
         case .backend(.rateLimited): .tooManyRequests
         case .backend(.notStaff): .forbidden
@@ -32,6 +35,7 @@ enum ConsoleError: Error, Sendable {
         case .crossOrigin: "This form came from another site"
         case .formTooLarge: "That was too much text"
         case .badInput: "That did not work"
+        case .exportNotRecorded: "The export was not made"
         case .backend(.rateLimited): "Book Corners asks us to slow down"
         case .backend: "Book Corners is not answering properly"
         }
@@ -44,6 +48,8 @@ enum ConsoleError: Error, Sendable {
         case .crossOrigin: "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
         case .formTooLarge: "The form was larger than the console accepts (64 KB). Shorten the text and try again."
         case .badInput(let message): message
+        case .exportNotRecorded:
+            "The export was not made: every export is recorded in the audit log first, and the log could not record this one. Try again in a moment; if it keeps happening, tell the console's maintainers (the console's log says why)."
         case .backend(let error): error.staffMessage
         }
     }

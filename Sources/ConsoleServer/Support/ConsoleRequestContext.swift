@@ -5,7 +5,7 @@ import ModerationStore
 import NIOCore
 
 /// What one request carries through middleware and controllers.
-public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext {
+public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext, HeadMarkingRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// The signed-in staff member's session, once `SessionMiddleware` found one.
@@ -34,6 +34,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     var stampBeforeSession: ChangeStamp?
     /// Receives the rendered page, when `RecentPageMiddleware` may keep a copy of it.
     var pageCapture: PageCapture?
+    /// The request is a HEAD answered as a GET (`HeadAsGetMiddleware`): its body is never sent.
+    var answersHead = false
     /// The signed-in staff member, for the request's log line (`RequestLogMiddleware`).
     let staff = RequestStaff()
 

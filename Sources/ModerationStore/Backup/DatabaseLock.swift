@@ -5,9 +5,10 @@ import Glibc
 import Darwin
 #endif
 
-/// An advisory `flock` on `<database>.lock`: every running console holds it shared for its
-/// lifetime (several consoles on one file are fine), and `console restore` takes it
-/// exclusively, so it never replaces the database under a console that has it open. The
+/// An advisory `flock` on `<database>.lock`: every running console, and every `console`
+/// command that opens the database, holds it shared for its lifetime (several on one file are
+/// fine), and `console restore` takes it exclusively, so it never replaces the database under
+/// a process that has it open, and nothing writes into a file a restore is moving aside. The
 /// kernel drops the lock when the process ends, however it ends.
 public final class DatabaseLock: Sendable {
     private let descriptor: Int32
@@ -65,8 +66,9 @@ public struct DatabaseLockError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch reason {
         case .consoleRunning:
-            "A console is running on this database (it holds \(path)): stop every `console serve` and `console demo` using it, then restore."
-        case .restoreUnderWay: "A restore is replacing this database right now (it holds \(path)); start the console when it is done."
+            "A console is running on this database, or a console command is using it (it holds \(path)): stop every `console serve` and `console demo` using it and let other `console` commands on it finish, then restore."
+        case .restoreUnderWay:
+            "A restore is replacing this database right now (it holds \(path)); nothing was done. Start the console, or run the command again, when it is done."
         case .cannotOpen(let code): "Cannot lock \(path): \(String(cString: strerror(code)))."
         }
     }

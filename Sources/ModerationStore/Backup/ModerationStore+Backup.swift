@@ -93,6 +93,7 @@ extension ModerationStore {
         defer { removeDatabaseFiles(at: temporary) }
         // Checked on a copy, so neither the backup file nor the database is touched until it passes.
         try manager.copyItem(atPath: source, toPath: temporary)
+        DatabaseFileMode.narrow(temporary)
         let copy = try DatabaseQueue(path: temporary)
         let check = try checkCopy(copy, named: source, key: auditKey)
         // A decision the backup holds unfinished may have gone out after the backup was taken:
@@ -108,22 +109,32 @@ extension ModerationStore {
         // so no committed decision is lost and no old log is replayed into the new file.
         let keptAside = databasePath + ".before-restore"
         if manager.fileExists(atPath: databasePath) {
-            let old = try DatabaseQueue(path: databasePath)
-            try old.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-            try old.close()
-            for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: databasePath + suffix) {
-                try manager.removeItem(atPath: databasePath + suffix)
-            }
             removeDatabaseFiles(at: keptAside)
+            do {
+                let old = try DatabaseQueue(path: databasePath)
+                try old.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+                try old.close()
+                for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: databasePath + suffix) {
+                    try manager.removeItem(atPath: databasePath + suffix)
+                }
+            } catch {
+                // A damaged database (the reason for many a restore) may refuse even a
+                // checkpoint: its log then goes aside with it, whole, so nothing is lost.
+                for suffix in ["-wal", "-shm"] where manager.fileExists(atPath: databasePath + suffix) {
+                    _ = rename(databasePath + suffix, keptAside + suffix)
+                }
+            }
             guard rename(databasePath, keptAside) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: keptAside])
             }
+            DatabaseFileMode.narrow(keptAside)
         }
         guard rename(temporary, databasePath) == 0 else {
             // Put the old database back rather than leave none.
             _ = rename(keptAside, databasePath)
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: databasePath])
         }
+        DatabaseFileMode.narrow(databasePath)
         withExtendedLifetime(lock) {}
         return check
     }

@@ -100,14 +100,22 @@ extension ModerationStore {
         }
     }
 
-    /// The kept form with this id, if it has not expired and belongs to `ownerStaffId`; it is
-    /// deleted as it is read (one use). Someone else's key finds nothing and spends nothing.
-    public func takeKeptForm(id: String, ownerStaffId: Int, now: Date) throws -> KeptForm? {
+    /// The kept form with this id, if it has not expired and belongs to `ownerStaffId`, left in
+    /// place: looking at it (a view, a link prefetch, a HEAD) spends nothing. Someone else's key finds nothing.
+    public func keptForm(id: String, ownerStaffId: Int, now: Date) throws -> KeptForm? {
+        try writer.read { db in
+            try KeptForm.filter(
+                KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId && KeptForm.Columns.expiresAt > now
+            ).fetchOne(db)
+        }
+    }
+
+    /// Removes the kept form with this id if it belongs to `ownerStaffId` (one use: only the POST
+    /// that sends it or discards it calls this); answers whether there was one.
+    @discardableResult
+    public func spendKeptForm(id: String, ownerStaffId: Int) throws -> Bool {
         try writer.write { db in
-            guard let form = try KeptForm.filter(KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId).fetchOne(db)
-            else { return nil }
-            try form.delete(db)
-            return form.expiresAt > now ? form : nil
+            try KeptForm.filter(KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId).deleteAll(db) > 0
         }
     }
 

@@ -24,6 +24,21 @@ extension ModerationStore {
         return token
     }
 
+    /// Ends `staffId`'s feed secret (its address answers a bare 404 from now on), audited in the
+    /// same transaction; answers whether there was one (none: nothing is recorded).
+    @discardableResult
+    public func revokeCalendarFeed(staffId: Int, audit: AuditEntry) throws -> Bool {
+        try writer.write { db in try revokeCalendarFeed(staffId: staffId, audit: audit, db) }
+    }
+
+    func revokeCalendarFeed(staffId: Int, audit: AuditEntry, _ db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM calendarFeedToken WHERE staffId = ?", arguments: [staffId])
+        guard db.changesCount > 0 else { return false }
+        var entry = audit
+        try append(&entry, db)
+        return true
+    }
+
     /// When `staffId`'s feed secret was made; `nil` when they have none.
     public func calendarFeedCreatedAt(staffId: Int) throws -> Date? {
         try writer.read { db in try Date.fetchOne(db, sql: "SELECT createdAt FROM calendarFeedToken WHERE staffId = ?", arguments: [staffId]) }
@@ -42,4 +57,9 @@ extension ModerationStore {
     static func calendarTokenHash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
+}
+
+extension AuditEntry {
+    /// A calendar feed secret ended: by its owner, or by the console when they stopped being staff.
+    public static let calendarFeedRevokeAction = "calendar.revoke"
 }

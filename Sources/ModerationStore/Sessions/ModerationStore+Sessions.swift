@@ -56,13 +56,16 @@ extension ModerationStore {
         }
     }
 
-    /// Deletes every session of one staff member; answers their ids.
+    /// Deletes every session of one staff member; answers their ids. With `feedRevocation`, their
+    /// calendar feed ends in the same transaction (audited by that entry when they had one), so
+    /// a feed never outlives the sessions of someone Book Corners no longer calls staff.
     @discardableResult
-    public func deleteSessions(staffId: Int) throws -> [String] {
+    public func deleteSessions(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) throws -> [String] {
         try writer.write { db in
             let theirs = StaffSession.filter(StaffSession.Columns.staffId == staffId)
             let ids = try String.fetchAll(db, theirs.select(StaffSession.Columns.id))
             try theirs.deleteAll(db)
+            if let feedRevocation { _ = try revokeCalendarFeed(staffId: staffId, audit: feedRevocation, db) }
             return ids
         }
     }
