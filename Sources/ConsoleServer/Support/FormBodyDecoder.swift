@@ -48,10 +48,35 @@ public struct FormBodyDecoder: RequestDecoder {
     }
 
     private static func escapedComponent(_ component: Substring) -> String {
-        let spaced = component.replacingOccurrences(of: "+", with: " ")
-        guard let decoded = spaced.removingPercentEncoding, ControlCharacters.contains(in: decoded) else { return String(component) }
+        // Decoded by hand: Foundation's `removingPercentEncoding` drops a leading byte-order
+        // mark, which would change the value. Bytes that are not UTF-8 become U+FFFD, as the
+        // form decoder reads them; a broken escape is left as sent, for the decoder to refuse.
+        guard let bytes = percentDecoded(component) else { return String(component) }
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        guard ControlCharacters.contains(in: decoded) else { return String(component) }
         let visible = ControlCharacters.escaped(decoded)
         return visible.addingPercentEncoding(withAllowedCharacters: formValueCharacters) ?? String(component)
+    }
+
+    /// The bytes a form component stands for: `+` is a space, `%XX` a byte; nil when it holds a broken escape.
+    private static func percentDecoded(_ component: Substring) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var iterator = Array(component.utf8)[...]
+        while let byte = iterator.popFirst() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), iterator.count >= 2, iterator.prefix(2).allSatisfy({ Character(UnicodeScalar($0)).isHexDigit }),
+                let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                iterator = iterator.dropFirst(2)
+            } else if byte == UInt8(ascii: "%") {
+                return nil
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return bytes
     }
 
     /// What may stand unescaped in a form value: RFC 3986's unreserved characters.
