@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ModerationStore
 import Sandbox
 import Testing
 import TestSupport
@@ -74,6 +75,34 @@ struct SignInTests {
             let down = try await Browser(client: client).signIn()
             #expect(down.status == .ok, "the console is well: its form says Book Corners cannot be reached")
             #expect(down.contains("cannot be reached"))
+        }
+    }
+
+    @Test("someone Book Corners no longer calls staff loses their calendar feed when they try to sign in, audited")
+    func formerStaffFeedEnds() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, sandbox, directory in
+            // setup: alice once had a feed (as staff); the backend now says she is not staff
+            let token = try await sandbox.accessToken(username: SeedAccounts.demoUserUsername, password: SeedAccounts.userPassword)
+            let me = try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).jsonObject()
+            let aliceID = try #require(me?["id"] as? Int)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            try store.recordStaffMember(StaffMember(id: aliceID, username: "alice"), signedInAt: nil)
+            let secret = try store.regenerateCalendarFeed(
+                staffId: aliceID,
+                audit: AuditEntry(
+                    recordedAt: Date(), actorId: aliceID, actorUsername: "alice", action: "calendar.regenerate",
+                    targetKind: "oncall", targetId: String(aliceID), targetSlug: "", targetName: "calendar feed of alice", statusBefore: "",
+                    statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "t", clientAddress: "127.0.0.1",
+                    userAgent: "test", itemCreatedAt: nil, actionId: nil),
+                now: Date())
+            #expect(try store.calendarFeedOwner(token: secret) != nil)
+            // act
+            let refused = try await browser.signIn(SeedAccounts.demoUserUsername, password: SeedAccounts.userPassword)
+            // check
+            #expect(refused.status == .forbidden)
+            #expect(try store.calendarFeedOwner(token: secret) == nil, "the feed's address answers nothing any more")
+            let ended = try store.auditEntries().first { $0.action == AuditEntry.calendarFeedRevokeAction }
+            #expect(ended?.outcomeDetail == "notStaff" && ended?.targetId == String(aliceID))
         }
     }
 

@@ -28,10 +28,15 @@ struct StaffAuditWriter: Sendable {
     /// The entry for the end of `session`'s owner's calendar feed that the console makes itself
     /// (`why`: the session ending's name, such as `notStaff`), recorded in their name.
     func calendarFeedEndedEntry(of session: StaffSession, because why: String, context: ConsoleRequestContext, userAgent: String) -> AuditEntry {
+        calendarFeedEndedEntry(staffId: session.staffId, username: session.username, because: why, context: context, userAgent: userAgent)
+    }
+
+    /// The same for an account known without a session (a sign-in the backend no longer calls staff).
+    func calendarFeedEndedEntry(staffId: Int, username: String, because why: String, context: ConsoleRequestContext, userAgent: String) -> AuditEntry {
         entry(
-            AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(session.staffId),
-            targetName: "calendar feed of \(session.username)", statusBefore: "", statusAfter: "", outcome: .ended, detail: why,
-            actorId: session.staffId, username: session.username, context: context, userAgent: userAgent)
+            AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(staffId),
+            targetName: "calendar feed of \(username)", statusBefore: "", statusAfter: "", outcome: .ended, detail: why,
+            actorId: staffId, username: username, context: context, userAgent: userAgent)
     }
 
     private func entry(

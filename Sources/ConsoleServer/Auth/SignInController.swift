@@ -117,6 +117,10 @@ struct SignInController {
             try throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
             audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            // Someone who was staff and is no longer: their calendar feed (and any session left) ends
+            // now, as the periodic re-check would end them, even if they never open a page again.
+            try await sessions.endAll(staffId: account.id, revokingCalendarFeed: audit.calendarFeedEndedEntry(
+                staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent))
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
