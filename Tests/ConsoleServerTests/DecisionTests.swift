@@ -168,10 +168,13 @@ struct DecisionTests {
             #expect(approvals.count == 30)
             #expect(Set(approvals.map(\.targetSlug)).count == 30)
             #expect(approvals.allSatisfy { $0.outcome == .applied })
-            // Ten per window: three windows, allowing for the first one being already under way.
-            #expect(elapsed < 3 * 3 + 4)
-            let windows = Set(approvals.map { Int($0.recordedAt.timeIntervalSince1970) / 3 })
-            #expect(windows.count <= 4, "spread over the windows the limit needs, not more")
+            // Ten per window: never more in one window (the limit), and no idle windows between them:
+            // three or four windows unloaded, a few more when a loaded machine (the full suite on two
+            // cores) runs the queue late, but never waiting out many windows.
+            let perWindow = Dictionary(grouping: approvals) { Int($0.recordedAt.timeIntervalSince1970) / 3 }.mapValues(\.count)
+            #expect(perWindow.values.allSatisfy { $0 <= 10 }, "at most the write limit in any window: \(perWindow)")
+            #expect(elapsed < 3 * 3 + 10)
+            #expect(perWindow.count <= 6, "spread over the windows the limit needs, not many more: \(perWindow)")
             #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
             #expect(try store.outboxMessages(limit: 200).allSatisfy(\.sentByBookCorners), "approvals from pending: Book Corners pushes them itself")
             for target in targets.prefix(5) { #expect(try await backendStatus(sandbox, slug: target.slug) == "approved") }
