@@ -168,11 +168,11 @@ struct DecisionTests {
             #expect(approvals.count == 30)
             #expect(Set(approvals.map(\.targetSlug)).count == 30)
             #expect(approvals.allSatisfy { $0.outcome == .applied })
-            // Ten per window: never more in one window (the limit), and no idle windows between them:
-            // three or four windows unloaded, a few more when a loaded machine (the full suite on two
-            // cores) runs the queue late, but never waiting out many windows.
+            // Ten per window (the sandbox enforces it: every approval applied means none was lost to a
+            // 429). Three or four windows unloaded, a few more when a loaded machine (the full suite on
+            // two cores) runs the queue late, but never waiting out many windows. An entry's time is
+            // when the answer came back, so one window's recorded count may pass the limit.
             let perWindow = Dictionary(grouping: approvals) { Int($0.recordedAt.timeIntervalSince1970) / 3 }.mapValues(\.count)
-            #expect(perWindow.values.allSatisfy { $0 <= 10 }, "at most the write limit in any window: \(perWindow)")
             #expect(elapsed < 3 * 3 + 10)
             #expect(perWindow.count <= 6, "spread over the windows the limit needs, not many more: \(perWindow)")
             #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
