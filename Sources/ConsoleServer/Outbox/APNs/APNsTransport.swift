@@ -53,6 +53,10 @@ public final class APNsTransport: OutboxTransport {
         // HTTP/2 is chosen by ALPN, as APNs requires.
         clientConfiguration.httpVersion = .automatic
         clientConfiguration.timeout = .init(connect: .init(configuration.requestTimeout))
+        // The outbox tries a message again on its own schedule; retrying a refused handshake here
+        // until the deadline would only hide why it failed (a loaded machine then saw "did not
+        // answer in time" instead of the untrusted certificate).
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         self.configuration = configuration
         self.providerToken = providerToken
         self.logger = logger
