@@ -30,7 +30,7 @@ switch arguments[1] {
 case "append":
     let start = Date()
     for index in 0..<count {
-        try store.appendAudit(entry(index, at: Date()))
+        try await store.appendAudit(entry(index, at: Date()))
     }
     let seconds = Date().timeIntervalSince(start)
     print("appended \(count) entries in \(String(format: "%.2f", seconds)) s: \(Int(Double(count) / seconds)) per second")

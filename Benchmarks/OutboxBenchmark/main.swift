@@ -19,16 +19,18 @@ let path = arguments[2]
 let store = try ModerationStore(path: path)
 
 /// Queues `count` messages as decisions would, in one transaction per 5 000.
-func queue(_ count: Int) throws {
+func queue(_ count: Int) async throws {
     let pool = try DatabasePool(path: path)
-    let action = try store.enqueue(ModerationAction(
+    let action = try await store.enqueue(ModerationAction(
         idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "1", statusSeen: .pending,
         statusWanted: .approved, reason: "", requestId: "benchmark", clientAddress: "127.0.0.1", userAgent: "benchmark", now: Date()))
     let start = Date()
     var written = 0
     while written < count {
-        try pool.write { db in
-            for _ in 0..<min(5_000, count - written) {
+        let batchStart = written
+        written = try await pool.write { db in
+            var written = batchStart
+            for _ in 0..<min(5_000, count - batchStart) {
                 let id = UUID().uuidString
                 let user = 100_000 + written
                 let payload = #"{"aps":{"alert":{"title":"Your photo is live","body":"Your photo of Little Free Library, Kastanienallee \#(written) in Berlin is now the library's photo."},"sound":"default"},"data":{"library_id":\#(written),"photo_id":\#(written),"type":"photo.approved"}}"#
@@ -41,6 +43,7 @@ func queue(_ count: Int) throws {
                 try device.insert(db)
                 written += 1
             }
+            return written
         }
     }
 }
@@ -54,7 +57,7 @@ func peakMemoryMB() -> Double {
     return kilobytes / 1024
 }
 
-try queue(count)
+try await queue(count)
 let memoryBefore = peakMemoryMB()
 var logger = Logger(label: "outbox-benchmark")
 logger.logLevel = .warning
@@ -71,7 +74,7 @@ let start = Date()
 while try await dispatcher.deliverDueBatch() > 0 {}
 let seconds = Date().timeIntervalSince(start)
 await transport.shutdown()
-let delivered = try store.outboxHealth(since: start).count(.delivered)
+let delivered = try await store.outboxHealth(since: start).count(.delivered)
 print(String(
     format: "%d queued, %d delivered in %.2f s: %.0f messages per second; peak memory %.1f MB (%.1f MB after queueing)",
     count, delivered, seconds, Double(delivered) / seconds, peakMemoryMB(), memoryBefore))

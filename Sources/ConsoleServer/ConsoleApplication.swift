@@ -65,12 +65,12 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     guard problems.isEmpty else { throw DatabaseDamagedError(path: configuration.databasePath, problems: problems) }
     let auditKey = try configuration.auditKeyPath.map { path throws(AuditKeyError) in try AuditKey.load(path: path) }
     let store = try ModerationStore(path: configuration.databasePath, auditKey: auditKey)
-    if auditKey == nil, let since = try store.auditKeyedSince() {
+    if auditKey == nil, let since = try await store.auditKeyedSince() {
         // Nothing could be recorded: stop now rather than at the first sign-in.
         throw AuditKeyError.keyRequired(since: since)
     }
-    if let path = configuration.auditKeyPath, try !store.auditKeyWroteTheChain() { throw AuditKeyError.notTheLogsKey(path) }
-    try store.switchAuditToKeyed(by: AuditEntry(
+    if let path = configuration.auditKeyPath, try await !store.auditKeyWroteTheChain() { throw AuditKeyError.notTheLogsKey(path) }
+    try await store.switchAuditToKeyed(by: AuditEntry(
         recordedAt: Date(), actorId: nil, actorUsername: "console", action: AuditEntry.keyedAction, targetKind: "auditLog",
         targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded,
         backendStatus: nil, requestId: UUID().uuidString, clientAddress: "console start", userAgent: "console", itemCreatedAt: nil,
@@ -95,7 +95,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         logger: logger)
     // Rows mirrored before photo addresses were checked, or under other --media-origin settings.
     let policy = client.mediaPolicy
-    let forgotten = try store.forgetMediaAddresses { !policy.accepted($0).isEmpty }
+    let forgotten = try await store.forgetMediaAddresses { !policy.accepted($0).isEmpty }
     if forgotten > 0 { logger.notice("photo addresses not allowed removed from the mirror", metadata: ["rows": "\(forgotten)"]) }
     let sessions = SessionManager(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,

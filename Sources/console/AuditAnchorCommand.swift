@@ -16,13 +16,13 @@ struct AuditAnchorCommand: AsyncParsableCommand {
     @OptionGroup var database: AuditDatabaseOptions
 
     func run() async throws {
-        try await database.withStore { store in try Self.anchor(store) }
+        try await database.withStore { store in try await Self.anchor(store) }
     }
 
-    private static func anchor(_ store: ModerationStore) throws {
+    private static func anchor(_ store: ModerationStore) async throws {
         // The head first: the chain verified next includes it, whatever a running console appends meanwhile.
-        guard let head = try store.auditEntries(limit: 1).first else { throw CommandFailure("The audit log is empty: there is nothing to anchor.") }
-        if case .broken(let id, let reason) = try store.verifyAuditChain() {
+        guard let head = try await store.auditEntries(limit: 1).first else { throw CommandFailure("The audit log is empty: there is nothing to anchor.") }
+        if case .broken(let id, let reason) = try await store.verifyAuditChain() {
             throw CommandFailure("The audit chain is broken at entry \(id): \(reason). Not anchoring it.")
         }
         ConsoleOutput.write(AuditAnchor(head: head).line + "\n")

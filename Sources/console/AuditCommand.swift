@@ -135,11 +135,11 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             }
             return anchor
         }
-        try await database.withStore { store in try Self.verify(store, anchor: anchor) }
+        try await database.withStore { store in try await Self.verify(store, anchor: anchor) }
     }
 
-    private static func verify(_ store: ModerationStore, anchor: AuditAnchor?) throws {
-        switch try store.verifyAuditChain() {
+    private static func verify(_ store: ModerationStore, anchor: AuditAnchor?) async throws {
+        switch try await store.verifyAuditChain() {
         case .intact(let entries, let head):
             ConsoleOutput.write("OK, \(entries) entries, head \(head)\n")
         case .broken(let id, let reason):
@@ -155,7 +155,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         guard let anchor else { return }
-        switch try store.checkAuditAnchor(anchor) {
+        switch try await store.checkAuditAnchor(anchor) {
         case .matches:
             ConsoleOutput.write("Anchor OK: entry \(anchor.id) still has the anchored hash\n")
         case .prunedBehind(let checkpoint):

@@ -20,12 +20,12 @@ struct AuditExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try range.filter()
-        try await database.withStore { store in try export(store, filter: filter) }
+        try await database.withStore { store in try await export(store, filter: filter) }
     }
 
     /// No entry, no export: the export is recorded before a byte of it is written, and a file
     /// made for it is removed again when it cannot be.
-    private func export(_ store: ModerationStore, filter: AuditFilter) throws {
+    private func export(_ store: ModerationStore, filter: AuditFilter) async throws {
         let destination: FileHandle
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: nil) else {
@@ -36,7 +36,7 @@ struct AuditExportCommand: AsyncParsableCommand {
             destination = FileHandle.standardOutput
         }
         do {
-            try store.appendAudit(CommandLineActor.entry(
+            try await store.appendAudit(CommandLineActor.entry(
                 action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
         } catch {
             if let output {
@@ -45,10 +45,10 @@ struct AuditExportCommand: AsyncParsableCommand {
             }
             throw CommandFailure("The export was not made: the audit log could not record it (\(error)). Nothing was written.")
         }
-        let progress = ExportProgress(total: try store.auditEntryCount(filter))
+        let progress = await ExportProgress(total: try store.auditEntryCount(filter))
         var exporter = AuditExporter(store: store, filter: filter, format: format)
         var chunk: [UInt8] = []
-        while try exporter.nextChunk(into: &chunk) {
+        while try await exporter.nextChunk(into: &chunk) {
             try chunk.withUnsafeBytes { try destination.write(contentsOf: $0) }
             progress.report(exporter.rowsWritten)
         }

@@ -23,14 +23,14 @@ struct AuditPruneCommand: AsyncParsableCommand {
             throw ValidationError("--before must be a day like 2025-01-01 or an instant like 2025-01-01T00:00:00Z, got '\(before)'.")
         }
         guard date <= Date() else { throw ValidationError("--before must not be in the future.") }
-        try await database.withStore { store in try Self.prune(store, before: date) }
+        try await database.withStore { store in try await Self.prune(store, before: date) }
     }
 
-    private static func prune(_ store: ModerationStore, before date: Date) throws {
-        guard case .intact = try store.verifyAuditChain() else {
+    private static func prune(_ store: ModerationStore, before date: Date) async throws {
+        guard case .intact = try await store.verifyAuditChain() else {
             throw ValidationError("The audit chain does not verify; run `console audit verify` and investigate before pruning.")
         }
-        let result = try store.pruneAudit(
+        let result = try await store.pruneAudit(
             before: date, checkpoint: CommandLineActor.entry(action: AuditEntry.pruneCheckpointAction, targetName: "", outcome: .succeeded))
         if let checkpoint = result.checkpointID {
             ConsoleOutput.write("Removed \(result.removed) entries recorded before \(ISOTime.string(date)); checkpoint entry \(checkpoint) keeps the last removed hash.\n")

@@ -31,14 +31,14 @@ struct AuditReanchorCommand: AsyncParsableCommand {
         var acknowledgement = CommandLineActor.entry(action: AuditEntry.reanchorAction, targetName: "", outcome: .succeeded)
         acknowledgement.reason = reason
         let entry = self.entry
-        let id = try await database.withStore { store in try Self.reanchor(store, entry: entry, acknowledgement: acknowledgement) }
+        let id = try await database.withStore { store in try await Self.reanchor(store, entry: entry, acknowledgement: acknowledgement) }
         ConsoleOutput.write("Entry \(entry) acknowledged as damaged by re-anchor entry \(id); run `console audit verify` to check the rest of the chain.\n")
     }
 
     /// Appends the re-anchor, or says in words why it may not be.
-    private static func reanchor(_ store: ModerationStore, entry: Int64, acknowledgement: AuditEntry) throws -> Int64 {
+    private static func reanchor(_ store: ModerationStore, entry: Int64, acknowledgement: AuditEntry) async throws -> Int64 {
         do {
-            return try store.reanchorAudit(at: entry, acknowledgement: acknowledgement)
+            return try await store.reanchorAudit(at: entry, acknowledgement: acknowledgement)
         } catch {
             switch error {
             case .chainIntact:

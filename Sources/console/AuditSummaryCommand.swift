@@ -13,7 +13,7 @@ struct AuditSummaryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = try range.filter()
-        let summary = try await database.withStore { store in AuditSummary(try store.decisionRecords(filter)) }
+        let summary = try await database.withStore { store in await AuditSummary(try store.decisionRecords(filter)) }
         ConsoleOutput.write(summary.csv())
     }
 }

@@ -83,7 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
             at: URL(fileURLWithPath: databasePath).deletingLastPathComponent(), withIntermediateDirectories: true)
         // Taken before the demo's own writes (its rotation, its devices), held until it stops.
         let databaseLock = try DatabaseLock.shared(databasePath: databasePath)
-        try DemoOnCall.prepare(
+        try await DemoOnCall.prepare(
             store: ModerationStore(path: databasePath, auditKey: key), staff: SeedAccounts.staffAccounts(databasePath: sandboxConfiguration.databasePath),
             onCallFirst: SeedAccounts.demoStaffUsername, now: Date())
         var outboxConfiguration: OutboxDeliveryConfiguration
@@ -91,7 +91,7 @@ struct DemoCommand: AsyncParsableCommand {
             // The seeded users' phones, so decisions become pushes the stand-in's page shows.
             try standIn.files.writeDeviceTokens(sandboxDatabase: sandboxConfiguration.databasePath)
             let export = try Data(contentsOf: URL(fileURLWithPath: standIn.files.deviceTokensPath))
-            try ModerationStore(path: databasePath, auditKey: key).importDevices(try DeviceTokenExport.parse(export), now: Date())
+            try await ModerationStore(path: databasePath, auditKey: key).importDevices(try DeviceTokenExport.parse(export), now: Date())
             guard let standInURL = URL(string: "https://\(host):\(standIn.port)") else { throw ValidationError("Invalid --apns-port.") }
             outboxConfiguration = try outbox.configuration(
                 databasePath: databasePath, defaultTransport: "apns",

@@ -10,10 +10,10 @@ enum DemoOnCall {
     static let handoff = LocalTime(hour: 9, minute: 0)
 
     /// Records `staff` in the console's store and sets up the demo rotation if there is none.
-    static func prepare(store: ModerationStore, staff: [(id: Int, username: String)], onCallFirst username: String, now: Date) throws {
+    static func prepare(store: ModerationStore, staff: [(id: Int, username: String)], onCallFirst username: String, now: Date) async throws {
         let members = staff.map { StaffMember(id: $0.id, username: $0.username) }
-        for member in members { try store.recordStaffMember(member, signedInAt: nil, now: now) }
-        guard try store.rotation() == nil, let zone = TimeZone(identifier: timeZone) else { return }
+        for member in members { try await store.recordStaffMember(member, signedInAt: nil, now: now) }
+        guard try await store.rotation() == nil, let zone = TimeZone(identifier: timeZone) else { return }
         // The last of the others had yesterday's shift, so the demo opens with a hand-off to the
         // printed account: its digest is on their dashboard and its message in the outbox.
         let others = members.filter { $0.username != username }
@@ -28,6 +28,6 @@ enum DemoOnCall {
             targetSlug: "", targetName: "demo rotation", statusBefore: "", statusAfter: ordered.map(\.username).joined(separator: ", "),
             reason: "", outcome: .succeeded, backendStatus: nil, requestId: "", clientAddress: "", userAgent: "console demo", itemCreatedAt: nil,
             actionId: nil)
-        try store.saveRotation(rotation, audit: entry, now: now)
+        try await store.saveRotation(rotation, audit: entry, now: now)
     }
 }

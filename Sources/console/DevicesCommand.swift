@@ -27,10 +27,10 @@ struct DevicesImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         // The lock first: the file may be slow to read (a pipe), and a restore must not start meanwhile.
-        try await database.withStore { store in try importDevices(into: store) }
+        try await database.withStore { store in try await importDevices(into: store) }
     }
 
-    private func importDevices(into store: ModerationStore) throws {
+    private func importDevices(into store: ModerationStore) async throws {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CommandFailure("Cannot read \(file); check the path and its permissions.")
         }
@@ -41,7 +41,7 @@ struct DevicesImportCommand: AsyncParsableCommand {
             let problem = (error as? DeviceTokenExport.Problem)?.description ?? "not a device token export"
             throw CommandFailure("\(file) was not imported: \(problem)")
         }
-        let result = try store.importDevices(entries, now: Date())
+        let result = try await store.importDevices(entries, now: Date())
         let imported = result.added + result.updated + result.unchanged
         ConsoleOutput.write(
             "Imported \(CountText.of(imported, "device token", "device tokens")): \(result.added) added, \(result.updated) updated, "
@@ -60,7 +60,7 @@ struct DevicesListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let user = self.user
-        let devices = try await database.withStore { store in try store.devices(userID: user) }
+        let devices = try await database.withStore { store in try await store.devices(userID: user) }
         guard !devices.isEmpty else {
             ConsoleOutput.write(user.map { "User \($0) has no devices.\n" } ?? "No devices.\n")
             return
@@ -80,17 +80,17 @@ struct DevicesRemoveCommand: AsyncParsableCommand {
     var device: String
 
     func run() async throws {
-        try await database.withStore { store in try remove(from: store) }
+        try await database.withStore { store in try await remove(from: store) }
         ConsoleOutput.write("Removed device \(device).\n")
     }
 
-    private func remove(from store: ModerationStore) throws {
+    private func remove(from store: ModerationStore) async throws {
         do {
             // An id is a short number; a token is always 64 digits, even one without letters.
             if device.count < 64, let id = Int64(device) {
-                try store.removeDevice(id: id)
+                try await store.removeDevice(id: id)
             } else {
-                try store.removeDevice(token: device)
+                try await store.removeDevice(token: device)
             }
         } catch DeviceStoreError.notFound {
             throw CommandFailure("No device \(device); `console devices list` shows the ids and tokens there are.")

@@ -19,14 +19,14 @@ struct OnCallDigestCommand: AsyncParsableCommand {
     var shift: Int
 
     func run() async throws {
-        try await database.withStore { store in try printDigest(from: store) }
+        try await database.withStore { store in try await printDigest(from: store) }
     }
 
-    private func printDigest(from store: ModerationStore) throws {
-        guard let handoff = try store.shiftHandoff(shift) else {
-            let newest = try store.shiftHandoffs(limit: 1).first.map { " The newest is shift \($0.shiftIndex)." } ?? " None is stored yet."
+    private func printDigest(from store: ModerationStore) async throws {
+        guard let handoff = try await store.shiftHandoff(shift) else {
+            let newest = try await store.shiftHandoffs(limit: 1).first.map { " The newest is shift \($0.shiftIndex)." } ?? " None is stored yet."
             throw CommandFailure("No hand-off digest for shift \(shift).\(newest)")
         }
-        ConsoleOutput.write(HandoffMarkdown(handoff: handoff, followUps: try store.handoffFollowUps(shiftIndex: shift)).text())
+        await ConsoleOutput.write(HandoffMarkdown(handoff: handoff, followUps: try store.handoffFollowUps(shiftIndex: shift)).text())
     }
 }

@@ -17,7 +17,7 @@ struct OnCallShowCommand: AsyncParsableCommand {
     func run() async throws {
         guard (1...90).contains(days) else { throw ValidationError("--days must be 1 to 90, got \(days).") }
         let now = Date()
-        guard let schedule = try await database.withStore({ store in try store.onCallSchedule(since: now) }) else {
+        guard let schedule = try await database.withStore({ store in try await store.onCallSchedule(since: now) }) else {
             ConsoleOutput.write("No on-call rotation yet: set one up on the console's On call page.\n")
             return
         }

@@ -20,23 +20,23 @@ struct AuditController {
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        try page(request, context: context, verdict: nil)
+        try await page(request, context: context, verdict: nil)
     }
 
     @Sendable func verify(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let verdict = AuditVerdictText(try store.verifyAuditChain())
-        return try page(request, context: context, verdict: verdict)
+        let verdict = await AuditVerdictText(try store.verifyAuditChain())
+        return try await page(request, context: context, verdict: verdict)
     }
 
-    private func page(_ request: Request, context: ConsoleRequestContext, verdict: AuditVerdictText?) throws -> HTML {
+    private func page(_ request: Request, context: ConsoleRequestContext, verdict: AuditVerdictText?) async throws -> HTML {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
         let before = listQuery.text("before", maxLength: 20).flatMap { Int64($0) }
         let after = before == nil ? listQuery.text("after", maxLength: 20).flatMap { Int64($0) } : nil
-        let page = try store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
-        let choices = try store.auditFilterChoices()
-        let clock = try Self.clock(store)
-        let cities = try Self.citiesOfRepeatedNames(page.entries, store: store)
+        let page = try await store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
+        let choices = try await store.auditFilterChoices()
+        let clock = try await Self.clock(store)
+        let cities = try await Self.citiesOfRepeatedNames(page.entries, store: store)
         let now = Date()
         let model = AuditListPage(
             layout: LayoutModel(context: context, title: "Audit log", active: .audit, summary: nil),
@@ -46,7 +46,7 @@ struct AuditController {
                 AuditOutcome.allCases.map(\.rawValue), selected: query.filter.outcome?.rawValue, any: "Any outcome",
                 label: { $0 == AuditOutcome.observed.rawValue ? AuditEntry.outsideActor : $0 }),
             q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
-            matching: try store.auditEntryCount(query.filter),
+            matching: try await store.auditEntryCount(query.filter),
             rows: page.entries.map { AuditRow($0, now: now, clock: clock, city: cities[$0.targetSlug]) }, isEmpty: page.entries.isEmpty,
             clockName: clock.clockName,
             newerHref: page.hasNewer ? page.entries.first.flatMap { $0.id }.map { query.href(.audit, adding: [("after", String($0))]) } : nil,
@@ -62,20 +62,22 @@ struct AuditController {
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        guard let text = SiteURL.Route.auditEntry.value(in: context.parameters), let id = Int64(text), let entry = try store.auditEntry(id: id) else {
+        guard let text = SiteURL.Route.auditEntry.value(in: context.parameters), let id = Int64(text), let entry = try await store.auditEntry(id: id) else {
             throw ConsoleError.notFound
         }
-        let neighbours = try store.auditNeighbours(of: id)
+        let neighbours = try await store.auditNeighbours(of: id)
         let now = Date()
-        let clock = try Self.clock(store)
-        func neighbour(_ id: Int64?) throws -> AuditRow? {
-            try id.flatMap { try store.auditEntry(id: $0) }.map { AuditRow($0, now: now, clock: clock) }
+        let clock = try await Self.clock(store)
+        func neighbour(_ id: Int64?) async throws -> AuditRow? {
+            guard let id, let entry = try await store.auditEntry(id: id) else { return nil }
+            return AuditRow(entry, now: now, clock: clock)
         }
-        let older = try neighbour(neighbours.older)
+        let older = try await neighbour(neighbours.older)
+        let newer = try await neighbour(neighbours.newer)
         let model = AuditEntryPage(
             layout: LayoutModel(context: context, title: "Audit entry \(id)", active: .audit, summary: nil),
             row: AuditRow(entry, now: now, clock: clock), fields: AuditField.fields(of: entry),
-            item: Self.item(entry), older: older, newer: try neighbour(neighbours.newer),
+            item: Self.item(entry), older: older, newer: newer,
             hashMatches: store.auditEntryHashMatches(entry),
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
         return try renderer.render(model, with: "audit-entry")
@@ -83,19 +85,19 @@ struct AuditController {
 
     /// The team's wall clock: the on-call rotation's time zone, else UTC. The server cannot
     /// know a viewer's zone without script, and a printed log needs one named zone.
-    static func clock(_ store: ModerationStore) throws -> OnCallTimeText {
-        OnCallTimeText(zone: try store.rotation()?.timeZone ?? TimeZone(identifier: "UTC") ?? .gmt)
+    static func clock(_ store: ModerationStore) async throws -> OnCallTimeText {
+        await OnCallTimeText(zone: try store.rotation()?.timeZone ?? TimeZone(identifier: "UTC") ?? .gmt)
     }
 
     /// Cities for the libraries whose name appears more than once among `entries` with
     /// different slugs ("Sunrise Library Box" in Lyon and in Leeds), keyed by slug.
-    static func citiesOfRepeatedNames(_ entries: [AuditEntry], store: ModerationStore) throws -> [String: String] {
+    static func citiesOfRepeatedNames(_ entries: [AuditEntry], store: ModerationStore) async throws -> [String: String] {
         var slugsByName: [String: Set<String>] = [:]
         for entry in entries where !entry.targetSlug.isEmpty && !entry.targetName.isEmpty {
             slugsByName[entry.targetName, default: []].insert(entry.targetSlug)
         }
         let repeated = slugsByName.values.filter { $0.count > 1 }.reduce(into: Set<String>()) { $0.formUnion($1) }
-        return try store.mirroredCities(slugs: repeated)
+        return try await store.mirroredCities(slugs: repeated)
     }
 
     /// Where the entry's item lives in the console: the library itself, the library a report or
@@ -126,7 +128,7 @@ struct AuditController {
                 AuditEntry.exportAction, targetKind: "auditLog", targetId: "", targetName: "\(format.rawValue) export: \(filter.description)",
                 context: context, userAgent: request.userAgent)
             do {
-                try store.appendAudit(entry)
+                try await store.appendAudit(entry)
             } catch {
                 context.logger.error("export refused: its audit entry was not written", metadata: ["error": "\(error)"])
                 throw ConsoleError.exportNotRecorded
@@ -135,7 +137,7 @@ struct AuditController {
         let body = ResponseBody { writer in
             var exporter = AuditExporter(store: store, filter: filter, format: format)
             var chunk: [UInt8] = []
-            while try exporter.nextChunk(into: &chunk) {
+            while try await exporter.nextChunk(into: &chunk) {
                 try await writer.write(ByteBuffer(bytes: chunk))
             }
             try await writer.finish(nil)
@@ -149,7 +151,7 @@ struct AuditController {
     @Sendable func summary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
-        let summary = AuditSummary(try store.decisionRecords(query.filter))
+        let summary = await AuditSummary(try store.decisionRecords(query.filter))
         if listQuery.text("format", maxLength: 10) == "csv" {
             let filename = query.fileName("audit-summary", fileExtension: "csv", today: Date())
             return Response(

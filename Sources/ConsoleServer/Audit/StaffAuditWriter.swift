@@ -9,8 +9,8 @@ struct StaffAuditWriter: Sendable {
     let store: ModerationStore
 
     /// Records an audit entry for a sign-in event.
-    func auditSession(_ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) {
-        audit(action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
+    func auditSession(_ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) async {
+        await audit(action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
     }
 
     /// The entry for something the signed-in staff member does to a record of the console's own
@@ -53,12 +53,12 @@ struct StaffAuditWriter: Sendable {
     private func audit(
         _ action: String, targetKind: String, targetName: String, outcome: AuditOutcome, detail: String, actorId: Int?, username: String,
         context: ConsoleRequestContext, userAgent: String
-    ) {
+    ) async {
         let entry = entry(
             action, targetKind: targetKind, targetId: "", targetName: targetName, statusBefore: "", statusAfter: "", outcome: outcome,
             detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
         do {
-            try store.appendAudit(entry)
+            try await store.appendAudit(entry)
         } catch {
             context.logger.error("audit entry not written", metadata: ["error": "\(error)", "action": "\(action)"])
         }

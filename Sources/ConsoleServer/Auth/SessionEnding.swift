@@ -55,7 +55,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
         } else {
             try await sessions.end(sessionID: session.id)
         }
-        audit.auditSession(
+        await audit.auditSession(
             AuditEntry.sessionEndAction, outcome: .ended, detail: rawValue, actorId: session.staffId, username: session.username, context: context,
             userAgent: request.userAgent)
         return response(cookie: cookie)

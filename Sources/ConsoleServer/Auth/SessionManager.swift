@@ -31,7 +31,7 @@ actor SessionManager {
     }
 
     /// Starts a session; answers the cookie value (a new one on every sign-in).
-    func start(account: Account, tokens: TokenPair, clientAddress: String, userAgent: String, now: Date = Date()) throws -> (cookie: String, session: StaffSession) {
+    func start(account: Account, tokens: TokenPair, clientAddress: String, userAgent: String, now: Date = Date()) async throws -> (cookie: String, session: StaffSession) {
         let cookie = RandomToken.make()
         // Never outlive the refresh token: after it, the backend would refuse us anyway.
         let refreshEnd = JWTExpiry.date(of: tokens.refresh) ?? now.addingTimeInterval(lifetime)
@@ -40,7 +40,7 @@ actor SessionManager {
             csrfToken: RandomToken.make(), sealedAccessToken: try sealer.seal(tokens.access),
             sealedRefreshToken: try sealer.seal(tokens.refresh), clientAddress: clientAddress, userAgent: String(userAgent.prefix(300)),
             createdAt: now, lastSeenAt: now, expiresAt: min(now.addingTimeInterval(lifetime), refreshEnd), flash: nil)
-        try store.insert(session)
+        try await store.insert(session)
         return (cookie, session)
     }
 
@@ -53,12 +53,12 @@ actor SessionManager {
     }
 
     /// The live session for a cookie value; expired ones are removed.
-    func lookup(cookie: String, now: Date = Date()) throws -> Lookup {
-        guard let session = try session(cookie: cookie, now: now) else { return .none }
+    func lookup(cookie: String, now: Date = Date()) async throws -> Lookup {
+        guard let session = try await session(cookie: cookie, now: now) else { return .none }
         let id = session.id
         // Checked on every request, cached copy or not: the times are the stored ones.
         if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
-            try end(sessionID: id)
+            try await end(sessionID: id)
             return .expired(staffId: session.staffId)
         }
         // Writing on every request would serialise page views on the database; a minute is enough.
@@ -66,7 +66,7 @@ actor SessionManager {
         var lastSeen = session.lastSeenAt
         if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
             forget(sessionID: id)
-            flash = try store.touchSession(id: id, at: now, consumeFlash: true)
+            flash = try await store.touchSession(id: id, at: now, consumeFlash: true)
             lastSeen = now
         }
         return .active(session, flash: flash, endsAt: min(session.expiresAt, lastSeen.addingTimeInterval(idleTimeout)))
@@ -74,11 +74,11 @@ actor SessionManager {
 
     /// The stored session, from the copy read within `cacheLifetime` when there is one (keyed
     /// by the cookie itself, so a view served from it does not even hash the cookie).
-    private func session(cookie: String, now: Date) throws -> StaffSession? {
+    private func session(cookie: String, now: Date) async throws -> StaffSession? {
         if let copy = recentlyRead[cookie], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
             return copy.session
         }
-        let session = try store.session(id: RandomToken.digest(cookie))
+        let session = try await store.session(id: RandomToken.digest(cookie))
         if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
         recentlyRead[cookie] = session.map { ($0, now) }
         return session
@@ -89,24 +89,24 @@ actor SessionManager {
         recentlyRead = recentlyRead.filter { $0.value.session.id != sessionID }
     }
 
-    func end(sessionID: String) throws {
+    func end(sessionID: String) async throws {
         credentials[sessionID] = nil
         forget(sessionID: sessionID)
-        try store.deleteSession(id: sessionID)
+        try await store.deleteSession(id: sessionID)
     }
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
     /// Ends every session of `staffId`; with `feedRevocation`, their calendar feed too (see `ModerationStore.deleteSessions`).
-    func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) throws {
-        for id in try store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation) { credentials[id] = nil }
+    func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) async throws {
+        for id in try await store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation) { credentials[id] = nil }
         // A copy the delete did not name (it raced a sign-in) must not outlive it either.
         recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
     }
 
     /// Deletes expired sessions and drops their decrypted tokens; answers how many ended.
     @discardableResult
-    func pruneExpired(now: Date = Date()) throws -> Int {
-        let ended = try store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
+    func pruneExpired(now: Date = Date()) async throws -> Int {
+        let ended = try await store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
         for id in ended { credentials[id] = nil }
         let endedIDs = Set(ended)
         recentlyRead = recentlyRead.filter { !endedIDs.contains($0.value.session.id) }
@@ -118,15 +118,15 @@ actor SessionManager {
         credentials[sessionID] != nil
     }
 
-    func flash(_ message: String, sessionID: String) throws {
+    func flash(_ message: String, sessionID: String) async throws {
         forget(sessionID: sessionID)
-        try store.setFlash(message, sessionID: sessionID)
+        try await store.setFlash(message, sessionID: sessionID)
     }
 
     /// Credentials of the staff member's latest live session, for work done on their behalf
     /// after their request ended (the action runner); `nil` when they have none.
-    func credentials(forStaff staffId: Int, now: Date = Date()) throws -> StaffCredentials? {
-        guard let session = try store.latestSession(staffId: staffId, now: now),
+    func credentials(forStaff staffId: Int, now: Date = Date()) async throws -> StaffCredentials? {
+        guard let session = try await store.latestSession(staffId: staffId, now: now),
             now.timeIntervalSince(session.lastSeenAt) <= idleTimeout
         else { return nil }
         return try credentials(for: session)
@@ -134,8 +134,8 @@ actor SessionManager {
 
     /// Credentials of the most recently active live session but those in `excluding` (whose
     /// tokens the backend refused), for reads done on nobody's request (the mirror); `nil` when nobody is signed in.
-    func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) throws -> (sessionID: String, credentials: StaffCredentials)? {
-        let sessions = try store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
+    func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) async throws -> (sessionID: String, credentials: StaffCredentials)? {
+        let sessions = try await store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
         for session in sessions where !refused.contains(session.id) {
             // Tokens sealed with another key are skipped: the next session may do.
             if let made = try? credentials(for: session) { return (session.id, made) }
@@ -162,7 +162,7 @@ actor SessionManager {
         }
         let made = StaffCredentials(accessToken: accessToken, refreshToken: refreshToken) { token in
             do {
-                try store.updateSealedAccessToken(try sealer.seal(token), sessionID: sessionID)
+                try await store.updateSealedAccessToken(try sealer.seal(token), sessionID: sessionID)
             } catch {
                 logger.error("could not store a refreshed access token", metadata: ["error": "\(error)"])
             }

@@ -38,7 +38,7 @@ struct SessionMiddleware: RouterMiddleware {
             context.flash = flash
             // Only a page with a message looks for its Undo (one indexed read, not on every view).
             if flash != nil {
-                context.undo = try UndoOffer.find(
+                context.undo = try await UndoOffer.find(
                     flash: flash, viewer: session.staffId, back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")),
                     store: store)
             }
@@ -46,25 +46,30 @@ struct SessionMiddleware: RouterMiddleware {
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.staff.set(id: session.staffId, username: session.username)
             let logger = context.logger
-            let readHeader = { () throws -> RecentHeaders.Header in
-                let pending = try store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+            let readHeader = { () async throws -> RecentHeaders.Header in
+                let pending = try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
                 // Counts the store cannot read leave the navigation without badges, never the page without content.
                 var counts: ModerationSummary?
                 do {
-                    counts = try MirrorPageData.navigationCounts(store)
+                    counts = try await MirrorPageData.navigationCounts(store)
                 } catch {
                     logger.error("navigation counts not read", metadata: ["error": "\(error)"])
                 }
-                return RecentHeaders.Header(pendingActions: pending, pendingActionTargets: try store.targetNames(of: pending), navigationCounts: counts)
+                return RecentHeaders.Header(pendingActions: pending, pendingActionTargets: try await store.targetNames(of: pending), navigationCounts: counts)
             }
-            let header = try headers.map { try $0.header(session: session.id, store: store, read: readHeader) } ?? readHeader()
+            let header: RecentHeaders.Header
+            if let headers {
+                header = try await headers.header(session: session.id, store: store, read: readHeader)
+            } else {
+                header = try await readHeader()
+            }
             context.pendingActions = header.pendingActions
             context.pendingActionTargets = header.pendingActionTargets
             context.navigationCounts = header.navigationCounts
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
             do {
-                context.onCall = OnCallHeadline(schedule: try store.onCallSchedule(since: now), viewerID: session.staffId, now: now)
+                context.onCall = await OnCallHeadline(schedule: try store.onCallSchedule(since: now), viewerID: session.staffId, now: now)
             } catch {
                 context.logger.error("on-call schedule not read", metadata: ["error": "\(error)"])
             }

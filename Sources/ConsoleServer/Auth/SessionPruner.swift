@@ -21,7 +21,7 @@ struct SessionPruner: Service {
     func pruneOnce(now: Date = Date()) async {
         do {
             let sessionCount = try await sessions.pruneExpired(now: now)
-            let attemptCount = try store.deleteSignInAttempts(before: now.addingTimeInterval(-attemptRetention))
+            let attemptCount = try await store.deleteSignInAttempts(before: now.addingTimeInterval(-attemptRetention))
             if sessionCount + attemptCount > 0 {
                 logger.debug("pruned", metadata: ["sessions": "\(sessionCount)", "signInAttempts": "\(attemptCount)"])
             }

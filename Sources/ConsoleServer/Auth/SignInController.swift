@@ -41,8 +41,8 @@ struct SignInController {
             message = "Your session had ended, so the decision you sent was not saved. Sign in and make it again."
         }
         // Said plainly: what was not sent, and that it waits, filled in, for the sign-in.
-        if let kept, let form = try store.keptForm(id: RandomToken.digest(kept), now: Date()) {
-            message = "\(UnsentWork(store: store).summary(of: form)): your session had ended. Sign in, and it is shown to you again, filled in, to send."
+        if let kept, let form = try await store.keptForm(id: RandomToken.digest(kept), now: Date()) {
+            message = "\(await UnsentWork(store: store).summary(of: form)): your session had ended. Sign in, and it is shown to you again, filled in, to send."
             keptKey = kept
         }
         return try page(
@@ -74,7 +74,7 @@ struct SignInController {
         let userAgent = request.userAgent
         // Recorded before the backend is asked, so parallel guesses see each other.
         let attemptID: Int64
-        switch try throttle.admit(login: login, clientAddress: address) {
+        switch try await throttle.admit(login: login, clientAddress: address) {
         case .locked(let wait):
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(Self.minutes(wait)); try again then.",
@@ -94,29 +94,29 @@ struct SignInController {
         }
         switch outcome {
         case .success((let tokens, let account)) where account.isStaff:
-            try throttle.settle(attemptID, as: .succeeded(account.signInAccount))
+            try await throttle.settle(attemptID, as: .succeeded(account.signInAccount))
             let (cookieValue, session) = try await sessions.start(
                 account: account, tokens: tokens, clientAddress: address, userAgent: userAgent)
             // Sign-in has just asked auth/me: the next re-check can wait a full interval.
             await statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
-            audit.auditSession("session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            await audit.auditSession("session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // The rotation and alerts name staff the console knows; a failure here must not stop the sign-in.
             do {
-                try store.recordStaffMember(StaffMember(id: account.id, username: account.username), signedInAt: Date())
+                try await store.recordStaffMember(StaffMember(id: account.id, username: account.username), signedInAt: Date())
             } catch {
                 context.logger.error("staff member not recorded", metadata: ["error": "\(error)"])
             }
             // Decisions parked for lack of a session can go now.
-            try store.unpark(actorId: account.id, now: Date())
+            try await store.unpark(actorId: account.id, now: Date())
             runner.nudge()
             var response = Response.redirect(to: form.kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(next), type: .normal)
             response.setCookie(cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
             return response
         case .success((_, let account)):
-            try throttle.settle(attemptID, as: .failed(account.signInAccount))
+            try await throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
-            audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            await audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // Someone who was staff and is no longer: their calendar feed (and any session left) ends
             // now, as the periodic re-check would end them, even if they never open a page again.
             try await sessions.endAll(staffId: account.id, revokingCalendarFeed: audit.calendarFeedEndedEntry(
@@ -124,17 +124,17 @@ struct SignInController {
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
-            try throttle.settle(attemptID, as: .failed(nil))
-            audit.auditSession("session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
+            try await throttle.settle(attemptID, as: .failed(nil))
+            await audit.auditSession("session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
-            try throttle.settle(attemptID, as: .void)
+            try await throttle.settle(attemptID, as: .void)
             return try page(context: context, request: request, login: login, next: next, kept: form.kept,
                             message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
                             isError: true, status: .tooManyRequests)
         case .failure(let error):
-            try throttle.settle(attemptID, as: .void)
+            try await throttle.settle(attemptID, as: .void)
             // The console itself is well and says on its form why sign-in could not finish. A 5xx here
             // would report Book Corners' outage as the console's (metrics, the soak's check, a proxy's
             // error page); the backend's state shows in its own metrics and in /readyz.
@@ -154,7 +154,7 @@ struct SignInController {
         if let session = context.session {
             try await sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
-            audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.userAgent)
+            await audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.userAgent)
         }
         var response = Response.redirect(to: SiteURL.signIn.path(query: [(Self.signedOutParameter, "1")]), type: .normal)
         response.setCookie(cookie.clear())

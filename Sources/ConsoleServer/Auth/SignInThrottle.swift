@@ -21,8 +21,8 @@ struct SignInThrottle: Sendable {
     var maxFailuresPerAddress = 10
     var window: TimeInterval = 15 * 60
 
-    func admit(login: String, clientAddress: String, now: Date = Date()) throws -> Admission {
-        switch try store.admitSignInAttempt(
+    func admit(login: String, clientAddress: String, now: Date = Date()) async throws -> Admission {
+        switch try await store.admitSignInAttempt(
             login: login, clientAddress: clientAddress, now: now, maxFailures: maxFailures, window: window,
             maxFailuresPerAddress: maxFailuresPerAddress)
         {
@@ -32,7 +32,7 @@ struct SignInThrottle: Sendable {
         }
     }
 
-    func settle(_ attemptID: Int64, as settlement: SignInSettlement) throws {
-        try store.settleSignInAttempt(attemptID, as: settlement)
+    func settle(_ attemptID: Int64, as settlement: SignInSettlement) async throws {
+        try await store.settleSignInAttempt(attemptID, as: settlement)
     }
 }

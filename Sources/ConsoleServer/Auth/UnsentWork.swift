@@ -80,7 +80,7 @@ struct UnsentWork: Sendable {
         guard !fields.isEmpty, fields.reduce(0, { $0 + $1.name.count + $1.value.count }) <= KeptForm.maxCharacters else { return nil }
         let key = RandomToken.make()
         do {
-            try store.keep(try KeptForm(id: RandomToken.digest(key), path: path, ownerStaffId: owner, fields: fields, now: Date()), now: Date())
+            try await store.keep(try KeptForm(id: RandomToken.digest(key), path: path, ownerStaffId: owner, fields: fields, now: Date()), now: Date())
         } catch {
             context.logger.error("unsent form not kept", metadata: ["error": "\(error)"])
             return nil
@@ -99,8 +99,8 @@ struct UnsentWork: Sendable {
     }
 
     /// "Your rejection of Corner Books (Florence) was not sent": what a kept form would have done, in words.
-    func summary(of form: KeptForm) -> String {
-        "Your \(Self.noun(of: form.fields).lowercased()) of \(itemName(of: form)) was not sent"
+    func summary(of form: KeptForm) async -> String {
+        "Your \(Self.noun(of: form.fields).lowercased()) of \(await itemName(of: form)) was not sent"
     }
 
     /// The decision a kept form asks for, as a noun: "Rejection", "Approval".
@@ -112,7 +112,7 @@ struct UnsentWork: Sendable {
     }
 
     /// The item a kept form is about, named as the mirror knows it.
-    func itemName(of form: KeptForm) -> String {
+    func itemName(of form: KeptForm) async -> String {
         let items = form.fields.filter { $0.name == "item" }
         if form.path == SiteURL.librariesBulk.path || form.path == SiteURL.librariesBulkConfirm.path {
             return items.count == 1 ? "1 library" : "\(items.count) libraries"
@@ -120,7 +120,7 @@ struct UnsentWork: Sendable {
         let parts = form.path.split(separator: "/")
         guard parts.count == 3, let kind = ModerationAction.TargetKind(pathSegment: String(parts[0])) else { return "an item" }
         let key = String(parts[1])
-        let named = (try? store.targetNames(of: [(kind, key)]))?[DecisionTargetName.key(kind, key)]
+        let named = await (try? store.targetNames(of: [(kind, key)]))?[DecisionTargetName.key(kind, key)]
         let library = named.map { LibraryText.nameInCity($0.name, city: $0.city) } ?? key
         switch kind {
         case .library: return library

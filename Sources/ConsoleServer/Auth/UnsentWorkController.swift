@@ -21,12 +21,12 @@ struct UnsentWorkController {
         guard let key = SiteURL.Route.unsentWork.value(in: context.parameters), !key.isEmpty, key.count <= 100 else { throw ConsoleError.notFound }
         let layout = LayoutModel(context: context, title: "Send your decision", active: nil, summary: nil)
         guard let staffId = context.session?.staffId,
-            let form = try unsent.store.keptForm(id: RandomToken.digest(key), ownerStaffId: staffId, now: Date()),
+            let form = try await unsent.store.keptForm(id: RandomToken.digest(key), ownerStaffId: staffId, now: Date()),
             UnsentWork.isDecisionPath(form.path)
         else {
             return try renderer.render(UnsentWorkPage.gone(layout: layout), with: "unsent-work", status: .notFound)
         }
-        return try renderer.render(UnsentWorkPage(layout: layout, form: form, key: key, summary: unsent.summary(of: form)), with: "unsent-work")
+        return try await renderer.render(UnsentWorkPage(layout: layout, form: form, key: key, summary: unsent.summary(of: form)), with: "unsent-work")
     }
 
     /// "Do not send": the kept form is dropped, and the person goes back where the form was sent from.
@@ -36,8 +36,8 @@ struct UnsentWorkController {
         guard let key = SiteURL.Route.unsentWorkDiscard.value(in: context.parameters), !key.isEmpty, key.count <= 100 else { throw ConsoleError.notFound }
         _ = try await request.decodeForm(as: CSRFForm.self, context: context)
         let id = RandomToken.digest(key)
-        let form = try unsent.store.keptForm(id: id, ownerStaffId: session.staffId, now: Date())
-        let discarded = try unsent.store.spendKeptForm(id: id, ownerStaffId: session.staffId)
+        let form = try await unsent.store.keptForm(id: id, ownerStaffId: session.staffId, now: Date())
+        let discarded = try await unsent.store.spendKeptForm(id: id, ownerStaffId: session.staffId)
         try await sessions.flash(
             discarded ? "Not sent: your kept decision was discarded, and nothing was recorded." : "That kept decision was no longer there; nothing was sent.",
             sessionID: session.id)
@@ -66,7 +66,7 @@ struct KeptFormSpending: RouterMiddleware {
         let key = try await request.decodeForm(as: Reference.self, context: context).unsent
         let response = try await next(request, context)
         if let key, !key.isEmpty, key.count <= 100, response.status.code < 400 {
-            try store.spendKeptForm(id: RandomToken.digest(key), ownerStaffId: staffId)
+            try await store.spendKeptForm(id: RandomToken.digest(key), ownerStaffId: staffId)
         }
         return response
     }

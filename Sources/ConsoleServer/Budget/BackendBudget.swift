@@ -68,14 +68,14 @@ final class BackendBudget: BackendCallGate {
     // MARK: The mirror
 
     /// One mirror read in `scope`, leaving the unspent decision reserve and `headroom` reads free.
-    func claimMirror(_ scope: MirrorScope, headroom: Int, at now: Date) -> ReadGrant {
-        grant(mirrorClaim(scope.rawValue, fromReserve: false, headroom: headroom, at: now), scope: scope.rawValue, at: now)
+    func claimMirror(_ scope: MirrorScope, headroom: Int, at now: Date) async -> ReadGrant {
+        await grant(mirrorClaim(scope.rawValue, fromReserve: false, headroom: headroom, at: now), scope: scope.rawValue, at: now)
     }
 
     /// One read for the check before a decision, from the mirror's share (its reserve first);
     /// counted when granted, and the check's first attempt then spends it.
-    func reserveDecisionCheck(_ scope: MirrorScope, at now: Date) -> ReadGrant {
-        let result = grant(mirrorClaim(scope.rawValue, fromReserve: true, headroom: 0, at: now), scope: scope.rawValue, at: now)
+    func reserveDecisionCheck(_ scope: MirrorScope, at now: Date) async -> ReadGrant {
+        let result = await grant(mirrorClaim(scope.rawValue, fromReserve: true, headroom: 0, at: now), scope: scope.rawValue, at: now)
         if result == .granted {
             let window = windowIndex(at: now)
             decisionCredits.withLock { credits in
@@ -87,9 +87,9 @@ final class BackendBudget: BackendCallGate {
     }
 
     /// What the mirror's share of `scope` has spent in the window `now` falls in, as every process counted it.
-    func mirrorSpending(_ scope: MirrorScope, at now: Date) -> BudgetSpending {
+    func mirrorSpending(_ scope: MirrorScope, at now: Date) async -> BudgetSpending {
         do {
-            return try store.backendBudgetSpending(scope: scope.rawValue, pool: Self.mirrorPool, windowIndex: windowIndex(at: now))
+            return try await store.backendBudgetSpending(scope: scope.rawValue, pool: Self.mirrorPool, windowIndex: windowIndex(at: now))
         } catch {
             logger.error("backend budget could not be read", metadata: ["error": "\(error)"])
             // Unknown counts as spent: nothing is read on a guess.
@@ -98,8 +98,8 @@ final class BackendBudget: BackendCallGate {
     }
 
     /// Until when `scope` is paused after a 429, `nil` when it is not.
-    func pausedUntil(_ scope: String, at now: Date) -> Date? {
-        (try? store.backendScopePausedUntil(scope, now: now)) ?? nil
+    func pausedUntil(_ scope: String, at now: Date) async -> Date? {
+        await (try? store.backendScopePausedUntil(scope, now: now)) ?? nil
     }
 
     private func mirrorClaim(_ scope: String, fromReserve: Bool, headroom: Int, at now: Date) -> BudgetClaim {
@@ -111,15 +111,15 @@ final class BackendBudget: BackendCallGate {
     // MARK: The watcher
 
     /// Watcher reads still allowed in `scope` now.
-    func watcherAvailable(_ scope: MirrorScope, at now: Date) -> Int {
-        guard pausedUntil(scope.rawValue, at: now) == nil, windowEnd(at: now).timeIntervalSince(now) >= edgeMargin else { return 0 }
-        let spent = (try? store.backendBudgetSpending(scope: scope.rawValue, pool: Self.watcherPool, windowIndex: windowIndex(at: now)))?.spent
+    func watcherAvailable(_ scope: MirrorScope, at now: Date) async -> Int {
+        guard await pausedUntil(scope.rawValue, at: now) == nil, windowEnd(at: now).timeIntervalSince(now) >= edgeMargin else { return 0 }
+        let spent = await (try? store.backendBudgetSpending(scope: scope.rawValue, pool: Self.watcherPool, windowIndex: windowIndex(at: now)))?.spent
         return max(0, watcherBudget - (spent ?? watcherBudget))
     }
 
     /// One watcher read in `scope`; counted when granted.
-    func claimWatcher(_ scope: MirrorScope, at now: Date) -> Bool {
-        take(BudgetClaim(scope: scope.rawValue, pool: Self.watcherPool, windowIndex: windowIndex(at: now), limit: watcherBudget), at: now) == nil
+    func claimWatcher(_ scope: MirrorScope, at now: Date) async -> Bool {
+        await take(BudgetClaim(scope: scope.rawValue, pool: Self.watcherPool, windowIndex: windowIndex(at: now), limit: watcherBudget), at: now) == nil
     }
 
     // MARK: The client's gate
@@ -129,32 +129,32 @@ final class BackendBudget: BackendCallGate {
         let window = windowIndex(at: at)
         switch endpoint.kind {
         case .write:
-            return take(BudgetClaim(scope: endpoint.scope, pool: Self.writePool, windowIndex: window, limit: limits.writes), at: at)
+            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.writePool, windowIndex: window, limit: limits.writes), at: at)
         case .signIn:
-            return take(BudgetClaim(scope: endpoint.scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns), at: at)
+            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns), at: at)
         case .refresh:
-            return take(BudgetClaim(scope: endpoint.scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes), at: at)
+            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes), at: at)
         case .read:
             if budget.prepaid && firstOfCall { return nil }
             switch budget.pool {
             case .some(Self.mirrorPool):
-                return take(mirrorClaim(endpoint.scope, fromReserve: false, headroom: 0, at: at), at: at)
+                return await take(mirrorClaim(endpoint.scope, fromReserve: false, headroom: 0, at: at), at: at)
             case .some(Self.watcherPool):
-                return take(BudgetClaim(scope: endpoint.scope, pool: Self.watcherPool, windowIndex: window, limit: watcherBudget), at: at)
+                return await take(BudgetClaim(scope: endpoint.scope, pool: Self.watcherPool, windowIndex: window, limit: watcherBudget), at: at)
             default:
                 // A read of a scope the mirror budgets, made by anyone else, is a decision's check.
                 guard MirrorScope(rawValue: endpoint.scope) != nil else {
-                    return take(BudgetClaim(scope: endpoint.scope, pool: Self.readPool, windowIndex: window, limit: limits.otherReads), at: at)
+                    return await take(BudgetClaim(scope: endpoint.scope, pool: Self.readPool, windowIndex: window, limit: limits.otherReads), at: at)
                 }
                 if spendDecisionCredit(endpoint.scope, window: window) { return nil }
-                return take(mirrorClaim(endpoint.scope, fromReserve: true, headroom: 0, at: at), at: at)
+                return await take(mirrorClaim(endpoint.scope, fromReserve: true, headroom: 0, at: at), at: at)
             }
         }
     }
 
     func backendLimited(_ endpoint: BackendEndpoint, until: Date) async {
         do {
-            try store.pauseBackendScope(endpoint.scope, until: until)
+            try await store.pauseBackendScope(endpoint.scope, until: until)
         } catch {
             logger.error("backend pause could not be stored", metadata: ["scope": "\(endpoint.scope)", "error": "\(error)"])
         }
@@ -171,12 +171,12 @@ final class BackendBudget: BackendCallGate {
     }
 
     /// Claims one attempt: `nil` when granted, else when to try again (the pause's end, or the window's).
-    private func take(_ claim: BudgetClaim, at now: Date) -> Date? {
-        if let paused = pausedUntil(claim.scope, at: now) { return paused }
+    private func take(_ claim: BudgetClaim, at now: Date) async -> Date? {
+        if let paused = await pausedUntil(claim.scope, at: now) { return paused }
         let end = windowEnd(at: now)
         guard end.timeIntervalSince(now) >= edgeMargin else { return end }
         do {
-            return try store.claimBackendBudget(claim, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
+            return try await store.claimBackendBudget(claim, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
         } catch {
             // Our own database failing: nothing goes out uncounted; tried again later.
             logger.error("backend budget could not be claimed", metadata: ["scope": "\(claim.scope)", "pool": "\(claim.pool)", "error": "\(error)"])
@@ -184,8 +184,8 @@ final class BackendBudget: BackendCallGate {
         }
     }
 
-    private func grant(_ claim: BudgetClaim, scope: String, at now: Date) -> ReadGrant {
-        guard let until = take(claim, at: now) else { return .granted }
-        return .wait(until: until, paused: pausedUntil(scope, at: now) != nil)
+    private func grant(_ claim: BudgetClaim, scope: String, at now: Date) async -> ReadGrant {
+        guard let until = await take(claim, at: now) else { return .granted }
+        return await .wait(until: until, paused: pausedUntil(scope, at: now) != nil)
     }
 }

@@ -31,11 +31,11 @@ struct ClaimController {
         let (session, target) = try signedInTarget(kind, .claim, context)
         let form = try await request.decodeForm(as: ClaimForm.self, context: context)
         let now = Date()
-        let message = switch try store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
+        let message = switch try await store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
         case .claimed(let claim):
-            "You are reviewing \(ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
+            "You are reviewing \(await ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
         case .heldByOther(let claim, let minutesLeft):
-            "\(claim.holderUsername) is already reviewing \(ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
+            "\(claim.holderUsername) is already reviewing \(await ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -47,10 +47,10 @@ struct ClaimController {
         let form = try await request.decodeForm(as: ClaimForm.self, context: context)
         let message: String
         do {
-            try store.releaseClaim(target, holderId: session.staffId, holderUsername: session.username, now: Date())
-            message = "You are no longer reviewing \(ItemText.name(target, store: store)): anyone may claim it."
+            try await store.releaseClaim(target, holderId: session.staffId, holderUsername: session.username, now: Date())
+            message = "You are no longer reviewing \(await ItemText.name(target, store: store)): anyone may claim it."
         } catch ClaimStoreError.notHeld(let current) {
-            message = notYours(target, current: current)
+            message = await notYours(target, current: current)
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -63,7 +63,7 @@ struct ClaimController {
         let form = try await request.decodeForm(as: ClaimForm.self, context: context)
         let back = back(form, target)
         let now = Date()
-        let current = try store.activeClaim(target, now: now)
+        let current = try await store.activeClaim(target, now: now)
         guard let current, let currentID = current.id, current.holderId != session.staffId else {
             try await sessions.flash(
                 current == nil
@@ -75,7 +75,7 @@ struct ClaimController {
         guard form.confirmed == "1" else {
             let page = TakeOverPage(
                 layout: LayoutModel(context: context, title: "Take over?", active: Self.area(kind), summary: nil),
-                holder: current.holderUsername, timeLeft: "\(current.minutesLeft(at: now)) min left", item: ItemText.name(target, store: store),
+                holder: current.holderUsername, timeLeft: "\(current.minutesLeft(at: now)) min left", item: await ItemText.name(target, store: store),
                 claimID: String(currentID), takeOverURL: SiteURL.claimTakeOver(target).path, back: back)
             return try renderer.render(page, with: "take-over-confirm").response(from: request, context: context)
         }
@@ -86,17 +86,17 @@ struct ClaimController {
                 sessionID: session.id)
             return .redirect(to: back, type: .normal)
         }
-        let entry = audit.staffEntry(
+        let entry = await audit.staffEntry(
             "claim.takeOver", targetKind: kind.rawValue, targetId: target.key, targetName: ItemText.name(target, store: store),
             statusBefore: "reviewed by \(current.holderUsername)", statusAfter: "reviewed by \(session.username)", context: context,
             userAgent: request.userAgent)
         let message: String
         do {
-            let claim = try store.takeOverClaim(
+            let claim = try await store.takeOverClaim(
                 currentID, target: target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration, audit: entry)
-            message = "You took over \(ItemText.name(target, store: store)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
+            message = "You took over \(await ItemText.name(target, store: store)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
         } catch ClaimStoreError.notHeld(let now) {
-            message = notYours(target, current: now) + " Nothing was taken over."
+            message = await notYours(target, current: now) + " Nothing was taken over."
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back, type: .normal)
@@ -127,9 +127,9 @@ struct ClaimController {
         return SafeRedirect.path(form.back ?? fallback)
     }
 
-    private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) -> String {
-        guard let current else { return "You were no longer reviewing \(ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)." }
-        return "\(current.holderUsername) is reviewing \(ItemText.name(target, store: store)) now (they took it over, or claimed it after yours ended)."
+    private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) async -> String {
+        guard let current else { return "You were no longer reviewing \(await ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)." }
+        return "\(current.holderUsername) is reviewing \(await ItemText.name(target, store: store)) now (they took it over, or claimed it after yours ended)."
     }
 
     private static func area(_ kind: ModerationAction.TargetKind) -> LayoutModel.Area {

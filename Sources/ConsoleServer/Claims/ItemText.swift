@@ -9,8 +9,8 @@ enum ItemText {
 
     /// "Bench Library in Toronto", "report 42 on Bench Library in Toronto", "photo 7 of …":
     /// the mirror's name (one read), else the kind and key.
-    static func name(_ target: ItemClaim.Target, store: ModerationStore) -> String {
-        guard let known = (try? store.targetNames(of: [(target.kind, target.key)]))?[DecisionTargetName.key(target.kind, target.key)] else {
+    static func name(_ target: ItemClaim.Target, store: ModerationStore) async -> String {
+        guard let known = await (try? store.targetNames(of: [(target.kind, target.key)]))?[DecisionTargetName.key(target.kind, target.key)] else {
             return name(target)
         }
         let library = LibraryText.nameInCity(LibraryText.displayName(known.name), city: known.city)

@@ -19,13 +19,15 @@ struct DashboardController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         var status = PageStatus()
         status.freshnessGoal = MirrorPageData.queueFreshnessGoal
-        let summary = try MirrorPageData.summary(store, status: &status)
-        let libraries = try store.oldestMirroredLibraries(status: .pending, count: Self.oldestShown)
-        let reports = try store.oldestMirroredReports(status: .open, count: Self.oldestShown)
-        let photos = try store.oldestMirroredPhotos(status: .pending, count: Self.oldestShown)
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        let libraries = try await store.oldestMirroredLibraries(status: .pending, count: Self.oldestShown)
+        let reports = try await store.oldestMirroredReports(status: .open, count: Self.oldestShown)
+        let photos = try await store.oldestMirroredPhotos(status: .pending, count: Self.oldestShown)
         let now = Date()
-        let targets = try store.queueTargets()
-        let alerts = try AlertEpisodeRow.load(try store.activeQueueAlerts(), store: store, viewerID: context.session?.staffId, now: now)
+        let targets = try await store.queueTargets()
+        let alerts = try await AlertEpisodeRow.load(try store.activeQueueAlerts(), store: store, viewerID: context.session?.staffId, now: now)
+        var handoff = HandoffPanel.empty
+        if let session = context.session { handoff = try await HandoffPanel.load(from: store, staffID: session.staffId, now: now) }
         let page = DashboardPage(
             layout: LayoutModel(context: context, title: "Dashboard", active: .dashboard, summary: summary, status: status),
             summary: summary.map(DashboardPage.Counts.init),
@@ -54,9 +56,9 @@ struct DashboardController {
             ],
             backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
-            outside: try OutsideChanges.load(from: store, now: now), alerts: alerts,
-            deliveryWarning: DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
-            handoff: try context.session.map { try HandoffPanel.load(from: store, staffID: $0.staffId, now: now) } ?? .empty)
+            outside: try await OutsideChanges.load(from: store, now: now), alerts: alerts,
+            deliveryWarning: await DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
+            handoff: handoff)
         return try renderer.render(page, with: "dashboard")
     }
 }

@@ -38,16 +38,16 @@ struct OutsideChanges: MustacheParent {
     }
 
     /// The newest observed entries of the 24 hours before `now`.
-    static func load(from store: ModerationStore, now: Date) throws -> OutsideChanges {
+    static func load(from store: ModerationStore, now: Date) async throws -> OutsideChanges {
         let filter = AuditFilter(outcome: .observed, from: now.addingTimeInterval(-86_400))
-        let entries = try store.auditPage(filter, limit: shown).entries
+        let entries = try await store.auditPage(filter, limit: shown).entries
         let changes = entries.map { entry in
             Change(
                 label: "\(entry.targetKind) \(entry.targetName.isEmpty ? "#" + entry.targetId : entry.targetName)",
                 change: "\(entry.statusBefore) → \(entry.statusAfter)", href: SiteURL.auditEntry(entry.id ?? 0).path,
                 age: TimeText.age(of: entry.recordedAt, now: now))
         }
-        let count = entries.count < shown ? entries.count : try store.auditEntryCount(filter)
+        let count = await entries.count < shown ? entries.count : try store.auditEntryCount(filter)
         return OutsideChanges(changes: changes, count: count)
     }
 

@@ -86,13 +86,13 @@ final class ActionRunner: Service, Sendable {
 
     /// One pass over everything due now.
     func workThroughDueActions(now: Date = Date()) async throws {
-        for candidate in try store.dueActions(now: now) {
+        for candidate in try await store.dueActions(now: now) {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
-                let (action, tookOver) = try store.claimNotingTakeover(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
+                let (action, tookOver) = try await store.claimNotingTakeover(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
             else { continue }  // another runner claimed it first
             if tookOver, action.unknownOutcomes > 0 {
-                waitOutSendInFlight(action)
+                await waitOutSendInFlight(action)
                 continue
             }
             await process(action)
@@ -107,7 +107,7 @@ final class ActionRunner: Service, Sendable {
             await doorbell.wait(atMost: .milliseconds(Int(min(30, 0.5 * pow(2, Double(min(failures, 10)))) * 1000)))
             return
         }
-        let next = (try? store.nextDueDate()) ?? nil
+        let next = await (try? store.nextDueDate()) ?? nil
         let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), 1)
         await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }
@@ -124,7 +124,7 @@ final class ActionRunner: Service, Sendable {
             // Another runner took it over (our lease ran out): its outcome stands.
             logger.debug("claim lost", metadata: ["action.id": "\(id)"])
         } catch {
-            releaseAfterLocalFailure(error, action: action)
+            await releaseAfterLocalFailure(error, action: action)
         }
     }
 
@@ -135,7 +135,7 @@ final class ActionRunner: Service, Sendable {
                 try? await Task.sleep(for: .milliseconds(Int(leaseSeconds * 1000 / 3)))
                 guard !Task.isCancelled else { return }
                 do {
-                    try store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
+                    try await store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
                 } catch ActionStoreError.lostClaim {
                     return
                 } catch {
@@ -149,14 +149,14 @@ final class ActionRunner: Service, Sendable {
     private func decide(_ action: ModerationAction) async throws {
         guard let id = action.id, let credentials = try await credentials(for: action) else { return }
         if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > Date() {
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: Date())
             return
         }
         // Never sent unchecked: with the check's budget spent, it waits for the next window as for a 429.
         if let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) {
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
                 backendStatus: nil, now: Date())
@@ -178,7 +178,7 @@ final class ActionRunner: Service, Sendable {
             try await waitOrGiveUp(action, notFound: why)
             return
         case .budgetSpent(let until):
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
                 backendStatus: nil, now: Date())
@@ -213,7 +213,7 @@ final class ActionRunner: Service, Sendable {
         // The lease now outlasts the send's deadline, and the send is cut off at it: no other
         // runner can claim this action while the PATCH may still arrive.
         let sendStart = Date()
-        try store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
+        try await store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
         do {
             try await withDeadline(sendDeadline) { () async throws(BackendError) in
                 try await self.send(wanted, target: target, reason: action.reason, credentials: credentials, context: context)
@@ -239,7 +239,7 @@ final class ActionRunner: Service, Sendable {
             why = " (the console could not read their stored sign-in; its token key may have changed)"
         }
         guard let found else {
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .parked, nextAttemptAt: Date(),
                 message: "Waiting for \(action.actorUsername) to sign in again\(why); it is sent as soon as they do.",
                 backendStatus: nil, now: Date())
@@ -278,14 +278,14 @@ final class ActionRunner: Service, Sendable {
             return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
         case .report:
             guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a report number") }
-            let place = try store.mirrorPlace(kind: .report, id: id)
+            let place = try await store.mirrorPlace(kind: .report, id: id)
             // A report's reason never changes: the form's, or else the mirror's, narrows every read.
             let reason = action.reportReason ?? place?.reason
             let finder = ListPlaceFinder<ModerationReport>(
                 id: id, place: place?.key, seen: action.statusSeen, noun: "report",
                 key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
                 count: { filter, after, before in
-                    try self.store.mirroredCount(kind: .report, status: filter.status, reason: reason, after: after, before: before)
+                    try await self.store.mirroredCount(kind: .report, status: filter.status, reason: reason, after: after, before: before)
                 },
                 read: { (filter, page) async throws(BackendError) in
                     try await self.checkClient.reports(
@@ -296,12 +296,12 @@ final class ActionRunner: Service, Sendable {
             return try await Lookup(finder.find(), target: DecisionTarget.init)
         case .photo:
             guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a photo number") }
-            let place = try store.mirrorPlace(kind: .photo, id: id)
+            let place = try await store.mirrorPlace(kind: .photo, id: id)
             let finder = ListPlaceFinder<ModerationPhoto>(
                 id: id, place: place?.key, seen: action.statusSeen, noun: "photo",
                 key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
                 count: { filter, after, before in
-                    try self.store.mirroredCount(kind: .photo, status: filter.status, reason: nil, after: after, before: before)
+                    try await self.store.mirroredCount(kind: .photo, status: filter.status, reason: nil, after: after, before: before)
                 },
                 read: { (filter, page) async throws(BackendError) in
                     try await self.checkClient.photos(
@@ -330,7 +330,7 @@ final class ActionRunner: Service, Sendable {
             return
         }
         let until = min(now.addingTimeInterval(min(300, max(30, now.timeIntervalSince(since) / 2))), giveUpAt)
-        try store.release(
+        try await store.release(
             action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
             message: "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
             backendStatus: nil, notFoundAt: now, now: now)
@@ -338,11 +338,11 @@ final class ActionRunner: Service, Sendable {
 
     /// Another runner was sending this when its lease ran out: its PATCH may still arrive.
     /// The re-check waits until that send's deadline has passed, so it sees its effect.
-    private func waitOutSendInFlight(_ action: ModerationAction) {
+    private func waitOutSendInFlight(_ action: ModerationAction) async {
         let now = Date()
         let until = now.addingTimeInterval(sendDeadline)
         do {
-            try store.release(
+            try await store.release(
                 action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
                 backendStatus: nil, now: now)
@@ -415,7 +415,7 @@ final class ActionRunner: Service, Sendable {
         case .rateLimited(let seconds):
             let until = now.addingTimeInterval(Double(seconds))
             await holds.set(holdKey(action, phase), until: until)
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429,
                 sendNotApplied: sendNotApplied, now: now)
@@ -423,11 +423,11 @@ final class ActionRunner: Service, Sendable {
             // Exponential backoff with full jitter: 2 s, 4 s, … capped at 5 minutes.
             let ceiling = min(300, 2 * pow(2, Double(min(action.attempts, 10))))
             let until = now.addingTimeInterval(Double.random(in: 1...max(1, ceiling)))
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message: "\(error.staffMessage) Next try \(TimeText.utc(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
         case .sessionExpired, .invalidCredentials:
-            try store.release(
+            try await store.release(
                 id, owner: owner, to: .parked, nextAttemptAt: now,
                 message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
                 backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
@@ -445,20 +445,20 @@ final class ActionRunner: Service, Sendable {
 
     /// A failure of our own (the database, a stored value): wait longer each time, and after
     /// a few in a row park it with a reason, instead of retrying it many times a second.
-    private func releaseAfterLocalFailure(_ error: any Error, action: ModerationAction) {
+    private func releaseAfterLocalFailure(_ error: any Error, action: ModerationAction) async {
         let id = action.id ?? 0
         let failures = action.localFailures + 1
         logger.error("action could not be processed", metadata: ["action.id": "\(id)", "failures": "\(failures)", "error": "\(error)"])
         let now = Date()
         do {
             if failures >= Self.localFailureLimit {
-                try store.release(
+                try await store.release(
                     id, owner: owner, to: .parked, nextAttemptAt: now,
                     message: "Stopped after \(failures) failures inside the console itself (not at Book Corners). Whoever runs the console should check its log for action \(id); it is tried again when \(action.actorUsername) next signs in.",
                     backendStatus: nil, localFailure: true, now: now)
             } else {
                 let until = now.addingTimeInterval(min(300, 5 * pow(2, Double(failures - 1))))
-                try store.release(
+                try await store.release(
                     id, owner: owner, to: .waiting, nextAttemptAt: until,
                     message: "The console had a problem of its own sending this; next try \(TimeText.utc(until)).",
                     backendStatus: nil, localFailure: true, now: now)
@@ -517,10 +517,10 @@ final class ActionRunner: Service, Sendable {
                 switch (state, target.status) {
                 case (.applied, .some):
                     // From what the moderator saw (the mirror's copy), not the re-read after a lost answer.
-                    try store.mirrorDecisionOutcome(
+                    try await store.mirrorDecisionOutcome(
                         kind: action.targetKind, itemID: target.itemID, from: action.statusSeen, to: action.statusWanted, reason: action.reason, at: now)
                 case (.conflict, _):
-                    try target.mirrorRecord?.store(in: store)
+                    try await target.mirrorRecord?.store(in: store)
                 default:
                     break
                 }
@@ -529,7 +529,7 @@ final class ActionRunner: Service, Sendable {
                 logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
             }
         }
-        try store.finish(
+        try await store.finish(
             action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
             notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
         logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])

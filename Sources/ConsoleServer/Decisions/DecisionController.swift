@@ -58,8 +58,8 @@ struct DecisionController {
         // An id the mirror never held names nothing the console showed: refused now, rather than
         // recorded and later mistaken for an item someone else changed. (Before the mirror's first
         // read of that kind, nothing can be said yet.)
-        if kind != .library, let id = ItemReference.id(key), try store.mirrorHoldsAny(kind),
-            try !store.mirrorEverHeld(kind: kind, key: String(id))
+        if kind != .library, let id = ItemReference.id(key), try await store.mirrorHoldsAny(kind),
+            try await !store.mirrorEverHeld(kind: kind, key: String(id))
         {
             throw FormError.neverMirrored(noun: kind.rawValue, id: id, typed: form.reason ?? "")
         }
@@ -76,13 +76,13 @@ struct DecisionController {
         case .failure(let error):
             // A reason to fix is said on the same form, beside the field, with what was typed kept.
             guard error.isAboutTheReason, kind != .report else { throw error }
-            return try formAgain(kind, key: key, form: form, error: error, context: context).response(from: request, context: context)
+            return try await formAgain(kind, key: key, form: form, error: error, context: context).response(from: request, context: context)
         }
-        if form.confirmed != "1", let page = try reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context) {
+        if form.confirmed != "1", let page = try await reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context) {
             return try renderer.render(page, with: "reverse-confirm").response(from: request, context: context)
         }
         if intent.recordsNow, form.anyway != "1",
-            let page = try decideAnywayPage(ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
+            let page = try await decideAnywayPage(ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
         {
             return try renderer.render(page, with: "decide-anyway").response(from: request, context: context)
         }
@@ -95,14 +95,14 @@ struct DecisionController {
                 back: SafeRedirect.path(form.back ?? SiteURL.libraries.path))
         case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
-            let mirrored = try store.mirroredLibrary(slug: key)
+            let mirrored = try await store.mirroredLibrary(slug: key)
             var page = RejectConfirmPage(
                 layout: LayoutModel(context: context, title: "Confirm rejection", active: .libraries, summary: nil),
                 slug: key, seen: seen, key: formKey, reason: reason, back: SafeRedirect.path(form.back ?? fallback),
                 queue: LibraryQueueContext(formValue: form.queue))
             // The confirmation names what it rejects and says what it does (from the mirror: no backend read).
             if let mirrored { page.names(mirrored) }
-            page.describe(mirrored, earlier: try earlierDecision(on: mirrored, now: Date()))
+            await page.describe(mirrored, earlier: try earlierDecision(on: mirrored, now: Date()))
             return try renderer.render(page, with: "reject-confirm").response(from: request, context: context)
         case .record(let decision, let seen, let idempotencyKey, let reason, let reportReason):
             return try await record(
@@ -116,7 +116,7 @@ struct DecisionController {
     /// page, or the photo queue with that photo's card, the error beside the field (422).
     private func formAgain(
         _ kind: ModerationAction.TargetKind, key: String, form: DecisionForm, error: FormError, context: ConsoleRequestContext
-    ) throws -> HTML {
+    ) async throws -> HTML {
         let queue = LibraryQueueContext(formValue: form.queue)
         switch kind {
         case .photo:
@@ -124,11 +124,11 @@ struct DecisionController {
             let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
             let state = RejectionFormState(
                 error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.photoPresetReasons)
-            let page = try PhotoQueueController(store: store, renderer: renderer).gridPage(
+            let page = try await PhotoQueueController(store: store, renderer: renderer).gridPage(
                 query: ListQuery(query: query), back: back, context: context, rejection: (id: ItemReference.id(key) ?? 0, state: state))
             return try renderer.render(page, with: "photos", status: .unprocessableContent)
         case .library, .report:
-            var page = try LibraryQueueController(store: store, renderer: renderer).detailPage(slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
+            var page = try await LibraryQueueController(store: store, renderer: renderer).detailPage(slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
             page.rejection = RejectionFormState(
                 error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.presetReasons)
             return try renderer.render(page, with: "library-detail", status: .unprocessableContent)
@@ -140,7 +140,7 @@ struct DecisionController {
     /// decides a waiting library or is the rejection (which has its own confirmation).
     private func reversalPage(
         _ kind: ModerationAction.TargetKind, key: String, intent: DecisionForm.Intent, form: DecisionForm, back: String, context: ConsoleRequestContext
-    ) throws -> ReverseConfirmPage? {
+    ) async throws -> ReverseConfirmPage? {
         guard kind == .library else { return nil }
         let seen: ItemStatus
         let wanted: ItemStatus
@@ -150,27 +150,27 @@ struct DecisionController {
         case .confirmRejection: return nil
         }
         guard seen != .pending, seen != wanted else { return nil }
-        let mirrored = try store.mirroredLibrary(slug: key)
+        let mirrored = try await store.mirroredLibrary(slug: key)
         return ReverseConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
             name: mirrored.map { LibraryText.nameInCity($0.name, city: $0.city) } ?? key, seen: seen, wanted: wanted,
-            earlier: try earlierDecision(on: mirrored, now: Date()) ?? DecidedNote(status: seen, entry: nil, mirroredReason: mirrored?.rejectionReason ?? "", now: Date()),
+            earlier: try await earlierDecision(on: mirrored, now: Date()) ?? DecidedNote(status: seen, entry: nil, mirroredReason: mirrored?.rejectionReason ?? "", now: Date()),
             decideURL: SiteURL.libraryDecide(key).path, fields: form.resentFields, cancelURL: back)
     }
 
     /// Who made a decided library what it is now, when and why; nil for a waiting one or one the mirror does not know.
-    private func earlierDecision(on library: MirrorLibrary?, now: Date) throws -> DecidedNote? {
+    private func earlierDecision(on library: MirrorLibrary?, now: Date) async throws -> DecidedNote? {
         guard let library, library.status != .pending else { return nil }
-        let entry = try store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
+        let entry = try await store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
         return DecidedNote(status: ItemStatus(library.status), entry: entry, mirroredReason: library.rejectionReason, now: now)
     }
 
     /// The decide-anyway page when someone other than the moderator holds a live claim on the item; nil otherwise.
     private func decideAnywayPage(
         _ target: ItemClaim.Target, form: DecisionForm, back: String, context: ConsoleRequestContext
-    ) throws -> DecideAnywayPage? {
+    ) async throws -> DecideAnywayPage? {
         let now = Date()
-        guard let session = context.session, let claim = try store.activeClaim(target, now: now), claim.holderId != session.staffId else { return nil }
+        guard let session = context.session, let claim = try await store.activeClaim(target, now: now), claim.holderId != session.staffId else { return nil }
         let decideURL = switch target.kind {
         case .library: SiteURL.libraryDecide(target.key).path
         case .report: SiteURL.reportDecide(ItemReference.id(target.key) ?? 0).path
@@ -178,7 +178,7 @@ struct DecisionController {
         }
         return DecideAnywayPage(
             layout: LayoutModel(context: context, title: "Decide anyway?", active: nil, summary: nil),
-            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: ItemText.name(target, store: store),
+            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: await ItemText.name(target, store: store),
             decideURL: decideURL, fields: form.resentFields, cancelURL: back)
     }
 
@@ -193,7 +193,7 @@ struct DecisionController {
             // Said in the list's own bulk bar, the list as it was, the reason chosen kept (422).
             let back = SafeRedirect.path(form.back ?? SiteURL.libraries.path)
             let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
-            var page = try LibraryQueueController(store: store, renderer: renderer).listPage(query: ListQuery(query: query), back: back, context: context)
+            var page = try await LibraryQueueController(store: store, renderer: renderer).listPage(query: ListQuery(query: query), back: back, context: context)
             page.bulkError = error.message
             page.bulkPreset = form.reasonPreset ?? ""
             page.bulkDecision = form.decision ?? ""
@@ -203,21 +203,23 @@ struct DecisionController {
         let verb = selection.decision == .approve ? "Approve" : "Reject"
         // Claims warn, they do not block: items others are reviewing are named, not refused.
         let now = Date()
-        let claims = try store.activeClaims(kind: .library, keys: selection.items.map(\.slug), now: now)
+        let claims = try await store.activeClaims(kind: .library, keys: selection.items.map(\.slug), now: now)
             .filter { $0.value.holderId != context.session?.staffId }
+        var items: [BulkConfirmPage.Item] = []
+        for item in selection.items {
+            // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
+            let library = try await store.mirroredLibrary(slug: item.slug)
+            var hasDuplicate = false
+            if let library { hasDuplicate = try await !store.idsWithDuplicates(among: [library]).isEmpty }
+            var row = BulkConfirmPage.Item(
+                slug: item.slug, seen: item.seen.rawValue, name: item.name, hasDuplicate: hasDuplicate,
+                claimNote: claims[item.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
+            if let library { row.shows(library) }
+            items.append(row)
+        }
         let page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
-            decision: selection.decision.rawValue, verb: verb, count: selection.items.count,
-            items: try selection.items.map { item in
-                // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
-                let library = try store.mirroredLibrary(slug: item.slug)
-                var row = BulkConfirmPage.Item(
-                    slug: item.slug, seen: item.seen.rawValue, name: item.name,
-                    hasDuplicate: try library.map { try !store.idsWithDuplicates(among: [$0]).isEmpty } ?? false,
-                    claimNote: claims[item.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
-                if let library { row.shows(library) }
-                return row
-            },
+            decision: selection.decision.rawValue, verb: verb, count: selection.items.count, items: items,
             heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString,
             back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path))
@@ -230,7 +232,7 @@ struct DecisionController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let items = confirmation.items
         for (index, item) in items.enumerated() {
-            _ = try recordAction(makeAction(
+            _ = try await recordAction(makeAction(
                 session: session, kind: .library, key: item.slug, seen: ItemStatus(item.seen), wanted: confirmation.decision.statusWanted,
                 reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
         }
@@ -250,16 +252,16 @@ struct DecisionController {
         queue: LibraryQueueContext? = nil
     ) async throws -> Response {
         // A library decided on its page opened from a list: on to the next one of that list.
-        func destination() throws -> String {
+        func destination() async throws -> String {
             guard let queue else { return back }
-            return try LibraryQueueNavigator(store: store).afterDecision(on: key, in: queue, viewer: context.session?.staffId, now: Date())
+            return try await LibraryQueueNavigator(store: store).afterDecision(on: key, in: queue, viewer: context.session?.staffId, now: Date())
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         var action = makeAction(
             session: session, kind: kind, key: key, seen: seen, wanted: wanted, reason: reason, idempotencyKey: idempotencyKey,
             request: request, context: context)
         action.reportReason = reportReason
-        let recorded = try recordAction(action)
+        let recorded = try await recordAction(action)
         guard recorded.isNew else {
             // The same form again (a double click, the back button): say what became of the
             // decision it already made, never as if it had just been made.
@@ -270,7 +272,7 @@ struct DecisionController {
             try await sessions.flash(
                 "This decision was already recorded at \(TimeText.utc(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
                 sessionID: session.id)
-            return .redirect(to: try destination(), type: .normal)
+            return await .redirect(to: try destination(), type: .normal)
         }
         runner.nudge()
         let outcome = try await waitForOutcome(of: recorded.action.id ?? 0, upTo: .seconds(2))
@@ -284,13 +286,13 @@ struct DecisionController {
             message = "Your decision is recorded and waiting to be sent: \(why) It appears under Pending actions, with when it sends, until it is."
         }
         try await sessions.flash(message, sessionID: session.id)
-        return .redirect(to: try destination(), type: .normal)
+        return await .redirect(to: try destination(), type: .normal)
     }
 
     /// Records an action; a form key reused for another decision is refused in words.
-    private func recordAction(_ action: ModerationAction) throws -> RecordedAction {
+    private func recordAction(_ action: ModerationAction) async throws -> RecordedAction {
         do {
-            return try store.record(action)
+            return try await store.record(action)
         } catch ActionStoreError.keyReused(let existing) {
             throw ConsoleError.badInput(
                 "This form was already used for another decision (\(existing.statusWanted.rawValue) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
@@ -309,10 +311,10 @@ struct DecisionController {
 
     private func waitForOutcome(of id: Int64, upTo limit: Duration) async throws -> ModerationAction? {
         let deadline = ContinuousClock.now + limit
-        var action = try store.action(id: id)
+        var action = try await store.action(id: id)
         while let current = action, !current.state.isFinal, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
-            action = try store.action(id: id)
+            action = try await store.action(id: id)
         }
         return action
     }

@@ -80,11 +80,11 @@ enum MirrorRecord: Sendable {
 
     /// Stores it as the sync would: a status change no applied console decision explains is
     /// audited as made outside the console.
-    func store(in store: ModerationStore) throws {
+    func store(in store: ModerationStore) async throws {
         switch self {
-        case .library(let row): try store.upsertMirror(libraries: [row])
-        case .report(let row): try store.upsertMirror(reports: [row])
-        case .photo(let row): try store.upsertMirror(photos: [row])
+        case .library(let row): try await store.upsertMirror(libraries: [row])
+        case .report(let row): try await store.upsertMirror(reports: [row])
+        case .photo(let row): try await store.upsertMirror(photos: [row])
         }
     }
 }

@@ -50,7 +50,7 @@ struct ListPlaceFinder<Item: Sendable> {
     let noun: String
     let key: (Item) -> MirrorPlace.Key
     /// Mirrored items of the list, present, strictly between two places (nil: open end).
-    let count: (Filter, _ after: MirrorPlace.Key?, _ before: MirrorPlace.Key?) throws -> Int
+    let count: (Filter, _ after: MirrorPlace.Key?, _ before: MirrorPlace.Key?) async throws -> Int
     let read: (Filter, Page) async throws(BackendError) -> PagedList<Item>
     /// Asks for the second read's share of the check budget: nil when granted, else when to try again.
     let reserveSecondRead: () async -> Date?
@@ -66,7 +66,7 @@ struct ListPlaceFinder<Item: Sendable> {
 
     func find() async throws -> Outcome {
         let first: Filter = .status(seen)
-        let firstPage = try place.map { page(at: try count(first, nil, $0)) } ?? 1
+        let firstPage = try await pageOfPlace(in: first)
         let firstVerdict = try await look(in: first, page: firstPage)
         let second: (filter: Filter, page: Int)
         switch firstVerdict {
@@ -75,7 +75,7 @@ struct ListPlaceFinder<Item: Sendable> {
         case .elsewhere(let page):
             second = (first, page)
         case .absent:
-            second = (.everyStatus, try place.map { page(at: try count(.everyStatus, nil, $0)) } ?? 1)
+            second = (.everyStatus, try await pageOfPlace(in: .everyStatus))
         }
         if let until = await reserveSecondRead() { return .budgetSpent(until: until) }
         switch try await look(in: second.filter, page: second.page) {
@@ -87,6 +87,12 @@ struct ListPlaceFinder<Item: Sendable> {
                 : "among the \(seen.rawValue) ones, nor in the list of every status, on the pages where the console expected it"
             return .notFound(why: "Book Corners did not list this \(noun) \(looked)")
         }
+    }
+
+    /// The page the mirror places the item on in `filter`'s list; the first when it has no place.
+    private func pageOfPlace(in filter: Filter) async throws -> Int {
+        guard let place else { return 1 }
+        return page(at: try await count(filter, nil, place))
     }
 
     /// The page a place (counted from 0) is on.
@@ -103,12 +109,12 @@ struct ListPlaceFinder<Item: Sendable> {
         if place > newest {
             guard page.pagination.page > 1 else { return .absent }
             // Newer than this page: as many places before it as the mirror has items between.
-            let position = start - 1 - (try count(filter, place, newest))
+            let position = start - 1 - (try await count(filter, place, newest))
             return .elsewhere(page: min(self.page(at: max(position, 0)), page.pagination.page - 1))
         }
         if place < oldest {
             guard page.pagination.hasNext else { return .absent }
-            let position = start + page.items.count + (try count(filter, oldest, place))
+            let position = start + page.items.count + (try await count(filter, oldest, place))
             return .elsewhere(page: max(self.page(at: position), page.pagination.page + 1))
         }
         return .absent

@@ -13,15 +13,15 @@ struct DevicesController {
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.devices.pattern) { request, context in
-            try page(context: context, request: request)
+            try await page(context: context, request: request)
         }
         router.post(SiteURL.Route.devices.pattern, use: add)
         router.post(SiteURL.Route.deviceRemove.pattern, use: remove)
     }
 
-    private func page(context: ConsoleRequestContext, request: Request, problem: String? = nil, form: DeviceForm = DeviceForm()) throws -> Response {
+    private func page(context: ConsoleRequestContext, request: Request, problem: String? = nil, form: DeviceForm = DeviceForm()) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let devices = try store.devices(userID: session.staffId)
+        let devices = try await store.devices(userID: session.staffId)
         let page = DevicesPage(
             layout: LayoutModel(context: context, title: "My devices", active: nil, summary: nil),
             devices: devices.map(DevicesPage.Row.init), isEmpty: devices.isEmpty, userID: session.staffId,
@@ -40,20 +40,20 @@ struct DevicesController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: DeviceForm.self, context: context)
         guard let environment = form.environment.flatMap(Device.Environment.init(rawValue:)) else {
-            return try page(context: context, request: request, problem: "Choose production or sandbox.", form: form)
+            return try await page(context: context, request: request, problem: "Choose production or sandbox.", form: form)
         }
         let device: Device
         do {
-            device = try store.addDevice(userID: session.staffId, token: form.token ?? "", environment: environment, now: Date())
+            device = try await store.addDevice(userID: session.staffId, token: form.token ?? "", environment: environment, now: Date())
         } catch DeviceStoreError.invalidToken {
-            return try page(
+            return try await page(
                 context: context, request: request,
                 problem: "A device token is 64 hexadecimal digits (0–9, a–f), as the app shows it. Nothing was added.", form: form)
         } catch DeviceStoreError.takenByAnotherUser {
-            return try page(
+            return try await page(
                 context: context, request: request, problem: "That token belongs to another account, so it was not added.", form: form)
         }
-        try store.appendAudit(audit.staffEntry(
+        try await store.appendAudit(audit.staffEntry(
             "device.add", targetKind: "device", targetId: String(device.id ?? 0), targetName: DeviceText.short(device.token),
             statusAfter: "active", context: context, userAgent: request.userAgent))
         try await sessions.flash("Added \(DeviceText.short(device.token)) (\(environment.rawValue)): your pushes go to it.", sessionID: session.id)
@@ -63,14 +63,14 @@ struct DevicesController {
     @Sendable func remove(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         guard let text = SiteURL.Route.deviceRemove.value(in: context.parameters), let id = Int64(text) else { throw ConsoleError.notFound }
-        let device = try store.devices(userID: session.staffId).first { $0.id == id }
+        let device = try await store.devices(userID: session.staffId).first { $0.id == id }
         guard let device else { throw ConsoleError.notFound }
         do {
-            try store.removeDevice(id: id, userID: session.staffId)
+            try await store.removeDevice(id: id, userID: session.staffId)
         } catch DeviceStoreError.notFound {
             throw ConsoleError.notFound
         }
-        try store.appendAudit(audit.staffEntry(
+        try await store.appendAudit(audit.staffEntry(
             "device.remove", targetKind: "device", targetId: String(id), targetName: DeviceText.short(device.token),
             statusBefore: device.state.rawValue, context: context, userAgent: request.userAgent))
         try await sessions.flash("Removed \(DeviceText.short(device.token)): nothing more is pushed to it.", sessionID: session.id)

@@ -10,14 +10,14 @@ enum MirrorPageData {
 
     /// The mirrored summary, its age and the backend's silence noted in `status`; `nil` (and "still loading") before the first read.
     /// The navigation's counts alone, for pages of the console's own records that show no freshness line.
-    static func navigationCounts(_ store: ModerationStore) throws -> ModerationSummary? {
-        try store.mirrorSummary().map(ModerationSummary.init)
+    static func navigationCounts(_ store: ModerationStore) async throws -> ModerationSummary? {
+        try await store.mirrorSummary().map(ModerationSummary.init)
     }
 
-    static func summary(_ store: ModerationStore, status: inout PageStatus) throws -> ModerationSummary? {
-        let summary = try store.mirrorSummary()
+    static func summary(_ store: ModerationStore, status: inout PageStatus) async throws -> ModerationSummary? {
+        let summary = try await store.mirrorSummary()
         status.mirrored(confirmedAt: summary?.lastConfirmedAt)
-        status.mirrorHealth(try store.mirrorHealth())
+        await status.mirrorHealth(try store.mirrorHealth())
         return summary.map(ModerationSummary.init)
     }
 }

@@ -65,19 +65,19 @@ actor MirrorSync: Service {
             _ = try? await passes.measure { await self.tick() }
         }
         // Another process need not wait for the lease to run out.
-        stepAside()
+        await stepAside()
     }
 
     /// Gives the mirror's lease up at once, so another process (or sync) reads from now on.
-    func stepAside() {
-        try? store.releaseWorkLease(Self.leaseName, owner: owner)
+    func stepAside() async {
+        try? await store.releaseWorkLease(Self.leaseName, owner: owner)
     }
 
     /// One read from the share kept for the check before a decision; the action runner asks
     /// before it re-reads an item, and waits as for a 429 when refused. Counted in the
     /// database, whichever process asks.
-    func reserveDecisionCheck(_ scope: MirrorScope) -> ReadGrant {
-        budget.reserveDecisionCheck(scope, at: now())
+    func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant {
+        await budget.reserveDecisionCheck(scope, at: now())
     }
 
     /// Each read's context: its first attempt was granted by `claimMirror`; any other (the
@@ -92,10 +92,10 @@ actor MirrorSync: Service {
     private var leaseSeconds: TimeInterval { max(30, 3 * configuration.tickInterval) }
 
     /// Takes or renews the mirror's lease; false while another process holds it.
-    private func holdLease() -> Bool {
+    private func holdLease() async -> Bool {
         let at = now()
         do {
-            return try store.holdWorkLease(Self.leaseName, owner: owner, until: at.addingTimeInterval(leaseSeconds), now: at)
+            return try await store.holdWorkLease(Self.leaseName, owner: owner, until: at.addingTimeInterval(leaseSeconds), now: at)
         } catch {
             logger.error("mirror could not take its lease", metadata: ["error": "\(error)"])
             return false
@@ -103,42 +103,42 @@ actor MirrorSync: Service {
     }
 
     /// Brings the planner up to what every process has spent in `scope` this window.
-    private func observeSpending(_ scope: MirrorScope) {
+    private func observeSpending(_ scope: MirrorScope) async {
         let at = now()
-        let spending = budget.mirrorSpending(scope, at: at)
-        planner.observe(
+        let spending = await budget.mirrorSpending(scope, at: at)
+        await planner.observe(
             scope, spent: spending.spent, decisionSpent: spending.reserveSpent, pausedUntil: budget.pausedUntil(scope.rawValue, at: at), at: at)
     }
 
     /// Makes every read that is due and within budget now, if this process holds the lease.
     func tick() async {
-        guard holdLease() else { return }
+        guard await holdLease() else { return }
         for scope in MirrorScope.allCases {
             while true {
-                observeSpending(scope)
-                guard let purpose = planner.next(scope, wanted: wanted(scope), at: now()) else { break }
-                guard let signedIn = await currentCredentials(), holdLease() else { return }
+                await observeSpending(scope)
+                guard let purpose = await planner.next(scope, wanted: wanted(scope), at: now()) else { break }
+                guard let signedIn = await currentCredentials(), await holdLease() else { return }
                 let started = now()
                 let headroom = planner.headroom(scope, for: purpose, at: started)
                 guard planner.request(scope, for: purpose, at: started) == .granted,
-                    budget.claimMirror(scope, headroom: headroom, at: started) == .granted
+                    await budget.claimMirror(scope, headroom: headroom, at: started) == .granted
                 else { break }
                 do {
                     try await read(scope, purpose, credentials: signedIn.credentials, startedAt: started)
-                    noteAnswer(true)
+                    await noteAnswer(true)
                 } catch .rateLimited(let seconds) {
-                    noteAnswer(true)
+                    await noteAnswer(true)
                     // Another client at our address spent the budget: wait as long as the backend says
                     // (the client stored the pause for every process).
                     planner.pause(scope, until: now().addingTimeInterval(Double(max(1, seconds))), at: now())
                     logger.notice("mirror read limited by the backend", metadata: ["scope": "\(scope.rawValue)", "retry_after": "\(seconds)"])
                     break
                 } catch .sessionExpired {
-                    noteAnswer(true)
+                    await noteAnswer(true)
                     refusedSessions.insert(signedIn.sessionID)
                     break
                 } catch {
-                    noteAnswer(!error.meansNoAnswer)
+                    await noteAnswer(!error.meansNoAnswer)
                     // Down or answering nonsense: nothing is changed; the read is tried again on a later tick.
                     logger.warning("mirror read failed", metadata: ["scope": "\(scope.rawValue)", "error": "\(error)"])
                     break
@@ -149,21 +149,22 @@ actor MirrorSync: Service {
 
     // MARK: What each scope wants
 
-    private func wanted(_ scope: MirrorScope) -> Set<ReadPurpose> {
+    private func wanted(_ scope: MirrorScope) async -> Set<ReadPurpose> {
         switch scope {
         case .libraryList, .reportList, .photoList:
             var purposes: Set<ReadPurpose> = [.queueFront]
             if isSweepDue(scope) { purposes.insert(.pendingItems) }
-            if isPassDue(scope) || (try? nextMissingItem(scope)) != nil { purposes.insert(.fullPass) }
+            let missing = try? await nextMissingItem(scope)
+            if await isPassDue(scope) || missing != nil { purposes.insert(.fullPass) }
             return purposes
         case .summary:
             return [.queueFront]
         case .statistics:
-            guard let last = (try? store.mirrorStatistics())?.lastConfirmedAt else { return [.fullPass] }
+            guard let last = await (try? store.mirrorStatistics())?.lastConfirmedAt else { return [.fullPass] }
             return now().timeIntervalSince(last) >= configuration.statisticsInterval ? [.fullPass] : []
         case .libraryDetail:
             var purposes: Set<ReadPurpose> = libraryChecks.isEmpty ? [] : [.pendingItems]
-            if (try? nextMissingLibrary()) != nil { purposes.insert(.fullPass) }
+            if await (try? nextMissingLibrary()) != nil { purposes.insert(.fullPass) }
             return purposes
         case .publicLibraryList:
             return []
@@ -171,8 +172,8 @@ actor MirrorSync: Service {
     }
 
     /// A pass under way goes on; a new one waits `passInterval` after the last one began.
-    private func isPassDue(_ scope: MirrorScope) -> Bool {
-        guard let state = try? store.mirrorScopeState(scope) else { return false }
+    private func isPassDue(_ scope: MirrorScope) async -> Bool {
+        guard let state = try? await store.mirrorScopeState(scope) else { return false }
         if state.passStartedAt != nil { return true }
         guard let last = state.lastCompletePassStartedAt else { return true }
         return now().timeIntervalSince(last) >= configuration.passInterval
@@ -186,18 +187,18 @@ actor MirrorSync: Service {
     }
 
     /// A report or photo the last complete pass did not list, to confirm before any new pass page.
-    private func nextMissingItem(_ scope: MirrorScope) throws -> MissingItem? {
-        guard let passStart = try store.mirrorScopeState(scope).lastCompletePassStartedAt else { return nil }
+    private func nextMissingItem(_ scope: MirrorScope) async throws -> MissingItem? {
+        guard let passStart = try await store.mirrorScopeState(scope).lastCompletePassStartedAt else { return nil }
         switch scope {
-        case .reportList: return try store.reportsMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.report)
-        case .photoList: return try store.photosMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.photo)
+        case .reportList: return try await store.reportsMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.report)
+        case .photoList: return try await store.photosMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.photo)
         default: return nil
         }
     }
 
-    private func nextMissingLibrary() throws -> (library: MirrorLibrary, passStart: Date)? {
-        guard let passStart = try store.mirrorScopeState(.libraryList).lastCompletePassStartedAt,
-            let library = try store.librariesMissing(fromPassStartedAt: passStart, limit: 1).first
+    private func nextMissingLibrary() async throws -> (library: MirrorLibrary, passStart: Date)? {
+        guard let passStart = try await store.mirrorScopeState(.libraryList).lastCompletePassStartedAt,
+            let library = try await store.librariesMissing(fromPassStartedAt: passStart, limit: 1).first
         else { return nil }
         return (library, passStart)
     }
@@ -210,12 +211,12 @@ actor MirrorSync: Service {
         switch (scope, purpose) {
         case (.summary, _):
             let summary = try await client.summary(credentials, context: mirrorCall)
-            saving { try store.saveMirror(summary: MirrorSummary(summary, confirmedAt: startedAt)) }
+            await saving { try await store.saveMirror(summary: MirrorSummary(summary, confirmedAt: startedAt)) }
         case (.statistics, _):
             let statistics = try await client.statistics(context: mirrorCall)
-            saving {
+            await saving {
                 let json = try BackendJSON.encoder().encode(statistics)
-                try store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: startedAt))
+                try await store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: startedAt))
             }
         case (.libraryDetail, .pendingItems):
             try await checkLeftQueue(credentials: credentials, startedAt: startedAt)
@@ -232,11 +233,11 @@ actor MirrorSync: Service {
     private func readList(
         _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
     ) async throws(BackendError) {
-        if purpose == .fullPass, let missing = try? nextMissingItem(scope) {
+        if purpose == .fullPass, let missing = try? await nextMissingItem(scope) {
             try await confirm(missing, scope: scope, credentials: credentials, startedAt: startedAt)
             return
         }
-        guard let previous = try? store.mirrorScopeState(scope) else { return }
+        guard let previous = try? await store.mirrorScopeState(scope) else { return }
         var state = previous
         let pageNumber: Int
         let queueOnly: Bool
@@ -284,16 +285,16 @@ actor MirrorSync: Service {
         // Stored only if the pass is still where we read it from: a process whose lease lapsed
         // during the read never rewinds the pass the new holder has moved on.
         var advanced = false
-        saving { advanced = try store.advanceMirrorPass(state, from: previous) }
+        await saving { advanced = try await store.advanceMirrorPass(state, from: previous) }
         guard advanced else {
             logger.notice("mirror pass moved on in another process; this read is kept, its cursor not", metadata: ["scope": "\(scope.rawValue)"])
             return
         }
         if let start = completedPassStart {
-            saving {
+            await saving {
                 switch scope {
-                case .reportList: _ = try store.completeReportPass(startedAt: start, at: now())
-                case .photoList: _ = try store.completePhotoPass(startedAt: start, at: now())
+                case .reportList: _ = try await store.completeReportPass(startedAt: start, at: now())
+                case .photoList: _ = try await store.completePhotoPass(startedAt: start, at: now())
                 default: break
                 }
             }
@@ -329,8 +330,8 @@ actor MirrorSync: Service {
         let listedBefore: Int
         do {
             switch item {
-            case .report(let report): listedBefore = try store.reportsListedBefore(report)
-            case .photo(let photo): listedBefore = try store.photosListedBefore(photo)
+            case .report(let report): listedBefore = try await store.reportsListedBefore(report)
+            case .photo(let photo): listedBefore = try await store.photosListedBefore(photo)
             }
         } catch {
             logger.error("mirror could not place a missing item", metadata: ["error": "\(error)"])
@@ -345,12 +346,12 @@ actor MirrorSync: Service {
         case .report(let report):
             let list = try await client.reports(
                 status: .all, reason: .only(report.reason), page: page, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
             listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
             pagination = list.pagination
         case .photo:
             let list = try await client.photos(status: .all, page: page, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
             listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
             pagination = list.pagination
         }
@@ -367,10 +368,10 @@ actor MirrorSync: Service {
             confirmationPages[scope, default: [:]][item.id] = (pagination.page + 1, .after)
         case .gone:
             confirmationPages[scope]?[item.id] = nil
-            saving {
+            await saving {
                 switch item {
-                case .report: _ = try store.markReportGone(id: item.id, checkedSince: startedAt, at: now())
-                case .photo: _ = try store.markPhotoGone(id: item.id, checkedSince: startedAt, at: now())
+                case .report: _ = try await store.markReportGone(id: item.id, checkedSince: startedAt, at: now())
+                case .photo: _ = try await store.markPhotoGone(id: item.id, checkedSince: startedAt, at: now())
                 }
             }
         }
@@ -382,28 +383,28 @@ actor MirrorSync: Service {
         switch scope {
         case .reportList:
             let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         case .photoList:
             let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
             return list.pagination
         default:
             let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
-            if queueOnly { noteLeftQueue(list) }
+            await saving { try await store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            if queueOnly { await noteLeftQueue(list) }
             return list.pagination
         }
     }
 
     /// Pending libraries the mirror has in the range a page of the pending queue covers, but
     /// the page did not list: decided or deleted since. Each gets a detail read.
-    private func noteLeftQueue(_ list: PagedList<ModerationLibrary>) {
+    private func noteLeftQueue(_ list: PagedList<ModerationLibrary>) async {
         let newest = list.pagination.page == 1 ? nil : list.items.first?.createdAt
         let oldest = list.pagination.hasNext ? list.items.last?.createdAt : nil
         let listed = Set(list.items.map(\.id))
-        saving {
-            for library in try store.mirroredLibraries(status: .pending, createdFrom: oldest, through: newest)
+        await saving {
+            for library in try await store.mirroredLibraries(status: .pending, createdFrom: oldest, through: newest)
             where !listed.contains(library.id) && !libraryChecks.contains(library.slug) {
                 libraryChecks.append(library.slug)
             }
@@ -415,11 +416,11 @@ actor MirrorSync: Service {
         guard let slug = libraryChecks.first else { return }
         do {
             let library = try await client.library(slug: slug, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
-            saving {
-                if let known = try store.mirroredLibrary(slug: slug) {
-                    try store.markLibraryGone(id: known.id, checkedSince: startedAt, at: now())
+            await saving {
+                if let known = try await store.mirroredLibrary(slug: slug) {
+                    try await store.markLibraryGone(id: known.id, checkedSince: startedAt, at: now())
                 }
             }
         }
@@ -428,12 +429,12 @@ actor MirrorSync: Service {
 
     /// A library the last complete pass did not list: read it alone; only a 404 makes it gone.
     private func confirmMissingLibrary(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
-        guard let missing = (try? nextMissingLibrary())?.library else { return }
+        guard let missing = await (try? nextMissingLibrary())?.library else { return }
         do {
             let library = try await client.library(slug: missing.slug, credentials: credentials, context: mirrorCall)
-            saving { try store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
         } catch .notFound {
-            saving { try store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
+            await saving { try await store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
         }
     }
 
@@ -456,9 +457,9 @@ actor MirrorSync: Service {
     }
 
     /// Runs a store write; a failure is logged (the database is ours: nothing a retry of the read would fix).
-    private func saving(_ write: () throws -> Void) {
+    private func saving(_ write: () async throws -> Void) async {
         do {
-            try write()
+            try await write()
         } catch {
             logger.error("mirror could not store a read", metadata: ["error": "\(error)"])
         }
@@ -475,8 +476,14 @@ actor MirrorSync: Service {
     }
 
     /// Keeps when the backend last answered, for pages to say "has not answered since".
-    private func noteAnswer(_ answered: Bool) {
-        saving { answered ? try store.noteMirrorAnswered(at: now()) : try store.noteMirrorUnanswered(at: now()) }
+    private func noteAnswer(_ answered: Bool) async {
+        await saving {
+            if answered {
+                try await store.noteMirrorAnswered(at: now())
+            } else {
+                try await store.noteMirrorUnanswered(at: now())
+            }
+        }
     }
 
 }

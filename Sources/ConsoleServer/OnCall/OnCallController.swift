@@ -14,7 +14,7 @@ struct OnCallController {
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.onCall.pattern) { request, context in
-            try page(request: request, context: context)
+            try await page(request: request, context: context)
         }
         router.post(SiteURL.Route.onCallRotation.pattern, use: saveRotation)
         router.post(SiteURL.Route.onCallOverrides.pattern, use: addOverride)
@@ -32,13 +32,13 @@ struct OnCallController {
         var newFeedURL: String?
     }
 
-    private func page(request: Request, context: ConsoleRequestContext, draft: Draft = Draft()) throws -> Response {
+    private func page(request: Request, context: ConsoleRequestContext, draft: Draft = Draft()) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let now = Date()
-        let schedule = try store.onCallSchedule(since: now)
-        let staff = try store.staffMembers()
+        let schedule = try await store.onCallSchedule(since: now)
+        let staff = try await store.staffMembers()
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
+        let summary = try await MirrorPageData.summary(store, status: &status)
         let clock = schedule.map { OnCallTimeText(zone: $0.rotation.timeZone) }
         let (current, next) = schedule?.nowAndNext(at: now) ?? (nil, nil)
         func turn(_ turn: OnCallSchedule.Turn?, until: Bool) -> OnCallPage.Turn {
@@ -51,12 +51,12 @@ struct OnCallController {
         }
         let rotation = schedule?.rotation
         let overrides = schedule?.overrides.filter { $0.endsAt > now } ?? []
-        let feedCreated = try store.calendarFeedCreatedAt(staffId: session.staffId)
+        let feedCreated = try await store.calendarFeedCreatedAt(staffId: session.staffId)
         let rotationForm = draft.rotation
         let overrideForm = draft.override
-        let overdue = try store.activeQueueAlerts()
-        let handoffs = try store.shiftHandoffs(limit: 3)
-        let page = OnCallPage(
+        let overdue = try await store.activeQueueAlerts()
+        let handoffs = try await store.shiftHandoffs(limit: 3)
+        let page = await OnCallPage(
             layout: LayoutModel(context: context, title: "On call", active: .onCall, summary: summary),
             subnav: OnCallSubnav.links(current: .schedule), targets: AlertsPage.targets(try store.queueTargets()),
             alertsSummary: overdue.isEmpty
@@ -103,19 +103,19 @@ struct OnCallController {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: RotationForm.self, context: context)
-        let staff = try store.staffMembers()
+        let staff = try await store.staffMembers()
         let rotation: Rotation
         do {
             rotation = try form.rotation(staff: staff)
         } catch {
-            return try page(request: request, context: context, draft: Draft(rotation: form, rotationProblem: error.description + " Nothing was changed."))
+            return try await page(request: request, context: context, draft: Draft(rotation: form, rotationProblem: error.description + " Nothing was changed."))
         }
-        let before = try store.rotation()
+        let before = try await store.rotation()
         let entry = audit.staffEntry(
             "rotation.update", targetKind: "oncall", targetId: "1", targetName: "rotation",
             statusBefore: before.map(Self.describe) ?? "", statusAfter: Self.describe(rotation), context: context,
             userAgent: request.userAgent)
-        try store.saveRotation(rotation, audit: entry, now: Date())
+        try await store.saveRotation(rotation, audit: entry, now: Date())
         try await sessions.flash("Rotation saved: \(Self.describe(rotation)).", sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)
     }
@@ -124,27 +124,27 @@ struct OnCallController {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: OverrideForm.self, context: context)
-        func problem(_ text: String) throws -> Response {
-            try page(request: request, context: context, draft: Draft(override: form, overrideProblem: text + " Nothing was added."))
+        func problem(_ text: String) async throws -> Response {
+            try await page(request: request, context: context, draft: Draft(override: form, overrideProblem: text + " Nothing was added."))
         }
-        guard let rotation = try store.rotation() else { return try problem("Set up the rotation first: an override covers part of it.") }
-        guard let member = try form.staff.flatMap({ try store.staffMember(username: $0) }) else {
-            return try problem("Choose who covers from the list of staff.")
+        guard let rotation = try await store.rotation() else { return try await problem("Set up the rotation first: an override covers part of it.") }
+        guard let username = form.staff, let member = try await store.staffMember(username: username) else {
+            return try await problem("Choose who covers from the list of staff.")
         }
         guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone) else {
-            return try problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")
+            return try await problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")
         }
         let note = (form.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= OverrideForm.noteLimit else { return try problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).") }
+        guard note.count <= OverrideForm.noteLimit else { return try await problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).") }
         let clock = OnCallTimeText(zone: rotation.timeZone)
         let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"
         let entry = audit.staffEntry(
             "override.add", targetKind: "oncall", targetId: "", targetName: "\(member.username) covers \(span)", statusAfter: note,
             context: context, userAgent: request.userAgent)
         do {
-            try store.addOverride(staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date())
+            try await store.addOverride(staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date())
         } catch let error as RotationError {
-            return try problem(error.description)
+            return try await problem(error.description)
         }
         try await sessions.flash("\(member.username) covers \(span) (\(clock.clockName)).", sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)
@@ -154,14 +154,14 @@ struct OnCallController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         guard let text = SiteURL.Route.onCallOverrideRemove.value(in: context.parameters), let id = Int64(text) else { throw ConsoleError.notFound }
         let flash: String
-        if let cover = try store.override(id: id) {
-            let clock = OnCallTimeText(zone: try store.rotation()?.timeZone ?? .gmt)
+        if let cover = try await store.override(id: id) {
+            let clock = await OnCallTimeText(zone: try store.rotation()?.timeZone ?? .gmt)
             let span = "\(clock.dayAndTime(cover.startsAt)) – \(clock.dayAndTime(cover.endsAt))"
             let entry = audit.staffEntry(
                 "override.remove", targetKind: "oncall", targetId: String(id), targetName: "\(cover.staff.username) covers \(span)",
                 statusBefore: cover.note, context: context, userAgent: request.userAgent)
             do {
-                try store.removeOverride(id: id, audit: entry)
+                try await store.removeOverride(id: id, audit: entry)
                 flash = "Removed: \(cover.staff.username) no longer covers \(span)."
             } catch RotationError.noSuchOverride {
                 flash = RotationError.noSuchOverride.description
@@ -181,11 +181,11 @@ struct OnCallController {
         let entry = audit.staffEntry(
             "calendar.regenerate", targetKind: "oncall", targetId: String(session.staffId), targetName: "calendar feed of \(session.username)",
             context: context, userAgent: request.userAgent)
-        try store.recordStaffMember(StaffMember(id: session.staffId, username: session.username), signedInAt: nil)
-        let token = try store.regenerateCalendarFeed(staffId: session.staffId, audit: entry, now: Date())
+        try await store.recordStaffMember(StaffMember(id: session.staffId, username: session.username), signedInAt: nil)
+        let token = try await store.regenerateCalendarFeed(staffId: session.staffId, audit: entry, now: Date())
         let origin = publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
             ?? "http://\(request.head.authority ?? "localhost")"
-        var response = try page(request: request, context: context, draft: Draft(newFeedURL: origin + SiteURL.calendarFeed(token + CalendarFeedController.suffix).path))
+        var response = try await page(request: request, context: context, draft: Draft(newFeedURL: origin + SiteURL.calendarFeed(token + CalendarFeedController.suffix).path))
         // The secret is on this page only: never kept by a cache.
         response.headers[.cacheControl] = "no-store"
         return response
@@ -199,7 +199,7 @@ struct OnCallController {
         let entry = audit.staffEntry(
             AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(session.staffId),
             targetName: "calendar feed of \(session.username)", context: context, userAgent: request.userAgent)
-        let revoked = try store.revokeCalendarFeed(staffId: session.staffId, audit: entry)
+        let revoked = try await store.revokeCalendarFeed(staffId: session.staffId, audit: entry)
         try await sessions.flash(
             revoked
                 ? "Your calendar feed address no longer works: a calendar app that reads it gets nothing from now on. Make a new one whenever you want your shifts there again."

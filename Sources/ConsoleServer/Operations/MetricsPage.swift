@@ -17,11 +17,11 @@ public struct MetricsPage: Sendable {
         self.logger = logger
     }
 
-    func render(now: Date = Date()) -> String {
+    func render(now: Date = Date()) async -> String {
         var text = PrometheusText()
         backend.write(into: &text)
         do {
-            let snapshot = try store.operationsSnapshot(now: now)
+            let snapshot = try await store.operationsSnapshot(now: now)
             text.family("console_database_up", .gauge, help: "1 when the console's database answered this scrape.", value: 1)
             text.family(
                 "console_actions", .gauge, help: "Decisions by state (queued, sending, waiting and parked are unfinished).",
@@ -50,7 +50,7 @@ public struct MetricsPage: Sendable {
 func makeMetricsApplication(page: MetricsPage, host: String, port: Int, logger: Logger) -> some ApplicationProtocol {
     let router = Router()
     router.get("metrics") { _, _ -> Response in
-        let body = page.render()
+        let body = await page.render()
         return Response(
             status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(string: body)))

@@ -70,7 +70,7 @@ actor ReadinessCheck {
         if let reason = await integrityReason() { reasons.append(reason) }
         let missing = renderer.missingTemplates()
         if !missing.isEmpty { reasons.append("templates: missing \(missing.joined(separator: ", "))") }
-        let mirrorAnswer = (try? store.mirrorHealth())??.lastAnsweredAt
+        let mirrorAnswer = await (try? store.mirrorHealth())??.lastAnsweredAt
         let lastAnswer = [backend.lastAnswerAt, mirrorAnswer].compactMap { $0 }.max()
         if let lastAnswer {
             let silence = now.timeIntervalSince(lastAnswer)

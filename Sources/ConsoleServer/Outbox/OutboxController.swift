@@ -27,15 +27,15 @@ struct OutboxController {
         let query = ListQuery(request)
         let status = query.text("status", maxLength: 20).flatMap(OutboxMessage.State.init(rawValue:))
         let type = query.text("type", maxLength: 40).flatMap(OutboxMessage.EventType.init(rawValue:))
-        let messages = try store.outboxMessages(status: status, eventType: type, limit: 200)
+        let messages = try await store.outboxMessages(status: status, eventType: type, limit: 200)
         // Whatever the filter, messages a restore held wait for a person: they are listed first, apart.
-        let held = try store.outboxMessages(status: .held, limit: 200)
-        let attempts = try store.outboxAttemptCounts(messageIDs: messages.map(\.id) + held.map(\.id))
-        let health = try store.outboxHealth(since: Date().addingTimeInterval(-3_600))
+        let held = try await store.outboxMessages(status: .held, limit: 200)
+        let attempts = try await store.outboxAttemptCounts(messageIDs: messages.map(\.id) + held.map(\.id))
+        let health = try await store.outboxHealth(since: Date().addingTimeInterval(-3_600))
         // The navigation counts, from the mirror (no backend read); this page's own data is local.
         var pageStatus = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &pageStatus)
-        let names = try store.knownUsernames(userIDs: Set((messages + held).map(\.recipientUserId)))
+        let summary = try await MirrorPageData.summary(store, status: &pageStatus)
+        let names = try await store.knownUsernames(userIDs: Set((messages + held).map(\.recipientUserId)))
         let now = Date()
         let page = OutboxPage(
             layout: LayoutModel(context: context, title: "Outbox", active: .outbox, summary: summary),
@@ -52,9 +52,9 @@ struct OutboxController {
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let message = try requestedMessage(context)
-        let attempts = try store.outboxAttempts(messageID: message.id)
-        let names = try store.knownUsernames(userIDs: [message.recipientUserId])
+        let message = try await requestedMessage(context)
+        let attempts = try await store.outboxAttempts(messageID: message.id)
+        let names = try await store.knownUsernames(userIDs: [message.recipientUserId])
         let now = Date()
         let page = OutboxMessagePage(
             layout: LayoutModel(context: context, title: "Outbox message", active: .outbox, summary: nil),
@@ -83,11 +83,11 @@ struct OutboxController {
     /// one transaction. A message someone else moved meanwhile gets words, not an error page.
     private func move(_ move: Move, request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
-        let message = try requestedMessage(context)
+        let message = try await requestedMessage(context)
         let form = try await request.decodeForm(as: OutboxMoveForm.self, context: context)
         let back = SiteURL.outboxMessage(message.id).path
         guard form.confirmed == "1" else {
-            let page = OutboxConfirmPage(
+            let page = await OutboxConfirmPage(
                 layout: LayoutModel(
                     context: context, title: move == .retry ? (message.status == .held ? "Send?" : "Retry now?") : "Discard?", active: .outbox, summary: nil),
                 move: move, held: message.status == .held, row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
@@ -102,7 +102,7 @@ struct OutboxController {
         do {
             switch move {
             case .retry:
-                try store.retryOutboxMessage(message.id, audit: entry, now: Date())
+                try await store.retryOutboxMessage(message.id, audit: entry, now: Date())
                 delivery.nudge()
                 flash = delivery.isOff
                     ? "Queued again, but delivery is off (--outbox-transport off): it waits in the outbox."
@@ -110,7 +110,7 @@ struct OutboxController {
                         ? "Queued to send: the dispatcher sends it now, to the devices that have not had it."
                         : "Queued again: the dispatcher tries it now."
             case .discard:
-                try store.discardOutboxMessage(message.id, audit: entry, now: Date())
+                try await store.discardOutboxMessage(message.id, audit: entry, now: Date())
                 flash = "Discarded: it stays here for the record and is never delivered."
             }
         } catch OutboxStoreError.notMovable(_, let found) {
@@ -120,8 +120,8 @@ struct OutboxController {
         return .redirect(to: back, type: .normal)
     }
 
-    private func requestedMessage(_ context: ConsoleRequestContext) throws -> OutboxMessage {
-        guard let id = SiteURL.Route.outboxMessage.value(in: context.parameters), id.count <= 64, let message = try store.outboxMessage(id: id) else {
+    private func requestedMessage(_ context: ConsoleRequestContext) async throws -> OutboxMessage {
+        guard let id = SiteURL.Route.outboxMessage.value(in: context.parameters), id.count <= 64, let message = try await store.outboxMessage(id: id) else {
             throw ConsoleError.notFound
         }
         return message

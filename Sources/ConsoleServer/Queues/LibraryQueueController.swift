@@ -18,39 +18,39 @@ struct LibraryQueueController {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
-        return try renderer.render(try listPage(query: ListQuery(request), back: back, context: context), with: "libraries")
+        return try await renderer.render(try listPage(query: ListQuery(request), back: back, context: context), with: "libraries")
     }
 
     /// The list for `query`; `back` is its own address (where its forms return). Also what a
     /// bulk form that cannot be acted on is shown again on, with the error in its bar.
-    func listPage(query: ListQuery, back: String, context: ConsoleRequestContext) throws -> LibraryListPage {
+    func listPage(query: ListQuery, back: String, context: ConsoleRequestContext) async throws -> LibraryListPage {
         let queue = LibraryQueueContext(query)
         let filter = queue.filter
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
+        let summary = try await MirrorPageData.summary(store, status: &status)
         // The page past the last shows the last, as the backend did: the count chooses the page.
-        let (pageRows, total) = try store.mirroredLibraryPage(
+        let (pageRows, total) = try await store.mirroredLibraryPage(
             queue.mirrorQuery, order: queue.order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
         let now = Date()
-        let decisions = try recentDecisions(viewer: context.session?.staffId, now: now)
+        let decisions = try await recentDecisions(viewer: context.session?.staffId, now: now)
         // Rows the viewer just decided out of this list stay where they were, with their outcome.
         let onPage = Set(pageRows.map(\.slug))
-        let decidedAway = try store.mirroredLibraries(
+        let decidedAway = try await store.mirroredLibraries(
             slugs: decisions.values.filter { !onPage.contains($0.targetKey) && filter.status.rawValue == $0.statusSeen.rawValue }.map(\.targetKey),
             matching: queue.mirrorQuery)
         let rows = DecidedRows.merge(
             page: pageRows, decided: decidedAway, order: queue.order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
             key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
-        let duplicated = try store.idsWithDuplicates(among: rows)
+        let duplicated = try await store.idsWithDuplicates(among: rows)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !pageRows.isEmpty { status.showsMirroredRows() }
-        let claims = try store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
-        let targets = try store.queueTargets()
+        let claims = try await store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
+        let targets = try await store.queueTargets()
         // Decisions on their way show as such; decided rows say who decided, when and why.
-        let queued = try store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug))
-        let lastDecisions = try store.latestDecisions(kind: .library, targetIds: rows.filter { $0.status != .pending }.map { String($0.id) })
+        let queued = try await store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug))
+        let lastDecisions = try await store.latestDecisions(kind: .library, targetIds: rows.filter { $0.status != .pending }.map { String($0.id) })
         var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
@@ -85,9 +85,9 @@ struct LibraryQueueController {
     }
 
     /// The viewer's decisions on libraries that still count as just made, by slug.
-    private func recentDecisions(viewer: Int?, now: Date) throws -> [String: ModerationAction] {
+    private func recentDecisions(viewer: Int?, now: Date) async throws -> [String: ModerationAction] {
         guard let viewer else { return [:] }
-        let actions = try store.recentDecisions(actorId: viewer, kind: .library, since: now.addingTimeInterval(-3600))
+        let actions = try await store.recentDecisions(actorId: viewer, kind: .library, since: now.addingTimeInterval(-3600))
             .filter { RowOutcome.isRecent($0, now: now) }
         return Dictionary(actions.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
@@ -95,15 +95,15 @@ struct LibraryQueueController {
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Only slug characters: anything else cannot be a library.
         guard let slug = SiteURL.Route.library.value(in: context.parameters), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }
-        return try renderer.render(try detailPage(slug: slug, queue: LibraryQueueContext(ListQuery(request)), context: context), with: "library-detail")
+        return try await renderer.render(try detailPage(slug: slug, queue: LibraryQueueContext(ListQuery(request)), context: context), with: "library-detail")
     }
 
     /// A library's page as opened from `queue`: also what a decision form that needs fixing
     /// (a rejection without a reason) is shown again on, with the error next to its field.
-    func detailPage(slug: String, queue: LibraryQueueContext, context: ConsoleRequestContext) throws -> LibraryDetailPage {
+    func detailPage(slug: String, queue: LibraryQueueContext, context: ConsoleRequestContext) async throws -> LibraryDetailPage {
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
-        guard let mirrored = try store.mirroredLibrary(slug: slug) else {
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        guard let mirrored = try await store.mirroredLibrary(slug: slug) else {
             // Before the first pass the mirror cannot know; after it, an unknown slug is no library
             // (or one the sync found deleted): say so as a backend 404 would.
             guard summary == nil else { throw ConsoleError.backend(.notFound) }
@@ -120,24 +120,24 @@ struct LibraryQueueController {
         // The row's columns are what the console's own decisions update at once: they win over the kept record.
         library.status = mirrored.status.rawValue
         library.rejectionReason = mirrored.rejectionReason
-        let duplicates = try store.mirroredDuplicates(of: mirrored)
+        let duplicates = try await store.mirroredDuplicates(of: mirrored)
         let now = Date()
         let target = ItemClaim.Target(kind: .library, key: library.slug)
-        var page = LibraryDetailPage(
+        var page = await LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
         let here = queue.detailPath(slug: library.slug)
-        page.claim = ClaimBadge(
+        page.claim = await ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
             isWaiting: library.moderationStatus == .pending, now: now, back: here)
-        if let action = try store.unfinishedDecisions(kind: .library, keys: [library.slug])[library.slug] {
+        if let action = try await store.unfinishedDecisions(kind: .library, keys: [library.slug])[library.slug] {
             page.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now))
         }
         if let current = library.moderationStatus, current != .pending {
-            let entry = try store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
+            let entry = try await store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
             page.decided = DecidedNote(status: ItemStatus(current), entry: entry, mirroredReason: library.rejectionReason, now: now)
         }
-        let neighbours = try LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
+        let neighbours = try await LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
         page.queue = LibraryDetailPage.QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
         return page
     }

@@ -12,17 +12,17 @@ struct LibraryQueueNavigator {
     /// The pages of the libraries just before and after `library` in `queue`. "Next" skips
     /// libraries someone else holds a claim on (they are being reviewed); "previous" does not,
     /// since going back is for looking again.
-    func neighbours(of library: MirrorLibrary, in queue: LibraryQueueContext, viewer: Int?, now: Date) throws -> (previous: String?, next: String?) {
-        let around = try store.mirroredLibraries(around: library, matching: queue.mirrorQuery, order: queue.order, limit: Self.lookahead)
-        let claims = try store.activeClaims(kind: .library, keys: around.after.map(\.slug), now: now)
+    func neighbours(of library: MirrorLibrary, in queue: LibraryQueueContext, viewer: Int?, now: Date) async throws -> (previous: String?, next: String?) {
+        let around = try await store.mirroredLibraries(around: library, matching: queue.mirrorQuery, order: queue.order, limit: Self.lookahead)
+        let claims = try await store.activeClaims(kind: .library, keys: around.after.map(\.slug), now: now)
         let next = around.after.first { claims[$0.slug].map { $0.holderId == viewer } ?? true }
         return (around.before.first.map { queue.detailPath(slug: $0.slug) }, next.map { queue.detailPath(slug: $0.slug) })
     }
 
     /// Where to go after deciding on the library `slug`: the next one in `queue`, or the list
     /// itself when none is left.
-    func afterDecision(on slug: String, in queue: LibraryQueueContext, viewer: Int?, now: Date) throws -> String {
-        guard let library = try store.mirroredLibrary(slug: slug) else { return queue.listPath }
-        return try neighbours(of: library, in: queue, viewer: viewer, now: now).next ?? queue.listPath
+    func afterDecision(on slug: String, in queue: LibraryQueueContext, viewer: Int?, now: Date) async throws -> String {
+        guard let library = try await store.mirroredLibrary(slug: slug) else { return queue.listPath }
+        return try await neighbours(of: library, in: queue, viewer: viewer, now: now).next ?? queue.listPath
     }
 }

@@ -18,33 +18,33 @@ struct PhotoQueueController {
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Decisions and claims come back to this very list: its filter, order and page.
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
-        return try renderer.render(try gridPage(query: ListQuery(request), back: back, context: context), with: "photos")
+        return try await renderer.render(try gridPage(query: ListQuery(request), back: back, context: context), with: "photos")
     }
 
     /// The grid for `query`; `rejection` is one card's reject form shown again with its error.
     func gridPage(
         query: ListQuery, back: String, context: ConsoleRequestContext, rejection: (id: Int, state: RejectionFormState)? = nil
-    ) throws -> PhotoGridPage {
+    ) async throws -> PhotoGridPage {
         let statusFilter = query.choice("status", default: StatusFilter.pending)
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
+        let summary = try await MirrorPageData.summary(store, status: &status)
         let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .pending)
         let order = query.chosenOrder ?? standardOrder
-        let (photos, total) = try store.mirroredPhotoPage(
+        let (photos, total) = try await store.mirroredPhotoPage(
             status: photoStatus, order: order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
-        let currentPhotos = try store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
+        let currentPhotos = try await store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
         if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
         if !photos.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
-        let targets = try store.queueTargets()
-        let claims = try store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
-        let queued = try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
+        let targets = try await store.queueTargets()
+        let claims = try await store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
+        let queued = try await store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
         // Decided cards say who decided, when and why: one read of the audit log for the page.
-        let lastDecisions = try store.latestDecisions(kind: .photo, targetIds: photos.filter { $0.status != .pending }.map { String($0.id) })
+        let lastDecisions = try await store.latestDecisions(kind: .photo, targetIds: photos.filter { $0.status != .pending }.map { String($0.id) })
         var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },

@@ -21,26 +21,26 @@ struct ReportQueueController {
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let id = try reportID(context)
-        return try renderer.render(try detailPage(id: id, context: context), with: "report-detail")
+        return try await renderer.render(try detailPage(id: id, context: context), with: "report-detail")
     }
 
     /// The page of report `id`; an unknown report is a 404, as the backend's would be.
-    private func detailPage(id: Int, context: ConsoleRequestContext) throws -> ReportDetailPage {
+    private func detailPage(id: Int, context: ConsoleRequestContext) async throws -> ReportDetailPage {
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
-        guard let report = try store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        guard let report = try await store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
         status.mirrored(confirmedAt: report.lastConfirmedAt)
         let now = Date()
         var page = ReportDetailPage(
             layout: LayoutModel(context: context, title: "Report on \(LibraryText.displayName(report.libraryName))", active: .reports, summary: summary, status: status),
-            report: report, library: try store.mirroredLibrary(slug: report.librarySlug),
-            others: try store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
-            notes: try store.reportNotes(reportId: report.id), targets: try store.queueTargets(), now: now)
+            report: report, library: try await store.mirroredLibrary(slug: report.librarySlug),
+            others: try await store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
+            notes: try await store.reportNotes(reportId: report.id), targets: try await store.queueTargets(), now: now)
         let target = ItemClaim.Target(kind: .report, key: String(report.id))
-        if let action = try store.unfinishedDecisions(kind: .report, keys: [target.key])[target.key] {
+        if let action = try await store.unfinishedDecisions(kind: .report, keys: [target.key])[target.key] {
             page.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)
         } else {
-            page.claim = ClaimBadge(
+            page.claim = await ClaimBadge(
                 claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open,
                 now: now, back: page.back)
         }
@@ -53,7 +53,7 @@ struct ReportQueueController {
         let id = try reportID(context)
         let form = try await request.decodeForm(as: ReportNoteForm.self, context: context)
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        guard let report = try store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
+        guard let report = try await store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
         let typed = form.note ?? ""
         let entry = audit.staffEntry(
             "report.note", targetKind: "report", targetId: String(id),
@@ -62,10 +62,10 @@ struct ReportQueueController {
         var withText = entry
         withText.reason = typed.trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            try store.addReportNote(
+            try await store.addReportNote(
                 ReportNote(reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date()), audit: withText)
         } catch let problem as ReportNote.Problem {
-            var page = try detailPage(id: id, context: context)
+            var page = try await detailPage(id: id, context: context)
             page.noteText = typed
             page.noteProblem = problem.description
             return try renderer.render(page, with: "report-detail", status: .unprocessableContent).response(from: request, context: context)
@@ -84,11 +84,11 @@ struct ReportQueueController {
         let statusFilter = query.choice("status", default: ReportStatusFilter.open)
         let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
+        let summary = try await MirrorPageData.summary(store, status: &status)
         let reportStatus = ReportStatus(rawValue: statusFilter.rawValue)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .open)
         let order = query.chosenOrder ?? standardOrder
-        let (rows, total) = try store.mirroredReportPage(
+        let (rows, total) = try await store.mirroredReportPage(
             status: reportStatus, reason: reason, order: order, limit: query.page.size,
             offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
@@ -101,10 +101,10 @@ struct ReportQueueController {
         ]
         // Decisions and claims come back to this very list: its filters, order and page.
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
-        let claims = try store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
+        let claims = try await store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
         // A decision on its way shows as such, with nothing left to decide until it is sent.
-        let queued = try store.unfinishedDecisions(kind: .report, keys: rows.map { String($0.id) })
-        let targets = try store.queueTargets()
+        let queued = try await store.unfinishedDecisions(kind: .report, keys: rows.map { String($0.id) })
+        let targets = try await store.queueTargets()
         var page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),
             statusOptions: ReportStatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },

@@ -36,9 +36,9 @@ struct UndoOffer: MustacheParent, Sendable, Equatable {
     }
 
     /// The undo a page's message offers: the newest of the viewer's recent report decisions whose message it is.
-    static func find(flash: String?, viewer: Int, back: String, store: ModerationStore, now: Date = Date()) throws -> UndoOffer? {
+    static func find(flash: String?, viewer: Int, back: String, store: ModerationStore, now: Date = Date()) async throws -> UndoOffer? {
         guard let flash else { return nil }
-        let recent = try store.recentDecisions(actorId: viewer, kind: .report, since: now.addingTimeInterval(-window))
+        let recent = try await store.recentDecisions(actorId: viewer, kind: .report, since: now.addingTimeInterval(-window))
         return recent.lazy.compactMap { UndoOffer(for: $0, flash: flash, back: back, now: now) }.first
     }
 

@@ -31,15 +31,15 @@ final class RecentHeaders: Sendable {
 
     /// The header of session `id` from its copy, or read with `read` (and kept when nothing
     /// was committed while it was read).
-    func header(session id: String, store: ModerationStore, read: () throws -> Header) rethrows -> Header {
+    func header(session id: String, store: ModerationStore, read: () async throws -> Header) async rethrows -> Header {
         let now = ContinuousClock.now
-        guard let stamp = store.changeStamp() else { return try read() }
+        guard let stamp = store.changeStamp() else { return try await read() }
         let kept = copies.withLock { copies -> Header? in
             guard let copy = copies[id], copy.stamp == stamp, now - copy.readAt < lifetime else { return nil }
             return copy.header
         }
         if let kept { return kept }
-        let header = try read()
+        let header = try await read()
         guard store.changeStamp() == stamp else { return header }
         copies.withLock { copies in
             if copies.count >= maximumCount { copies = copies.filter { $0.value.stamp == stamp && now - $0.value.readAt < lifetime } }

@@ -43,19 +43,19 @@ struct StatisticsController {
         let days = query.text("days", maxLength: 3).flatMap(Int.init).flatMap { Self.periods.contains($0) ? $0 : nil } ?? 30
         let now = Date()
         var status = PageStatus()
-        let summary = try MirrorPageData.summary(store, status: &status)
-        let statistics = try mirroredStatistics(status: &status)
-        let history = try store.decisionRecords(AuditFilter(from: now.addingTimeInterval(-86_400 * Double(Self.historyDays))))
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        let statistics = try await mirroredStatistics(status: &status)
+        let history = try await store.decisionRecords(AuditFilter(from: now.addingTimeInterval(-86_400 * Double(Self.historyDays))))
         let recent = history.filter { $0.recordedAt >= now.addingTimeInterval(-86_400 * Double(days)) }
-        let report = StatisticsReport(
+        let report = await StatisticsReport(
             statistics: statistics, decisions: recent, history: history, waiting: try waitingItems(loaded: summary != nil), days: days,
             now: now, csvHref: { SiteURL.statisticsData($0).path(query: [("days", String(days))]) })
         return (report, status, summary, days)
     }
 
     /// Book Corners' statistics as the mirror last read them; `nil` before the first read.
-    private func mirroredStatistics(status: inout PageStatus) throws -> Statistics? {
-        let row = try store.mirrorStatistics()
+    private func mirroredStatistics(status: inout PageStatus) async throws -> Statistics? {
+        let row = try await store.mirrorStatistics()
         status.mirrored(confirmedAt: row?.lastConfirmedAt)
         // The row holds what the client decoded and encoded again; a row it cannot read is as good as none.
         return row.flatMap { try? BackendJSON.decoder().decode(Statistics.self, from: $0.json) }
@@ -63,9 +63,9 @@ struct StatisticsController {
 
     /// When every waiting item was submitted, per queue, from the mirror (no sampling needed:
     /// it costs no backend read). Nothing before the mirror's first read, rather than empty queues.
-    private func waitingItems(loaded: Bool) throws -> [StatisticsReport.Waiting] {
+    private func waitingItems(loaded: Bool) async throws -> [StatisticsReport.Waiting] {
         guard loaded else { return [] }
-        let waiting = try store.mirroredWaitingDates()
+        let waiting = try await store.mirroredWaitingDates()
         return [("library", waiting.libraries), ("report", waiting.reports), ("photo", waiting.photos)].map {
             StatisticsReport.Waiting(queue: $0.0, newest: $0.1, oldest: [], total: $0.1.count)
         }

@@ -20,8 +20,8 @@ public struct RecordedAction: Sendable {
 extension ModerationStore {
     /// Records a decision and ends any claim on its item; the same idempotency key always answers the one action it made.
     /// A key reused for a different item, decision or author is refused.
-    public func record(_ action: ModerationAction) throws -> RecordedAction {
-        try writer.write { db in
+    public func record(_ action: ModerationAction) async throws -> RecordedAction {
+        try await writer.write { db in
             if let existing = try ModerationAction.filter(ModerationAction.Columns.idempotencyKey == action.idempotencyKey).fetchOne(db) {
                 let same = existing.targetKind == action.targetKind && existing.targetKey == action.targetKey
                     && existing.statusWanted == action.statusWanted && existing.actorId == action.actorId
@@ -38,18 +38,18 @@ extension ModerationStore {
     }
 
     /// Records a decision (see `record`) and answers its action.
-    public func enqueue(_ action: ModerationAction) throws -> ModerationAction {
-        try record(action).action
+    public func enqueue(_ action: ModerationAction) async throws -> ModerationAction {
+        try await record(action).action
     }
 
-    public func action(id: Int64) throws -> ModerationAction? {
-        try writer.read { db in try ModerationAction.fetchOne(db, key: id) }
+    public func action(id: Int64) async throws -> ModerationAction? {
+        try await writer.read { db in try ModerationAction.fetchOne(db, key: id) }
     }
 
     /// Actions a runner may claim now: due and waiting their turn, or `sending` with an
     /// expired lease (the runner that held it died). This only reads; `claim` decides.
-    public func dueActions(now: Date, limit: Int = 50) throws -> [ModerationAction] {
-        try writer.read { db in
+    public func dueActions(now: Date, limit: Int = 50) async throws -> [ModerationAction] {
+        try await writer.read { db in
             try ModerationAction.fetchAll(
                 db,
                 sql: """
@@ -63,8 +63,8 @@ extension ModerationStore {
     }
 
     /// The soonest time an unfinished action is due or a lease runs out, for the runner's sleep.
-    public func nextDueDate() throws -> Date? {
-        try writer.read { db in
+    public func nextDueDate() async throws -> Date? {
+        try await writer.read { db in
             try Date.fetchOne(db, sql: """
                 SELECT MIN(due) FROM (
                     SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
@@ -77,8 +77,8 @@ extension ModerationStore {
     /// What every signed-in page's "Pending actions" panel lists, in one read: a staff
     /// member's decisions without a final outcome, and those that ended in a conflict or
     /// failure since `since`, oldest first. One cached statement: this runs on every page view.
-    public func pendingActionsPanel(actorId: Int, since: Date) throws -> [ModerationAction] {
-        try writer.read { db in
+    public func pendingActionsPanel(actorId: Int, since: Date) async throws -> [ModerationAction] {
+        try await writer.read { db in
             let statement = try db.cachedStatement(sql: """
                 SELECT * FROM action WHERE actorId = ?
                 AND (state NOT IN ('applied', 'conflict', 'failed') OR (state IN ('conflict', 'failed') AND updatedAt >= ?))
@@ -90,8 +90,8 @@ extension ModerationStore {
 
     /// A staff member's decisions on items of `kind` recorded since `since`, newest first, the
     /// latest per item only: what a list shows in place of the rows those decisions moved.
-    public func recentDecisions(actorId: Int, kind: ModerationAction.TargetKind, since: Date) throws -> [ModerationAction] {
-        try writer.read { db in
+    public func recentDecisions(actorId: Int, kind: ModerationAction.TargetKind, since: Date) async throws -> [ModerationAction] {
+        try await writer.read { db in
             let statement = try db.cachedStatement(
                 sql: "SELECT * FROM action WHERE actorId = ? AND targetKind = ? AND createdAt >= ? ORDER BY id DESC LIMIT 200")
             let actions = try ModerationAction.fetchAll(statement, arguments: [actorId, kind.rawValue, since])
@@ -105,14 +105,14 @@ extension ModerationStore {
     /// Claims a due action for `owner` until `leaseUntil`: queued or waiting and due, or
     /// sending with an expired lease. Answers the claimed action, or nil when another runner
     /// got it first or it is no longer due.
-    public func claim(_ id: Int64, owner: String, leaseUntil: Date, now: Date) throws -> ModerationAction? {
-        try claimNotingTakeover(id, owner: owner, leaseUntil: leaseUntil, now: now)?.action
+    public func claim(_ id: Int64, owner: String, leaseUntil: Date, now: Date) async throws -> ModerationAction? {
+        try await claimNotingTakeover(id, owner: owner, leaseUntil: leaseUntil, now: now)?.action
     }
 
     /// As `claim`, and says whether the action was taken over from a runner whose lease ran
     /// out (it was `sending`): that runner's PATCH may still be on its way.
-    public func claimNotingTakeover(_ id: Int64, owner: String, leaseUntil: Date, now: Date) throws -> (action: ModerationAction, tookOver: Bool)? {
-        try writer.write { db in
+    public func claimNotingTakeover(_ id: Int64, owner: String, leaseUntil: Date, now: Date) async throws -> (action: ModerationAction, tookOver: Bool)? {
+        try await writer.write { db in
             let before = try String.fetchOne(db, sql: "SELECT state FROM action WHERE id = ?", arguments: [id])
             try db.execute(
                 sql: """
@@ -128,8 +128,8 @@ extension ModerationStore {
 
     /// Extends the lease `owner` holds (never shortens it: a send's lease covers its deadline);
     /// throws `lostClaim` when it holds none.
-    public func renewLease(_ id: Int64, owner: String, until: Date) throws {
-        try writer.write { db in
+    public func renewLease(_ id: Int64, owner: String, until: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE action SET leaseExpiresAt = MAX(leaseExpiresAt, ?) WHERE id = ? AND state = 'sending' AND claimedBy = ?",
                 arguments: [until, id, owner])
@@ -143,8 +143,8 @@ extension ModerationStore {
     /// statement, so no other runner can claim the action while the PATCH may be in flight.
     /// Refused (`lostClaim`) once the lease has run out: another runner may claim the action
     /// at any moment, and two must never send it.
-    public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, now: Date) throws {
-        try writer.write { db in
+    public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, now: Date) async throws {
+        try await writer.write { db in
             try Self.moveClaimed(
                 db, id, owner: owner, to: .sending,
                 set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, leaseExpiresAt = MAX(leaseExpiresAt, COALESCE(?, leaseExpiresAt))",
@@ -160,9 +160,9 @@ extension ModerationStore {
     public func release(
         _ id: Int64, owner: String, to state: ModerationAction.State, nextAttemptAt: Date, message: String, backendStatus: Int?,
         sendNotApplied: Bool = false, localFailure: Bool = false, notFoundAt: Date? = nil, now: Date
-    ) throws {
+    ) async throws {
         precondition(state == .waiting || state == .parked, "release takes waiting or parked")
-        try moveClaimed(
+        try await moveClaimed(
             id, owner: owner, to: state,
             set: """
                 nextAttemptAt = ?, outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL,
@@ -173,8 +173,8 @@ extension ModerationStore {
     }
 
     /// A signed-in staff member's parked actions become due again.
-    public func unpark(actorId: Int, now: Date) throws {
-        try writer.write { db in
+    public func unpark(actorId: Int, now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE action SET state = 'queued', nextAttemptAt = ?, updatedAt = ?, localFailures = 0
@@ -191,9 +191,9 @@ extension ModerationStore {
     public func finish(
         _ id: Int64, owner: String, state: ModerationAction.State, message: String, backendStatus: Int?, audit: AuditEntry,
         notifications: [OutboxMessage], withdrawing withdrawal: NotificationWithdrawal? = nil, now: Date
-    ) throws {
+    ) async throws {
         precondition(state.isFinal, "finish takes a final state")
-        try writer.write { db in
+        try await writer.write { db in
             // An undo stops the pushes of the decision it undoes that have not gone out, and its
             // message says whether they had; rolled back with the rest if the claim was lost.
             var message = message
@@ -213,8 +213,8 @@ extension ModerationStore {
 
     private func moveClaimed(
         _ id: Int64, owner: String, to state: ModerationAction.State, set: String, arguments: StatementArguments, now: Date
-    ) throws {
-        try writer.write { db in try Self.moveClaimed(db, id, owner: owner, to: state, set: set, arguments: arguments, now: now) }
+    ) async throws {
+        try await writer.write { db in try Self.moveClaimed(db, id, owner: owner, to: state, set: set, arguments: arguments, now: now) }
     }
 
     /// The one UPDATE every move of a claimed action goes through: it must still be `sending`

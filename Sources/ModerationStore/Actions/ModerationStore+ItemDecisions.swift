@@ -5,9 +5,9 @@ extension ModerationStore {
     /// Of the items of `kind` named by `keys`, those with a decision recorded but not yet
     /// final (queued, sending, waiting, parked), by key: the latest such decision of each, by
     /// anyone. A page shows these items as decided-and-on-its-way rather than undecided.
-    public func unfinishedDecisions(kind: ModerationAction.TargetKind, keys: [String]) throws -> [String: ModerationAction] {
+    public func unfinishedDecisions(kind: ModerationAction.TargetKind, keys: [String]) async throws -> [String: ModerationAction] {
         guard !keys.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let actions = try ModerationAction.fetchAll(
                 db,
                 sql: """
@@ -24,9 +24,9 @@ extension ModerationStore {
     /// The latest audit entry that changed each of these items (a decision Book Corners
     /// applied, or a change seen outside the console), by target id (a library's, report's or
     /// photo's backend id as text): who decided what it is now, when, and why.
-    public func latestDecisions(kind: ModerationAction.TargetKind, targetIds: [String]) throws -> [String: AuditEntry] {
+    public func latestDecisions(kind: ModerationAction.TargetKind, targetIds: [String]) async throws -> [String: AuditEntry] {
         guard !targetIds.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let entries = try AuditEntry.fetchAll(
                 db,
                 sql: """
@@ -63,18 +63,18 @@ public struct DecisionTargetName: Sendable, Equatable {
 extension ModerationStore {
     /// The mirror's names for the items of `actions`, by `DecisionTargetName.key`; items the
     /// mirror does not know are left out. One read, only when there is something to name.
-    public func targetNames(of actions: [ModerationAction]) throws -> [String: DecisionTargetName] {
-        try targetNames(of: actions.map { ($0.targetKind, $0.targetKey) })
+    public func targetNames(of actions: [ModerationAction]) async throws -> [String: DecisionTargetName] {
+        try await targetNames(of: actions.map { ($0.targetKind, $0.targetKey) })
     }
 
     /// The mirror's names for these items (kind and key: a slug, or a report's or photo's id).
-    public func targetNames(of items: [(kind: ModerationAction.TargetKind, key: String)]) throws -> [String: DecisionTargetName] {
+    public func targetNames(of items: [(kind: ModerationAction.TargetKind, key: String)]) async throws -> [String: DecisionTargetName] {
         guard !items.isEmpty else { return [:] }
         func keys(_ kind: ModerationAction.TargetKind) -> [String] { Array(Set(items.filter { $0.kind == kind }.map(\.key))) }
         let libraries = keys(.library)
         let reports = keys(.report).compactMap(Int.init)
         let photos = keys(.photo).compactMap(Int.init)
-        return try writer.read { db in
+        return try await writer.read { db in
             var names: [String: DecisionTargetName] = [:]
             if !libraries.isEmpty {
                 for row in try Row.fetchAll(

@@ -62,7 +62,7 @@ public struct AuditExporter {
     /// Replaces `buffer`'s contents with the next piece of the file; `false` once
     /// everything was handed out. Reusing one buffer keeps the heap from growing with
     /// the row count.
-    public mutating func nextChunk(into buffer: inout [UInt8]) throws -> Bool {
+    public mutating func nextChunk(into buffer: inout [UInt8]) async throws -> Bool {
         buffer.removeAll(keepingCapacity: true)
         guard !finished else { return false }
         if !started, format.isCSV {
@@ -71,7 +71,7 @@ public struct AuditExporter {
             buffer.append(contentsOf: [13, 10])
         }
         started = true
-        let batch = try store.exportBatch(filter, afterID: lastID, limit: batchSize, format: format, into: &buffer)
+        let batch = try await store.exportBatch(filter, afterID: lastID, limit: batchSize, format: format, into: &buffer)
         if batch.rows < batchSize { finished = true }
         lastID = batch.lastID ?? lastID
         rowsWritten += batch.rows

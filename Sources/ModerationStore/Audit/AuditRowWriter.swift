@@ -8,10 +8,11 @@ extension ModerationStore {
     /// or copied on the way, which is what lets an export keep up with the disk.
     func exportBatch(
         _ filter: AuditFilter, afterID: Int64, limit: Int, format: AuditExportFormat, into bytes: inout [UInt8]
-    ) throws -> (rows: Int, lastID: Int64?) {
+    ) async throws -> (rows: Int, lastID: Int64?) {
         let conditions = filter.sqlConditions()
         let columns = AuditExporter.columns.joined(separator: ", ")
-        return try writer.read { db in
+        let batch: (rows: Int, lastID: Int64?, bytes: [UInt8]) = try await writer.read { db in
+            var bytes: [UInt8] = []
             let statement = try db.makeStatement(
                 sql: "SELECT \(columns) FROM auditEntry WHERE \(conditions.sql) AND id > ? ORDER BY id LIMIT ?")
             try statement.setArguments(conditions.arguments + [afterID, limit])
@@ -28,8 +29,10 @@ extension ModerationStore {
                 lastID = sqlite3_column_int64(statement.sqliteStatement, 0)
                 count += 1
             }
-            return (count, lastID)
+            return (count, lastID, bytes)
         }
+        bytes.append(contentsOf: batch.bytes)
+        return (batch.rows, batch.lastID)
     }
 }
 

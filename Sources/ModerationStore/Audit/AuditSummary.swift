@@ -114,9 +114,9 @@ public struct AuditSummary: Sendable, Equatable {
 
 extension ModerationStore {
     /// The decisions (not sign-ins or exports) among the entries `filter` matches, oldest first.
-    public func decisionRecords(_ filter: AuditFilter) throws -> [DecisionRecord] {
+    public func decisionRecords(_ filter: AuditFilter) async throws -> [DecisionRecord] {
         let conditions = filter.sqlConditions()
-        return try writer.read { db in
+        return try await writer.read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT recordedAt, actorUsername, action, targetKind, outcome,
                        (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt

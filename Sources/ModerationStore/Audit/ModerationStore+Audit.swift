@@ -4,8 +4,8 @@ import GRDB
 extension ModerationStore {
     /// Appends an entry that belongs to no action (sign-in, sign-out, export, …).
     @discardableResult
-    public func appendAudit(_ entry: AuditEntry) throws -> AuditEntry {
-        try writer.write { db in
+    public func appendAudit(_ entry: AuditEntry) async throws -> AuditEntry {
+        try await writer.write { db in
             var entry = entry
             try self.append(&entry, db)
             return entry
@@ -50,9 +50,9 @@ extension ModerationStore {
     /// unless it is keyed already; answers the switch entry's id, or nil when nothing was done.
     /// A store without a key refuses to write to a keyed chain, so the console checks this at start.
     @discardableResult
-    public func switchAuditToKeyed(by entry: AuditEntry) throws -> Int64? {
+    public func switchAuditToKeyed(by entry: AuditEntry) async throws -> Int64? {
         guard auditKey != nil else { return nil }
-        return try writer.write { db in
+        return try await writer.write { db in
             let headKeyed = try Bool.fetchOne(db, sql: "SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1") ?? false
             guard !headKeyed else { return nil }
             var switchEntry = AuditEntry.keyedSwitch(by: entry)
@@ -70,9 +70,9 @@ extension ModerationStore {
     /// Whether this store's key is the one the chain's newest keyed entry was written with
     /// (true when nothing is keyed yet). A console started with another key would write a
     /// chain that no longer verifies, which reads exactly like tampering: it must not start.
-    public func auditKeyWroteTheChain() throws -> Bool {
+    public func auditKeyWroteTheChain() async throws -> Bool {
         guard auditKey != nil else { return true }
-        let newest = try writer.read { db in
+        let newest = try await writer.read { db in
             try AuditEntry.filter(Column("keyed") == true).order(Column("id").desc).fetchOne(db)
         }
         guard let newest else { return true }
@@ -82,8 +82,8 @@ extension ModerationStore {
     /// The id of the switch entry when the chain is keyed (or of its first keyed entry, when
     /// a prune removed the switch); nil when it is not keyed.
 
-    public func auditKeyedSince() throws -> Int64? {
-        try writer.read { db in try Self.keyedSince(db) }
+    public func auditKeyedSince() async throws -> Int64? {
+        try await writer.read { db in try Self.keyedSince(db) }
     }
 
     static func keyedSince(_ db: Database) throws -> Int64? {
@@ -94,26 +94,26 @@ extension ModerationStore {
     }
 
     /// The newest entries first.
-    public func auditEntries(limit: Int = 100) throws -> [AuditEntry] {
-        try writer.read { db in try AuditEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
+    public func auditEntries(limit: Int = 100) async throws -> [AuditEntry] {
+        try await writer.read { db in try AuditEntry.order(Column("id").desc).limit(limit).fetchAll(db) }
     }
 
-    public func auditEntryCount(_ filter: AuditFilter = AuditFilter()) throws -> Int {
+    public func auditEntryCount(_ filter: AuditFilter = AuditFilter()) async throws -> Int {
         let conditions = filter.sqlConditions()
-        return try writer.read { db in
+        return try await writer.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auditEntry WHERE \(conditions.sql)", arguments: conditions.arguments) ?? 0
         }
     }
 
-    public func auditEntry(id: Int64) throws -> AuditEntry? {
-        try writer.read { db in try AuditEntry.fetchOne(db, key: id) }
+    public func auditEntry(id: Int64) async throws -> AuditEntry? {
+        try await writer.read { db in try AuditEntry.fetchOne(db, key: id) }
     }
 
     /// One page of matching entries, newest first: those older than `before`, or the
     /// page just newer than `after`, or the newest.
-    public func auditPage(_ filter: AuditFilter, before: Int64? = nil, after: Int64? = nil, limit: Int) throws -> AuditPage {
+    public func auditPage(_ filter: AuditFilter, before: Int64? = nil, after: Int64? = nil, limit: Int) async throws -> AuditPage {
         let conditions = filter.sqlConditions()
-        return try writer.read { db in
+        return try await writer.read { db in
             var request = AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments)
             if let after {
                 let newer = try request.filter(Column("id") > after).order(Column("id")).limit(limit + 1).fetchAll(db)
@@ -131,24 +131,24 @@ extension ModerationStore {
     }
 
     /// Matching entries in chain order after `afterID`: the unit an export streams.
-    public func auditBatch(_ filter: AuditFilter, afterID: Int64, limit: Int) throws -> [AuditEntry] {
+    public func auditBatch(_ filter: AuditFilter, afterID: Int64, limit: Int) async throws -> [AuditEntry] {
         let conditions = filter.sqlConditions()
-        return try writer.read { db in
+        return try await writer.read { db in
             try AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments).filter(Column("id") > afterID)
                 .order(Column("id")).limit(limit).fetchAll(db)
         }
     }
 
     /// The ids of the entries just older and just newer than `id` in the whole log.
-    public func auditNeighbours(of id: Int64) throws -> (older: Int64?, newer: Int64?) {
-        try writer.read { db in
+    public func auditNeighbours(of id: Int64) async throws -> (older: Int64?, newer: Int64?) {
+        try await writer.read { db in
             (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM auditEntry WHERE id < ?", arguments: [id]),
              try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE id > ?", arguments: [id]))
         }
     }
 
-    public func auditFilterChoices() throws -> AuditFilterChoices {
-        try writer.read { db in
+    public func auditFilterChoices() async throws -> AuditFilterChoices {
+        try await writer.read { db in
             func distinct(_ column: String) throws -> [String] {
                 try String.fetchAll(db, sql: "SELECT DISTINCT \(column) FROM auditEntry ORDER BY \(column) LIMIT 200")
             }
@@ -167,8 +167,8 @@ extension ModerationStore {
     /// After a prune the first entry chains to the checkpoint's record of the last removed
     /// one; and the newest entries cannot vanish unnoticed, because SQLite remembers the
     /// highest id it ever handed out. Keyed entries are checked with this store's key.
-    public func verifyAuditChain() throws -> AuditChainVerdict {
-        try writer.read { db in try Self.verifyAuditChain(db, key: auditKey) }
+    public func verifyAuditChain() async throws -> AuditChainVerdict {
+        try await writer.read { db in try Self.verifyAuditChain(db, key: auditKey) }
     }
 
     /// The chain of the database `db`, keyed entries checked with `key`: without a key a
@@ -248,9 +248,9 @@ extension ModerationStore {
     /// rewriting anything. Only for the entry the chain first breaks at, and only when its
     /// contents alone do not match its hash: the entries around it still link to its stored hash
     /// (what a text stored cut at a NUL looks like), so nothing was removed, added or reordered.
-    public func reanchorAudit(at entryID: Int64, acknowledgement: AuditEntry) throws(AuditReanchorError) -> Int64 {
+    public func reanchorAudit(at entryID: Int64, acknowledgement: AuditEntry) async throws(AuditReanchorError) -> Int64 {
         do {
-            return try writer.write { db in
+            return try await writer.write { db in
                 guard case .broken(let brokenID, _) = try Self.verifyAuditChain(db, key: auditKey) else { throw AuditReanchorError.chainIntact }
                 guard brokenID == entryID else { throw AuditReanchorError.notFirstBreak(firstBreak: brokenID) }
                 guard let entry = try AuditEntry.fetchOne(db, key: entryID) else { throw AuditReanchorError.notFirstBreak(firstBreak: brokenID) }
@@ -279,8 +279,8 @@ extension ModerationStore {
 
     /// Whether the entry an anchor names is still in the log with the hash the anchor kept
     /// (or, if a prune removed it, whether the prune's checkpoint kept that same hash).
-    public func checkAuditAnchor(_ anchor: AuditAnchor) throws -> AuditAnchorCheck {
-        try writer.read { db in
+    public func checkAuditAnchor(_ anchor: AuditAnchor) async throws -> AuditAnchorCheck {
+        try await writer.read { db in
             if let hash = try String.fetchOne(db, sql: "SELECT hash FROM auditEntry WHERE id = ?", arguments: [anchor.id]) {
                 return hash == anchor.hash ? .matches : .differs(found: hash)
             }
@@ -293,8 +293,8 @@ extension ModerationStore {
 
     /// Removes the entries recorded before `date`, after appending a checkpoint (built
     /// from `checkpoint`'s actor fields) that keeps the last removed entry's id and hash.
-    public func pruneAudit(before date: Date, checkpoint: AuditEntry) throws -> AuditPruneResult {
-        try writer.write { db in
+    public func pruneAudit(before date: Date, checkpoint: AuditEntry) async throws -> AuditPruneResult {
+        try await writer.write { db in
             let firstKept = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE recordedAt >= ?", arguments: [date])
             guard let lastRemoved = try Row.fetchOne(
                 db, sql: "SELECT id, hash FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT 1", arguments: [firstKept ?? Int64.max])

@@ -7,8 +7,8 @@ import GRDB
 extension ModerationStore {
     /// Claims one attempt; answers whether it was granted (and counted). Refused while the
     /// scope is paused after a 429.
-    public func claimBackendBudget(_ claim: BudgetClaim, now: Date) throws -> Bool {
-        try writer.write { db in
+    public func claimBackendBudget(_ claim: BudgetClaim, now: Date) async throws -> Bool {
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO backendBudget (scope, pool, windowIndex, spent, reserveSpent) VALUES (?, ?, ?, 0, 0)",
                 arguments: [claim.scope, claim.pool, claim.windowIndex])
@@ -40,8 +40,8 @@ extension ModerationStore {
     }
 
     /// What `pool` of `scope` has spent in the window.
-    public func backendBudgetSpending(scope: String, pool: String, windowIndex: Int) throws -> BudgetSpending {
-        try writer.read { db in
+    public func backendBudgetSpending(scope: String, pool: String, windowIndex: Int) async throws -> BudgetSpending {
+        try await writer.read { db in
             let row = try Row.fetchOne(
                 db, sql: "SELECT spent, reserveSpent FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex = ?",
                 arguments: [scope, pool, windowIndex])
@@ -50,8 +50,8 @@ extension ModerationStore {
     }
 
     /// Nothing more in `scope` before `until`, for every process (a later pause is kept).
-    public func pauseBackendScope(_ scope: String, until: Date) throws {
-        try writer.write { db in
+    public func pauseBackendScope(_ scope: String, until: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO backendPause (scope, pausedUntil) VALUES (?, ?)
@@ -62,8 +62,8 @@ extension ModerationStore {
     }
 
     /// Until when `scope` is paused after a 429; `nil` when it is not (any more) at `now`.
-    public func backendScopePausedUntil(_ scope: String, now: Date) throws -> Date? {
-        try writer.read { db in
+    public func backendScopePausedUntil(_ scope: String, now: Date) async throws -> Date? {
+        try await writer.read { db in
             try Double.fetchOne(db, sql: "SELECT pausedUntil FROM backendPause WHERE scope = ? AND pausedUntil > ?", arguments: [scope, now.timeIntervalSince1970])
                 .map { Date(timeIntervalSince1970: $0) }
         }
@@ -73,8 +73,8 @@ extension ModerationStore {
 
     /// Takes or renews the lease `name` for `owner` until `until`; answers whether `owner` holds it.
     /// Another owner's lease is taken over only once it has run out.
-    public func holdWorkLease(_ name: String, owner: String, until: Date, now: Date) throws -> Bool {
-        try writer.write { db in
+    public func holdWorkLease(_ name: String, owner: String, until: Date, now: Date) async throws -> Bool {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO workLease (name, owner, leaseUntil) VALUES (:name, :owner, :until)
@@ -87,8 +87,8 @@ extension ModerationStore {
     }
 
     /// Gives the lease up at once, so another process need not wait for it to run out.
-    public func releaseWorkLease(_ name: String, owner: String) throws {
-        try writer.write { db in
+    public func releaseWorkLease(_ name: String, owner: String) async throws {
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM workLease WHERE name = ? AND owner = ?", arguments: [name, owner])
         }
     }

@@ -22,8 +22,8 @@ extension ModerationStore {
     /// included): exactly one wins, the other gets `.heldByOther`.
     public func claim(
         _ target: ItemClaim.Target, holderId: Int, holderUsername: String, now: Date, duration: TimeInterval
-    ) throws -> ClaimOutcome {
-        try writer.write { db in
+    ) async throws -> ClaimOutcome {
+        try await writer.write { db in
             try Self.expireClaims(db, now: now)
             if let current = try Self.activeClaim(db, target) {
                 guard current.holderId == holderId else { return .heldByOther(current, minutesLeft: current.minutesLeft(at: now)) }
@@ -47,8 +47,8 @@ extension ModerationStore {
 
     /// Ends the holder's active claim on `target`. Throws `notHeld` when they hold none (it
     /// expired, was taken over, or a decision ended it).
-    public func releaseClaim(_ target: ItemClaim.Target, holderId: Int, holderUsername: String, now: Date) throws {
-        try writer.write { db in
+    public func releaseClaim(_ target: ItemClaim.Target, holderId: Int, holderUsername: String, now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE itemClaim SET state = ?, endedAt = ?, endedBy = ?
@@ -64,8 +64,8 @@ extension ModerationStore {
     /// `audit`: the old claim's end, the new claim and the entry are one transaction.
     public func takeOverClaim(
         _ claimID: Int64, target: ItemClaim.Target, holderId: Int, holderUsername: String, now: Date, duration: TimeInterval, audit: AuditEntry
-    ) throws -> ItemClaim {
-        try writer.write { db in
+    ) async throws -> ItemClaim {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE itemClaim SET state = ?, endedAt = ?, endedBy = ?
@@ -94,14 +94,14 @@ extension ModerationStore {
     }
 
     /// The live claim on `target` at `now` (active and not past its expiry), if any.
-    public func activeClaim(_ target: ItemClaim.Target, now: Date) throws -> ItemClaim? {
-        try writer.read { db in try Self.liveClaim(db, target, now: now) }
+    public func activeClaim(_ target: ItemClaim.Target, now: Date) async throws -> ItemClaim? {
+        try await writer.read { db in try Self.liveClaim(db, target, now: now) }
     }
 
     /// The live claims on items of `kind` among `keys`, by key, in one query (for list pages).
-    public func activeClaims(kind: ModerationAction.TargetKind, keys: [String], now: Date) throws -> [String: ItemClaim] {
+    public func activeClaims(kind: ModerationAction.TargetKind, keys: [String], now: Date) async throws -> [String: ItemClaim] {
         guard !keys.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
             var arguments: StatementArguments = [kind.rawValue, now]
             arguments += StatementArguments(keys)
@@ -114,8 +114,8 @@ extension ModerationStore {
     }
 
     /// Every claim on `target`, newest first (for tests and the record).
-    public func claims(on target: ItemClaim.Target) throws -> [ItemClaim] {
-        try writer.read { db in
+    public func claims(on target: ItemClaim.Target) async throws -> [ItemClaim] {
+        try await writer.read { db in
             try ItemClaim.fetchAll(
                 db, sql: "SELECT * FROM itemClaim WHERE targetKind = ? AND targetKey = ? ORDER BY id DESC",
                 arguments: [target.kind.rawValue, target.key])
@@ -124,8 +124,8 @@ extension ModerationStore {
 
     /// Marks every active claim past its expiry as expired; answers how many.
     @discardableResult
-    public func expireClaims(now: Date) throws -> Int {
-        try writer.write { db in try Self.expireClaims(db, now: now) }
+    public func expireClaims(now: Date) async throws -> Int {
+        try await writer.write { db in try Self.expireClaims(db, now: now) }
     }
 
     @discardableResult

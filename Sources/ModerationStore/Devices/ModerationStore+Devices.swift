@@ -25,8 +25,8 @@ public enum DeviceStoreError: Error, Equatable, Sendable {
 
 extension ModerationStore {
     /// Every device, newest first, optionally of one user.
-    public func devices(userID: Int? = nil) throws -> [Device] {
-        try writer.read { db in
+    public func devices(userID: Int? = nil) async throws -> [Device] {
+        try await writer.read { db in
             var request = Device.all()
             if let userID { request = request.filter(Column("userId") == userID) }
             return try request.order(Column("id").desc).fetchAll(db)
@@ -36,9 +36,9 @@ extension ModerationStore {
     /// The devices each user's pushes go to, by user id: the active ones, and those APNs called a
     /// token of the other environment, offered in that other environment (a success there brings
     /// them back; `Device.environment` of these is the one to try, their state says why).
-    public func deliverableDevices(userIDs: some Collection<Int>) throws -> [Int: [Device]] {
+    public func deliverableDevices(userIDs: some Collection<Int> & Sendable) async throws -> [Int: [Device]] {
         guard !userIDs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let states = [Device.State.active, .wrongEnvironment].map(\.rawValue)
             let devices = try Device.filter(userIDs.contains(Column("userId")) && states.contains(Column("state"))).order(Column("id")).fetchAll(db)
             return Dictionary(grouping: devices.map { device in
@@ -50,16 +50,16 @@ extension ModerationStore {
     }
 
     /// A user's active devices, which their pushes go to.
-    public func activeDevices(userID: Int) throws -> [Device] {
-        try writer.read { db in
+    public func activeDevices(userID: Int) async throws -> [Device] {
+        try await writer.read { db in
             try Device.filter(Column("userId") == userID && Column("active") == true).order(Column("id")).fetchAll(db)
         }
     }
 
     /// The active devices of several users at once, by user id.
-    public func activeDevices(userIDs: some Collection<Int>) throws -> [Int: [Device]] {
+    public func activeDevices(userIDs: some Collection<Int> & Sendable) async throws -> [Int: [Device]] {
         guard !userIDs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let devices = try Device.filter(userIDs.contains(Column("userId")) && Column("active") == true).order(Column("id")).fetchAll(db)
             return Dictionary(grouping: devices, by: \.userId)
         }
@@ -67,8 +67,8 @@ extension ModerationStore {
 
     /// Imports Book Corners' own device tokens; idempotent: running it twice changes nothing more.
     @discardableResult
-    public func importDevices(_ entries: [DeviceTokenExport.Entry], now: Date) throws -> DeviceImportResult {
-        try writer.write { db in
+    public func importDevices(_ entries: [DeviceTokenExport.Entry], now: Date) async throws -> DeviceImportResult {
+        try await writer.write { db in
             var result = DeviceImportResult()
             for entry in entries {
                 guard entry.isActive else {
@@ -111,9 +111,9 @@ extension ModerationStore {
 
     /// A staff member adds a token of their own (or makes a disabled one of theirs active again).
     @discardableResult
-    public func addDevice(userID: Int, token text: String, environment: Device.Environment, now: Date) throws -> Device {
+    public func addDevice(userID: Int, token text: String, environment: Device.Environment, now: Date) async throws -> Device {
         guard let token = Device.normalizedToken(text) else { throw DeviceStoreError.invalidToken }
-        return try writer.write { db in
+        return try await writer.write { db in
             if var known = try Device.filter(Column("token") == token).fetchOne(db) {
                 guard known.userId == userID else { throw DeviceStoreError.takenByAnotherUser }
                 // Its owner adding it again is their word that it works: from any state, active.
@@ -138,8 +138,8 @@ extension ModerationStore {
     }
 
     /// Removes a device: by id, and only when it belongs to `userID` if one is given.
-    public func removeDevice(id: Int64, userID: Int? = nil) throws {
-        try writer.write { db in
+    public func removeDevice(id: Int64, userID: Int? = nil) async throws {
+        try await writer.write { db in
             var sql = "DELETE FROM device WHERE id = ?"
             var arguments: StatementArguments = [id]
             if let userID {
@@ -152,9 +152,9 @@ extension ModerationStore {
     }
 
     /// Removes a device by its token.
-    public func removeDevice(token text: String) throws {
+    public func removeDevice(token text: String) async throws {
         guard let token = Device.normalizedToken(text) else { throw DeviceStoreError.invalidToken }
-        try writer.write { db in
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM device WHERE token = ?", arguments: [token])
             guard db.changesCount == 1 else { throw DeviceStoreError.notFound }
         }
@@ -163,8 +163,8 @@ extension ModerationStore {
     /// APNs said the token is gone (410 `Unregistered`) as of `now`: pushes stop going to it.
     /// Answers whether it was deliverable.
     @discardableResult
-    public func disableDevice(token: String, reason: String, now: Date) throws -> Bool {
-        try writer.write { db in
+    public func disableDevice(token: String, reason: String, now: Date) async throws -> Bool {
+        try await writer.write { db in
             try Self.apply(DeviceReport(token: token, environment: nil, finding: .unregistered(since: now), reason: reason, at: now), db)
         }
     }

@@ -90,8 +90,8 @@ enum KeptFormMigrations {
 
 extension ModerationStore {
     /// Keeps `form`; expired ones go first, and past `KeptForm.maxStored` the oldest.
-    public func keep(_ form: KeptForm, now: Date) throws {
-        try writer.write { db in
+    public func keep(_ form: KeptForm, now: Date) async throws {
+        try await writer.write { db in
             try KeptForm.filter(KeptForm.Columns.expiresAt <= now).deleteAll(db)
             try form.insert(db)
             try db.execute(
@@ -102,8 +102,8 @@ extension ModerationStore {
 
     /// The kept form with this id, if it has not expired and belongs to `ownerStaffId`, left in
     /// place: looking at it (a view, a link prefetch, a HEAD) spends nothing. Someone else's key finds nothing.
-    public func keptForm(id: String, ownerStaffId: Int, now: Date) throws -> KeptForm? {
-        try writer.read { db in
+    public func keptForm(id: String, ownerStaffId: Int, now: Date) async throws -> KeptForm? {
+        try await writer.read { db in
             try KeptForm.filter(
                 KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId && KeptForm.Columns.expiresAt > now
             ).fetchOne(db)
@@ -113,15 +113,15 @@ extension ModerationStore {
     /// Removes the kept form with this id if it belongs to `ownerStaffId` (one use: only the POST
     /// that sends it or discards it calls this); answers whether there was one.
     @discardableResult
-    public func spendKeptForm(id: String, ownerStaffId: Int) throws -> Bool {
-        try writer.write { db in
+    public func spendKeptForm(id: String, ownerStaffId: Int) async throws -> Bool {
+        try await writer.write { db in
             try KeptForm.filter(KeptForm.Columns.id == id && KeptForm.Columns.ownerStaffId == ownerStaffId).deleteAll(db) > 0
         }
     }
 
     /// The kept form with this id, if it has not expired, left in place (the sign-in page names it).
-    public func keptForm(id: String, now: Date) throws -> KeptForm? {
-        try writer.read { db in
+    public func keptForm(id: String, now: Date) async throws -> KeptForm? {
+        try await writer.read { db in
             try KeptForm.filter(KeptForm.Columns.id == id && KeptForm.Columns.expiresAt > now).fetchOne(db)
         }
     }

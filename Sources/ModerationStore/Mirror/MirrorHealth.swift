@@ -22,8 +22,8 @@ public struct MirrorHealth: Codable, Sendable, Equatable, FetchableRecord, Persi
 
 extension ModerationStore {
     /// Notes that the backend answered a read: any silence is over.
-    public func noteMirrorAnswered(at now: Date) throws {
-        try writer.write { db in
+    public func noteMirrorAnswered(at now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO mirrorHealth (id, lastAnsweredAt, unansweredSince) VALUES (1, ?, NULL)
@@ -34,8 +34,8 @@ extension ModerationStore {
     }
 
     /// Notes a read the backend did not answer; the silence starts at the first one.
-    public func noteMirrorUnanswered(at now: Date) throws {
-        try writer.write { db in
+    public func noteMirrorUnanswered(at now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO mirrorHealth (id, lastAnsweredAt, unansweredSince) VALUES (1, NULL, ?)
@@ -46,7 +46,7 @@ extension ModerationStore {
     }
 
     /// `nil` before the mirror's first read.
-    public func mirrorHealth() throws -> MirrorHealth? {
-        try writer.read { db in try MirrorHealth.fetchOne(db, key: 1) }
+    public func mirrorHealth() async throws -> MirrorHealth? {
+        try await writer.read { db in try MirrorHealth.fetchOne(db, key: 1) }
     }
 }

@@ -6,10 +6,10 @@ import GRDB
 extension ModerationStore {
     /// The usernames of `userIDs` as the console knows them: staff who signed in, then the
     /// submitters and reporters of mirrored items. An id nobody has seen is absent.
-    public func knownUsernames(userIDs: Set<Int>) throws -> [Int: String] {
+    public func knownUsernames(userIDs: Set<Int>) async throws -> [Int: String] {
         guard !userIDs.isEmpty else { return [:] }
         let ids = Array(userIDs)
-        return try writer.read { db in
+        return try await writer.read { db in
             var names: [Int: String] = [:]
             // Staff first: the name they signed in with is the freshest one.
             let sources = [
@@ -31,9 +31,9 @@ extension ModerationStore {
     }
 
     /// The city of each mirrored library among `slugs` (empty cities left out).
-    public func mirroredCities(slugs: Set<String>) throws -> [String: String] {
+    public func mirroredCities(slugs: Set<String>) async throws -> [String: String] {
         guard !slugs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT slug, city FROM mirrorLibrary WHERE slug IN (" + slugs.map { _ in "?" }.joined(separator: ",") + ")",
                 arguments: StatementArguments(Array(slugs)))

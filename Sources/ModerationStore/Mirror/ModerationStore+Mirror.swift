@@ -11,20 +11,20 @@ extension ModerationStore {
     /// marked gone is back if the backend lists it again). A status changed outside the
     /// console is audited as observed in the same transaction (`ObservedChange`), so a
     /// restart can neither lose nor repeat the entry; `now` ends the window it happened in.
-    public func upsertMirror(libraries: [MirrorLibrary], at now: Date = Date()) throws {
-        try upsertObserving(libraries, at: now)
+    public func upsertMirror(libraries: [MirrorLibrary], at now: Date = Date()) async throws {
+        try await upsertObserving(libraries, at: now)
     }
 
-    public func upsertMirror(reports: [MirrorReport], at now: Date = Date()) throws {
-        try upsertObserving(reports, at: now)
+    public func upsertMirror(reports: [MirrorReport], at now: Date = Date()) async throws {
+        try await upsertObserving(reports, at: now)
     }
 
-    public func upsertMirror(photos: [MirrorPhoto], at now: Date = Date()) throws {
-        try upsertObserving(photos, at: now)
+    public func upsertMirror(photos: [MirrorPhoto], at now: Date = Date()) async throws {
+        try await upsertObserving(photos, at: now)
     }
 
-    private func upsertObserving<Item: MirroredItem>(_ items: [Item], at now: Date) throws {
-        try writer.write { db in
+    private func upsertObserving<Item: MirroredItem & Sendable>(_ items: [Item], at now: Date) async throws {
+        try await writer.write { db in
             for item in items {
                 let previous = try Item.fetchOne(db, key: item.id)
                 switch try ObservedChange.compare(item, with: previous, db) {
@@ -56,20 +56,20 @@ extension ModerationStore {
         try append(&entry, db)
     }
 
-    public func saveMirror(summary: MirrorSummary) throws {
-        try writer.write { db in try summary.upsert(db) }
+    public func saveMirror(summary: MirrorSummary) async throws {
+        try await writer.write { db in try summary.upsert(db) }
     }
 
-    public func saveMirror(statistics: MirrorStatistics) throws {
-        try writer.write { db in try statistics.upsert(db) }
+    public func saveMirror(statistics: MirrorStatistics) async throws {
+        try await writer.write { db in try statistics.upsert(db) }
     }
 
     // MARK: Items missing from a pass
 
     /// Libraries a pass over every status did not list (not confirmed since it began): each
     /// needs a detail read before it may be called gone. Oldest confirmation first.
-    public func librariesMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorLibrary] {
-        try writer.read { db in
+    public func librariesMissing(fromPassStartedAt start: Date, limit: Int) async throws -> [MirrorLibrary] {
+        try await writer.read { db in
             try MirrorLibrary
                 .filter(MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.lastConfirmedAt < start)
                 .order(MirrorLibrary.Columns.lastConfirmedAt, MirrorLibrary.Columns.id)
@@ -80,8 +80,8 @@ extension ModerationStore {
 
     /// Libraries the mirror has in `status` created within `oldest...newest` (an end left open
     /// when `nil`): what a page of that status covering that range should have listed.
-    public func mirroredLibraries(status: LibraryStatus, createdFrom oldest: Date?, through newest: Date?) throws -> [MirrorLibrary] {
-        try writer.read { db in
+    public func mirroredLibraries(status: LibraryStatus, createdFrom oldest: Date?, through newest: Date?) async throws -> [MirrorLibrary] {
+        try await writer.read { db in
             var request = Self.libraries(status: status)
             if let oldest { request = request.filter(MirrorLibrary.Columns.createdAt >= oldest) }
             if let newest { request = request.filter(MirrorLibrary.Columns.createdAt <= newest) }
@@ -93,8 +93,8 @@ extension ModerationStore {
     /// since `checkedSince` (the read's start) changes, so a row a later read saw stays.
     /// Answers whether it changed.
     @discardableResult
-    public func markLibraryGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
-        try writer.write { db in
+    public func markLibraryGone(id: Int, checkedSince: Date, at now: Date) async throws -> Bool {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE mirrorLibrary SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [now, id, checkedSince])
@@ -110,19 +110,19 @@ extension ModerationStore {
     /// item can be missed by pass after pass while it exists. Answers the ids it missed, each
     /// to be confirmed by a read that would show it (`reportsMissing`, `markReportGone`).
     @discardableResult
-    public func completeReportPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(MirrorReport.self, startedAt: start)
+    public func completeReportPass(startedAt start: Date, at now: Date) async throws -> [Int] {
+        try await completePass(MirrorReport.self, startedAt: start)
     }
 
     /// As `completeReportPass`, for community photos.
     @discardableResult
-    public func completePhotoPass(startedAt start: Date, at now: Date) throws -> [Int] {
-        try completePass(MirrorPhoto.self, startedAt: start)
+    public func completePhotoPass(startedAt start: Date, at now: Date) async throws -> [Int] {
+        try await completePass(MirrorPhoto.self, startedAt: start)
     }
 
-    private func completePass<Item: MirroredItem>(_ type: Item.Type, startedAt start: Date) throws -> [Int] {
+    private func completePass<Item: MirroredItem>(_ type: Item.Type, startedAt start: Date) async throws -> [Int] {
         let table = Item.databaseTableName
-        return try writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: "UPDATE \(table) SET missedPasses = missedPasses + 1 WHERE goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [start])
@@ -134,8 +134,8 @@ extension ModerationStore {
 
     /// Reports the pass that began at `start` did not list (not confirmed since): each needs a
     /// read that would show it before it may be called gone. Oldest confirmation first.
-    public func reportsMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorReport] {
-        try writer.read { db in
+    public func reportsMissing(fromPassStartedAt start: Date, limit: Int) async throws -> [MirrorReport] {
+        try await writer.read { db in
             try MirrorReport
                 .filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.lastConfirmedAt < start)
                 .order(MirrorReport.Columns.lastConfirmedAt, MirrorReport.Columns.id).limit(limit).fetchAll(db)
@@ -143,8 +143,8 @@ extension ModerationStore {
     }
 
     /// As `reportsMissing`, for community photos.
-    public func photosMissing(fromPassStartedAt start: Date, limit: Int) throws -> [MirrorPhoto] {
-        try writer.read { db in
+    public func photosMissing(fromPassStartedAt start: Date, limit: Int) async throws -> [MirrorPhoto] {
+        try await writer.read { db in
             try MirrorPhoto
                 .filter(MirrorPhoto.Columns.goneAt == nil && MirrorPhoto.Columns.lastConfirmedAt < start)
                 .order(MirrorPhoto.Columns.lastConfirmedAt, MirrorPhoto.Columns.id).limit(limit).fetchAll(db)
@@ -153,8 +153,8 @@ extension ModerationStore {
 
     /// How many mirrored reports with `report`'s reason (any status) the backend lists before
     /// it (newest first, then highest id): where a read of that reason should find it.
-    public func reportsListedBefore(_ report: MirrorReport) throws -> Int {
-        try writer.read { db in
+    public func reportsListedBefore(_ report: MirrorReport) async throws -> Int {
+        try await writer.read { db in
             try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM mirrorReport WHERE goneAt IS NULL AND reason = ?
                   AND (createdAt > ? OR (createdAt = ? AND id > ?))
@@ -163,8 +163,8 @@ extension ModerationStore {
     }
 
     /// How many mirrored photos (any status) the backend lists before `photo`.
-    public func photosListedBefore(_ photo: MirrorPhoto) throws -> Int {
-        try writer.read { db in
+    public func photosListedBefore(_ photo: MirrorPhoto) async throws -> Int {
+        try await writer.read { db in
             try Int.fetchOne(db, sql: """
                 SELECT COUNT(*) FROM mirrorPhoto WHERE goneAt IS NULL AND (createdAt > ? OR (createdAt = ? AND id > ?))
                 """, arguments: [photo.createdAt, photo.createdAt, photo.id]) ?? 0
@@ -174,18 +174,18 @@ extension ModerationStore {
     /// Marks a report gone once a read that would have listed it did not. Only a row not
     /// confirmed since `checkedSince` (the read's start) changes. Answers whether it changed.
     @discardableResult
-    public func markReportGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
-        try markGone(MirrorReport.self, id: id, checkedSince: checkedSince, at: now)
+    public func markReportGone(id: Int, checkedSince: Date, at now: Date) async throws -> Bool {
+        try await markGone(MirrorReport.self, id: id, checkedSince: checkedSince, at: now)
     }
 
     /// As `markReportGone`, for a community photo.
     @discardableResult
-    public func markPhotoGone(id: Int, checkedSince: Date, at now: Date) throws -> Bool {
-        try markGone(MirrorPhoto.self, id: id, checkedSince: checkedSince, at: now)
+    public func markPhotoGone(id: Int, checkedSince: Date, at now: Date) async throws -> Bool {
+        try await markGone(MirrorPhoto.self, id: id, checkedSince: checkedSince, at: now)
     }
 
-    private func markGone<Item: MirroredItem>(_ type: Item.Type, id: Int, checkedSince: Date, at now: Date) throws -> Bool {
-        try writer.write { db in
+    private func markGone<Item: MirroredItem>(_ type: Item.Type, id: Int, checkedSince: Date, at now: Date) async throws -> Bool {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE \(Item.databaseTableName) SET goneAt = ? WHERE id = ? AND goneAt IS NULL AND lastConfirmedAt < ?",
                 arguments: [now, id, checkedSince])
@@ -197,15 +197,15 @@ extension ModerationStore {
 
     // MARK: Reading for pages
 
-    public func mirroredLibrary(slug: String) throws -> MirrorLibrary? {
-        try writer.read { db in
+    public func mirroredLibrary(slug: String) async throws -> MirrorLibrary? {
+        try await writer.read { db in
             try MirrorLibrary.filter(MirrorLibrary.Columns.slug == slug && MirrorLibrary.Columns.goneAt == nil).fetchOne(db)
         }
     }
 
     /// One page of libraries in `status` (every status when `nil`), newest first, as the backend orders them.
-    public func mirroredLibraries(status: LibraryStatus?, limit: Int, offset: Int) throws -> [MirrorLibrary] {
-        try writer.read { db in
+    public func mirroredLibraries(status: LibraryStatus?, limit: Int, offset: Int) async throws -> [MirrorLibrary] {
+        try await writer.read { db in
             try Self.libraries(status: status)
                 .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
                 .limit(limit, offset: offset)
@@ -213,8 +213,8 @@ extension ModerationStore {
         }
     }
 
-    public func mirroredLibraryCount(status: LibraryStatus?) throws -> Int {
-        try writer.read { db in try Self.libraries(status: status).fetchCount(db) }
+    public func mirroredLibraryCount(status: LibraryStatus?) async throws -> Int {
+        try await writer.read { db in try Self.libraries(status: status).fetchCount(db) }
     }
 
     private static func libraries(status: LibraryStatus?) -> QueryInterfaceRequest<MirrorLibrary> {
@@ -224,8 +224,8 @@ extension ModerationStore {
     }
 
     /// One page of reports in `status` (all when `nil`), newest first.
-    public func mirroredReports(status: ReportStatus?, limit: Int, offset: Int) throws -> [MirrorReport] {
-        try writer.read { db in
+    public func mirroredReports(status: ReportStatus?, limit: Int, offset: Int) async throws -> [MirrorReport] {
+        try await writer.read { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             return try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
@@ -234,8 +234,8 @@ extension ModerationStore {
     }
 
     /// One page of community photos in `status` (all when `nil`), newest first.
-    public func mirroredPhotos(status: PhotoStatus?, limit: Int, offset: Int) throws -> [MirrorPhoto] {
-        try writer.read { db in
+    public func mirroredPhotos(status: PhotoStatus?, limit: Int, offset: Int) async throws -> [MirrorPhoto] {
+        try await writer.read { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
             return try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
@@ -243,12 +243,12 @@ extension ModerationStore {
         }
     }
 
-    public func mirrorSummary() throws -> MirrorSummary? {
-        try writer.read { db in try MirrorSummary.fetchOne(db, key: 1) }
+    public func mirrorSummary() async throws -> MirrorSummary? {
+        try await writer.read { db in try MirrorSummary.fetchOne(db, key: 1) }
     }
 
-    public func mirrorStatistics() throws -> MirrorStatistics? {
-        try writer.read { db in try MirrorStatistics.fetchOne(db, key: 1) }
+    public func mirrorStatistics() async throws -> MirrorStatistics? {
+        try await writer.read { db in try MirrorStatistics.fetchOne(db, key: 1) }
     }
 
     // MARK: Duplicates
@@ -257,9 +257,9 @@ extension ModerationStore {
     /// first: a bounding box on the position index, then the exact distance.
     public func mirroredLibraries(
         near lat: Double, _ lng: Double, withinMetres metres: Double, statuses: [LibraryStatus]
-    ) throws -> [MirrorLibrary] {
+    ) async throws -> [MirrorLibrary] {
         let box = BoundingBox(lat: lat, lng: lng, metres: metres)
-        let candidates = try writer.read { db in
+        let candidates = try await writer.read { db in
             // Statuses are checked here, not in SQL: with `status IN (…)` SQLite picked the status
             // index and read every approved and pending row (19 000 at 20 400 mirrored).
             try MirrorLibrary
@@ -279,10 +279,10 @@ extension ModerationStore {
     /// Libraries in `statuses` in `city` whose name normalises to the same key as `name`.
     public func mirroredLibraries(
         city: String, sameNameAs name: String, statuses: [LibraryStatus], limit: Int? = nil
-    ) throws -> [MirrorLibrary] {
+    ) async throws -> [MirrorLibrary] {
         let key = LibraryNameKey.normalize(name)
         guard !key.isEmpty else { return [] }
-        return try writer.read { db in
+        return try await writer.read { db in
             try MirrorLibrary
                 .filter(MirrorLibrary.Columns.city == city && MirrorLibrary.Columns.normalizedName == key)
                 .filter(MirrorLibrary.Columns.goneAt == nil)
@@ -296,13 +296,13 @@ extension ModerationStore {
     // MARK: Sync state
 
     /// The stored state of `scope`; a fresh one when the sync never ran it.
-    public func mirrorScopeState(_ scope: MirrorScope) throws -> MirrorScopeState {
-        try writer.read { db in
+    public func mirrorScopeState(_ scope: MirrorScope) async throws -> MirrorScopeState {
+        try await writer.read { db in
             try MirrorScopeState.fetchOne(db, key: scope.rawValue) ?? MirrorScopeState(scope: scope)
         }
     }
 
-    public func saveMirrorScopeState(_ state: MirrorScopeState) throws {
-        try writer.write { db in try state.upsert(db) }
+    public func saveMirrorScopeState(_ state: MirrorScopeState) async throws {
+        try await writer.write { db in try state.upsert(db) }
     }
 }

@@ -11,8 +11,8 @@ extension ModerationStore {
     @discardableResult
     public func mirrorDecisionOutcome(
         kind: ModerationAction.TargetKind, itemID: Int, from before: ItemStatus, to after: ItemStatus, reason: String?, at now: Date
-    ) throws -> Bool {
-        try writer.write { db in
+    ) async throws -> Bool {
+        try await writer.write { db in
             switch kind {
             case .library:
                 // The backend records the reason of a rejection and keeps it when a library leaves `rejected`.

@@ -7,8 +7,8 @@ extension ModerationStore {
     /// before addresses were checked, or under another `--media-origin`, then show "no photo"
     /// until the next pass reads them again. Answers how many rows changed.
     @discardableResult
-    public func forgetMediaAddresses(notAllowedBy isAllowed: @Sendable (String) -> Bool) throws -> Int {
-        try writer.write { db in
+    public func forgetMediaAddresses(notAllowedBy isAllowed: @Sendable (String) -> Bool) async throws -> Int {
+        try await writer.write { db in
             var changed = 0
             for (table, columns, clearsRecord) in [
                 ("mirrorLibrary", ["photoUrl", "thumbnailUrl"], true), ("mirrorReport", ["photoUrl"], false),

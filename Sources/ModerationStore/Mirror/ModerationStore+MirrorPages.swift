@@ -32,9 +32,9 @@ extension ModerationStore {
     /// `offset` is given the count: both are read in one snapshot, so a page chosen from the
     /// count is never emptied by a sync write landing between the two reads.
     public func mirroredLibraryPage(
-        _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
-    ) throws -> (rows: [MirrorLibrary], total: Int) {
-        try writer.read { db in
+        _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
+    ) async throws -> (rows: [MirrorLibrary], total: Int) {
+        try await writer.read { db in
             let request = Self.libraries(matching: query)
             let total = try request.fetchCount(db)
             let rows = try request
@@ -48,9 +48,9 @@ extension ModerationStore {
     /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`) in
     /// `order`, and how many match in all; `offset` as for libraries.
     public func mirroredReportPage(
-        status: ReportStatus?, reason: ReportReason?, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
-    ) throws -> (rows: [MirrorReport], total: Int) {
-        try writer.read { db in
+        status: ReportStatus?, reason: ReportReason?, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
+    ) async throws -> (rows: [MirrorReport], total: Int) {
+        try await writer.read { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
@@ -63,9 +63,9 @@ extension ModerationStore {
     /// One page of community photos in `status` (all when `nil`) in `order`, and how many
     /// match in all; `offset` as for libraries.
     public func mirroredPhotoPage(
-        status: PhotoStatus?, order: QueueOrder = .newest, limit: Int, offset: (_ total: Int) -> Int
-    ) throws -> (rows: [MirrorPhoto], total: Int) {
-        try writer.read { db in
+        status: PhotoStatus?, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
+    ) async throws -> (rows: [MirrorPhoto], total: Int) {
+        try await writer.read { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
             let total = try request.fetchCount(db)
@@ -76,8 +76,8 @@ extension ModerationStore {
 
     /// Each mirrored library's current photo URL ("" for none), by id: the photos page shows
     /// it beside each proposed one.
-    public func mirroredPhotoURLs(libraryIDs: Set<Int>) throws -> [Int: String] {
-        try writer.read { db in
+    public func mirroredPhotoURLs(libraryIDs: Set<Int>) async throws -> [Int: String] {
+        try await writer.read { db in
             let rows = try MirrorLibrary.filter(libraryIDs.contains(MirrorLibrary.Columns.id) && MirrorLibrary.Columns.goneAt == nil)
                 .fetchAll(db)
             return Dictionary(rows.map { ($0.id, $0.photoUrl) }, uniquingKeysWith: { first, _ in first })
@@ -85,8 +85,8 @@ extension ModerationStore {
     }
 
     /// When each waiting item was submitted (pending libraries, open reports, pending photos), newest first.
-    public func mirroredWaitingDates() throws -> (libraries: [Date], reports: [Date], photos: [Date]) {
-        try writer.read { db in
+    public func mirroredWaitingDates() async throws -> (libraries: [Date], reports: [Date], photos: [Date]) {
+        try await writer.read { db in
             func dates(_ table: String, _ status: String) throws -> [Date] {
                 try Date.fetchAll(
                     db, sql: "SELECT createdAt FROM \(table) WHERE status = ? AND goneAt IS NULL ORDER BY createdAt DESC, id DESC",
@@ -101,8 +101,8 @@ extension ModerationStore {
     }
 
     /// The `count` oldest libraries in `status`, oldest first: what has waited longest.
-    public func oldestMirroredLibraries(status: LibraryStatus, count: Int) throws -> [MirrorLibrary] {
-        try writer.read { db in
+    public func oldestMirroredLibraries(status: LibraryStatus, count: Int) async throws -> [MirrorLibrary] {
+        try await writer.read { db in
             try Self.libraries(matching: MirrorLibraryQuery(status: status))
                 .order(MirrorLibrary.Columns.createdAt, MirrorLibrary.Columns.id)
                 .limit(count)
@@ -111,8 +111,8 @@ extension ModerationStore {
     }
 
     /// The `count` oldest reports in `status`, oldest first.
-    public func oldestMirroredReports(status: ReportStatus, count: Int) throws -> [MirrorReport] {
-        try writer.read { db in
+    public func oldestMirroredReports(status: ReportStatus, count: Int) async throws -> [MirrorReport] {
+        try await writer.read { db in
             try MirrorReport
                 .filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.status == status.rawValue)
                 .order(MirrorReport.Columns.createdAt, MirrorReport.Columns.id)
@@ -122,8 +122,8 @@ extension ModerationStore {
     }
 
     /// The `count` oldest photos in `status`, oldest first.
-    public func oldestMirroredPhotos(status: PhotoStatus, count: Int) throws -> [MirrorPhoto] {
-        try writer.read { db in
+    public func oldestMirroredPhotos(status: PhotoStatus, count: Int) async throws -> [MirrorPhoto] {
+        try await writer.read { db in
             try MirrorPhoto
                 .filter(MirrorPhoto.Columns.goneAt == nil && MirrorPhoto.Columns.status == status.rawValue)
                 .order(MirrorPhoto.Columns.createdAt, MirrorPhoto.Columns.id)
@@ -135,10 +135,10 @@ extension ModerationStore {
     /// Other approved or pending libraries within `duplicateMetres` of `library`, or with its
     /// normalised name in its city: nearest first, same-name ones (farther away) after; at most
     /// `limit` (a common name in a big city can have thousands of namesakes).
-    public func mirroredDuplicates(of library: MirrorLibrary, limit: Int = 20) throws -> [MirrorLibrary] {
-        let near = try mirroredLibraries(
+    public func mirroredDuplicates(of library: MirrorLibrary, limit: Int = 20) async throws -> [MirrorLibrary] {
+        let near = try await mirroredLibraries(
             near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
-        let sameName = try mirroredLibraries(
+        let sameName = try await mirroredLibraries(
             city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses, limit: limit + near.count + 1)
         var seen: Set<Int> = [library.id]
         return Array((near + sameName).filter { seen.insert($0.id).inserted }.prefix(limit))
@@ -148,10 +148,10 @@ extension ModerationStore {
     /// Each asks only whether one exists: a common name in a big city can have thousands of
     /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows. One read and two
     /// cached statements for the whole page: this runs on every view of a queue page.
-    public func idsWithDuplicates(among libraries: [MirrorLibrary]) throws -> Set<Int> {
+    public func idsWithDuplicates(among libraries: [MirrorLibrary]) async throws -> Set<Int> {
         guard !libraries.isEmpty else { return [] }
         let statuses = Self.duplicateStatuses.map(\.rawValue)
-        return try writer.read { db in
+        return try await writer.read { db in
             let namesake = try db.cachedStatement(sql: """
                 SELECT 1 FROM mirrorLibrary
                 WHERE city = ? AND normalizedName = ? AND id != ? AND goneAt IS NULL AND status IN (?, ?) LIMIT 1
@@ -190,8 +190,8 @@ extension ModerationStore {
     /// its place in the order is its submission time.
     public func mirroredLibraries(
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
-    ) throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
-        try writer.read { db in
+    ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
+        try await writer.read { db in
             let request = Self.libraries(matching: query).filter(MirrorLibrary.Columns.id != library.id)
             let created = MirrorLibrary.Columns.createdAt
             let id = MirrorLibrary.Columns.id
@@ -204,11 +204,12 @@ extension ModerationStore {
     }
 
     /// The libraries named by `slugs` that match `query` but for its status.
-    public func mirroredLibraries(slugs: [String], matching query: MirrorLibraryQuery) throws -> [MirrorLibrary] {
+    public func mirroredLibraries(slugs: [String], matching query: MirrorLibraryQuery) async throws -> [MirrorLibrary] {
         guard !slugs.isEmpty else { return [] }
-        var anyStatus = query
-        anyStatus.status = nil
-        return try writer.read { db in
+        var anyStatusQuery = query
+        anyStatusQuery.status = nil
+        let anyStatus = anyStatusQuery
+        return try await writer.read { db in
             try Self.libraries(matching: anyStatus).filter(slugs.contains(MirrorLibrary.Columns.slug)).fetchAll(db)
         }
     }

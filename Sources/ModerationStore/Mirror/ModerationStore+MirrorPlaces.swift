@@ -5,8 +5,8 @@ import ModerationVocabulary
 extension ModerationStore {
     /// The mirror's row of a report or photo, gone or not; nil when the mirror never held it
     /// (and for libraries, which the backend reads by slug).
-    public func mirrorPlace(kind: ModerationAction.TargetKind, id: Int) throws -> MirrorPlace? {
-        try writer.read { db in
+    public func mirrorPlace(kind: ModerationAction.TargetKind, id: Int) async throws -> MirrorPlace? {
+        try await writer.read { db in
             switch kind {
             case .library:
                 return nil
@@ -28,8 +28,8 @@ extension ModerationStore {
 
     /// Whether the mirror has ever held the item a decision names (a library by slug, a report
     /// or photo by id), gone ones included.
-    public func mirrorEverHeld(kind: ModerationAction.TargetKind, key: String) throws -> Bool {
-        try writer.read { db in
+    public func mirrorEverHeld(kind: ModerationAction.TargetKind, key: String) async throws -> Bool {
+        try await writer.read { db in
             let table = switch kind {
             case .library: "mirrorLibrary"
             case .report: "mirrorReport"
@@ -42,8 +42,8 @@ extension ModerationStore {
 
     /// Whether the mirror holds any report or photo of `kind` at all: before its first read an
     /// id it does not know says nothing.
-    public func mirrorHoldsAny(_ kind: ModerationAction.TargetKind) throws -> Bool {
-        try writer.read { db in
+    public func mirrorHoldsAny(_ kind: ModerationAction.TargetKind) async throws -> Bool {
+        try await writer.read { db in
             let table = switch kind {
             case .library: "mirrorLibrary"
             case .report: "mirrorReport"
@@ -59,7 +59,7 @@ extension ModerationStore {
     public func mirroredCount(
         kind: ModerationAction.TargetKind, status: ItemStatus?, reason: ReportReason?, after newer: MirrorPlace.Key?,
         before older: MirrorPlace.Key?
-    ) throws -> Int {
+    ) async throws -> Int {
         let table: String
         switch kind {
         case .library: return 0
@@ -84,8 +84,10 @@ extension ModerationStore {
             conditions.append("(createdAt > ? OR (createdAt = ? AND id > ?))")
             arguments += [older.createdAt, older.createdAt, older.id]
         }
-        return try writer.read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(conditions.joined(separator: " AND "))", arguments: arguments) ?? 0
+        let sql = "SELECT COUNT(*) FROM \(table) WHERE \(conditions.joined(separator: " AND "))"
+        let boundArguments = arguments
+        return try await writer.read { db in
+            try Int.fetchOne(db, sql: sql, arguments: boundArguments) ?? 0
         }
     }
 }

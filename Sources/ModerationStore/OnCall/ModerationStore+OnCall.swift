@@ -8,10 +8,10 @@ extension ModerationStore {
 
     /// Notes a staff member the backend vouched for (at sign-in): their id and current username.
     /// A username that moved to another id (renamed accounts) follows the id that has it now.
-    public func recordStaffMember(_ member: StaffMember, signedInAt: Date?, now: Date = Date()) throws {
+    public func recordStaffMember(_ member: StaffMember, signedInAt: Date?, now: Date = Date()) async throws {
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
-        try writer.write { db in
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM staffMember WHERE username = ? AND id <> ? AND id NOT IN (SELECT staffId FROM rotationMember) AND id NOT IN (SELECT staffId FROM rotationOverride)",
                 arguments: [member.username, member.id])
             try db.execute(sql: "UPDATE staffMember SET username = username || '#' || id WHERE username = ? AND id <> ?", arguments: [member.username, member.id])
@@ -25,23 +25,23 @@ extension ModerationStore {
     }
 
     /// Every staff member the console knows, by username.
-    public func staffMembers() throws -> [StaffMember] {
-        try writer.read { db in try StaffMember.order(StaffMember.Columns.username).fetchAll(db) }
+    public func staffMembers() async throws -> [StaffMember] {
+        try await writer.read { db in try StaffMember.order(StaffMember.Columns.username).fetchAll(db) }
     }
 
-    public func staffMember(username: String) throws -> StaffMember? {
-        try writer.read { db in try StaffMember.filter(StaffMember.Columns.username == username).fetchOne(db) }
+    public func staffMember(username: String) async throws -> StaffMember? {
+        try await writer.read { db in try StaffMember.filter(StaffMember.Columns.username == username).fetchOne(db) }
     }
 
-    public func staffMember(id: Int) throws -> StaffMember? {
-        try writer.read { db in try StaffMember.fetchOne(db, key: id) }
+    public func staffMember(id: Int) async throws -> StaffMember? {
+        try await writer.read { db in try StaffMember.fetchOne(db, key: id) }
     }
 
     // MARK: The rotation
 
     /// The rotation, or `nil` when none has been set up.
-    public func rotation() throws -> Rotation? {
-        try writer.read { db in try Self.rotation(db) }
+    public func rotation() async throws -> Rotation? {
+        try await writer.read { db in try Self.rotation(db) }
     }
 
     static func rotation(_ db: Database) throws -> Rotation? {
@@ -58,10 +58,10 @@ extension ModerationStore {
     }
 
     /// Replaces the rotation (members in order, shift length, hand-off, zone, start), with its audit entry.
-    public func saveRotation(_ rotation: Rotation, audit: AuditEntry, now: Date) throws {
+    public func saveRotation(_ rotation: Rotation, audit: AuditEntry, now: Date) async throws {
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
-        try writer.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO rotation (id, shiftDays, handoffMinute, timeZone, startDate, updatedAt, updatedBy) VALUES (1, ?, ?, ?, ?, ?, ?)
@@ -84,8 +84,8 @@ extension ModerationStore {
     // MARK: Overrides
 
     /// Overrides still in force or to come after `after`, oldest added first.
-    public func overrides(endingAfter after: Date) throws -> [RotationOverride] {
-        try writer.read { db in try Self.overrides(db, endingAfter: after) }
+    public func overrides(endingAfter after: Date) async throws -> [RotationOverride] {
+        try await writer.read { db in try Self.overrides(db, endingAfter: after) }
     }
 
     static func overrides(_ db: Database, endingAfter after: Date) throws -> [RotationOverride] {
@@ -96,8 +96,8 @@ extension ModerationStore {
         return try RotationOverride.fetchAll(statement, arguments: [after])
     }
 
-    public func override(id: Int64) throws -> RotationOverride? {
-        try writer.read { db in
+    public func override(id: Int64) async throws -> RotationOverride? {
+        try await writer.read { db in
             try RotationOverride.fetchOne(
                 db,
                 sql: "SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId WHERE rotationOverride.id = ?",
@@ -109,12 +109,12 @@ extension ModerationStore {
     @discardableResult
     public func addOverride(
         staff: StaffMember, startsAt: Date, endsAt: Date, note: String, audit: AuditEntry, now: Date
-    ) throws -> Int64 {
+    ) async throws -> Int64 {
         guard endsAt > startsAt else { throw RotationError.overrideEndsBeforeStart }
         guard endsAt.timeIntervalSince(startsAt) <= 60 * 86_400 else { throw RotationError.overrideTooLong }
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
-        return try writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO rotationOverride (staffId, startsAt, endsAt, note, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [staff.id, startsAt, endsAt, note, audit.actorUsername, now])
@@ -127,10 +127,10 @@ extension ModerationStore {
     }
 
     /// Removes an override, with its audit entry; someone else removing it first is `noSuchOverride`.
-    public func removeOverride(id: Int64, audit: AuditEntry) throws {
+    public func removeOverride(id: Int64, audit: AuditEntry) async throws {
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
-        try writer.write { db in
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM rotationOverride WHERE id = ?", arguments: [id])
             guard db.changesCount == 1 else { throw RotationError.noSuchOverride }
             var entry = audit
@@ -139,11 +139,11 @@ extension ModerationStore {
     }
 
     /// The schedule as it stands (overrides that ended before `since` left out), or `nil` without a rotation.
-    public func onCallSchedule(since: Date, now: Date = Date()) throws -> OnCallSchedule? {
+    public func onCallSchedule(since: Date, now: Date = Date()) async throws -> OnCallSchedule? {
         // Every signed-in page's header asks for it: from a copy a moment old, else one read.
         if let recent = recentSchedule.schedule(since: since, now: now) { return recent }
         let readSince = min(since, now)
-        let (rotation, overrides) = try writer.read { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
+        let (rotation, overrides) = try await writer.read { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
         recentSchedule.keep(rotation: rotation, overrides: overrides, coversFrom: readSince, readAt: now)
         return rotation.map { OnCallSchedule(rotation: $0, overrides: overrides.filter { $0.endsAt > since }) }
     }
@@ -151,8 +151,8 @@ extension ModerationStore {
     // MARK: Queue targets
 
     /// Each queue's target age: what staff set, else the default.
-    public func queueTargets() throws -> QueueTargets {
-        try writer.read { db in
+    public func queueTargets() async throws -> QueueTargets {
+        try await writer.read { db in
             var minutes: [ModerationQueue: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT queue, targetMinutes FROM queueTarget") {
                 if let queue = ModerationQueue(rawValue: row["queue"]) { minutes[queue] = row["targetMinutes"] }
@@ -162,8 +162,8 @@ extension ModerationStore {
     }
 
     /// Sets one queue's target age, with its audit entry.
-    public func setQueueTarget(_ queue: ModerationQueue, minutes: Int, audit: AuditEntry, now: Date) throws {
-        try writer.write { db in
+    public func setQueueTarget(_ queue: ModerationQueue, minutes: Int, audit: AuditEntry, now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO queueTarget (queue, targetMinutes, updatedAt, updatedBy) VALUES (?, ?, ?, ?)

@@ -7,26 +7,26 @@ import GRDB
 /// states it expects and checks the change count.
 extension ModerationStore {
     /// Builds an episode's message to a recipient once the episode's id and the message's key are known.
-    public typealias QueueAlertMessage = (_ recipient: StaffMember, _ alertID: Int64, _ dedupeKey: String) -> OutboxMessage
+    public typealias QueueAlertMessage = @Sendable (_ recipient: StaffMember, _ alertID: Int64, _ dedupeKey: String) -> OutboxMessage
 
     // MARK: Reading
 
     /// Episodes not closed, oldest first.
-    public func activeQueueAlerts() throws -> [QueueAlert] {
-        try writer.read { db in
+    public func activeQueueAlerts() async throws -> [QueueAlert] {
+        try await writer.read { db in
             try QueueAlert.fetchAll(
                 db, sql: "SELECT * FROM queueAlert WHERE state IN (\(Self.placeholders(QueueAlert.activeStates))) ORDER BY openedAt, id",
                 arguments: StatementArguments(QueueAlert.activeStates.map(\.rawValue)))
         }
     }
 
-    public func queueAlert(id: Int64) throws -> QueueAlert? {
-        try writer.read { db in try QueueAlert.fetchOne(db, sql: "SELECT * FROM queueAlert WHERE id = ?", arguments: [id]) }
+    public func queueAlert(id: Int64) async throws -> QueueAlert? {
+        try await writer.read { db in try QueueAlert.fetchOne(db, sql: "SELECT * FROM queueAlert WHERE id = ?", arguments: [id]) }
     }
 
     /// The episodes under way at any time in `interval` (a shift), oldest first: what its hand-off digest reports.
-    public func queueAlerts(overlapping interval: DateInterval) throws -> [QueueAlert] {
-        try writer.read { db in
+    public func queueAlerts(overlapping interval: DateInterval) async throws -> [QueueAlert] {
+        try await writer.read { db in
             try QueueAlert.fetchAll(
                 db, sql: "SELECT * FROM queueAlert WHERE openedAt < ? AND (closedAt IS NULL OR closedAt > ?) ORDER BY openedAt, id",
                 arguments: [interval.end, interval.start])
@@ -34,16 +34,16 @@ extension ModerationStore {
     }
 
     /// The newest `limit` episodes, newest first.
-    public func recentQueueAlerts(limit: Int) throws -> [QueueAlert] {
-        try writer.read { db in
+    public func recentQueueAlerts(limit: Int) async throws -> [QueueAlert] {
+        try await writer.read { db in
             try QueueAlert.fetchAll(db, sql: "SELECT * FROM queueAlert ORDER BY openedAt DESC, id DESC LIMIT ?", arguments: [limit])
         }
     }
 
     /// The messages of these episodes, in order, by episode.
-    public func queueAlertNotices(alertIDs: [Int64]) throws -> [Int64: [QueueAlertNotice]] {
+    public func queueAlertNotices(alertIDs: [Int64]) async throws -> [Int64: [QueueAlertNotice]] {
         guard !alertIDs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let notices = try QueueAlertNotice.fetchAll(
                 db, sql: "SELECT * FROM queueAlertNotice WHERE alertId IN (\(Self.placeholders(alertIDs))) ORDER BY id",
                 arguments: StatementArguments(alertIDs))
@@ -58,8 +58,8 @@ extension ModerationStore {
     public func openQueueAlert(
         _ queue: ModerationQueue, overdueCount: Int, oldestCreatedAt: Date, targetMinutes: Int, telling recipient: StaffMember?,
         now: Date, message: QueueAlertMessage
-    ) throws -> QueueAlert? {
-        try writer.write { db in
+    ) async throws -> QueueAlert? {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO queueAlert (queue, state, openedAt, overdueCount, oldestCreatedAt, targetMinutes)
@@ -79,8 +79,8 @@ extension ModerationStore {
 
     /// Notes what the watcher saw of a queue whose episode goes on; `false` when it closed meanwhile.
     @discardableResult
-    public func noteQueueAlert(id: Int64, overdueCount: Int, oldestCreatedAt: Date) throws -> Bool {
-        try writer.write { db in
+    public func noteQueueAlert(id: Int64, overdueCount: Int, oldestCreatedAt: Date) async throws -> Bool {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE queueAlert SET overdueCount = ?, oldestCreatedAt = ? WHERE id = ? AND state IN (\(Self.placeholders(QueueAlert.activeStates)))",
                 arguments: StatementArguments([overdueCount, oldestCreatedAt, id] as [any DatabaseValueConvertible]) + StatementArguments(QueueAlert.activeStates.map(\.rawValue)))
@@ -90,9 +90,9 @@ extension ModerationStore {
 
     /// Tells `recipient` again (a repeat, or the first word when nobody could be told before).
     /// `false` when the episode moved on since `alert` was read (another process told them).
-    public func remindQueueAlert(_ alert: QueueAlert, telling recipient: StaffMember, now: Date, message: QueueAlertMessage) throws -> Bool {
+    public func remindQueueAlert(_ alert: QueueAlert, telling recipient: StaffMember, now: Date, message: QueueAlertMessage) async throws -> Bool {
         guard alert.state != .closed else { return false }
-        return try writer.write { db in
+        return try await writer.write { db in
             // The state and the last message as the caller saw them: anything else means someone else acted.
             try db.execute(
                 sql: "UPDATE queueAlert SET lastNotifiedAt = ? WHERE id = ? AND state = ? AND lastNotifiedAt IS ? AND escalationLevel = ?",
@@ -106,9 +106,9 @@ extension ModerationStore {
 
     /// Hands an episode nobody acknowledged to `recipient`, the next person in the rotation.
     /// `false` when it was acknowledged, closed or escalated meanwhile.
-    public func escalateQueueAlert(_ alert: QueueAlert, telling recipient: StaffMember, now: Date, message: QueueAlertMessage) throws -> Bool {
+    public func escalateQueueAlert(_ alert: QueueAlert, telling recipient: StaffMember, now: Date, message: QueueAlertMessage) async throws -> Bool {
         let sources = QueueAlert.State.sources(of: .escalated)
-        return try writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE queueAlert SET state = ?, escalationLevel = escalationLevel + 1
@@ -124,9 +124,9 @@ extension ModerationStore {
 
     /// The queue is back under target: the episode ends. `false` when it was closed already.
     @discardableResult
-    public func closeQueueAlert(id: Int64, now: Date) throws -> Bool {
+    public func closeQueueAlert(id: Int64, now: Date) async throws -> Bool {
         let sources = QueueAlert.State.sources(of: .closed)
-        return try writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: "UPDATE queueAlert SET state = ?, closedAt = ? WHERE id = ? AND state IN (\(Self.placeholders(sources)))",
                 arguments: StatementArguments([QueueAlert.State.closed.rawValue, now, id] as [any DatabaseValueConvertible])
@@ -139,9 +139,9 @@ extension ModerationStore {
 
     /// `staff` says they are on it: escalation stops. Written with its audit entry; an episode
     /// already acknowledged or closed is left as it is and said so.
-    public func acknowledgeQueueAlert(id: Int64, by staff: StaffMember, audit: AuditEntry, now: Date) throws -> QueueAlertAcknowledgement {
+    public func acknowledgeQueueAlert(id: Int64, by staff: StaffMember, audit: AuditEntry, now: Date) async throws -> QueueAlertAcknowledgement {
         let sources = QueueAlert.State.sources(of: .acknowledged)
-        return try writer.write { db in
+        return try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE queueAlert SET state = ?, acknowledgedById = ?, acknowledgedByUsername = ?, acknowledgedAt = ?

@@ -18,8 +18,8 @@ public struct OperationsSnapshot: Sendable, Equatable {
 
 extension ModerationStore {
     /// Counts for `/metrics`, in one read.
-    public func operationsSnapshot(now: Date = Date()) throws -> OperationsSnapshot {
-        try writer.read { db in
+    public func operationsSnapshot(now: Date = Date()) async throws -> OperationsSnapshot {
+        try await writer.read { db in
             var actions = Dictionary(uniqueKeysWithValues: ModerationAction.State.allCases.map { ($0, 0) })
             for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) AS count FROM action GROUP BY state") {
                 if let state = ModerationAction.State(rawValue: row["state"]) { actions[state] = row["count"] }

@@ -49,8 +49,8 @@ public struct OutboxHealth: Sendable, Equatable {
 
 extension ModerationStore {
     /// Outbox messages, newest first, optionally of one status or event type.
-    public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) throws -> [OutboxMessage] {
-        try writer.read { db in
+    public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
+        try await writer.read { db in
             var request = OutboxMessage.all()
             if let status { request = request.filter(OutboxMessage.Columns.status == status.rawValue) }
             if let eventType { request = request.filter(OutboxMessage.Columns.eventType == eventType.rawValue) }
@@ -58,25 +58,25 @@ extension ModerationStore {
         }
     }
 
-    public func outboxMessage(id: String) throws -> OutboxMessage? {
-        try writer.read { db in try OutboxMessage.fetchOne(db, key: id) }
+    public func outboxMessage(id: String) async throws -> OutboxMessage? {
+        try await writer.read { db in try OutboxMessage.fetchOne(db, key: id) }
     }
 
-    public func outboxCount() throws -> Int {
-        try writer.read { db in try OutboxMessage.fetchCount(db) }
+    public func outboxCount() async throws -> Int {
+        try await writer.read { db in try OutboxMessage.fetchCount(db) }
     }
 
     /// Every attempt at one message, oldest first.
-    public func outboxAttempts(messageID: String) throws -> [OutboxAttempt] {
-        try writer.read { db in
+    public func outboxAttempts(messageID: String) async throws -> [OutboxAttempt] {
+        try await writer.read { db in
             try OutboxAttempt.filter(Column("messageId") == messageID).order(Column("id")).fetchAll(db)
         }
     }
 
     /// The number of attempts per message, for a list of messages.
-    public func outboxAttemptCounts(messageIDs: [String]) throws -> [String: Int] {
+    public func outboxAttemptCounts(messageIDs: [String]) async throws -> [String: Int] {
         guard !messageIDs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             let rows = try Row.fetchAll(
                 db, sql: "SELECT messageId, COUNT(*) FROM outboxAttempt WHERE messageId IN (\(databaseQuestionMarks(count: messageIDs.count))) GROUP BY messageId",
                 arguments: StatementArguments(messageIDs))
@@ -85,8 +85,8 @@ extension ModerationStore {
     }
 
     /// Counts per state, and the attempts since `since`.
-    public func outboxHealth(since: Date) throws -> OutboxHealth {
-        try writer.read { db in
+    public func outboxHealth(since: Date) async throws -> OutboxHealth {
+        try await writer.read { db in
             var counts: [OutboxMessage.State: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) FROM outboxMessage GROUP BY status") {
                 if let state = OutboxMessage.State(rawValue: row[0]) { counts[state] = row[1] }
@@ -106,8 +106,8 @@ extension ModerationStore {
     }
 
     /// The soonest time a pending message is due or a sending one's lease runs out.
-    public func nextOutboxDueDate() throws -> Date? {
-        try writer.read { db in
+    public func nextOutboxDueDate() async throws -> Date? {
+        try await writer.read { db in
             try Date.fetchOne(db, sql: """
                 SELECT MIN(due) FROM (
                     SELECT MIN(nextAttemptAt) AS due FROM outboxMessage WHERE status = 'pending'
@@ -122,8 +122,8 @@ extension ModerationStore {
     /// Claims up to `limit` due messages for `owner`, oldest first: pending and due, or sending
     /// with an expired lease (its dispatcher died; the message keeps its `apns-id`). Each claim
     /// is its own guarded UPDATE, so of two dispatchers on one file only one gets a message.
-    public func claimDueOutboxMessages(owner: String, limit: Int, leaseUntil: Date, now: Date) throws -> [OutboxMessage] {
-        try writer.write { db in
+    public func claimDueOutboxMessages(owner: String, limit: Int, leaseUntil: Date, now: Date) async throws -> [OutboxMessage] {
+        try await writer.write { db in
             // A dead dispatcher's messages first (they waited longest), then pending ones in
             // the order they were created, read along an index without sorting the whole outbox.
             var ids = try String.fetchAll(
@@ -156,9 +156,9 @@ extension ModerationStore {
 
     /// Extends the lease `owner` holds on each of `ids` it still holds; answers how many it holds.
     @discardableResult
-    public func renewOutboxLeases(_ ids: [String], owner: String, until: Date) throws -> Int {
+    public func renewOutboxLeases(_ ids: [String], owner: String, until: Date) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try writer.write { db in
+        return try await writer.write { db in
             var arguments: StatementArguments = [until, owner]
             arguments += StatementArguments(ids)
             try db.execute(
@@ -174,8 +174,8 @@ extension ModerationStore {
     public func settleOutboxMessage(
         _ id: String, owner: String, to state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,
         now: Date
-    ) throws {
-        let lost = try settleOutboxMessages(
+    ) async throws {
+        let lost = try await settleOutboxMessages(
             [OutboxSettlement(messageID: id, state: state, reason: reason, attempts: attempts, nextAttemptAt: nextAttemptAt)], owner: owner, now: now)
         if !lost.isEmpty { throw OutboxStoreError.lostClaim(messageID: id) }
     }
@@ -187,8 +187,8 @@ extension ModerationStore {
     /// told about devices moves their state (`DeviceReport`): a last success, a token unregistered
     /// or of the wrong environment, or one back in the other environment.
     @discardableResult
-    public func settleOutboxMessages(_ settlements: [OutboxSettlement], owner: String, now: Date) throws -> [String] {
-        try writer.write { db in
+    public func settleOutboxMessages(_ settlements: [OutboxSettlement], owner: String, now: Date) async throws -> [String] {
+        try await writer.write { db in
             var lost: [String] = []
             for settlement in settlements {
                 let state = settlement.state
@@ -224,9 +224,9 @@ extension ModerationStore {
     }
 
     /// The device tokens earlier attempts at each message reached, so a retry skips them.
-    public func deliveredDeviceTokens(messageIDs: [String]) throws -> [String: Set<String>] {
+    public func deliveredDeviceTokens(messageIDs: [String]) async throws -> [String: Set<String>] {
         guard !messageIDs.isEmpty else { return [:] }
-        return try writer.read { db in
+        return try await writer.read { db in
             var tokens: [String: Set<String>] = [:]
             let rows = try Row.fetchAll(
                 db, sql: """
@@ -239,8 +239,8 @@ extension ModerationStore {
     }
 
     /// Gives back messages `owner` holds without counting an attempt (a graceful shutdown).
-    public func releaseOutboxMessages(owner: String) throws -> Int {
-        try writer.write { db in
+    public func releaseOutboxMessages(owner: String) async throws -> Int {
+        try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE outboxMessage SET status = 'pending', claimedBy = NULL, leaseExpiresAt = NULL, attempts = MAX(0, attempts - 1)
@@ -252,9 +252,9 @@ extension ModerationStore {
 
     /// A failed or no-device message becomes due now (Retry now), with a fresh count of attempts
     /// and its audit entry.
-    public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
+    public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) async throws {
         // A fresh run of attempts: the ones before stay in the attempt history.
-        try moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0", arguments: [now], audit: audit)
+        try await moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0", arguments: [now], audit: audit)
     }
 
     /// Within a restore, on the checked copy before it is put in place: every message still to be
@@ -319,13 +319,13 @@ extension ModerationStore {
     }
 
     /// A failed message is kept but never delivered (Discard), with its audit entry.
-    public func discardOutboxMessage(_ id: String, audit: AuditEntry, now: Date) throws {
-        try moveByStaff(id, to: .discarded, set: "finishedAt = ?", arguments: [now], audit: audit)
+    public func discardOutboxMessage(_ id: String, audit: AuditEntry, now: Date) async throws {
+        try await moveByStaff(id, to: .discarded, set: "finishedAt = ?", arguments: [now], audit: audit)
     }
 
-    private func moveByStaff(_ id: String, to state: OutboxMessage.State, set: String, arguments: StatementArguments, audit: AuditEntry) throws {
+    private func moveByStaff(_ id: String, to state: OutboxMessage.State, set: String, arguments: StatementArguments, audit: AuditEntry) async throws {
         let sources = OutboxMessage.State.staffSources(of: state)
-        try writer.write { db in
+        try await writer.write { db in
             var all: StatementArguments = [state.rawValue]
             all += arguments
             all += [id]

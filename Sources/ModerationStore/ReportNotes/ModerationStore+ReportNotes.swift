@@ -4,20 +4,21 @@ import GRDB
 extension ModerationStore {
     /// Keeps a staff note on a report and its audit entry, in one transaction.
     @discardableResult
-    public func addReportNote(_ note: ReportNote, audit: AuditEntry) throws -> ReportNote {
-        var note = note
-        note.text = try ReportNote.checked(note.text)
-        try writer.write { db in
+    public func addReportNote(_ note: ReportNote, audit: AuditEntry) async throws -> ReportNote {
+        var checked = note
+        checked.text = try ReportNote.checked(note.text)
+        return try await writer.write { [checked] db in
+            var note = checked
             try note.insert(db)
             var entry = audit
             try self.append(&entry, db)
+            return note
         }
-        return note
     }
 
     /// A report's notes, oldest first.
-    public func reportNotes(reportId: Int) throws -> [ReportNote] {
-        try writer.read { db in
+    public func reportNotes(reportId: Int) async throws -> [ReportNote] {
+        try await writer.read { db in
             try ReportNote.fetchAll(db, sql: "SELECT * FROM reportNote WHERE reportId = ? ORDER BY id", arguments: [reportId])
         }
     }

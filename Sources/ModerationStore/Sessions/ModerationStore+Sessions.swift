@@ -2,13 +2,13 @@ import Foundation
 import GRDB
 
 extension ModerationStore {
-    public func insert(_ session: StaffSession) throws {
-        try writer.write { db in try session.insert(db) }
+    public func insert(_ session: StaffSession) async throws {
+        try await writer.write { db in try session.insert(db) }
     }
 
     /// The staff member's most recently active live session, if any.
-    public func latestSession(staffId: Int, now: Date) throws -> StaffSession? {
-        try writer.read { db in
+    public func latestSession(staffId: Int, now: Date) async throws -> StaffSession? {
+        try await writer.read { db in
             try StaffSession
                 .filter(StaffSession.Columns.staffId == staffId && StaffSession.Columns.expiresAt > now)
                 .order(StaffSession.Columns.lastSeenAt.desc)
@@ -17,8 +17,8 @@ extension ModerationStore {
     }
 
     /// Live sessions of anyone, most recently active first: whose tokens background reads use.
-    public func recentSessions(now: Date, activeSince: Date, limit: Int) throws -> [StaffSession] {
-        try writer.read { db in
+    public func recentSessions(now: Date, activeSince: Date, limit: Int) async throws -> [StaffSession] {
+        try await writer.read { db in
             try StaffSession
                 .filter(StaffSession.Columns.expiresAt > now && StaffSession.Columns.lastSeenAt >= activeSince)
                 .order(StaffSession.Columns.lastSeenAt.desc)
@@ -27,14 +27,14 @@ extension ModerationStore {
         }
     }
 
-    public func session(id: String) throws -> StaffSession? {
-        try writer.read { db in try StaffSession.fetchOne(db, key: id) }
+    public func session(id: String) async throws -> StaffSession? {
+        try await writer.read { db in try StaffSession.fetchOne(db, key: id) }
     }
 
     /// Records activity; answers the flash message, which is consumed.
     @discardableResult
-    public func touchSession(id: String, at now: Date, consumeFlash: Bool) throws -> String? {
-        try writer.write { db in
+    public func touchSession(id: String, at now: Date, consumeFlash: Bool) async throws -> String? {
+        try await writer.write { db in
             guard var session = try StaffSession.fetchOne(db, key: id) else { return nil }
             let flash = consumeFlash ? session.flash : nil
             session.lastSeenAt = now
@@ -44,14 +44,14 @@ extension ModerationStore {
         }
     }
 
-    public func setFlash(_ message: String, sessionID: String) throws {
-        try writer.write { db in
+    public func setFlash(_ message: String, sessionID: String) async throws {
+        try await writer.write { db in
             try db.execute(sql: "UPDATE session SET flash = ? WHERE id = ?", arguments: [message, sessionID])
         }
     }
 
-    public func updateSealedAccessToken(_ sealed: Data, sessionID: String) throws {
-        try writer.write { db in
+    public func updateSealedAccessToken(_ sealed: Data, sessionID: String) async throws {
+        try await writer.write { db in
             try db.execute(sql: "UPDATE session SET sealedAccessToken = ? WHERE id = ?", arguments: [sealed, sessionID])
         }
     }
@@ -60,8 +60,8 @@ extension ModerationStore {
     /// calendar feed ends in the same transaction (audited by that entry when they had one), so
     /// a feed never outlives the sessions of someone Book Corners no longer calls staff.
     @discardableResult
-    public func deleteSessions(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) throws -> [String] {
-        try writer.write { db in
+    public func deleteSessions(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) async throws -> [String] {
+        try await writer.write { db in
             let theirs = StaffSession.filter(StaffSession.Columns.staffId == staffId)
             let ids = try String.fetchAll(db, theirs.select(StaffSession.Columns.id))
             try theirs.deleteAll(db)
@@ -70,15 +70,15 @@ extension ModerationStore {
         }
     }
 
-    public func deleteSession(id: String) throws {
-        _ = try writer.write { db in try StaffSession.deleteOne(db, key: id) }
+    public func deleteSession(id: String) async throws {
+        _ = try await writer.write { db in try StaffSession.deleteOne(db, key: id) }
     }
 
     /// Removes sessions idle longer than `idleTimeout` or past their absolute end; answers
     /// their ids, so whoever holds their decrypted tokens can drop them too.
     @discardableResult
-    public func deleteExpiredSessions(now: Date, idleTimeout: TimeInterval) throws -> [String] {
-        try writer.write { db in
+    public func deleteExpiredSessions(now: Date, idleTimeout: TimeInterval) async throws -> [String] {
+        try await writer.write { db in
             let expired = StaffSession
                 .filter(StaffSession.Columns.expiresAt <= now || StaffSession.Columns.lastSeenAt <= now.addingTimeInterval(-idleTimeout))
             let ids = try String.fetchAll(db, expired.select(StaffSession.Columns.id))

@@ -55,8 +55,8 @@ extension ModerationStore {
     /// therefore see each other.
     public func admitSignInAttempt(
         login: String, clientAddress: String, now: Date, maxFailures: Int, window: TimeInterval, maxFailuresPerAddress: Int = .max
-    ) throws -> SignInAdmission {
-        try writer.write { db in
+    ) async throws -> SignInAdmission {
+        try await writer.write { db in
             let fromAddress = try Date.fetchAll(
                 db,
                 sql: """
@@ -91,8 +91,8 @@ extension ModerationStore {
 
     /// Settles an admitted attempt. When the backend told us the account, the attempt is
     /// re-keyed to it and its username and e-mail become aliases of it.
-    public func settleSignInAttempt(_ attemptID: Int64, as settlement: SignInSettlement) throws {
-        try writer.write { db in
+    public func settleSignInAttempt(_ attemptID: Int64, as settlement: SignInSettlement) async throws {
+        try await writer.write { db in
             let pending = SignInAttemptState.pending.rawValue
             switch settlement {
             case .void:
@@ -121,16 +121,16 @@ extension ModerationStore {
 
     /// Removes attempts older than `before`: they no longer count towards any lockout.
     @discardableResult
-    public func deleteSignInAttempts(before: Date) throws -> Int {
-        try writer.write { db in
+    public func deleteSignInAttempts(before: Date) async throws -> Int {
+        try await writer.write { db in
             try db.execute(sql: "DELETE FROM signInAttempt WHERE attemptedAt < ?", arguments: [before])
             return db.changesCount
         }
     }
 
     /// Failed attempts (pending ones included) counted under `login`'s key from one address since `since`.
-    public func failedSignInCount(login: String, clientAddress: String, since: Date) throws -> Int {
-        try writer.read { db in
+    public func failedSignInCount(login: String, clientAddress: String, since: Date) async throws -> Int {
+        try await writer.read { db in
             try Int.fetchOne(
                 db,
                 sql: "SELECT COUNT(*) FROM signInAttempt WHERE login = ? AND clientAddress = ? AND succeeded = 0 AND attemptedAt > ?",

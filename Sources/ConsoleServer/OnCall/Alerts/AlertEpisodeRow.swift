@@ -73,8 +73,8 @@ struct AlertEpisodeRow: MustacheParent {
     }
 
     /// The episodes with their notices, as one read.
-    static func load(_ alerts: [QueueAlert], store: ModerationStore, viewerID: Int?, now: Date) throws -> [AlertEpisodeRow] {
-        let notices = try store.queueAlertNotices(alertIDs: alerts.map(\.id))
+    static func load(_ alerts: [QueueAlert], store: ModerationStore, viewerID: Int?, now: Date) async throws -> [AlertEpisodeRow] {
+        let notices = try await store.queueAlertNotices(alertIDs: alerts.map(\.id))
         return alerts.map { AlertEpisodeRow($0, notices: notices[$0.id] ?? [], viewerID: viewerID, now: now) }
     }
 

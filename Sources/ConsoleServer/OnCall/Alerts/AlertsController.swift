@@ -19,18 +19,18 @@ struct AlertsController {
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.onCallAlerts.pattern) { request, context in
-            try page(context: context, request: request)
+            try await page(context: context, request: request)
         }
         router.post(SiteURL.Route.onCallTarget.pattern, use: setTarget)
         router.post(SiteURL.Route.onCallAlertAcknowledge.pattern, use: acknowledge)
     }
 
-    private func page(context: ConsoleRequestContext, request: Request, problem: String? = nil) throws -> Response {
+    private func page(context: ConsoleRequestContext, request: Request, problem: String? = nil) async throws -> Response {
         let now = Date()
         let viewer = context.session?.staffId
-        let active = try store.activeQueueAlerts()
-        let history = try store.recentQueueAlerts(limit: Self.historyShown)
-        let page = AlertsPage(
+        let active = try await store.activeQueueAlerts()
+        let history = try await store.recentQueueAlerts(limit: Self.historyShown)
+        let page = await AlertsPage(
             layout: LayoutModel(context: context, title: "Alerts & targets", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
             subnav: OnCallSubnav.links(current: .alerts), targets: AlertsPage.targets(try store.queueTargets()),
             problem: problem ?? "", hasProblem: problem != nil,
@@ -47,21 +47,21 @@ struct AlertsController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: QueueTargetForm.self, context: context)
         guard let queue = form.queue.flatMap(ModerationQueue.init(rawValue:)) else {
-            return try page(context: context, request: request, problem: "Choose one of the three queues. No target was changed.")
+            return try await page(context: context, request: request, problem: "Choose one of the three queues. No target was changed.")
         }
         let text = (form.hours ?? "").trimmingCharacters(in: .whitespaces)
         guard let hours = Int(text), Self.targetHours.contains(hours) else {
-            return try page(
+            return try await page(
                 context: context, request: request,
                 problem: "A target is a whole number of hours from \(Self.targetHours.lowerBound) to \(Self.targetHours.upperBound). "
                     + "\(queue.label) keeps its target.")
         }
-        let before = try store.queueTargets().minutes(queue)
+        let before = try await store.queueTargets().minutes(queue)
         let entry = audit.staffEntry(
             "queueTarget.update", targetKind: "queue", targetId: queue.rawValue, targetName: queue.label,
             statusBefore: QueueAlertNotification.target(TimeInterval(before * 60)), statusAfter: "\(hours) h", context: context,
             userAgent: request.userAgent)
-        try store.setQueueTarget(queue, minutes: hours * 60, audit: entry, now: Date())
+        try await store.setQueueTarget(queue, minutes: hours * 60, audit: entry, now: Date())
         try await sessions.flash("\(queue.label): items now count as overdue after \(hours) h.", sessionID: session.id)
         return .redirect(to: SiteURL.onCallAlerts.path, type: .normal)
     }
@@ -72,12 +72,12 @@ struct AlertsController {
         guard let text = SiteURL.Route.onCallAlertAcknowledge.value(in: context.parameters), let id = Int64(text) else { throw ConsoleError.notFound }
         let form = try await request.decodeForm(as: AcknowledgeForm.self, context: context)
         let returnTo = form.returnTo.flatMap(AcknowledgeForm.ReturnTo.init(rawValue:)) == .dashboard ? SiteURL.dashboard : SiteURL.onCallAlerts
-        guard let alert = try store.queueAlert(id: id) else { throw ConsoleError.notFound }
+        guard let alert = try await store.queueAlert(id: id) else { throw ConsoleError.notFound }
         let entry = audit.staffEntry(
             "alert.acknowledge", targetKind: "queueAlert", targetId: String(id), targetName: alert.queue.label,
             statusBefore: alert.state.rawValue, statusAfter: QueueAlert.State.acknowledged.rawValue, context: context,
             userAgent: request.userAgent)
-        let outcome = try store.acknowledgeQueueAlert(
+        let outcome = try await store.acknowledgeQueueAlert(
             id: id, by: StaffMember(id: session.staffId, username: session.username), audit: entry, now: Date())
         let message: String
         switch outcome {

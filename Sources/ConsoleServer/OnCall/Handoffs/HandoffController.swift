@@ -14,10 +14,10 @@ struct HandoffController {
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.onCallHandoffs.pattern) { request, context in
-            try list(request: request, context: context)
+            try await list(request: request, context: context)
         }
         router.get(SiteURL.Route.onCallHandoff.pattern) { request, context in
-            try show(request: request, context: context)
+            try await show(request: request, context: context)
         }
         router.post(SiteURL.Route.onCallHandoffNote.pattern, use: saveNote)
         router.post(SiteURL.Route.onCallHandoffFollowUp.pattern, use: addFollowUp)
@@ -26,17 +26,17 @@ struct HandoffController {
 
     // MARK: Pages
 
-    private func list(request: Request, context: ConsoleRequestContext, problem: String? = nil, noteText: String? = nil) throws -> Response {
+    private func list(request: Request, context: ConsoleRequestContext, problem: String? = nil, noteText: String? = nil) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let now = Date()
         var current: HandoffsPage.Current?
         var zone = "UTC"
-        if let schedule = try store.onCallSchedule(since: now), let shift = schedule.rotation.shiftIndex(at: now) {
+        if let schedule = try await store.onCallSchedule(since: now), let shift = schedule.rotation.shiftIndex(at: now) {
             let rotationZone = schedule.rotation.timeZone
             zone = rotationZone.identifier
             let handoffAt = schedule.shift(shift).endsAt
             let onCall = schedule.member(at: now)
-            let note = try store.handoffNote(shiftIndex: shift)
+            let note = try await store.handoffNote(shiftIndex: shift)
             current = HandoffsPage.Current(
                 shift: shift, onCall: onCall?.username ?? "nobody", handoffAt: ZonedTimeText.text(handoffAt, in: rotationZone),
                 incoming: schedule.member(at: handoffAt)?.username ?? "nobody", canWriteNote: onCall?.id == session.staffId,
@@ -44,7 +44,7 @@ struct HandoffController {
                 noteWritten: note.map { ZonedTimeText.text($0.writtenAt, in: rotationZone) } ?? "", hasNote: note != nil,
                 noteURL: SiteURL.onCallHandoffNote.path)
         }
-        let page = HandoffsPage(
+        let page = await HandoffsPage(
             layout: LayoutModel(context: context, title: "Hand-offs", active: .onCall, summary: try MirrorPageData.navigationCounts(store)), current: current, timeZone: zone,
             rows: try store.shiftHandoffs(limit: Self.listed).map(HandoffsPage.Row.init), problem: problem)
         var response = try renderer.render(page, with: "handoffs").response(from: request, context: context)
@@ -52,12 +52,12 @@ struct HandoffController {
         return response
     }
 
-    private func show(request: Request, context: ConsoleRequestContext, problem: String? = nil, followUpText: String = "") throws -> Response {
+    private func show(request: Request, context: ConsoleRequestContext, problem: String? = nil, followUpText: String = "") async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let handoff = try requestedHandoff(context)
+        let handoff = try await requestedHandoff(context)
         let page = HandoffPage(
-            layout: LayoutModel(context: context, title: "Hand-off of shift \(handoff.shiftIndex)", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
-            handoff: handoff, followUps: try store.handoffFollowUps(shiftIndex: handoff.shiftIndex), viewerID: session.staffId,
+            layout: LayoutModel(context: context, title: "Hand-off of shift \(handoff.shiftIndex)", active: .onCall, summary: try await MirrorPageData.navigationCounts(store)),
+            handoff: handoff, followUps: try await store.handoffFollowUps(shiftIndex: handoff.shiftIndex), viewerID: session.staffId,
             followUpText: followUpText, problem: problem)
         var response = try renderer.render(page, with: "handoff").response(from: request, context: context)
         if problem != nil { response.status = .badRequest }
@@ -74,7 +74,7 @@ struct HandoffController {
         let text = form.text ?? ""
         let now = Date()
         guard let shift = form.shift.flatMap({ Int($0) }) else { throw ConsoleError.badInput("The note form names no shift: reload the page and try again.") }
-        guard let schedule = try store.onCallSchedule(since: now), schedule.rotation.shiftIndex(at: now) == shift else {
+        guard let schedule = try await store.onCallSchedule(since: now), schedule.rotation.shiftIndex(at: now) == shift else {
             try await sessions.flash(HandoffError.alreadyHandedOver.description, sessionID: session.id)
             return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
         }
@@ -86,12 +86,12 @@ struct HandoffController {
             "handoff.note", targetKind: "handoff", targetId: String(shift), targetName: "hand-off of shift \(shift)", context: context,
             userAgent: request.userAgent)
         do {
-            try store.saveHandoffNote(
+            try await store.saveHandoffNote(
                 shiftIndex: shift, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry, now: now)
         } catch let error as HandoffError {
             switch error {
             case .emptyNote, .noteTooLong:
-                return try list(request: request, context: context, problem: error.description, noteText: text)
+                return try await list(request: request, context: context, problem: error.description, noteText: text)
             default:
                 try await sessions.flash(error.description, sessionID: session.id)
                 return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
@@ -105,7 +105,7 @@ struct HandoffController {
     @Sendable func addFollowUp(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let handoff = try requestedHandoff(context)
+        let handoff = try await requestedHandoff(context)
         let form = try await request.decodeForm(as: HandoffFollowUpForm.self, context: context)
         let text = form.text ?? ""
         let back = SiteURL.onCallHandoff(handoff.shiftIndex).path
@@ -113,13 +113,13 @@ struct HandoffController {
             "handoff.followUp", targetKind: "handoff", targetId: String(handoff.shiftIndex), targetName: "hand-off of shift \(handoff.shiftIndex)",
             context: context, userAgent: request.userAgent)
         do {
-            try store.addHandoffFollowUp(
+            try await store.addHandoffFollowUp(
                 shiftIndex: handoff.shiftIndex, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry,
                 now: Date())
         } catch let error as HandoffError {
             switch error {
             case .emptyNote, .noteTooLong:
-                return try show(request: request, context: context, problem: error.description, followUpText: text)
+                return try await show(request: request, context: context, problem: error.description, followUpText: text)
             default:
                 try await sessions.flash(error.description, sessionID: session.id)
                 return .redirect(to: back, type: .normal)
@@ -133,7 +133,7 @@ struct HandoffController {
     @Sendable func dismiss(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let handoff = try requestedHandoff(context)
+        let handoff = try await requestedHandoff(context)
         let form = try await request.decodeForm(as: HandoffDismissForm.self, context: context)
         let back = form.from == "dashboard" ? SiteURL.dashboard.path : SiteURL.onCallHandoff(handoff.shiftIndex).path
         let entry = audit.staffEntry(
@@ -142,7 +142,7 @@ struct HandoffController {
             userAgent: request.userAgent)
         let flash: String
         do {
-            try store.dismissHandoff(
+            try await store.dismissHandoff(
                 shiftIndex: handoff.shiftIndex, by: StaffMember(id: session.staffId, username: session.username), audit: entry, now: Date())
             flash = "Hand-off dismissed: it stays on the Hand-offs page."
         } catch let error as HandoffError {
@@ -152,9 +152,9 @@ struct HandoffController {
         return .redirect(to: back, type: .normal)
     }
 
-    private func requestedHandoff(_ context: ConsoleRequestContext) throws -> ShiftHandoff {
+    private func requestedHandoff(_ context: ConsoleRequestContext) async throws -> ShiftHandoff {
         guard let text = SiteURL.Route.onCallHandoff.value(in: context.parameters), text.count <= 9,
-            text.allSatisfy({ $0.isASCII && $0.isNumber }), let shift = Int(text), shift >= 0, let handoff = try store.shiftHandoff(shift)
+            text.allSatisfy({ $0.isASCII && $0.isNumber }), let shift = Int(text), shift >= 0, let handoff = try await store.shiftHandoff(shift)
         else { throw ConsoleError.notFound }
         return handoff
     }

@@ -58,11 +58,11 @@ struct HandoffPanel: MustacheParent {
     static let empty = HandoffPanel(received: nil, noteLink: nil)
 
     /// What `staffID` sees at `now`.
-    static func load(from store: ModerationStore, staffID: Int, now: Date) throws -> HandoffPanel {
+    static func load(from store: ModerationStore, staffID: Int, now: Date) async throws -> HandoffPanel {
         var received: Received?
-        if let handoff = try store.shownHandoff(incomingID: staffID) {
+        if let handoff = try await store.shownHandoff(incomingID: staffID) {
             let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
-            let followUps = try store.handoffFollowUps(shiftIndex: handoff.shiftIndex).count
+            let followUps = try await store.handoffFollowUps(shiftIndex: handoff.shiftIndex).count
             received = Received(
                 from: handoff.outgoing.username, shift: handoff.shiftIndex,
                 period: "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))",
@@ -71,10 +71,10 @@ struct HandoffPanel: MustacheParent {
                 href: SiteURL.onCallHandoff(handoff.shiftIndex).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.shiftIndex).path)
         }
         var noteLink: NoteLink?
-        if let schedule = try store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID,
+        if let schedule = try await store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID,
             let shift = schedule.rotation.shiftIndex(at: now)
         {
-            noteLink = NoteLink(shift: shift, hasNote: try store.handoffNote(shiftIndex: shift) != nil, href: SiteURL.onCallHandoffs.path)
+            noteLink = await NoteLink(shift: shift, hasNote: try store.handoffNote(shiftIndex: shift) != nil, href: SiteURL.onCallHandoffs.path)
         }
         return HandoffPanel(received: received, noteLink: noteLink)
     }

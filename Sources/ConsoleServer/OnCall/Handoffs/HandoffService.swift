@@ -40,7 +40,7 @@ actor HandoffService: Service {
     @discardableResult
     func tick() async -> Int? {
         do {
-            return try buildDueHandoff()
+            return try await buildDueHandoff()
         } catch {
             // Tried again on the next tick; nothing was stored.
             logger.error("hand-off digest not built", metadata: ["error": "\(error)"])
@@ -48,27 +48,27 @@ actor HandoffService: Service {
         }
     }
 
-    private func buildDueHandoff() throws -> Int? {
+    private func buildDueHandoff() async throws -> Int? {
         let at = now()
-        guard let rotation = try store.rotation(), let current = rotation.shiftIndex(at: at), current >= 1 else { return nil }
+        guard let rotation = try await store.rotation(), let current = rotation.shiftIndex(at: at), current >= 1 else { return nil }
         let shift = current - 1
         let schedule = OnCallSchedule(rotation: rotation, overrides: [])
         let (startsAt, endsAt) = schedule.shift(shift)
-        guard at.timeIntervalSince(endsAt) <= Self.backfillLimit, try store.shiftHandoff(shift) == nil,
-            let withOverrides = try store.onCallSchedule(since: startsAt),
+        guard at.timeIntervalSince(endsAt) <= Self.backfillLimit, try await store.shiftHandoff(shift) == nil,
+            let withOverrides = try await store.onCallSchedule(since: startsAt),
             let outgoing = withOverrides.member(at: endsAt.addingTimeInterval(-1)), let incoming = withOverrides.member(at: endsAt)
         else { return nil }
-        let digest = try builder.digest(startsAt: startsAt, endsAt: endsAt, timeZone: rotation.timeZone, asOf: at)
+        let digest = try await builder.digest(startsAt: startsAt, endsAt: endsAt, timeZone: rotation.timeZone, asOf: at)
         let handoff = ShiftHandoff(
             shiftIndex: shift, startsAt: startsAt, endsAt: endsAt, outgoing: outgoing, incoming: incoming, digest: digest, builtAt: at)
-        let stored = try store.recordHandoff(handoff) { final in message(for: final, now: at) }
+        let stored = try await store.recordHandoff(handoff) { final in self.message(for: final, now: at) }
         guard stored else { return nil }
         logger.info("hand-off digest built", metadata: ["shift": "\(shift)", "incoming": "\(incoming.username)"])
         nudge()
         return shift
     }
 
-    private func message(for handoff: ShiftHandoff, now: Date) -> OutboxMessage {
+    private nonisolated func message(for handoff: ShiftHandoff, now: Date) -> OutboxMessage {
         let push = HandoffNotification.push(for: handoff)
         let id = UUID().uuidString
         let headers = push.headers(messageID: id, bundleID: bundleID, collapseID: "handoff-\(handoff.shiftIndex)", now: now)

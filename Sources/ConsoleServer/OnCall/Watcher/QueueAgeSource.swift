@@ -44,21 +44,21 @@ actor QueueAgeSource {
     /// What is known of `queue` at `now`: from the fresh mirror, a read made now if one is due
     /// and the budget allows, else the last sighting; `nil` when nothing is known yet.
     func sighting(_ queue: ModerationQueue, now: Date) async -> QueueSighting? {
-        if let mirrored = mirrorSighting(queue, now: now) { return mirrored }
+        if let mirrored = await mirrorSighting(queue, now: now) { return mirrored }
         if isReadDue(queue, now: now) { await read(queue, now: now) }
         return sightings[queue]
     }
 
     // MARK: The mirror
 
-    private func mirrorSighting(_ queue: ModerationQueue, now: Date) -> QueueSighting? {
+    private func mirrorSighting(_ queue: ModerationQueue, now: Date) async -> QueueSighting? {
         guard mirrorIsOn else { return nil }
         do {
-            guard let health = try store.mirrorHealth(), health.unansweredSince == nil,
-                let passEnded = try store.mirrorScopeState(Self.scope(queue)).lastPassCompletedAt,
+            guard let health = try await store.mirrorHealth(), health.unansweredSince == nil,
+                let passEnded = try await store.mirrorScopeState(Self.scope(queue)).lastPassCompletedAt,
                 now.timeIntervalSince(passEnded) <= configuration.mirrorFreshness
             else { return nil }
-            let waiting = try store.mirroredWaitingDates()
+            let waiting = try await store.mirroredWaitingDates()
             switch queue {
             case .libraries: return QueueSighting(dates: waiting.libraries)
             case .reports: return QueueSighting(dates: waiting.reports)
@@ -84,7 +84,7 @@ actor QueueAgeSource {
         let scope = Self.scope(queue)
         // A look needs both ends; without room for both (when there is more than one page) it waits.
         let needed = (pagesLastSeen[queue] ?? 2) > 1 ? 2 : 1
-        guard budget.watcherAvailable(scope, at: now) >= needed else { return }
+        guard await budget.watcherAvailable(scope, at: now) >= needed else { return }
         guard let signedIn = await credentials(refusedSessions) else {
             if !saidNobodySignedIn { logger.notice("queue watcher waits: nobody is signed in to read the queues with") }
             saidNobodySignedIn = true
@@ -93,7 +93,7 @@ actor QueueAgeSource {
         saidNobodySignedIn = false
         lastRead[queue] = now
         do {
-            guard budget.claimWatcher(scope, at: now) else { return }
+            guard await budget.claimWatcher(scope, at: now) else { return }
             let first = try await page(queue, number: 1, credentials: signedIn.credentials)
             let pages = max(1, first.pagination.totalPages)
             pagesLastSeen[queue] = pages
@@ -101,7 +101,7 @@ actor QueueAgeSource {
                 sightings[queue] = QueueSighting(dates: first.dates)
                 return
             }
-            guard budget.claimWatcher(scope, at: now) else { return }
+            guard await budget.claimWatcher(scope, at: now) else { return }
             let last = try await page(queue, number: min(pages, Page.numberRange.upperBound), credentials: signedIn.credentials)
             let read = first.dates + last.dates
             let unseen = max(0, first.pagination.total - read.count)

@@ -39,14 +39,14 @@ actor QueueWatcher: Service {
     func tick() async {
         do {
             let at = now()
-            let targets = try store.queueTargets()
-            let schedule = try store.onCallSchedule(since: at)
-            let active = Dictionary(try store.activeQueueAlerts().map { ($0.queue, $0) }, uniquingKeysWith: { first, _ in first })
+            let targets = try await store.queueTargets()
+            let schedule = try await store.onCallSchedule(since: at)
+            let active = await Dictionary(try store.activeQueueAlerts().map { ($0.queue, $0) }, uniquingKeysWith: { first, _ in first })
             var stored = false
             for queue in ModerationQueue.allCases {
                 guard let sighting = await source.sighting(queue, now: at) else { continue }
                 let seen = Seen(queue: queue, sighting: sighting, target: targets.target(queue), targetMinutes: targets.minutes(queue), now: at)
-                stored = try watch(seen, episode: active[queue], schedule: schedule) || stored
+                stored = try await watch(seen, episode: active[queue], schedule: schedule) || stored
             }
             if stored { nudge() }
         } catch {
@@ -80,16 +80,16 @@ actor QueueWatcher: Service {
     }
 
     /// Moves one queue's episode on; `true` when a message was stored.
-    private func watch(_ seen: Seen, episode: QueueAlert?, schedule: OnCallSchedule?) throws -> Bool {
+    private func watch(_ seen: Seen, episode: QueueAlert?, schedule: OnCallSchedule?) async throws -> Bool {
         guard seen.overdue > 0, let oldest = seen.oldest else {
-            if let episode, try store.closeQueueAlert(id: episode.id, now: seen.now) {
+            if let episode, try await store.closeQueueAlert(id: episode.id, now: seen.now) {
                 logger.info("queue back under target", metadata: ["queue": "\(seen.queue.rawValue)", "alert": "\(episode.id)"])
             }
             return false
         }
         guard let episode else {
             let onCall = schedule?.member(at: seen.now)
-            let opened = try store.openQueueAlert(
+            let opened = try await store.openQueueAlert(
                 seen.queue, overdueCount: seen.overdue, oldestCreatedAt: oldest, targetMinutes: seen.targetMinutes, telling: onCall,
                 now: seen.now, message: notice(seen))
             if let opened {
@@ -97,22 +97,22 @@ actor QueueWatcher: Service {
             }
             return opened != nil && onCall != nil
         }
-        guard try store.noteQueueAlert(id: episode.id, overdueCount: seen.overdue, oldestCreatedAt: oldest) else { return false }
-        if let escalated = try escalate(episode, seen, schedule: schedule) { return escalated }
-        return try remind(episode, seen, schedule: schedule)
+        guard try await store.noteQueueAlert(id: episode.id, overdueCount: seen.overdue, oldestCreatedAt: oldest) else { return false }
+        if let escalated = try await escalate(episode, seen, schedule: schedule) { return escalated }
+        return try await remind(episode, seen, schedule: schedule)
     }
 
     /// The holder did not acknowledge in time: the next person in the rotation is told.
     /// `nil` when escalation is not due or nobody is left to escalate to.
-    private func escalate(_ episode: QueueAlert, _ seen: Seen, schedule: OnCallSchedule?) throws -> Bool? {
+    private func escalate(_ episode: QueueAlert, _ seen: Seen, schedule: OnCallSchedule?) async throws -> Bool? {
         guard episode.state.awaitsAcknowledgement, let holderID = episode.notifiedStaffId, let heldSince = episode.heldSince,
             seen.now.timeIntervalSince(heldSince) >= configuration.ackTimeout, let rotation = schedule?.rotation,
             let next = rotation.escalation(after: holderID, firstTold: episode.firstNotifiedStaffId ?? holderID, at: seen.now)
         else { return nil }
-        let holder = try store.staffMember(id: holderID)?.username ?? "the person on call"
+        let holder = try await store.staffMember(id: holderID)?.username ?? "the person on call"
         let push = QueueAlertNotification.escalation(
             seen.queue, overdue: seen.overdue, exact: seen.exact, oldestAge: seen.oldestAge, target: seen.target, unacknowledgedBy: holder)
-        let sent = try store.escalateQueueAlert(episode, telling: next, now: seen.now) { recipient, _, _ in
+        let sent = try await store.escalateQueueAlert(episode, telling: next, now: seen.now) { recipient, _, _ in
             QueueAlertNotification.message(push, to: recipient, queue: seen.queue, bundleID: self.bundleID, now: seen.now)
         }
         if sent {
@@ -123,20 +123,20 @@ actor QueueWatcher: Service {
 
     /// Tells the holder again after `repeatInterval`, or tells the person on call now when
     /// nobody could be told before.
-    private func remind(_ episode: QueueAlert, _ seen: Seen, schedule: OnCallSchedule?) throws -> Bool {
+    private func remind(_ episode: QueueAlert, _ seen: Seen, schedule: OnCallSchedule?) async throws -> Bool {
         let recipient: StaffMember?
         if let holderID = episode.notifiedStaffId {
             guard let last = episode.lastNotifiedAt, seen.now.timeIntervalSince(last) >= configuration.repeatInterval else { return false }
             if episode.state == .acknowledged, let id = episode.acknowledgedById, let username = episode.acknowledgedByUsername {
                 recipient = StaffMember(id: id, username: username)
             } else {
-                recipient = try store.staffMember(id: holderID)
+                recipient = try await store.staffMember(id: holderID)
             }
         } else {
             recipient = schedule?.member(at: seen.now)
         }
         guard let recipient else { return false }
-        return try store.remindQueueAlert(episode, telling: recipient, now: seen.now, message: notice(seen))
+        return try await store.remindQueueAlert(episode, telling: recipient, now: seen.now, message: notice(seen))
     }
 
     private func notice(_ seen: Seen) -> ModerationStore.QueueAlertMessage {

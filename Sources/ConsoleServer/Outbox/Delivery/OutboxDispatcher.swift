@@ -88,7 +88,7 @@ public final class OutboxDispatcher: Service, Sendable {
             self.doorbell.ring()
         }
         do {
-            let released = try store.releaseOutboxMessages(owner: owner)
+            let released = try await store.releaseOutboxMessages(owner: owner)
             if released > 0 { logger.info("outbox messages given back at shutdown", metadata: ["count": "\(released)"]) }
         } catch {
             // Their lease runs out instead, and the next dispatcher takes them.
@@ -101,16 +101,16 @@ public final class OutboxDispatcher: Service, Sendable {
     /// in a loop; benchmarks call it directly).
     @discardableResult
     public func deliverDueBatch(now: Date = Date()) async throws -> Int {
-        let claimed = try store.claimDueOutboxMessages(
+        let claimed = try await store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
         // A batch held up by a slow receiver keeps its claims: only a dead dispatcher's expire.
         let heartbeat = renewingLeases(of: claimed.map(\.id))
         defer { heartbeat.cancel() }
-        let devices = try store.deliverableDevices(userIDs: Set(claimed.map(\.recipientUserId)))
+        let devices = try await store.deliverableDevices(userIDs: Set(claimed.map(\.recipientUserId)))
         // Every message, not only those tried before by this run of attempts: a Retry now starts
         // the count again, and the devices an earlier run reached must not have it twice.
-        let reached = try store.deliveredDeviceTokens(messageIDs: claimed.map(\.id))
+        let reached = try await store.deliveredDeviceTokens(messageIDs: claimed.map(\.id))
         let settlements = await withTaskGroup(of: OutboxSettlement.self) { group in
             for message in claimed {
                 let remaining = (devices[message.recipientUserId] ?? []).filter { !(reached[message.id] ?? []).contains($0.token) }
@@ -119,7 +119,7 @@ public final class OutboxDispatcher: Service, Sendable {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        let lost = try store.settleOutboxMessages(settlements, owner: owner, now: Date())
+        let lost = try await store.settleOutboxMessages(settlements, owner: owner, now: Date())
         for id in lost { logger.warning("outbox claim lost; another dispatcher's outcome stands", metadata: ["outbox.id": "\(id)"]) }
         return claimed.count
     }
@@ -130,7 +130,7 @@ public final class OutboxDispatcher: Service, Sendable {
                 try? await Task.sleep(for: .milliseconds(Int(configuration.leaseSeconds * 1000 / 3)))
                 guard !Task.isCancelled else { return }
                 do {
-                    try store.renewOutboxLeases(ids, owner: owner, until: Date().addingTimeInterval(configuration.leaseSeconds))
+                    try await store.renewOutboxLeases(ids, owner: owner, until: Date().addingTimeInterval(configuration.leaseSeconds))
                 } catch {
                     logger.warning("outbox leases not renewed", metadata: ["error": "\(error)"])
                 }
@@ -221,7 +221,7 @@ public final class OutboxDispatcher: Service, Sendable {
             await doorbell.wait(atMost: .milliseconds(Int(min(30, 0.5 * pow(2, Double(min(failures, 10)))) * 1000)))
             return
         }
-        let next = (try? store.nextOutboxDueDate()) ?? nil
+        let next = await (try? store.nextOutboxDueDate()) ?? nil
         let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), configuration.idlePoll)
         await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }

@@ -9,8 +9,8 @@ extension ModerationStore {
     /// Stores the hand-off of `handoff.shiftIndex` with the note written for it, unless one is
     /// stored already; only when this call's row landed is `message` (built from the final
     /// digest) stored too. `false` when another process stored the hand-off first.
-    public func recordHandoff(_ handoff: ShiftHandoff, message: (ShiftHandoff) -> OutboxMessage) throws -> Bool {
-        try writer.write { db in
+    public func recordHandoff(_ handoff: ShiftHandoff, message: @escaping @Sendable (ShiftHandoff) -> OutboxMessage) async throws -> Bool {
+        try await writer.write { db in
             var handoff = handoff
             // Read here, not by the caller: a note saved while the digest was being built still goes with it.
             handoff.digest.note = try Self.handoffNote(shiftIndex: handoff.shiftIndex, db).map {
@@ -32,22 +32,22 @@ extension ModerationStore {
         }
     }
 
-    public func shiftHandoff(_ shiftIndex: Int) throws -> ShiftHandoff? {
-        try writer.read { db in
+    public func shiftHandoff(_ shiftIndex: Int) async throws -> ShiftHandoff? {
+        try await writer.read { db in
             try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE shiftIndex = ?", arguments: [shiftIndex])
         }
     }
 
     /// Past hand-offs, newest first.
-    public func shiftHandoffs(limit: Int) throws -> [ShiftHandoff] {
-        try writer.read { db in
+    public func shiftHandoffs(limit: Int) async throws -> [ShiftHandoff] {
+        try await writer.read { db in
             try ShiftHandoff.fetchAll(db, sql: "SELECT * FROM shiftHandoff ORDER BY shiftIndex DESC LIMIT ?", arguments: [limit])
         }
     }
 
     /// The newest hand-off to `staffID` still on their dashboard.
-    public func shownHandoff(incomingID staffID: Int) throws -> ShiftHandoff? {
-        try writer.read { db in
+    public func shownHandoff(incomingID staffID: Int) async throws -> ShiftHandoff? {
+        try await writer.read { db in
             try ShiftHandoff.fetchOne(
                 db, sql: "SELECT * FROM shiftHandoff WHERE incomingId = ? AND dismissedAt IS NULL ORDER BY shiftIndex DESC LIMIT 1",
                 arguments: [staffID])
@@ -56,8 +56,8 @@ extension ModerationStore {
 
     /// Takes a hand-off off its incoming person's dashboard, with its audit entry. Only they
     /// may; a second dismissal (another tab, another process) is `alreadyDismissed`.
-    public func dismissHandoff(shiftIndex: Int, by staff: StaffMember, audit: AuditEntry, now: Date) throws {
-        try writer.write { db in
+    public func dismissHandoff(shiftIndex: Int, by staff: StaffMember, audit: AuditEntry, now: Date) async throws {
+        try await writer.write { db in
             try db.execute(
                 sql: "UPDATE shiftHandoff SET dismissedAt = ?, dismissedBy = ? WHERE shiftIndex = ? AND incomingId = ? AND dismissedAt IS NULL",
                 arguments: [now, staff.username, shiftIndex, staff.id])
@@ -74,8 +74,8 @@ extension ModerationStore {
     // MARK: Notes
 
     /// The note for the hand-off at the end of shift `shiftIndex`, if one was written.
-    public func handoffNote(shiftIndex: Int) throws -> HandoffNote? {
-        try writer.read { db in try Self.handoffNote(shiftIndex: shiftIndex, db) }
+    public func handoffNote(shiftIndex: Int) async throws -> HandoffNote? {
+        try await writer.read { db in try Self.handoffNote(shiftIndex: shiftIndex, db) }
     }
 
     static func handoffNote(shiftIndex: Int, _ db: Database) throws -> HandoffNote? {
@@ -84,8 +84,8 @@ extension ModerationStore {
     }
 
     /// Follow-ups to the hand-off of shift `shiftIndex`, oldest first.
-    public func handoffFollowUps(shiftIndex: Int) throws -> [HandoffNote] {
-        try writer.read { db in
+    public func handoffFollowUps(shiftIndex: Int) async throws -> [HandoffNote] {
+        try await writer.read { db in
             try HandoffNote.fetchAll(
                 db, sql: "SELECT * FROM handoffNote WHERE shiftIndex = ? AND kind = ? ORDER BY writtenAt, id",
                 arguments: [shiftIndex, HandoffNote.Kind.followUp.rawValue])
@@ -94,9 +94,9 @@ extension ModerationStore {
 
     /// Writes or replaces the note for the coming hand-off of shift `shiftIndex`, with its audit
     /// entry; once that hand-off is stored, the note is part of its digest and `alreadyHandedOver`.
-    public func saveHandoffNote(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) throws {
+    public func saveHandoffNote(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
         let text = try HandoffNote.checked(text)
-        try writer.write { db in
+        try await writer.write { db in
             guard try !Self.hasHandoff(shiftIndex, db) else { throw HandoffError.alreadyHandedOver }
             try db.execute(
                 sql: """
@@ -111,9 +111,9 @@ extension ModerationStore {
     }
 
     /// Adds a follow-up to a stored hand-off, with its audit entry: only its outgoing person may.
-    public func addHandoffFollowUp(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) throws {
+    public func addHandoffFollowUp(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
         let text = try HandoffNote.checked(text)
-        try writer.write { db in
+        try await writer.write { db in
             guard let outgoingID = try Int.fetchOne(db, sql: "SELECT outgoingId FROM shiftHandoff WHERE shiftIndex = ?", arguments: [shiftIndex])
             else { throw HandoffError.noSuchHandoff }
             guard outgoingID == author.id else { throw HandoffError.notOutgoing }
