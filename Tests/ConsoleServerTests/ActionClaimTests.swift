@@ -26,11 +26,12 @@ struct ActionClaimTests {
                     let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken()).jsonObject()
                     let slugs = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }.prefix(16)
                     #expect(slugs.count == 16)
-                    let ids = try slugs.map { slug in
-                        try #require(try first.store.enqueue(ModerationAction(
+                    var ids: [Int64] = []
+                    for slug in slugs {
+                        ids.append(try #require(try await first.store.enqueue(ModerationAction(
                             idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
                             targetKey: slug, statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "test",
-                            clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
+                            clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id))
                     }
 
                     // act: both work through the same due actions at the same time, a few passes each
@@ -42,13 +43,14 @@ struct ActionClaimTests {
                     for slug in slugs {
                         #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "\(slug) PATCHed once")
                     }
-                    let states = try ids.map { try first.store.action(id: $0)?.state }
+                    var states: [ModerationAction.State?] = []
+                    for id in ids { states.append(try await first.store.action(id: id)?.state) }
                     #expect(states.allSatisfy { $0 == .applied }, "\(states)")
-                    let audit = try first.store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+                    let audit = try await first.store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
                     #expect(audit.count == ids.count)
                     #expect(Set(audit.compactMap(\.actionId)) == Set(ids))
                     #expect(audit.allSatisfy { $0.outcome == .applied })
-                    let messages = try first.store.outboxMessages(limit: 200)
+                    let messages = try await first.store.outboxMessages(limit: 200)
                     #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per action")
                     #expect(messages.allSatisfy { $0.sentByBookCorners }, "approvals from pending, whichever runner confirmed them: recorded only")
                 } catch {

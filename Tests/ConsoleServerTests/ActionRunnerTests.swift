@@ -88,35 +88,35 @@ struct ActionRunnerTests {
         let transport = ScriptedTransport()
         let dispatcher = OutboxDispatcher(store: store, transport: transport, policy: .standard, logger: ConsoleFixture.quietLogger)
         while try await dispatcher.deliverDueBatch() > 0 {}
-        return (try store.outboxMessages(), transport)
+        return await (try store.outboxMessages(), transport)
     }
 
     @Test("a crash after the PATCH: on resume the re-check finds it applied; no second PATCH, one audit entry, one message")
     func resumeAfterCrash() async throws {
         try await withRunner { dependencies, sandbox, account in
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            var recorded = try dependencies.store.enqueue(action(account, slug: slug))
+            var recorded = try await dependencies.store.enqueue(action(account, slug: slug))
             let id = try #require(recorded.id)
             // The previous process claimed it under a 1-second lease and started its PATCH, which landed;
             // then it died, and its lease ran out.
             let claimedAt = Date()
-            _ = try #require(try dependencies.store.claim(id, owner: "dead-process", leaseUntil: claimedAt.addingTimeInterval(1), now: claimedAt))
-            try dependencies.store.beginSend(id, owner: "dead-process", now: claimedAt)
+            _ = try #require(try await dependencies.store.claim(id, owner: "dead-process", leaseUntil: claimedAt.addingTimeInterval(1), now: claimedAt))
+            try await dependencies.store.beginSend(id, owner: "dead-process", now: claimedAt)
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             try await Task.sleep(until: .now + .seconds(max(0, 1.1 + claimedAt.timeIntervalSinceNow)))
             // Taken over, it first waits out the dead process's send deadline (its PATCH may still arrive).
             try await dependencies.runner.workThroughDueActions()
-            let waiting = try #require(try dependencies.store.action(id: id))
+            let waiting = try #require(try await dependencies.store.action(id: id))
             #expect(waiting.state == .waiting, "\(waiting.state)")
             #expect(waiting.outcomeMessage?.contains("can no longer arrive") == true, "\(waiting.outcomeMessage ?? "")")
             #expect(waiting.nextAttemptAt > Date().addingTimeInterval(15), "the send's deadline: 2 × 10 s timeout + 1 s")
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt)
-            recorded = try #require(try dependencies.store.action(id: id))
+            recorded = try #require(try await dependencies.store.action(id: id))
             #expect(recorded.state == .applied)
             #expect(recorded.attempts == 1, "no second PATCH was tried")
             #expect(recorded.outcomeMessage?.contains("confirmed on re-check") == true)
             try await dependencies.runner.workThroughDueActions()
-            let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+            let entries = try await dependencies.store.auditEntries().filter { $0.actionId == id }
             #expect(entries.count == 1)
             #expect(entries.first?.statusBefore == "pending", "the status seen before our change, not the re-read one")
             // Book Corners pushed "Your library is live" when our PATCH approved it: ours is recorded only.
@@ -132,12 +132,12 @@ struct ActionRunnerTests {
             try await withDependencies(backendURL: sandbox.baseURL, signedIn: false) { dependencies, account in
                 // setup: the author's decision, queued while they have no session
                 let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
                 try await dependencies.runner.workThroughDueActions()
-                let parked = try #require(try dependencies.store.action(id: id))
+                let parked = try #require(try await dependencies.store.action(id: id))
                 #expect(parked.state == .parked)
                 #expect(parked.outcomeMessage?.contains("sign in again") == true)
-                #expect(try dependencies.store.dueActions(now: Date().addingTimeInterval(3_600)).isEmpty, "parked actions are not retried on their own")
+                #expect(try await dependencies.store.dueActions(now: Date().addingTimeInterval(3_600)).isEmpty, "parked actions are not retried on their own")
 
                 // act: the author signs in through the console's own form, then the runner makes its pass
                 let app = Application(router: buildRouter(dependencies: dependencies), logger: ConsoleFixture.quietLogger)
@@ -148,7 +148,7 @@ struct ActionRunnerTests {
                 try await dependencies.runner.workThroughDueActions()
 
                 // check
-                let finished = try #require(try dependencies.store.action(id: id))
+                let finished = try #require(try await dependencies.store.action(id: id))
                 #expect(finished.state == .applied, "\(finished.outcomeMessage ?? "")")
                 #expect(try await backendStatus(sandbox, slug) == "approved")
             }
@@ -158,13 +158,13 @@ struct ActionRunnerTests {
     @Test("an item that no longer exists: failed, audited, nobody notified")
     func missingItem() async throws {
         try await withRunner { dependencies, _, account in
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: "no-such-library")).id)
+            let id = try #require(try await dependencies.store.enqueue(action(account, slug: "no-such-library")).id)
             try await dependencies.runner.workThroughDueActions()
-            let failed = try #require(try dependencies.store.action(id: id))
+            let failed = try #require(try await dependencies.store.action(id: id))
             #expect(failed.state == .failed)
             #expect(failed.outcomeMessage?.contains("no longer exists") == true)
-            #expect(try dependencies.store.auditEntries().first?.outcome == .failed)
-            #expect(try dependencies.store.outboxMessages().isEmpty)
+            #expect(try await dependencies.store.auditEntries().first?.outcome == .failed)
+            #expect(try await dependencies.store.outboxMessages().isEmpty)
         }
     }
 
@@ -174,12 +174,12 @@ struct ActionRunnerTests {
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             var refused = action(account, slug: slug, wanted: .rejected)
             refused.reason = String(repeating: "x", count: 2_001)
-            let id = try #require(try dependencies.store.enqueue(refused).id)
+            let id = try #require(try await dependencies.store.enqueue(refused).id)
             try await dependencies.runner.workThroughDueActions()
-            let failed = try #require(try dependencies.store.action(id: id))
+            let failed = try #require(try await dependencies.store.action(id: id))
             #expect(failed.state == .failed && failed.backendStatus == 422)
             #expect(failed.outcomeMessage?.contains("rejection_reason") == true)
-            #expect(try dependencies.store.outboxMessages().isEmpty)
+            #expect(try await dependencies.store.outboxMessages().isEmpty)
         }
     }
 
@@ -188,15 +188,17 @@ struct ActionRunnerTests {
         try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in
             let slugs = try await pendingSlugs(sandbox, 2)
             try await waitPastBoundary(window: 4)
-            let ids = try slugs.map { try #require(try dependencies.store.enqueue(action(account, slug: $0)).id) }
+            var ids: [Int64] = []
+            for slug in slugs { ids.append(try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)) }
             try await dependencies.runner.workThroughDueActions()
-            let states = try ids.map { try dependencies.store.action(id: $0)?.state }
+            var states: [ModerationAction.State?] = []
+            for id in ids { states.append(try await dependencies.store.action(id: id)?.state) }
             #expect(states == [.applied, .waiting])
-            let waiting = try #require(try dependencies.store.action(id: ids[1]))
+            let waiting = try #require(try await dependencies.store.action(id: ids[1]))
             #expect(waiting.backendStatus == 429 && waiting.nextAttemptAt > Date())
             try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
             try await dependencies.runner.workThroughDueActions()
-            #expect(try dependencies.store.action(id: ids[1])?.state == .applied)
+            #expect(try await dependencies.store.action(id: ids[1])?.state == .applied)
         }
     }
 
@@ -211,10 +213,10 @@ struct ActionRunnerTests {
             var granted = 0
             while await sync.reserveDecisionCheck(.libraryDetail) == .granted { granted += 1 }
             let windowEnd = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 6).rounded(.up) * 6)
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
             // act
             try await dependencies.runner.workThroughDueActions()
-            let waiting = try #require(try dependencies.store.action(id: id))
+            let waiting = try #require(try await dependencies.store.action(id: id))
             let readsWhileWaiting = await proxy.forwarded(.get, "/api/v1/libraries/moderation/\(slug)")
             let patchesWhileWaiting = await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)")
             try await Task.sleep(until: .now + .seconds(waiting.nextAttemptAt.timeIntervalSinceNow + 0.2))
@@ -224,7 +226,7 @@ struct ActionRunnerTests {
             #expect(waiting.state == .waiting && waiting.outcomeMessage?.contains("next try") == true, "\(waiting.outcomeMessage ?? "")")
             #expect(abs(waiting.nextAttemptAt.timeIntervalSince(windowEnd)) < 0.01, "next try at the window's end")
             #expect(readsWhileWaiting == 0 && patchesWhileWaiting == 0, "nothing read or sent over budget, nothing sent unchecked")
-            #expect(try dependencies.store.action(id: id)?.state == .applied)
+            #expect(try await dependencies.store.action(id: id)?.state == .applied)
             let calls = await proxy.forwardedLog().filter { $0.path == "/api/v1/libraries/moderation/\(slug)" }.map(\.method)
             #expect(calls == [.get, .patch], "checked, then sent")
         }
@@ -236,11 +238,11 @@ struct ActionRunnerTests {
             let (slug, id, waiting) = try await approveOnce(dependencies, sandbox, account)
             #expect(waiting.nextAttemptAt > Date(), "backs off instead of trying again at once")
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
-            let applied = try #require(try dependencies.store.action(id: id))
+            let applied = try #require(try await dependencies.store.action(id: id))
             #expect(applied.state == .applied)
             #expect(applied.outcomeMessage?.contains("confirmed on re-check") == true)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "sent once")
-            let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+            let entries = try await dependencies.store.auditEntries().filter { $0.actionId == id }
             #expect(entries.count == 1)
             #expect(entries.first?.statusBefore == "pending")
             let (messages, transport) = try await dispatchOutbox(dependencies.store)
@@ -255,26 +257,26 @@ struct ActionRunnerTests {
             try await withRunner(behindProxy: firstLibraryPatch(.dropAnswerAfterForwarding)) { dependencies, sandbox, account, proxy in
                 // setup: the submitter has a phone
                 let (slug, submitter) = try #require(try await pendingLibraries(sandbox, 1).first)
-                try dependencies.store.addDevice(userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
-                let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                try await dependencies.store.addDevice(userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
+                let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
                 // act: the PATCH lands but its answer never comes; the next pass re-checks
                 try await dependencies.runner.workThroughDueActions()
-                let waiting = try #require(try dependencies.store.action(id: id))
+                let waiting = try #require(try await dependencies.store.action(id: id))
                 try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
                 try await apns.deliverDueMessages(of: dependencies.store)
                 // check
                 #expect(waiting.state == .waiting, "\(waiting.state): \(waiting.outcomeMessage ?? "")")
-                let applied = try #require(try dependencies.store.action(id: id))
+                let applied = try #require(try await dependencies.store.action(id: id))
                 #expect(applied.state == .applied && applied.outcomeMessage?.contains("confirmed on re-check") == true, "\(applied.outcomeMessage ?? "")")
                 #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "one PATCH at the backend")
                 #expect(try await backendStatus(sandbox, slug) == "approved")
-                let entries = try dependencies.store.auditEntries().filter { $0.actionId == id }
+                let entries = try await dependencies.store.auditEntries().filter { $0.actionId == id }
                 #expect(entries.count == 1)
                 let entry = try #require(entries.first)
                 #expect(entry.outcome == .applied && entry.outcomeDetail.contains("confirmed on re-check"), "\(entry.outcome) \(entry.outcomeDetail)")
                 #expect(entry.statusBefore == "pending" && entry.statusAfter == "approved")
-                let message = try #require(try dependencies.store.outboxMessages().first)
-                #expect(try dependencies.store.outboxMessages().count == 1)
+                let message = try #require(try await dependencies.store.outboxMessages().first)
+                #expect(try await dependencies.store.outboxMessages().count == 1)
                 #expect(message.eventType == .libraryApproved && message.sentByBookCorners)
                 #expect(message.status == .recordedOnly, "Book Corners sent 'Your library is live' itself")
                 #expect(await apns.standIn.log.total == 0, "the APNs stand-in receives nothing")
@@ -289,10 +291,10 @@ struct ActionRunnerTests {
             #expect(waiting.outcomeMessage?.contains("Next try") == true)
             #expect(try await backendStatus(sandbox, slug) == "pending")
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
-            #expect(try dependencies.store.action(id: id)?.state == .applied)
+            #expect(try await dependencies.store.action(id: id)?.state == .applied)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1)
             #expect(try await backendStatus(sandbox, slug) == "approved")
-            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+            #expect(try await dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
         }
     }
 
@@ -306,11 +308,11 @@ struct ActionRunnerTests {
             // act
             try await dependencies.runner.workThroughDueActions(now: waiting.nextAttemptAt.addingTimeInterval(1))
             // check
-            let finished = try #require(try dependencies.store.action(id: id))
+            let finished = try #require(try await dependencies.store.action(id: id))
             #expect(finished.state == .conflict, "\(finished.state): \(finished.outcomeMessage ?? "")")
             #expect(finished.outcomeMessage?.contains("confirmed on re-check") != true)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 0, "ours never reached the backend")
-            #expect(try dependencies.store.outboxMessages().isEmpty, "nobody is told we approved it")
+            #expect(try await dependencies.store.outboxMessages().isEmpty, "nobody is told we approved it")
         }
     }
 
@@ -325,7 +327,7 @@ struct ActionRunnerTests {
                 let id: Int64
                 do {
                     let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-                    id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+                    id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
                     // act
                     try await other.runner.workThroughDueActions()
                 } catch {
@@ -335,10 +337,10 @@ struct ActionRunnerTests {
                 }
                 try await other.client.shutdown()
                 // check
-                let parked = try #require(try dependencies.store.action(id: id))
+                let parked = try #require(try await dependencies.store.action(id: id))
                 #expect(parked.state == .parked, "\(parked.state)")
                 #expect(parked.outcomeMessage?.contains("sign in again") == true, "\(parked.outcomeMessage ?? "")")
-                #expect(try !dependencies.store.dueActions(now: Date().addingTimeInterval(1)).contains { $0.id == id }, "not due again at once")
+                #expect(try await !dependencies.store.dueActions(now: Date().addingTimeInterval(1)).contains { $0.id == id }, "not due again at once")
             }
         }
     }
@@ -352,23 +354,23 @@ struct ActionRunnerTests {
                 try db.execute(sql: "CREATE TRIGGER brokenDisk BEFORE INSERT ON auditEntry BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
             }
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check: not due again at once, and says why
-            let backedOff = try #require(try dependencies.store.action(id: id))
+            let backedOff = try #require(try await dependencies.store.action(id: id))
             #expect(!backedOff.state.isFinal)
             #expect(backedOff.nextAttemptAt > Date().addingTimeInterval(1), "\(backedOff.state) \(backedOff.nextAttemptAt)")
-            #expect(try !dependencies.store.dueActions(now: Date()).contains { $0.id == id })
+            #expect(try await !dependencies.store.dueActions(now: Date()).contains { $0.id == id })
             // act: the database recovers
             try await database.write { db in try db.execute(sql: "DROP TRIGGER brokenDisk") }
             try database.close()
             try await dependencies.runner.workThroughDueActions(now: backedOff.nextAttemptAt.addingTimeInterval(20))
             // check
-            let applied = try #require(try dependencies.store.action(id: id))
+            let applied = try #require(try await dependencies.store.action(id: id))
             #expect(applied.state == .applied, "\(applied.state): \(applied.outcomeMessage ?? "")")
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "sent once")
-            #expect(try dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
+            #expect(try await dependencies.store.auditEntries().filter { $0.actionId == id }.count == 1)
         }
     }
 
@@ -401,11 +403,11 @@ struct ActionRunnerTests {
                         targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())
                     decision.reportReason = ReportReason(rawValue: reportReason)
-                    let id = try #require(try dependencies.store.enqueue(decision).id)
+                    let id = try #require(try await dependencies.store.enqueue(decision).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check
-                    let finished = try #require(try dependencies.store.action(id: id))
+                    let finished = try #require(try await dependencies.store.action(id: id))
                     #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
                     #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/reports") == 1, "one read")
                 }
@@ -423,14 +425,14 @@ struct ActionRunnerTests {
                     let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
                     let reportID = try #require(((open?["items"] as? [[String: Any]]) ?? []).first?["id"] as? Int)
                     _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/reports/\(reportID)", token: token, json: #"{"status": "dismissed"}"#)
-                    let id = try #require(try dependencies.store.enqueue(ModerationAction(
+                    let id = try #require(try await dependencies.store.enqueue(ModerationAction(
                         idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
                         targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check
-                    let finished = try #require(try dependencies.store.action(id: id))
+                    let finished = try #require(try await dependencies.store.action(id: id))
                     #expect(finished.state == .conflict)
                     #expect(finished.outcomeMessage?.contains("dismissed") == true, "\(finished.outcomeMessage ?? "")")
                     #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/reports") <= 3)
@@ -448,8 +450,8 @@ struct ActionRunnerTests {
         let filler = try MirrorFiller(databasePath: dependencies.configuration.databasePath, backendURL: sandbox.baseURL)
         await filler.fill()
         try await filler.shutdown()
-        #expect(try dependencies.store.mirrorScopeState(.photoList).lastPassCompletedAt != nil, "the mirror holds every photo")
-        #expect(try dependencies.store.mirrorScopeState(.reportList).lastPassCompletedAt != nil, "the mirror holds every report")
+        #expect(try await dependencies.store.mirrorScopeState(.photoList).lastPassCompletedAt != nil, "the mirror holds every photo")
+        #expect(try await dependencies.store.mirrorScopeState(.reportList).lastPassCompletedAt != nil, "the mirror holds every report")
     }
 
     private func decision(
@@ -481,14 +483,14 @@ struct ActionRunnerTests {
             let report = try await oldest(sandbox, "reports?status=open&reason=\(reason)")
             let reportID = try #require(report.item["id"] as? Int)
             #expect(photo.page > 10 && report.page > 10, "beyond the 500 newest of their lists")
-            let photoAction = try #require(try dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
-            let reportAction = try #require(try dependencies.store.enqueue(
+            let photoAction = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            let reportAction = try #require(try await dependencies.store.enqueue(
                 decision(account, .report, reportID, seen: .open, wanted: .resolved, reportReason: reason)).id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check
             for id in [photoAction, reportAction] {
-                let finished = try #require(try dependencies.store.action(id: id))
+                let finished = try #require(try await dependencies.store.action(id: id))
                 #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
             }
             #expect(await proxy.forwarded(.get, "/api/v1/libraries/moderation/photos") <= 2)
@@ -515,11 +517,11 @@ struct ActionRunnerTests {
             let database = try DatabaseQueue(path: sandboxDatabase)
             try await database.write { db in try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photoID]) }
             try database.close()
-            let id = try #require(try dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            let id = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check: waiting, with words
-            let waiting = try #require(try dependencies.store.action(id: id))
+            let waiting = try #require(try await dependencies.store.action(id: id))
             #expect(waiting.state == .waiting, "\(waiting.state): \(waiting.outcomeMessage ?? "")")
             let said = waiting.outcomeMessage ?? ""
             #expect(said.contains("did not list this photo") && said.contains("stops trying at"), "\(said)")
@@ -532,12 +534,12 @@ struct ActionRunnerTests {
                 bundleID: "test", forwardClientAddress: false, notFoundLimit: 0)
             try await impatient.workThroughDueActions(now: waiting.nextAttemptAt)
             // check: failed, with words; never sent, nobody notified
-            let failed = try #require(try dependencies.store.action(id: id))
+            let failed = try #require(try await dependencies.store.action(id: id))
             #expect(failed.state == .failed, "\(failed.state): \(failed.outcomeMessage ?? "")")
             #expect(failed.outcomeMessage?.contains("may have been deleted") == true, "\(failed.outcomeMessage ?? "")")
-            #expect(try dependencies.store.auditEntries().first { $0.actionId == id }?.outcome == .failed)
+            #expect(try await dependencies.store.auditEntries().first { $0.actionId == id }?.outcome == .failed)
             #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/photos/\(photoID)") == 0)
-            #expect(try dependencies.store.outboxMessages().isEmpty)
+            #expect(try await dependencies.store.outboxMessages().isEmpty)
         }
     }
 
@@ -549,16 +551,16 @@ struct ActionRunnerTests {
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             var restored = action(account, slug: slug)
             restored.restoredAt = Date()
-            let id = try #require(try dependencies.store.enqueue(restored).id)
+            let id = try #require(try await dependencies.store.enqueue(restored).id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check
-            let finished = try #require(try dependencies.store.action(id: id))
+            let finished = try #require(try await dependencies.store.action(id: id))
             #expect(finished.state == .conflict)
             #expect(finished.attempts == 0, "not sent again")
             #expect(finished.outcomeMessage?.contains("restored from a backup") == true, "\(finished.outcomeMessage ?? "")")
             #expect(finished.outcomeMessage?.contains("someone else") == false)
-            #expect(try dependencies.store.outboxMessages().isEmpty, "nobody is told twice")
+            #expect(try await dependencies.store.outboxMessages().isEmpty, "nobody is told twice")
         }
     }
 
@@ -569,7 +571,7 @@ struct ActionRunnerTests {
             // setup: two runners with 1-second leases on one database
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             let path = "/api/v1/libraries/moderation/\(slug)"
-            let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
             let runners = (0..<2).map { _ in
                 ActionRunner(
                     store: dependencies.store, client: dependencies.client, sessions: dependencies.sessions, logger: ConsoleFixture.quietLogger,
@@ -600,7 +602,7 @@ struct ActionRunnerTests {
             try other.close()
             // check
             #expect(await proxy.forwarded(.patch, path) == 1, "one PATCH at Book Corners")
-            let finished = try #require(try dependencies.store.action(id: id))
+            let finished = try #require(try await dependencies.store.action(id: id))
             #expect(finished.state == .applied, "\(finished.state): \(finished.outcomeMessage ?? "")")
             #expect(finished.attempts == 1)
             #expect(try await backendStatus(sandbox, slug) == "approved")
@@ -617,9 +619,9 @@ struct ActionRunnerTests {
         _ dependencies: ConsoleDependencies, _ sandbox: SandboxFixture, _ account: Account
     ) async throws -> (slug: String, id: Int64, waiting: ModerationAction) {
         let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-        let id = try #require(try dependencies.store.enqueue(action(account, slug: slug)).id)
+        let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
         try await dependencies.runner.workThroughDueActions()
-        let waiting = try #require(try dependencies.store.action(id: id))
+        let waiting = try #require(try await dependencies.store.action(id: id))
         #expect(waiting.state == .waiting)
         return (slug, id, waiting)
     }

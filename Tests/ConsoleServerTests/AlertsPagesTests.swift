@@ -11,10 +11,10 @@ import TestSupport
 @Suite("On call: alerts and targets pages", .timeLimit(.minutes(3)))
 struct AlertsPagesTests {
     /// Opens an overdue episode of `queue` told to the signed-in staff member, as the watcher would.
-    private func openEpisode(_ store: ModerationStore, _ queue: ModerationQueue = .reports) throws -> QueueAlert {
-        let staff = try #require(try store.staffMember(username: SeedAccounts.demoStaffUsername), "sign-in records the staff member")
+    private func openEpisode(_ store: ModerationStore, _ queue: ModerationQueue = .reports) async throws -> QueueAlert {
+        let staff = try #require(try await store.staffMember(username: SeedAccounts.demoStaffUsername), "sign-in records the staff member")
         let now = Date()
-        return try #require(try store.openQueueAlert(
+        return try #require(try await store.openQueueAlert(
             queue, overdueCount: 4, oldestCreatedAt: now.addingTimeInterval(-30 * 3_600), targetMinutes: 24 * 60, telling: staff, now: now
         ) { recipient, _, _ in
             OutboxMessage(
@@ -29,7 +29,7 @@ struct AlertsPagesTests {
             // setup
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let alert = try openEpisode(store)
+            let alert = try await openEpisode(store)
             let page = try await browser.get("/on-call/alerts")
             #expect(page.status == .ok)
             #expect(page.contains(#"<nav class="subnav" aria-label="On call">"#))
@@ -51,18 +51,18 @@ struct AlertsPagesTests {
             #expect(!after.contains("Acknowledge — it is yours"))
             #expect(again.location == "/", "back to the dashboard it was pressed on")
             #expect(dashboard.contains("Reports overdue was already acknowledged by you"))
-            let entries = try store.auditEntries(limit: 10).filter { $0.action == "alert.acknowledge" }
+            let entries = try await store.auditEntries(limit: 10).filter { $0.action == "alert.acknowledge" }
             #expect(entries.count == 1)
             #expect(entries.first?.targetId == String(alert.id) && entries.first?.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(entries.first?.statusBefore == "open" && entries.first?.statusAfter == "acknowledged")
             // act: the queue went back under target
-            #expect(try store.closeQueueAlert(id: alert.id, now: Date()))
+            #expect(try await store.closeQueueAlert(id: alert.id, now: Date()))
             try await browser.post("/on-call/alerts/\(alert.id)/acknowledge", form: [("csrf", csrf)])
             let closed = try await browser.get("/on-call/alerts")
             #expect(closed.contains("Reports is back under target since"))
             #expect(closed.contains("that alert is closed, nothing to acknowledge."))
             #expect(try await browser.post("/on-call/alerts/9999/acknowledge", form: [("csrf", csrf)]).status == .notFound)
-            #expect(try store.auditEntries(limit: 10).filter { $0.action == "alert.acknowledge" }.count == 1)
+            #expect(try await store.auditEntries(limit: 10).filter { $0.action == "alert.acknowledge" }.count == 1)
         }
     }
 
@@ -73,7 +73,7 @@ struct AlertsPagesTests {
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             #expect(try await browser.get("/").contains(#"id="alerts-heading""#) == false, "no panel while nothing is overdue")
-            let alert = try openEpisode(store, .photos)
+            let alert = try await openEpisode(store, .photos)
             // act
             let dashboard = try await browser.get("/")
             // check
@@ -104,15 +104,15 @@ struct AlertsPagesTests {
             #expect(changed.status == .seeOther && changed.location == "/on-call/alerts")
             #expect(after.contains("Reports: items now count as overdue after 36 h."))
             #expect(after.contains("36 h <span class=\"muted\">(default 24 h)</span>"))
-            #expect(try store.queueTargets().minutes(.reports) == 36 * 60)
-            let entry = try #require(try store.auditEntries(limit: 5).first { $0.action == "queueTarget.update" })
+            #expect(try await store.queueTargets().minutes(.reports) == 36 * 60)
+            let entry = try #require(try await store.auditEntries(limit: 5).first { $0.action == "queueTarget.update" })
             #expect(entry.targetId == "reports" && entry.statusBefore == "24 h" && entry.statusAfter == "36 h")
             #expect(entry.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(tooLong.status == .badRequest && tooLong.contains("A target is a whole number of hours from 1 to 720. Photos keeps its target."))
             #expect(hostile.status == .badRequest && hostile.contains("Choose one of the three queues. No target was changed."))
             #expect(!hostile.contains("<script>alert"))
-            #expect(try store.queueTargets().minutes(.photos) == 72 * 60)
-            #expect(try store.auditEntries(limit: 10).filter { $0.action == "queueTarget.update" }.count == 1)
+            #expect(try await store.queueTargets().minutes(.photos) == 72 * 60)
+            #expect(try await store.auditEntries(limit: 10).filter { $0.action == "queueTarget.update" }.count == 1)
         }
     }
 
@@ -122,7 +122,7 @@ struct AlertsPagesTests {
             // setup: the sandbox's open reports are days old, past the 24-h default
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let open = try store.oldestMirroredReports(status: .open, count: 100)
+            let open = try await store.oldestMirroredReports(status: .open, count: 100)
             // Past the longest target staff may set (30 days) some stay overdue; the rest are lifted.
             let pastLongest = open.filter { Date().timeIntervalSince($0.createdAt) > 720 * 3_600 }.count
             // act

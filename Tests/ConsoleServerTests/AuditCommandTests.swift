@@ -13,11 +13,11 @@ struct AuditCommandTests {
         try ChildProcess.run(Self.binary, arguments)
     }
 
-    private func decisions(_ count: Int, in directory: TemporaryDirectory, start: Date = Date(timeIntervalSince1970: 1_790_000_000)) throws -> String {
+    private func decisions(_ count: Int, in directory: TemporaryDirectory, start: Date = Date(timeIntervalSince1970: 1_790_000_000)) async throws -> String {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...count {
-            try store.appendAudit(AuditEntry(
+            try await store.appendAudit(AuditEntry(
                 recordedAt: start.addingTimeInterval(Double(index) * 86_400), actorId: 3, actorUsername: "staff", action: "library.approve",
                 targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Café, \"Nº \(index)\"",
                 statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
@@ -27,15 +27,15 @@ struct AuditCommandTests {
     }
 
     @Test("verify prints OK with the head, and names the row someone edited with sqlite3")
-    func verify() throws {
+    func verify() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try decisions(6, in: directory)
+        let path = try await decisions(6, in: directory)
         let ok = try console("audit", "verify", "--database", path)
         #expect(ok.status == 0)
         #expect(ok.output.hasPrefix("OK, 6 entries, head "))
         let tamperer = try DatabaseQueue(path: path)
-        try tamperer.write { db in
+        try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "UPDATE auditEntry SET targetName = 'Someone else' WHERE id = 4")
         }
@@ -49,13 +49,13 @@ struct AuditCommandTests {
     }
 
     @Test("reanchor acknowledges an entry stored cut at a NUL, audited with who and why; verify, backup and anchor work again")
-    func reanchor() throws {
+    func reanchor() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup: entry 3 as an older console left a sign-in typed with a NUL: hashed whole, stored cut
-        let path = try decisions(5, in: directory)
+        let path = try await decisions(5, in: directory)
         let tamperer = try DatabaseQueue(path: path)
-        try tamperer.write { db in
+        try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "UPDATE auditEntry SET targetName = 'Caf' WHERE id = 3")
         }
@@ -71,16 +71,16 @@ struct AuditCommandTests {
         let verified = try console("audit", "verify", "--database", path)
         #expect(verified.status == 0 && verified.output.hasPrefix("OK, 6 entries, head "), "\(verified.output)")
         #expect(try console("audit", "anchor", "--database", path).status == 0)
-        let entry = try #require(try ModerationStore(path: path).auditEntry(id: 6))
+        let entry = try #require(try await ModerationStore(path: path).auditEntry(id: 6))
         #expect(entry.action == "audit.reanchor" && entry.targetId == "3" && entry.reason == "sign-in typed with a NUL, stored cut")
         #expect(entry.actorUsername.hasPrefix("cli:"))
     }
 
     @Test("export writes a range to a file, says how many, and records who exported what")
-    func export() throws {
+    func export() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try decisions(10, in: directory)
+        let path = try await decisions(10, in: directory)
         let output = directory.path("march.csv")
         // Entries are one a day from 2026-09-22; the 3rd to the 5th inclusive.
         let run = try console("audit", "export", "--database", path, "--from", "2026-09-24", "--to", "2026-09-26", "--format", "csv", "--output", output)
@@ -90,7 +90,7 @@ struct AuditCommandTests {
         #expect(entries.compactMap(\.id) == [3, 4, 5])
         #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
         let store = try ModerationStore(path: path)
-        let recorded = try #require(try store.auditEntries(limit: 1).first)
+        let recorded = try #require(try await store.auditEntries(limit: 1).first)
         #expect(recorded.action == AuditEntry.exportAction)
         #expect(recorded.actorUsername.hasPrefix("cli:"))
         #expect(recorded.targetName == "csv export: 2026-09-24 – 2026-09-26")
@@ -102,12 +102,12 @@ struct AuditCommandTests {
     }
 
     @Test("verify --export recomputes the chain from a CSV or NDJSON file, formula-like cells included, and names an edited row")
-    func verifyExport() throws {
+    func verifyExport() async throws {
         // setup: six decisions, one entry whose name a spreadsheet would run, and full exports in both formats
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try decisions(6, in: directory)
-        try ModerationStore(path: path).appendAudit(AuditEntry(
+        let path = try await decisions(6, in: directory)
+        try await ModerationStore(path: path).appendAudit(AuditEntry(
             recordedAt: Date(timeIntervalSince1970: 1_790_900_000), actorId: nil, actorUsername: "=HYPERLINK(\"http://evil.example/?x\",\"Click\")",
             action: "session.signIn", targetKind: "session", targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "",
             reason: "", outcome: .failed, outcomeDetail: "wrong credentials", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
@@ -137,10 +137,10 @@ struct AuditCommandTests {
     }
 
     @Test("summary prints the decisions of a range as CSV")
-    func summary() throws {
+    func summary() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try decisions(4, in: directory)
+        let path = try await decisions(4, in: directory)
         let run = try console("audit", "summary", "--database", path)
         #expect(run.status == 0)
         #expect(run.output.contains("staff,staff,4,,\r\n"))
@@ -148,17 +148,17 @@ struct AuditCommandTests {
     }
 
     @Test("prune removes old entries behind a checkpoint; verify still passes and still catches tampering")
-    func prune() throws {
+    func prune() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try decisions(10, in: directory)
+        let path = try await decisions(10, in: directory)
         let run = try console("audit", "prune", "--database", path, "--before", "2026-09-27")
         #expect(run.status == 0, "\(run.errorOutput)")
         #expect(run.output == "Removed 5 entries recorded before 2026-09-27T00:00:00.000Z; checkpoint entry 11 keeps the last removed hash.\n")
         let verify = try console("audit", "verify", "--database", path)
         #expect(verify.output.hasPrefix("OK, 6 entries, head "))
         let tamperer = try DatabaseQueue(path: path)
-        try tamperer.write { try $0.execute(sql: "DELETE FROM auditEntry WHERE id = 6") }
+        try await tamperer.write { try $0.execute(sql: "DELETE FROM auditEntry WHERE id = 6") }
         let broken = try console("audit", "verify", "--database", path)
         #expect(broken.status == 1)
         #expect(broken.output.hasPrefix("BROKEN at entry 7:"))

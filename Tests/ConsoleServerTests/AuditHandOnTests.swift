@@ -25,18 +25,18 @@ struct AuditHandOnTests {
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let rome = try #require(TimeZone(identifier: "Europe/Rome"))
-            let members = try store.staffMembers()
-            try store.saveRotation(
+            let members = try await store.staffMembers()
+            try await store.saveRotation(
                 try Rotation(members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome, startDate: LocalDate(Date(), in: rome)),
                 audit: entry("", slug: "", at: Date()), now: Date())
-            let libraries = try store.mirroredLibraries(status: .approved, limit: 40, offset: 0)
+            let libraries = try await store.mirroredLibraries(status: .approved, limit: 40, offset: 0)
             let first = try #require(libraries.first)
             let second = try #require(libraries.first { $0.city != first.city })
             let third = try #require(libraries.first { $0.slug != first.slug && $0.slug != second.slug })
             let july = try #require(ISOTime.parse("2026-07-14T19:05:00Z"))
-            try store.appendAudit(entry(Self.hostile, slug: first.slug, at: july))
-            try store.appendAudit(entry(Self.hostile, slug: second.slug, at: july.addingTimeInterval(60)))
-            try store.appendAudit(entry("Only once", slug: third.slug, at: july.addingTimeInterval(120)))
+            try await store.appendAudit(entry(Self.hostile, slug: first.slug, at: july))
+            try await store.appendAudit(entry(Self.hostile, slug: second.slug, at: july.addingTimeInterval(60)))
+            try await store.appendAudit(entry("Only once", slug: third.slug, at: july.addingTimeInterval(120)))
 
             // act
             let page = try await browser.get("/audit")
@@ -61,7 +61,7 @@ struct AuditHandOnTests {
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             for (index, name) in ["Книжный уголок", "مكتبة الحي", "本の交換箱", Self.hostile].enumerated() {
-                try store.appendAudit(entry(name, slug: "slug-\(index)", at: Date(), actor: index == 3 ? Self.hostile : "maria"))
+                try await store.appendAudit(entry(name, slug: "slug-\(index)", at: Date(), actor: index == 3 ? Self.hostile : "maria"))
             }
             let today = ISOTime.day(Date())
             let list = try await browser.get("/audit?staff=maria&from=2026-11-01")
@@ -102,8 +102,8 @@ struct AuditHandOnTests {
             // setup
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            try store.appendAudit(entry(Self.hostile, slug: "s", at: Date()))
-            let head = try #require(try store.auditEntries(limit: 1).first?.hash)
+            try await store.appendAudit(entry(Self.hostile, slug: "s", at: Date()))
+            let head = try #require(try await store.auditEntries(limit: 1).first?.hash)
             let audit = try await browser.get("/audit")
 
             // act
@@ -133,7 +133,7 @@ struct KeyedAuditEntryPageTests {
         try await ConsoleFixture.withConsole(configure: { $0.auditKeyPath = keyPath }) { browser, _, directory in
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"), auditKey: try AuditKey.load(path: keyPath))
-            let entry = try #require(try store.auditEntries(limit: 1).first)
+            let entry = try #require(try await store.auditEntries(limit: 1).first)
             // act
             let page = try await browser.get("/audit/\(entry.id ?? 0)")
             // check

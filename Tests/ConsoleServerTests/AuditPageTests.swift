@@ -9,10 +9,10 @@ import TestSupport
 @Suite("Audit pages: browse, entry, verify, export, summary", .timeLimit(.minutes(3)))
 struct AuditPageTests {
     /// Appends `count` decisions by two staff members to the console's own database.
-    private func appendDecisions(_ count: Int, to directory: TemporaryDirectory, name: (Int) -> String = { "Library \($0)" }) throws {
+    private func appendDecisions(_ count: Int, to directory: TemporaryDirectory, name: (Int) -> String = { "Library \($0)" }) async throws {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
         for index in 1...count {
-            try store.appendAudit(AuditEntry(
+            try await store.appendAudit(AuditEntry(
                 recordedAt: Date().addingTimeInterval(Double(index - count)), actorId: 7, actorUsername: index % 2 == 0 ? "zoë" : "amir",
                 action: index % 5 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(1000 + index)",
                 targetSlug: "slug-\(index)", targetName: name(index), statusBefore: "pending",
@@ -37,14 +37,14 @@ struct AuditPageTests {
     func stablePaging() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(120, to: directory)
+            try await appendDecisions(120, to: directory)
             let first = try await browser.get("/audit?action=library.approve")
             let firstIDs = entryIDs(in: first)
             #expect(firstIDs.count == 50)
             #expect(firstIDs == firstIDs.sorted(by: >))
             #expect(first.contains("96 matching entries"))
             let older = try #require(href("next", in: first))
-            try appendDecisions(10, to: directory)
+            try await appendDecisions(10, to: directory)
             let second = try await browser.get(older)
             let secondIDs = entryIDs(in: second)
             #expect(secondIDs.first.map { $0 < firstIDs.last ?? 0 } == true)
@@ -59,7 +59,7 @@ struct AuditPageTests {
     func filters() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(20, to: directory)
+            try await appendDecisions(20, to: directory)
             let zoe = try await browser.get("/audit?staff=zo%C3%AB")
             #expect(zoe.contains("10 matching entries"))
             let target = try await browser.get("/audit?q=Library%2017")
@@ -81,7 +81,7 @@ struct AuditPageTests {
     func entryPage() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(3, to: directory, name: { $0 == 2 ? "<script>alert('x')</script> مكتبة" : "Library \($0)" })
+            try await appendDecisions(3, to: directory, name: { $0 == 2 ? "<script>alert('x')</script> مكتبة" : "Library \($0)" })
             // Entry 1 is the sign-in.
             let page = try await browser.get("/audit/3")
             #expect(page.status == .ok)
@@ -100,12 +100,12 @@ struct AuditPageTests {
     func verifyButton() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(5, to: directory)
+            try await appendDecisions(5, to: directory)
             let audit = try await browser.get("/audit")
             let csrf = try #require(audit.csrfToken)
             let ok = try await browser.post("/audit/verify", form: [("csrf", csrf)])
             #expect(ok.contains("<strong>Intact.</strong> All 6 entries are as they were recorded."))
-            let head = try #require(try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 1).first?.hash)
+            let head = try #require(try await ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 1).first?.hash)
             #expect(ok.contains(#"<input id="head-hash" type="text" readonly value="\#(head)""#), "the head hash, to copy")
             let tamperer = try DatabaseQueue(path: directory.path("console.sqlite"))
             try await tamperer.write { db in
@@ -158,7 +158,7 @@ struct AuditPageTests {
     func csvDownload() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(12, to: directory, name: { "Shelf \($0), \"the\" 📚 corner\nnext line" })
+            try await appendDecisions(12, to: directory, name: { "Shelf \($0), \"the\" 📚 corner\nnext line" })
             let today = String(ISOTime.string(Date()).prefix(10))
             let download = try await browser.get("/audit/export?format=csv&staff=amir&from=\(today)")
             #expect(download.status == .ok)
@@ -171,7 +171,7 @@ struct AuditPageTests {
             let ndjson = try await browser.get("/audit/export?format=ndjson&action=library.reject")
             #expect(ndjson.html.split(separator: "\n").count == 2)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let exports = try store.auditEntries(limit: 2).filter { $0.action == AuditEntry.exportAction }
+            let exports = try await store.auditEntries(limit: 2).filter { $0.action == AuditEntry.exportAction }
             #expect(exports.map(\.actorUsername) == ["staff", "staff"])
             #expect(exports.last?.targetName == "csv export: from \(today), staff amir")
         }
@@ -182,7 +182,7 @@ struct AuditPageTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: a database that refuses export entries (as a full disk or a broken file would)
             try await browser.signIn()
-            try appendDecisions(4, to: directory, name: { "Secret shelf \($0)" })
+            try await appendDecisions(4, to: directory, name: { "Secret shelf \($0)" })
             let database = try DatabaseQueue(path: directory.path("console.sqlite"))
             try await database.write { db in
                 try db.execute(sql: """
@@ -197,7 +197,7 @@ struct AuditPageTests {
             try await database.write { db in try db.execute(sql: "DROP TRIGGER refuseExportEntries") }
             try database.close()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let exportsBefore = try store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count
+            let exportsBefore = try await store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count
             let allowed = try await browser.get("/audit/export?format=csv")
 
             // check: refused in words, none of the log in it; a HEAD exports and records nothing
@@ -208,7 +208,7 @@ struct AuditPageTests {
             #expect(head.status == .ok && head.html.isEmpty)
             #expect(exportsBefore == 0)
             #expect(allowed.status == .ok && allowed.contains("Secret shelf 4"))
-            #expect(try store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count == 1)
+            #expect(try await store.auditEntries(limit: 50).filter { $0.action == AuditEntry.exportAction }.count == 1)
         }
     }
 
@@ -216,7 +216,7 @@ struct AuditPageTests {
     func summary() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
-            try appendDecisions(10, to: directory)
+            try await appendDecisions(10, to: directory)
             let page = try await browser.get("/audit/summary")
             #expect(page.status == .ok)
             #expect(page.contains("10 decisions"))
@@ -235,7 +235,7 @@ struct AuditPageTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            try appendDecisions(1, to: directory)
+            try await appendDecisions(1, to: directory)
             // act
             let summary = try await browser.get("/audit/summary")
             let statistics = try await browser.get("/statistics")

@@ -43,14 +43,16 @@ struct BackendBudgetTests {
     }
 
     @Test("the watcher's reads from two processes stay within its one share per scope and window")
-    func watcherShared() throws {
+    func watcherShared() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let pair = try budgets(directory, watcherBudget: 12)
-        let granted = (0..<30).filter { pair[$0 % 2].claimWatcher(.reportList, at: Self.midWindow) }.count
+        var granted = 0
+        for attempt in 0..<30 where await pair[attempt % 2].claimWatcher(.reportList, at: Self.midWindow) { granted += 1 }
         #expect(granted == 12)
-        #expect(pair[0].watcherAvailable(.reportList, at: Self.midWindow) == 0 && pair[1].watcherAvailable(.reportList, at: Self.midWindow) == 0)
-        #expect(pair[1].claimWatcher(.reportList, at: Self.midWindow.addingTimeInterval(300)), "a new window, a new share")
+        #expect(await pair[0].watcherAvailable(.reportList, at: Self.midWindow) == 0)
+        #expect(await pair[1].watcherAvailable(.reportList, at: Self.midWindow) == 0)
+        #expect(await pair[1].claimWatcher(.reportList, at: Self.midWindow.addingTimeInterval(300)), "a new window, a new share")
     }
 
     @Test("the mirror of one process leaves the decision reserve to the checks of any process, and a check's first read spends what was reserved")
@@ -60,15 +62,15 @@ struct BackendBudgetTests {
         // 60 reads, half for the console: 30, of which 6 kept for decision checks.
         let pair = try budgets(directory)
         var mirrorReads = 0
-        while pair[0].claimMirror(.photoList, headroom: 0, at: Self.midWindow) == .granted { mirrorReads += 1 }
+        while await pair[0].claimMirror(.photoList, headroom: 0, at: Self.midWindow) == .granted { mirrorReads += 1 }
         var checks = 0
-        while pair[1].reserveDecisionCheck(.photoList, at: Self.midWindow) == .granted { checks += 1 }
+        while await pair[1].reserveDecisionCheck(.photoList, at: Self.midWindow) == .granted { checks += 1 }
         #expect(mirrorReads == 24 && checks == 6)
         let list = BackendEndpoint(method: .GET, path: "libraries/moderation/photos")
         #expect(await pair[1].admit(list, budget: .standard, firstOfCall: true) == nil, "the check reserved before spends its reservation")
         #expect(await pair[0].admit(list, budget: .standard, firstOfCall: true) != nil, "nothing reserved in that process, and nothing left")
         let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let spent = try store.backendBudgetSpending(scope: MirrorScope.photoList.rawValue, pool: BackendBudget.mirrorPool, windowIndex: pair[0].windowIndex(at: Self.midWindow))
+        let spent = try await store.backendBudgetSpending(scope: MirrorScope.photoList.rawValue, pool: BackendBudget.mirrorPool, windowIndex: pair[0].windowIndex(at: Self.midWindow))
         #expect(spent == BudgetSpending(spent: 30, reserveSpent: 6))
     }
 
@@ -99,8 +101,8 @@ struct BackendBudgetTests {
                     let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
                     _ = try await client.me(credentials)
                     let window = budget.windowIndex(at: Date())
-                    let meAttempts = try store.backendBudgetSpending(scope: "api-auth-me", pool: BackendBudget.readPool, windowIndex: window)
-                    let signIns = try store.backendBudgetSpending(scope: "api-auth-login", pool: BackendBudget.signInPool, windowIndex: window)
+                    let meAttempts = try await store.backendBudgetSpending(scope: "api-auth-me", pool: BackendBudget.readPool, windowIndex: window)
+                    let signIns = try await store.backendBudgetSpending(scope: "api-auth-login", pool: BackendBudget.signInPool, windowIndex: window)
                     // the sandbox's two reads: one above, the next answered 429
                     _ = try? await client.me(credentials)
                     var limited: (any Error)?
@@ -112,7 +114,7 @@ struct BackendBudgetTests {
                     #expect(signIns.spent == 1)
                     guard case .rateLimited = limited as? BackendError else { Issue.record("expected to wait, got \(String(describing: limited))"); return }
                     #expect(await proxy.forwarded(.get, "/api/v1/auth/me") == reachedBeforeLast, "nothing sent while the backend's retry_after runs")
-                    let paused = try #require(try store.backendScopePausedUntil("api-auth-me", now: Date()))
+                    let paused = try #require(try await store.backendScopePausedUntil("api-auth-me", now: Date()))
                     #expect(paused > Date(), "paused as long as the backend said")
                     let me = BackendEndpoint(method: .GET, path: "auth/me")
                     #expect(await other.admit(me, budget: .standard, firstOfCall: true) != nil, "another process waits too")

@@ -88,7 +88,7 @@ struct BrowserTests {
     func keyboardTriage() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let oldest = try store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
+            let oldest = try await store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
             try #require(oldest.count == 5)
             // setup: signed in (typing into the sign-in form), on the pending list
             try await browser.signInAsStaff(console: console)
@@ -121,10 +121,10 @@ struct BrowserTests {
             #expect(afterFirst.contains(#"<div class="flash" role="status">"#) && afterFirst.contains("Back to the list"))
             #expect(confirm.contains(DecisionController.presetReasons[0]), "the preset reason picked with the arrow key")
             #expect(afterReject.contains(#"<div class="flash" role="status">"#))
-            let staff = try staffID(store)
+            let staff = try await staffID(store)
             var actions: [ModerationAction] = []
             for _ in 0..<50 {
-                actions = try store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
+                actions = try await store.recentDecisions(actorId: staff, kind: .library, since: .distantPast)
                 if actions.count == 4 && actions.allSatisfy({ $0.state.isFinal }) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
@@ -136,8 +136,8 @@ struct BrowserTests {
     }
 
     /// The staff account's backend id, as its session recorded it.
-    private func staffID(_ store: ModerationStore) throws -> Int {
-        try #require(try store.staffMembers().first { $0.username == "staff" }?.id)
+    private func staffID(_ store: ModerationStore) async throws -> Int {
+        try #require(try await store.staffMembers().first { $0.username == "staff" }?.id)
     }
 
     @Test("on call: the person on call sees the banner and acknowledges an alert, claims an item, and a second person's browser sees the claim")
@@ -149,13 +149,13 @@ struct BrowserTests {
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let staff = try SeedAccounts.staffAccounts(databasePath: directory.path("sandbox.sqlite")).map { StaffMember(id: $0.id, username: $0.username) }
             let members = try ["staff", "maria"].map { name in try #require(staff.first { $0.username == name }) }
-            for member in members { try store.recordStaffMember(member, signedInAt: nil) }
+            for member in members { try await store.recordStaffMember(member, signedInAt: nil) }
             let zone: TimeZone? = TimeZone(identifier: "Europe/Rome")
             let rome = try #require(zone)
             let rotation = try Rotation(
                 members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
                 startDate: LocalDate(Date(), in: rome).adding(days: -1))
-            try store.saveRotation(rotation, audit: AuditEntry(
+            try await store.saveRotation(rotation, audit: AuditEntry(
                 recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
                 targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
                 requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
@@ -189,8 +189,8 @@ struct BrowserTests {
                     try await onCall.click("form.acknowledge button[type=submit]")
                     let acknowledged = try await onCall.source(containing: "Acknowledged: ")
                     #expect(acknowledged.contains("It will not escalate"))
-                    #expect(try store.recentQueueAlerts(limit: 10).contains { $0.state == .acknowledged && $0.acknowledgedByUsername == "staff" })
-                    #expect(try store.auditEntries(limit: 20).contains { $0.action == "alert.acknowledge" && $0.actorUsername == "staff" })
+                    #expect(try await store.recentQueueAlerts(limit: 10).contains { $0.state == .acknowledged && $0.acknowledgedByUsername == "staff" })
+                    #expect(try await store.auditEntries(limit: 20).contains { $0.action == "alert.acknowledge" && $0.actorUsername == "staff" })
                     let colleaguePage = try await colleague.source()
                     #expect(colleaguePage.contains("On call: staff until") && !colleaguePage.contains("oncall-you"))
                     // act 2: staff claims the first waiting library

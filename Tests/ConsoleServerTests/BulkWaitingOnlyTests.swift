@@ -14,7 +14,7 @@ struct BulkWaitingOnlyTests {
             // setup
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let rejected = try #require(try store.oldestMirroredLibraries(status: .rejected, count: 1).first)
+            let rejected = try #require(try await store.oldestMirroredLibraries(status: .rejected, count: 1).first)
             let pendingList = try await browser.get("/libraries?status=pending")
             // act
             let rejectedList = try await browser.get("/libraries?status=rejected")
@@ -29,7 +29,7 @@ struct BulkWaitingOnlyTests {
             #expect(forced.status == .unprocessableContent, "\(forced)")
             #expect(forced.contains("Only waiting libraries can be decided in bulk"))
             #expect(!forced.contains("<script>x</script>"))
-            #expect(try store.recentDecisions(actorId: try #require(try store.staffMembers().first { $0.username == "staff" }?.id), kind: .library, since: .distantPast).isEmpty)
+            #expect(try await store.recentDecisions(actorId: try #require(try store.staffMembers().first { $0.username == "staff" }?.id), kind: .library, since: .distantPast).isEmpty)
         }
     }
 }

@@ -42,7 +42,7 @@ struct ClaimTests {
             try await claim(browser, "/libraries/\(slug)/claim", back: "/libraries")
             // check: staff sees their own claim, with Release
             let own = try await browser.get("/libraries")
-            let named = ItemText.name(.init(kind: .library, key: slug), store: try store(directory))
+            let named = await ItemText.name(.init(kind: .library, key: slug), store: try store(directory))
             #expect(named != "library \(slug)", "named as the mirror has it, not by its slug")
             #expect(own.contains("You are reviewing \(named.htmlEscapedForTest) for the next 15 min"), "the flash says so")
             let ownRow = own.item(containing: "href=\"/libraries/\(slug)?")
@@ -64,8 +64,8 @@ struct ClaimTests {
             // check: asked first, nothing recorded yet
             #expect(ask.status == .ok && ask.contains("is reviewing this — decide anyway?"), "\(ask)")
             #expect(ask.contains(#"<span class="claim-holder">staff</span>"#))
-            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before deciding anyway")
-            #expect(try store(directory).activeClaim(.init(kind: .library, key: slug), now: Date())?.holderUsername == "staff")
+            #expect(try await store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before deciding anyway")
+            #expect(try await store(directory).activeClaim(.init(kind: .library, key: slug), now: Date())?.holderUsername == "staff")
             let resent = ask.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
             #expect(resent.contains { $0 == ("key", key) } && resent.contains { $0 == ("anyway", "1") }, "\(resent)")
             // act: she decides anyway
@@ -73,7 +73,7 @@ struct ClaimTests {
             // check: recorded and applied, and staff's claim ended as decided
             #expect(decided.status == .seeOther && decided.location == "/libraries/\(slug)")
             let store = try store(directory)
-            let claims = try store.claims(on: .init(kind: .library, key: slug))
+            let claims = try await store.claims(on: .init(kind: .library, key: slug))
             #expect(claims.map(\.state) == [.decided] && claims.first?.endedBy == "maria")
             #expect(try await waitForAudit(store, action: "library.approve", slug: slug)?.actorUsername == "maria")
             let after = try await browser.get("/libraries/\(slug)")
@@ -97,7 +97,7 @@ struct ClaimTests {
             ])
             // check
             #expect(answer.status == .seeOther, "\(answer)")
-            #expect(try store(directory).claims(on: .init(kind: .library, key: slug)).map(\.state) == [.decided])
+            #expect(try await store(directory).claims(on: .init(kind: .library, key: slug)).map(\.state) == [.decided])
         }
     }
 
@@ -126,7 +126,7 @@ struct ClaimTests {
             let store = try store(directory)
             let entry = try #require(try await waitForAudit(store, action: "library.reject", slug: slug))
             #expect(entry.reason == reason && entry.actorUsername == "maria")
-            #expect(try store.claims(on: .init(kind: .library, key: slug)).first?.state == .decided)
+            #expect(try await store.claims(on: .init(kind: .library, key: slug)).first?.state == .decided)
         }
     }
 
@@ -160,8 +160,8 @@ struct ClaimTests {
             let applied = try await maria.post("/libraries/bulk/confirm", form: confirm.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm"))
             #expect(applied.status == .seeOther, "\(applied)")
             let store = try store(directory)
-            #expect(try store.claims(on: .init(kind: .library, key: first)).first?.state == .decided)
-            #expect(try store.claims(on: .init(kind: .library, key: second)).first?.state == .decided)
+            #expect(try await store.claims(on: .init(kind: .library, key: first)).first?.state == .decided)
+            #expect(try await store.claims(on: .init(kind: .library, key: second)).first?.state == .decided)
         }
     }
 
@@ -183,11 +183,11 @@ struct ClaimTests {
             let ask = try await maria.post("/reports/\(id)/take-over", form: hers.hiddenFields(ofFormPostingTo: "/reports/\(id)/take-over"))
             #expect(ask.status == .ok && ask.contains("<strong>staff</strong> is reviewing this, 15 min left"), "\(ask)")
             let store = try store(directory)
-            #expect(try store.auditEntries().allSatisfy { $0.action != "claim.takeOver" }, "nothing audited before confirming")
+            #expect(try await store.auditEntries().allSatisfy { $0.action != "claim.takeOver" }, "nothing audited before confirming")
             let taken = try await maria.post("/reports/\(id)/take-over", form: ask.hiddenFields(ofFormPostingTo: "/reports/\(id)/take-over"))
             // check: the take-over happened, is audited, and staff's view names maria
             #expect(taken.status == .seeOther && taken.location == "/reports")
-            let entry = try #require(try store.auditEntries().first { $0.action == "claim.takeOver" })
+            let entry = try #require(try await store.auditEntries().first { $0.action == "claim.takeOver" })
             #expect(entry.actorUsername == "maria" && entry.targetKind == "report" && entry.targetId == id)
             #expect(entry.statusBefore == "reviewed by staff" && entry.statusAfter == "reviewed by maria")
             #expect(try await browser.get("/audit").contains("claim.takeOver"))
@@ -200,11 +200,11 @@ struct ClaimTests {
             #expect(stale.status == .seeOther)
             let changed = try await browser.get("/reports")
             #expect(changed.contains("maria is reviewing report \(id) on ") && changed.contains(" now (the claim changed since you asked)"))
-            #expect(try store.auditEntries().filter { $0.action == "claim.takeOver" }.count == 1)
+            #expect(try await store.auditEntries().filter { $0.action == "claim.takeOver" }.count == 1)
             // staff's Release now explains what happened
             _ = try await browser.post("/reports/\(id)/release", form: [("csrf", his.csrfToken ?? ""), ("back", "/reports")])
             #expect(try await browser.get("/reports").contains("maria is reviewing report \(id) on "))
-            #expect(try store.claims(on: .init(kind: .report, key: id)).map(\.state) == [.active, .takenOver])
+            #expect(try await store.claims(on: .init(kind: .report, key: id)).map(\.state) == [.active, .takenOver])
         }
     }
 
@@ -226,7 +226,7 @@ struct ClaimTests {
             let done = try await maria.post("/photos/\(id)/decide", form: ask.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide"))
             // check
             #expect(done.status == .seeOther && done.location == "/photos", "\(done)")
-            let claims = try store(directory).claims(on: .init(kind: .photo, key: id))
+            let claims = try await store(directory).claims(on: .init(kind: .photo, key: id))
             #expect(claims.map(\.state) == [.decided] && claims.first?.endedBy == "maria")
         }
     }
@@ -253,7 +253,7 @@ struct ClaimTests {
     /// The audit entry of a decision once the runner has sent it (it may take a moment).
     private func waitForAudit(_ store: ModerationStore, action: String, slug: String) async throws -> AuditEntry? {
         for _ in 0..<100 {
-            if let entry = try store.auditEntries().first(where: { $0.action == action && $0.targetSlug == slug }) { return entry }
+            if let entry = try await store.auditEntries().first(where: { $0.action == action && $0.targetSlug == slug }) { return entry }
             try await Task.sleep(for: .milliseconds(50))
         }
         return nil

@@ -21,11 +21,11 @@ struct CommandLockTests {
         """
 
     /// A database with `count` audit entries recorded long ago, and one imported device.
-    private func database(in directory: TemporaryDirectory, entries count: Int) throws -> String {
+    private func database(in directory: TemporaryDirectory, entries count: Int) async throws -> String {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...count {
-            try store.appendAudit(AuditEntry(
+            try await store.appendAudit(AuditEntry(
                 recordedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(index)), actorId: 3, actorUsername: "staff",
                 action: "library.approve", targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Corner \(index)",
                 statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r\(index)",
@@ -37,11 +37,11 @@ struct CommandLockTests {
     }
 
     @Test("while a restore holds the lock, prune, export, devices import and remove refuse in words and write nothing")
-    func commandsRefuseDuringRestore() throws {
+    func commandsRefuseDuringRestore() async throws {
         // setup: the lock a restore holds, taken exclusively
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try database(in: directory, entries: 3)
+        let path = try await database(in: directory, entries: 3)
         let restore = try DatabaseLock.exclusive(databasePath: path)
 
         // act
@@ -60,7 +60,7 @@ struct CommandLockTests {
         }
         #expect(!FileManager.default.fileExists(atPath: directory.path("out.csv")), "no export written")
         let store = try ModerationStore(path: path)
-        #expect(try store.auditEntryCount() == 3, "no prune, no export entry")
-        #expect(try store.devices().map(\.token) == [Self.token])
+        #expect(try await store.auditEntryCount() == 3, "no prune, no export entry")
+        #expect(try await store.devices().map(\.token) == [Self.token])
     }
 }

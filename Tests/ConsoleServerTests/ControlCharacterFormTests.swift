@@ -19,8 +19,8 @@ struct ControlCharacterFormTests {
     }
 
     /// The chain verifies, and every entry reads back with the hash its stored contents give.
-    private func expectIntactChain(_ store: ModerationStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let verdict = try store.verifyAuditChain()
+    private func expectIntactChain(_ store: ModerationStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let verdict = try await store.verifyAuditChain()
         guard case .intact = verdict else {
             Issue.record("the audit chain broke: \(verdict)", sourceLocation: sourceLocation)
             return
@@ -40,8 +40,8 @@ struct ControlCharacterFormTests {
             }
             // check
             let store = try store(directory)
-            try expectIntactChain(store)
-            let logins = try store.auditEntries().filter { $0.action == AuditEntry.signInAction }.map(\.actorUsername)
+            try await expectIntactChain(store)
+            let logins = try await store.auditEntries().filter { $0.action == AuditEntry.signInAction }.map(\.actorUsername)
             #expect(Set(logins).isSuperset(of: ["\u{2400}", "evil\u{2400}tail"]), "\(logins)")
             #expect(logins.allSatisfy { !ControlCharacters.contains(in: $0) })
             // The form keeps a login to 254 characters, as it always did.
@@ -73,8 +73,8 @@ struct ControlCharacterFormTests {
             #expect(confirm.status == .ok && confirm.contains("\u{2400}"), "the confirmation shows what will be sent")
             #expect(note.status == .seeOther)
             let store = try store(directory)
-            try expectIntactChain(store)
-            let entries = try store.auditEntries()
+            try await expectIntactChain(store)
+            let entries = try await store.auditEntries()
             #expect(entries.first { $0.action == "library.reject" }?.reason == visible)
             #expect(entries.first { $0.action == "report.note" }?.reason == visible)
             let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()

@@ -62,7 +62,7 @@ struct CrashRecoveryTests {
             console.signal(SIGKILL)
             console.waitUntilExit()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let beforeRestart = try store.auditEntries(limit: 100).filter { $0.action == "library.approve" }.count
+            let beforeRestart = try await store.auditEntries(limit: 100).filter { $0.action == "library.approve" }.count
             #expect(beforeRestart < 30, "killed before the end")
 
             console = try startConsole(port: port, backend: sandbox.baseURL, directory: directory)
@@ -71,18 +71,18 @@ struct CrashRecoveryTests {
             // deadline has passed (21 s), and the new process waits that out again before its
             // re-check: about 45 s before it completes.
             let deadline = Date().addingTimeInterval(90)
-            while try store.auditEntries(limit: 100).filter({ $0.action == "library.approve" }).count < 30, Date() < deadline {
+            while try await store.auditEntries(limit: 100).filter({ $0.action == "library.approve" }).count < 30, Date() < deadline {
                 try await Task.sleep(for: .milliseconds(200))
             }
-            let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+            let approvals = try await store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
             #expect(approvals.count == 30)
             #expect(Set(approvals.compactMap(\.actionId)).count == 30, "one audit entry per decision")
             #expect(Set(approvals.map(\.targetSlug)) == Set(slugs))
-            let messages = try store.outboxMessages(limit: 200)
+            let messages = try await store.outboxMessages(limit: 200)
             #expect(Set(messages.map(\.actionId)).count == messages.count, "at most one message per decision")
             // Decisions confirmed on re-check after the kill included: Book Corners pushed each approval itself.
             #expect(messages.allSatisfy { $0.sentByBookCorners && $0.status != .delivered }, "\(messages.map(\.status))")
-            guard case .intact = try store.verifyAuditChain() else { Issue.record("audit chain broken"); return }
+            guard case .intact = try await store.verifyAuditChain() else { Issue.record("audit chain broken"); return }
             for slug in slugs.prefix(3) {
                 #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()?["status"] as? String == "approved")
             }

@@ -13,10 +13,10 @@ struct DataSafetyCommandTests {
     }
 
     /// A database with `count` decisions, names hostile on purpose.
-    private func decisions(_ count: Int, at path: String, key: AuditKey? = nil) throws {
+    private func decisions(_ count: Int, at path: String, key: AuditKey? = nil) async throws {
         let store = try ModerationStore(path: path, auditKey: key)
         for index in 1...count {
-            try store.appendAudit(AuditEntry(
+            try await store.appendAudit(AuditEntry(
                 recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library",
                 targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "<script>alert(\"\(index)\")</script> مكتبة 📚",
                 statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
@@ -29,13 +29,13 @@ struct DataSafetyCommandTests {
     }
 
     @Test("backup prints where, the integrity check and the chain's head, refuses to overwrite without --force, and the copy verifies")
-    func backup() throws {
+    func backup() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let database = directory.path("console.sqlite")
         let copy = directory.path("backup.sqlite")
-        try decisions(4, at: database)
-        let head = try #require(try ModerationStore(path: database).auditEntries(limit: 1).first?.hash)
+        try await decisions(4, at: database)
+        let head = try #require(try await ModerationStore(path: database).auditEntries(limit: 1).first?.hash)
 
         let first = try console("backup", "--database", database, "--to", copy)
         #expect(first.status == 0, "\(first.errorOutput)")
@@ -43,11 +43,11 @@ struct DataSafetyCommandTests {
         let verify = try console("audit", "verify", "--database", copy)
         #expect(verify.output == "OK, 4 entries, head \(head)\n")
 
-        try decisions(1, at: database)
+        try await decisions(1, at: database)
         let again = try console("backup", "--database", database, "--to", copy)
         #expect(again.status == 1)
         #expect(again.errorOutput.contains("\(copy) already exists; choose another name, or give --force to replace it."))
-        #expect(try ModerationStore(path: copy).auditEntryCount() == 4)
+        #expect(try await ModerationStore(path: copy).auditEntryCount() == 4)
         let forced = try console("backup", "--database", database, "--to", copy, "--force")
         #expect(forced.status == 0, "\(forced.errorOutput)")
         #expect(forced.output.contains("Audit chain: OK, 5 entries, head entry 5"))
@@ -60,9 +60,9 @@ struct DataSafetyCommandTests {
         defer { directory.remove() }
         let database = directory.path("console.sqlite")
         let copy = directory.path("backup.sqlite")
-        try decisions(3, at: database)
+        try await decisions(3, at: database)
         #expect(try console("backup", "--database", database, "--to", copy).status == 0)
-        try decisions(2, at: database)
+        try await decisions(2, at: database)
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
@@ -79,7 +79,7 @@ struct DataSafetyCommandTests {
         let refused = try console("restore", "--database", database, "--from", copy)
         #expect(refused.status == 1)
         #expect(refused.errorOutput.contains("Not restored. A console is running on this database"), "\(refused.errorOutput)")
-        #expect(try ModerationStore(path: database).auditEntryCount() == 5)
+        #expect(try await ModerationStore(path: database).auditEntryCount() == 5)
 
         ConsoleBinary.stop(serve)
         let restored = try console("restore", "--database", database, "--from", copy)
@@ -98,7 +98,7 @@ struct DataSafetyCommandTests {
         let otherKey = directory.path("other.key")
         writeKey(key)
         writeKey(otherKey, byte: 7)
-        try decisions(2, at: database)
+        try await decisions(2, at: database)
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
@@ -110,7 +110,7 @@ struct DataSafetyCommandTests {
         ConsoleBinary.stop(serve)
 
         // check: the switch entry, then verify with and without keys
-        let switchEntry = try #require(try ModerationStore(path: database).auditEntry(id: 3))
+        let switchEntry = try #require(try await ModerationStore(path: database).auditEntry(id: 3))
         #expect(switchEntry.action == "audit.keyed")
         #expect(switchEntry.keyed)
         let keyed = try console("audit", "verify", "--database", database, "--audit-key", key)
@@ -130,10 +130,10 @@ struct DataSafetyCommandTests {
         let otherKeyed = try console("serve", "--database", database, "--port", "0", "--audit-key", otherKey)
         #expect(otherKeyed.status != 0)
         #expect(otherKeyed.errorOutput.contains("is not the key the audit log was written with"), "\(otherKeyed.errorOutput)")
-        #expect(try ModerationStore(path: database).auditEntryCount() == 3, "nothing written with the other key")
+        #expect(try await ModerationStore(path: database).auditEntryCount() == 3, "nothing written with the other key")
 
         // act: anchor, then verify against it; then rewrite the head with a plain hash
-        try decisions(1, at: database, key: try AuditKey.load(path: key))
+        try await decisions(1, at: database, key: try AuditKey.load(path: key))
         let anchorRun = try console("audit", "anchor", "--database", database, "--audit-key", key)
         #expect(anchorRun.status == 0, "\(anchorRun.errorOutput)")
         let line = anchorRun.output.trimmingCharacters(in: .newlines)

@@ -22,13 +22,13 @@ struct DecidedStateTests {
     @discardableResult
     private func queue(
         _ store: ModerationStore, slug: String, actorId: Int, username: String, wanted: ItemStatus = .approved
-    ) throws -> ModerationAction {
+    ) async throws -> ModerationAction {
         var action = ModerationAction(
             idempotencyKey: "queued-\(slug)", actorId: actorId, actorUsername: username, targetKind: .library, targetKey: slug, statusSeen: .pending,
             statusWanted: wanted, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
         action.state = .waiting
         action.nextAttemptAt = Date().addingTimeInterval(3_600)
-        return try store.record(action).action
+        return try await store.record(action).action
     }
 
     @Test("a decision waiting to be sent: its list row and its page say who queued what and when it sends, with no live Approve or Reject")
@@ -37,8 +37,8 @@ struct DecidedStateTests {
             // setup: someone else's approval waits for Book Corners' limit
             try await browser.signIn()
             let store = try store(directory)
-            let slug = try #require(try store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
-            try queue(store, slug: slug, actorId: 999_999, username: Self.hostile)
+            let slug = try #require(try await store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            try await queue(store, slug: slug, actorId: 999_999, username: Self.hostile)
             // act
             let list = try await browser.get("/libraries")
             let detail = try await browser.get("/libraries/\(slug)")
@@ -59,7 +59,7 @@ struct DecidedStateTests {
         try await ConsoleFixture.withConsole(rateLimits: limits) { browser, _, directory in
             // setup: the window's one write goes to the first approval
             try await browser.signIn()
-            let slugs = try store(directory).oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
+            let slugs = try await store(directory).oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
             try #require(slugs.count == 2)
             var last: Page?
             // act
@@ -83,13 +83,13 @@ struct DecidedStateTests {
             // setup
             try await browser.signIn()
             let store = try store(directory)
-            let libraries = try store.oldestMirroredLibraries(status: .pending, count: 3)
+            let libraries = try await store.oldestMirroredLibraries(status: .pending, count: 3)
             try #require(libraries.count == 3)
             let library = libraries[1]
-            let staffID = try #require(try store.latestSessionStaffID())
-            try queue(store, slug: library.slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
+            let staffID = try await #require(try store.latestSessionStaffID())
+            try await queue(store, slug: library.slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
             // One that Book Corners already asked to wait: the runner's message names its next try in UTC.
-            var retried = try queue(store, slug: libraries[2].slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
+            var retried = try await queue(store, slug: libraries[2].slug, actorId: staffID, username: SeedAccounts.demoStaffUsername)
             retried.attempts = 1
             retried.outcomeMessage = "Book Corners asked us to slow down; next try 2026-11-25 06:40 UTC."
             let stored = retried
@@ -145,13 +145,13 @@ struct DecidedStateTests {
             // setup: reject one through the console
             try await browser.signIn()
             let store = try store(directory)
-            let slug = try #require(try store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let slug = try #require(try await store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             let csrf = try #require(try await browser.get("/libraries/\(slug)").csrfToken)
             let rejected = try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", csrf), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile), ("confirmed", "1"),
             ])
             try #require(rejected.status == .seeOther)
-            try #require(try store.mirroredLibrary(slug: slug)?.status == .rejected)
+            try #require(try await store.mirroredLibrary(slug: slug)?.status == .rejected)
 
             // act
             let list = try await browser.get("/libraries?status=rejected")
@@ -173,11 +173,11 @@ struct DecidedStateTests {
             #expect(approve.contains { $0 == ("decision", "approve") } && approve.contains { $0 == ("seen", "rejected") })
             #expect(asked.status == .ok && asked.contains("Approve a library that was rejected?"), "\(asked)")
             #expect(asked.contains("Rejected by \(SeedAccounts.demoStaffUsername) on ") && asked.contains("&lt;script&gt;&quot;x&quot;"))
-            let staffID = try #require(try store.latestSessionStaffID())
-            #expect(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.statusWanted) == [.rejected])
+            let staffID = try await #require(try store.latestSessionStaffID())
+            #expect(try await store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.statusWanted) == [.rejected])
             let confirmed = try await browser.post("/libraries/\(slug)/decide", form: asked.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide"))
             #expect(confirmed.status == .seeOther)
-            #expect(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).first?.statusWanted == .approved)
+            #expect(try await store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).first?.statusWanted == .approved)
         }
     }
 
@@ -186,7 +186,7 @@ struct DecidedStateTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            let slug = try #require(try store(directory).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let slug = try #require(try await store(directory).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             let csrf = try #require(try await browser.get("/libraries/\(slug)").csrfToken)
             let tooLong = Self.hostile + String(repeating: "x", count: 2_000)
             // act
@@ -218,7 +218,7 @@ struct DecidedStateTests {
             #expect(bulk.contains("<option selected>\(DecisionController.presetReasons[2])</option>"), "the reason chosen, kept")
             #expect(bulk.contains(#"<option value="reject" selected>Reject</option>"#), "the decision chosen, kept")
             #expect(bulk.contains(">Typed &lt;b&gt;before&lt;/b&gt; selecting</textarea>"), "what was typed, kept and escaped")
-            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
+            await #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
         }
     }
 
@@ -228,7 +228,7 @@ struct DecidedStateTests {
             // setup
             try await browser.signIn()
             let store = try store(directory)
-            let pendingPhotos = try store.oldestMirroredPhotos(status: .pending, count: 50)
+            let pendingPhotos = try await store.oldestMirroredPhotos(status: .pending, count: 50)
             let photo = try #require(pendingPhotos.first { $0.submitterId != nil })
             // Another photo has a rejection on its way: its card says so, with no Use or Reject.
             let other = try #require(pendingPhotos.first { $0.id != photo.id })
@@ -237,7 +237,7 @@ struct DecidedStateTests {
                 statusSeen: .pending, statusWanted: .rejected, reason: "Blurred.", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
             queued.state = .waiting
             queued.nextAttemptAt = Date().addingTimeInterval(3_600)
-            _ = try store.record(queued)
+            _ = try await store.record(queued)
             let grid = try await browser.get("/photos")
             let card = grid.item(containing: "/photos/\(other.id)/decide") + grid.item(containing: "Proposed photo \(other.id)\"")
             #expect(card.contains("Rejection queued by maria &lt;script&gt;"), "\(card)")
@@ -255,9 +255,9 @@ struct DecidedStateTests {
             #expect(missing.status == .unprocessableContent && missing.contains(#"<details class="photo-reject" open>"#), "\(missing)")
             #expect(missing.contains(#"id="photo-\#(photo.id)-error" role="alert">A rejection needs a reason"#))
             #expect(sent.status == .seeOther)
-            let entry = try #require(try store.auditEntries().first { $0.action == "photo.reject" })
+            let entry = try await #require(try store.auditEntries().first { $0.action == "photo.reject" })
             #expect(entry.reason == reason)
-            let message = try #require(try store.outboxMessages().first { $0.eventType == .photoRejected })
+            let message = try await #require(try store.outboxMessages().first { $0.eventType == .photoRejected })
             #expect(message.payload.contains("Reason: \(reason)"), "\(message.payload)")
         }
     }
@@ -268,7 +268,7 @@ struct DecidedStateTests {
             // setup: one photo rejected in the console with a reason, another rejected where the console did not see it
             try await browser.signIn()
             let store = try store(directory)
-            let pendingPhotos = try store.oldestMirroredPhotos(status: .pending, count: 50)
+            let pendingPhotos = try await store.oldestMirroredPhotos(status: .pending, count: 50)
             let photo = try #require(pendingPhotos.first { $0.submitterId != nil })
             let elsewhere = try #require(pendingPhotos.first { $0.id != photo.id })
             let csrf = try #require(try await browser.get("/photos").csrfToken)
@@ -276,7 +276,7 @@ struct DecidedStateTests {
                 ("csrf", csrf), ("key", "decided-card"), ("seen", "pending"), ("decision", "reject"), ("back", "/photos"), ("reason", Self.hostile),
             ])
             try #require(sent.status == .seeOther)
-            try #require(try store.mirroredPhotos(status: .rejected, limit: 500, offset: 0).contains { $0.id == photo.id })
+            try await #require(try store.mirroredPhotos(status: .rejected, limit: 500, offset: 0).contains { $0.id == photo.id })
             try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
                 try db.execute(sql: "UPDATE mirrorPhoto SET status = 'rejected' WHERE id = ?", arguments: [elsewhere.id])
             }
@@ -301,8 +301,8 @@ struct DecidedStateTests {
             // setup
             try await browser.signIn()
             let store = try store(directory)
-            let oldest = try store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
-            try #require(try store.mirrorSummary().map { $0.pendingLibraries > 5 } ?? true)
+            let oldest = try await store.oldestMirroredLibraries(status: .pending, count: 5).map(\.slug)
+            try await #require(try store.mirrorSummary().map { $0.pendingLibraries > 5 } ?? true)
             // act
             let page = try await browser.get("/")
             // check

@@ -45,16 +45,16 @@ struct DecisionTests {
             #expect(again.status == .seeOther)
             #expect(try await backendStatus(sandbox, slug: slug) == "approved")
             let store = try store(directory)
-            let decisions = try store.auditEntries().filter { $0.action == "library.approve" }
+            let decisions = try await store.auditEntries().filter { $0.action == "library.approve" }
             #expect(decisions.count == 1, "one audit entry for one decision")
             #expect(decisions.first?.outcome == .applied && decisions.first?.statusBefore == "pending")
-            let messages = try store.outboxMessages()
+            let messages = try await store.outboxMessages()
             #expect(messages.count == 1 && messages.first?.eventType == .libraryApproved)
             #expect(messages.first?.sentByBookCorners == true, "Book Corners pushes a pending library's approval itself: ours is recorded only")
             let payload = try #require(messages.first?.payload)
             #expect(payload.contains(#""type":"library.approved""#) && payload.contains(#""library_id":"#))
             #expect(messages.first?.headers.contains(#""apns-push-type":"alert""#) == true)
-            #expect(try store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
+            await #expect(try store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
         }
     }
 
@@ -74,7 +74,7 @@ struct DecisionTests {
             ])
             #expect(confirm.status == .ok && confirm.contains("<h1>Reject <span dir=\"auto\""), "a rejection is confirmed first, naming the library")
             #expect(confirm.contains("&lt;b&gt;&quot;Quoted&quot;&lt;/b&gt;"))
-            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before confirming")
+            await #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before confirming")
             try await browser.post("/libraries/\(slug)/decide", form: [
                 ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason), ("confirmed", "1"),
             ])
@@ -82,7 +82,7 @@ struct DecisionTests {
             let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()
             #expect(library?["status"] as? String == "rejected")
             #expect(library?["rejection_reason"] as? String == reason)
-            let message = try #require(try store(directory).outboxMessages().first)
+            let message = try await #require(try store(directory).outboxMessages().first)
             #expect(message.eventType == .libraryRejected)
             let payload = try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any]
             let body = ((payload?["aps"] as? [String: Any])?["alert"] as? [String: Any])?["body"] as? String
@@ -114,11 +114,11 @@ struct DecisionTests {
             let later = try await browser.get("/reports")
             #expect(later.contains(#"<span class="status status-conflict">Not sent</span>"#), "the panel keeps telling them")
             let store = try store(directory)
-            #expect(try store.outboxMessages().isEmpty)
-            #expect(try store.auditEntries().first?.outcome == .conflict)
+            await #expect(try store.outboxMessages().isEmpty)
+            await #expect(try store.auditEntries().first?.outcome == .conflict)
             // The check that found the conflict also saw a change made outside the console: it is
             // audited as such (once, before the conflict), and the page shows the backend's whole record.
-            let observed = try store.auditEntries(limit: 100).filter { $0.outcome == .observed && $0.targetSlug == slug }
+            let observed = try await store.auditEntries(limit: 100).filter { $0.outcome == .observed && $0.targetSlug == slug }
             #expect(observed.map(\.action) == ["observed.library.rejected"], "\(observed)")
             #expect(observed.first.map { $0.statusBefore == "pending" && $0.statusAfter == "rejected" } == true)
             #expect(after.contains("By Maria."), "the reason Maria gave is on the page at once")
@@ -160,11 +160,11 @@ struct DecisionTests {
             try await browser.post("/libraries/bulk/confirm", form: confirm)
             try await browser.post("/libraries/bulk/confirm", form: confirm)  // a double click records nothing more
             let store = try store(directory)
-            while try store.auditEntries(limit: 200).filter({ $0.action == "library.approve" }).count < 30, Date().timeIntervalSince(started) < 30 {
+            while try await store.auditEntries(limit: 200).filter({ $0.action == "library.approve" }).count < 30, Date().timeIntervalSince(started) < 30 {
                 try await Task.sleep(for: .milliseconds(200))
             }
             let elapsed = Date().timeIntervalSince(started)
-            let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
+            let approvals = try await store.auditEntries(limit: 200).filter { $0.action == "library.approve" }
             #expect(approvals.count == 30)
             #expect(Set(approvals.map(\.targetSlug)).count == 30)
             #expect(approvals.allSatisfy { $0.outcome == .applied })
@@ -175,10 +175,10 @@ struct DecisionTests {
             let perWindow = Dictionary(grouping: approvals) { Int($0.recordedAt.timeIntervalSince1970) / 3 }.mapValues(\.count)
             #expect(elapsed < 3 * 3 + 10)
             #expect(perWindow.count <= 6, "spread over the windows the limit needs, not many more: \(perWindow)")
-            #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
-            #expect(try store.outboxMessages(limit: 200).allSatisfy(\.sentByBookCorners), "approvals from pending: Book Corners pushes them itself")
+            await #expect(try store.outboxMessages(limit: 200).count == targets.filter { $0.submitter != nil }.count)
+            await #expect(try store.outboxMessages(limit: 200).allSatisfy(\.sentByBookCorners), "approvals from pending: Book Corners pushes them itself")
             for target in targets.prefix(5) { #expect(try await backendStatus(sandbox, slug: target.slug) == "approved") }
-            guard case .intact = try store.verifyAuditChain() else { Issue.record("chain broken"); return }
+            guard case .intact = try await store.verifyAuditChain() else { Issue.record("chain broken"); return }
         }
     }
 
@@ -199,13 +199,13 @@ struct DecisionTests {
                 ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
             ])
             let store = try store(directory)
-            let entries = try store.auditEntries()
+            let entries = try await store.auditEntries()
             #expect(entries.contains { $0.action == "report.resolve" && $0.outcome == .applied })
             #expect(entries.contains { $0.action == "photo.approve" && $0.outcome == .applied })
             let outbox = try await browser.get("/outbox")
             #expect(outbox.status == .ok)
             #expect(outbox.contains(#"<code>photo.approved</code></a>"#), "listed as a message, not only as a filter")
-            let types = try store.outboxMessages().map(\.eventType)
+            let types = try await store.outboxMessages().map(\.eventType)
             #expect(types.contains(.photoApproved))
         }
     }
@@ -240,12 +240,12 @@ struct DecisionTests {
                 let store = try store(directory)
                 try await SandboxFixture.run(databasePath: database, port: port) { sandbox in
                     let deadline = Date().addingTimeInterval(20)
-                    while try store.auditEntries().first(where: { $0.action == "library.approve" }) == nil, Date() < deadline {
+                    while try await store.auditEntries().first(where: { $0.action == "library.approve" }) == nil, Date() < deadline {
                         try await Task.sleep(for: .milliseconds(200))
                     }
                     #expect(try await backendStatus(sandbox, slug: slug) == "approved")
                 }
-                #expect(try store.auditEntries().filter { $0.action == "library.approve" }.count == 1)
+                await #expect(try store.auditEntries().filter { $0.action == "library.approve" }.count == 1)
             }
         }
     }
@@ -265,7 +265,7 @@ struct DecisionTests {
             ])
             #expect(answer.location == "/libraries?q=Berlin&page_size=50")
             #expect(try await backendStatus(sandbox, slug: slug) == "approved")
-            #expect(try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.targetSlug == slug })
+            await #expect(try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.targetSlug == slug })
         }
     }
 
@@ -290,7 +290,7 @@ struct DecisionTests {
             #expect(long.status == .unprocessableContent && long.contains("at most 2000"))
             let empty = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")])
             #expect(empty.status == .unprocessableContent && empty.contains("Select at least one library"))
-            #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing was decided")
+            await #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing was decided")
         }
     }
 

@@ -23,15 +23,15 @@ struct DeviceStatePagesTests {
             let token = String(repeating: "9f", count: 32)
             try await browser.post("/devices", form: [("csrf", page.csrfToken ?? ""), ("token", token), ("environment", "production")])
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let staffID = try #require(try store.devices().first?.userId)
-            let message = try OutboxFiller(path: directory.path("console.sqlite")).add(1, firstRecipient: staffID)[0]
-            for _ in 0..<100 where try store.outboxMessage(id: message.id)?.status != .noDevice {
+            let staffID = try await #require(try store.devices().first?.userId)
+            let message = try await OutboxFiller(path: directory.path("console.sqlite")).add(1, firstRecipient: staffID)[0]
+            for _ in 0..<100 where try await store.outboxMessage(id: message.id)?.status != .noDevice {
                 try await Task.sleep(for: .milliseconds(50))
             }
             // act
             let devices = try await browser.get("/devices")
             // check
-            let device = try #require(try store.devices(userID: staffID).first)
+            let device = try await #require(try store.devices(userID: staffID).first)
             #expect(device.state == .wrongEnvironment)
             let when = try #require(device.disabledAt).formatted(.iso8601)
             #expect(devices.contains(#"<span class="status status-wrong-environment">"#), "\(devices.html)")

@@ -37,7 +37,7 @@ struct DevicesCommandTests {
     }
 
     @Test("import counts what it added and skipped, and a second import of the same export changes nothing")
-    func importIsIdempotent() throws {
+    func importIsIdempotent() async throws {
         // setup
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -54,21 +54,21 @@ struct DevicesCommandTests {
         #expect(first.output == "Imported 2 device tokens: 2 added, 0 updated, 0 unchanged; 1 inactive skipped.\n")
         #expect(second.status == 0, "\(second.errorOutput)")
         #expect(second.output == "Imported 2 device tokens: 0 added, 0 updated, 2 unchanged; 1 inactive skipped.\n")
-        let devices = try ModerationStore(path: path).devices()
+        let devices = try await ModerationStore(path: path).devices()
         #expect(Set(devices.map(\.token)) == [Self.alicePhone, Self.aliceXcode])
         #expect(devices.first { $0.token == Self.aliceXcode }?.environment == .sandbox)
         #expect(devices.allSatisfy { $0.userId == 7 && $0.active && $0.source == "import" })
     }
 
     @Test("a token that moved to another user (or environment) since the last import is updated")
-    func importUpdates() throws {
+    func importUpdates() async throws {
         // setup: the export imported, then Alice's phone passed on to user 8 (a token APNs called
         // gone stays disabled instead: ModerationStoreTests' DeviceImportTests)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try database(in: directory)
         let store = try ModerationStore(path: path)
-        _ = try store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
+        _ = try await store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
         let file = directory.path("later.json")
         try write(Self.export.replacingOccurrences(of: #""pk": 11, "fields": {"user": 7"#, with: #""pk": 11, "fields": {"user": 8"#), to: file)
 
@@ -78,12 +78,12 @@ struct DevicesCommandTests {
         // check
         #expect(run.status == 0, "\(run.errorOutput)")
         #expect(run.output == "Imported 2 device tokens: 0 added, 1 updated, 1 unchanged; 1 inactive skipped.\n")
-        let phone = try #require(try store.devices().first { $0.token == Self.alicePhone })
+        let phone = try #require(try await store.devices().first { $0.token == Self.alicePhone })
         #expect(phone.userId == 8 && phone.active && phone.disabledReason.isEmpty)
     }
 
     @Test("an export with one bad entry, or not an export at all, exits 1 with the problem on one line and imports nothing")
-    func malformedImportsNothing() throws {
+    func malformedImportsNothing() async throws {
         // setup: the good export with a cut-off token in its second entry
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -103,19 +103,19 @@ struct DevicesCommandTests {
         #expect(badFile.status == 1)
         #expect(badFile.errorOutput.hasPrefix("Error: \(notJSON) was not imported: not a dumpdata export of users.DeviceToken"))
         #expect(badFile.errorOutput.filter { $0 == "\n" }.count == 1, "one line: \(badFile.errorOutput)")
-        #expect(try ModerationStore(path: path).devices().isEmpty)
+        #expect(try await ModerationStore(path: path).devices().isEmpty)
     }
 
     @Test("list shows each device with its user, environment, status and a shortened token; --user narrows it")
-    func list() throws {
+    func list() async throws {
         // setup: the export imported, one device disabled by APNs
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try database(in: directory)
         let store = try ModerationStore(path: path)
-        _ = try store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
-        try store.addDevice(userID: 3, token: Self.bobOldPhone, environment: .production, now: Date())
-        try store.disableDevice(token: Self.bobOldPhone, reason: "Unregistered", now: Date())
+        _ = try await store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
+        try await store.addDevice(userID: 3, token: Self.bobOldPhone, environment: .production, now: Date())
+        try await store.disableDevice(token: Self.bobOldPhone, reason: "Unregistered", now: Date())
 
         // act
         let all = try console("devices", "list", "--database", path)
@@ -137,14 +137,14 @@ struct DevicesCommandTests {
     }
 
     @Test("remove takes a token or an id; an unknown one exits 1 and says where to look")
-    func remove() throws {
+    func remove() async throws {
         // setup
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try database(in: directory)
         let store = try ModerationStore(path: path)
-        _ = try store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
-        let xcodeID = try #require(try store.devices().first { $0.token == Self.aliceXcode }?.id)
+        _ = try await store.importDevices(try DeviceTokenExport.parse(Data(Self.export.utf8)), now: Date())
+        let xcodeID = try #require(try await store.devices().first { $0.token == Self.aliceXcode }?.id)
 
         // act
         let byToken = try console("devices", "remove", Self.alicePhone.uppercased(), "--database", path)
@@ -155,7 +155,7 @@ struct DevicesCommandTests {
         // check
         #expect(byToken.status == 0 && byToken.output == "Removed device \(Self.alicePhone.uppercased()).\n", "\(byToken.errorOutput)")
         #expect(byID.status == 0, "\(byID.errorOutput)")
-        #expect(try store.devices().isEmpty)
+        await #expect(try store.devices().isEmpty)
         #expect(again.status == 1)
         #expect(again.errorOutput == "Error: No device \(Self.alicePhone); `console devices list` shows the ids and tokens there are.\n")
         #expect(gibberish.status == 1)

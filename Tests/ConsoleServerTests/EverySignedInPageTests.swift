@@ -16,12 +16,12 @@ struct EverySignedInPageTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: signed in (the mirror holds 60 pending libraries), one outbox message, one library's page
             try await browser.signIn()
-            let message = try OutboxFiller(path: directory.path("console.sqlite")).add(1, firstRecipient: 50)[0]
+            let message = try await OutboxFiller(path: directory.path("console.sqlite")).add(1, firstRecipient: 50)[0]
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let slugs = try store.oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
+            let slugs = try await store.oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
             try #require(slugs.count == 2)
             let library = try await browser.get("/libraries/\(slugs[0])")
-            let auditID = try #require(try store.auditEntries(limit: 1).first?.id)
+            let auditID = try await #require(try store.auditEntries(limit: 1).first?.id)
 
             // act
             let rejectForm = try #require(library.html.range(of: #"class="reject-form""#).map { String(library.html[$0.upperBound...]) })
@@ -60,8 +60,8 @@ struct EverySignedInPageTests {
         try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
             // setup: two messages; the console has seen user 50 (as staff), never user 51
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let messages = try filler.add(2, firstRecipient: 50)
-            try ModerationStore(path: directory.path("console.sqlite")).recordStaffMember(StaffMember(id: 50, username: Self.hostile), signedInAt: nil)
+            let messages = try await filler.add(2, firstRecipient: 50)
+            try await ModerationStore(path: directory.path("console.sqlite")).recordStaffMember(StaffMember(id: 50, username: Self.hostile), signedInAt: nil)
             try await browser.signIn()
 
             // act
@@ -84,11 +84,11 @@ struct EverySignedInPageTests {
             // setup: a message to the submitter of a mirrored library
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let library = try #require(try store.oldestMirroredLibraries(status: .pending, count: 20).first { $0.submitterId != nil && $0.submitterUsername != nil })
+            let library = try await #require(try store.oldestMirroredLibraries(status: .pending, count: 20).first { $0.submitterId != nil && $0.submitterUsername != nil })
             let submitter = try #require(library.submitterId)
 
             // act
-            let names = try store.knownUsernames(userIDs: [submitter, 987_654])
+            let names = try await store.knownUsernames(userIDs: [submitter, 987_654])
 
             // check
             #expect(names == [submitter: try #require(library.submitterUsername)])

@@ -141,11 +141,11 @@ struct HTTPEdgeTests {
             // setup
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            func exports() throws -> Int { try store.auditEntries(limit: 100).filter { $0.action == AuditEntry.exportAction }.count }
+            func exports() async throws -> Int { try await store.auditEntries(limit: 100).filter { $0.action == AuditEntry.exportAction }.count }
 
             // act
             let head = try await browser.head("/audit/export?format=csv")
-            let afterHead = try exports()
+            let afterHead = try await exports()
             let get = try await browser.get("/audit/export?format=csv")
 
             // check
@@ -153,7 +153,7 @@ struct HTTPEdgeTests {
             #expect(head.html.isEmpty)
             #expect(afterHead == 0, "a HEAD is not an export")
             #expect(get.status == .ok)
-            #expect(try exports() == 1)
+            await #expect(try exports() == 1)
         }
     }
 

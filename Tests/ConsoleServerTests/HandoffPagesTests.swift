@@ -13,13 +13,13 @@ struct HandoffPagesTests {
     static let escapedHostile = "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;note&#39;"
 
     /// staff's one-day shift (shift 0) ended five minutes ago; maria's (shift 1) is under way.
-    private func rotation(in directory: TemporaryDirectory) throws -> (fixture: HandoffFixture, staff: StaffMember, maria: StaffMember) {
+    private func rotation(in directory: TemporaryDirectory) async throws -> (fixture: HandoffFixture, staff: StaffMember, maria: StaffMember) {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let staff = try #require(try store.staffMember(username: SeedAccounts.demoStaffUsername))
-        let maria = try #require(try store.staffMember(username: "maria"))
+        let staff = try #require(try await store.staffMember(username: SeedAccounts.demoStaffUsername))
+        let maria = try #require(try await store.staffMember(username: "maria"))
         let handoffAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 300)
         let minute = Calendar.current.dateComponents(in: .gmt, from: handoffAt)
-        let fixture = try HandoffFixture(
+        let fixture = try await HandoffFixture(
             path: directory.path("console.sqlite"), members: [staff, maria], shiftDays: 1,
             handoff: LocalTime(hour: minute.hour ?? 0, minute: minute.minute ?? 0), zone: .gmt,
             startDate: LocalDate(handoffAt, in: .gmt).adding(days: -1))
@@ -40,13 +40,13 @@ struct HandoffPagesTests {
             try await browser.signIn()
             let mariaBrowser = Browser(client: browser.client)
             try await mariaBrowser.signIn("maria", password: SeedAccounts.demoStaffPassword)
-            let (fixture, staff, maria) = try rotation(in: directory)
-            try fixture.decide("library.approve", by: staff, at: Date().addingTimeInterval(-3_600))
-            try fixture.store.saveHandoffNote(
+            let (fixture, staff, maria) = try await rotation(in: directory)
+            try await fixture.decide("library.approve", by: staff, at: Date().addingTimeInterval(-3_600))
+            try await fixture.store.saveHandoffNote(
                 shiftIndex: 0, author: staff, text: Self.hostile, audit: HandoffFixture.entry("handoff.note", by: staff, at: Date()),
                 now: Date().addingTimeInterval(-600))
             _ = await buildHandoff(fixture.store)
-            _ = try #require(try fixture.store.shiftHandoff(0))
+            _ = try #require(try await fixture.store.shiftHandoff(0))
             // act
             let mariaDashboard = try await mariaBrowser.get("/")
             let staffDashboard = try await browser.get("/")
@@ -72,9 +72,9 @@ struct HandoffPagesTests {
             let after = try await mariaBrowser.get("/")
             #expect(after.element(withClass: "handoff-panel") == nil)
             #expect(after.contains("Hand-off dismissed: it stays on the Hand-offs page."))
-            let handoff = try #require(try fixture.store.shiftHandoff(0))
+            let handoff = try #require(try await fixture.store.shiftHandoff(0))
             #expect(handoff.state == .dismissed && handoff.dismissedBy == "maria")
-            let entry = try #require(try fixture.store.auditEntries(limit: 5).first { $0.action == "handoff.dismiss" })
+            let entry = try #require(try await fixture.store.auditEntries(limit: 5).first { $0.action == "handoff.dismiss" })
             #expect(entry.actorId == maria.id && entry.targetId == "0" && entry.statusBefore == "shown" && entry.statusAfter == "dismissed")
         }
     }
@@ -86,7 +86,7 @@ struct HandoffPagesTests {
             try await browser.signIn()
             let mariaBrowser = Browser(client: browser.client)
             try await mariaBrowser.signIn("maria", password: SeedAccounts.demoStaffPassword)
-            let (fixture, staff, _) = try rotation(in: directory)
+            let (fixture, staff, _) = try await rotation(in: directory)
             _ = await buildHandoff(fixture.store)
 
             // act: maria, on call in shift 1, writes her note; an empty one is refused; staff may not write hers
@@ -110,8 +110,8 @@ struct HandoffPagesTests {
             #expect(try await mariaBrowser.get("/on-call/handoffs").contains("The hand-off has already happened"))
             #expect(afterSave.contains(Self.escapedHostile) && !afterSave.contains(Self.hostile))
             #expect(try await browser.get("/on-call/handoffs").contains("Only the person on call now writes the note for the next person."))
-            #expect(try fixture.store.handoffNote(shiftIndex: 1)?.text == Self.hostile)
-            #expect(try fixture.store.handoffNote(shiftIndex: 0) == nil)
+            #expect(try await fixture.store.handoffNote(shiftIndex: 1)?.text == Self.hostile)
+            #expect(try await fixture.store.handoffNote(shiftIndex: 0) == nil)
             // the past hand-off is listed and its digest shown
             let row = try #require(afterSave.element(withClass: "compact handoffs"))
             #expect(Page.text(of: row).contains("Shift 0"))
@@ -130,8 +130,8 @@ struct HandoffPagesTests {
             #expect(shown.contains(#"<blockquote class="handoff-note" dir="auto">Report 12 is done.</blockquote>"#))
             #expect(shown.element(withClass: "handoff-note-form") == nil)
             #expect(shown.contains("Dismiss from my dashboard"))
-            #expect(try fixture.store.handoffFollowUps(shiftIndex: 0).map(\.author) == [staff])
-            #expect(try fixture.store.auditEntries(limit: 10).map(\.action).filter { $0.hasPrefix("handoff.") } == ["handoff.followUp", "handoff.note"])
+            #expect(try await fixture.store.handoffFollowUps(shiftIndex: 0).map(\.author) == [staff])
+            #expect(try await fixture.store.auditEntries(limit: 10).map(\.action).filter { $0.hasPrefix("handoff.") } == ["handoff.followUp", "handoff.note"])
             // unknown or malformed shifts are the 404 page
             #expect(try await browser.get("/on-call/handoffs/7").status == .notFound)
             #expect(try await browser.get("/on-call/handoffs/-1").status == .notFound)

@@ -15,8 +15,8 @@ struct HandoffServiceTests {
     private let shiftStart = Date(timeIntervalSince1970: 1_793_606_400)
     private let handoffAt = Date(timeIntervalSince1970: 1_794_211_200)
 
-    private func fixture(_ directory: TemporaryDirectory) throws -> HandoffFixture {
-        try HandoffFixture(
+    private func fixture(_ directory: TemporaryDirectory) async throws -> HandoffFixture {
+        try await HandoffFixture(
             path: directory.path("console.sqlite"), members: [alice, bob, carol], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0),
             zone: try #require(TimeZone(identifier: "Europe/Rome")), startDate: LocalDate(year: 2026, month: 11, day: 2))
     }
@@ -35,7 +35,7 @@ struct HandoffServiceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup: an episode alice acknowledged and that closed during her shift, and one opened after the hand-off
-        let store = try fixture(directory).store
+        let store = try await fixture(directory).store
         let alice = self.alice
         let message: ModerationStore.QueueAlertMessage = { recipient, _, key in
             OutboxMessage(
@@ -43,14 +43,14 @@ struct HandoffServiceTests {
                 createdAt: Date(), dedupeKey: key)
         }
         let opened = shiftStart.addingTimeInterval(86_400)
-        let episode = try #require(try store.openQueueAlert(
+        let episode = try #require(try await store.openQueueAlert(
             .reports, overdueCount: 2, oldestCreatedAt: shiftStart.addingTimeInterval(-3 * 86_400), targetMinutes: 24 * 60, telling: alice,
             now: opened, message: message))
-        _ = try store.acknowledgeQueueAlert(
+        _ = try await store.acknowledgeQueueAlert(
             id: episode.id, by: alice, audit: HandoffFixture.entry("alert.acknowledge", by: alice, at: opened.addingTimeInterval(600)),
             now: opened.addingTimeInterval(600))
-        #expect(try store.closeQueueAlert(id: episode.id, now: opened.addingTimeInterval(86_400)))
-        _ = try store.openQueueAlert(
+        #expect(try await store.closeQueueAlert(id: episode.id, now: opened.addingTimeInterval(86_400)))
+        _ = try await store.openQueueAlert(
             .photos, overdueCount: 1, oldestCreatedAt: shiftStart, targetMinutes: 72 * 60, telling: bob, now: handoffAt.addingTimeInterval(60),
             message: message)
         // act: the service as the console builds it, with the watcher's episodes from the store
@@ -59,7 +59,7 @@ struct HandoffServiceTests {
             now: { [handoffAt] in handoffAt.addingTimeInterval(120) }, logger: ConsoleFixture.quietLogger
         ).tick()
         // check
-        let digest = try #require(try store.shiftHandoff(0)).digest
+        let digest = try #require(try await store.shiftHandoff(0)).digest
         #expect(digest.alerts == [
             HandoffDigest.Alert(
                 queue: .reports, openedAt: opened, acknowledgedBy: "alice", acknowledgedAt: opened.addingTimeInterval(600), escalated: false,
@@ -73,30 +73,30 @@ struct HandoffServiceTests {
         defer { directory.remove() }
         // setup: 5 applied decisions inside the shift, one just before and one at the hand-off (the next shift's),
         // a conflict and a failure (no decision) inside it
-        let fixture = try fixture(directory)
-        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
-        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(2 * 86_400))
-        try fixture.decide("library.reject", by: carol, at: shiftStart.addingTimeInterval(3 * 86_400))
-        try fixture.decide("report.resolve", by: alice, at: shiftStart.addingTimeInterval(4 * 86_400))
-        try fixture.decide("photo.approve", by: carol, at: handoffAt.addingTimeInterval(-1))
-        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(-1))
-        try fixture.decide("library.approve", by: bob, at: handoffAt)
-        try fixture.decide("library.reject", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .conflict)
-        try fixture.decide("report.dismiss", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .failed)
+        let fixture = try await fixture(directory)
+        try await fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
+        try await fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(2 * 86_400))
+        try await fixture.decide("library.reject", by: carol, at: shiftStart.addingTimeInterval(3 * 86_400))
+        try await fixture.decide("report.resolve", by: alice, at: shiftStart.addingTimeInterval(4 * 86_400))
+        try await fixture.decide("photo.approve", by: carol, at: handoffAt.addingTimeInterval(-1))
+        try await fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(-1))
+        try await fixture.decide("library.approve", by: bob, at: handoffAt)
+        try await fixture.decide("library.reject", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .conflict)
+        try await fixture.decide("report.dismiss", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .failed)
         // The mirror: four pending libraries (two past the 48 h target), two open reports (one past 24 h), no photos.
         let store = fixture.store
-        try store.upsertMirror(libraries: [
+        try await store.upsertMirror(libraries: [
             HandoffFixture.library(1, name: "Oldest <Corner>", createdAt: handoffAt.addingTimeInterval(-5 * 86_400)),
             HandoffFixture.library(2, name: "Second", createdAt: handoffAt.addingTimeInterval(-3 * 86_400)),
             HandoffFixture.library(3, name: "Third", createdAt: handoffAt.addingTimeInterval(-86_400)),
             HandoffFixture.library(4, name: "Newest", createdAt: handoffAt.addingTimeInterval(-3_600)),
         ], at: handoffAt)
-        try store.upsertMirror(reports: [
+        try await store.upsertMirror(reports: [
             HandoffFixture.report(1, libraryName: "Reported One", createdAt: handoffAt.addingTimeInterval(-30 * 3_600)),
             HandoffFixture.report(2, libraryName: "Reported Two", createdAt: handoffAt.addingTimeInterval(-2 * 3_600)),
         ], at: handoffAt)
-        try store.saveMirror(summary: HandoffFixture.summary(at: handoffAt))
-        try store.saveHandoffNote(
+        try await store.saveMirror(summary: HandoffFixture.summary(at: handoffAt))
+        try await store.saveHandoffNote(
             shiftIndex: 0, author: alice, text: "Report 12 needs a call to the owner.",
             audit: HandoffFixture.entry("handoff.note", by: alice, at: handoffAt), now: handoffAt.addingTimeInterval(-600))
         let nudges = Counter()
@@ -104,7 +104,7 @@ struct HandoffServiceTests {
         let built = await service(store, at: handoffAt.addingTimeInterval(30), nudges: nudges).tick()
         // check
         #expect(built == 0)
-        let handoff = try #require(try store.shiftHandoff(0))
+        let handoff = try #require(try await store.shiftHandoff(0))
         #expect(handoff.outgoing == alice && handoff.incoming == bob)
         #expect(handoff.startsAt == shiftStart && handoff.endsAt == handoffAt)
         let digest = handoff.digest
@@ -125,7 +125,7 @@ struct HandoffServiceTests {
         #expect(digest.note?.text == "Report 12 needs a call to the owner." && digest.note?.author == "alice")
         #expect(digest.alerts.isEmpty && digest.timeZone == "Europe/Rome")
         // One message, to bob, keyed by the shift; the dispatcher was nudged.
-        let messages = try store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
+        let messages = try await store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
         let message = try #require(messages.first)
         #expect(messages.count == 1 && message.recipientUserId == bob.id && message.dedupeKey == "handoff-0" && message.actionId == nil)
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
@@ -142,8 +142,8 @@ struct HandoffServiceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup: a second process's store on the same file
-        let fixture = try fixture(directory)
-        try fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
+        let fixture = try await fixture(directory)
+        try await fixture.decide("library.approve", by: alice, at: shiftStart.addingTimeInterval(3_600))
         let other = try ModerationStore(path: directory.path("console.sqlite"))
         let time = handoffAt.addingTimeInterval(5)
         let first = service(fixture.store, at: time)
@@ -156,8 +156,8 @@ struct HandoffServiceTests {
         // check
         #expect(results.compactMap { $0 } == [0])
         #expect(again == [nil, nil])
-        #expect(try fixture.store.shiftHandoffs(limit: 10).map(\.shiftIndex) == [0])
-        #expect(try fixture.store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10).count == 1)
+        #expect(try await fixture.store.shiftHandoffs(limit: 10).map(\.shiftIndex) == [0])
+        #expect(try await fixture.store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10).count == 1)
     }
 
     @Test("a hand-off more than a day old is not built (no backfill); within the day it is")
@@ -165,7 +165,7 @@ struct HandoffServiceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup
-        let fixture = try fixture(directory)
+        let fixture = try await fixture(directory)
         // act
         let late = await service(fixture.store, at: handoffAt.addingTimeInterval(86_400 + 60)).tick()
         let beforeStart = await service(fixture.store, at: shiftStart.addingTimeInterval(60)).tick()
@@ -173,7 +173,7 @@ struct HandoffServiceTests {
         // check
         #expect(late == nil && beforeStart == nil)
         #expect(inTime == 0)
-        #expect(try fixture.store.shiftHandoffs(limit: 10).count == 1)
+        #expect(try await fixture.store.shiftHandoffs(limit: 10).count == 1)
     }
 
     @Test("the alert episodes of the shift, as the watcher supplies them, are in the digest")
@@ -181,7 +181,7 @@ struct HandoffServiceTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup
-        let fixture = try fixture(directory)
+        let fixture = try await fixture(directory)
         let episode = HandoffDigest.Alert(
             queue: .reports, openedAt: shiftStart.addingTimeInterval(86_400), acknowledgedBy: "alice",
             acknowledgedAt: shiftStart.addingTimeInterval(86_400 + 300), escalated: false, closedAt: nil)
@@ -193,6 +193,6 @@ struct HandoffServiceTests {
         }).tick()
         // check
         #expect(asked.values == [DateInterval(start: shiftStart, end: handoffAt)])
-        #expect(try fixture.store.shiftHandoff(0)?.digest.alerts == [episode])
+        #expect(try await fixture.store.shiftHandoff(0)?.digest.alerts == [episode])
     }
 }

@@ -95,7 +95,7 @@ extension MediaURLPageTests {
             let now = Date()
             let origin = settings.backendURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
             sandboxOrigin.record(origin)
-            try? ModerationStore(path: settings.databasePath).upsertMirror(libraries: [
+            try? await ModerationStore(path: settings.databasePath).upsertMirror(libraries: [
                 MirrorLibrary(
                     id: 990_001, slug: "old-unchecked", name: "Old unchecked", description: "", address: "Via Roma 1", city: "Rome", country: "IT",
                     postalCode: "", lat: 41.9, lng: 12.5, photoUrl: "javascript:alert(1)", thumbnailUrl: "//evil.example/t.png", status: .pending,
@@ -115,7 +115,7 @@ extension MediaURLPageTests {
             #expect(list.html.contains("src=\"\(origin)/media/t.jpg\""), "an allowed address stays")
             let row = list.html.components(separatedBy: "<tr").first { $0.contains("/libraries/old-unchecked") } ?? ""
             #expect(row.contains("no photo"))
-            let stored = try #require(try ModerationStore(path: directory.path("console.sqlite")).mirroredLibrary(slug: "old-unchecked"))
+            let stored = try #require(try await ModerationStore(path: directory.path("console.sqlite")).mirroredLibrary(slug: "old-unchecked"))
             #expect(stored.photoUrl == "" && stored.thumbnailUrl == "" && stored.record == nil)
         }
     }

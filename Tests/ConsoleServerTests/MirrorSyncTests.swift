@@ -52,20 +52,24 @@ struct MirrorSyncTests {
                 try await signIn(browser)
                 let store = try store(directory)
                 try await MirrorFixture.eventually("every library mirrored") {
-                    try store.mirroredLibraryCount(status: nil) == 500 && store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil
+                    let count = try await store.mirroredLibraryCount(status: nil)
+                    let passDone = try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil
+                    return count == 500 && passDone
                 }
                 try await MirrorFixture.eventually("reports, photos, summary and statistics mirrored") {
-                    try store.mirroredReports(status: nil, limit: 100, offset: 0).count == 25
-                        && store.mirroredPhotos(status: nil, limit: 100, offset: 0).count == 20
-                        && store.mirrorSummary() != nil && store.mirrorStatistics() != nil
+                    let reports = try await store.mirroredReports(status: nil, limit: 100, offset: 0).count
+                    let photos = try await store.mirroredPhotos(status: nil, limit: 100, offset: 0).count
+                    let summary = try await store.mirrorSummary()
+                    let statistics = try await store.mirrorStatistics()
+                    return reports == 25 && photos == 20 && summary != nil && statistics != nil
                 }
                 // check
                 #expect(before == 0, "no backend call with a session before anyone signed in")
-                #expect(try store.mirroredLibraryCount(status: .pending) == 60)
-                #expect(try store.mirrorSummary()?.pendingLibraries == 60)
-                #expect(try store.mirroredReports(status: .open, limit: 100, offset: 0).count == 14)
+                #expect(try await store.mirroredLibraryCount(status: .pending) == 60)
+                #expect(try await store.mirrorSummary()?.pendingLibraries == 60)
+                #expect(try await store.mirroredReports(status: .open, limit: 100, offset: 0).count == 14)
                 let token = try await sandbox.accessToken()
-                let hostile = try #require(try store.mirroredLibraries(status: .pending, limit: 100, offset: 0).first { $0.name.contains("<script>") })
+                let hostile = try #require(try await store.mirroredLibraries(status: .pending, limit: 100, offset: 0).first { $0.name.contains("<script>") })
                 let detail = try #require(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(hostile.slug)", token: token).jsonObject())
                 #expect(hostile.description == detail["description"] as? String, "the full record, unescaped")
                 #expect(hostile.createdAt == BackendTimestamp.parse(detail["created_at"] as? String ?? ""))
@@ -138,7 +142,7 @@ struct MirrorSyncTests {
                 #expect(calls.contains {
                     BackendScope.of($0) == .reportList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd && $0.status == 200
                 }, "reports were still read meanwhile")
-                let paused = try #require(try store(directory).backendScopePausedUntil(MirrorScope.libraryList.rawValue, now: .distantPast))
+                let paused = try #require(try await store(directory).backendScopePausedUntil(MirrorScope.libraryList.rawValue, now: .distantPast))
                 #expect(abs(paused.timeIntervalSince(windowEnd)) <= 1.5, "paused until the window's end, as retry_after said")
             }
         }
@@ -154,14 +158,14 @@ struct MirrorSyncTests {
             // setup: a first run, stopped once the pass is under way
             try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { browser in
                 try await signIn(browser)
-                try await MirrorFixture.eventually("the pass is under way") { try store(directory).mirrorScopeState(.libraryList).passNextPage > 2 }
+                try await MirrorFixture.eventually("the pass is under way") { try await store(directory).mirrorScopeState(.libraryList).passNextPage > 2 }
             }
-            let stoppedAt = try store(directory).mirrorScopeState(.libraryList)
+            let stoppedAt = try await store(directory).mirrorScopeState(.libraryList)
             let callsBefore = await proxy.forwardedLog().count
             // act: the same database again, the same person still signed in
             try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { _ in
                 try await MirrorFixture.eventually("the pass completes") {
-                    try store(directory).mirrorScopeState(.libraryList).lastPassCompletedAt != nil
+                    try await store(directory).mirrorScopeState(.libraryList).lastPassCompletedAt != nil
                 }
             }
             // check
@@ -170,7 +174,7 @@ struct MirrorSyncTests {
             }
             #expect(stoppedAt.passNextPage > 2 && stoppedAt.passNextPage < 20, "stopped mid-pass, at page \(stoppedAt.passNextPage) of 20")
             #expect(resumed?.query.contains("page=\(stoppedAt.passNextPage)&") == true, "resumed with \(resumed?.query ?? "no pass read")")
-            #expect(try store(directory).mirroredLibraryCount(status: nil) == 500)
+            #expect(try await store(directory).mirroredLibraryCount(status: nil) == 500)
             let rows = try DatabaseQueue(path: directory.path("console.sqlite")).read { db in
                 try Row.fetchOne(db, sql: "SELECT COUNT(*) AS rows, COUNT(DISTINCT slug) AS slugs, COUNT(goneAt) AS gone FROM mirrorLibrary")
             }
@@ -197,28 +201,28 @@ struct MirrorSyncTests {
                 // setup
                 try await signIn(browser)
                 let store = try store(directory)
-                try await MirrorFixture.eventually("the pass is under way") { try store.mirrorScopeState(.libraryList).passNextPage > 2 }
+                try await MirrorFixture.eventually("the pass is under way") { try await store.mirrorScopeState(.libraryList).passNextPage > 2 }
                 // act: the backend is down for two windows
                 outage.isOn = true
                 // A read already past the proxy may still land.
                 try await Task.sleep(for: .milliseconds(500))
-                let pageAtOutage = try store.mirrorScopeState(.libraryList).passNextPage
+                let pageAtOutage = try await store.mirrorScopeState(.libraryList).passNextPage
                 try await Task.sleep(for: .seconds(8))
-                let pageAfterOutage = try store.mirrorScopeState(.libraryList).passNextPage
-                let countDuringOutage = try store.mirroredLibraryCount(status: nil)
+                let pageAfterOutage = try await store.mirrorScopeState(.libraryList).passNextPage
+                let countDuringOutage = try await store.mirroredLibraryCount(status: nil)
                 outage.isOn = false
-                try await MirrorFixture.eventually("the pass completes") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                try await MirrorFixture.eventually("the pass completes") { try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
                 // the check for items the pass missed runs after it: give it a few ticks
                 try await Task.sleep(for: .seconds(1))
                 // check
                 #expect(pageAfterOutage == pageAtOutage, "no page skipped while the backend was down")
                 #expect(countDuringOutage <= 500)
-                #expect(try store.mirroredLibraryCount(status: nil) == 500, "nothing dropped, nothing invented")
+                #expect(try await store.mirroredLibraryCount(status: nil) == 500, "nothing dropped, nothing invented")
                 let gone = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE goneAt IS NOT NULL")
                 }
                 #expect(gone == 0, "nothing marked gone")
-                #expect(try store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }.isEmpty, "no change was observed")
+                #expect(try await store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }.isEmpty, "no change was observed")
             }
         }
     }
@@ -234,11 +238,11 @@ struct MirrorSyncTests {
                 // setup: the mirror answers pages
                 try await signIn(browser)
                 let store = try store(directory)
-                try await MirrorFixture.eventually("the summary mirrored") { try store.mirrorSummary() != nil }
+                try await MirrorFixture.eventually("the summary mirrored") { try await store.mirrorSummary() != nil }
                 let before = try await browser.get("/libraries")
                 #expect(!before.html.contains("has not answered"), "no warning while the backend answers")
                 // act: the backend stops answering for longer than the grace period
-                let lastAnswer = try #require(try store.mirrorSummary()?.lastConfirmedAt)
+                let lastAnswer = try #require(try await store.mirrorSummary()?.lastConfirmedAt)
                 outage.isOn = true
                 var silentPage: Page?
                 try await MirrorFixture.eventually("the pages say the backend is silent", timeout: .seconds(40)) {
@@ -287,19 +291,19 @@ struct MirrorSyncTests {
                 // setup: a first complete pass
                 try await signIn(browser)
                 let store = try store(directory)
-                try await MirrorFixture.eventually("a complete pass") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
-                let victim = try #require(try store.mirroredLibraries(status: .approved, limit: 1, offset: 250).first)
+                try await MirrorFixture.eventually("a complete pass") { try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                let victim = try #require(try await store.mirroredLibraries(status: .approved, limit: 1, offset: 250).first)
                 // act: the backend loses it (deleted behind everyone's back)
                 try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
                     try db.execute(sql: "DELETE FROM report WHERE libraryId = ?; DELETE FROM photo WHERE libraryId = ?; DELETE FROM library WHERE id = ?",
                                    arguments: [victim.id, victim.id, victim.id])
                 }
-                try await MirrorFixture.eventually("marked gone") { try store.mirroredLibrary(slug: victim.slug) == nil }
+                try await MirrorFixture.eventually("marked gone") { try await store.mirroredLibrary(slug: victim.slug) == nil }
                 // check
                 let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(victim.slug)") }
                 #expect(detailReads.map(\.status).contains(404), "confirmed by a detail read: \(detailReads.map(\.status))")
-                #expect(try store.mirroredLibraryCount(status: nil) == 499)
-                let observed = try store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }
+                #expect(try await store.mirroredLibraryCount(status: nil) == 499)
+                let observed = try await store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }
                 #expect(observed.map(\.action) == ["observed.library.deleted"], "noted once")
                 #expect(observed.first?.targetSlug == victim.slug && observed.first?.statusBefore == "approved")
             }
@@ -337,13 +341,13 @@ struct MirrorSyncTests {
                 let reportReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/moderation/reports") }.map { "\($0.query) \($0.status)" }
                 try #require(await interference.passesStarted >= 5, "the report reads: \(reportReads.suffix(30))")
                 try await MirrorFixture.eventually("the report deleted in the first pass recorded as deleted") {
-                    try store.auditEntries(limit: 1_000).contains { $0.action == "observed.report.deleted" && $0.targetId == String(firstDeleted) }
+                    try await store.auditEntries(limit: 1_000).contains { $0.action == "observed.report.deleted" && $0.targetId == String(firstDeleted) }
                 }
                 // check
                 #expect(await interference.victimSkipped >= 2, "the victim slid onto a page already read in more than one pass")
-                let present = try store.mirroredReports(status: nil, limit: 1_000, offset: 0).map(\.id)
+                let present = try await store.mirroredReports(status: nil, limit: 1_000, offset: 0).map(\.id)
                 #expect(present.contains(victim), "the report skipped by the passes is still mirrored")
-                let deleted = try store.auditEntries(limit: 1_000).filter { $0.action == "observed.report.deleted" }.map(\.targetId)
+                let deleted = try await store.auditEntries(limit: 1_000).filter { $0.action == "observed.report.deleted" }.map(\.targetId)
                 #expect(!deleted.contains(String(victim)), "no false deletion in the audit chain: \(deleted)")
                 let actuallyGone = await interference.deleted.map(String.init)
                 #expect(Set(deleted).isSubset(of: Set(actuallyGone)), "only reports really deleted are recorded as deleted: \(deleted) of \(actuallyGone)")
@@ -363,23 +367,23 @@ struct MirrorSyncTests {
                 // setup: the first pass done, so only queue fronts (every 25 s) can notice the change
                 try await signIn(browser)
                 let store = try store(directory)
-                try await MirrorFixture.eventually("the first pass done") { try store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
-                let target = try #require(try store.mirroredLibraries(status: .pending, limit: 1, offset: 3).first)
+                try await MirrorFixture.eventually("the first pass done") { try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
+                let target = try #require(try await store.mirroredLibraries(status: .pending, limit: 1, offset: 3).first)
                 let otherStaff = try await sandbox.accessToken(username: "maria")
                 // act
                 let approved = try await sandbox.raw(
                     .PATCH, "/api/v1/libraries/moderation/\(target.slug)", token: otherStaff, json: #"{"status": "approved"}"#)
                 let changedAt = Date()
                 try await MirrorFixture.eventually("the mirror shows it approved", timeout: .seconds(30)) {
-                    try store.mirroredLibrary(slug: target.slug)?.status == .approved
+                    try await store.mirroredLibrary(slug: target.slug)?.status == .approved
                 }
                 // check
                 #expect(approved.status == 200)
                 print("an outside approval reached the mirror after \(String(format: "%.1f", Date().timeIntervalSince(changedAt))) s")
                 let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(target.slug)") && $0.arrivedAt > changedAt }
                 #expect(detailReads.count == 1, "the pending page no longer listed it, so one detail read learned its status")
-                #expect(try store.mirrorScopeState(.libraryList).passStartedAt == nil, "no pass was under way to find it instead")
-                #expect(try store.mirroredLibraryCount(status: .pending) == 59)
+                #expect(try await store.mirrorScopeState(.libraryList).passStartedAt == nil, "no pass was under way to find it instead")
+                #expect(try await store.mirroredLibraryCount(status: .pending) == 59)
             }
         }
     }

@@ -18,14 +18,14 @@ struct ObservedChangeSyncTests {
         try ModerationStore(path: directory.path("console.sqlite"))
     }
 
-    private func observed(_ directory: TemporaryDirectory) throws -> [AuditEntry] {
-        try store(directory).auditEntries(limit: 1_000).filter { $0.outcome == .observed }.reversed()
+    private func observed(_ directory: TemporaryDirectory) async throws -> [AuditEntry] {
+        try await store(directory).auditEntries(limit: 1_000).filter { $0.outcome == .observed }.reversed()
     }
 
     /// Waits for a complete pass over every library status that began after `date`.
     private func passCompleted(after date: Date, _ directory: TemporaryDirectory) async throws {
         try await MirrorFixture.eventually("a complete pass after \(date)") {
-            try store(directory).mirrorScopeState(.libraryList).lastCompletePassStartedAt.map { $0 > date } ?? false
+            try await store(directory).mirrorScopeState(.libraryList).lastCompletePassStartedAt.map { $0 > date } ?? false
         }
     }
 
@@ -43,8 +43,8 @@ struct ObservedChangeSyncTests {
                 // setup: the first pass over an empty mirror
                 try await signIn(browser)
                 try await passCompleted(after: .distantPast, directory)
-                let afterFirstPass = try observed(directory)
-                let pending = try store(directory).mirroredLibraries(status: .pending, limit: 2, offset: 3)
+                let afterFirstPass = try await observed(directory)
+                let pending = try await store(directory).mirroredLibraries(status: .pending, limit: 2, offset: 3)
                 let (approved, rejected) = (try #require(pending.first), try #require(pending.last))
                 let maria = try await sandbox.accessToken(username: "maria")
                 // act
@@ -55,12 +55,12 @@ struct ObservedChangeSyncTests {
                     .PATCH, "/api/v1/libraries/moderation/\(rejected.slug)", token: maria,
                     json: #"{"status": "rejected", "rejection_reason": "Not a library"}"#)
                 let after = Date()
-                try await MirrorFixture.eventually("both observed") { try observed(directory).count >= 2 }
+                try await MirrorFixture.eventually("both observed") { try await observed(directory).count >= 2 }
                 try await passCompleted(after: after, directory)
                 // check
                 #expect(approval.status == 200 && rejection.status == 200)
                 #expect(afterFirstPass.isEmpty, "the first pass records nothing: \(afterFirstPass.map(\.action))")
-                let entries = try observed(directory)
+                let entries = try await observed(directory)
                 #expect(entries.count == 2, "one entry per change, however many reads saw it: \(entries.map(\.action))")
                 let seenApproved = try #require(entries.first { $0.targetSlug == approved.slug })
                 #expect(seenApproved.action == "observed.library.approved")
@@ -73,7 +73,7 @@ struct ObservedChangeSyncTests {
                 let seenRejected = try #require(entries.first { $0.targetSlug == rejected.slug })
                 #expect(seenRejected.action == "observed.library.rejected" && seenRejected.reason == "Not a library")
                 let store = try store(directory)
-                #expect(try store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
+                #expect(try await store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
             }
         }
     }
@@ -100,22 +100,22 @@ struct ObservedChangeSyncTests {
                 // setup
                 try await signIn(browser)
                 try await passCompleted(after: .distantPast, directory)
-                let slug = try #require(try store(directory).mirroredLibraries(status: .pending, limit: 1, offset: 2).first?.slug)
+                let slug = try #require(try await store(directory).mirroredLibraries(status: .pending, limit: 1, offset: 2).first?.slug)
                 // act
                 let page = try await browser.get("/libraries/\(slug)")
                 let key = try #require(page.field("key", after: "/libraries/\(slug)/decide"))
                 let sent = try await browser.post(
                     "/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
                 try await MirrorFixture.eventually("the mirror shows it approved") {
-                    try store(directory).mirroredLibrary(slug: slug)?.status == .approved
+                    try await store(directory).mirroredLibrary(slug: slug)?.status == .approved
                 }
                 try await MirrorFixture.eventually("the decision applied") {
-                    try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.outcome == .applied }
+                    try await store(directory).auditEntries().contains { $0.action == "library.approve" && $0.outcome == .applied }
                 }
                 try await passCompleted(after: Date(), directory)
                 // check
                 #expect(sent.status == .seeOther)
-                let entries = try observed(directory)
+                let entries = try await observed(directory)
                 #expect(entries.isEmpty, "\(entries.map(\.action))")
             }
         }
@@ -131,22 +131,22 @@ struct ObservedChangeSyncTests {
                 try await signIn(browser)
                 try await passCompleted(after: .distantPast, directory)
             }
-            let target = try #require(try store(directory).mirroredLibraries(status: .pending, limit: 1, offset: 1).first)
+            let target = try #require(try await store(directory).mirroredLibraries(status: .pending, limit: 1, offset: 1).first)
             let maria = try await sandbox.accessToken(username: "maria")
             let approval = try await sandbox.raw(
                 .PATCH, "/api/v1/libraries/moderation/\(target.slug)", token: maria, json: #"{"status": "approved"}"#)
             // act: a run stopped as soon as it noticed (mid-pass), then one that completes passes
             try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { _ in
-                try await MirrorFixture.eventually("noticed") { try !observed(directory).isEmpty }
+                try await MirrorFixture.eventually("noticed") { try await !observed(directory).isEmpty }
             }
-            let stoppedMidPass = try store(directory).mirrorScopeState(.libraryList).passStartedAt != nil
+            let stoppedMidPass = try await store(directory).mirrorScopeState(.libraryList).passStartedAt != nil
             try await MirrorFixture.withConsole(backendURL: url, directory: directory, mirror: mirror) { _ in
                 try await passCompleted(after: Date(), directory)
             }
             // check
             #expect(approval.status == 200)
             print("stopped mid-pass: \(stoppedMidPass)")
-            #expect(try observed(directory).map(\.targetSlug) == [target.slug])
+            await #expect(try observed(directory).map(\.targetSlug) == [target.slug])
         }
     }
 }

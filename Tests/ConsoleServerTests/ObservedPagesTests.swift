@@ -19,11 +19,11 @@ struct ObservedPagesTests {
     }
 
     /// One library approved outside the console an hour ago, and one decision of the console's own.
-    private func record(in store: ModerationStore) throws {
+    private func record(in store: ModerationStore) async throws {
         let read = Date().addingTimeInterval(-3_600)
-        try store.upsertMirror(libraries: [library(status: .pending, confirmed: read)], at: read)
-        try store.upsertMirror(libraries: [library(status: .approved, confirmed: read.addingTimeInterval(60))], at: read.addingTimeInterval(61))
-        try store.appendAudit(AuditEntry(
+        try await store.upsertMirror(libraries: [library(status: .pending, confirmed: read)], at: read)
+        try await store.upsertMirror(libraries: [library(status: .approved, confirmed: read.addingTimeInterval(60))], at: read.addingTimeInterval(61))
+        try await store.appendAudit(AuditEntry(
             recordedAt: Date(), actorId: 2, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "7",
             targetSlug: "s7", targetName: "Own decision", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
             backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1", userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-86_400),
@@ -35,7 +35,7 @@ struct ObservedPagesTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            try record(in: try ModerationStore(path: directory.path("console.sqlite")))
+            try await record(in: try ModerationStore(path: directory.path("console.sqlite")))
             // act
             let all = try await browser.get("/audit")
             let observed = try await browser.get("/audit?outcome=observed")
@@ -56,7 +56,7 @@ struct ObservedPagesTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            try record(in: try ModerationStore(path: directory.path("console.sqlite")))
+            try await record(in: try ModerationStore(path: directory.path("console.sqlite")))
             // act
             let page = try await browser.get("/statistics?days=30")
             let staff = try await browser.get("/statistics/data/staff?days=30")

@@ -8,7 +8,7 @@ import TestSupport
 @Suite("console oncall", .timeLimit(.minutes(2)))
 struct OnCallCommandTests {
     @Test("show prints now and next on the rotation's clock and the coming shifts, overrides marked; no rotation says so")
-    func show() throws {
+    func show() async throws {
         // setup: alice and bob in turn, a day each from yesterday in Rome; carol covers the day after tomorrow
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -17,7 +17,7 @@ struct OnCallCommandTests {
         let empty = try ChildProcess.run(ConsoleBinary.path, ["oncall", "show", "--database", path])
         #expect(empty.status == 0 && empty.output == "No on-call rotation yet: set one up on the console's On call page.\n")
         let people = [StaffMember(id: 1, username: "alice"), StaffMember(id: 2, username: "bob"), StaffMember(id: 3, username: "carol")]
-        for person in people { try store.recordStaffMember(person, signedInAt: nil) }
+        for person in people { try await store.recordStaffMember(person, signedInAt: nil) }
         let zone: TimeZone? = TimeZone(identifier: "Europe/Rome")
         let rome = try #require(zone)
         let today = LocalDate(Date(), in: rome)
@@ -27,9 +27,9 @@ struct OnCallCommandTests {
             recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1", targetSlug: "",
             targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "", clientAddress: "",
             userAgent: "", itemCreatedAt: nil, actionId: nil)
-        try store.saveRotation(rotation, audit: entry, now: Date())
+        try await store.saveRotation(rotation, audit: entry, now: Date())
         let coverDay = today.adding(days: 2)
-        try store.addOverride(
+        try await store.addOverride(
             staff: people[2], startsAt: coverDay.instant(at: LocalTime(hour: 9, minute: 0), in: rome),
             endsAt: coverDay.adding(days: 1).instant(at: LocalTime(hour: 9, minute: 0), in: rome), note: "", audit: entry, now: Date())
         // act

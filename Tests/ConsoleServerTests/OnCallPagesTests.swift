@@ -55,7 +55,7 @@ struct OnCallPagesTests {
             #expect(mine.contains("No queue is past its target now.") && mine.contains("None yet."))
             // check: the change is in the audit log, by staff
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let entry = try #require(try store.auditEntries(limit: 10).first { $0.action == "rotation.update" })
+            let entry = try #require(try await store.auditEntries(limit: 10).first { $0.action == "rotation.update" })
             #expect(entry.actorUsername == "staff" && entry.statusAfter.hasPrefix("staff, maria; 7 d shifts at 09:00 Europe/Rome"))
         }
     }
@@ -76,7 +76,7 @@ struct OnCallPagesTests {
             #expect(refused.contains("The console does not know a staff member called &lt;script&gt;alert(1)&lt;/script&gt;"))
             #expect(refused.contains("staff\n&lt;script&gt;alert(1)&lt;/script&gt;</textarea>"))
             #expect(!refused.contains("<script>alert(1)"))
-            #expect(try ModerationStore(path: directory.path("console.sqlite")).rotation() == nil)
+            #expect(try await ModerationStore(path: directory.path("console.sqlite")).rotation() == nil)
         }
     }
 
@@ -106,15 +106,15 @@ struct OnCallPagesTests {
             #expect(now.contains("You are on call until"))
             #expect(now.contains("staff is away") && now.contains("(covering)"))
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let entry = try #require(try store.auditEntries(limit: 10).first { $0.action == "override.add" })
+            let entry = try #require(try await store.auditEntries(limit: 10).first { $0.action == "override.add" })
             #expect(entry.actorUsername == "maria" && entry.targetName.hasPrefix("maria covers "))
             // act 3: staff removes it
-            let cover = try #require(try store.overrides(endingAfter: Date()).first)
+            let cover = try #require(try await store.overrides(endingAfter: Date()).first)
             let staffPage = try await browser.get("/on-call")
             let removed = try await browser.post("/on-call/overrides/\(cover.id)/remove", form: [("csrf", staffPage.csrfToken ?? "")])
             #expect(removed.status == .seeOther || removed.status == .found)
             #expect(try await browser.get("/on-call").contains("You are on call until"))
-            #expect(try store.auditEntries(limit: 10).contains { $0.action == "override.remove" && $0.actorUsername == "staff" })
+            #expect(try await store.auditEntries(limit: 10).contains { $0.action == "override.remove" && $0.actorUsername == "staff" })
             // a second removal says what happened instead of failing
             let again = try await browser.post("/on-call/overrides/\(cover.id)/remove", form: [("csrf", staffPage.csrfToken ?? "")])
             #expect(again.status == .seeOther || again.status == .found)
@@ -140,7 +140,7 @@ struct OnCallPagesTests {
             #expect(!events.isEmpty && events.allSatisfy { $0[2] == "09:00" && $0[4] == "09:00" })
             #expect(events.contains { $0[1] == (try? Self.romeDate(daysFromNow: -1)) })
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            #expect(try store.auditEntries(limit: 10).contains { $0.action == "calendar.regenerate" })
+            await #expect(try store.auditEntries(limit: 10).contains { $0.action == "calendar.regenerate" })
             // act: a new address
             let remade = try await browser.post("/on-call/calendar-feed", form: [("csrf", page.csrfToken ?? "")])
             let newURL = try #require(remade.html.firstMatch(of: #/<code class="feed-url">http://[^/]+(/calendar/[A-Za-z0-9_-]+\.ics)</code>/#)).1
@@ -189,7 +189,7 @@ struct OnCallPagesTests {
             #expect(gone.status == .notFound && !gone.contains("VCALENDAR"))
             #expect(try await calendarApp.get(mariaFeed).status == .ok, "maria's own feed is untouched")
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let entries = try store.auditEntries(limit: 20).filter { $0.action == "calendar.revoke" }
+            let entries = try await store.auditEntries(limit: 20).filter { $0.action == "calendar.revoke" }
             #expect(entries.count == 1 && entries.first?.actorUsername == "staff", "\(entries)")
             // renewing gives a working address again
             #expect(try await calendarApp.get(try await Self.makeFeed(browser)).status == .ok)
@@ -217,7 +217,7 @@ struct OnCallPagesTests {
             #expect(gone.status == .notFound && !gone.contains("VCALENDAR") && !gone.contains("maria"))
             #expect(try await calendarApp.get(mariaFeed).status == .ok)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let revocation = try store.auditEntries(limit: 20).first { $0.action == "calendar.revoke" }
+            let revocation = try await store.auditEntries(limit: 20).first { $0.action == "calendar.revoke" }
             #expect(revocation?.actorUsername == "staff" && revocation?.outcomeDetail == "notStaff", "\(String(describing: revocation))")
         }
     }

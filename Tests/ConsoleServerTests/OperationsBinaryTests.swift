@@ -135,7 +135,7 @@ struct OperationsBinaryTests {
                 #expect(code == 0, "exit code \(String(describing: code))")
                 #expect(Date().timeIntervalSince(signalled) < 15, "within the grace")
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
-                let counts = try store.operationsSnapshot().actions.filter { $0.value > 0 }
+                let counts = try await store.operationsSnapshot().actions.filter { $0.value > 0 }
                 #expect(counts == [.applied: 1], "the decision in hand was finished, not abandoned")
                 #expect(await proxy.forwarded(.patch, "/api/v1/libraries/moderation/\(slug)") == 1)
                 #expect(try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()?["status"] as? String == "approved")

@@ -24,7 +24,7 @@ struct OutboxDeliveryTests {
             }) { browser, sandbox, directory in
                 // setup: every seeded user has a phone
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
-                try store.importDevices(try DeviceTokenExport.parse(SandboxDeviceTokens.export(databasePath: directory.path("sandbox.sqlite"))), now: Date())
+                try await store.importDevices(try DeviceTokenExport.parse(SandboxDeviceTokens.export(databasePath: directory.path("sandbox.sqlite"))), now: Date())
                 try await browser.signIn()
                 // act 1: approve a pending library (Book Corners pushes that itself)
                 let libraries = try await browser.get("/libraries?status=pending")
@@ -53,14 +53,14 @@ struct OutboxDeliveryTests {
                 let push = try #require(pushes.first, "no push within 2 s")
                 #expect(push.status == 200 && push.httpVersion == "HTTP/2")
                 #expect(push.payload.contains(#""type":"photo.approved""#))
-                let messages = try store.outboxMessages()
+                let messages = try await store.outboxMessages()
                 let photoMessage = try #require(messages.first { $0.eventType == .photoApproved })
                 #expect(push.headers["apns-id"]?.lowercased() == photoMessage.id.lowercased())
                 // The stand-in logs a push before its answer reaches the dispatcher, which then stores it.
-                for _ in 0..<100 where try store.outboxMessage(id: photoMessage.id)?.status != .delivered {
+                for _ in 0..<100 where try await store.outboxMessage(id: photoMessage.id)?.status != .delivered {
                     try await Task.sleep(for: .milliseconds(20))
                 }
-                #expect(try store.outboxMessage(id: photoMessage.id)?.status == .delivered)
+                await #expect(try store.outboxMessage(id: photoMessage.id)?.status == .delivered)
                 let libraryMessage = try #require(messages.first { $0.eventType == .libraryApproved })
                 #expect(libraryMessage.status == .recordedOnly && libraryMessage.sentByBookCorners)
                 try await Task.sleep(for: .milliseconds(500))
@@ -82,10 +82,10 @@ struct OutboxDeliveryTests {
             defer { directory.remove() }
             let path = directory.path("console.sqlite")
             let filler = OutboxFiller(path: path)
-            let messages = try filler.add(3, firstRecipient: 70)
-            try filler.addDevices(for: 70..<73)
+            let messages = try await filler.add(3, firstRecipient: 70)
+            try await filler.addDevices(for: 70..<73)
             let store = try ModerationStore(path: path)
-            let crashed = try store.claimDueOutboxMessages(owner: "crashed", limit: 1, leaseUntil: Date().addingTimeInterval(1), now: Date())
+            let crashed = try await store.claimDueOutboxMessages(owner: "crashed", limit: 1, leaseUntil: Date().addingTimeInterval(1), now: Date())
             #expect(crashed.map(\.id) == [messages[0].id])
             // act: a new console process's dispatcher, after the lease ran out
             try await Task.sleep(for: .milliseconds(1_100))
@@ -98,8 +98,8 @@ struct OutboxDeliveryTests {
             // check
             let received = await standIn.standIn.log.pushes().compactMap { $0.headers["apns-id"]?.lowercased() }
             #expect(received.sorted() == messages.map { $0.id.lowercased() }.sorted(), "each exactly once, the claimed one with its own apns-id")
-            for message in messages { #expect(try store.outboxMessage(id: message.id)?.status == .delivered) }
-            #expect(try store.outboxMessage(id: messages[0].id)?.attempts == 2)
+            for message in messages { await #expect(try store.outboxMessage(id: message.id)?.status == .delivered) }
+            await #expect(try store.outboxMessage(id: messages[0].id)?.attempts == 2)
         }
     }
 
@@ -111,15 +111,16 @@ struct OutboxDeliveryTests {
             defer { directory.remove() }
             let path = directory.path("console.sqlite")
             let filler = OutboxFiller(path: path)
-            let sent = try filler.add(1, firstRecipient: 80)[0]
-            let tokens = try filler.addDevices(for: [80], slot: 1).map(\.token) + filler.addDevices(for: [80], slot: 2).map(\.token)
+            let sent = try await filler.add(1, firstRecipient: 80)[0]
+            let firstTokens = try await filler.addDevices(for: [80], slot: 1).map(\.token)
+            let tokens = try await firstTokens + filler.addDevices(for: [80], slot: 2).map(\.token)
             let store = try ModerationStore(path: path)
             await standIn.standIn.faults.apply(.init(unavailable: 1))
             try await standIn.deliverDueMessages(of: store, maxAttempts: 1)
-            let failed = try #require(try store.outboxMessage(id: sent.id))
+            let failed = try await #require(try store.outboxMessage(id: sent.id))
             let reachedFirst = await standIn.standIn.log.pushes().filter { $0.status == 200 }.map(\.deviceToken)
             // act: a staff member's Retry now
-            try store.retryOutboxMessage(sent.id, audit: OutboxFiller.staffAudit("outbox.retry", messageID: sent.id), now: Date())
+            try await store.retryOutboxMessage(sent.id, audit: OutboxFiller.staffAudit("outbox.retry", messageID: sent.id), now: Date())
             try await standIn.deliverDueMessages(of: store, maxAttempts: 1)
             // check
             #expect(failed.status == .failed, "\(failed.status): \(failed.lastReason)")
@@ -127,7 +128,7 @@ struct OutboxDeliveryTests {
             let pushes = await standIn.standIn.log.pushes()
             #expect(pushes.count == 3, "two at first, then only the one not reached")
             #expect(pushes.filter { $0.status == 200 }.map(\.deviceToken).sorted() == tokens.sorted(), "each phone got it exactly once")
-            #expect(try store.outboxMessage(id: sent.id)?.status == .delivered)
+            await #expect(try store.outboxMessage(id: sent.id)?.status == .delivered)
         }
     }
 
@@ -156,26 +157,26 @@ struct OutboxDeliveryTests {
             let registered = Date().addingTimeInterval(-86_400)
             let imported = try Self.export(user: 84, token: token, environment: .sandbox, updatedAt: registered, lastUsedAt: registered)
             #expect(imported.count == 1)
-            try store.importDevices(imported, now: Date())
+            try await store.importDevices(imported, now: Date())
             await standIn.standIn.faults.apply(.init(unregistered: [token]))
-            let first = try filler.add(1, firstRecipient: 84)[0]
+            let first = try await filler.add(1, firstRecipient: 84)[0]
             try await standIn.deliverDueMessages(of: store)
             // act 1: the nightly import lists it as before; a message follows
-            try store.importDevices(imported, now: Date())
-            let second = try filler.add(1, firstRecipient: 84)[0]
+            try await store.importDevices(imported, now: Date())
+            let second = try await filler.add(1, firstRecipient: 84)[0]
             try await standIn.deliverDueMessages(of: store)
             let pushesWhileGone = await standIn.standIn.log.total
             // act 2: the app registers the token again (Book Corners' updated_at moves past APNs' time)
             await standIn.standIn.faults.clear()
-            try store.importDevices(
+            try await store.importDevices(
                 try Self.export(user: 84, token: token, environment: .sandbox, updatedAt: Date().addingTimeInterval(1), lastUsedAt: registered), now: Date())
-            let third = try filler.add(1, firstRecipient: 84)[0]
+            let third = try await filler.add(1, firstRecipient: 84)[0]
             try await standIn.deliverDueMessages(of: store)
             // check
-            #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
-            #expect(try store.outboxMessage(id: second.id)?.status == .noDevice, "an export older than APNs' word does not bring it back")
+            await #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
+            await #expect(try store.outboxMessage(id: second.id)?.status == .noDevice, "an export older than APNs' word does not bring it back")
             #expect(pushesWhileGone == 1, "nothing pushed to a token APNs called unregistered")
-            #expect(try store.outboxMessage(id: third.id)?.status == .delivered)
+            await #expect(try store.outboxMessage(id: third.id)?.status == .delivered)
             let pushes = await standIn.standIn.log.pushes()
             #expect(pushes.count == 2 && pushes.first?.status == 200 && pushes.first?.deviceToken == token)
         }
@@ -191,23 +192,23 @@ struct OutboxDeliveryTests {
             let filler = OutboxFiller(path: path)
             let store = try ModerationStore(path: path)
             let token = OutboxFiller.token(user: 86)
-            try store.importDevices(try Self.export(user: 86, token: token, environment: .sandbox, updatedAt: Date()), now: Date())
+            try await store.importDevices(try Self.export(user: 86, token: token, environment: .sandbox, updatedAt: Date()), now: Date())
             await standIn.standIn.faults.apply(.init(badDeviceToken: [token: "127.0.0.1"]))
             let twoHosts = { (store: ModerationStore) in _ = try await standIn.deliverDueMessages(of: store, sandboxHost: "127.0.0.1", productionHost: "localhost") }
-            let first = try filler.add(1, firstRecipient: 86)[0]
+            let first = try await filler.add(1, firstRecipient: 86)[0]
             try await twoHosts(store)
-            let marked = try #require(try store.devices(userID: 86).first)
+            let marked = try await #require(try store.devices(userID: 86).first)
             // act: the next message
-            let second = try filler.add(1, firstRecipient: 86)[0]
+            let second = try await filler.add(1, firstRecipient: 86)[0]
             try await twoHosts(store)
             // check
-            #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
+            await #expect(try store.outboxMessage(id: first.id)?.status == .noDevice)
             #expect(!marked.active && marked.disabledReason.contains("BadDeviceToken") && marked.disabledAt != nil, "\(marked)")
-            #expect(try store.outboxMessage(id: second.id)?.status == .delivered)
+            await #expect(try store.outboxMessage(id: second.id)?.status == .delivered)
             let pushes = await standIn.standIn.log.pushes()
             #expect(pushes.map(\.authority) == ["localhost:\(standIn.port)", "127.0.0.1:\(standIn.port)"], "tried on the other host")
             #expect(pushes.map(\.status) == [200, 400])
-            let back = try #require(try store.devices(userID: 86).first)
+            let back = try await #require(try store.devices(userID: 86).first)
             #expect(back.active && back.environment == .production, "\(back)")
         }
     }
@@ -222,20 +223,20 @@ struct OutboxDeliveryTests {
             let store = try ModerationStore(path: path)
             let token = OutboxFiller.token(user: 87)
             let imported = try Self.export(user: 87, token: token, environment: .sandbox, updatedAt: Date().addingTimeInterval(-3_600))
-            try store.importDevices(imported, now: Date())
+            try await store.importDevices(imported, now: Date())
             // both hosts refuse it for a while (the console was pointed at the wrong one)
             await standIn.standIn.faults.apply(.init(badDeviceToken: [token: "localhost"]))
-            let lost = try filler.add(1, firstRecipient: 87)[0]
+            let lost = try await filler.add(1, firstRecipient: 87)[0]
             try await standIn.deliverDueMessages(of: store, sandboxHost: "localhost", productionHost: "localhost")
             // act: the setting is fixed, and the import runs as every night
             await standIn.standIn.faults.clear()
-            try store.importDevices(imported, now: Date())
-            let next = try filler.add(1, firstRecipient: 87)[0]
+            try await store.importDevices(imported, now: Date())
+            let next = try await filler.add(1, firstRecipient: 87)[0]
             try await standIn.deliverDueMessages(of: store)
             // check
-            #expect(try store.outboxMessage(id: lost.id)?.status == .noDevice)
-            #expect(try store.outboxMessage(id: next.id)?.status == .delivered)
-            #expect(try store.devices(userID: 87).first?.active == true)
+            await #expect(try store.outboxMessage(id: lost.id)?.status == .noDevice)
+            await #expect(try store.outboxMessage(id: next.id)?.status == .delivered)
+            await #expect(try store.devices(userID: 87).first?.active == true)
         }
     }
 }

@@ -25,10 +25,10 @@ struct OutboxPagesTests {
     private func waitFor(_ id: String, _ state: OutboxMessage.State, in directory: TemporaryDirectory) async throws {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
         for _ in 0..<100 {
-            if try store.outboxMessage(id: id)?.status == state { return }
+            if try await store.outboxMessage(id: id)?.status == state { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        Issue.record("\(id) never became \(state); it is \(String(describing: try store.outboxMessage(id: id)?.status))")
+        Issue.record("\(id) never became \(state); it is \(await String(describing: try store.outboxMessage(id: id)?.status))")
     }
 
     @Test("a failed message shows why, and Retry now (confirmed, audited) sends it again")
@@ -38,8 +38,8 @@ struct OutboxPagesTests {
         try await withConsole(transport) { browser, directory in
             // setup: a message that fails
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let message = try filler.add(1, firstRecipient: 50)[0]
-            try filler.addDevices(for: [50])
+            let message = try await filler.add(1, firstRecipient: 50)[0]
+            try await filler.addDevices(for: [50])
             try await waitFor(message.id, .failed, in: directory)
             try await browser.signIn()
             // the list and the page say why
@@ -53,7 +53,7 @@ struct OutboxPagesTests {
             let confirm = try await browser.post("/outbox/\(message.id)/retry", form: [("csrf", page.csrfToken ?? "")])
             #expect(confirm.status == .ok)
             #expect(confirm.contains("Retry this message now?"))
-            #expect(try ModerationStore(path: directory.path("console.sqlite")).outboxMessage(id: message.id)?.status == .failed)
+            await #expect(try ModerationStore(path: directory.path("console.sqlite")).outboxMessage(id: message.id)?.status == .failed)
             // act 2: confirmed
             let done = try await browser.post("/outbox/\(message.id)/retry", form: [("csrf", page.csrfToken ?? ""), ("confirmed", "1")])
             #expect(done.status == .seeOther || done.status == .found)
@@ -63,7 +63,7 @@ struct OutboxPagesTests {
             let after = try await browser.get("/outbox/\(message.id)")
             #expect(after.contains("Queued again: the dispatcher tries it now."))
             #expect(!after.contains("Retry now…"))
-            let entry = try #require(try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 5).first { $0.action == "outbox.retry" })
+            let entry = try await #require(try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 5).first { $0.action == "outbox.retry" })
             #expect(entry.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(entry.targetId == message.id)
             #expect(entry.statusBefore == "failed" && entry.statusAfter == "pending")
@@ -79,8 +79,8 @@ struct OutboxPagesTests {
         transport.script([DeliveryResult(outcome: .failed, httpStatus: 400, reason: "APNs refused it: BadTopic.")])
         try await withConsole(transport) { browser, directory in
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let message = try filler.add(1, firstRecipient: 51)[0]
-            try filler.addDevices(for: [51])
+            let message = try await filler.add(1, firstRecipient: 51)[0]
+            try await filler.addDevices(for: [51])
             try await waitFor(message.id, .failed, in: directory)
             try await browser.signIn()
             let page = try await browser.get("/outbox/\(message.id)")
@@ -126,23 +126,23 @@ struct OutboxPagesTests {
             #expect(refused.contains("&lt;script&gt;"))
             #expect(!refused.contains("<script>alert"))
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            #expect(try store.devices().isEmpty)
+            await #expect(try store.devices().isEmpty)
             // a good one, upper case and padded as someone might paste it
             let token = String(repeating: "AB12", count: 16)
             try await browser.post("/devices", form: [("csrf", empty.csrfToken ?? ""), ("token", "  \(token) "), ("environment", "production")])
             let listed = try await browser.get("/devices")
             #expect(listed.contains("Added ab12ab12…ab12 (production): your pushes go to it."))
-            let device = try #require(try store.devices().first)
+            let device = try await #require(try store.devices().first)
             #expect(device.token == token.lowercased() && device.environment == .production && device.source == "staff")
-            #expect(try store.auditEntries(limit: 3).contains { $0.action == "device.add" })
+            await #expect(try store.auditEntries(limit: 3).contains { $0.action == "device.add" })
             // someone else's device id is not found
-            let other = try store.addDevice(userID: 9_999, token: String(repeating: "cd", count: 32), environment: .sandbox, now: Date())
+            let other = try await store.addDevice(userID: 9_999, token: String(repeating: "cd", count: 32), environment: .sandbox, now: Date())
             #expect(try await browser.post("/devices/\(other.id ?? 0)/remove", form: [("csrf", listed.csrfToken ?? "")]).status == .notFound)
             // remove mine
             try await browser.post("/devices/\(device.id ?? 0)/remove", form: [("csrf", listed.csrfToken ?? "")])
-            #expect(try store.devices(userID: device.userId).isEmpty)
-            #expect(try store.devices().count == 1)
-            #expect(try store.auditEntries(limit: 3).contains { $0.action == "device.remove" })
+            await #expect(try store.devices(userID: device.userId).isEmpty)
+            await #expect(try store.devices().count == 1)
+            await #expect(try store.auditEntries(limit: 3).contains { $0.action == "device.remove" })
         }
     }
 
@@ -152,10 +152,10 @@ struct OutboxPagesTests {
         transport.script(Array(repeating: DeliveryResult(outcome: .retry, httpStatus: 403, reason: "APNs refused our token: InvalidProviderToken."), count: 3))
         try await withConsole(transport) { browser, directory in
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let messages = try filler.add(3, firstRecipient: 60)
-            try filler.addDevices(for: 60..<63)
+            let messages = try await filler.add(3, firstRecipient: 60)
+            try await filler.addDevices(for: 60..<63)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            for _ in 0..<100 where try store.outboxHealth(since: Date().addingTimeInterval(-60)).recentFailures < 3 {
+            for _ in 0..<100 where try await store.outboxHealth(since: Date().addingTimeInterval(-60)).recentFailures < 3 {
                 try await Task.sleep(for: .milliseconds(50))
             }
             try await browser.signIn()

@@ -25,15 +25,15 @@ struct OutboxRestoreTests {
         let backup = directory.path("backup.sqlite")
         let filler = OutboxFiller(path: path)
         let transport = ScriptedTransport()
-        let before = try filler.add(1, firstRecipient: 90)[0]
-        try filler.addDevices(for: [90])
+        let before = try await filler.add(1, firstRecipient: 90)[0]
+        try await filler.addDevices(for: [90])
         let waiting: [OutboxMessage]
         do {
             let store = try ModerationStore(path: path)
             let dispatcher = OutboxDispatcher(store: store, transport: transport, policy: .standard, logger: ConsoleFixture.quietLogger)
             try await dispatcher.deliverDueBatch()
-            waiting = try filler.add(2, firstRecipient: 91)
-            try filler.addDevices(for: 91..<93)
+            waiting = try await filler.add(2, firstRecipient: 91)
+            try await filler.addDevices(for: 91..<93)
             _ = try store.backup(to: backup)
             // After the backup: both go out.
             try await dispatcher.deliverDueBatch()
@@ -55,14 +55,14 @@ struct OutboxRestoreTests {
         // check
         #expect(Set(restored.deliveredBeforeRestore) == Set(([restored.before] + restored.waiting).map(\.id)))
         #expect(handled == 0 && transport.calls == 0, "nothing re-sent silently")
-        #expect(try store.outboxMessage(id: restored.before.id)?.status == .delivered)
+        await #expect(try store.outboxMessage(id: restored.before.id)?.status == .delivered)
         for message in restored.waiting {
-            let held = try #require(try store.outboxMessage(id: message.id))
+            let held = try await #require(try store.outboxMessage(id: message.id))
             #expect(held.status.rawValue == "held", "\(held.status)")
             #expect(held.lastReason.contains("may have gone out after the backup"), "\(held.lastReason)")
             #expect(held.lastReason.contains("The database the restore replaced says it was delivered"), "\(held.lastReason)")
         }
-        #expect(try store.outboxMessages().filter { $0.status.rawValue == "held" }.count == 2)
+        await #expect(try store.outboxMessages().filter { $0.status.rawValue == "held" }.count == 2)
     }
 
     @Test("the Outbox page lists held messages; Send (confirmed, audited) delivers one, Discard (confirmed, audited) keeps the other; both need the CSRF token")
@@ -95,13 +95,13 @@ struct OutboxRestoreTests {
             try await browser.post("/outbox/\(discarded.id)/discard", form: [("csrf", list.csrfToken ?? ""), ("confirmed", "1")])
             // check
             let store = try ModerationStore(path: restored.path)
-            for _ in 0..<100 where try store.outboxMessage(id: sent.id)?.status != .delivered {
+            for _ in 0..<100 where try await store.outboxMessage(id: sent.id)?.status != .delivered {
                 try await Task.sleep(for: .milliseconds(50))
             }
-            #expect(try store.outboxMessage(id: sent.id)?.status == .delivered)
-            #expect(try store.outboxMessage(id: discarded.id)?.status == .discarded)
+            await #expect(try store.outboxMessage(id: sent.id)?.status == .delivered)
+            await #expect(try store.outboxMessage(id: discarded.id)?.status == .discarded)
             #expect(transport.delivered.map(\.messageID) == [sent.id], "only the one a person chose to send")
-            let entries = try store.auditEntries(limit: 10)
+            let entries = try await store.auditEntries(limit: 10)
             let send = try #require(entries.first { $0.action == "outbox.send" })
             #expect(send.targetId == sent.id && send.statusBefore == "held" && send.statusAfter == "pending")
             let discard = try #require(entries.first { $0.action == "outbox.discard" })

@@ -25,11 +25,11 @@ struct QueueWatcherTests {
         try await WatcherFixture.run(start: Self.oldestReportOverdue) { fixture in
             // act: the first look finds reports overdue, later looks within the hour find it still so
             await fixture.tick()
-            let alert = try #require(try fixture.reportsEpisode())
+            let alert = try await #require(try fixture.reportsEpisode())
             await fixture.tick(after: 10)
             await fixture.tick(after: 10)
             // check: one message, to alice, in the APNs shape with the queue's numbers
-            let first = try fixture.messages(of: alert)
+            let first = try await fixture.messages(of: alert)
             try #require(first.count == 1, "\(first.map(\.dedupeKey))")
             #expect(first[0].recipientUserId == WatcherFixture.alice.id && first[0].dedupeKey == "alert-\(alert.id)-notice-1")
             let json = try payload(first[0])
@@ -41,21 +41,21 @@ struct QueueWatcherTests {
             #expect(alertText["title"] == "Reports overdue")
             #expect(alertText["body"]?.contains("waiting past the 24 h target; the oldest has waited 1 d 1 h") == true, "\(alertText)")
             // act: alice acknowledges; the ack timeout passes
-            let acknowledged = try fixture.store.acknowledgeQueueAlert(
+            let acknowledged = try await fixture.store.acknowledgeQueueAlert(
                 id: alert.id, by: WatcherFixture.alice, audit: WatcherFixture.audit("alert.acknowledge", now: fixture.clock.now),
                 now: fixture.clock.now)
             #expect(acknowledged != .notFound)
             await fixture.tick(after: 15)
             // check: no escalation after an acknowledgement
-            #expect(try fixture.messages(of: alert).count == 1)
+            await #expect(try fixture.messages(of: alert).count == 1)
             // act: an hour after the first message
             await fixture.tick(after: 26)
             await fixture.tick(after: 5)
             // check: one repeat, to alice
-            let after = try fixture.messages(of: alert)
+            let after = try await fixture.messages(of: alert)
             #expect(after.map(\.dedupeKey) == ["alert-\(alert.id)-notice-1", "alert-\(alert.id)-notice-2"])
             #expect(after.map(\.recipientUserId) == [WatcherFixture.alice.id, WatcherFixture.alice.id])
-            #expect(try fixture.store.activeQueueAlerts().filter { $0.queue == .reports }.count == 1, "still the one episode")
+            await #expect(try fixture.store.activeQueueAlerts().filter { $0.queue == .reports }.count == 1, "still the one episode")
         }
     }
 
@@ -64,28 +64,28 @@ struct QueueWatcherTests {
         try await WatcherFixture.run(start: Self.oldestReportOverdue) { fixture in
             // setup
             await fixture.tick()
-            let alert = try #require(try fixture.reportsEpisode())
+            let alert = try await #require(try fixture.reportsEpisode())
             // act
             await fixture.tick(after: 29)
-            let beforeTimeout = try fixture.messages(of: alert).count
+            let beforeTimeout = try await fixture.messages(of: alert).count
             await fixture.tick(after: 2)
             await fixture.tick(after: 31)
             await fixture.tick(after: 25)  // 87 min: carol has held it 25 min; nobody is left after her
             // check
             #expect(beforeTimeout == 1)
-            let messages = try fixture.messages(of: alert)
+            let messages = try await fixture.messages(of: alert)
             #expect(messages.map(\.dedupeKey) == [
                 "alert-\(alert.id)-notice-1", "alert-\(alert.id)-escalation-1", "alert-\(alert.id)-escalation-2",
             ])
             #expect(messages.map(\.recipientUserId) == [WatcherFixture.alice.id, WatcherFixture.bob.id, WatcherFixture.carol.id])
             let escalation = try #require((try payload(messages[1])["aps"] as? [String: Any])?["alert"] as? [String: String])
             #expect(escalation["body"]?.hasPrefix("Escalated: alice has not acknowledged.") == true, "\(escalation)")
-            let episode = try #require(try fixture.store.queueAlert(id: alert.id))
+            let episode = try await #require(try fixture.store.queueAlert(id: alert.id))
             #expect(episode.state == .escalated && episode.escalationLevel == 2 && episode.notifiedStaffId == WatcherFixture.carol.id)
             // act: past carol's ack timeout, the rotation would wrap to alice: no third escalation
             await fixture.tick(after: 10)
-            #expect(try fixture.messages(of: alert).count == 3)
-            let notices = try fixture.store.queueAlertNotices(alertIDs: [alert.id])[alert.id] ?? []
+            await #expect(try fixture.messages(of: alert).count == 3)
+            let notices = try await fixture.store.queueAlertNotices(alertIDs: [alert.id])[alert.id] ?? []
             #expect(notices.map(\.kind) == [.notice, .escalation, .escalation])
         }
     }
@@ -97,7 +97,7 @@ struct QueueWatcherTests {
             let cutoff = fixture.clock.now.addingTimeInterval(-24 * 3_600)
             let overdue = try await WatcherFixture.openReportDates(fixture.client, fixture.credentials).filter { $0.createdAt < cutoff }
             await fixture.tick()
-            let alert = try #require(try fixture.reportsEpisode())
+            let alert = try await #require(try fixture.reportsEpisode())
             #expect(alert.overdueCount == overdue.count)
             // act: staff resolve them in the backend; the watcher looks again a minute later
             for report in overdue {
@@ -105,15 +105,15 @@ struct QueueWatcherTests {
             }
             await fixture.tick(after: 1)
             // check
-            #expect(try fixture.reportsEpisode() == nil)
-            let closed = try #require(try fixture.store.queueAlert(id: alert.id))
+            await #expect(try fixture.reportsEpisode() == nil)
+            let closed = try await #require(try fixture.store.queueAlert(id: alert.id))
             #expect(closed.state == .closed && closed.closedAt == fixture.clock.now)
-            #expect(try fixture.messages(of: alert).count == 1)
+            await #expect(try fixture.messages(of: alert).count == 1)
             // act: five days on, the next oldest report is overdue too
             await fixture.tick(after: 5 * 24 * 60)
-            let next = try #require(try fixture.reportsEpisode())
+            let next = try await #require(try fixture.reportsEpisode())
             #expect(next.id != alert.id)
-            #expect(try fixture.messages(of: next).map(\.dedupeKey) == ["alert-\(next.id)-notice-1"])
+            await #expect(try fixture.messages(of: next).map(\.dedupeKey) == ["alert-\(next.id)-notice-1"])
         }
     }
 

@@ -16,7 +16,7 @@ struct QueuedReportTests {
             // setup: another staff member's dismissal waits for the next window
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let open = try store.oldestMirroredReports(status: .open, count: 2)
+            let open = try await store.oldestMirroredReports(status: .open, count: 2)
             let queuedReport = try #require(open.first)
             let otherReport = try #require(open.last)
             try #require(queuedReport.id != otherReport.id)
@@ -25,7 +25,7 @@ struct QueuedReportTests {
                 statusSeen: .open, statusWanted: .dismissed, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
             action.state = .waiting
             action.nextAttemptAt = Date().addingTimeInterval(3_600)
-            _ = try store.record(action)
+            _ = try await store.record(action)
             // act
             let list = try await browser.get("/reports")
             let page = try await browser.get("/reports/\(queuedReport.id)")

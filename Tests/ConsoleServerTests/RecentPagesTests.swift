@@ -10,8 +10,8 @@ import TestSupport
 @Suite("Recent pages: a copy never hides a change", .timeLimit(.minutes(3)))
 struct RecentPagesTests {
     /// An audit entry as another console process on the same file would append it.
-    private func appendEntry(named name: String, to directory: TemporaryDirectory) throws {
-        try ModerationStore(path: directory.path("console.sqlite")).appendAudit(AuditEntry(
+    private func appendEntry(named name: String, to directory: TemporaryDirectory) async throws {
+        try await ModerationStore(path: directory.path("console.sqlite")).appendAudit(AuditEntry(
             recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "4242",
             targetSlug: "slug-4242", targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "",
             outcome: .applied, backendStatus: 200, requestId: "req-recent", clientAddress: "192.0.2.1", userAgent: "test",
@@ -37,7 +37,7 @@ struct RecentPagesTests {
             let audit = try await browser.get("/audit")
             let hostile = "<script>alert('x')</script> كتب 📚"
             #expect(!audit.contains("كتب"))
-            try appendEntry(named: hostile, to: directory)
+            try await appendEntry(named: hostile, to: directory)
             let after = try await browser.get("/audit")
             // check
             // check: the new entry is listed at once (not after 60 s), escaped
@@ -132,7 +132,7 @@ struct RecentPagesTests {
     }
 
     @Test("the change stamp moves with every commit, by this pool or another on the file, and not without one")
-    func stampMoves() throws {
+    func stampMoves() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup
@@ -140,12 +140,12 @@ struct RecentPagesTests {
         let before = try #require(store.changeStamp())
         // act / check
         #expect(store.changeStamp() == before)
-        _ = try store.auditEntryCount()
+        _ = try await store.auditEntryCount()
         #expect(store.changeStamp() == before, "a read commits nothing")
-        try appendEntry(named: "elsewhere", to: directory)
+        try await appendEntry(named: "elsewhere", to: directory)
         let afterOther = try #require(store.changeStamp())
         #expect(afterOther != before)
-        try store.appendAudit(AuditEntry(
+        try await store.appendAudit(AuditEntry(
             recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "1",
             targetSlug: "s", targetName: "n", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
             backendStatus: 200, requestId: "r", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil))
@@ -153,7 +153,7 @@ struct RecentPagesTests {
     }
 
     @Test("the header's reads are made once per session while nothing is committed, and again after any commit")
-    func headerReads() throws {
+    func headerReads() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup
@@ -165,13 +165,13 @@ struct RecentPagesTests {
             return RecentHeaders.Header(pendingActions: [], pendingActionTargets: [:], navigationCounts: nil)
         }
         // act / check
-        _ = headers.header(session: "a", store: store, read: read)
-        _ = headers.header(session: "a", store: store, read: read)
+        _ = await headers.header(session: "a", store: store, read: read)
+        _ = await headers.header(session: "a", store: store, read: read)
         #expect(reads == 1, "the second view uses the copy")
-        _ = headers.header(session: "b", store: store, read: read)
+        _ = await headers.header(session: "b", store: store, read: read)
         #expect(reads == 2, "another session reads its own")
-        try appendEntry(named: "elsewhere", to: directory)
-        _ = headers.header(session: "a", store: store, read: read)
+        try await appendEntry(named: "elsewhere", to: directory)
+        _ = await headers.header(session: "a", store: store, read: read)
         #expect(reads == 3, "a commit by another process reads it anew")
     }
 }

@@ -25,18 +25,18 @@ struct ServeSafetyBinaryTests {
     }
 
     /// A database of a few entries, its write-ahead log folded in, so the main file holds every page.
-    private func database(in directory: TemporaryDirectory) throws -> String {
+    private func database(in directory: TemporaryDirectory) async throws -> String {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...3 {
-            try store.appendAudit(AuditEntry(
+            try await store.appendAudit(AuditEntry(
                 recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "\(index)",
                 targetSlug: "s\(index)", targetName: "Corner \(index)", statusBefore: "pending", statusAfter: "approved", reason: "",
                 outcome: .applied, backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
                 itemCreatedAt: nil, actionId: nil))
         }
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try queue.close()
         return path
     }
@@ -61,7 +61,7 @@ struct ServeSafetyBinaryTests {
         // setup: a backup, then pages of the database overwritten
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try database(in: directory)
+        let path = try await database(in: directory)
         let backup = directory.path("backup.sqlite")
         #expect(try console("backup", "--database", path, "--to", backup).status == 0)
         try Self.damage(path)
@@ -97,7 +97,7 @@ struct ServeSafetyBinaryTests {
         // setup
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = try database(in: directory)
+        let path = try await database(in: directory)
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let running = try serve(path, port: port, directory: directory, log: log, extra: ["--readiness-integrity-interval", "1"])

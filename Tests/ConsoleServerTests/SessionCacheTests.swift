@@ -42,7 +42,7 @@ struct SessionCacheTests {
         let now = Date()
         #expect(isActive(try await sessions.lookup(cookie: cookie, now: now)))
         // act: another process deletes the row
-        try store.deleteSession(id: session.id)
+        try await store.deleteSession(id: session.id)
         let within = try await sessions.lookup(cookie: cookie, now: now.addingTimeInterval(1))
         let after = try await sessions.lookup(cookie: cookie, now: now.addingTimeInterval(3_601))
         // check: served from the copy until its lifetime ends, then the row's absence counts
@@ -135,25 +135,25 @@ struct RecentScheduleTests {
         let elsewhere = try ModerationStore(path: directory.path("console.sqlite"))
         let staff = StaffMember(id: 1, username: "staff")
         let maria = StaffMember(id: 2, username: "maria")
-        for member in [staff, maria] { try here.recordStaffMember(member, signedInAt: nil) }
+        for member in [staff, maria] { try await here.recordStaffMember(member, signedInAt: nil) }
         let zone = try #require(TimeZone(identifier: "Europe/Rome"))
         let now = Date()
         let rotation = try Rotation(
             members: [staff, maria], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone,
             startDate: LocalDate(now, in: zone).adding(days: -1))
-        try here.saveRotation(rotation, audit: audit("rotation.update"), now: now)
-        #expect(try here.onCallSchedule(since: now, now: now)?.member(at: now)?.username == "staff")
+        try await here.saveRotation(rotation, audit: audit("rotation.update"), now: now)
+        await #expect(try here.onCallSchedule(since: now, now: now)?.member(at: now)?.username == "staff")
         // act 1: an override here shows at once
-        try here.addOverride(staff: maria, startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3_600), note: "", audit: audit("override.add"), now: now)
-        let afterOverride = try here.onCallSchedule(since: now, now: now.addingTimeInterval(0.1))?.member(at: now)?.username
+        try await here.addOverride(staff: maria, startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3_600), note: "", audit: audit("override.add"), now: now)
+        let afterOverride = try await here.onCallSchedule(since: now, now: now.addingTimeInterval(0.1))?.member(at: now)?.username
         // act 2: a rotation saved elsewhere shows once the copy is older than its lifetime
         let reversed = try Rotation(
             members: [maria, staff], shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone,
             startDate: LocalDate(now, in: zone).adding(days: -1))
-        _ = try here.onCallSchedule(since: now, now: now.addingTimeInterval(0.2))
-        try elsewhere.saveRotation(reversed, audit: audit("rotation.update"), now: now)
-        let soon = try here.onCallSchedule(since: now.addingTimeInterval(0.3), now: now.addingTimeInterval(0.3))?.rotation.members.first?.username
-        let later = try here.onCallSchedule(since: now.addingTimeInterval(3), now: now.addingTimeInterval(3))?.rotation.members.first?.username
+        _ = try await here.onCallSchedule(since: now, now: now.addingTimeInterval(0.2))
+        try await elsewhere.saveRotation(reversed, audit: audit("rotation.update"), now: now)
+        let soon = try await here.onCallSchedule(since: now.addingTimeInterval(0.3), now: now.addingTimeInterval(0.3))?.rotation.members.first?.username
+        let later = try await here.onCallSchedule(since: now.addingTimeInterval(3), now: now.addingTimeInterval(3))?.rotation.members.first?.username
         // check
         #expect(afterOverride == "maria", "the override made here is in the next header")
         #expect(soon == "staff", "another process's edit is not seen within the copy's lifetime")

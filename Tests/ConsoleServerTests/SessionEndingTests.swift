@@ -40,7 +40,7 @@ struct SessionEndingTests {
             #expect(location.hasPrefix("/sign-in"))
             #expect(try await browser.get(location).contains("Book Corners no longer accepts your sign-in"))
             #expect(try sessionRows(directory) == 0)
-            let ended = try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 20).filter { $0.action == "session.end" }
+            let ended = try await ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 20).filter { $0.action == "session.end" }
             #expect(ended.map(\.outcome) == [.ended] && ended.map(\.outcomeDetail) == ["refused"], "the audit log says the console ended it, and why")
             #expect(ended.first?.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(try await browser.signIn().status == .seeOther)

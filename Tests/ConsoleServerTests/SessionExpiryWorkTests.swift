@@ -22,8 +22,8 @@ struct SessionExpiryWorkTests {
         try await Task.sleep(for: .milliseconds(2_200))
     }
 
-    private func pendingSlug(_ directory: TemporaryDirectory) throws -> String {
-        try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+    private func pendingSlug(_ directory: TemporaryDirectory) async throws -> String {
+        try #require(try await ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
     }
 
     /// Signs in through the sign-in page at `location`, sending its hidden fields (`next`, `kept`) as a browser would.
@@ -38,7 +38,7 @@ struct SessionExpiryWorkTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: the confirmation of a rejection with a long reason, then the session expires
             try await browser.signIn()
-            let slug = try pendingSlug(directory)
+            let slug = try await pendingSlug(directory)
             let library = try await browser.get("/libraries/\(slug)")
             let key = try #require(library.field("key", after: "class=\"reject-form\""))
             let csrf = try #require(library.csrfToken)
@@ -54,10 +54,10 @@ struct SessionExpiryWorkTests {
             let location = try #require(sent.location)
             #expect(location.hasPrefix("/sign-in?expired=1&kept="), "\(location)")
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            #expect(try store.auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
+            await #expect(try store.auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
             let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm") }
             #expect(kept.count == 1 && !kept[0].contains(csrf) && !kept[0].contains("csrf"), "the CSRF token is not kept")
-            let name = try #require(try store.mirroredLibrary(slug: slug)).name
+            let name = try await #require(try store.mirroredLibrary(slug: slug)).name
             let signInPage = try await browser.get(location)
             #expect(signInPage.contains("Your rejection of"), "\(signInPage)")
             #expect(signInPage.contains("was not sent"))
@@ -83,7 +83,7 @@ struct SessionExpiryWorkTests {
 
             // check: recorded as a normal decision, once; the kept form is gone
             #expect(done.status == .seeOther, "\(done)")
-            let recorded = try store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: Date().addingTimeInterval(-600))
+            let recorded = try await store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: Date().addingTimeInterval(-600))
             #expect(recorded.count == 1 && recorded.first?.reason == Self.hostileReason.trimmingCharacters(in: .whitespaces))
             #expect(try await browser.get(unsentPath).status == .notFound, "shown once")
         }
@@ -94,7 +94,7 @@ struct SessionExpiryWorkTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: an approval kept after the session expired, then signed in again
             try await browser.signIn()
-            let slug = try pendingSlug(directory)
+            let slug = try await pendingSlug(directory)
             let library = try await browser.get("/libraries/\(slug)")
             let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide").filter { $0.0 != "decision" } + [("decision", "approve")]
             try await expireSessions(directory)
@@ -126,7 +126,7 @@ struct SessionExpiryWorkTests {
             #expect(discarded.status == .seeOther, "\(discarded)")
             #expect(try await browser.get(unsentPath).status == .notFound)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            #expect(try store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: .distantPast).isEmpty)
+            await #expect(try store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: .distantPast).isEmpty)
         }
     }
 
@@ -155,7 +155,7 @@ struct SessionExpiryWorkTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            let slug = try pendingSlug(directory)
+            let slug = try await pendingSlug(directory)
             let library = try await browser.get("/libraries/\(slug)")
             let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
             try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
@@ -175,20 +175,20 @@ struct SessionExpiryWorkTests {
     }
 
     @Test("a kept form goes back to its owner only: another staff member's sign-in with its key finds nothing and spends nothing")
-    func keptFormForItsOwnerOnly() throws {
+    func keptFormForItsOwnerOnly() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // setup
         let store = try ModerationStore(path: directory.path("console.sqlite"))
         let now = Date()
-        try store.keep(try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
+        try await store.keep(try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
         // act / check
-        #expect(try store.keptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
-        #expect(try !store.spendKeptForm(id: "digest", ownerStaffId: 8))
-        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now)?.fields == [.init(name: "decision", value: "approve")])
-        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now) != nil, "looking spends nothing")
-        #expect(try store.spendKeptForm(id: "digest", ownerStaffId: 7))
-        #expect(try store.keptForm(id: "digest", ownerStaffId: 7, now: now) == nil, "one use")
+        #expect(try await store.keptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
+        #expect(try await !store.spendKeptForm(id: "digest", ownerStaffId: 8))
+        #expect(try await store.keptForm(id: "digest", ownerStaffId: 7, now: now)?.fields == [.init(name: "decision", value: "approve")])
+        #expect(try await store.keptForm(id: "digest", ownerStaffId: 7, now: now) != nil, "looking spends nothing")
+        #expect(try await store.spendKeptForm(id: "digest", ownerStaffId: 7))
+        #expect(try await store.keptForm(id: "digest", ownerStaffId: 7, now: now) == nil, "one use")
     }
 
     @Test("a bulk confirmation sent after the session expired comes back after sign-in listing its libraries, and is recorded once when sent")
@@ -197,7 +197,7 @@ struct SessionExpiryWorkTests {
             // setup: two libraries chosen and the confirmation page open, then the session expires
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let chosen = try store.oldestMirroredLibraries(status: .pending, count: 2)
+            let chosen = try await store.oldestMirroredLibraries(status: .pending, count: 2)
             let csrf = try #require(try await browser.get("/libraries").csrfToken)
             let review = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")] + chosen.map { ("item", "\($0.slug)|pending|\(Self.hostileReason.prefix(20))") })
             let fields = review.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
@@ -215,8 +215,8 @@ struct SessionExpiryWorkTests {
             let list = try #require(unsent.element(withClass: "confirm-list"), "\(unsent)")
             #expect(list.components(separatedBy: "<li dir=\"auto\">A long reason typed").count == 3, "\(list)")
             #expect(done.status == .seeOther)
-            let staffID = try #require(try store.latestSessionStaffID())
-            #expect(Set(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.targetKey)) == Set(chosen.map(\.slug)))
+            let staffID = try await #require(try store.latestSessionStaffID())
+            await #expect(Set(try store.recentDecisions(actorId: staffID, kind: .library, since: .distantPast).map(\.targetKey)) == Set(chosen.map(\.slug)))
         }
     }
 
@@ -226,7 +226,7 @@ struct SessionExpiryWorkTests {
             // setup
             let slug = try await { () async throws -> String in
                 try await browser.signIn()
-                return try pendingSlug(directory)
+                return try await pendingSlug(directory)
             }()
             let stranger = Browser(client: browser.client)
             // act
@@ -257,8 +257,8 @@ struct SessionExpiryWorkTests {
 
 extension ModerationStore {
     /// The staff id of the latest session (the one test account).
-    func latestSessionStaffID() throws -> Int? {
-        try recentSessions(now: Date(), activeSince: Date().addingTimeInterval(-3_600), limit: 1).first?.staffId
+    func latestSessionStaffID() async throws -> Int? {
+        try await recentSessions(now: Date(), activeSince: Date().addingTimeInterval(-3_600), limit: 1).first?.staffId
     }
 }
 

@@ -24,21 +24,21 @@ struct SessionPrunerTests {
             account: account, tokens: tokens, clientAddress: "10.0.0.1", userAgent: "test", now: Date().addingTimeInterval(-3_600))
         let (_, live) = try await sessions.start(account: account, tokens: tokens, clientAddress: "10.0.0.1", userAgent: "test")
         _ = try await sessions.credentials(for: idle)
-        _ = try store.admitSignInAttempt(
+        _ = try await store.admitSignInAttempt(
             login: "staff", clientAddress: "10.0.0.1", now: Date().addingTimeInterval(-2 * 86_400), maxFailures: 5, window: 900)
         let pruner = SessionPruner(sessions: sessions, store: store, interval: 0.1, logger: ConsoleFixture.quietLogger)
         // act
         let running = Task { try await pruner.run() }
         defer { running.cancel() }
         var waited = 0
-        while try store.session(id: idle.id) != nil, waited < 100 {
+        while try await store.session(id: idle.id) != nil, waited < 100 {
             try await Task.sleep(for: .milliseconds(50))
             waited += 1
         }
         // check
-        #expect(try store.session(id: idle.id) == nil)
-        #expect(try store.session(id: live.id) != nil)
+        await #expect(try store.session(id: idle.id) == nil)
+        await #expect(try store.session(id: live.id) != nil)
         #expect(await sessions.holdsCredentials(sessionID: idle.id) == false)
-        #expect(try store.deleteSignInAttempts(before: Date()) == 0, "the old attempt went with the same pass")
+        await #expect(try store.deleteSignInAttempts(before: Date()) == 0, "the old attempt went with the same pass")
     }
 }

@@ -80,7 +80,7 @@ struct SessionWarningBrowserTests {
     @Test("a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent; signing out forgets it")
     func typedReasonSurvivesASignOutElsewhere() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
-            let slug = try #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let slug = try await #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             let typed = "Checked twice: the address is a school yard, not a book box. ✓ مكتبة"
             // setup: a long reason typed on the library's page
             try await browser.signInAsStaff(console: console)
@@ -106,7 +106,7 @@ struct SessionWarningBrowserTests {
             let note = try await browser.execute("return document.querySelector('.restored-note').textContent;") as? String
             #expect(note?.contains("Nothing was sent") == true)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            #expect(try store.operationsSnapshot().actions.values.reduce(0, +) == 0, "no decision recorded")
+            await #expect(try store.operationsSnapshot().actions.values.reduce(0, +) == 0, "no decision recorded")
             // A reload that did not come from the sign-in page puts nothing back into a box emptied on purpose.
             _ = try await browser.execute("document.querySelector('#reason').value = '';")
             try await browser.go(console + "/libraries/\(slug)")

@@ -68,7 +68,7 @@ struct SharedBudgetTests {
             let measuredUntil = measuredFrom.addingTimeInterval(Double(2 * Self.window))
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {
-                let applied = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" && $0.outcome == .applied }.count
+                let applied = try await store.auditEntries(limit: 200).filter { $0.action == "library.approve" && $0.outcome == .applied }.count
                 if applied == 20 && Date() > measuredUntil { break }
                 try await Task.sleep(for: .milliseconds(500))
             }
@@ -92,7 +92,7 @@ struct SharedBudgetTests {
             #expect(counts.filter { $0.key.hasPrefix("login ") }.values.allSatisfy { $0 <= 10 })
             let listWindows = reads.filter { $0.key.hasPrefix("read api-library-moderation-list ") }
             #expect(listWindows.values.contains { $0 >= 20 }, "the mirror wanted more than its share, and spent it in one process only: \(listWindows)")
-            let approvals = try store.auditEntries(limit: 200).filter { $0.action == "library.approve" && $0.outcome == .applied }
+            let approvals = try await store.auditEntries(limit: 200).filter { $0.action == "library.approve" && $0.outcome == .applied }
             #expect(approvals.count == 20, "every decision applied, once")
             #expect(Set(approvals.map(\.targetSlug)) == Set(slugs))
             let token = try await accessToken(sandbox)

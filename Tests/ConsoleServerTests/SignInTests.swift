@@ -86,8 +86,8 @@ struct SignInTests {
             let me = try await sandbox.raw(.GET, "/api/v1/auth/me", token: token).jsonObject()
             let aliceID = try #require(me?["id"] as? Int)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            try store.recordStaffMember(StaffMember(id: aliceID, username: "alice"), signedInAt: nil)
-            let secret = try store.regenerateCalendarFeed(
+            try await store.recordStaffMember(StaffMember(id: aliceID, username: "alice"), signedInAt: nil)
+            let secret = try await store.regenerateCalendarFeed(
                 staffId: aliceID,
                 audit: AuditEntry(
                     recordedAt: Date(), actorId: aliceID, actorUsername: "alice", action: "calendar.regenerate",
@@ -95,13 +95,13 @@ struct SignInTests {
                     statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "t", clientAddress: "127.0.0.1",
                     userAgent: "test", itemCreatedAt: nil, actionId: nil),
                 now: Date())
-            #expect(try store.calendarFeedOwner(token: secret) != nil)
+            await #expect(try store.calendarFeedOwner(token: secret) != nil)
             // act
             let refused = try await browser.signIn(SeedAccounts.demoUserUsername, password: SeedAccounts.userPassword)
             // check
             #expect(refused.status == .forbidden)
-            #expect(try store.calendarFeedOwner(token: secret) == nil, "the feed's address answers nothing any more")
-            let ended = try store.auditEntries().first { $0.action == AuditEntry.calendarFeedRevokeAction }
+            await #expect(try store.calendarFeedOwner(token: secret) == nil, "the feed's address answers nothing any more")
+            let ended = try await store.auditEntries().first { $0.action == AuditEntry.calendarFeedRevokeAction }
             #expect(ended?.outcomeDetail == "notStaff" && ended?.targetId == String(aliceID))
         }
     }

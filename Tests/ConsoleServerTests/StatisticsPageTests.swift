@@ -56,7 +56,7 @@ struct StatisticsPageTests {
             let hostile = "<b>Mallory</b> & \"co\""
             for (index, action) in ["library.approve", "library.approve", "library.reject", "report.resolve", "photo.approve"].enumerated() {
                 let kind = String(action.prefix { $0 != "." })
-                try store.appendAudit(AuditEntry(
+                try await store.appendAudit(AuditEntry(
                     recordedAt: Date().addingTimeInterval(-Double(index) * 86_400), actorId: 2, actorUsername: index == 0 ? hostile : "staff",
                     action: action, targetKind: kind, targetId: "\(index)", targetSlug: "s\(index)", targetName: "n", statusBefore: "pending",
                     statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1",

@@ -137,7 +137,7 @@ struct TriageTests {
             try await browser.signIn()
             let oldest = Array(try await backendPendingSlugs(sandbox).reversed())
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            _ = try store.claim(.init(kind: .library, key: oldest[1]), holderId: 999_001, holderUsername: "maria", now: Date(), duration: 900)
+            _ = try await store.claim(.init(kind: .library, key: oldest[1]), holderId: 999_001, holderUsername: "maria", now: Date(), duration: 900)
             // act
             let page = try await browser.get("/libraries/\(oldest[0])")
             // check
@@ -152,8 +152,8 @@ struct TriageTests {
             // setup
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let reports = try store.oldestMirroredReports(status: .open, count: 3).map { "/reports/\($0.id)/decide" }
-            let photos = try store.oldestMirroredPhotos(status: .pending, count: 3).map { "/photos/\($0.id)/decide" }
+            let reports = try await store.oldestMirroredReports(status: .open, count: 3).map { "/reports/\($0.id)/decide" }
+            let photos = try await store.oldestMirroredPhotos(status: .pending, count: 3).map { "/photos/\($0.id)/decide" }
             try #require(reports.count == 3 && photos.count == 3)
             // act
             let reportPage = try await browser.get("/reports")

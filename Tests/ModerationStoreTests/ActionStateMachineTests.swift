@@ -5,12 +5,12 @@ import Testing
 @Suite("ModerationStore: the action state machine, claims and idempotency keys")
 struct ActionStateMachineTests {
     /// Two stores (two pools, as two processes would have) on one temporary file.
-    private func withTwoStores(_ body: (ModerationStore, ModerationStore) throws -> Void) throws {
+    private func withTwoStores(_ body: (ModerationStore, ModerationStore) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("actions-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
-        try body(try ModerationStore(path: path), try ModerationStore(path: path))
+        try await body(try ModerationStore(path: path), try ModerationStore(path: path))
     }
 
     private func action(key: String = UUID().uuidString, target: String = "corner-books", wanted: ItemStatus = .approved, now: Date) -> ModerationAction {
@@ -37,96 +37,96 @@ struct ActionStateMachineTests {
     }
 
     @Test("one claim wins: the other store gets nothing, and cannot finish or release what it does not hold")
-    func oneClaimWins() throws {
-        try withTwoStores { first, second in
+    func oneClaimWins() async throws {
+        try await withTwoStores { first, second in
             // setup
             let now = Date()
-            let id = try #require(try first.enqueue(action(now: now)).id)
+            let id = try #require(try await first.enqueue(action(now: now)).id)
             // act
-            let won = try first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
-            let lost = try second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(30), now: now)
+            let won = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
+            let lost = try await second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(30), now: now)
             // check
             #expect(won?.state == .sending && won?.claimedBy == "one")
             #expect(lost == nil)
-            #expect(throws: ActionStoreError.self) {
-                try second.finish(id, owner: "two", state: .conflict, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
+            await #expect(throws: ActionStoreError.self) {
+                try await second.finish(id, owner: "two", state: .conflict, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
             }
-            #expect(throws: ActionStoreError.self) {
-                try second.release(id, owner: "two", to: .waiting, nextAttemptAt: now, message: "x", backendStatus: nil, now: now)
+            await #expect(throws: ActionStoreError.self) {
+                try await second.release(id, owner: "two", to: .waiting, nextAttemptAt: now, message: "x", backendStatus: nil, now: now)
             }
-            try first.finish(id, owner: "one", state: .applied, message: "Approved.", backendStatus: 200, audit: audit(now: now), notifications: [], now: now)
-            #expect(try second.action(id: id)?.state == .applied)
-            #expect(try second.auditEntries().count == 1)
-            #expect(throws: ActionStoreError.self, "a finished action is never reopened") {
-                try first.finish(id, owner: "one", state: .failed, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
+            try await first.finish(id, owner: "one", state: .applied, message: "Approved.", backendStatus: 200, audit: audit(now: now), notifications: [], now: now)
+            #expect(try await second.action(id: id)?.state == .applied)
+            #expect(try await second.auditEntries().count == 1)
+            await #expect(throws: ActionStoreError.self, "a finished action is never reopened") {
+                try await first.finish(id, owner: "one", state: .failed, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
             }
         }
     }
 
     @Test("a claim whose lease expired (its runner died) is taken over; a live one is not")
-    func leaseExpiry() throws {
-        try withTwoStores { first, second in
+    func leaseExpiry() async throws {
+        try await withTwoStores { first, second in
             // setup: a PATCH was started under a lease
             let now = Date()
-            let id = try #require(try first.enqueue(action(now: now)).id)
-            _ = try first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
-            try first.beginSend(id, owner: "one", now: now)
+            let id = try #require(try await first.enqueue(action(now: now)).id)
+            _ = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
+            try await first.beginSend(id, owner: "one", now: now)
             // act / check
-            #expect(try second.dueActions(now: now.addingTimeInterval(5)).isEmpty, "a live claim is not due")
-            #expect(try second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(40), now: now.addingTimeInterval(5)) == nil)
-            let resumed = try second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(40), now: now.addingTimeInterval(11))
+            #expect(try await second.dueActions(now: now.addingTimeInterval(5)).isEmpty, "a live claim is not due")
+            #expect(try await second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(40), now: now.addingTimeInterval(5)) == nil)
+            let resumed = try await second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(40), now: now.addingTimeInterval(11))
             #expect(resumed?.claimedBy == "two")
             #expect(resumed?.unknownOutcomes == 1, "the interrupted PATCH may have landed")
-            #expect(throws: ActionStoreError.self) { try first.renewLease(id, owner: "one", until: now.addingTimeInterval(60)) }
+            await #expect(throws: ActionStoreError.self) { try await first.renewLease(id, owner: "one", until: now.addingTimeInterval(60)) }
         }
     }
 
     @Test("a runner whose lease ran out may not start a PATCH, even before anyone took the action over")
-    func noSendAfterLeaseExpiry() throws {
-        try withTwoStores { first, _ in
+    func noSendAfterLeaseExpiry() async throws {
+        try await withTwoStores { first, _ in
             // setup: claimed under a 10-second lease
             let now = Date()
-            let id = try #require(try first.enqueue(action(now: now)).id)
-            _ = try first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
+            let id = try #require(try await first.enqueue(action(now: now)).id)
+            _ = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
 
             // act / check: at 11 s another runner may claim it at any moment, so "one" must not send
-            let refusal = #expect(throws: ActionStoreError.self) { try first.beginSend(id, owner: "one", now: now.addingTimeInterval(11)) }
+            let refusal = await #expect(throws: ActionStoreError.self) { try await first.beginSend(id, owner: "one", now: now.addingTimeInterval(11)) }
             guard case .lostClaim(actionID: id)? = refusal else {
                 Issue.record("expected lostClaim, got \(String(describing: refusal))")
                 return
             }
-            let action = try #require(try first.action(id: id))
+            let action = try #require(try await first.action(id: id))
             #expect(action.attempts == 0 && action.unknownOutcomes == 0, "nothing was counted as sent")
-            try first.beginSend(id, owner: "one", now: now.addingTimeInterval(9))
+            try await first.beginSend(id, owner: "one", now: now.addingTimeInterval(9))
         }
     }
 
     @Test("a send answered with a refusal is known not applied; local failures count up and reset")
-    func sendOutcomes() throws {
-        try withTwoStores { store, _ in
+    func sendOutcomes() async throws {
+        try await withTwoStores { store, _ in
             let now = Date()
-            let id = try #require(try store.enqueue(action(now: now)).id)
-            _ = try store.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
-            try store.beginSend(id, owner: "one", now: now)
-            try store.release(id, owner: "one", to: .waiting, nextAttemptAt: now, message: "502", backendStatus: nil, sendNotApplied: true, now: now)
-            var stored = try #require(try store.action(id: id))
+            let id = try #require(try await store.enqueue(action(now: now)).id)
+            _ = try await store.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
+            try await store.beginSend(id, owner: "one", now: now)
+            try await store.release(id, owner: "one", to: .waiting, nextAttemptAt: now, message: "502", backendStatus: nil, sendNotApplied: true, now: now)
+            var stored = try #require(try await store.action(id: id))
             #expect(stored.attempts == 1 && stored.unknownOutcomes == 0 && stored.state == .waiting && stored.claimedBy == nil)
-            _ = try store.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
-            try store.release(id, owner: "one", to: .waiting, nextAttemptAt: now, message: "busy", backendStatus: nil, localFailure: true, now: now)
-            stored = try #require(try store.action(id: id))
+            _ = try await store.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
+            try await store.release(id, owner: "one", to: .waiting, nextAttemptAt: now, message: "busy", backendStatus: nil, localFailure: true, now: now)
+            stored = try #require(try await store.action(id: id))
             #expect(stored.localFailures == 1)
         }
     }
 
     @Test("an idempotency key answers its one action; reused for another decision or item it is refused")
-    func keys() throws {
-        try withTwoStores { store, _ in
+    func keys() async throws {
+        try await withTwoStores { store, _ in
             let now = Date()
-            let first = try store.record(action(key: "k", now: now))
-            let again = try store.record(action(key: "k", now: now))
+            let first = try await store.record(action(key: "k", now: now))
+            let again = try await store.record(action(key: "k", now: now))
             #expect(first.isNew && !again.isNew && again.action.id == first.action.id)
-            #expect(throws: ActionStoreError.self) { try store.record(action(key: "k", wanted: .rejected, now: now)) }
-            #expect(throws: ActionStoreError.self) { try store.record(action(key: "k", target: "other-corner", now: now)) }
+            await #expect(throws: ActionStoreError.self) { try await store.record(action(key: "k", wanted: .rejected, now: now)) }
+            await #expect(throws: ActionStoreError.self) { try await store.record(action(key: "k", target: "other-corner", now: now)) }
         }
     }
 }

@@ -33,20 +33,20 @@ struct AuditExportPropertyTests {
     }
 
     /// A fresh store holding one entry per element of `rows`, and its export in `format`.
-    static func exported(_ rows: [[String]], _ format: AuditExportFormat) throws -> (text: String, stored: [AuditEntry]) {
+    static func exported(_ rows: [[String]], _ format: AuditExportFormat) async throws -> (text: String, stored: [AuditEntry]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-property-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
         var stored: [AuditEntry] = []
         for (index, texts) in rows.enumerated() {
-            stored.append(try store.appendAudit(entry(texts, index: index + 1)))
+            await stored.append(try store.appendAudit(entry(texts, index: index + 1)))
         }
         // Small batches, so records also cross the exporter's chunk boundaries.
         var exporter = AuditExporter(store: store, filter: AuditFilter(), format: format, batchSize: 2)
         var bytes: [UInt8] = []
         var chunk: [UInt8] = []
-        while try exporter.nextChunk(into: &chunk) { bytes += chunk }
+        while try await exporter.nextChunk(into: &chunk) { bytes += chunk }
         return (String(decoding: bytes, as: UTF8.self), stored)
     }
 
@@ -62,7 +62,7 @@ struct AuditExportPropertyTests {
     func csvCellsRoundTrip() async throws {
         await propertyCheck(count: 60, input: Self.values.array(of: 1...4)) { rows in
             // act
-            let (csv, stored) = try Self.exported(rows, .csv)
+            let (csv, stored) = try await Self.exported(rows, .csv)
             let records = try Self.parsed(csv)
 
             // check: the header, one record per entry, every record whole
@@ -87,7 +87,7 @@ struct AuditExportPropertyTests {
     func exportsReVerify() async throws {
         await propertyCheck(count: 40, input: Self.values.array(of: 1...4), Gen<AuditExportFormat>.case) { rows, format in
             // act
-            let (text, stored) = try Self.exported(rows, format)
+            let (text, stored) = try await Self.exported(rows, format)
             let entries = try AuditExportFile.entries(in: text)
 
             // check
@@ -100,7 +100,7 @@ struct AuditExportPropertyTests {
     func ndjsonValues() async throws {
         await propertyCheck(count: 40, input: Self.values.array(of: 1...3)) { rows in
             // act
-            let (ndjson, _) = try Self.exported(rows, .ndjson)
+            let (ndjson, _) = try await Self.exported(rows, .ndjson)
             let lines = ndjson.split(separator: "\n", omittingEmptySubsequences: false)
 
             // check

@@ -10,17 +10,17 @@ struct AuditExportTests {
         "Trailing comma,", "Tab\there", "Backslash \\ and \\\"",
     ]
 
-    private func export(_ store: ModerationStore, _ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 4) throws -> String {
-        try store.exportedText(format, filter: filter, batchSize: batchSize)
+    private func export(_ store: ModerationStore, _ format: AuditExportFormat, filter: AuditFilter = AuditFilter(), batchSize: Int = 4) async throws -> String {
+        try await store.exportedText(format, filter: filter, batchSize: batchSize)
     }
 
     @Test("CSV round-trips commas, quotes, line breaks, emoji and right-to-left text, and re-verifies")
-    func csvRoundTrip() throws {
-        try AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
-            let csv = try export(log.store, .csv)
+    func csvRoundTrip() async throws {
+        try await AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
+            let csv = try await export(log.store, .csv)
             #expect(csv.hasPrefix(AuditExporter.columns.joined(separator: ",") + "\r\n"))
             let entries = try AuditCSV.entries(in: csv)
-            let stored = try log.store.auditEntries(limit: 100).reversed()
+            let stored = try await log.store.auditEntries(limit: 100).reversed()
             #expect(entries.map(\.targetName) == Self.hostileNames)
             #expect(entries.map(\.hash) == stored.map(\.hash))
             var previous = AuditEntry.genesisHash
@@ -33,9 +33,9 @@ struct AuditExportTests {
     }
 
     @Test("NDJSON has one object per line with the same values and hashes")
-    func ndjson() throws {
-        try AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
-            let lines = try export(log.store, .ndjson).split(separator: "\n", omittingEmptySubsequences: false)
+    func ndjson() async throws {
+        try await AuditLogFile.with(Self.hostileNames.count, names: { Self.hostileNames[$0 - 1] }) { log in
+            let lines = try await export(log.store, .ndjson).split(separator: "\n", omittingEmptySubsequences: false)
             #expect(lines.last == "")
             let objects = try lines.dropLast().map { line in
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -48,16 +48,16 @@ struct AuditExportTests {
     }
 
     @Test("an export keeps to the filter and the range")
-    func filtered() throws {
-        try AuditLogFile.with(12) { (log: AuditLogFile) throws in
+    func filtered() async throws {
+        try await AuditLogFile.with(12) { (log: AuditLogFile) throws in
             let filter = AuditFilter(
                 actorUsername: "staff", from: AuditLogFile.start.addingTimeInterval(3 * 60), to: AuditLogFile.start.addingTimeInterval(9 * 60))
-            let entries = try AuditCSV.entries(in: try export(log.store, .csv, filter: filter))
+            let entries = try await AuditCSV.entries(in: try export(log.store, .csv, filter: filter))
             #expect(entries.compactMap(\.id) == [4, 6, 8])
-            #expect(try log.store.auditEntryCount(filter) == 3)
-            let slugMatches = try AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "slug-1")))
+            #expect(try await log.store.auditEntryCount(filter) == 3)
+            let slugMatches = try await AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "slug-1")))
             #expect(slugMatches.compactMap(\.id) == [1, 10, 11, 12])
-            #expect(try AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "%"))).isEmpty)
+            #expect(try await AuditCSV.entries(in: try export(log.store, .csv, filter: AuditFilter(targetText: "%"))).isEmpty)
         }
     }
 
@@ -69,11 +69,11 @@ struct AuditExportTests {
     ]
 
     @Test("CSV cells a spreadsheet would run as formulas start with a quote; NDJSON keeps them raw; the file re-verifies")
-    func formulaCellsNeutralised() throws {
-        try AuditLogFile.with(Self.formulaNames.count, names: { Self.formulaNames[$0 - 1] }) { log in
+    func formulaCellsNeutralised() async throws {
+        try await AuditLogFile.with(Self.formulaNames.count, names: { Self.formulaNames[$0 - 1] }) { log in
             // act
-            let csv = try export(log.store, .csv)
-            let ndjson = try export(log.store, .ndjson)
+            let csv = try await export(log.store, .csv)
+            let ndjson = try await export(log.store, .ndjson)
 
             // check: the raw cells as a spreadsheet sees them
             let cells = try AuditCSV.records(in: csv).dropFirst().map { $0[8] }
@@ -97,14 +97,14 @@ struct AuditExportTests {
     }
 
     @Test("an export file verifies on its own: every hash, the links where ids follow each other, and gaps counted rather than hidden")
-    func exportFileVerification() throws {
-        try AuditLogFile.with(9) { (log: AuditLogFile) throws in
+    func exportFileVerification() async throws {
+        try await AuditLogFile.with(9) { (log: AuditLogFile) throws in
             // setup: a full export, a filtered one (every other entry), and a full one missing entry 5
-            let full = try export(log.store, .ndjson)
-            let filtered = try export(log.store, .csv, filter: AuditFilter(actorUsername: "staff"))
+            let full = try await export(log.store, .ndjson)
+            let filtered = try await export(log.store, .csv, filter: AuditFilter(actorUsername: "staff"))
             let lines = full.split(separator: "\n")
             let missing = (lines[..<4] + lines[5...]).joined(separator: "\n") + "\n"
-            let previous = try #require(log.store.auditEntry(id: 4)?.hash)
+            let previous = try #require(await log.store.auditEntry(id: 4)?.hash)
             let relinked = full.replacingOccurrences(of: "\"previousHash\":\"\(previous)\"", with: "\"previousHash\":\"\(String(repeating: "0", count: 64))\"")
 
             // act
@@ -118,8 +118,8 @@ struct AuditExportTests {
                 Issue.record("full export: \(fullVerdict)")
                 return
             }
-            #expect(try log.verdict() == .intact(entries: 9, head: head), "the same head as the database's")
-            #expect(filteredVerdict == .intact(entries: 4, head: try #require(log.store.auditEntry(id: 8)?.hash), gaps: 3))
+            #expect(try await log.verdict() == .intact(entries: 9, head: head), "the same head as the database's")
+            #expect(await filteredVerdict == .intact(entries: 4, head: try #require(log.store.auditEntry(id: 8)?.hash), gaps: 3))
             #expect(missingVerdict == .intact(entries: 8, head: head, gaps: 1), "a gap alone cannot tell a filter from a removal, so it is counted")
             #expect(relinkedVerdict == .broken(entryID: 5, reason: "its previous hash does not match the entry before it (an entry was removed or moved)"))
         }
@@ -186,13 +186,13 @@ struct AuditSummaryTests {
     }
 
     @Test("the store's decision records leave out sign-ins and compute waits from the stored times")
-    func records() throws {
-        try AuditLogFile.with(3) { (log: AuditLogFile) throws in
+    func records() async throws {
+        try await AuditLogFile.with(3) { (log: AuditLogFile) throws in
             var signIn = AuditLogFile.entry(4, name: "")
             signIn.targetKind = "session"
             signIn.actionId = nil
-            try log.store.appendAudit(signIn)
-            let records = try log.store.decisionRecords(AuditFilter())
+            try await log.store.appendAudit(signIn)
+            let records = try await log.store.decisionRecords(AuditFilter())
             #expect(records.count == 3)
             let waited = try #require(records.first?.secondsWaited)
             #expect(abs(waited - (86_400 + 60 + 0.4567 - 0.1239)) < 0.01)
@@ -210,24 +210,24 @@ struct AuditFilterChoiceTests {
     }
 
     @Test("the staff filter lists who signed in or acted, never names typed into a failed or refused sign-in")
-    func staffChoices() throws {
-        try AuditLogFile.with(2) { (log: AuditLogFile) throws in
+    func staffChoices() async throws {
+        try await AuditLogFile.with(2) { (log: AuditLogFile) throws in
             // setup: entries 1 and 2 are decisions by "moderator" and "staff"; then 250 guesses and a refused non-staff user
             for index in 1...250 {
-                try log.store.appendAudit(Self.signIn("guess-\(index)", actorId: nil, outcome: .failed, detail: "wrong credentials"))
+                try await log.store.appendAudit(Self.signIn("guess-\(index)", actorId: nil, outcome: .failed, detail: "wrong credentials"))
             }
-            try log.store.appendAudit(Self.signIn("alice", actorId: 5, outcome: .refused, detail: "not staff"))
-            try log.store.appendAudit(Self.signIn("Zoë", actorId: 9, outcome: .succeeded))
+            try await log.store.appendAudit(Self.signIn("alice", actorId: 5, outcome: .refused, detail: "not staff"))
+            try await log.store.appendAudit(Self.signIn("Zoë", actorId: 9, outcome: .succeeded))
             var export = Self.signIn("cli:root", actorId: nil, outcome: .succeeded)
             export.action = AuditEntry.exportAction
-            try log.store.appendAudit(export)
+            try await log.store.appendAudit(export)
 
             // act
-            let choices = try log.store.auditFilterChoices()
+            let choices = try await log.store.auditFilterChoices()
 
             // check
             #expect(choices.actors == ["Zoë", "cli:root", "moderator", "staff"])
-            #expect(try log.store.auditEntryCount(AuditFilter(outcome: .failed)) == 250, "failed sign-ins can still be found by outcome")
+            #expect(try await log.store.auditEntryCount(AuditFilter(outcome: .failed)) == 250, "failed sign-ins can still be found by outcome")
         }
     }
 }
@@ -245,14 +245,14 @@ struct AuditExportRegressionTests {
     }
 
     @Test("an NDJSON export of a value that starts with a byte-order mark re-verifies")
-    func ndjsonByteOrderMark() throws {
-        try AuditLogFile.with(2, names: { "\u{FEFF}Corner \($0)" }) { log in
+    func ndjsonByteOrderMark() async throws {
+        try await AuditLogFile.with(2, names: { "\u{FEFF}Corner \($0)" }) { log in
             // act
-            let entries = try AuditExportFile.entries(in: try log.store.exportedText(.ndjson))
+            let entries = try await AuditExportFile.entries(in: try log.store.exportedText(.ndjson))
 
             // check
             #expect(entries.map(\.targetName) == ["\u{FEFF}Corner 1", "\u{FEFF}Corner 2"])
-            #expect(AuditExportFile.verify(entries) == .intact(entries: 2, head: try #require(log.store.auditEntry(id: 2)?.hash), gaps: 0))
+            #expect(await AuditExportFile.verify(entries) == .intact(entries: 2, head: try #require(log.store.auditEntry(id: 2)?.hash), gaps: 0))
         }
     }
 }

@@ -12,21 +12,21 @@ private struct KeyedLog {
     let store: ModerationStore
     let tamperer: DatabaseQueue
 
-    static func with(unkeyed: Int, keyed: Int, _ body: (KeyedLog) throws -> Void) throws {
+    static func with(unkeyed: Int, keyed: Int, _ body: (KeyedLog) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let plain = try ModerationStore(path: path)
-        for index in 0..<unkeyed { try plain.appendAudit(AuditLogFile.entry(index + 1, name: "Unkeyed <script>“\(index)” 📚")) }
+        for index in 0..<unkeyed { try await plain.appendAudit(AuditLogFile.entry(index + 1, name: "Unkeyed <script>“\(index)” 📚")) }
         let key = try AuditKey(key: Data((0..<32).map { UInt8($0) }))
         let store = try ModerationStore(path: path, auditKey: key)
-        for index in 0..<keyed { try store.appendAudit(AuditLogFile.entry(unkeyed + index + 1, name: "مكتبة \(index) \"keyed\"")) }
+        for index in 0..<keyed { try await store.appendAudit(AuditLogFile.entry(unkeyed + index + 1, name: "مكتبة \(index) \"keyed\"")) }
         var configuration = Configuration()
         configuration.foreignKeysEnabled = false
         let tamperer = try DatabaseQueue(path: path, configuration: configuration)
-        try tamperer.write { try $0.execute(sql: "DROP TRIGGER auditEntry_noUpdate") }
-        try body(KeyedLog(directory: directory, path: path, key: key, store: store, tamperer: tamperer))
+        try await tamperer.write { try $0.execute(sql: "DROP TRIGGER auditEntry_noUpdate") }
+        try await body(KeyedLog(directory: directory, path: path, key: key, store: store, tamperer: tamperer))
     }
 
     func store(key: AuditKey?) throws -> ModerationStore { try ModerationStore(path: path, auditKey: key) }
@@ -37,23 +37,23 @@ struct AuditKeyTests {
     static func otherKey() throws -> AuditKey { try AuditKey(key: Data(repeating: 7, count: 32)) }
 
     @Test("a keyed chain verifies with its key, and not without it or with another key")
-    func keyedVerifies() throws {
-        try KeyedLog.with(unkeyed: 0, keyed: 4) { log in
-            let entries = try log.store.auditEntries(limit: 10).reversed()
+    func keyedVerifies() async throws {
+        try await KeyedLog.with(unkeyed: 0, keyed: 4) { log in
+            let entries = try await log.store.auditEntries(limit: 10).reversed()
             // The switch comes first, then every entry keyed.
             #expect(entries.map(\.action).first == AuditEntry.keyedAction)
             let unkeyed = entries.filter { !$0.keyed }.compactMap(\.id)
             let plainHashed = entries.filter { $0.hash == $0.computedHash() }.compactMap(\.id)
             #expect(unkeyed.isEmpty)
             #expect(plainHashed.isEmpty)
-            let verdict = try log.store.verifyAuditChain()
+            let verdict = try await log.store.verifyAuditChain()
             guard case .intact(5, _) = verdict else {
                 Issue.record("the keyed chain did not verify with its key: \(verdict)")
                 return
             }
-            let withoutKey = try log.store(key: nil).verifyAuditChain()
+            let withoutKey = try await log.store(key: nil).verifyAuditChain()
             #expect(withoutKey == .broken(entryID: 1, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)"))
-            guard case .broken(1, let reason) = try log.store(key: Self.otherKey()).verifyAuditChain() else {
+            guard case .broken(1, let reason) = try await log.store(key: Self.otherKey()).verifyAuditChain() else {
                 Issue.record("another key verified the chain")
                 return
             }
@@ -62,21 +62,22 @@ struct AuditKeyTests {
     }
 
     @Test("an entry rewritten with a recomputed plain SHA-256 hash is found, whether it claims to be keyed or not")
-    func plainRewriteDetected() throws {
+    func plainRewriteDetected() async throws {
         for flipsKeyed in [true, false] {
-            try KeyedLog.with(unkeyed: 2, keyed: 4) { log in
+            try await KeyedLog.with(unkeyed: 2, keyed: 4) { log in
                 // Entry 6 is the fourth after the switch (3); the rewrite keeps its place in the chain.
-                var entry = try #require(try log.store.auditEntry(id: 6))
-                entry.targetName = "Someone else <script>alert(1)</script>"
+                var forgedEntry = try #require(try await log.store.auditEntry(id: 6))
+                forgedEntry.targetName = "Someone else <script>alert(1)</script>"
+                let entry = forgedEntry
                 let forged = entry.computedHash()
-                try log.tamperer.write { db in
+                try await log.tamperer.write { db in
                     try db.execute(
                         sql: "UPDATE auditEntry SET targetName = ?, hash = ?, keyed = ? WHERE id = 6",
                         arguments: [entry.targetName, forged, flipsKeyed ? 0 : 1])
                     // The next entry is re-chained to the forged hash too: only the key could fix its own hash.
                     try db.execute(sql: "UPDATE auditEntry SET previousHash = ? WHERE id = 7", arguments: [forged])
                 }
-                guard case .broken(let id, let reason) = try log.store.verifyAuditChain() else {
+                guard case .broken(let id, let reason) = try await log.store.verifyAuditChain() else {
                     Issue.record("a plain SHA-256 rewrite verified")
                     return
                 }
@@ -87,18 +88,18 @@ struct AuditKeyTests {
     }
 
     @Test("removing the switch and every keyed entry, then re-chaining in plain SHA-256, fails with the key")
-    func switchRemovedDetected() throws {
-        try KeyedLog.with(unkeyed: 3, keyed: 2) { log in
-            try log.tamperer.write { db in
+    func switchRemovedDetected() async throws {
+        try await KeyedLog.with(unkeyed: 3, keyed: 2) { log in
+            try await log.tamperer.write { db in
                 try db.execute(sql: "DELETE FROM auditEntry WHERE keyed")
                 try db.execute(sql: "UPDATE sqlite_sequence SET seq = 3 WHERE name = 'auditEntry'")
             }
             // Without the key it looks like a log that was never keyed; the key is what tells.
-            guard case .intact(3, _) = try log.store(key: nil).verifyAuditChain() else {
+            guard case .intact(3, _) = try await log.store(key: nil).verifyAuditChain() else {
                 Issue.record("the stripped chain should look intact without the key")
                 return
             }
-            guard case .broken(_, let reason) = try log.store.verifyAuditChain() else {
+            guard case .broken(_, let reason) = try await log.store.verifyAuditChain() else {
                 Issue.record("a chain stripped of its keyed entries verified with the key")
                 return
             }
@@ -107,36 +108,36 @@ struct AuditKeyTests {
     }
 
     @Test("an unkeyed chain that gets a key switches with an audit.keyed entry and verifies; unkeyed writers are then refused")
-    func switchFromUnkeyed() throws {
-        try KeyedLog.with(unkeyed: 3, keyed: 2) { log in
-            let switchEntry = try #require(try log.store.auditEntry(id: 4))
+    func switchFromUnkeyed() async throws {
+        try await KeyedLog.with(unkeyed: 3, keyed: 2) { log in
+            let switchEntry = try #require(try await log.store.auditEntry(id: 4))
             #expect(switchEntry.action == AuditEntry.keyedAction)
             #expect(switchEntry.keyed)
-            #expect(try log.store.auditEntry(id: 3)?.keyed == false)
-            #expect(try log.store.auditKeyedSince() == 4)
-            let verdict = try log.store.verifyAuditChain()
+            #expect(try await log.store.auditEntry(id: 3)?.keyed == false)
+            #expect(try await log.store.auditKeyedSince() == 4)
+            let verdict = try await log.store.verifyAuditChain()
             guard case .intact(6, _) = verdict else {
                 Issue.record("the switched chain did not verify: \(verdict)")
                 return
             }
-            #expect(try log.store(key: nil).verifyAuditChain() == .broken(
+            #expect(try await log.store(key: nil).verifyAuditChain() == .broken(
                 entryID: 4, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)"))
-            #expect(throws: AuditKeyError.keyRequired(since: 4)) {
-                try log.store(key: nil).appendAudit(AuditLogFile.entry(9, name: "unkeyed writer"))
+            await #expect(throws: AuditKeyError.keyRequired(since: 4)) {
+                try await log.store(key: nil).appendAudit(AuditLogFile.entry(9, name: "unkeyed writer"))
             }
             // Switching again does nothing: the chain is keyed already.
-            #expect(try log.store.switchAuditToKeyed(by: AuditLogFile.entry(9, name: "")) == nil)
+            #expect(try await log.store.switchAuditToKeyed(by: AuditLogFile.entry(9, name: "")) == nil)
         }
     }
 
     @Test("a prune that removes the switch leaves a keyed chain that still verifies")
-    func pruneBehindSwitch() throws {
-        try KeyedLog.with(unkeyed: 2, keyed: 5) { log in
-            let result = try log.store.pruneAudit(
+    func pruneBehindSwitch() async throws {
+        try await KeyedLog.with(unkeyed: 2, keyed: 5) { log in
+            let result = try await log.store.pruneAudit(
                 before: AuditLogFile.start.addingTimeInterval(5 * 60 + 30), checkpoint: AuditLogFile.entry(99, name: "prune"))
             #expect(result.removed == 6)
-            #expect(try log.store.auditEntry(id: 3) == nil)
-            let verdict = try log.store.verifyAuditChain()
+            #expect(try await log.store.auditEntry(id: 3) == nil)
+            let verdict = try await log.store.verifyAuditChain()
             guard case .intact = verdict else {
                 Issue.record("pruned keyed chain did not verify: \(verdict)")
                 return
@@ -145,9 +146,9 @@ struct AuditKeyTests {
     }
 
     @Test("an anchor line reads back, matches its entry, and catches a rewrite, a removal and a prune")
-    func anchorRoundTrip() throws {
-        try KeyedLog.with(unkeyed: 1, keyed: 4) { log in
-            let head = try #require(try log.store.auditEntries(limit: 1).first)
+    func anchorRoundTrip() async throws {
+        try await KeyedLog.with(unkeyed: 1, keyed: 4) { log in
+            let head = try #require(try await log.store.auditEntries(limit: 1).first)
             let anchor = AuditAnchor(head: head)
             #expect(anchor.line.hasPrefix("audit-anchor id=6 hash=\(head.hash) recorded="))
             #expect(anchor.line.hasSuffix(" keyed=yes"))
@@ -155,25 +156,25 @@ struct AuditKeyTests {
             #expect(AuditAnchor(line: "  \"\(anchor.line)\"\n")?.line == anchor.line)
             #expect(AuditAnchor(line: "audit-anchor id=6 hash=abc recorded=2026-01-01T00:00:00Z keyed=yes") == nil)
             #expect(AuditAnchor(line: "<script>alert(1)</script>") == nil)
-            #expect(try log.store.checkAuditAnchor(anchor) == .matches)
+            #expect(try await log.store.checkAuditAnchor(anchor) == .matches)
             let elsewhere = AuditAnchor(id: 6, hash: String(repeating: "a", count: 64), recordedAt: head.recordedAt, keyed: true)
-            #expect(try log.store.checkAuditAnchor(elsewhere) == .differs(found: head.hash))
+            #expect(try await log.store.checkAuditAnchor(elsewhere) == .differs(found: head.hash))
             let gone = AuditAnchor(id: 40, hash: head.hash, recordedAt: head.recordedAt, keyed: true)
-            #expect(try log.store.checkAuditAnchor(gone) == .missing)
+            #expect(try await log.store.checkAuditAnchor(gone) == .missing)
             // A prune before 03:30 removes entries 1 to 4; its checkpoint keeps entry 4's hash, not 2's.
-            let lastRemoved = AuditAnchor(head: try #require(try log.store.auditEntry(id: 4)))
-            let earlier = AuditAnchor(head: try #require(try log.store.auditEntry(id: 2)))
-            _ = try log.store.pruneAudit(before: AuditLogFile.start.addingTimeInterval(3 * 60 + 30), checkpoint: AuditLogFile.entry(99, name: "prune"))
-            #expect(try log.store.auditEntry(id: 4) == nil)
-            #expect(try log.store.checkAuditAnchor(lastRemoved) == .prunedBehind(checkpoint: 7))
-            #expect(try log.store.checkAuditAnchor(earlier) == .missing)
+            let lastRemoved = await AuditAnchor(head: try #require(try log.store.auditEntry(id: 4)))
+            let earlier = await AuditAnchor(head: try #require(try log.store.auditEntry(id: 2)))
+            _ = try await log.store.pruneAudit(before: AuditLogFile.start.addingTimeInterval(3 * 60 + 30), checkpoint: AuditLogFile.entry(99, name: "prune"))
+            #expect(try await log.store.auditEntry(id: 4) == nil)
+            #expect(try await log.store.checkAuditAnchor(lastRemoved) == .prunedBehind(checkpoint: 7))
+            #expect(try await log.store.checkAuditAnchor(earlier) == .missing)
         }
     }
 
     @Test("an export of a keyed chain verifies with the key, and points at the switch without it", arguments: AuditExportFormat.allCases)
-    func keyedExport(format: AuditExportFormat) throws {
-        try KeyedLog.with(unkeyed: 2, keyed: 3) { log in
-            let entries = try AuditExportFile.entries(in: try log.store.exportedText(format))
+    func keyedExport(format: AuditExportFormat) async throws {
+        try await KeyedLog.with(unkeyed: 2, keyed: 3) { log in
+            let entries = try await AuditExportFile.entries(in: try log.store.exportedText(format))
             #expect(entries.count == 6)
             guard case .intact(6, let head, 0) = AuditExportFile.verify(entries, key: log.key) else {
                 Issue.record("the keyed export did not verify with the key: \(AuditExportFile.verify(entries, key: log.key))")

@@ -20,14 +20,14 @@ struct AuditOutcomeTests {
          "73b544acf5f4fa74c078819d93d2a2be81ccf512868fa5bcb193f8a7d36aa328"),
     ]
 
-    private func withLegacyLog(_ body: (ModerationStore) throws -> Void) throws {
+    private func withLegacyLog(_ body: (ModerationStore) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outcome-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let store = try ModerationStore(path: path)
         let database = try DatabaseQueue(path: path)
-        try database.write { db in
+        try await database.write { db in
             for row in Self.legacyRows {
                 try db.execute(sql: """
                     INSERT INTO auditEntry (id, recordedAt, actorId, actorUsername, action, targetKind, targetId, targetSlug, targetName,
@@ -38,7 +38,7 @@ struct AuditOutcomeTests {
             }
         }
         try database.close()
-        try body(store)
+        try await body(store)
     }
 
     private func signIn(_ outcome: AuditOutcome, detail: String) -> AuditEntry {
@@ -50,15 +50,15 @@ struct AuditOutcomeTests {
     }
 
     @Test("entries written before outcomes had their own explanation still verify, in the database and in exports")
-    func legacyEntriesVerify() throws {
-        try withLegacyLog { store in
+    func legacyEntriesVerify() async throws {
+        try await withLegacyLog { store in
             // setup: a new entry chained after the old ones, its explanation in its own field
-            try store.appendAudit(signIn(.failed, detail: "wrong credentials"))
+            try await store.appendAudit(signIn(.failed, detail: "wrong credentials"))
 
             // act
-            let verdict = try store.verifyAuditChain()
-            let csv = AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.csv)))
-            let ndjson = AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.ndjson)))
+            let verdict = try await store.verifyAuditChain()
+            let csv = await AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.csv)))
+            let ndjson = await AuditExportFile.verify(try AuditExportFile.entries(in: try store.exportedText(.ndjson)))
 
             // check
             guard case .intact(entries: 3, let head) = verdict else {
@@ -71,30 +71,30 @@ struct AuditOutcomeTests {
     }
 
     @Test("old entries read as the closed set, with their explanation; the filter finds old and new alike")
-    func legacyEntriesReadTyped() throws {
-        try withLegacyLog { store in
+    func legacyEntriesReadTyped() async throws {
+        try await withLegacyLog { store in
             // setup
-            try store.appendAudit(signIn(.failed, detail: "wrong credentials"))
+            try await store.appendAudit(signIn(.failed, detail: "wrong credentials"))
 
             // act
-            let entries = try store.auditEntries(limit: 10).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+            let entries = try await store.auditEntries(limit: 10).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
 
             // check
             #expect(entries.map(\.outcome) == [.failed, .ended, .failed])
             #expect(entries.map(\.outcomeDetail) == ["wrong credentials", "expired", "wrong credentials"])
             #expect(entries.map(\.outcomeText) == ["failed (wrong credentials)", "ended (expired)", "failed (wrong credentials)"])
-            #expect(try store.auditEntryCount(AuditFilter(outcome: .failed)) == 2)
-            #expect(try store.auditEntryCount(AuditFilter(outcome: .ended)) == 1)
-            #expect(try store.auditEntryCount(AuditFilter(outcome: .refused)) == 0)
+            #expect(try await store.auditEntryCount(AuditFilter(outcome: .failed)) == 2)
+            #expect(try await store.auditEntryCount(AuditFilter(outcome: .ended)) == 1)
+            #expect(try await store.auditEntryCount(AuditFilter(outcome: .refused)) == 0)
         }
     }
 
     @Test("an explanation is covered by the hash: changing it breaks the chain")
-    func explanationHashed() throws {
-        try withLegacyLog { store in
+    func explanationHashed() async throws {
+        try await withLegacyLog { store in
             // setup
-            try store.appendAudit(signIn(.failed, detail: "wrong credentials"))
-            var entry = try #require(try store.auditEntry(id: 3))
+            try await store.appendAudit(signIn(.failed, detail: "wrong credentials"))
+            var entry = try #require(try await store.auditEntry(id: 3))
 
             // act
             entry.outcomeDetail = "too many attempts"
@@ -105,10 +105,10 @@ struct AuditOutcomeTests {
     }
 
     @Test("an export made before the explanation had its own column still reads back and verifies")
-    func olderExportReads() throws {
-        try withLegacyLog { store in
+    func olderExportReads() async throws {
+        try await withLegacyLog { store in
             // setup: today's CSV export without the outcomeDetail column is what older consoles wrote
-            let csv = try store.exportedText(.csv)
+            let csv = try await store.exportedText(.csv)
             let records = try AuditCSV.records(in: csv)
             let column = try #require(records.first?.firstIndex(of: "outcomeDetail"))
             let older = records.map { record in

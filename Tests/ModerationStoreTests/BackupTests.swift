@@ -22,12 +22,12 @@ struct BackupTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let store = try ModerationStore(path: path)
-        for index in 1...200 { try store.appendAudit(entry(index)) }
+        for index in 1...200 { try await store.appendAudit(entry(index)) }
         let writer = try ModerationStore(path: path)
         let writing = Task.detached { () throws -> Int in
             var written = 0
             while !Task.isCancelled {
-                try writer.appendAudit(AuditLogFile.entry(1_000 + written, name: "written during the backup", at: Date()))
+                try await writer.appendAudit(AuditLogFile.entry(1_000 + written, name: "written during the backup", at: Date()))
                 written += 1
             }
             return written
@@ -53,7 +53,7 @@ struct BackupTests {
             #expect(try await copy.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
             #expect(try await copy.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
             try copy.close()
-            #expect(try ModerationStore(path: copyPath).verifyAuditChain() == .intact(entries: check.entries, head: check.head))
+            #expect(try await ModerationStore(path: copyPath).verifyAuditChain() == .intact(entries: check.entries, head: check.head))
         }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
@@ -64,7 +64,7 @@ struct BackupTests {
     }
 
     @Test("every file holding sessions and sealed tokens is 0600: a new database with its -wal and -shm, an old 0644 one once opened, and both sides of a restore")
-    func databaseFilesAreOwnerOnly() throws {
+    func databaseFilesAreOwnerOnly() async throws {
         // setup
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -73,16 +73,16 @@ struct BackupTests {
         let backup = directory.appendingPathComponent("backup.sqlite").path
         do {
             let store = try ModerationStore(path: old)
-            try store.appendAudit(entry(1))
+            try await store.appendAudit(entry(1))
             _ = try store.backup(to: backup)
         }
         for file in [old, backup] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file) }
 
         // act
         let store = try ModerationStore(path: fresh)
-        try store.appendAudit(entry(1))
+        try await store.appendAudit(entry(1))
         let reopened = try ModerationStore(path: old)
-        try reopened.appendAudit(entry(2))
+        try await reopened.appendAudit(entry(2))
         let modesWhileOpen = [fresh, fresh + "-wal", fresh + "-shm", old, old + "-wal", old + "-shm"].map { ($0, mode($0)) }
         _ = try ModerationStore.restore(from: backup, to: fresh, auditKey: nil)
 
@@ -93,11 +93,11 @@ struct BackupTests {
     }
 
     @Test("a backup never overwrites an existing file unless asked to")
-    func backupRefusesToOverwrite() throws {
+    func backupRefusesToOverwrite() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
-        try store.appendAudit(entry(1))
+        try await store.appendAudit(entry(1))
         let target = directory.appendingPathComponent("backup.sqlite").path
         _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
         #expect(throws: DatabaseCopyError.exists(target)) { try store.backup(to: target) }
@@ -105,26 +105,26 @@ struct BackupTests {
         let check = try store.backup(to: target, replacing: true)
         #expect(check.entries == 1)
         #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o600)
-        #expect(try ModerationStore(path: target).auditEntryCount() == 1)
+        #expect(try await ModerationStore(path: target).auditEntryCount() == 1)
     }
 
     @Test("a backup never lands on the database it copies, --force or not")
-    func backupNeverOntoItself() throws {
+    func backupNeverOntoItself() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let store = try ModerationStore(path: path)
-        try store.appendAudit(entry(1))
+        try await store.appendAudit(entry(1))
         #expect(throws: DatabaseCopyError.ontoItself(path)) { try store.backup(to: path, replacing: true) }
         #expect(throws: DatabaseCopyError.ontoItself(directory.appendingPathComponent("./console.sqlite").path)) {
             try store.backup(to: directory.appendingPathComponent("./console.sqlite").path, replacing: true)
         }
-        #expect(try store.auditEntryCount() == 1)
+        #expect(try await store.auditEntryCount() == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("backup") }.isEmpty, "no temporary file left")
     }
 
     @Test("restore refuses while a console holds the lock, and replaces the database once none does")
-    func restoreWaitsForConsoles() throws {
+    func restoreWaitsForConsoles() async throws {
         // setup: a backup with 3 entries, then 2 more in the live database, and a console's shared lock
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -132,9 +132,9 @@ struct BackupTests {
         let backup = directory.appendingPathComponent("backup.sqlite").path
         do {
             let store = try ModerationStore(path: path)
-            for index in 1...3 { try store.appendAudit(entry(index)) }
+            for index in 1...3 { try await store.appendAudit(entry(index)) }
             _ = try store.backup(to: backup)
-            for index in 4...5 { try store.appendAudit(entry(index)) }
+            for index in 4...5 { try await store.appendAudit(entry(index)) }
         }
         // act and check: refused while either console holds it, nothing changed
         do {
@@ -151,7 +151,7 @@ struct BackupTests {
             }
             withExtendedLifetime(another) {}
         }
-        #expect(try ModerationStore(path: path).auditEntryCount() == 5)
+        #expect(try await ModerationStore(path: path).auditEntryCount() == 5)
         // A console starting during a restore is told so (the restore holds the lock exclusively).
         do {
             let restoring = try DatabaseLock.exclusive(databasePath: path)
@@ -159,36 +159,36 @@ struct BackupTests {
             withExtendedLifetime(restoring) {}
         }
         _ = try ModerationStore.restore(from: backup, to: path, auditKey: nil)
-        #expect(try ModerationStore(path: path).auditEntryCount() == 3)
+        #expect(try await ModerationStore(path: path).auditEntryCount() == 3)
     }
 
     @Test("restore puts the backup in place of the database")
-    func restoreReplaces() throws {
+    func restoreReplaces() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let backup = directory.appendingPathComponent("backup.sqlite").path
         do {
             let store = try ModerationStore(path: path)
-            for index in 1...3 { try store.appendAudit(entry(index)) }
+            for index in 1...3 { try await store.appendAudit(entry(index)) }
             _ = try store.backup(to: backup)
-            for index in 4...5 { try store.appendAudit(entry(index)) }
+            for index in 4...5 { try await store.appendAudit(entry(index)) }
         }
-        let head = try #require(try ModerationStore(path: backup).auditEntries(limit: 1).first?.hash)
+        let head = try #require(try await ModerationStore(path: backup).auditEntries(limit: 1).first?.hash)
 
         let check = try ModerationStore.restore(from: backup, to: path, auditKey: nil)
 
         #expect(check.entries == 3)
         #expect(check.head == head)
         // A console opening it now sees the backup, not the old file's last writes.
-        #expect(try ModerationStore(path: path).verifyAuditChain() == .intact(entries: 3, head: head))
+        #expect(try await ModerationStore(path: path).verifyAuditChain() == .intact(entries: 3, head: head))
         #expect(try DatabaseLock.shared(databasePath: path).path == path + ".lock")
         // The database replaced is kept whole beside it, its last writes included.
-        #expect(try ModerationStore(path: path + ".before-restore").auditEntryCount() == 5)
+        #expect(try await ModerationStore(path: path + ".before-restore").auditEntryCount() == 5)
     }
 
     @Test("restore marks the decisions the backup holds unfinished (the console may have sent them since), and only those")
-    func restoreMarksUnfinishedDecisions() throws {
+    func restoreMarksUnfinishedDecisions() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
@@ -201,10 +201,10 @@ struct BackupTests {
         let (waiting, done): (Int64, Int64)
         do {
             let store = try ModerationStore(path: path)
-            waiting = try #require(try store.enqueue(decision("waiting")).id)
-            done = try #require(try store.enqueue(decision("done")).id)
-            _ = try #require(try store.claim(done, owner: "runner", leaseUntil: Date().addingTimeInterval(10), now: Date()))
-            try store.finish(
+            waiting = try #require(try await store.enqueue(decision("waiting")).id)
+            done = try #require(try await store.enqueue(decision("done")).id)
+            _ = try #require(try await store.claim(done, owner: "runner", leaseUntil: Date().addingTimeInterval(10), now: Date()))
+            try await store.finish(
                 done, owner: "runner", state: .applied, message: "Approved.", backendStatus: 200, audit: AuditLogFile.entry(1, name: "done", at: Date()),
                 notifications: [], now: Date())
             _ = try store.backup(to: backup)
@@ -213,22 +213,22 @@ struct BackupTests {
         _ = try ModerationStore.restore(from: backup, to: path, auditKey: nil)
 
         let restored = try ModerationStore(path: path)
-        #expect(try restored.action(id: waiting)?.restoredAt != nil)
-        #expect(try restored.action(id: done)?.restoredAt == nil)
+        #expect(try await restored.action(id: waiting)?.restoredAt != nil)
+        #expect(try await restored.action(id: done)?.restoredAt == nil)
     }
 
     @Test("restore refuses a backup whose audit chain is broken, or that is not a console database, and leaves the database alone")
-    func restoreChecksFirst() throws {
+    func restoreChecksFirst() async throws {
         let directory = try directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("console.sqlite").path
         let backup = directory.appendingPathComponent("backup.sqlite").path
         let store = try ModerationStore(path: path)
-        for index in 1...3 { try store.appendAudit(entry(index)) }
+        for index in 1...3 { try await store.appendAudit(entry(index)) }
         _ = try store.backup(to: backup)
-        try store.appendAudit(entry(4))
+        try await store.appendAudit(entry(4))
         let tamperer = try DatabaseQueue(path: backup)
-        try tamperer.write { db in
+        try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "UPDATE auditEntry SET reason = 'rewritten' WHERE id = 2")
         }
@@ -237,17 +237,17 @@ struct BackupTests {
             try ModerationStore.restore(from: backup, to: path, auditKey: nil)
         }
         let notOurs = directory.appendingPathComponent("other.sqlite").path
-        try DatabaseQueue(path: notOurs).write { try $0.execute(sql: "CREATE TABLE t (x)") }
+        try await DatabaseQueue(path: notOurs).write { try $0.execute(sql: "CREATE TABLE t (x)") }
         #expect(throws: DatabaseCopyError.notConsoleDatabase(notOurs)) {
             try ModerationStore.restore(from: notOurs, to: path, auditKey: nil)
         }
         let newer = directory.appendingPathComponent("newer.sqlite").path
         _ = try store.backup(to: newer)
-        try DatabaseQueue(path: newer).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')") }
+        try await DatabaseQueue(path: newer).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99-from-the-future')") }
         #expect(throws: DatabaseCopyError.unknownMigrations(newer, ["v99-from-the-future"])) {
             try ModerationStore.restore(from: newer, to: path, auditKey: nil)
         }
-        #expect(try store.auditEntryCount() == 4)
+        #expect(try await store.auditEntryCount() == 4)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
     }

@@ -63,7 +63,7 @@ struct CanonicalJSONPropertyTests {
     func stableUnderKeyOrder() async throws {
         await propertyCheck(count: 40, input: AuditExportPropertyTests.values.array(of: 1...3), Gen<UInt64>.value(in: 0...UInt64.max)) { rows, seed in
             // setup: the export as written, then each line's keys in a random order
-            let (ndjson, stored) = try AuditExportPropertyTests.exported(rows, .ndjson)
+            let (ndjson, stored) = try await AuditExportPropertyTests.exported(rows, .ndjson)
             var generator = SeededGenerator(seed: seed)
             let shuffled = try ndjson.split(separator: "\n").map { line in
                 let object = try JSONFields.object(Data(line.utf8))

@@ -15,19 +15,19 @@ struct DeviceImportTests {
         """
 
     @Test("an export imports once: active tokens added (lower-cased), inactive ones skipped, a second import changes nothing")
-    func idempotent() throws {
+    func idempotent() async throws {
         // setup
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try ModerationStore(path: path)
         let entries = try DeviceTokenExport.parse(Data(Self.export.utf8))
         // act
-        let first = try store.importDevices(entries, now: Date())
-        let second = try store.importDevices(entries, now: Date())
+        let first = try await store.importDevices(entries, now: Date())
+        let second = try await store.importDevices(entries, now: Date())
         // check
         #expect(first.added == 2 && first.skippedInactive == 1 && first.updated == 0)
         #expect(second.added == 0 && second.unchanged == 2 && second.skippedInactive == 1)
-        let devices = try store.devices()
+        let devices = try await store.devices()
         #expect(Set(devices.map(\.token)) == [String(repeating: "a1", count: 32), String(repeating: "b2", count: 32)])
         #expect(devices.first { $0.userId == 7 }?.environment == .production)
         #expect(devices.allSatisfy { $0.active && $0.source == "import" })
@@ -52,19 +52,19 @@ struct DeviceImportTests {
     }
 
     @Test("a token moved to another user is updated; one APNs called gone stays disabled however often Book Corners still lists it")
-    func update() throws {
+    func update() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("devices-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try ModerationStore(path: path)
         let moved = String(repeating: "d4", count: 32)
         let gone = String(repeating: "e5", count: 32)
-        try store.importDevices([.init(userID: 1, token: moved, environment: .sandbox, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)], now: Date())
-        try store.disableDevice(token: gone, reason: "Unregistered", now: Date())
-        let result = try store.importDevices(
+        try await store.importDevices([.init(userID: 1, token: moved, environment: .sandbox, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)], now: Date())
+        try await store.disableDevice(token: gone, reason: "Unregistered", now: Date())
+        let result = try await store.importDevices(
             [.init(userID: 2, token: moved, environment: .production, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)],
             now: Date())
         #expect(result.updated == 1 && result.unchanged == 1)
-        let devices = try store.devices()
+        let devices = try await store.devices()
         let movedDevice = try #require(devices.first { $0.token == moved })
         #expect(movedDevice.userId == 2 && movedDevice.active && movedDevice.environment == .production)
         let goneDevice = try #require(devices.first { $0.token == gone })
@@ -76,13 +76,13 @@ struct DeviceImportTests {
 @Suite("Outbox migration to delivery")
 struct OutboxDeliveryMigrationTests {
     @Test("messages recorded before delivery keep their expiry, and library news counts as sent by Book Corners")
-    func oldMessages() throws {
+    func oldMessages() async throws {
         // setup: a database as the console left it before delivery existed
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v10-mirror-present-row-indexes")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
                     clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
@@ -96,8 +96,8 @@ struct OutboxDeliveryMigrationTests {
         // act
         let store = try ModerationStore(path: path)
         // check
-        let library = try #require(try store.outboxMessage(id: "old-library"))
-        let photo = try #require(try store.outboxMessage(id: "old-photo"))
+        let library = try #require(try await store.outboxMessage(id: "old-library"))
+        let photo = try #require(try await store.outboxMessage(id: "old-photo"))
         #expect(library.sentByBookCorners && !photo.sentByBookCorners)
         #expect(photo.expiresAt == Date(timeIntervalSince1970: 1_767_830_400))
         #expect(photo.status == .pending && photo.nextAttemptAt == photo.createdAt)

@@ -10,14 +10,14 @@ struct DeviceStateTests {
     private let path = FileManager.default.temporaryDirectory.appendingPathComponent("device-states-\(UUID().uuidString).sqlite").path
     private let token = String(repeating: "5a", count: 32)
 
-    private func store(with environment: Device.Environment = .sandbox) throws -> ModerationStore {
+    private func store(with environment: Device.Environment = .sandbox) async throws -> ModerationStore {
         let store = try ModerationStore(path: path)
-        try store.importDevices([.init(userID: 4, token: token, environment: environment, isActive: true)], now: Date())
+        try await store.importDevices([.init(userID: 4, token: token, environment: environment, isActive: true)], now: Date())
         return store
     }
 
-    private func device(_ store: ModerationStore) throws -> Device {
-        try #require(try store.devices(userID: 4).first)
+    private func device(_ store: ModerationStore) async throws -> Device {
+        try #require(try await store.devices(userID: 4).first)
     }
 
     private func report(_ store: ModerationStore, _ finding: DeviceReport.Finding, in environment: Device.Environment?, at date: Date = Date()) throws {
@@ -35,67 +35,69 @@ struct DeviceStateTests {
     }
 
     @Test("410 Unregistered: stopped as of APNs' time; an export whose updated_at or last_used_at is not later leaves it stopped, a later one brings it back")
-    func unregistered() throws {
+    func unregistered() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try store()
+        let store = try await store()
         let since = Date(timeIntervalSince1970: 1_780_000_000)
         try report(store, .unregistered(since: since), in: .sandbox)
-        let stopped = try device(store)
+        let stopped = try await device(store)
         #expect(stopped.state == .unregistered && !stopped.active && stopped.invalidSince == since)
-        #expect(try store.deliverableDevices(userIDs: [4]).isEmpty)
+        #expect(try await store.deliverableDevices(userIDs: [4]).isEmpty)
         // the same time, or earlier, does not count; nor does no time at all
         for entry in [
             DeviceTokenExport.Entry(userID: 4, token: token, environment: .sandbox, isActive: true),
             .init(userID: 4, token: token, environment: .sandbox, isActive: true, updatedAt: since, lastUsedAt: since.addingTimeInterval(-1)),
         ] {
-            #expect(try store.importDevices([entry], now: Date()).unchanged == 1)
-            #expect(try device(store).state == .unregistered)
+            #expect(try await store.importDevices([entry], now: Date()).unchanged == 1)
+            #expect(try await device(store).state == .unregistered)
         }
         // a use after it: back
-        let result = try store.importDevices(
+        let result = try await store.importDevices(
             [.init(userID: 4, token: token, environment: .sandbox, isActive: true, updatedAt: since.addingTimeInterval(-60), lastUsedAt: since.addingTimeInterval(1))],
             now: Date())
         #expect(result.updated == 1)
-        let back = try device(store)
+        let back = try await device(store)
         #expect(back.state == .active && back.active && back.invalidSince == nil && back.disabledAt == nil && back.disabledReason.isEmpty)
     }
 
     @Test("BadDeviceToken: wrong environment, offered in the other one; delivered there, active in it; refused there too, refused; an import brings either back")
-    func wrongEnvironment() throws {
+    func wrongEnvironment() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try store(with: .sandbox)
+        let store = try await store(with: .sandbox)
         let marked = Date()
         try report(store, .badDeviceToken, in: .sandbox, at: marked)
-        let wrong = try device(store)
+        let wrong = try await device(store)
         #expect(wrong.state == .wrongEnvironment && !wrong.active && wrong.disabledReason == "APNs answered it")
         #expect(abs((wrong.disabledAt ?? .distantPast).timeIntervalSince(marked)) < 0.01)
         #expect(wrong.stateText.contains("BadDeviceToken in sandbox"), "\(wrong.stateText)")
-        #expect(try store.deliverableDevices(userIDs: [4])[4]?.map(\.environment) == [.production], "offered in the other environment")
+        #expect(try await store.deliverableDevices(userIDs: [4])[4]?.map(\.environment) == [.production], "offered in the other environment")
         // a success in the same environment says nothing of the other: no change
         try report(store, .delivered, in: .sandbox)
-        #expect(try device(store).state == .wrongEnvironment)
+        #expect(try await device(store).state == .wrongEnvironment)
         // delivered in production: that is its environment
         try report(store, .delivered, in: .production)
-        let back = try device(store)
+        let back = try await device(store)
         #expect(back.state == .active && back.environment == .production && back.lastSuccessAt != nil)
         // refused in both
         try report(store, .badDeviceToken, in: .production)
         try report(store, .badDeviceToken, in: .sandbox)
-        #expect(try device(store).state == .refused)
-        #expect(try store.deliverableDevices(userIDs: [4]).isEmpty)
+        #expect(try await device(store).state == .refused)
+        #expect(try await store.deliverableDevices(userIDs: [4]).isEmpty)
         // any import listing it brings it back, in the export's environment
-        #expect(try store.importDevices([.init(userID: 4, token: token, environment: .production, isActive: true)], now: Date()).updated == 1)
-        #expect(try device(store).state == .active && device(store).environment == .production)
+        #expect(try await store.importDevices([.init(userID: 4, token: token, environment: .production, isActive: true)], now: Date()).updated == 1)
+        let restored = try await device(store)
+        #expect(restored.state == .active && restored.environment == .production)
     }
 
     @Test("its owner adding a token again makes it active from any state")
-    func ownerAddsAgain() throws {
+    func ownerAddsAgain() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try store()
+        let store = try await store()
         try report(store, .unregistered(since: Date()), in: nil)
-        let added = try store.addDevice(userID: 4, token: token, environment: .production, now: Date())
+        let added = try await store.addDevice(userID: 4, token: token, environment: .production, now: Date())
         #expect(added.state == .active)
-        #expect(try device(store).state == .active && device(store).active)
+        let readded = try await device(store)
+        #expect(readded.state == .active && readded.active)
     }
 
     @Test("the export's updated_at and last_used_at are read (Z, offsets, fractions, null); a time that is not one refuses the export, naming the entry")
@@ -117,11 +119,11 @@ struct DeviceStateTests {
     }
 
     @Test("tokens disabled before states existed: BadDeviceToken ones become wrong-environment (tried in the other one), the rest unregistered since then")
-    func migration() throws {
+    func migration() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v21-audit-keyed")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO device (userId, token, environment, active, disabledReason, disabledAt, source, createdAt) VALUES
                   (1, '\(String(repeating: "11", count: 32))', 'sandbox', 0, 'APNs answered BadDeviceToken (HTTP 400): x', '2026-01-02 00:00:00.000', 'import', '2026-01-01 00:00:00.000'),
@@ -130,7 +132,7 @@ struct DeviceStateTests {
                 """)
         }
         try queue.close()
-        let devices = try ModerationStore(path: path).devices().sorted { $0.userId < $1.userId }
+        let devices = try await ModerationStore(path: path).devices().sorted { $0.userId < $1.userId }
         #expect(devices.map(\.state) == [.wrongEnvironment, .unregistered, .active])
         #expect(devices[1].invalidSince == devices[1].disabledAt && devices[0].invalidSince == nil)
     }

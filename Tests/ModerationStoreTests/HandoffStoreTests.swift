@@ -14,10 +14,10 @@ struct HandoffStoreTests {
     private let alice = StaffMember(id: 101, username: "alice")
     private let bob = StaffMember(id: 102, username: "bob")
 
-    private func withStore(_ body: (ModerationStore) throws -> Void) throws {
+    private func withStore(_ body: (ModerationStore) async throws -> Void) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try ModerationStore(path: path))
+        try await body(try ModerationStore(path: path))
     }
 
     private func audit(_ action: String, by actor: StaffMember) -> AuditEntry {
@@ -45,19 +45,19 @@ struct HandoffStoreTests {
     }
 
     @Test("the first store of a hand-off lands with its message and the note written before it; a second store changes nothing")
-    func storedOnce() throws {
-        try withStore { store in
+    func storedOnce() async throws {
+        try await withStore { store in
             // setup
-            try store.saveHandoffNote(shiftIndex: 4, author: alice, text: "  Watch report 12.  ", audit: audit("handoff.note", by: alice), now: start)
+            try await store.saveHandoffNote(shiftIndex: 4, author: alice, text: "  Watch report 12.  ", audit: audit("handoff.note", by: alice), now: start)
             // act
-            let first = try store.recordHandoff(handoff()) { message($0, id: "m1") }
-            let second = try store.recordHandoff(handoff()) { message($0, id: "m2") }
+            let first = try await store.recordHandoff(handoff()) { message($0, id: "m1") }
+            let second = try await store.recordHandoff(handoff()) { message($0, id: "m2") }
             // check
             #expect(first && !second)
-            let stored = try #require(try store.shiftHandoff(4))
+            let stored = try #require(try await store.shiftHandoff(4))
             #expect(stored.digest.note == HandoffDigest.Note(author: "alice", text: "Watch report 12.", writtenAt: start))
             #expect(stored.digest.decisionCount == 2 && stored.state == .shown)
-            let messages = try store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
+            let messages = try await store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
             #expect(messages.map(\.id) == ["m1"])
             #expect(messages.first?.payload == #"{"note":"Watch report 12."}"#)
             #expect(messages.first?.recipientUserId == bob.id)
@@ -65,60 +65,60 @@ struct HandoffStoreTests {
     }
 
     @Test("after the hand-off the note cannot change: a follow-up can, from the person who handed over only")
-    func noteFrozenFollowUpsFromOutgoing() throws {
-        try withStore { store in
+    func noteFrozenFollowUpsFromOutgoing() async throws {
+        try await withStore { store in
             // setup
-            try store.saveHandoffNote(shiftIndex: 4, author: alice, text: "first", audit: audit("handoff.note", by: alice), now: start)
-            try store.saveHandoffNote(shiftIndex: 4, author: alice, text: "edited", audit: audit("handoff.note", by: alice), now: start)
-            _ = try store.recordHandoff(handoff()) { message($0, id: "m1") }
+            try await store.saveHandoffNote(shiftIndex: 4, author: alice, text: "first", audit: audit("handoff.note", by: alice), now: start)
+            try await store.saveHandoffNote(shiftIndex: 4, author: alice, text: "edited", audit: audit("handoff.note", by: alice), now: start)
+            _ = try await store.recordHandoff(handoff()) { message($0, id: "m1") }
             // act / check
-            #expect(throws: HandoffError.alreadyHandedOver) {
-                try store.saveHandoffNote(shiftIndex: 4, author: alice, text: "too late", audit: audit("handoff.note", by: alice), now: start)
+            await #expect(throws: HandoffError.alreadyHandedOver) {
+                try await store.saveHandoffNote(shiftIndex: 4, author: alice, text: "too late", audit: audit("handoff.note", by: alice), now: start)
             }
-            #expect(throws: HandoffError.notOutgoing) {
-                try store.addHandoffFollowUp(shiftIndex: 4, author: bob, text: "not mine", audit: audit("handoff.followUp", by: bob), now: start)
+            await #expect(throws: HandoffError.notOutgoing) {
+                try await store.addHandoffFollowUp(shiftIndex: 4, author: bob, text: "not mine", audit: audit("handoff.followUp", by: bob), now: start)
             }
-            #expect(throws: HandoffError.noSuchHandoff) {
-                try store.addHandoffFollowUp(shiftIndex: 5, author: alice, text: "no such", audit: audit("handoff.followUp", by: alice), now: start)
+            await #expect(throws: HandoffError.noSuchHandoff) {
+                try await store.addHandoffFollowUp(shiftIndex: 5, author: alice, text: "no such", audit: audit("handoff.followUp", by: alice), now: start)
             }
-            #expect(throws: HandoffError.emptyNote) {
-                try store.addHandoffFollowUp(shiftIndex: 4, author: alice, text: " \n ", audit: audit("handoff.followUp", by: alice), now: start)
+            await #expect(throws: HandoffError.emptyNote) {
+                try await store.addHandoffFollowUp(shiftIndex: 4, author: alice, text: " \n ", audit: audit("handoff.followUp", by: alice), now: start)
             }
-            #expect(throws: HandoffError.noteTooLong(4_001)) {
-                try store.addHandoffFollowUp(
+            await #expect(throws: HandoffError.noteTooLong(4_001)) {
+                try await store.addHandoffFollowUp(
                     shiftIndex: 4, author: alice, text: String(repeating: "é", count: 4_001), audit: audit("handoff.followUp", by: alice), now: start)
             }
-            try store.addHandoffFollowUp(
+            try await store.addHandoffFollowUp(
                 shiftIndex: 4, author: alice, text: "Report 12 is done.", audit: audit("handoff.followUp", by: alice), now: start.addingTimeInterval(60))
-            #expect(try store.shiftHandoff(4)?.digest.note?.text == "edited")
-            #expect(try store.handoffFollowUps(shiftIndex: 4).map(\.text) == ["Report 12 is done."])
+            #expect(try await store.shiftHandoff(4)?.digest.note?.text == "edited")
+            #expect(try await store.handoffFollowUps(shiftIndex: 4).map(\.text) == ["Report 12 is done."])
             // Two notes and one follow-up were audited; the refusals were not.
-            #expect(try store.auditEntries(limit: 10).map(\.action) == ["handoff.followUp", "handoff.note", "handoff.note"])
+            #expect(try await store.auditEntries(limit: 10).map(\.action) == ["handoff.followUp", "handoff.note", "handoff.note"])
         }
     }
 
     @Test("only the person who took over dismisses, once; the hand-off then leaves their dashboard")
-    func dismissal() throws {
-        try withStore { store in
+    func dismissal() async throws {
+        try await withStore { store in
             // setup
-            _ = try store.recordHandoff(handoff()) { message($0, id: "m1") }
-            #expect(try store.shownHandoff(incomingID: bob.id)?.shiftIndex == 4)
-            #expect(try store.shownHandoff(incomingID: alice.id) == nil)
+            _ = try await store.recordHandoff(handoff()) { message($0, id: "m1") }
+            #expect(try await store.shownHandoff(incomingID: bob.id)?.shiftIndex == 4)
+            #expect(try await store.shownHandoff(incomingID: alice.id) == nil)
             // act / check
-            #expect(throws: HandoffError.notIncoming) {
-                try store.dismissHandoff(shiftIndex: 4, by: alice, audit: audit("handoff.dismiss", by: alice), now: start)
+            await #expect(throws: HandoffError.notIncoming) {
+                try await store.dismissHandoff(shiftIndex: 4, by: alice, audit: audit("handoff.dismiss", by: alice), now: start)
             }
-            try store.dismissHandoff(shiftIndex: 4, by: bob, audit: audit("handoff.dismiss", by: bob), now: start.addingTimeInterval(120))
-            #expect(throws: HandoffError.alreadyDismissed) {
-                try store.dismissHandoff(shiftIndex: 4, by: bob, audit: audit("handoff.dismiss", by: bob), now: start)
+            try await store.dismissHandoff(shiftIndex: 4, by: bob, audit: audit("handoff.dismiss", by: bob), now: start.addingTimeInterval(120))
+            await #expect(throws: HandoffError.alreadyDismissed) {
+                try await store.dismissHandoff(shiftIndex: 4, by: bob, audit: audit("handoff.dismiss", by: bob), now: start)
             }
-            #expect(throws: HandoffError.noSuchHandoff) {
-                try store.dismissHandoff(shiftIndex: 9, by: bob, audit: audit("handoff.dismiss", by: bob), now: start)
+            await #expect(throws: HandoffError.noSuchHandoff) {
+                try await store.dismissHandoff(shiftIndex: 9, by: bob, audit: audit("handoff.dismiss", by: bob), now: start)
             }
-            let stored = try #require(try store.shiftHandoff(4))
+            let stored = try #require(try await store.shiftHandoff(4))
             #expect(stored.state == .dismissed && stored.dismissedBy == "bob" && stored.dismissedAt == start.addingTimeInterval(120))
-            #expect(try store.shownHandoff(incomingID: bob.id) == nil)
-            #expect(try store.auditEntries(limit: 10).map(\.action) == ["handoff.dismiss"])
+            #expect(try await store.shownHandoff(incomingID: bob.id) == nil)
+            #expect(try await store.auditEntries(limit: 10).map(\.action) == ["handoff.dismiss"])
         }
     }
 }

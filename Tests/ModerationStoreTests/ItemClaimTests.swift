@@ -42,8 +42,8 @@ struct ItemClaimTests {
                 let target = ItemClaim.Target(kind: .report, key: String(100 + round))
                 // act
                 let outcomes = try await withThrowingTaskGroup(of: (String, ClaimOutcome).self) { group in
-                    group.addTask { ("staff", try first.claim(target, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)) }
-                    group.addTask { ("maria", try second.claim(target, holderId: 3, holderUsername: "maria", now: now, duration: fifteenMinutes)) }
+                    group.addTask { await ("staff", try first.claim(target, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)) }
+                    group.addTask { await ("maria", try second.claim(target, holderId: 3, holderUsername: "maria", now: now, duration: fifteenMinutes)) }
                     var all: [(String, ClaimOutcome)] = []
                     for try await outcome in group { all.append(outcome) }
                     return all
@@ -61,7 +61,7 @@ struct ItemClaimTests {
                 }
                 #expect(winners.count == 1, "round \(round): \(outcomes)")
                 #expect(toldHolder == winners, "the loser is told the winner's name")
-                #expect(try first.claims(on: target).count == 1, "one row: the loser inserted nothing")
+                #expect(try await first.claims(on: target).count == 1, "one row: the loser inserted nothing")
             }
         }
     }
@@ -71,7 +71,7 @@ struct ItemClaimTests {
         try await withTwoStores { store, _ in
             // setup
             let start = Date(timeIntervalSince1970: 1_800_000_000)
-            guard case .claimed(let claim) = try store.claim(library, holderId: 2, holderUsername: "staff", now: start, duration: fifteenMinutes) else {
+            guard case .claimed(let claim) = try await store.claim(library, holderId: 2, holderUsername: "staff", now: start, duration: fifteenMinutes) else {
                 Issue.record("the first claim wins")
                 return
             }
@@ -79,22 +79,22 @@ struct ItemClaimTests {
             #expect(claim.minutesLeft(at: start) == 15)
             #expect(claim.minutesLeft(at: start.addingTimeInterval(7 * 60 + 1)) == 8)
             #expect(claim.minutesLeft(at: start.addingTimeInterval(14 * 60 + 59)) == 1)
-            #expect(try store.activeClaim(library, now: start.addingTimeInterval(14 * 60))?.holderUsername == "staff")
+            #expect(try await store.activeClaim(library, now: start.addingTimeInterval(14 * 60))?.holderUsername == "staff")
             // act: the clock passes the expiry
             let later = start.addingTimeInterval(fifteenMinutes)
             // check
-            #expect(try store.activeClaim(library, now: later) == nil)
-            #expect(try store.activeClaims(kind: .library, keys: [library.key], now: later).isEmpty)
-            let next = try store.claim(library, holderId: 3, holderUsername: "maria", now: later, duration: fifteenMinutes)
+            #expect(try await store.activeClaim(library, now: later) == nil)
+            #expect(try await store.activeClaims(kind: .library, keys: [library.key], now: later).isEmpty)
+            let next = try await store.claim(library, holderId: 3, holderUsername: "maria", now: later, duration: fifteenMinutes)
             guard case .claimed(let taken) = next else {
                 Issue.record("an expired claim does not hold the item: \(next)")
                 return
             }
             #expect(taken.holderUsername == "maria")
-            let history = try store.claims(on: library)
+            let history = try await store.claims(on: library)
             #expect(history.map(\.state) == [.active, .expired])
             #expect(history.last?.endedAt == claim.expiresAt, "an expired claim ends when it expired")
-            #expect(try store.expireClaims(now: later.addingTimeInterval(fifteenMinutes)) == 1, "the sweep ends maria's in turn")
+            #expect(try await store.expireClaims(now: later.addingTimeInterval(fifteenMinutes)) == 1, "the sweep ends maria's in turn")
         }
     }
 
@@ -103,9 +103,9 @@ struct ItemClaimTests {
         try await withTwoStores { store, _ in
             // setup: a clock whose fraction the database's millisecond times round up
             let now = Date(timeIntervalSince1970: 1_800_000_000.0006)
-            _ = try store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
+            _ = try await store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
             // act
-            let stored = try #require(try store.activeClaim(library, now: now))
+            let stored = try #require(try await store.activeClaim(library, now: now))
             // check
             #expect(stored.minutesLeft(at: now) == 15, "not 16: \(stored.expiresAt.timeIntervalSince(now)) s left")
             #expect(stored.minutesLeft(at: now.addingTimeInterval(60)) == 14)
@@ -117,21 +117,21 @@ struct ItemClaimTests {
         try await withTwoStores { store, _ in
             // setup
             let now = Date()
-            _ = try store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
+            _ = try await store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
             // act + check: someone else cannot release it, and is told who holds it
             do {
-                try store.releaseClaim(library, holderId: 3, holderUsername: "maria", now: now)
+                try await store.releaseClaim(library, holderId: 3, holderUsername: "maria", now: now)
                 Issue.record("maria released staff's claim")
             } catch ClaimStoreError.notHeld(let current) {
                 #expect(current?.holderUsername == "staff")
             }
-            try store.releaseClaim(library, holderId: 2, holderUsername: "staff", now: now)
-            #expect(try store.activeClaim(library, now: now) == nil)
-            #expect(try store.claims(on: library).first?.state == .released)
-            #expect(throws: ClaimStoreError.self, "released twice") {
-                try store.releaseClaim(library, holderId: 2, holderUsername: "staff", now: now)
+            try await store.releaseClaim(library, holderId: 2, holderUsername: "staff", now: now)
+            #expect(try await store.activeClaim(library, now: now) == nil)
+            #expect(try await store.claims(on: library).first?.state == .released)
+            await #expect(throws: ClaimStoreError.self, "released twice") {
+                try await store.releaseClaim(library, holderId: 2, holderUsername: "staff", now: now)
             }
-            guard case .claimed = try store.claim(library, holderId: 3, holderUsername: "maria", now: now, duration: fifteenMinutes) else {
+            guard case .claimed = try await store.claim(library, holderId: 3, holderUsername: "maria", now: now, duration: fifteenMinutes) else {
                 Issue.record("a released item can be claimed")
                 return
             }
@@ -143,30 +143,30 @@ struct ItemClaimTests {
         try await withTwoStores { store, other in
             // setup
             let now = Date()
-            guard case .claimed(let old) = try store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes),
+            guard case .claimed(let old) = try await store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes),
                 let oldID = old.id
             else {
                 Issue.record("the first claim wins")
                 return
             }
             // act
-            let new = try other.takeOverClaim(
+            let new = try await other.takeOverClaim(
                 oldID, target: library, holderId: 3, holderUsername: "maria", now: now, duration: fifteenMinutes, audit: audit(now: now))
             // check
             #expect(new.holderUsername == "maria" && new.state == .active)
-            let history = try store.claims(on: library)
+            let history = try await store.claims(on: library)
             #expect(history.map(\.state) == [.active, .takenOver])
             #expect(history.last?.endedBy == "maria")
-            let entry = try #require(try store.auditEntries().first)
+            let entry = try #require(try await store.auditEntries().first)
             #expect(entry.action == "claim.takeOver" && entry.actorUsername == "maria" && entry.targetId == "corner-books")
-            #expect(try store.verifyAuditChain() == .intact(entries: 1, head: entry.hash))
+            #expect(try await store.verifyAuditChain() == .intact(entries: 1, head: entry.hash))
             // A second take-over of the same (now ended) claim changes nothing and writes no entry.
-            #expect(throws: ClaimStoreError.self) {
-                try store.takeOverClaim(
+            await #expect(throws: ClaimStoreError.self) {
+                try await store.takeOverClaim(
                     oldID, target: library, holderId: 4, holderUsername: "jonas", now: now, duration: fifteenMinutes, audit: audit(now: now))
             }
-            #expect(try store.auditEntries().count == 1)
-            #expect(try store.activeClaim(library, now: now)?.holderUsername == "maria")
+            #expect(try await store.auditEntries().count == 1)
+            #expect(try await store.activeClaim(library, now: now)?.holderUsername == "maria")
         }
     }
 
@@ -175,18 +175,18 @@ struct ItemClaimTests {
         try await withTwoStores { store, _ in
             // setup
             let now = Date()
-            _ = try store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
+            _ = try await store.claim(library, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
             let untouched = ItemClaim.Target(kind: .library, key: "other-library")
-            _ = try store.claim(untouched, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
+            _ = try await store.claim(untouched, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
             // act
-            _ = try store.record(ModerationAction(
+            _ = try await store.record(ModerationAction(
                 idempotencyKey: "k1", actorId: 3, actorUsername: "maria", targetKind: .library, targetKey: library.key, statusSeen: .pending,
                 statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: now))
             // check
-            #expect(try store.activeClaim(library, now: now) == nil)
-            let ended = try #require(try store.claims(on: library).first)
+            #expect(try await store.activeClaim(library, now: now) == nil)
+            let ended = try #require(try await store.claims(on: library).first)
             #expect(ended.state == .decided && ended.endedBy == "maria")
-            #expect(try store.activeClaim(untouched, now: now)?.holderUsername == "staff", "claims on other items stay")
+            #expect(try await store.activeClaim(untouched, now: now)?.holderUsername == "staff", "claims on other items stay")
         }
     }
 }

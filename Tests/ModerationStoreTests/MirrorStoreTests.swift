@@ -10,10 +10,10 @@ struct MirrorStoreTests {
     private var path: String { directory.appendingPathComponent("console.sqlite").path }
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    private func withStore(_ body: (ModerationStore) throws -> Void) throws {
+    private func withStore(_ body: (ModerationStore) async throws -> Void) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try ModerationStore(path: path))
+        try await body(try ModerationStore(path: path))
     }
 
     private func library(
@@ -35,103 +35,103 @@ struct MirrorStoreTests {
     }
 
     @Test("reading the same page twice, or again after a restart, updates rows and never duplicates them; statuses come back typed")
-    func upsertsNeverDuplicate() throws {
-        try withStore { store in
+    func upsertsNeverDuplicate() async throws {
+        try await withStore { store in
             // setup
-            try store.upsertMirror(libraries: (1...5).map { library($0) })
+            try await store.upsertMirror(libraries: (1...5).map { library($0) })
             // act: the same page again with one status changed, then after reopening the file
             var changed = (1...5).map { library($0, confirmed: now.addingTimeInterval(30)) }
             changed[2].status = .approved
-            try store.upsertMirror(libraries: changed)
+            try await store.upsertMirror(libraries: changed)
             let reopened = try ModerationStore(path: path)
-            try reopened.upsertMirror(libraries: [changed[2]])
+            try await reopened.upsertMirror(libraries: [changed[2]])
             // check
-            #expect(try reopened.mirroredLibraryCount(status: nil) == 5)
-            #expect(try reopened.mirroredLibraryCount(status: .pending) == 4)
-            #expect(try reopened.mirroredLibrary(slug: "library-3")?.status == .approved)
-            #expect(try reopened.mirroredLibrary(slug: "library-3")?.lastConfirmedAt == now.addingTimeInterval(30))
-            let raw = try DatabaseQueue(path: path).read { db in
+            #expect(try await reopened.mirroredLibraryCount(status: nil) == 5)
+            #expect(try await reopened.mirroredLibraryCount(status: .pending) == 4)
+            #expect(try await reopened.mirroredLibrary(slug: "library-3")?.status == .approved)
+            #expect(try await reopened.mirroredLibrary(slug: "library-3")?.lastConfirmedAt == now.addingTimeInterval(30))
+            let raw = try await DatabaseQueue(path: path).read { db in
                 try String.fetchOne(db, sql: "SELECT status FROM mirrorLibrary WHERE id = 3")
             }
             #expect(raw == "approved", "the column holds the backend's raw string")
-            try reopened.upsertMirror(reports: [report(1, confirmed: now), report(1, status: .resolved, confirmed: now)])
-            #expect(try reopened.mirroredReports(status: nil, limit: 10, offset: 0).map(\.status) == [.resolved])
-            #expect(try reopened.mirroredReports(status: nil, limit: 10, offset: 0).first?.reason == .incorrectInfo)
+            try await reopened.upsertMirror(reports: [report(1, confirmed: now), report(1, status: .resolved, confirmed: now)])
+            #expect(try await reopened.mirroredReports(status: nil, limit: 10, offset: 0).map(\.status) == [.resolved])
+            #expect(try await reopened.mirroredReports(status: nil, limit: 10, offset: 0).first?.reason == .incorrectInfo)
         }
     }
 
     @Test("a library missing from a pass is gone only once a 404 is recorded, and not if a later read confirmed it")
-    func goneOnlyAfterConfirmation() throws {
-        try withStore { store in
+    func goneOnlyAfterConfirmation() async throws {
+        try await withStore { store in
             // setup: a pass starts at now+60; library 2 is listed by it, 1 and 3 are not
-            try store.upsertMirror(libraries: [library(1), library(2), library(3)])
+            try await store.upsertMirror(libraries: [library(1), library(2), library(3)])
             let passStart = now.addingTimeInterval(60)
-            try store.upsertMirror(libraries: [library(2, confirmed: now.addingTimeInterval(61))])
+            try await store.upsertMirror(libraries: [library(2, confirmed: now.addingTimeInterval(61))])
             // act
-            let missing = try store.librariesMissing(fromPassStartedAt: passStart, limit: 10).map(\.id)
-            let marked = try store.markLibraryGone(id: 1, checkedSince: passStart, at: now.addingTimeInterval(70))
+            let missing = try await store.librariesMissing(fromPassStartedAt: passStart, limit: 10).map(\.id)
+            let marked = try await store.markLibraryGone(id: 1, checkedSince: passStart, at: now.addingTimeInterval(70))
             // library 3: its detail read started, but a list read confirmed it meanwhile
-            try store.upsertMirror(libraries: [library(3, confirmed: now.addingTimeInterval(75))])
-            let notMarked = try store.markLibraryGone(id: 3, checkedSince: now.addingTimeInterval(72), at: now.addingTimeInterval(80))
+            try await store.upsertMirror(libraries: [library(3, confirmed: now.addingTimeInterval(75))])
+            let notMarked = try await store.markLibraryGone(id: 3, checkedSince: now.addingTimeInterval(72), at: now.addingTimeInterval(80))
             // check
             #expect(missing == [1, 3])
             #expect(marked)
             #expect(!notMarked)
-            #expect(try store.mirroredLibraries(status: nil, limit: 10, offset: 0).map(\.id).sorted() == [2, 3])
-            #expect(try store.mirroredLibrary(slug: "library-1") == nil)
+            #expect(try await store.mirroredLibraries(status: nil, limit: 10, offset: 0).map(\.id).sorted() == [2, 3])
+            #expect(try await store.mirroredLibrary(slug: "library-1") == nil)
             // a gone library listed again is back
-            try store.upsertMirror(libraries: [library(1, confirmed: now.addingTimeInterval(90))])
-            #expect(try store.mirroredLibrary(slug: "library-1") != nil)
+            try await store.upsertMirror(libraries: [library(1, confirmed: now.addingTimeInterval(90))])
+            #expect(try await store.mirroredLibrary(slug: "library-1") != nil)
         }
     }
 
     @Test("a report missing from complete passes is never gone by absence alone: each pass names it for a confirming read, and only that read's verdict marks it gone")
-    func reportsGoneOnlyWhenConfirmed() throws {
-        try withStore { store in
+    func reportsGoneOnlyWhenConfirmed() async throws {
+        try await withStore { store in
             // setup
-            try store.upsertMirror(reports: [report(1, confirmed: now), report(2, confirmed: now)])
+            try await store.upsertMirror(reports: [report(1, confirmed: now), report(2, confirmed: now)])
             // act: pass 1 lists only report 2, pass 2 again only report 2
-            try store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(11))])
-            let first = try store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
-            try store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(21))])
-            let second = try store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
-            let presentAfterPasses = try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id)
-            let toConfirm = try store.reportsMissing(fromPassStartedAt: now.addingTimeInterval(20), limit: 10).map(\.id)
+            try await store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(11))])
+            let first = try await store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
+            try await store.upsertMirror(reports: [report(2, confirmed: now.addingTimeInterval(21))])
+            let second = try await store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
+            let presentAfterPasses = try await store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id)
+            let toConfirm = try await store.reportsMissing(fromPassStartedAt: now.addingTimeInterval(20), limit: 10).map(\.id)
             // a confirming read that began before a later read listed it changes nothing; one after, marks it gone
-            try store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(31))])
-            let staleVerdict = try store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(30), at: now.addingTimeInterval(33))
-            let verdict = try store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(40), at: now.addingTimeInterval(41))
+            try await store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(31))])
+            let staleVerdict = try await store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(30), at: now.addingTimeInterval(33))
+            let verdict = try await store.markReportGone(id: 1, checkedSince: now.addingTimeInterval(40), at: now.addingTimeInterval(41))
             // check
             #expect(first == [1] && second == [1], "named for confirmation after each pass")
             #expect(presentAfterPasses == [2, 1] || presentAfterPasses == [1, 2], "still mirrored after two missed passes")
             #expect(toConfirm == [1])
             #expect(!staleVerdict && verdict)
-            #expect(try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [2])
+            #expect(try await store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [2])
         }
     }
 
     @Test("a report missed by one pass, listed by the next and missed again is not gone: only misses in a row count")
-    func missesMustBeInARow() throws {
-        try withStore { store in
+    func missesMustBeInARow() async throws {
+        try await withStore { store in
             // setup
-            try store.upsertMirror(reports: [report(1, confirmed: now)])
+            try await store.upsertMirror(reports: [report(1, confirmed: now)])
             // act: missed, listed, missed
-            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
-            try store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(21))])
-            _ = try store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
-            let third = try store.completeReportPass(startedAt: now.addingTimeInterval(30), at: now.addingTimeInterval(32))
+            _ = try await store.completeReportPass(startedAt: now.addingTimeInterval(10), at: now.addingTimeInterval(12))
+            try await store.upsertMirror(reports: [report(1, confirmed: now.addingTimeInterval(21))])
+            _ = try await store.completeReportPass(startedAt: now.addingTimeInterval(20), at: now.addingTimeInterval(22))
+            let third = try await store.completeReportPass(startedAt: now.addingTimeInterval(30), at: now.addingTimeInterval(32))
             // check
             #expect(third == [1], "missed again: named for a confirming read, not gone")
-            #expect(try store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [1])
+            #expect(try await store.mirroredReports(status: nil, limit: 10, offset: 0).map(\.id) == [1])
         }
     }
 
     @Test("pages come newest first by status; duplicates by distance (a bounding box, then the exact metres) and by normalised name")
-    func pageAndDuplicateQueries() throws {
-        try withStore { store in
+    func pageAndDuplicateQueries() async throws {
+        try await withStore { store in
             // setup: 10 m and 60 m north of library 1; one of the same name in another spelling
             let metre = 1 / 111_195.0
-            try store.upsertMirror(libraries: [
+            try await store.upsertMirror(libraries: [
                 library(1, status: .approved, created: 10),
                 library(2, status: .pending, name: "x", lat: 43.77 + 10 * metre, created: 20),
                 library(3, status: .approved, name: "y", lat: 43.77 + 60 * metre, created: 30),
@@ -140,9 +140,9 @@ struct MirrorStoreTests {
                 library(6, status: .approved, name: "Corner Books", city: "Milan", lat: 45.46, created: 60),
             ])
             // act
-            let near = try store.mirroredLibraries(near: 43.77, 11.25, withinMetres: 50, statuses: [.approved, .pending])
-            let named = try store.mirroredLibraries(city: "Florence", sameNameAs: "Corner Books", statuses: [.approved, .pending])
-            let pending = try store.mirroredLibraries(status: .pending, limit: 10, offset: 0)
+            let near = try await store.mirroredLibraries(near: 43.77, 11.25, withinMetres: 50, statuses: [.approved, .pending])
+            let named = try await store.mirroredLibraries(city: "Florence", sameNameAs: "Corner Books", statuses: [.approved, .pending])
+            let pending = try await store.mirroredLibraries(status: .pending, limit: 10, offset: 0)
             // check
             #expect(near.map(\.id) == [1, 2], "60 m is too far; a rejected one does not count")
             #expect(named.map(\.id) == [1, 5], "case, accents, spaces and punctuation do not matter; another city does")
@@ -151,8 +151,8 @@ struct MirrorStoreTests {
     }
 
     @Test("the page and duplicate queries use the mirror's indexes, not a scan")
-    func queriesUseIndexes() throws {
-        try withStore { _ in
+    func queriesUseIndexes() async throws {
+        try await withStore { _ in
             let plans = try DatabaseQueue(path: path).read { db in
                 try [
                     "SELECT * FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 20",
@@ -169,8 +169,8 @@ struct MirrorStoreTests {
     }
 
     @Test("page counts and newest-first pages of present rows read an index of present rows: no row lookups, no scan, no sort")
-    func pageCountsReadOnlyPresentRowIndexes() throws {
-        try withStore { _ in
+    func pageCountsReadOnlyPresentRowIndexes() async throws {
+        try await withStore { _ in
             // setup: the SQL GRDB sends for the list pages' `fetchCount` and first page (status filter or all)
             let queries = ["mirrorLibrary": "pending", "mirrorReport": "open", "mirrorPhoto": "pending"].flatMap { table, waiting in
                 [
@@ -200,89 +200,86 @@ struct MirrorStoreTests {
     }
 
     @Test("a scope's window, reads spent, pause and pass cursor survive a restart")
-    func scopeStateSurvivesRestart() throws {
-        try withStore { store in
+    func scopeStateSurvivesRestart() async throws {
+        try await withStore { store in
             // setup
-            #expect(try store.mirrorScopeState(.libraryList) == MirrorScopeState(scope: .libraryList))
+            #expect(try await store.mirrorScopeState(.libraryList) == MirrorScopeState(scope: .libraryList))
             let state = MirrorScopeState(
                 scope: .libraryList, windowIndex: 6_000_000, readsSpent: 12, decisionReadsSpent: 2,
                 pausedUntil: now.addingTimeInterval(40), passNextPage: 7, passStartedAt: now)
             // act
-            try store.saveMirrorScopeState(state)
+            try await store.saveMirrorScopeState(state)
             let reopened = try ModerationStore(path: path)
             // check
-            #expect(try reopened.mirrorScopeState(.libraryList) == state)
-            #expect(try reopened.mirrorScopeState(.reportList).passNextPage == 1)
+            #expect(try await reopened.mirrorScopeState(.libraryList) == state)
+            #expect(try await reopened.mirrorScopeState(.reportList).passNextPage == 1)
         }
     }
 
     @Test("the summary and the statistics are one row each, replaced on every read")
-    func summaryAndStatistics() throws {
-        try withStore { store in
-            try store.saveMirror(summary: MirrorSummary(
+    func summaryAndStatistics() async throws {
+        try await withStore { store in
+            try await store.saveMirror(summary: MirrorSummary(
                 pendingLibraries: 1, openReports: 2, pendingPhotos: 3, totalPending: 6, totalLibraries: 9, totalUsers: 4, lastConfirmedAt: now))
-            try store.saveMirror(summary: MirrorSummary(
+            try await store.saveMirror(summary: MirrorSummary(
                 pendingLibraries: 0, openReports: 2, pendingPhotos: 3, totalPending: 5, totalLibraries: 10, totalUsers: 4,
                 lastConfirmedAt: now.addingTimeInterval(5)))
-            try store.saveMirror(statistics: MirrorStatistics(json: Data(#"{"total_approved": 10}"#.utf8), lastConfirmedAt: now))
-            #expect(try store.mirrorSummary()?.totalLibraries == 10)
-            #expect(try store.mirrorSummary()?.lastConfirmedAt == now.addingTimeInterval(5))
-            #expect(try store.mirrorStatistics()?.json == Data(#"{"total_approved": 10}"#.utf8))
+            try await store.saveMirror(statistics: MirrorStatistics(json: Data(#"{"total_approved": 10}"#.utf8), lastConfirmedAt: now))
+            #expect(try await store.mirrorSummary()?.totalLibraries == 10)
+            #expect(try await store.mirrorSummary()?.lastConfirmedAt == now.addingTimeInterval(5))
+            #expect(try await store.mirrorStatistics()?.json == Data(#"{"total_approved": 10}"#.utf8))
         }
     }
 
     @Test("the count and the page it chooses come from one snapshot: while the sync moves rows, the last page is never empty")
-    func pageAndCountAgree() throws {
+    func pageAndCountAgree() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         // setup: 55 pending libraries; a writer thread keeps taking 15 out of the queue and putting them back.
         // A thread of its own, not a task: a busy loop on the cooperative pool starved other tests' tasks.
         let store = try ModerationStore(path: path)
-        try store.upsertMirror(libraries: (1...55).map { library($0, created: TimeInterval($0)) })
+        try await store.upsertMirror(libraries: (1...55).map { library($0, created: TimeInterval($0)) })
         let movable = (1...15).map { library($0, created: TimeInterval($0)) }
         let stop = StopFlag()
-        let finished = DispatchSemaphore(value: 0)
         let now = self.now
-        Thread.detachNewThread {
+        // Each write waits on GRDB's own writer queue, so this loop leaves the cooperative pool free.
+        let writer = Task.detached {
             var round = 0
             while !stop.isSet {
                 round += 1
                 let status: LibraryStatus = round.isMultiple(of: 2) ? .pending : .approved
                 for row in movable {
-                    _ = try? store.mirrorDecisionOutcome(
+                    _ = try? await store.mirrorDecisionOutcome(
                         kind: .library, itemID: row.id, from: status == .pending ? .approved : .pending, to: ItemStatus(status), reason: nil, at: now)
                 }
             }
-            finished.signal()
-        }
-        defer {
-            stop.set()
-            finished.wait()
         }
         // act: "page 999" of 20, read again and again
         var mismatches: [String] = []
         for _ in 0..<300 {
-            let (rows, total) = try store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 20) { total in
+            let (rows, total) = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 20) { total in
                 (max(1, (total + 19) / 20) - 1) * 20
             }
             let expected = total - (max(1, (total + 19) / 20) - 1) * 20
             if rows.count != expected { mismatches.append("total \(total), rows \(rows.count)") }
         }
+        stop.set()
+        await writer.value
         // check
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
     @Test("a name shared by many libraries in one city gives at most 20 duplicates, the near one first; the badge check says yes without listing them")
-    func manyNamesakes() throws {
-        try withStore { store in
+    func manyNamesakes() async throws {
+        try await withStore { store in
             // setup: the library, one neighbour 10 m away under another name, and 40 namesakes across the city
             var rows = [library(1), library(2, name: "Garden Books", lat: 43.77 + 10 / GreatCircle.metresPerDegree)]
             rows += (3...42).map { library($0, lat: 43.70 + Double($0) * 0.001) }
-            try store.upsertMirror(libraries: rows)
-            let anchor = try #require(try store.mirroredLibrary(slug: "library-1"))
+            try await store.upsertMirror(libraries: rows)
+            let anchor = try #require(try await store.mirroredLibrary(slug: "library-1"))
             // act
-            let duplicates = try store.mirroredDuplicates(of: anchor)
-            let badged = try store.idsWithDuplicates(among: [anchor])
+            let duplicates = try await store.mirroredDuplicates(of: anchor)
+            let badged = try await store.idsWithDuplicates(among: [anchor])
             // check
             #expect(duplicates.count == 20)
             #expect(duplicates.first?.id == 2, "the one within 50 m comes first")

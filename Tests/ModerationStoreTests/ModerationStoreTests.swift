@@ -4,11 +4,11 @@ import Testing
 
 @Suite("ModerationStore: sessions, sign-in attempts, sealed tokens")
 struct ModerationStoreTests {
-    private func withStore(_ body: (ModerationStore, URL) throws -> Void) throws {
+    private func withStore(_ body: (ModerationStore, URL) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try body(try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path), directory)
+        try await body(try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path), directory)
     }
 
     private func session(id: String, lastSeen: Date, expires: Date) -> StaffSession {
@@ -19,28 +19,28 @@ struct ModerationStoreTests {
     }
 
     @Test("a session is stored, touched, flashed once, and deleted")
-    func sessionLifecycle() throws {
-        try withStore { store, _ in
+    func sessionLifecycle() async throws {
+        try await withStore { store, _ in
             let now = Date()
-            try store.insert(session(id: "abc", lastSeen: now, expires: now.addingTimeInterval(3_600)))
-            try store.setFlash("Saved.", sessionID: "abc")
-            #expect(try store.touchSession(id: "abc", at: now.addingTimeInterval(5), consumeFlash: true) == "Saved.")
-            #expect(try store.touchSession(id: "abc", at: now.addingTimeInterval(6), consumeFlash: true) == nil, "a flash shows once")
-            #expect(try store.session(id: "abc")?.lastSeenAt.timeIntervalSince(now) ?? 0 >= 5.99, "stored to the millisecond")
-            try store.deleteSession(id: "abc")
-            #expect(try store.session(id: "abc") == nil)
+            try await store.insert(session(id: "abc", lastSeen: now, expires: now.addingTimeInterval(3_600)))
+            try await store.setFlash("Saved.", sessionID: "abc")
+            #expect(try await store.touchSession(id: "abc", at: now.addingTimeInterval(5), consumeFlash: true) == "Saved.")
+            #expect(try await store.touchSession(id: "abc", at: now.addingTimeInterval(6), consumeFlash: true) == nil, "a flash shows once")
+            #expect(try await store.session(id: "abc")?.lastSeenAt.timeIntervalSince(now) ?? 0 >= 5.99, "stored to the millisecond")
+            try await store.deleteSession(id: "abc")
+            #expect(try await store.session(id: "abc") == nil)
         }
     }
 
     @Test("expired sessions, idle or past their end, are removed; live ones stay")
-    func expiry() throws {
-        try withStore { store, _ in
+    func expiry() async throws {
+        try await withStore { store, _ in
             let now = Date()
-            try store.insert(session(id: "idle", lastSeen: now.addingTimeInterval(-3_600), expires: now.addingTimeInterval(3_600)))
-            try store.insert(session(id: "ended", lastSeen: now, expires: now.addingTimeInterval(-1)))
-            try store.insert(session(id: "live", lastSeen: now, expires: now.addingTimeInterval(3_600)))
-            #expect(try store.deleteExpiredSessions(now: now, idleTimeout: 1_800).sorted() == ["ended", "idle"])
-            #expect(try store.session(id: "live") != nil)
+            try await store.insert(session(id: "idle", lastSeen: now.addingTimeInterval(-3_600), expires: now.addingTimeInterval(3_600)))
+            try await store.insert(session(id: "ended", lastSeen: now, expires: now.addingTimeInterval(-1)))
+            try await store.insert(session(id: "live", lastSeen: now, expires: now.addingTimeInterval(3_600)))
+            #expect(try await store.deleteExpiredSessions(now: now, idleTimeout: 1_800).sorted() == ["ended", "idle"])
+            #expect(try await store.session(id: "live") != nil)
         }
     }
 
@@ -50,71 +50,71 @@ struct ModerationStoreTests {
     }
 
     @Test("an attempt is recorded before the backend is asked: the sixth of six parallel attempts is locked out")
-    func attemptsRecordedFirst() throws {
-        try withStore { store, _ in
+    func attemptsRecordedFirst() async throws {
+        try await withStore { store, _ in
             // setup
             let now = Date()
             // act: five admitted and still pending, as parallel requests would be
             var admissions: [SignInAdmission] = []
             for offset in 0..<6 {
-                admissions.append(try store.admitSignInAttempt(
+                await admissions.append(try store.admitSignInAttempt(
                     login: "Staff", clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset)), maxFailures: 5, window: 900))
             }
             // check
             #expect(admissions.prefix(5).allSatisfy { if case .admitted = $0 { true } else { false } })
             #expect(lockedUntil(admissions[5]).map { abs($0.timeIntervalSince(now.addingTimeInterval(4 + 900))) < 0.01 } == true)
-            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.2", since: now.addingTimeInterval(-60)) == 0)
+            #expect(try await store.failedSignInCount(login: "staff", clientAddress: "10.0.0.2", since: now.addingTimeInterval(-60)) == 0)
         }
     }
 
     @Test("once an account has signed in, its username and e-mail count together; a success clears both")
-    func attemptsKeyedByAccount() throws {
-        try withStore { store, _ in
+    func attemptsKeyedByAccount() async throws {
+        try await withStore { store, _ in
             // setup: a success teaches the store that "staff" and "staff@example.com" are account 2
             let now = Date()
             let account = SignInAccount(id: 2, username: "staff", email: "Staff@Example.com")
-            guard case .admitted(let first) = try store.admitSignInAttempt(
+            guard case .admitted(let first) = try await store.admitSignInAttempt(
                 login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
             else { Issue.record("first attempt refused"); return }
-            try store.settleSignInAttempt(first, as: .succeeded(account))
+            try await store.settleSignInAttempt(first, as: .succeeded(account))
             // act: three wrong passwords by name, two by e-mail
             for (offset, login) in ["staff", "STAFF", "staff", "staff@example.com", "staff@EXAMPLE.com"].enumerated() {
-                guard case .admitted(let id) = try store.admitSignInAttempt(
+                guard case .admitted(let id) = try await store.admitSignInAttempt(
                     login: login, clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset + 1)), maxFailures: 5, window: 900)
                 else { Issue.record("attempt \(offset) refused"); return }
-                try store.settleSignInAttempt(id, as: .failed(nil))
+                try await store.settleSignInAttempt(id, as: .failed(nil))
             }
             // check
-            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now) == 5)
-            let sixth = try store.admitSignInAttempt(
+            #expect(try await store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now) == 5)
+            let sixth = try await store.admitSignInAttempt(
                 login: "staff@example.com", clientAddress: "10.0.0.1", now: now.addingTimeInterval(10), maxFailures: 5, window: 900)
             #expect(lockedUntil(sixth).map { abs($0.timeIntervalSince(now.addingTimeInterval(5 + 900))) < 0.01 } == true)
-            #expect(throws: SignInAttemptError.notPending(first)) { try store.settleSignInAttempt(first, as: .void) }
+            await #expect(throws: SignInAttemptError.notPending(first)) { try await store.settleSignInAttempt(first, as: .void) }
         }
     }
 
     @Test("an attempt the backend never judged does not count; old attempts are pruned")
-    func voidAndPrune() throws {
-        try withStore { store, _ in
+    func voidAndPrune() async throws {
+        try await withStore { store, _ in
             // setup
             let now = Date()
-            guard case .admitted(let unjudged) = try store.admitSignInAttempt(
+            guard case .admitted(let unjudged) = try await store.admitSignInAttempt(
                 login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
             else { Issue.record("refused"); return }
             // act
-            try store.settleSignInAttempt(unjudged, as: .void)
-            _ = try store.admitSignInAttempt(login: "old", clientAddress: "10.0.0.1", now: now.addingTimeInterval(-7_200), maxFailures: 5, window: 900)
-            _ = try store.admitSignInAttempt(login: "new", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            try await store.settleSignInAttempt(unjudged, as: .void)
+            _ = try await store.admitSignInAttempt(login: "old", clientAddress: "10.0.0.1", now: now.addingTimeInterval(-7_200), maxFailures: 5, window: 900)
+            _ = try await store.admitSignInAttempt(login: "new", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
             // check
-            #expect(try store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 0)
-            #expect(try store.deleteSignInAttempts(before: now.addingTimeInterval(-3_600)) == 1)
-            #expect(try store.failedSignInCount(login: "new", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 1)
+            #expect(try await store.failedSignInCount(login: "staff", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 0)
+            #expect(try await store.deleteSignInAttempts(before: now.addingTimeInterval(-3_600)) == 1)
+            #expect(try await store.failedSignInCount(login: "new", clientAddress: "10.0.0.1", since: now.addingTimeInterval(-60)) == 1)
         }
     }
 
     @Test("a key file that group or others can read is refused, with the command that fixes it")
-    func keyFileMode() throws {
-        try withStore { _, directory in
+    func keyFileMode() async throws {
+        try await withStore { _, directory in
             // setup
             let keyFile = directory.appendingPathComponent("console.key").path
             _ = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
@@ -130,8 +130,8 @@ struct ModerationStoreTests {
     }
 
     @Test("tokens seal and open; another key or a flipped byte cannot open them")
-    func sealing() throws {
-        try withStore { _, directory in
+    func sealing() async throws {
+        try await withStore { _, directory in
             let keyFile = directory.appendingPathComponent("console.key").path
             let sealer = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
             let sealed = try sealer.seal("eyJ.secret.token")

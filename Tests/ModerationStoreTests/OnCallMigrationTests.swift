@@ -6,13 +6,13 @@ import Testing
 @Suite("Outbox messages without a decision")
 struct OnCallMigrationTests {
     @Test("the outbox rebuilt for messages of the console's own keeps every message, attempt and rule")
-    func rebuildKeepsMessages() throws {
+    func rebuildKeepsMessages() async throws {
         // setup: a database as the outbox-delivery release left it, with a delivered message and its attempt
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("oncall-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v11-outbox-delivery")
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
                     clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
@@ -29,10 +29,10 @@ struct OnCallMigrationTests {
         // act
         let store = try ModerationStore(path: path)
         // check: the message, its attempt and its decision survive; one decision still gives one message per person and type
-        let message = try #require(try store.outboxMessage(id: "done"))
+        let message = try #require(try await store.outboxMessage(id: "done"))
         #expect(message.actionId == 1 && message.status == .delivered && message.dedupeKey == nil)
         #expect(message.finishedAt != nil && message.expiresAt != nil)
-        #expect(try store.outboxAttempts(messageID: "done").count == 1)
+        #expect(try await store.outboxAttempts(messageID: "done").count == 1)
         let reopened = try DatabaseQueue(path: path)
         #expect(try reopened.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
         #expect(throws: DatabaseError.self) {
@@ -46,24 +46,24 @@ struct OnCallMigrationTests {
     }
 
     @Test("a message of the console's own is stored once per key, with no decision")
-    func ownMessagesOncePerKey() throws {
+    func ownMessagesOncePerKey() async throws {
         // setup
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("oncall-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try ModerationStore(path: path)
         let now = Date(timeIntervalSince1970: 1_790_000_000)
-        func message(_ id: String) -> OutboxMessage {
+        @Sendable func message(_ id: String) -> OutboxMessage {
             OutboxMessage(
                 id: id, actionId: nil, recipientUserId: 3, eventType: .queueOverdue, payload: "{}", headers: "{}", createdAt: now,
                 dedupeKey: "alert-1-notice-1")
         }
         // act
-        let first = try store.writer.write { db in try ModerationStore.insertOwnOutboxMessage(message("one"), db) }
-        let second = try store.writer.write { db in try ModerationStore.insertOwnOutboxMessage(message("two"), db) }
+        let first = try await store.writer.write { db in try ModerationStore.insertOwnOutboxMessage(message("one"), db) }
+        let second = try await store.writer.write { db in try ModerationStore.insertOwnOutboxMessage(message("two"), db) }
         // check
         #expect(first && !second)
-        let stored = try #require(try store.outboxMessage(id: "one"))
+        let stored = try #require(try await store.outboxMessage(id: "one"))
         #expect(stored.actionId == nil && stored.eventType == .queueOverdue && stored.status == .pending)
-        #expect(try store.outboxMessage(id: "two") == nil)
+        #expect(try await store.outboxMessage(id: "two") == nil)
     }
 }

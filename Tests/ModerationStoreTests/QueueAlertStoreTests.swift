@@ -36,8 +36,8 @@ struct QueueAlertStoreTests {
             actionId: nil)
     }
 
-    private func open(_ store: ModerationStore, _ queue: ModerationQueue = .reports, telling staff: StaffMember?) throws -> QueueAlert? {
-        try store.openQueueAlert(
+    private func open(_ store: ModerationStore, _ queue: ModerationQueue = .reports, telling staff: StaffMember?) async throws -> QueueAlert? {
+        try await store.openQueueAlert(
             queue, overdueCount: 3, oldestCreatedAt: start.addingTimeInterval(-90_000), targetMinutes: 1_440,
             telling: staff, now: start, message: message(to: staff ?? bob, at: start))
     }
@@ -56,29 +56,29 @@ struct QueueAlertStoreTests {
         try await withTwoStores { first, second async throws in
             for round in 0..<5 {
                 // act: both processes see the queue overdue at once
-                async let one = Task { try open(first, telling: alice) }.value
-                async let two = Task { try open(second, telling: alice) }.value
+                async let one = Task { try await open(first, telling: alice) }.value
+                async let two = Task { try await open(second, telling: alice) }.value
                 let opened = [try await one, try await two].compactMap { $0 }
                 // check
                 #expect(opened.count == 1, "round \(round)")
                 let alert = try #require(opened.first)
-                #expect(try first.activeQueueAlerts().map(\.id) == [alert.id])
-                #expect(try first.outboxMessages(eventType: .queueOverdue).filter { $0.dedupeKey == "alert-\(alert.id)-notice-1" }.count == 1)
+                #expect(try await first.activeQueueAlerts().map(\.id) == [alert.id])
+                #expect(try await first.outboxMessages(eventType: .queueOverdue).filter { $0.dedupeKey == "alert-\(alert.id)-notice-1" }.count == 1)
                 // the episode ends: the next one may open
-                #expect(try second.closeQueueAlert(id: alert.id, now: start))
+                #expect(try await second.closeQueueAlert(id: alert.id, now: start))
             }
-            #expect(try first.outboxMessages(eventType: .queueOverdue).count == 5)
-            #expect(try first.recentQueueAlerts(limit: 50).allSatisfy { $0.state == .closed })
+            #expect(try await first.outboxMessages(eventType: .queueOverdue).count == 5)
+            #expect(try await first.recentQueueAlerts(limit: 50).allSatisfy { $0.state == .closed })
         }
     }
 
     @Test("an episode per queue: reports overdue does not stop photos from opening")
     func queuesAreIndependent() async throws {
         try await withTwoStores { store, _ async throws in
-            #expect(try open(store, .reports, telling: alice) != nil)
-            #expect(try open(store, .photos, telling: alice) != nil)
-            #expect(try open(store, .reports, telling: alice) == nil)
-            #expect(try store.activeQueueAlerts().map(\.queue) == [.reports, .photos])
+            #expect(try await open(store, .reports, telling: alice) != nil)
+            #expect(try await open(store, .photos, telling: alice) != nil)
+            #expect(try await open(store, .reports, telling: alice) == nil)
+            #expect(try await store.activeQueueAlerts().map(\.queue) == [.reports, .photos])
         }
     }
 
@@ -86,28 +86,28 @@ struct QueueAlertStoreTests {
     func acknowledgement() async throws {
         try await withTwoStores { store, other async throws in
             // setup
-            let alert = try #require(try open(store, telling: alice))
-            let auditBefore = try store.auditEntries().count
+            let alert = try #require(try await open(store, telling: alice))
+            let auditBefore = try await store.auditEntries().count
             // act
-            let first = try store.acknowledgeQueueAlert(id: alert.id, by: alice, audit: audit(alice, at: start), now: start)
-            let again = try other.acknowledgeQueueAlert(id: alert.id, by: bob, audit: audit(bob, at: start), now: start)
-            let escalated = try store.escalateQueueAlert(alert, telling: bob, now: start, message: message(to: bob, at: start))
+            let first = try await store.acknowledgeQueueAlert(id: alert.id, by: alice, audit: audit(alice, at: start), now: start)
+            let again = try await other.acknowledgeQueueAlert(id: alert.id, by: bob, audit: audit(bob, at: start), now: start)
+            let escalated = try await store.escalateQueueAlert(alert, telling: bob, now: start, message: message(to: bob, at: start))
             // check
             guard case .acknowledged(let acknowledged) = first else { Issue.record("first: \(first)"); return }
             #expect(acknowledged.state == .acknowledged && acknowledged.acknowledgedByUsername == "alice")
             guard case .alreadyAcknowledged(let seen) = again else { Issue.record("again: \(again)"); return }
             #expect(seen.acknowledgedByUsername == "alice")
             #expect(!escalated)
-            let entries = try store.auditEntries()
+            let entries = try await store.auditEntries()
             #expect(entries.count == auditBefore + 1)
             #expect(entries.first?.action == "alert.acknowledge" && entries.first?.targetId == String(alert.id))
             // act: the queue goes under target; acknowledging now says so
-            #expect(try store.closeQueueAlert(id: alert.id, now: start))
-            #expect(try !store.closeQueueAlert(id: alert.id, now: start))
-            let late = try store.acknowledgeQueueAlert(id: alert.id, by: bob, audit: audit(bob, at: start), now: start)
+            #expect(try await store.closeQueueAlert(id: alert.id, now: start))
+            #expect(try await !store.closeQueueAlert(id: alert.id, now: start))
+            let late = try await store.acknowledgeQueueAlert(id: alert.id, by: bob, audit: audit(bob, at: start), now: start)
             guard case .alreadyClosed = late else { Issue.record("late: \(late)"); return }
-            #expect(try store.acknowledgeQueueAlert(id: 9_999, by: bob, audit: audit(bob, at: start), now: start) == .notFound)
-            #expect(try store.auditEntries().count == auditBefore + 1)
+            #expect(try await store.acknowledgeQueueAlert(id: 9_999, by: bob, audit: audit(bob, at: start), now: start) == .notFound)
+            #expect(try await store.auditEntries().count == auditBefore + 1)
         }
     }
 
@@ -115,24 +115,24 @@ struct QueueAlertStoreTests {
     func escalation() async throws {
         try await withTwoStores { store, other async throws in
             // setup
-            let alert = try #require(try open(store, telling: alice))
+            let alert = try #require(try await open(store, telling: alice))
             let later = start.addingTimeInterval(1_800)
             // act: both processes escalate what they read
-            let won = try store.escalateQueueAlert(alert, telling: bob, now: later, message: message(to: bob, at: later))
-            let lost = try other.escalateQueueAlert(alert, telling: bob, now: later, message: message(to: bob, at: later))
+            let won = try await store.escalateQueueAlert(alert, telling: bob, now: later, message: message(to: bob, at: later))
+            let lost = try await other.escalateQueueAlert(alert, telling: bob, now: later, message: message(to: bob, at: later))
             // check
             #expect(won && !lost)
-            let escalated = try #require(try store.queueAlert(id: alert.id))
+            let escalated = try #require(try await store.queueAlert(id: alert.id))
             #expect(escalated.state == .escalated && escalated.escalationLevel == 1)
             #expect(escalated.notifiedStaffId == bob.id && escalated.firstNotifiedStaffId == alice.id && escalated.heldSince == later)
-            let keys = try store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
+            let keys = try await store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
             #expect(keys == ["alert-\(alert.id)-escalation-1", "alert-\(alert.id)-notice-1"])
-            let notices = try #require(try store.queueAlertNotices(alertIDs: [alert.id])[alert.id])
+            let notices = try #require(try await store.queueAlertNotices(alertIDs: [alert.id])[alert.id])
             #expect(notices.map(\.kind) == [.notice, .escalation])
             #expect(notices.map(\.staffUsername) == ["alice", "bob"])
             // act: a second escalation from the fresh read goes to level 2
-            #expect(try store.escalateQueueAlert(escalated, telling: carol, now: later, message: message(to: carol, at: later)))
-            #expect(try store.queueAlert(id: alert.id)?.escalationLevel == 2)
+            #expect(try await store.escalateQueueAlert(escalated, telling: carol, now: later, message: message(to: carol, at: later)))
+            #expect(try await store.queueAlert(id: alert.id)?.escalationLevel == 2)
         }
     }
 
@@ -140,18 +140,18 @@ struct QueueAlertStoreTests {
     func repeats() async throws {
         try await withTwoStores { store, other async throws in
             // setup
-            let alert = try #require(try open(store, telling: alice))
+            let alert = try #require(try await open(store, telling: alice))
             let hourLater = start.addingTimeInterval(3_600)
             // act
-            let first = try store.remindQueueAlert(alert, telling: alice, now: hourLater, message: message(to: alice, at: hourLater))
-            let second = try other.remindQueueAlert(alert, telling: alice, now: hourLater, message: message(to: alice, at: hourLater))
+            let first = try await store.remindQueueAlert(alert, telling: alice, now: hourLater, message: message(to: alice, at: hourLater))
+            let second = try await other.remindQueueAlert(alert, telling: alice, now: hourLater, message: message(to: alice, at: hourLater))
             // check
             #expect(first && !second)
-            let reminded = try #require(try store.queueAlert(id: alert.id))
+            let reminded = try #require(try await store.queueAlert(id: alert.id))
             #expect(reminded.lastNotifiedAt == hourLater && reminded.heldSince == start)
-            #expect(try store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
+            #expect(try await store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
                 == ["alert-\(alert.id)-notice-1", "alert-\(alert.id)-notice-2"])
-            #expect(try store.queueAlertNotices(alertIDs: [alert.id])[alert.id]?.map(\.kind) == [.notice, .repeat])
+            #expect(try await store.queueAlertNotices(alertIDs: [alert.id])[alert.id]?.map(\.kind) == [.notice, .repeat])
         }
     }
 
@@ -159,15 +159,15 @@ struct QueueAlertStoreTests {
     func nobodyOnCall() async throws {
         try await withTwoStores { store, _ async throws in
             // act
-            let alert = try #require(try open(store, telling: nil))
+            let alert = try #require(try await open(store, telling: nil))
             // check
             #expect(alert.notifiedStaffId == nil && alert.lastNotifiedAt == nil)
-            #expect(try store.outboxMessages(eventType: .queueOverdue).isEmpty)
-            #expect(try store.queueAlertNotices(alertIDs: [alert.id])[alert.id]?.map(\.staffId) == [nil])
+            #expect(try await store.outboxMessages(eventType: .queueOverdue).isEmpty)
+            #expect(try await store.queueAlertNotices(alertIDs: [alert.id])[alert.id]?.map(\.staffId) == [nil])
             // act: someone is on call now
-            #expect(try store.remindQueueAlert(alert, telling: bob, now: start, message: message(to: bob, at: start)))
-            #expect(try store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey) == ["alert-\(alert.id)-notice-1"])
-            #expect(try store.queueAlert(id: alert.id)?.firstNotifiedStaffId == bob.id)
+            #expect(try await store.remindQueueAlert(alert, telling: bob, now: start, message: message(to: bob, at: start)))
+            #expect(try await store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey) == ["alert-\(alert.id)-notice-1"])
+            #expect(try await store.queueAlert(id: alert.id)?.firstNotifiedStaffId == bob.id)
         }
     }
 

@@ -43,7 +43,7 @@ enum ConsoleFixture {
     /// `configure` adjusts the console's configuration before it starts.
     static func withConsole<Result: Sendable>(
         idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false, rateLimits: RateLimitPolicy? = nil,
-        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) async -> Void = { _ in },
         logger: Logger = quietLogger,
         _ body: @escaping @Sendable (Browser, SandboxFixture, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
@@ -51,7 +51,7 @@ enum ConsoleFixture {
         defer { directory.remove() }
         return try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             var settings = configuration(backendURL: sandbox.baseURL, directory: directory, idleTimeout: idleTimeout, behindTLSProxy: behindTLSProxy)
-            configure(&settings)
+            await configure(&settings)
             let app = try await buildConsoleApplication(configuration: settings, logger: logger)
             return try await withMirror(mirror, directory: directory, backendURL: sandbox.baseURL) { fill in
                 try await app.test(.live) { client in
@@ -89,7 +89,7 @@ enum ConsoleFixture {
     /// As `withConsole`, with a pass-through `FaultingProxy` between console and sandbox that
     /// counts the calls the console makes.
     static func withCountedConsole<Result: Sendable>(
-        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) -> Void = { _ in },
+        mirror: MirrorStart = .filled, configure: @escaping @Sendable (inout ConsoleConfiguration) async -> Void = { _ in },
         _ body: @escaping @Sendable (Browser, SandboxFixture, FaultingProxy, TemporaryDirectory) async throws -> Result
     ) async throws -> Result {
         let directory = try TemporaryDirectory()
@@ -98,7 +98,7 @@ enum ConsoleFixture {
             try await FaultingProxy.run(to: "http://127.0.0.1:\(sandbox.port)", plan: { _, _, _ in .pass }) { proxy, origin in
                 guard let url = URL(string: origin + "/api/v1/") else { throw URLError(.badURL) }
                 var settings = configuration(backendURL: url, directory: directory)
-                configure(&settings)
+                await configure(&settings)
                 let app = try await buildConsoleApplication(configuration: settings, logger: quietLogger)
                 // The fill reads the sandbox directly: the proxy counts only the console's own calls.
                 return try await withMirror(mirror, directory: directory, backendURL: sandbox.baseURL) { fill in

@@ -11,11 +11,11 @@ struct HandoffFixture {
 
     /// Writes `members` as staff and a rotation of `shiftDays`-day shifts handing off at
     /// `handoff` in `zone` from `startDate`.
-    init(path: String, members: [StaffMember], shiftDays: Int, handoff: LocalTime, zone: TimeZone, startDate: LocalDate) throws {
+    init(path: String, members: [StaffMember], shiftDays: Int, handoff: LocalTime, zone: TimeZone, startDate: LocalDate) async throws {
         store = try ModerationStore(path: path)
-        for member in members { try store.recordStaffMember(member, signedInAt: nil) }
+        for member in members { try await store.recordStaffMember(member, signedInAt: nil) }
         rotation = try Rotation(members: members, shiftDays: shiftDays, handoff: handoff, timeZone: zone, startDate: startDate)
-        try store.saveRotation(rotation, audit: Self.entry("rotation.save", by: members[0], at: Date()), now: Date())
+        try await store.saveRotation(rotation, audit: Self.entry("rotation.save", by: members[0], at: Date()), now: Date())
     }
 
     /// An audit entry as the console writes one.
@@ -30,9 +30,9 @@ struct HandoffFixture {
     }
 
     /// A decision as `ActionRunner` records it: `action` is `library.approve`, `report.resolve`, ….
-    func decide(_ action: String, by actor: StaffMember, at time: Date, outcome: AuditOutcome = .applied) throws {
+    func decide(_ action: String, by actor: StaffMember, at time: Date, outcome: AuditOutcome = .applied) async throws {
         let kind = String(action.prefix { $0 != "." })
-        try store.appendAudit(Self.entry(action, by: actor, at: time, kind: kind, target: "\(Int(time.timeIntervalSince1970) % 100_000)", outcome: outcome))
+        try await store.appendAudit(Self.entry(action, by: actor, at: time, kind: kind, target: "\(Int(time.timeIntervalSince1970) % 100_000)", outcome: outcome))
     }
 
     static func library(_ id: Int, name: String, createdAt: Date) -> MirrorLibrary {

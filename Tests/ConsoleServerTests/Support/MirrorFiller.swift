@@ -53,17 +53,19 @@ final class MirrorFiller: Sendable {
         let deadline = ContinuousClock.now + .seconds(60)
         repeat {
             await sync.tick()
-            if isFilled() { break }
+            if await isFilled() { break }
             try? await Task.sleep(for: .milliseconds(100))
         } while ContinuousClock.now < deadline
         // Its lease is given up when it is done, so a console's own mirror may read at once.
         await sync.stepAside()
     }
 
-    private func isFilled() -> Bool {
+    private func isFilled() async -> Bool {
         let scopes: [MirrorScope] = [.libraryList, .reportList, .photoList]
-        let passesDone = scopes.allSatisfy { (try? store.mirrorScopeState($0).lastPassCompletedAt) != nil }
-        return passesDone && (try? store.mirrorSummary()) != nil && (try? store.mirrorStatistics()) != nil
+        for scope in scopes where (try? await store.mirrorScopeState(scope).lastPassCompletedAt) == nil { return false }
+        let summary = try? await store.mirrorSummary()
+        let statistics = try? await store.mirrorStatistics()
+        return summary != nil && statistics != nil
     }
 
     func shutdown() async throws {

@@ -13,11 +13,11 @@ struct OutboxFiller {
     func add(
         _ count: Int, type: OutboxMessage.EventType = .photoApproved, firstRecipient: Int = 100, sentByBookCorners: Bool = false,
         createdAt: Date = Date(), expiresAt: Date? = nil
-    ) throws -> [OutboxMessage] {
+    ) async throws -> [OutboxMessage] {
         let store = try ModerationStore(path: path)
         var messages: [OutboxMessage] = []
         for index in 0..<count {
-            let action = try store.enqueue(ModerationAction(
+            let action = try await store.enqueue(ModerationAction(
                 idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "\(index + 1)",
                 statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
                 now: createdAt))
@@ -29,7 +29,7 @@ struct OutboxFiller {
                 createdAt: createdAt.addingTimeInterval(Double(index) / 1000), sentByBookCorners: sentByBookCorners, expiresAt: expiresAt))
         }
         let stored = messages
-        try DatabaseQueue(path: path).write { db in
+        try await DatabaseQueue(path: path).write { db in
             for message in stored { try message.insert(db) }
         }
         return messages
@@ -37,11 +37,13 @@ struct OutboxFiller {
 
     /// Gives each of `users` an active device token (64 hex digits, distinct per user and `slot`).
     @discardableResult
-    func addDevices(for users: some Sequence<Int>, slot: Int = 0, environment: Device.Environment = .sandbox) throws -> [Device] {
+    func addDevices(for users: some Sequence<Int>, slot: Int = 0, environment: Device.Environment = .sandbox) async throws -> [Device] {
         let store = try ModerationStore(path: path)
-        return try users.map { user in
-            try store.addDevice(userID: user, token: Self.token(user: user, slot: slot), environment: environment, now: Date())
+        var devices: [Device] = []
+        for user in users {
+            devices.append(try await store.addDevice(userID: user, token: Self.token(user: user, slot: slot), environment: environment, now: Date()))
         }
+        return devices
     }
 
     /// The audit entry a staff member's move of a message (Retry now, Send, Discard) carries.

@@ -35,7 +35,7 @@ enum PageTour {
         defer { directory.remove() }
         try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            try giveRotation(store: store, sandboxDatabase: directory.path("sandbox.sqlite"))
+            try await giveRotation(store: store, sandboxDatabase: directory.path("sandbox.sqlite"))
             let app = try await buildConsoleApplication(
                 configuration: ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory), logger: ConsoleFixture.quietLogger)
             try await app.test(.live) { client in
@@ -85,19 +85,19 @@ enum PageTour {
     /// The signed-in pages. Makes one decision first (approving the oldest pending library)
     /// and waits for its outbox message, so the audit and outbox pages have entries to show.
     private static func signedInStops(_ console: String, browser: WebDriver, store: ModerationStore) async throws -> [Stop] {
-        let pending = try store.oldestMirroredLibraries(status: .pending, count: 3).map(\.slug)
+        let pending = try await store.oldestMirroredLibraries(status: .pending, count: 3).map(\.slug)
         try #require(pending.count == 3)
-        let rejected = try #require(try store.oldestMirroredLibraries(status: .rejected, count: 1).first?.slug)
-        let report = try #require(try store.oldestMirroredReports(status: .open, count: 1).first?.id)
+        let rejected = try await #require(try store.oldestMirroredLibraries(status: .rejected, count: 1).first?.slug)
+        let report = try await #require(try store.oldestMirroredReports(status: .open, count: 1).first?.id)
         try await browser.go(console + "/libraries/" + pending[0])
         try await browser.click("section.decide button[data-key=approve]")
         var message: OutboxMessage?
         for _ in 0..<100 where message == nil {
-            message = try store.outboxMessages(status: nil, eventType: nil, limit: 1).first
+            message = try await store.outboxMessages(status: nil, eventType: nil, limit: 1).first
             if message == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
         let outboxID = try #require(message?.id, "the approval's notification")
-        let auditID = try #require(try store.auditEntries(limit: 1).first?.id)
+        let auditID = try await #require(try store.auditEntries(limit: 1).first?.id)
         func page(_ name: String, _ path: String) -> Stop {
             Stop(name: name) { try await $0.go(console + path) }
         }
@@ -159,15 +159,15 @@ enum PageTour {
     }
 
     /// staff and maria take week-long turns in Rome, staff's since yesterday.
-    private static func giveRotation(store: ModerationStore, sandboxDatabase: String) throws {
+    private static func giveRotation(store: ModerationStore, sandboxDatabase: String) async throws {
         let staff = try SeedAccounts.staffAccounts(databasePath: sandboxDatabase).map { StaffMember(id: $0.id, username: $0.username) }
         let members = try ["staff", "maria"].map { name in try #require(staff.first { $0.username == name }) }
-        for member in members { try store.recordStaffMember(member, signedInAt: nil) }
+        for member in members { try await store.recordStaffMember(member, signedInAt: nil) }
         let rome = try #require(TimeZone(identifier: "Europe/Rome"))
         let rotation = try Rotation(
             members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
             startDate: LocalDate(Date(), in: rome).adding(days: -1))
-        try store.saveRotation(rotation, audit: AuditEntry(
+        try await store.saveRotation(rotation, audit: AuditEntry(
             recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
             targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
             requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())

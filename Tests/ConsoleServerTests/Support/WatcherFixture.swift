@@ -38,7 +38,7 @@ struct WatcherFixture: Sendable {
                 let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
                 let clock = MovableWallClock(try await start(sandbox, client, credentials))
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
-                try setUpRotation(store, from: clock.now)
+                try await setUpRotation(store, from: clock.now)
                 let source = QueueAgeSource(
                     store: store, client: client, credentials: { _ in ("test-session", credentials) }, mirrorIsOn: false,
                     configuration: configuration,
@@ -57,13 +57,13 @@ struct WatcherFixture: Sendable {
         }
     }
 
-    private static func setUpRotation(_ store: ModerationStore, from now: Date) throws {
+    private static func setUpRotation(_ store: ModerationStore, from now: Date) async throws {
         let utc = try #require(TimeZone(identifier: "UTC"))
-        for member in [alice, bob, carol] { try store.recordStaffMember(member, signedInAt: nil, now: now) }
+        for member in [alice, bob, carol] { try await store.recordStaffMember(member, signedInAt: nil, now: now) }
         let rotation = try Rotation(
             members: [alice, bob, carol], shiftDays: 1, handoff: try #require(LocalTime("00:00")), timeZone: utc,
             startDate: LocalDate(now, in: utc))
-        try store.saveRotation(rotation, audit: audit("rotation.update", now: now), now: now)
+        try await store.saveRotation(rotation, audit: audit("rotation.update", now: now), now: now)
     }
 
     static func audit(_ action: String, by staff: StaffMember = alice, now: Date) -> AuditEntry {
@@ -80,13 +80,13 @@ struct WatcherFixture: Sendable {
     }
 
     /// The reports queue's episode not closed, if any.
-    func reportsEpisode() throws -> QueueAlert? {
-        try store.activeQueueAlerts().first { $0.queue == .reports }
+    func reportsEpisode() async throws -> QueueAlert? {
+        try await store.activeQueueAlerts().first { $0.queue == .reports }
     }
 
     /// The messages of one episode, oldest first.
-    func messages(of alert: QueueAlert) throws -> [OutboxMessage] {
-        try store.outboxMessages(eventType: .queueOverdue, limit: 1_000)
+    func messages(of alert: QueueAlert) async throws -> [OutboxMessage] {
+        try await store.outboxMessages(eventType: .queueOverdue, limit: 1_000)
             .filter { $0.dedupeKey?.hasPrefix("alert-\(alert.id)-") == true }
             .sorted { ($0.createdAt, $0.dedupeKey ?? "") < ($1.createdAt, $1.dedupeKey ?? "") }
     }
