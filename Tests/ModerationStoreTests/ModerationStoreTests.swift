@@ -18,15 +18,18 @@ struct ModerationStoreTests {
             expiresAt: expires, flash: nil)
     }
 
-    @Test("a session is stored, touched, flashed once, and deleted")
+    @Test("a session is stored, touched, its shown flash consumed (a newer one kept), and deleted")
     func sessionLifecycle() async throws {
         try await withStore { store, _ in
             let now = Date()
             try await store.insert(session(id: "abc", lastSeen: now, expires: now.addingTimeInterval(3_600)))
             try await store.setFlash("Saved.", sessionID: "abc")
-            #expect(try await store.touchSession(id: "abc", at: now.addingTimeInterval(5), consumeFlash: true) == "Saved.")
-            #expect(try await store.touchSession(id: "abc", at: now.addingTimeInterval(6), consumeFlash: true) == nil, "a flash shows once")
-            #expect(try await store.session(id: "abc")?.lastSeenAt.timeIntervalSince(now) ?? 0 >= 5.99, "stored to the millisecond")
+            try await store.touchSession(id: "abc", at: now.addingTimeInterval(5), consumingFlash: "Older, already replaced.")
+            #expect(try await store.session(id: "abc")?.flash == "Saved.", "a flash the page did not show stays")
+            try await store.touchSession(id: "abc", at: now.addingTimeInterval(6), consumingFlash: "Saved.")
+            #expect(try await store.session(id: "abc")?.flash == nil, "a flash shows once")
+            try await store.touchSession(id: "abc", at: now.addingTimeInterval(2), consumingFlash: nil)
+            #expect(try await store.session(id: "abc")?.lastSeenAt.timeIntervalSince(now) ?? 0 >= 5.99, "stored to the millisecond, never moved back")
             try await store.deleteSession(id: "abc")
             #expect(try await store.session(id: "abc") == nil)
         }

@@ -17,6 +17,9 @@ actor SessionManager {
     /// `cacheLifetime` of the last read needs no read of its own. Every write to a session in
     /// this process (sign-out, flash, touch, revocation, pruning) drops its copy first.
     private var recentlyRead: [String: (session: StaffSession, readAt: Date)] = [:]
+    /// Touches being written in the background, by session id: when, and the flash the view
+    /// that started it showed. Until one lands, the stored `lastSeenAt` and flash are stale.
+    private var touching: [String: (at: Date, shownFlash: String?)] = [:]
     /// How long a session read serves page views. Another console process on the same
     /// database may end a session; this process then honours that within this time.
     let cacheLifetime: TimeInterval
@@ -56,20 +59,36 @@ actor SessionManager {
     func lookup(cookie: String, now: Date = Date()) async throws -> Lookup {
         guard let session = try await session(cookie: cookie, now: now) else { return .none }
         let id = session.id
+        let pending = touching[id]
+        var lastSeen = max(session.lastSeenAt, pending?.at ?? .distantPast)
         // Checked on every request, cached copy or not: the times are the stored ones.
-        if session.expiresAt <= now || now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
+        if session.expiresAt <= now || now.timeIntervalSince(lastSeen) > idleTimeout {
             try await end(sessionID: id)
             return .expired(staffId: session.staffId)
         }
-        // Writing on every request would serialise page views on the database; a minute is enough.
-        var flash: String?
-        var lastSeen = session.lastSeenAt
-        if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
-            forget(sessionID: id)
-            flash = try await store.touchSession(id: id, at: now, consumeFlash: true)
+        var flash = session.flash
+        if let pending {
+            // The view that started the touch showed it.
+            if flash == pending.shownFlash { flash = nil }
+        } else if session.flash != nil || now.timeIntervalSince(session.lastSeenAt) > 60 {
+            // Writing on every request would serialise page views on the database; a minute is
+            // enough. The page never waits for it: another process may hold the write lock.
+            touching[id] = (now, session.flash)
             lastSeen = now
+            Task { await self.writeTouch(sessionID: id, at: now, shownFlash: session.flash) }
         }
         return .active(session, flash: flash, endsAt: min(session.expiresAt, lastSeen.addingTimeInterval(idleTimeout)))
+    }
+
+    /// Stores a touch started by `lookup`, then lets the next view read the session anew.
+    private func writeTouch(sessionID id: String, at now: Date, shownFlash: String?) async {
+        do {
+            try await store.touchSession(id: id, at: now, consumingFlash: shownFlash)
+        } catch {
+            logger.warning("session activity not stored", metadata: ["error": "\(error)"])
+        }
+        forget(sessionID: id)
+        touching[id] = nil
     }
 
     /// The stored session, from the copy read within `cacheLifetime` when there is one (keyed

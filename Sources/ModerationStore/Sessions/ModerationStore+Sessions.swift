@@ -31,16 +31,17 @@ extension ModerationStore {
         try await writer.read { db in try StaffSession.fetchOne(db, key: id) }
     }
 
-    /// Records activity; answers the flash message, which is consumed.
-    @discardableResult
-    public func touchSession(id: String, at now: Date, consumeFlash: Bool) async throws -> String? {
+    /// Records activity at `now` (never moving it back) and consumes `shownFlash`, the flash a
+    /// page showed: a newer flash set since that page was read stays for the next one.
+    public func touchSession(id: String, at now: Date, consumingFlash shownFlash: String?) async throws {
         try await writer.write { db in
-            guard var session = try StaffSession.fetchOne(db, key: id) else { return nil }
-            let flash = consumeFlash ? session.flash : nil
-            session.lastSeenAt = now
-            if consumeFlash { session.flash = nil }
-            try session.update(db)
-            return flash
+            try db.execute(
+                sql: """
+                    UPDATE session SET lastSeenAt = MAX(lastSeenAt, ?),
+                        flash = CASE WHEN flash = ? THEN NULL ELSE flash END
+                    WHERE id = ?
+                    """,
+                arguments: [now, shownFlash, id])
         }
     }
 
