@@ -11,7 +11,7 @@ once-a-minute touch fall due while the lock is held: those views are reported on
 
 Usage: scripts/benchmark-blocked-writer.py [CONSOLE_BINARY]
 (default: the debug build's console; build it first with `swift build --product console`).
-Environment: SESSIONS (6), CONNECTIONS (4), BASELINE (10), HOLDS (3), HOLD (4).
+Environment: SESSIONS (4; sign-ins share the backend's login budget), CONNECTIONS (4), BASELINE (10), HOLDS (3), HOLD (4).
 """
 import http.client
 import os
@@ -25,7 +25,7 @@ import threading
 import time
 import urllib.parse
 
-SESSIONS = int(os.environ.get("SESSIONS", "6"))
+SESSIONS = int(os.environ.get("SESSIONS", "4"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "4"))
 BASELINE = float(os.environ.get("BASELINE", "10"))
 HOLDS = int(os.environ.get("HOLDS", "3"))
@@ -65,10 +65,11 @@ def sign_in():
     pre = [v.split(";")[0] for k, v in headers if k.lower() == "set-cookie"]
     token = re.search(r'name="csrf" value="([^"]*)"', page).group(1)
     body = urllib.parse.urlencode({"csrf": token, "login": "staff", "password": "staff-demo-password"})
-    status, headers, _ = request(conn, "POST", "/sign-in", cookie="; ".join(pre), body=body)
+    status, headers, answer = request(conn, "POST", "/sign-in", cookie="; ".join(pre), body=body)
     cookies = [v.split(";")[0] for k, v in headers if k.lower() == "set-cookie" and v.startswith("bc_session=")]
     if status != 303 or not cookies:
-        sys.exit(f"sign-in answered {status}")
+        said = re.search(r'role="alert"[^>]*>([^<]*)', answer)
+        sys.exit(f"sign-in answered {status}: {said.group(1).strip() if said else ''}")
     return cookies[0]
 
 
