@@ -1,0 +1,65 @@
+@testable import ConsoleServer
+import Foundation
+import GRDB
+import ModerationStore
+import Testing
+import TestSupport
+
+/// Issue 29, item 11: with another connection holding the write lock (a second console, a
+/// `devices import`), page views that need no write answer at once, the session's touch included.
+@Suite("Pages while another connection holds the write lock", .timeLimit(.minutes(3)))
+struct HeldWriteLockTests {
+    /// Whether the holder has the lock yet.
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var isSet: Bool { lock.withLock { value } }
+        func set() { lock.withLock { value = true } }
+    }
+
+    @Test("a page whose session touch falls due answers while the lock is held for 4 s, and the touch lands after")
+    func touchDueUnderHeldLock() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: signed in, the last activity two minutes back (so this view's touch is due), the cache waited out
+            try await browser.signIn()
+            #expect(try await browser.get("/libraries").status == .ok)
+            let path = directory.path("console.sqlite")
+            let twoMinutesAgo = Date().addingTimeInterval(-120)
+            try await DatabaseQueue(path: path).write { db in
+                try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [twoMinutesAgo])
+            }
+            try await Task.sleep(for: .milliseconds(2_200))
+            let holder = try DatabaseQueue(path: path)
+            let (locked, released) = (Flag(), Flag())
+            let holding = Task.detached {
+                try await holder.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    locked.set()
+                    Thread.sleep(forTimeInterval: 4)
+                    try db.execute(sql: "COMMIT")
+                    released.set()
+                }
+            }
+            while !locked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+
+            // act: the queue, then the dashboard, while the lock is held
+            let started = ContinuousClock.now
+            let queue = try await browser.get("/libraries")
+            let dashboard = try await browser.get("/")
+            let took = ContinuousClock.now - started
+            let answeredUnderLock = !released.isSet
+            try await holding.value
+
+            // check: both answered in full well within the hold; the touch was stored once the lock was free
+            #expect(answeredUnderLock, "both views answered before the lock was given back")
+            #expect(queue.status == .ok && queue.html.contains("data-row"))
+            #expect(dashboard.status == .ok)
+            #expect(took < .seconds(2), "the views took \(took) under a 4-s hold")
+            let store = try ModerationStore(path: path)
+            try await MirrorFixture.eventually("the touch stored after the lock", timeout: .seconds(15)) {
+                let sessions = try await store.recentSessions(now: Date(), activeSince: twoMinutesAgo.addingTimeInterval(60), limit: 5)
+                return !sessions.isEmpty
+            }
+        }
+    }
+}
