@@ -138,6 +138,8 @@ final class ActionRunner: Service, Sendable {
                     try await store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
                 } catch ActionStoreError.lostClaim {
                     return
+                } catch is CancellationError {
+                    return  // the work ended while a renewal waited for the database
                 } catch {
                     // A passing failure (the database busy with another process): the next beat tries again.
                     logger.warning("lease not renewed; trying again", metadata: ["action.id": "\(id)", "error": "\(error)"])

@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import ModerationStore
+import NIOHTTP1
+import Sandbox
+import Testing
+import TestSupport
+
+/// Issue 29, item 8, with two real `console serve` processes on one database: a PATCH in flight
+/// is never sent again by the other process, even when the sender cannot renew its lease.
+@Suite("Two console processes and a PATCH in flight", .serialized, .timeLimit(.minutes(3)))
+struct TwoProcessLeaseTests {
+    private func startConsole(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
+        try ConsoleBinary.start([
+            "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
+            "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+            "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+        ], in: directory.url, log: directory.path("console-\(port).log"))
+    }
+
+    @Test("a PATCH held 8 s while another connection holds the database 6 s (no lease renewal meanwhile): the second process never sends it; one PATCH, applied, audited once")
+    func slowPatchSentOnce() async throws {
+        #expect(FileManager.default.isExecutableFile(atPath: ConsoleBinary.path), "swift build makes the console binary")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run { sandbox in
+            let origin = sandbox.baseURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
+            try await FaultingProxy.run(to: origin, plan: { method, _, _ in method == .patch ? .passAfter(.seconds(8)) : .pass }) { proxy, proxyOrigin in
+                // setup: two consoles on one database (the second once the first made the token key), a pending library
+                let ports = [try FreePort.find(), try FreePort.find()]
+                var consoles: [SpawnedProcess] = []
+                defer { consoles.forEach { $0.stop() } }
+                for port in ports {
+                    let console = try startConsole(port: port, backend: proxyOrigin, directory: directory)
+                    consoles.append(console)
+                    try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
+                }
+                let base = "http://127.0.0.1:\(ports[0])"
+                let session = try #require(try await RawForms.signIn(base: base, login: "staff", password: SeedAccounts.demoStaffPassword))
+                let token = try await sandbox.accessToken()
+                let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=1", token: token).jsonObject()
+                let slug = try #require(((list?["items"] as? [[String: Any]]) ?? []).first?["slug"] as? String)
+                let path = "/api/v1/libraries/moderation/\(slug)"
+                let page = try await rawHTTP(.GET, base + "/libraries/\(slug)", headers: [("Cookie", session)])
+                let csrf = try #require(RawForms.field("csrf", in: page.text))
+
+                // act: the approval goes to the first console; once its PATCH is held at the backend,
+                // a third connection takes the write lock for 6 s (past the 5-s busy timeout), so the
+                // sender's lease renewals fail; the second console's runner keeps looking all along
+                let decided = try await rawHTTP(
+                    .POST, base + "/libraries/\(slug)/decide",
+                    headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
+                    body: RawForms.body([("csrf", csrf), ("key", UUID().uuidString), ("seen", "pending"), ("decision", "approve")]))
+                #expect(decided.status == 303)
+                let arrival = ContinuousClock.now + .seconds(30)
+                while await proxy.arrived(.patch, path) == 0, ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(20)) }
+                #expect(await proxy.arrived(.patch, path) == 1, "the PATCH is on its way")
+                var patient = Configuration()
+                patient.busyMode = .timeout(10)  // the consoles write too: wait for a moment between them
+                let other = try DatabaseQueue(path: directory.path("console.sqlite"), configuration: patient)
+                try await other.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    Thread.sleep(forTimeInterval: 6)
+                    try db.execute(sql: "COMMIT")
+                }
+                try other.close()
+                let store = try ModerationStore(path: directory.path("console.sqlite"))
+                var finished: ModerationAction?
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline {
+                    finished = try await store.action(id: 1)
+                    if let state = finished?.state, [.applied, .conflict, .failed].contains(state) { break }
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+                // Both consoles look again for a while: a second PATCH would show here.
+                try await Task.sleep(for: .seconds(3))
+
+                // check: one PATCH at Book Corners, the decision applied and audited once, the library approved
+                #expect(await proxy.arrived(.patch, path) == 1, "one PATCH reached Book Corners")
+                let action = try #require(finished)
+                #expect(action.state == .applied, "\(action.state): \(action.outcomeMessage ?? "")")
+                let audited = try await store.auditEntries(limit: 50).filter { $0.action == "library.approve" }
+                #expect(audited.count == 1 && audited.first?.outcome == .applied)
+                let status = try await sandbox.raw(.GET, path, token: token).jsonObject()?["status"] as? String
+                #expect(status == "approved")
+            }
+        }
+    }
+}
