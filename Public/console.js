@@ -335,6 +335,9 @@
   var warnBefore = 5 * 60 * 1000;
   var deadline = Date.now() + span * 1000;
   var banner = null;
+  // After Stay signed in, a quiet spell: with an idle timeout shorter than the warning's lead,
+  // the next tick would otherwise bring the warning straight back.
+  var quietUntil = 0;
   function minutes(ms) { var m = Math.ceil(ms / 60000); return m === 1 ? "1 minute" : m + " minutes"; }
   var words = null;
   var extend = null;
@@ -357,6 +360,7 @@
             return;
           }
           deadline = Date.now() + span * 1000;
+          quietUntil = Date.now() + Math.min(60000, span * 500);
           banner.remove();
           banner = null;
         });
@@ -372,6 +376,10 @@
   }
   function tick() {
     var left = deadline - Date.now();
+    if (left > 0 && Date.now() < quietUntil) {
+      window.setTimeout(tick, quietUntil - Date.now());
+      return;
+    }
     if (left <= 0) {
       show("Your session has ended. Anything you send now is kept: you are asked to sign in, then shown it again to send.", false);
       return;

@@ -53,6 +53,10 @@ struct SessionWarningBrowserTests {
                         try await Task.sleep(for: .milliseconds(100))
                     }
                     #expect(stayed as? Bool == true, "the warning goes once the session is kept")
+                    // It stays gone: the page's next tick (at most 1 s later) does not bring it straight back.
+                    try await Task.sleep(for: .seconds(2))
+                    let stillGone = try await browser.execute("return document.querySelector('.session-warning') === null;")
+                    #expect(stillGone as? Bool == true, "the warning does not come back right after Stay signed in")
 
                     // act: the session ends behind the page's back (another console signed it out), then Stay signed in
                     try await browser.go(console + "/audit")
