@@ -62,4 +62,44 @@ struct HeldWriteLockTests {
             }
         }
     }
+
+    @Test("a flash is shown once, by the first view, even while its consumption waits behind a held lock")
+    func flashShownOnceUnderHeldLock() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: signed in, a flash waiting for the next page, the lock held by another connection
+            try await browser.signIn()
+            let path = directory.path("console.sqlite")
+            let flash = "Saved: <b>not markup</b> ‏עברית 📚"
+            try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE session SET flash = ?", arguments: [flash]) }
+            try await Task.sleep(for: .milliseconds(2_200))
+            let holder = try DatabaseQueue(path: path)
+            let (locked, released) = (Flag(), Flag())
+            let holding = Task.detached {
+                try await holder.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    locked.set()
+                    Thread.sleep(forTimeInterval: 3)
+                    try db.execute(sql: "COMMIT")
+                    released.set()
+                }
+            }
+            while !locked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+
+            // act: the same page twice while the lock is held
+            let first = try await browser.get("/audit")
+            let second = try await browser.get("/audit")
+            let answeredUnderLock = !released.isSet
+            try await holding.value
+
+            // check: the first shows it (escaped), the second does not; once stored, it is gone for good
+            #expect(answeredUnderLock)
+            #expect(first.html.contains("Saved: &lt;b&gt;not markup&lt;/b&gt;"), "the first view shows the flash")
+            #expect(!second.html.contains("not markup"), "the second view does not show it again")
+            let store = try ModerationStore(path: path)
+            try await MirrorFixture.eventually("the flash consumed in the database", timeout: .seconds(15)) {
+                try await store.recentSessions(now: Date(), activeSince: .distantPast, limit: 5).allSatisfy { $0.flash == nil }
+            }
+            #expect(!(try await browser.get("/audit").html.contains("not markup")))
+        }
+    }
 }

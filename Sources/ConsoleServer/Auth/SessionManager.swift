@@ -20,6 +20,9 @@ actor SessionManager {
     /// Touches being written in the background, by session id: when, and the flash the view
     /// that started it showed. Until one lands, the stored `lastSeenAt` and flash are stale.
     private var touching: [String: (at: Date, shownFlash: String?)] = [:]
+    /// Bumped before and after every write to a session in this process: a read that waited
+    /// for the database while one happened may be stale, so it is neither kept nor trusted.
+    private var sessionWrites = 0
     /// How long a session read serves page views. Another console process on the same
     /// database may end a session; this process then honours that within this time.
     let cacheLifetime: TimeInterval
@@ -97,14 +100,21 @@ actor SessionManager {
         if let copy = recentlyRead[cookie], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
             return copy.session
         }
-        let session = try await store.session(id: RandomToken.digest(cookie))
-        if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
-        recentlyRead[cookie] = session.map { ($0, now) }
-        return session
+        // The actor takes other calls while the read waits: a sign-out or touch landing meanwhile reads again.
+        for _ in 0..<3 {
+            let writesBefore = sessionWrites
+            let session = try await store.session(id: RandomToken.digest(cookie))
+            guard sessionWrites == writesBefore else { continue }
+            if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
+            recentlyRead[cookie] = session.map { ($0, now) }
+            return session
+        }
+        return try await store.session(id: RandomToken.digest(cookie))
     }
 
     /// Drops the in-memory copy of one session, before anything writes to it.
     private func forget(sessionID: String) {
+        sessionWrites += 1
         recentlyRead = recentlyRead.filter { $0.value.session.id != sessionID }
     }
 
@@ -112,12 +122,15 @@ actor SessionManager {
         credentials[sessionID] = nil
         forget(sessionID: sessionID)
         try await store.deleteSession(id: sessionID)
+        forget(sessionID: sessionID)
     }
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
     /// Ends every session of `staffId`; with `feedRevocation`, their calendar feed too (see `ModerationStore.deleteSessions`).
     func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) async throws {
+        sessionWrites += 1
         for id in try await store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation) { credentials[id] = nil }
+        sessionWrites += 1
         // A copy the delete did not name (it raced a sign-in) must not outlive it either.
         recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
     }
@@ -125,7 +138,9 @@ actor SessionManager {
     /// Deletes expired sessions and drops their decrypted tokens; answers how many ended.
     @discardableResult
     func pruneExpired(now: Date = Date()) async throws -> Int {
+        sessionWrites += 1
         let ended = try await store.deleteExpiredSessions(now: now, idleTimeout: idleTimeout)
+        sessionWrites += 1
         for id in ended { credentials[id] = nil }
         let endedIDs = Set(ended)
         recentlyRead = recentlyRead.filter { !endedIDs.contains($0.value.session.id) }
@@ -140,6 +155,7 @@ actor SessionManager {
     func flash(_ message: String, sessionID: String) async throws {
         forget(sessionID: sessionID)
         try await store.setFlash(message, sessionID: sessionID)
+        forget(sessionID: sessionID)
     }
 
     /// Credentials of the staff member's latest live session, for work done on their behalf

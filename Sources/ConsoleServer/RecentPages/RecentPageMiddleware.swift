@@ -24,7 +24,10 @@ struct RecentPageMiddleware: RouterMiddleware {
     let store: ModerationStore
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .get || request.method == .head, let session = context.session, let stamp = context.stampBeforeSession else {
+        // A page showing a flash is shown once: its flash is consumed in the background, after the page.
+        guard request.method == .get || request.method == .head, let session = context.session, let stamp = context.stampBeforeSession,
+            context.flash == nil
+        else {
             return try await next(request, context)
         }
         let key = RecentPages.Key(session: session.id, target: request.uri.description)
@@ -37,7 +40,7 @@ struct RecentPageMiddleware: RouterMiddleware {
         context.pageCapture = capture
         let response = try await next(request, context)
         // Kept only when everything the page shows was read at `stamp`: a commit while it was
-        // read or rendered (this page's own flash being consumed, say) leaves it uncopied.
+        // read or rendered leaves it uncopied.
         if response.status == .ok, let body = capture.captured, store.changeStamp() == stamp {
             pages.keep(body, for: key, stamp: stamp, at: now)
         }
