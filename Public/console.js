@@ -1,7 +1,7 @@
 // Small conveniences only; every page works without this file.
 // 1. Show times in the viewer's own time zone (the page shows UTC without script).
 // 2. A preset rejection reason is copied into the editable text box.
-// 2b. What is typed into a reason or a note is kept in this tab, and offered back after a
+// 2b. What is typed into any form that posts is kept in this tab, and offered back after a
 //    sign-in (a session that ended, or was signed out elsewhere, while it was being typed).
 // 3. Bulk selection on the libraries list: a header box selects the page, shift-click
 //    selects a range, and the bar under the list counts what is selected.
@@ -36,7 +36,7 @@
     });
   });
 
-  // Typed reasons and notes, kept per tab (sessionStorage) under the page and the form's
+  // Typed text, kept per tab (sessionStorage) under the page and the form's
   // address, for an hour at most. They come back only on a page reached from the sign-in page
   // (the send before it failed for want of a session). Once sent, an entry is dropped by the
   // next page that is not the sign-in page or reached from it (the send went through), and
@@ -70,7 +70,10 @@
       form.addEventListener("submit", function () { keys().forEach(function (key) { store.removeItem(key); }); });
     });
     var restored = 0;
-    document.querySelectorAll("form[method=post] textarea[name=reason], form[method=post] textarea[name=note]").forEach(function (box) {
+    // Every typed-text field of every form that posts (reasons, notes, hand-offs, the rotation,
+    // overrides), except the sign-in form's own.
+    var typedFields = onSignIn ? [] : document.querySelectorAll("form[method=post] textarea[name], form[method=post] input[type=text][name]");
+    Array.prototype.forEach.call(typedFields, function (box) {
       var key = prefix + location.pathname + location.search + "|" + box.form.getAttribute("action") + "|" + box.name;
       box.addEventListener("input", function () {
         if (box.value.trim() === "") { store.removeItem(key); } else { write(key, { text: box.value, at: Date.now(), sent: false }); }

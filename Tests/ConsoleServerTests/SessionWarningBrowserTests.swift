@@ -126,4 +126,37 @@ struct SessionWarningBrowserTests {
             #expect(keptAfter == 0)
         }
     }
+
+    @Test("a staff note typed before the session cookie was deleted: sign-in says it was not saved and where it was going, returns to the report, and the note is back in its box; saved once sent")
+    func staffNoteSurvivesALostCookie() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            let id = try #require(try await ModerationStore(path: directory.path("console.sqlite")).mirroredReports(status: nil, limit: 1, offset: 0).first?.id)
+            let typed = "Called the steward twice.\nThe box is back ‏עברית 📚 <script>alert(1)</script> \"quoted\""
+            // setup: a note typed (line break included) on the report's page
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/reports/\(id)")
+            try await browser.type(typed, into: "#note")
+            // act: the cookie is gone (cleared, or signed out in a way this tab never saw), then Save note
+            try await browser.deleteAllCookies()
+            try await browser.click("form.note-form button[type=submit]")
+            _ = try await browser.currentURL { $0.contains("/sign-in") && $0.contains("next=%2Freports%2F\(id)") }
+            let signIn = try await browser.source(containing: "id=\"password\"")
+            #expect(signIn.contains("the form you sent was not saved"), "\(signIn.prefix(3000))")
+            #expect(signIn.contains("go back to /reports/\(id)"))
+            try await browser.submitStaffSignIn()
+            // check: back on the report, the note in its box and said so; nothing stored meanwhile
+            _ = try await browser.currentURL { $0.hasSuffix("/reports/\(id)") }
+            _ = try await browser.source(containing: "restored-note")
+            let value = try await browser.execute("return document.querySelector('#note').value;") as? String
+            #expect(value == typed)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try await store.reportNotes(reportId: id).isEmpty, "nothing was saved while signed out")
+            // Sent again, it is saved once, with its line break (a browser sends it as CR LF).
+            try await browser.click("form.note-form button[type=submit]")
+            _ = try await browser.source(containing: "note-text")
+            let notes = try await store.reportNotes(reportId: id)
+            #expect(notes.count == 1)
+            #expect(notes.first?.text.replacingOccurrences(of: "\r\n", with: "\n") == typed, "\(String(describing: notes.first?.text))")
+        }
+    }
 }

@@ -35,6 +35,11 @@ public final class WebDriver: @unchecked Sendable {
         sessionPath = "/session/\(id)"
     }
 
+    /// Deletes every cookie of the current page's site, as a person clearing them would.
+    public func deleteAllCookies() async throws {
+        _ = try await send("DELETE", sessionPath + "/cookie")
+    }
+
     public func go(_ url: String) async throws {
         _ = try await send("POST", sessionPath + "/url", ["url": url])
     }

@@ -16,6 +16,9 @@ struct UnsentWork: Sendable {
 
     /// On the sign-in address: a decision arrived that could not be kept for anyone.
     static let notSavedParameter = "not_saved"
+    /// On the sign-in address: another form (a note, a hand-off, the rotation) arrived without a
+    /// live session. The server keeps nothing of it; the page's script may have kept the text.
+    static let formNotSentParameter = "form_not_sent"
 
     /// Whether `path` is a route whose POST is a decision worth keeping.
     static func isDecisionPath(_ path: String) -> Bool {
@@ -53,19 +56,24 @@ struct UnsentWork: Sendable {
             if query.allSatisfy({ $0.name != "kept" }), let page = Self.pageOfForm(referer: request.headers[.referer], decisionPath: path) {
                 query.append(("next", page))
             }
+        } else if request.method == .post, path != SiteURL.signOut.path {
+            // Any other form: said to be unsent, and sign-in goes back to the page it was on,
+            // whose script offers back what was typed there (kept in the tab, never here).
+            query.append((Self.formNotSentParameter, "1"))
+            if let page = Self.pageOfForm(referer: request.headers[.referer]) { query.append(("next", page)) }
         }
         return SiteURL.signIn.path(query: query)
     }
 
-    /// The page a decision form was posted from: the `Referer`'s path and query when it is one
-    /// of ours, else the item's page (the decision address without `/decide`).
-    static func pageOfForm(referer: String?, decisionPath: String) -> String? {
+    /// The page a form was posted from: the `Referer`'s path and query when it is one of ours,
+    /// else, for a decision, the item's page (the decision address without `/decide`).
+    static func pageOfForm(referer: String?, decisionPath: String? = nil) -> String? {
         if let referer, let url = URLComponents(string: referer), !url.percentEncodedPath.isEmpty {
             let page = url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
             if SafeRedirect.path(page) == page, !page.hasPrefix(SiteURL.signIn.path) { return page }
         }
         let suffix = "/decide"
-        guard decisionPath.hasSuffix(suffix) else { return nil }
+        guard let decisionPath, decisionPath.hasSuffix(suffix) else { return nil }
         let page = String(decisionPath.dropLast(suffix.count))
         return SafeRedirect.path(page) == page ? page : nil
     }
