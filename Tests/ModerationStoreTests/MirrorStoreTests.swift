@@ -235,15 +235,15 @@ struct MirrorStoreTests {
     func pageAndCountAgree() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // setup: 55 pending libraries; a writer thread keeps taking 15 out of the queue and putting them back.
-        // A thread of its own, not a task: a busy loop on the cooperative pool starved other tests' tasks.
+        // setup: 55 pending libraries; a writer keeps taking 15 out of the queue and putting them back.
+        // The writer is a detached task: each of its writes waits on GRDB's own queue, not on the cooperative pool.
         let store = try ModerationStore(path: path)
         try await store.upsertMirror(libraries: (1...55).map { library($0, created: TimeInterval($0)) })
         let movable = (1...15).map { library($0, created: TimeInterval($0)) }
         let stop = StopFlag()
+        defer { stop.set() }
         let now = self.now
-        // Each write waits on GRDB's own writer queue, so this loop leaves the cooperative pool free.
-        let writer = Task.detached {
+        let writer = Task.detached { () -> Int in
             var round = 0
             while !stop.isSet {
                 round += 1
@@ -253,7 +253,10 @@ struct MirrorStoreTests {
                         kind: .library, itemID: row.id, from: status == .pending ? .approved : .pending, to: ItemStatus(status), reason: nil, at: now)
                 }
             }
+            return round
         }
+        // The reads start once the writer has moved the queue at least once.
+        while try await store.mirroredLibraryCount(status: .pending) == 55 { try await Task.sleep(for: .milliseconds(5)) }
         // act: "page 999" of 20, read again and again
         var mismatches: [String] = []
         for _ in 0..<300 {
@@ -264,8 +267,9 @@ struct MirrorStoreTests {
             if rows.count != expected { mismatches.append("total \(total), rows \(rows.count)") }
         }
         stop.set()
-        await writer.value
-        // check
+        let rounds = await writer.value
+        // check: the writer moved the queue all along (more than once), and no page disagreed with its count
+        #expect(rounds > 1, "the writer ran \(rounds) rounds")
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 

@@ -161,7 +161,7 @@ actor SessionManager {
     /// Credentials of the staff member's latest live session, for work done on their behalf
     /// after their request ended (the action runner); `nil` when they have none.
     func credentials(forStaff staffId: Int, now: Date = Date()) async throws -> StaffCredentials? {
-        guard let session = try await store.latestSession(staffId: staffId, now: now),
+        guard let found = try await settledRead({ try await store.latestSession(staffId: staffId, now: now) }), let session = found,
             now.timeIntervalSince(session.lastSeenAt) <= idleTimeout
         else { return nil }
         return try credentials(for: session)
@@ -170,10 +170,24 @@ actor SessionManager {
     /// Credentials of the most recently active live session but those in `excluding` (whose
     /// tokens the backend refused), for reads done on nobody's request (the mirror); `nil` when nobody is signed in.
     func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) async throws -> (sessionID: String, credentials: StaffCredentials)? {
-        let sessions = try await store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
+        guard let sessions = try await settledRead({
+            try await store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
+        }) else { return nil }
         for session in sessions where !refused.contains(session.id) {
             // Tokens sealed with another key are skipped: the next session may do.
             if let made = try? credentials(for: session) { return (session.id, made) }
+        }
+        return nil
+    }
+
+    /// What `read` found, when no write to a session in this process landed while it waited
+    /// (at most three tries, else nil): the actor takes other calls meanwhile, and a sign-out
+    /// must not be undone by decrypting the tokens of the session it just ended.
+    private func settledRead<Value>(_ read: () async throws -> Value) async throws -> Value? {
+        for _ in 0..<3 {
+            let writesBefore = sessionWrites
+            let value = try await read()
+            if sessionWrites == writesBefore { return value }
         }
         return nil
     }

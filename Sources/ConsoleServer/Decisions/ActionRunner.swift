@@ -216,15 +216,24 @@ final class ActionRunner: Service, Sendable {
         // runner can claim this action while the PATCH may still arrive.
         let sendStart = Date()
         try await store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
+        let sent: BackendError?
         do {
             try await withDeadline(sendDeadline) { () async throws(BackendError) in
                 try await self.send(wanted, target: target, reason: action.reason, credentials: credentials, context: context)
             }
+            sent = nil
         } catch {
-            try await handle(error, for: action, target: target, phase: .write)
-            return
+            sent = error
         }
-        try await finishApplied(action, target: target, backendStatus: 200, note: "")
+        // Recorded in a task of its own: a shutdown whose grace runs out now cancels this one,
+        // and GRDB rolls back a cancelled task's write, but what Book Corners did must be kept.
+        try await Task {
+            if let sent {
+                try await self.handle(sent, for: action, target: target, phase: .write)
+            } else {
+                try await self.finishApplied(action, target: target, backendStatus: 200, note: "")
+            }
+        }.value
     }
 
     /// The author's backend credentials, or nil after parking the action: no session, or

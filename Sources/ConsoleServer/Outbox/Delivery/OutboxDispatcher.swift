@@ -119,7 +119,9 @@ public final class OutboxDispatcher: Service, Sendable {
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        let lost = try await store.settleOutboxMessages(settlements, owner: owner, now: Date())
+        // In a task of its own: a shutdown whose grace runs out cancels this one, and a cancelled
+        // write is rolled back, but what APNs accepted must be recorded, or it is pushed again.
+        let lost = try await Task { [store, owner] in try await store.settleOutboxMessages(settlements, owner: owner, now: Date()) }.value
         for id in lost { logger.warning("outbox claim lost; another dispatcher's outcome stands", metadata: ["outbox.id": "\(id)"]) }
         return claimed.count
     }
@@ -131,6 +133,8 @@ public final class OutboxDispatcher: Service, Sendable {
                 guard !Task.isCancelled else { return }
                 do {
                     try await store.renewOutboxLeases(ids, owner: owner, until: Date().addingTimeInterval(configuration.leaseSeconds))
+                } catch is CancellationError {
+                    return  // the batch ended while a renewal waited for the database
                 } catch {
                     logger.warning("outbox leases not renewed", metadata: ["error": "\(error)"])
                 }
