@@ -74,9 +74,53 @@ struct OnCallPagesTests {
             // check
             #expect(refused.status == .badRequest)
             #expect(refused.contains("The console does not know a staff member called &lt;script&gt;alert(1)&lt;/script&gt;"))
-            #expect(refused.contains("staff\n&lt;script&gt;alert(1)&lt;/script&gt;</textarea>"))
+            #expect(refused.contains(#"<input type="hidden" name="member" value="&lt;script&gt;alert(1)&lt;/script&gt;">"#), "the list kept as sent")
             #expect(!refused.contains("<script>alert(1)"))
             #expect(try await ModerationStore(path: directory.path("console.sqlite")).rotation() == nil)
+        }
+    }
+
+    @Test("the rotation's list is built with its buttons: add from the known staff, a typed unknown name refused on its own and kept, up, down, remove; only Save stores it")
+    func rotationPicker() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup: maria and jonas have signed in once, so the console knows them
+            for name in ["maria", "jonas"] { _ = try await Browser(client: browser.client).signIn(name) }
+            _ = try await browser.signIn()
+            let page = try await browser.get("/on-call")
+            let csrf = try #require(page.csrfToken)
+            #expect(page.contains(#"<option value="maria">maria</option>"#) && page.contains(#"<option value="jonas">jonas</option>"#))
+            let settings = [("shiftDays", "7"), ("handoff", "09:00"), ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23")]
+            func send(_ members: [String], _ fields: [(String, String)]) async throws -> Page {
+                try await browser.post("/on-call/rotation", form: [("csrf", csrf)] + members.map { ("member", $0) } + settings + fields)
+            }
+            func listed(_ page: Page) -> [String] {
+                page.html.components(separatedBy: #"<input type="hidden" name="member" value=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) }
+            }
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+
+            // act and check: each button redraws the list, nothing stored until Save
+            let added = try await send(["staff"], [("add", "maria"), ("edit", "add")])
+            #expect(added.status == .ok && listed(added) == ["staff", "maria"])
+            #expect(added.contains("Not saved yet"))
+            let typed = try await send(["staff", "maria"], [("add_username", "JONAS"), ("edit", "enter")])
+            #expect(listed(typed) == ["staff", "maria", "jonas"], "Enter adds what was typed, in the console's spelling")
+            let unknown = try await send(["staff", "maria", "jonas"], [("add_username", "‏zoë <b>"), ("edit", "add")])
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.contains("The console does not know a staff member called ‏zoë &lt;b&gt;: they must sign in once first. Nothing was changed."))
+            #expect(unknown.contains(#"name="add_username" value="‏zoë &lt;b&gt;""#), "the typed name is kept to correct")
+            #expect(listed(unknown) == ["staff", "maria", "jonas"])
+            let twice = try await send(["staff", "maria"], [("add", "maria"), ("edit", "add")])
+            #expect(twice.contains("maria is in the rotation already."))
+            let up = try await send(["staff", "maria", "jonas"], [("edit", "up:2")])
+            #expect(listed(up) == ["staff", "jonas", "maria"])
+            let down = try await send(["staff", "jonas", "maria"], [("edit", "down:0")])
+            #expect(listed(down) == ["jonas", "staff", "maria"])
+            let removed = try await send(["jonas", "staff", "maria"], [("edit", "remove:1")])
+            #expect(listed(removed) == ["jonas", "maria"])
+            #expect(try await store.rotation() == nil, "nothing stored before Save")
+            let saved = try await send(["jonas", "maria"], [("edit", "save")])
+            #expect(saved.status == .seeOther)
+            #expect(try await store.rotation()?.members.map(\.username) == ["jonas", "maria"])
         }
     }
 

@@ -352,7 +352,7 @@ enum PageModels {
                 weekdays: OnCallCalendar.weekdayNames, weeks: OnCallCalendar(schedule: schedule, viewerID: 3, now: now).weeks,
                 overrides: [.init(who: "staff", from: "Wed 2 Dec 09:00", to: "Thu 3 Dec 09:00", note: hostile, hasNote: true, addedBy: hostile, removeURL: "/on-call/overrides/1/remove")],
                 hasOverrides: true, staffOptions: options, overrideStartsAt: hostile, overrideEndsAt: "", overrideNote: hostile,
-                overrideProblem: hostile, hasOverrideProblem: true, rotationMembers: hostile, rotationShiftDays: "7", rotationHandoff: "09:00",
+                overrideProblem: hostile, hasOverrideProblem: true, rotationPicker: RotationPicker(names: [hostile, "maria"], known: ["staff", "maria", "jonas"], typed: hostile, notice: hostile), rotationShiftDays: "7", rotationHandoff: "09:00",
                 rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
                 hasFeed: true, feedCreated: "2026-11-23 10:00 UTC", newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"", hasNewFeedURL: true)),
             ("decide-anyway", DecideAnywayPage(

@@ -27,6 +27,9 @@ struct OnCallController {
     private struct Draft {
         var rotation: RotationForm?
         var rotationProblem: String?
+        /// The rotation's list after an Add, Up, Down or Remove: shown, not yet saved.
+        var rotationNames: [String]?
+        var rotationNotice: String?
         var override: OverrideForm?
         var overrideProblem: String?
         var newFeedURL: String?
@@ -87,7 +90,9 @@ struct OnCallController {
             staffOptions: staff.map { FilterOption(value: $0.username, label: $0.username, selected: $0.username == (overrideForm?.staff ?? session.username)) },
             overrideStartsAt: overrideForm?.startsAt ?? "", overrideEndsAt: overrideForm?.endsAt ?? "", overrideNote: overrideForm?.note ?? "",
             overrideProblem: draft.overrideProblem ?? "", hasOverrideProblem: draft.overrideProblem != nil,
-            rotationMembers: rotationForm?.members ?? rotation?.members.map(\.username).joined(separator: "\n") ?? staff.map(\.username).joined(separator: "\n"),
+            rotationPicker: RotationPicker(
+                names: draft.rotationNames ?? rotation?.members.map(\.username) ?? [session.username], known: staff.map(\.username),
+                typed: draft.rotationProblem == nil ? "" : (rotationForm?.addUsername ?? ""), notice: draft.rotationNotice ?? ""),
             rotationShiftDays: rotationForm?.shiftDays ?? rotation.map { String($0.shiftDays) } ?? "7",
             rotationHandoff: rotationForm?.handoff ?? rotation?.handoff.description ?? "09:00",
             rotationTimeZone: rotationForm?.timeZone ?? rotation?.timeZone.identifier ?? "Europe/Rome",
@@ -104,11 +109,24 @@ struct OnCallController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: RotationForm.self, context: context)
         let staff = try await store.staffMembers()
+        // Add, Up, Down and Remove change the list on the page only; Save rotation stores it.
+        let edited: [String]?
+        do {
+            edited = try form.edited(staff: staff)
+        } catch {
+            return try await page(request: request, context: context, draft: Draft(
+                rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
+        }
+        if let edited {
+            return try await page(request: request, context: context, draft: Draft(
+                rotation: form, rotationNames: edited, rotationNotice: "Not saved yet: the rotation changes when you press Save rotation."))
+        }
         let rotation: Rotation
         do {
             rotation = try form.rotation(staff: staff)
         } catch {
-            return try await page(request: request, context: context, draft: Draft(rotation: form, rotationProblem: error.description + " Nothing was changed."))
+            return try await page(request: request, context: context, draft: Draft(
+                rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
         }
         let before = try await store.rotation()
         let entry = audit.staffEntry(

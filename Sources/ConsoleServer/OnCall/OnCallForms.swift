@@ -3,18 +3,76 @@ import ModerationStore
 
 /// The rotation form as sent: members one per line (or comma-separated), in order.
 struct RotationForm: Decodable, Sendable {
+    /// The rotation's staff in turn order, one field per person (the page's list).
+    var member: RepeatedField?
+    /// The same as one text, a username per line (older pages, scripts).
     var members: String?
     var shiftDays: String?
     var handoff: String?
     var timeZone: String?
     var startDate: String?
+    /// Which button sent the form: `save`, `add`, `up:N`, `down:N`, `remove:N`, or `enter`
+    /// (the Enter key: adds what the add fields hold, else saves).
+    var edit: String?
+    /// Someone to add, picked from the staff the console knows.
+    var add: String?
+    /// Someone to add, typed.
+    var addUsername: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case member, members, shiftDays, handoff, timeZone, startDate, edit, add
+        case addUsername = "add_username"
+    }
+
+    /// The usernames the form lists, in turn order.
+    var names: [String] {
+        if let member { return member.values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+        // Browsers send a textarea's line breaks as CR LF, which Swift reads as one Character
+        // equal to neither "\r" nor "\n": `isNewline` covers it, and bare LF or CR too.
+        return (members ?? "").split { $0.isNewline || $0 == "," }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// Whoever the add fields name: the typed username before the picked one.
+    var addedName: String? {
+        [addUsername, add].compactMap { $0?.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+    }
+
+    /// The list after the button pressed, or nil when the form is to be saved. Someone added
+    /// must be known to the console (it needs their Book Corners id) and not listed already.
+    func edited(staff: [StaffMember]) throws(RotationError) -> [String]? {
+        var names = self.names
+        let button = edit ?? "save"
+        let parts = button.split(separator: ":")
+        let index = parts.count == 2 ? Int(parts[1]) : nil
+        switch (parts.first.map(String.init) ?? "", index) {
+        case ("add", _), ("enter", _):
+            // Enter with nothing to add means Save rotation.
+            guard let name = addedName else {
+                if button == "enter" { return nil }
+                throw .noOneToAdd
+            }
+            guard let member = staff.first(where: { $0.username.caseInsensitiveCompare(name) == .orderedSame }) else {
+                throw .unknownStaff(String(name.prefix(60)))
+            }
+            guard !names.contains(where: { $0.caseInsensitiveCompare(member.username) == .orderedSame }) else {
+                throw .alreadyListed(member.username)
+            }
+            names.append(member.username)
+        case ("up", let index?) where names.indices.contains(index) && index > 0:
+            names.swapAt(index, index - 1)
+        case ("down", let index?) where names.indices.contains(index) && index < names.count - 1:
+            names.swapAt(index, index + 1)
+        case ("remove", let index?) where names.indices.contains(index):
+            names.remove(at: index)
+        default:
+            return nil
+        }
+        return names
+    }
 
     /// The rotation this form describes, with the staff it names looked up in `staff`.
     func rotation(staff: [StaffMember]) throws(RotationError) -> Rotation {
-        // Browsers send a textarea's line breaks as CR LF, which Swift reads as one Character
-        // equal to neither "\r" nor "\n": `isNewline` covers it, and bare LF or CR too.
-        let names = (members ?? "").split { $0.isNewline || $0 == "," }
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var chosen: [StaffMember] = []
         for name in names {
             guard let member = staff.first(where: { $0.username.caseInsensitiveCompare(name) == .orderedSame }) else {

@@ -84,7 +84,7 @@ struct OnCallPage: MustacheParent {
     let overrideNote: String
     let overrideProblem: String
     let hasOverrideProblem: Bool
-    let rotationMembers: String
+    let rotationPicker: RotationPicker
     let rotationShiftDays: String
     let rotationHandoff: String
     let rotationTimeZone: String
@@ -127,7 +127,7 @@ struct OnCallPage: MustacheParent {
         case "overrideNote": overrideNote
         case "overrideProblem": overrideProblem
         case "hasOverrideProblem": hasOverrideProblem
-        case "rotationMembers": rotationMembers
+        case "rotationPicker": rotationPicker
         case "rotationShiftDays": rotationShiftDays
         case "rotationHandoff": rotationHandoff
         case "rotationTimeZone": rotationTimeZone

@@ -11,6 +11,8 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
     case overrideEndsBeforeStart
     case overrideTooLong
     case noSuchOverride
+    case noOneToAdd
+    case alreadyListed(String)
 
     public var description: String {
         switch self {
@@ -36,6 +38,10 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
             "An override lasts at most 60 days: add a rotation change instead."
         case .noSuchOverride:
             "That override no longer exists: someone removed it."
+        case .noOneToAdd:
+            "Pick someone from the list, or type their username, then press Add."
+        case .alreadyListed(let name):
+            "\(name) is in the rotation already."
         }
     }
 }
