@@ -25,6 +25,8 @@ struct SessionPruner: Service {
             if sessionCount + attemptCount > 0 {
                 logger.debug("pruned", metadata: ["sessions": "\(sessionCount)", "signInAttempts": "\(attemptCount)"])
             }
+        } catch is CancellationError {
+            return  // shutting down: the next start prunes
         } catch {
             logger.error("pruning sessions failed", metadata: ["error": "\(error)"])
         }

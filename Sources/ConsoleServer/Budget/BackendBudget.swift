@@ -177,6 +177,8 @@ final class BackendBudget: BackendCallGate {
         guard end.timeIntervalSince(now) >= edgeMargin else { return end }
         do {
             return try await store.claimBackendBudget(claim, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
+        } catch is CancellationError {
+            return end  // shutting down: nothing goes out, and nothing to log
         } catch {
             // Our own database failing: nothing goes out uncounted; tried again later.
             logger.error("backend budget could not be claimed", metadata: ["scope": "\(claim.scope)", "pool": "\(claim.pool)", "error": "\(error)"])

@@ -96,6 +96,8 @@ actor MirrorSync: Service {
         let at = now()
         do {
             return try await store.holdWorkLease(Self.leaseName, owner: owner, until: at.addingTimeInterval(leaseSeconds), now: at)
+        } catch is CancellationError {
+            return false  // shutting down
         } catch {
             logger.error("mirror could not take its lease", metadata: ["error": "\(error)"])
             return false
@@ -460,6 +462,8 @@ actor MirrorSync: Service {
     private func saving(_ write: () async throws -> Void) async {
         do {
             try await write()
+        } catch is CancellationError {
+            return  // shutting down: the next start reads it again
         } catch {
             logger.error("mirror could not store a read", metadata: ["error": "\(error)"])
         }

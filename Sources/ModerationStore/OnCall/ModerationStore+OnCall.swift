@@ -143,8 +143,9 @@ extension ModerationStore {
         // Every signed-in page's header asks for it: from a copy a moment old, else one read.
         if let recent = recentSchedule.schedule(since: since, now: now) { return recent }
         let readSince = min(since, now)
+        let generation = recentSchedule.generation()
         let (rotation, overrides) = try await writer.read { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
-        recentSchedule.keep(rotation: rotation, overrides: overrides, coversFrom: readSince, readAt: now)
+        recentSchedule.keep(rotation: rotation, overrides: overrides, coversFrom: readSince, readAt: now, readSinceGeneration: generation)
         return rotation.map { OnCallSchedule(rotation: $0, overrides: overrides.filter { $0.endsAt > since }) }
     }
 

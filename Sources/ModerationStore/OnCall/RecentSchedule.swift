@@ -17,6 +17,13 @@ final class RecentSchedule: Sendable {
     }
 
     private let copy = Mutex<Copy?>(nil)
+    /// Bumped by every `forget`: a read begun before a write must not be kept after it.
+    private let writes = Mutex(0)
+
+    /// The count of writes so far, taken before a read; `keep` it only if none landed since.
+    func generation() -> Int {
+        writes.withLock { $0 }
+    }
 
     /// The schedule from the copy when it is recent and covers `since`; `nil` when it must be read.
     func schedule(since: Date, now: Date) -> OnCallSchedule?? {
@@ -29,11 +36,17 @@ final class RecentSchedule: Sendable {
         }
     }
 
-    func keep(rotation: Rotation?, overrides: [RotationOverride], coversFrom: Date, readAt: Date) {
-        copy.withLock { $0 = Copy(rotation: rotation, overrides: overrides, coversFrom: coversFrom, readAt: readAt) }
+    func keep(rotation: Rotation?, overrides: [RotationOverride], coversFrom: Date, readAt: Date, readSinceGeneration generation: Int) {
+        writes.withLock { writes in
+            guard writes == generation else { return }
+            copy.withLock { $0 = Copy(rotation: rotation, overrides: overrides, coversFrom: coversFrom, readAt: readAt) }
+        }
     }
 
     func forget() {
-        copy.withLock { $0 = nil }
+        writes.withLock { writes in
+            writes += 1
+            copy.withLock { $0 = nil }
+        }
     }
 }

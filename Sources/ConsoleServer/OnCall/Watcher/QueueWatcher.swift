@@ -49,6 +49,8 @@ actor QueueWatcher: Service {
                 stored = try await watch(seen, episode: active[queue], schedule: schedule) || stored
             }
             if stored { nudge() }
+        } catch is CancellationError {
+            return  // shutting down: the next start looks again
         } catch {
             // Our own database: nothing to retry against the backend; the next look tries again.
             logger.error("queue watcher could not store what it saw", metadata: ["error": "\(error)"])
