@@ -583,23 +583,15 @@ struct ActionRunnerTests {
             let arrival = ContinuousClock.now + .seconds(20)
             while await proxy.arrived(.patch, path) == 0, ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(20)) }
             #expect(await proxy.arrived(.patch, path) == 1, "the first runner sent its PATCH")
-            let other = try DatabaseQueue(path: dependencies.configuration.databasePath)
-            let held = Task {
-                try await other.writeWithoutTransaction { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    Thread.sleep(forTimeInterval: 6)
-                    try db.execute(sql: "COMMIT")
-                }
-            }
+            let held = try await HeldWriteLock.take(dependencies.configuration.databasePath, for: 6)
             // The second runner tries all along, as another console process would.
             let end = ContinuousClock.now + .seconds(14)
             while ContinuousClock.now < end {
                 try? await runners[1].workThroughDueActions()
                 try await Task.sleep(for: .milliseconds(200))
             }
-            try await held.value
+            try await held.release()
             try await first.value
-            try other.close()
             // check
             #expect(await proxy.forwarded(.patch, path) == 1, "one PATCH at Book Corners")
             let finished = try #require(try await dependencies.store.action(id: id))

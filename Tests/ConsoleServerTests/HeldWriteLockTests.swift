@@ -9,14 +9,6 @@ import TestSupport
 /// `devices import`), page views that need no write answer at once, the session's touch included.
 @Suite("Pages while another connection holds the write lock", .timeLimit(.minutes(3)))
 struct HeldWriteLockTests {
-    /// Whether the holder has the lock yet.
-    private final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
-    }
-
     @Test("a page whose session touch falls due answers while the lock is held for 4 s, and the touch lands after")
     func touchDueUnderHeldLock() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
@@ -29,26 +21,15 @@ struct HeldWriteLockTests {
                 try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [twoMinutesAgo])
             }
             try await Task.sleep(for: .milliseconds(2_200))
-            let holder = try DatabaseQueue(path: path)
-            let (locked, released) = (Flag(), Flag())
-            let holding = Task.detached {
-                try await holder.writeWithoutTransaction { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    locked.set()
-                    Thread.sleep(forTimeInterval: 4)
-                    try db.execute(sql: "COMMIT")
-                    released.set()
-                }
-            }
-            while !locked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+            let lock = try await HeldWriteLock.take(path, for: 4)
 
             // act: the queue, then the dashboard, while the lock is held
             let started = ContinuousClock.now
             let queue = try await browser.get("/libraries")
             let dashboard = try await browser.get("/")
             let took = ContinuousClock.now - started
-            let answeredUnderLock = !released.isSet
-            try await holding.value
+            let answeredUnderLock = !lock.isReleased
+            try await lock.release()
 
             // check: both answered in full well within the hold; the touch was stored once the lock was free
             #expect(answeredUnderLock, "both views answered before the lock was given back")
@@ -72,24 +53,13 @@ struct HeldWriteLockTests {
             let flash = "Saved: <b>not markup</b> ‏עברית 📚"
             try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE session SET flash = ?", arguments: [flash]) }
             try await Task.sleep(for: .milliseconds(2_200))
-            let holder = try DatabaseQueue(path: path)
-            let (locked, released) = (Flag(), Flag())
-            let holding = Task.detached {
-                try await holder.writeWithoutTransaction { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    locked.set()
-                    Thread.sleep(forTimeInterval: 3)
-                    try db.execute(sql: "COMMIT")
-                    released.set()
-                }
-            }
-            while !locked.isSet { try await Task.sleep(for: .milliseconds(10)) }
+            let lock = try await HeldWriteLock.take(path, for: 3)
 
             // act: the same page twice while the lock is held
             let first = try await browser.get("/audit")
             let second = try await browser.get("/audit")
-            let answeredUnderLock = !released.isSet
-            try await holding.value
+            let answeredUnderLock = !lock.isReleased
+            try await lock.release()
 
             // check: the first shows it (escaped), the second does not; once stored, it is gone for good
             #expect(answeredUnderLock)

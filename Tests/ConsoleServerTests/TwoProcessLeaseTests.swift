@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import ModerationStore
 import NIOHTTP1
 import Sandbox
@@ -55,15 +54,7 @@ struct TwoProcessLeaseTests {
                 let arrival = ContinuousClock.now + .seconds(30)
                 while await proxy.arrived(.patch, path) == 0, ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(20)) }
                 #expect(await proxy.arrived(.patch, path) == 1, "the PATCH is on its way")
-                var patient = Configuration()
-                patient.busyMode = .timeout(10)  // the consoles write too: wait for a moment between them
-                let other = try DatabaseQueue(path: directory.path("console.sqlite"), configuration: patient)
-                try await other.writeWithoutTransaction { db in
-                    try db.execute(sql: "BEGIN IMMEDIATE")
-                    Thread.sleep(forTimeInterval: 6)
-                    try db.execute(sql: "COMMIT")
-                }
-                try other.close()
+                try await HeldWriteLock.take(directory.path("console.sqlite"), for: 6).release()
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
                 var finished: ModerationAction?
                 let deadline = ContinuousClock.now + .seconds(60)
