@@ -110,12 +110,7 @@ struct OperationsBinaryTests {
                 let token = try await sandbox.accessToken()
                 let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=1", token: token).jsonObject()
                 let slug = try #require(((list?["items"] as? [[String: Any]]) ?? []).first?["slug"] as? String)
-                let page = try await rawHTTP(.GET, base + "/libraries/\(slug)", headers: [("Cookie", session)])
-                let csrf = try #require(RawForms.field("csrf", in: page.text))
-                let decided = try await rawHTTP(
-                    .POST, base + "/libraries/\(slug)/decide",
-                    headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
-                    body: RawForms.body([("csrf", csrf), ("key", UUID().uuidString), ("seen", "pending"), ("decision", "approve")]))
+                let decided = try await RawForms.approve(slug: slug, base: base, session: session)
                 #expect(decided.status == 303)
                 // The PATCH is on its way (held by the slow backend) when the signal comes.
                 let deadline = Date().addingTimeInterval(20)

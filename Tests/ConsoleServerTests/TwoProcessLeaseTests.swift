@@ -40,16 +40,11 @@ struct TwoProcessLeaseTests {
                 let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=1", token: token).jsonObject()
                 let slug = try #require(((list?["items"] as? [[String: Any]]) ?? []).first?["slug"] as? String)
                 let path = "/api/v1/libraries/moderation/\(slug)"
-                let page = try await rawHTTP(.GET, base + "/libraries/\(slug)", headers: [("Cookie", session)])
-                let csrf = try #require(RawForms.field("csrf", in: page.text))
 
                 // act: the approval goes to the first console; once its PATCH is held at the backend,
                 // a third connection takes the write lock for 6 s (past the 5-s busy timeout), so the
                 // sender's lease renewals fail; the second console's runner keeps looking all along
-                let decided = try await rawHTTP(
-                    .POST, base + "/libraries/\(slug)/decide",
-                    headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
-                    body: RawForms.body([("csrf", csrf), ("key", UUID().uuidString), ("seen", "pending"), ("decision", "approve")]))
+                let decided = try await RawForms.approve(slug: slug, base: base, session: session)
                 #expect(decided.status == 303)
                 let arrival = ContinuousClock.now + .seconds(30)
                 while await proxy.arrived(.patch, path) == 0, ContinuousClock.now < arrival { try await Task.sleep(for: .milliseconds(20)) }

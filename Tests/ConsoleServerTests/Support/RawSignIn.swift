@@ -30,4 +30,14 @@ enum RawForms {
             body: body([("csrf", field("csrf", in: page.text) ?? ""), ("login", login), ("password", password)]))
         return cookies(answer).first { $0.hasPrefix("bc_session=") }
     }
+
+    /// Approves the library `slug` from its page at `base`, signed in as `session`, as the
+    /// page's Approve button sends it; answers the console's answer.
+    static func approve(slug: String, base: String, session: String) async throws -> RawAnswer {
+        let page = try await rawHTTP(.GET, base + "/libraries/\(slug)", headers: [("Cookie", session)])
+        return try await rawHTTP(
+            .POST, base + "/libraries/\(slug)/decide",
+            headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
+            body: body([("csrf", field("csrf", in: page.text) ?? ""), ("key", UUID().uuidString), ("seen", "pending"), ("decision", "approve")]))
+    }
 }
