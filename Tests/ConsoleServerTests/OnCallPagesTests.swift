@@ -73,7 +73,7 @@ struct OnCallPagesTests {
             ])
             // check
             #expect(refused.status == .badRequest)
-            #expect(refused.contains("The console does not know a staff member called &lt;script&gt;alert(1)&lt;/script&gt;"))
+            #expect(refused.contains("The console does not know a staff member called \u{2068}&lt;script&gt;alert(1)&lt;/script&gt;\u{2069}"))
             #expect(refused.contains(#"<input type="hidden" name="member" value="&lt;script&gt;alert(1)&lt;/script&gt;">"#), "the list kept as sent")
             #expect(!refused.contains("<script>alert(1)"))
             #expect(try await ModerationStore(path: directory.path("console.sqlite")).rotation() == nil)
@@ -106,11 +106,11 @@ struct OnCallPagesTests {
             #expect(listed(typed) == ["staff", "maria", "jonas"], "Enter adds what was typed, in the console's spelling")
             let unknown = try await send(["staff", "maria", "jonas"], [("add_username", "‏zoë <b>"), ("edit", "add")])
             #expect(unknown.status == .badRequest)
-            #expect(unknown.contains("The console does not know a staff member called ‏zoë &lt;b&gt;: they must sign in once first. Nothing was changed."))
+            #expect(unknown.contains("The console does not know a staff member called \u{2068}‏zoë &lt;b&gt;\u{2069}: they must sign in once first. Nothing was changed."))
             #expect(unknown.contains(#"name="add_username" value="‏zoë &lt;b&gt;""#), "the typed name is kept to correct")
             #expect(listed(unknown) == ["staff", "maria", "jonas"])
             let twice = try await send(["staff", "maria"], [("add", "maria"), ("edit", "add")])
-            #expect(twice.contains("maria is in the rotation already."))
+            #expect(twice.contains("\u{2068}maria\u{2069} is in the rotation already."))
             let up = try await send(["staff", "maria", "jonas"], [("edit", "up:2")])
             #expect(listed(up) == ["staff", "jonas", "maria"])
             let down = try await send(["staff", "jonas", "maria"], [("edit", "down:0")])
@@ -118,6 +118,15 @@ struct OnCallPagesTests {
             let removed = try await send(["jonas", "staff", "maria"], [("edit", "remove:1")])
             #expect(listed(removed) == ["jonas", "maria"])
             #expect(try await store.rotation() == nil, "nothing stored before Save")
+            // A button for another list, or none the page offers, is refused: never a save.
+            for stale in ["remove:99", "up:0", "down:1", "up:-1", "up:+1", "up:abc", "up:", "frobnicate", ""] {
+                let refused = try await send(["jonas", "maria"], [("edit", stale)])
+                #expect(refused.status == .badRequest, "\(stale)")
+                #expect(refused.contains("That button does not match the list as it stands"), "\(stale)")
+            }
+            let typedNotAdded = try await send(["jonas", "maria"], [("add_username", "staff"), ("edit", "save")])
+            #expect(typedNotAdded.contains("is typed in the add field but not added"))
+            #expect(try await store.rotation() == nil, "nothing stored by a refused button")
             let saved = try await send(["jonas", "maria"], [("edit", "save")])
             #expect(saved.status == .seeOther)
             #expect(try await store.rotation()?.members.map(\.username) == ["jonas", "maria"])

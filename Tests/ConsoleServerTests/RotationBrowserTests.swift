@@ -29,7 +29,7 @@ struct RotationBrowserTests {
             try await browser.type(typo, into: "input[name=add_username]")
             try await browser.press(WebDriver.Key.enter)
             let refused = try await browser.source(containing: "does not know a staff member called")
-            #expect(refused.contains("called ‏جوناس &lt;b&gt;jonass&lt;/b&gt; 📚: they must sign in once first"), "named, escaped")
+            #expect(refused.contains("called \u{2068}‏جوناس &lt;b&gt;jonass&lt;/b&gt; 📚\u{2069}: they must sign in once first"), "named, escaped, set apart")
             let kept = try await browser.execute("return document.querySelector('input[name=add_username]').value;") as? String
             #expect(kept == typo, "the typed name is kept to correct")
             _ = try await browser.execute("document.querySelector('input[name=add_username]').value = '';")

@@ -232,8 +232,8 @@ struct SessionExpiryWorkTests {
             // act
             let sent = try await stranger.post("/libraries/\(slug)/decide", form: [("csrf", "x"), ("key", "k"), ("seen", "pending"), ("decision", "approve")])
             // check
-            // Nothing kept, but after signing in the form's page again (its script offers back what was typed there).
-            #expect(sent.status == .seeOther && sent.location == "/sign-in?next=%2Flibraries%2F\(slug)", "\(sent.location ?? "")")
+            // Nothing kept, but said so, and after signing in the form's page again (its script offers back what was typed there).
+            #expect(sent.status == .seeOther && sent.location == "/sign-in?form_not_sent=1&next=%2Flibraries%2F\(slug)", "\(sent.location ?? "")")
             let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
             #expect(kept == 0)
         }
@@ -267,5 +267,29 @@ extension String {
     var htmlEscapedForTest: String {
         replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
             .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    @Test("forms sent with no session at all: a rotation edited on its own answer page goes back to On call, and a decision says it was not saved and where it was going")
+    func formsWithoutAnySession() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, _ in
+            // setup: a browser that never signed in (its cookie cleared), the page each form was on
+            let anonymous = Browser(client: browser.client)
+            // act 1: Up pressed on the rotation form, itself shown at the form's own address after an earlier edit
+            anonymous.headers = [("Referer", "http://127.0.0.1/on-call/rotation")]
+            let rotation = try await anonymous.post("/on-call/rotation", form: [("csrf", "x"), ("member", "staff"), ("edit", "up:1")])
+            // check: sign-in returns to /on-call, a page that opens, not to the form's address
+            #expect(rotation.status == .seeOther)
+            #expect(rotation.location == "/sign-in?form_not_sent=1&next=%2Fon-call")
+            // act 2: a report's decision with no cookie at all
+            anonymous.headers = [("Referer", "http://127.0.0.1/reports/11")]
+            let decision = try await anonymous.post("/reports/11/decide", form: [("csrf", "x"), ("decision", "resolve"), ("seen", "open")])
+            // check: said not saved, and where it was going
+            let location = try #require(decision.location)
+            #expect(location.contains("form_not_sent=1") && location.contains("next=%2Freports%2F11"), "\(location)")
+            anonymous.headers = []
+            let signIn = try await anonymous.get(location)
+            #expect(signIn.contains("the form you sent was not saved"))
+            #expect(signIn.contains("go back to \u{2068}/reports/11\u{2069}"))
+        }
     }
 }

@@ -142,7 +142,7 @@ struct SessionWarningBrowserTests {
             _ = try await browser.currentURL { $0.contains("/sign-in") && $0.contains("next=%2Freports%2F\(id)") }
             let signIn = try await browser.source(containing: "id=\"password\"")
             #expect(signIn.contains("the form you sent was not saved"), "\(signIn.prefix(3000))")
-            #expect(signIn.contains("go back to /reports/\(id)"))
+            #expect(signIn.contains("go back to \u{2068}/reports/\(id)\u{2069}"))
             try await browser.submitStaffSignIn()
             // check: back on the report, the note in its box and said so; nothing stored meanwhile
             _ = try await browser.currentURL { $0.hasSuffix("/reports/\(id)") }

@@ -100,16 +100,12 @@ actor SessionManager {
         if let copy = recentlyRead[cookie], now.timeIntervalSince(copy.readAt) < cacheLifetime, now >= copy.readAt {
             return copy.session
         }
-        // The actor takes other calls while the read waits: a sign-out or touch landing meanwhile reads again.
-        for _ in 0..<3 {
-            let writesBefore = sessionWrites
-            let session = try await store.session(id: RandomToken.digest(cookie))
-            guard sessionWrites == writesBefore else { continue }
-            if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
-            recentlyRead[cookie] = session.map { ($0, now) }
-            return session
-        }
-        return try await store.session(id: RandomToken.digest(cookie))
+        let id = RandomToken.digest(cookie)
+        // A sign-out or touch landing while the read waited reads again; never settled, it is not kept.
+        guard let session = try await settledRead({ try await store.session(id: id) }) else { return try await store.session(id: id) }
+        if recentlyRead.count > 10_000 { recentlyRead.removeAll() }
+        recentlyRead[cookie] = session.map { ($0, now) }
+        return session
     }
 
     /// Drops the in-memory copy of one session, before anything writes to it.

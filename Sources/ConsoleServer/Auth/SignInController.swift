@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import ModerationVocabulary
 import Hummingbird
 import Logging
 import ModerationStore
@@ -40,7 +41,7 @@ struct SignInController {
         if query[UnsentWork.formNotSentParameter] != nil {
             let back = query["next"].map { SafeRedirect.path($0) }.flatMap { $0 == SiteURL.dashboard.path ? nil : $0 }
             message = "You were not signed in (your session had ended, or you signed out in another tab or window), so the form you sent was not saved."
-                + (back.map { " Sign in to go back to \($0); what you typed there comes back if this browser kept it (it keeps it when scripts run), otherwise type it again." }
+                + (back.map { " Sign in to go back to \(TypedText.isolated($0)); what you typed there comes back if this browser kept it (it keeps it when scripts run), otherwise type it again." }
                     ?? " Sign in, then open that page again: what you typed could not be kept.")
         }
         if query[UnsentWork.notSavedParameter] != nil {

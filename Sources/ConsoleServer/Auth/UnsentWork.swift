@@ -48,9 +48,9 @@ struct UnsentWork: Sendable {
         } else if request.method == .post, Self.isDecisionPath(path) {
             if let owner, let key = await keep(&request, path: path, owner: owner, context: context) {
                 query.append(("kept", key))
-            } else if ending != nil {
-                // Nobody to keep it for (the session is long gone): at least say it was not saved.
-                query.append((Self.notSavedParameter, "1"))
+            } else {
+                // Nobody to keep it for (the session is long gone, or there was none): at least say it was not saved.
+                query.append((ending != nil ? Self.notSavedParameter : Self.formNotSentParameter, "1"))
             }
             // Back to the page the form was on after signing in (its script offers back what was typed there).
             if query.allSatisfy({ $0.name != "kept" }), let page = Self.pageOfForm(referer: request.headers[.referer], decisionPath: path) {
@@ -60,17 +60,22 @@ struct UnsentWork: Sendable {
             // Any other form: said to be unsent, and sign-in goes back to the page it was on,
             // whose script offers back what was typed there (kept in the tab, never here).
             query.append((Self.formNotSentParameter, "1"))
-            if let page = Self.pageOfForm(referer: request.headers[.referer]) { query.append(("next", page)) }
+            if let page = Self.pageOfForm(referer: request.headers[.referer], formPath: path) { query.append(("next", page)) }
         }
         return SiteURL.signIn.path(query: query)
     }
 
     /// The page a form was posted from: the `Referer`'s path and query when it is one of ours,
     /// else, for a decision, the item's page (the decision address without `/decide`).
-    static func pageOfForm(referer: String?, decisionPath: String? = nil) -> String? {
+    /// A page that was itself the answer to this form (`formPath`: a refusal, a list being
+    /// edited) cannot be opened: its parent page is, as for `/on-call/rotation` and `/on-call`.
+    static func pageOfForm(referer: String?, decisionPath: String? = nil, formPath: String? = nil) -> String? {
         if let referer, let url = URLComponents(string: referer), !url.percentEncodedPath.isEmpty {
-            let page = url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
-            if SafeRedirect.path(page) == page, !page.hasPrefix(SiteURL.signIn.path) { return page }
+            var page = url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+            if url.percentEncodedPath == formPath {
+                page = String(url.percentEncodedPath[..<(url.percentEncodedPath.lastIndex(of: "/") ?? url.percentEncodedPath.startIndex)])
+            }
+            if !page.isEmpty, SafeRedirect.path(page) == page, !page.hasPrefix(SiteURL.signIn.path) { return page }
         }
         let suffix = "/decide"
         guard let decisionPath, decisionPath.hasSuffix(suffix) else { return nil }

@@ -42,11 +42,18 @@ struct RotationForm: Decodable, Sendable {
     /// must be known to the console (it needs their Book Corners id) and not listed already.
     func edited(staff: [StaffMember]) throws(RotationError) -> [String]? {
         var names = self.names
-        let button = edit ?? "save"
-        let parts = button.split(separator: ":")
-        let index = parts.count == 2 ? Int(parts[1]) : nil
-        switch (parts.first.map(String.init) ?? "", index) {
-        case ("add", _), ("enter", _):
+        // No button named (an older page, a script): add what the add fields hold, else save.
+        let button = edit ?? "enter"
+        // "save", "add", "enter" alone; "up", "down", "remove" with a row number in plain digits.
+        let parts = button.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let row = parts.count == 2 && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber } ? Int(parts[1]) : nil
+        let action = parts.count == 1 || row != nil ? parts[0] : ""
+        switch (action, row) {
+        case ("save", nil):
+            // A name typed but not added is not dropped without a word.
+            if let typed = addUsername?.trimmingCharacters(in: .whitespaces), !typed.isEmpty { throw .typedNotAdded(String(typed.prefix(60))) }
+            return nil
+        case ("add", nil), ("enter", nil):
             // Enter with nothing to add means Save rotation.
             guard let name = addedName else {
                 if button == "enter" { return nil }
@@ -66,7 +73,8 @@ struct RotationForm: Decodable, Sendable {
         case ("remove", let index?) where names.indices.contains(index):
             names.remove(at: index)
         default:
-            return nil
+            // A button for a list that has changed since (or none the page offers): never a save.
+            throw .unknownListChange
         }
         return names
     }

@@ -1,3 +1,5 @@
+import ModerationVocabulary
+
 /// Why a rotation or an override was refused, in words staff can act on.
 public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
     case noMembers
@@ -13,6 +15,8 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
     case noSuchOverride
     case noOneToAdd
     case alreadyListed(String)
+    case unknownListChange
+    case typedNotAdded(String)
 
     public var description: String {
         switch self {
@@ -21,7 +25,7 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
         case .repeatedMember(let name):
             "\(name) is in the rotation twice: list each person once."
         case .unknownStaff(let name):
-            "The console does not know a staff member called \(name): they must sign in once first."
+            "The console does not know a staff member called \(TypedText.isolated(name)): they must sign in once first."
         case .shiftTooShort(let days):
             "A shift lasts at least 1 day, not \(days)."
         case .shiftTooLong(let days):
@@ -41,7 +45,11 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
         case .noOneToAdd:
             "Pick someone from the list, or type their username, then press Add."
         case .alreadyListed(let name):
-            "\(name) is in the rotation already."
+            "\(TypedText.isolated(name)) is in the rotation already."
+        case .typedNotAdded(let name):
+            "\(TypedText.isolated(name)) is typed in the add field but not added: press Add to the rotation, or empty the field, then save."
+        case .unknownListChange:
+            "That button does not match the list as it stands: use the buttons next to the names shown."
         }
     }
 }
