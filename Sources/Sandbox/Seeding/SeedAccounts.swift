@@ -12,7 +12,9 @@ public enum SeedAccounts {
     /// The seeded staff accounts of the sandbox database at `path` (id and username), in seeding order:
     /// what `console demo` builds its demo rotation from.
     public static func staffAccounts(databasePath path: String) throws -> [(id: Int, username: String)] {
-        try DatabaseQueue(path: path).read { db in
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        return try DatabaseQueue(path: path, configuration: configuration).read { db in
             try Row.fetchAll(db, sql: "SELECT id, username FROM user WHERE isStaff = 1 AND username <> 'seedbot' ORDER BY id")
                 .map { (id: $0["id"], username: $0["username"]) }
         }

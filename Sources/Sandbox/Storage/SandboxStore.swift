@@ -14,6 +14,8 @@ struct SandboxStore: Sendable {
     ) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
+        // A sandbox started on a file another one just let go of (a restart) waits for it, not fails.
+        configuration.busyMode = .timeout(5)
         let pool = try DatabasePool(path: path, configuration: configuration)
         try SandboxMigrations.migrator.migrate(pool)
         self.writer = pool
