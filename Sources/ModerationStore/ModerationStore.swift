@@ -191,6 +191,7 @@ enum ModerationStoreMigrations {
         }
         DeviceMigrations.register(in: &migrator)
         BackendBudgetMigrations.register(in: &migrator)
+        OnCallMigrations.registerHandoffIdentity(in: &migrator)
         return migrator
     }
 }

@@ -59,7 +59,7 @@ struct HandoffServiceTests {
             now: { [handoffAt] in handoffAt.addingTimeInterval(120) }, logger: ConsoleFixture.quietLogger
         ).tick()
         // check
-        let digest = try #require(try await store.shiftHandoff(0)).digest
+        let digest = try #require(try await store.shiftHandoff(at: handoffAt)).digest
         #expect(digest.alerts == [
             HandoffDigest.Alert(
                 queue: .reports, openedAt: opened, acknowledgedBy: "alice", acknowledgedAt: opened.addingTimeInterval(600), escalated: false,
@@ -96,15 +96,15 @@ struct HandoffServiceTests {
             HandoffFixture.report(2, libraryName: "Reported Two", createdAt: handoffAt.addingTimeInterval(-2 * 3_600)),
         ], at: handoffAt)
         try await store.saveMirror(summary: HandoffFixture.summary(at: handoffAt))
-        try await store.saveHandoffNote(
-            shiftIndex: 0, author: alice, text: "Report 12 needs a call to the owner.",
+        try await store.savePendingHandoffNote(
+            author: alice, text: "Report 12 needs a call to the owner.",
             audit: HandoffFixture.entry("handoff.note", by: alice, at: handoffAt), now: handoffAt.addingTimeInterval(-600))
         let nudges = Counter()
         // act: 30 s after the hand-off
         let built = await service(store, at: handoffAt.addingTimeInterval(30), nudges: nudges).tick()
         // check
-        #expect(built == 0)
-        let handoff = try #require(try await store.shiftHandoff(0))
+        let handoff = try #require(try await store.shiftHandoff(at: handoffAt))
+        #expect(built == handoff)
         #expect(handoff.outgoing == alice && handoff.incoming == bob)
         #expect(handoff.startsAt == shiftStart && handoff.endsAt == handoffAt)
         let digest = handoff.digest
@@ -124,16 +124,16 @@ struct HandoffServiceTests {
         #expect(digest.waitingCount == 6 && digest.overdueCount == 3)
         #expect(digest.note?.text == "Report 12 needs a call to the owner." && digest.note?.author == "alice")
         #expect(digest.alerts.isEmpty && digest.timeZone == "Europe/Rome")
-        // One message, to bob, keyed by the shift; the dispatcher was nudged.
+        // One message, to bob, keyed by the hand-off; the dispatcher was nudged.
         let messages = try await store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
         let message = try #require(messages.first)
-        #expect(messages.count == 1 && message.recipientUserId == bob.id && message.dedupeKey == "handoff-0" && message.actionId == nil)
+        #expect(messages.count == 1 && message.recipientUserId == bob.id && message.dedupeKey == "handoff-\(handoff.id)" && message.actionId == nil)
         let payload = try #require(try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
         let alert = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: String])
         #expect(alert["title"] == "Your on-call shift has begun")
         #expect(alert["body"] == "alice handed over: 5 decisions, 6 waiting (3 overdue). Note: Report 12 needs a call to the owner.")
         let data = try #require(payload["data"] as? [String: Any])
-        #expect(data["type"] as? String == "shift.handoff" && data["shift"] as? Int == 0)
+        #expect(data["type"] as? String == "shift.handoff" && data["handoff"] as? Int == Int(handoff.id))
         #expect(nudges.value == 1)
     }
 
@@ -154,9 +154,9 @@ struct HandoffServiceTests {
         let results = await [one, two]
         let again = [await first.tick(), await second.tick()]
         // check
-        #expect(results.compactMap { $0 } == [0])
+        #expect(results.compactMap { $0?.endsAt } == [handoffAt])
         #expect(again == [nil, nil])
-        #expect(try await fixture.store.shiftHandoffs(limit: 10).map(\.shiftIndex) == [0])
+        #expect(try await fixture.store.shiftHandoffs(limit: 10).map(\.endsAt) == [handoffAt])
         #expect(try await fixture.store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10).count == 1)
     }
 
@@ -172,7 +172,7 @@ struct HandoffServiceTests {
         let inTime = await service(fixture.store, at: handoffAt.addingTimeInterval(86_400 - 60)).tick()
         // check
         #expect(late == nil && beforeStart == nil)
-        #expect(inTime == 0)
+        #expect(inTime?.endsAt == handoffAt && inTime?.outgoing == alice && inTime?.incoming == bob)
         #expect(try await fixture.store.shiftHandoffs(limit: 10).count == 1)
     }
 
@@ -193,6 +193,62 @@ struct HandoffServiceTests {
         }).tick()
         // check
         #expect(asked.values == [DateInterval(start: shiftStart, end: handoffAt)])
-        #expect(try await fixture.store.shiftHandoff(0)?.digest.alerts == [episode])
+        #expect(try await fixture.store.shiftHandoff(at: handoffAt)?.digest.alerts == [episode])
+    }
+
+    @Test("an override starts and ends a hand-off of its own: alice → carol as the cover starts, carol → alice as it ends, each with its note")
+    func overridesHandOff() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: carol covers alice's shift for a day; alice and carol each leave a note
+        let fixture = try await fixture(directory)
+        let coverStart = shiftStart.addingTimeInterval(2 * 86_400), coverEnd = shiftStart.addingTimeInterval(3 * 86_400)
+        try await fixture.store.addOverride(
+            staff: carol, startsAt: coverStart, endsAt: coverEnd, note: "", audit: HandoffFixture.entry("override.add", by: alice, at: shiftStart),
+            now: shiftStart)
+        try await fixture.store.savePendingHandoffNote(
+            author: alice, text: "For carol", audit: HandoffFixture.entry("handoff.note", by: alice, at: coverStart), now: coverStart.addingTimeInterval(-60))
+        // act
+        let into = await service(fixture.store, at: coverStart.addingTimeInterval(10)).tick()
+        try await fixture.store.savePendingHandoffNote(
+            author: carol, text: "Back to alice", audit: HandoffFixture.entry("handoff.note", by: carol, at: coverEnd), now: coverEnd.addingTimeInterval(-60))
+        let outOf = await service(fixture.store, at: coverEnd.addingTimeInterval(10)).tick()
+        let rotationTurn = await service(fixture.store, at: handoffAt.addingTimeInterval(10)).tick()
+        // check
+        #expect(into?.outgoing == alice && into?.incoming == carol && into?.startsAt == shiftStart && into?.endsAt == coverStart)
+        #expect(into?.digest.note?.text == "For carol")
+        #expect(outOf?.outgoing == carol && outOf?.incoming == alice && outOf?.startsAt == coverStart && outOf?.endsAt == coverEnd)
+        #expect(outOf?.digest.note?.text == "Back to alice")
+        #expect(rotationTurn?.outgoing == alice && rotationTurn?.incoming == bob && rotationTurn?.startsAt == coverEnd)
+        #expect(rotationTurn?.digest.note == nil)
+        let messages = try await fixture.store.outboxMessages(status: nil, eventType: .shiftHandoff, limit: 10)
+        #expect(Set(messages.map(\.recipientUserId)) == [carol.id, alice.id, bob.id] && messages.count == 3)
+    }
+
+    @Test("after a rotation change a note written before it goes with the next hand-off, and the old hand-off keeps its own")
+    func noteSurvivesRotationChange() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // setup: alice → bob handed over (shift 0 of the old rotation), then bob writes a note and
+        // the rotation is changed to start yesterday, so the new rotation's "shift 0" is bob's shift under way
+        let fixture = try await fixture(directory)
+        let first = try #require(await service(fixture.store, at: handoffAt.addingTimeInterval(10)).tick())
+        let changedAt = handoffAt.addingTimeInterval(2 * 86_400)
+        try await fixture.store.savePendingHandoffNote(
+            author: bob, text: "Written before the change", audit: HandoffFixture.entry("handoff.note", by: bob, at: changedAt), now: changedAt)
+        let changed = try Rotation(
+            members: [bob, carol], shiftDays: 1, handoff: LocalTime(hour: 18, minute: 0), timeZone: fixture.rotation.timeZone,
+            startDate: LocalDate(changedAt, in: fixture.rotation.timeZone).adding(days: -1))
+        try await fixture.store.saveRotation(changed, audit: HandoffFixture.entry("rotation.save", by: bob, at: changedAt), now: changedAt)
+        // act: the new rotation's first hand-off, bob → carol at 18:00
+        let schedule = try #require(try await fixture.store.onCallSchedule(since: changedAt, now: changedAt))
+        let due = try #require(schedule.nextHandoff(after: changedAt))
+        let built = await service(fixture.store, at: due.at.addingTimeInterval(10)).tick()
+        // check
+        #expect(due.outgoing.member == bob && due.incoming.member == carol)
+        #expect(built?.endsAt == due.at && built?.id != first.id)
+        #expect(built?.digest.note?.text == "Written before the change")
+        #expect(try await fixture.store.shiftHandoff(id: first.id)?.digest.note == nil)
+        #expect(try await fixture.store.shiftHandoffs(limit: 10).count == 2)
     }
 }

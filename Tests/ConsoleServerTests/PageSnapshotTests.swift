@@ -394,6 +394,19 @@ struct PageSnapshotTests {
         #expect(html.contains(PageModels.escapedHostile), "the hostile string, escaped")
     }
 
+    @Test("the Hand-offs page of someone not on call keeps a refused note's text beside its error, and shows their own note not handed over")
+    func handoffsNotOnCall() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        // act
+        let html = try renderer.render(PageModels.handoffsNotOnCall(), with: "handoffs").html
+        // check
+        try Snapshot.expect(html, matches: "handoffs-not-on-call")
+        #expect(!html.contains("handoff-note-form"), "no form for someone not on call")
+        #expect(html.contains(#"<textarea rows="5" cols="70" readonly>\#(PageModels.escapedHostile)</textarea>"#))
+        #expect(html.contains("Your note, not handed over yet"))
+    }
+
     @Test("no navigation link shows the bulk confirmation's selection count")
     func bulkConfirmNavigation() async throws {
         // setup

@@ -29,7 +29,7 @@ import Testing
             outsideChangeCount: 3,
             note: note.map { .init(author: "alice", text: $0, writtenAt: endsAt.addingTimeInterval(-3_600)) })
         return ShiftHandoff(
-            shiftIndex: 6, startsAt: endsAt.addingTimeInterval(-7 * 86_400), endsAt: endsAt, outgoing: StaffMember(id: 1, username: "alice"),
+            id: 6, startsAt: endsAt.addingTimeInterval(-7 * 86_400), endsAt: endsAt, outgoing: StaffMember(id: 1, username: "alice"),
             incoming: StaffMember(id: 2, username: "bob"), digest: digest, builtAt: endsAt.addingTimeInterval(30),
             dismissedAt: dismissed ? endsAt.addingTimeInterval(3_600) : nil, dismissedBy: dismissed ? "bob" : nil)
     }
@@ -38,13 +38,13 @@ import Testing
     func fullDigest() {
         // setup
         let followUp = HandoffNote(
-            id: 1, shiftIndex: 6, kind: .followUp, author: StaffMember(id: 1, username: "alice"), text: "Done: **all** of it",
+            id: 1, handoffID: 6, kind: .followUp, author: StaffMember(id: 1, username: "alice"), text: "Done: **all** of it",
             writtenAt: endsAt.addingTimeInterval(1_800))
         // act
         let text = HandoffMarkdown(handoff: handoff(note: "# Not a heading\nLine <two> | pipes", dismissed: true), followUps: [followUp]).text()
         // check
         #expect(text == """
-            # Hand-off of shift 6
+            # Hand-off 6: alice to bob, 2026-11-09 09:00
 
             alice → bob, 2026-11-02 09:00 – 2026-11-09 09:00 (Europe/Rome)
 

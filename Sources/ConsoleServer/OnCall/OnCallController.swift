@@ -68,9 +68,8 @@ struct OnCallController {
                     .joined(separator: ", ") + ".",
             handoffs: handoffs.map { handoff in
                 OnCallPage.HandoffLine(
-                    text: "Shift \(handoff.shiftIndex): \(handoff.outgoing.username) → \(handoff.incoming.username), "
-                        + CountText.of(handoff.digest.decisionCount, "decision", "decisions"),
-                    href: SiteURL.onCallHandoff(handoff.shiftIndex).path)
+                    text: HandoffPage.title(of: handoff) + ": " + CountText.of(handoff.digest.decisionCount, "decision", "decisions"),
+                    href: SiteURL.onCallHandoff(handoff.id).path)
             },
             hasHandoffs: !handoffs.isEmpty, hasRotation: schedule != nil,
             rotationSummary: rotation.map { rotation in

@@ -56,10 +56,10 @@ enum SiteURL: Hashable, Sendable {
     case onCallCalendarFeedRevoke
     case calendarFeed(String)
     // On call: hand-offs
-    case onCallHandoff(Int)
+    case onCallHandoff(Int64)
     case onCallHandoffNote
-    case onCallHandoffFollowUp(Int)
-    case onCallHandoffDismiss(Int)
+    case onCallHandoffFollowUp(Int64)
+    case onCallHandoffDismiss(Int64)
     // On call: alerts
     case onCallTarget
     case onCallAlertAcknowledge(Int64)
@@ -122,10 +122,10 @@ enum SiteURL: Hashable, Sendable {
         /// A staff member's shifts as iCalendar; the secret token is the only key (calendar apps send no cookie).
         case calendarFeed = "/calendar/:token"
         // On call: hand-offs
-        case onCallHandoff = "/on-call/handoffs/:shift"
+        case onCallHandoff = "/on-call/handoffs/:handoff"
         case onCallHandoffNote = "/on-call/handoffs/note"
-        case onCallHandoffFollowUp = "/on-call/handoffs/:shift/follow-up"
-        case onCallHandoffDismiss = "/on-call/handoffs/:shift/dismiss"
+        case onCallHandoffFollowUp = "/on-call/handoffs/:handoff/follow-up"
+        case onCallHandoffDismiss = "/on-call/handoffs/:handoff/dismiss"
         // On call: alerts
         case onCallTarget = "/on-call/alerts/targets"
         case onCallAlertAcknowledge = "/on-call/alerts/:id/acknowledge"
@@ -222,7 +222,7 @@ enum SiteURL: Hashable, Sendable {
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key
         case .staticFile(let name): name
         // On call: hand-offs
-        case .onCallHandoff(let shift), .onCallHandoffFollowUp(let shift), .onCallHandoffDismiss(let shift): String(shift)
+        case .onCallHandoff(let id), .onCallHandoffFollowUp(let id), .onCallHandoffDismiss(let id): String(id)
         // On call: alerts
         case .onCallAlertAcknowledge(let id): String(id)
         default: nil

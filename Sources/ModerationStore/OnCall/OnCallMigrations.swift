@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The on-call tables, appended to the store's migrator. Never edit a landed migration.
@@ -163,6 +164,77 @@ enum OnCallMigrations {
                     outboxMessageId TEXT
                 );
                 CREATE INDEX queueAlertNotice_alert ON queueAlertNotice(alertId, id);
+                """)
+        }
+    }
+
+    /// Registered after every other migration: hand-offs keyed by their instant, not a shift number.
+    static func registerHandoffIdentity(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v31-handoffs-by-instant") { db in
+            // A rotation shift's number restarts when the rotation changes, so "shift 0" named an
+            // old hand-off and the one under way at once, and the new one's note was refused. A
+            // hand-off is now who and when: its instant (`endsAt`) is unique. Stored hand-offs keep
+            // their old number as their id, so links and pushes already sent still open them.
+            // Notes already handed over follow their hand-off by that id; a note not handed over
+            // yet becomes its author's pending note, which goes with their next hand-off.
+            try db.execute(sql: """
+                CREATE TABLE shiftHandoffByInstant (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    startsAt DATETIME NOT NULL,               -- the outgoing person's turn began
+                    endsAt DATETIME NOT NULL UNIQUE,          -- the hand-off: its identity
+                    outgoingId INTEGER NOT NULL,
+                    outgoingUsername TEXT NOT NULL,
+                    incomingId INTEGER NOT NULL,
+                    incomingUsername TEXT NOT NULL,
+                    digest TEXT NOT NULL,                     -- HandoffDigest as JSON
+                    builtAt DATETIME NOT NULL,
+                    dismissedAt DATETIME,
+                    dismissedBy TEXT,
+                    CHECK ((dismissedAt IS NULL) = (dismissedBy IS NULL))
+                );
+                INSERT OR IGNORE INTO shiftHandoffByInstant
+                    (id, startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt, dismissedAt, dismissedBy)
+                    SELECT shiftIndex, startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt, dismissedAt, dismissedBy
+                    FROM shiftHandoff ORDER BY builtAt;
+                CREATE TABLE handoffNoteByInstant (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    handoffId INTEGER REFERENCES shiftHandoffByInstant(id), -- NULL: a note not handed over yet
+                    kind TEXT NOT NULL CHECK (kind IN ('note', 'followUp')),
+                    authorId INTEGER NOT NULL,
+                    authorUsername TEXT NOT NULL,
+                    text TEXT NOT NULL CHECK (length(text) >= 1),  -- the length limit is the console's: joined old notes may pass it
+                    writtenAt DATETIME NOT NULL,
+                    CHECK (handoffId IS NOT NULL OR kind = 'note')
+                );
+                INSERT INTO handoffNoteByInstant (id, handoffId, kind, authorId, authorUsername, text, writtenAt)
+                    SELECT note.id, note.shiftIndex, note.kind, note.authorId, note.authorUsername, note.text, note.writtenAt
+                    FROM handoffNote note JOIN shiftHandoffByInstant handoff ON handoff.id = note.shiftIndex;
+                """)
+            // Notes for shifts never handed over: one pending note per author, their texts joined
+            // oldest first, so a note written before a rotation change is not lost.
+            let pending = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT authorId, authorUsername, text, writtenAt FROM handoffNote
+                    WHERE kind = 'note' AND shiftIndex NOT IN (SELECT id FROM shiftHandoffByInstant)
+                    ORDER BY authorId, writtenAt, id
+                    """)
+            for (authorID, rows) in Dictionary(grouping: pending, by: { $0["authorId"] as Int64 }) {
+                guard let newest = rows.last else { continue }
+                let text = rows.map { $0["text"] as String }.joined(separator: "\n\n")
+                try db.execute(
+                    sql: "INSERT INTO handoffNoteByInstant (handoffId, kind, authorId, authorUsername, text, writtenAt) VALUES (NULL, 'note', ?, ?, ?, ?)",
+                    arguments: [authorID, newest["authorUsername"] as String, text, newest["writtenAt"] as Date])
+            }
+            try db.execute(sql: """
+                DROP TABLE handoffNote;
+                DROP TABLE shiftHandoff;
+                ALTER TABLE shiftHandoffByInstant RENAME TO shiftHandoff;
+                ALTER TABLE handoffNoteByInstant RENAME TO handoffNote;
+                CREATE INDEX shiftHandoff_shown ON shiftHandoff(incomingId, endsAt) WHERE dismissedAt IS NULL;
+                CREATE UNIQUE INDEX handoffNote_pending ON handoffNote(authorId) WHERE handoffId IS NULL;
+                CREATE UNIQUE INDEX handoffNote_note ON handoffNote(handoffId) WHERE kind = 'note';
+                CREATE INDEX handoffNote_handoff ON handoffNote(handoffId, writtenAt);
                 """)
         }
     }

@@ -102,8 +102,32 @@ public struct OnCallSchedule: Sendable {
         return turns
     }
 
-    /// The rotation shift `index`: when it starts and ends. Its hand-off is at `endsAt`.
-    public func shift(_ index: Int) -> (startsAt: Date, endsAt: Date) {
-        (rotation.start(ofShift: index), rotation.start(ofShift: index + 1))
+    /// A hand-off: the moment the person on call changes, whether the rotation's turn or an
+    /// override changes it. `outgoing` ends and `incoming` begins at `at`; who and when is its
+    /// identity, never a shift number, so a rotation change cannot make two hand-offs one.
+    public struct Handoff: Sendable, Equatable {
+        public let outgoing: Turn
+        public let incoming: Turn
+        public var at: Date { incoming.startsAt }
+    }
+
+    /// The latest hand-off at or before `instant`, looking back at most `lookback`.
+    public func latestHandoff(atOrBefore instant: Date, lookback: TimeInterval) -> Handoff? {
+        // Reach a longest shift further back, so the outgoing turn's start is its real start.
+        let from = instant.addingTimeInterval(-lookback - Double(Rotation.maxShiftDays + 1) * 86_400)
+        let turns = self.turns(from: from, to: instant.addingTimeInterval(1))
+        guard let index = turns.indices.last(where: { $0 > 0 && turns[$0].startsAt <= instant }),
+            turns[index].startsAt >= instant.addingTimeInterval(-lookback)
+        else { return nil }
+        return Handoff(outgoing: turns[index - 1], incoming: turns[index])
+    }
+
+    /// The next hand-off after `instant`: from whoever is on call then to the next person.
+    /// `nil` before the rotation starts, and when nobody else takes over within `horizon`;
+    /// the outgoing turn is cut at `instant`.
+    public func nextHandoff(after instant: Date, horizon: TimeInterval = 120 * 86_400) -> Handoff? {
+        let (now, next) = nowAndNext(at: instant, horizon: horizon)
+        guard let now, let next else { return nil }
+        return Handoff(outgoing: now, incoming: next)
     }
 }

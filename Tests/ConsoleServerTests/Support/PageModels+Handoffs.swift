@@ -28,7 +28,7 @@ extension PageModels {
             outsideChangeCount: 3,
             note: .init(author: "staff", text: hostile, writtenAt: endsAt.addingTimeInterval(-3_600)))
         return ShiftHandoff(
-            shiftIndex: 6, startsAt: endsAt.addingTimeInterval(-7 * 86_400), endsAt: endsAt, outgoing: StaffMember(id: 3, username: "staff"),
+            id: 6, startsAt: endsAt.addingTimeInterval(-7 * 86_400), endsAt: endsAt, outgoing: StaffMember(id: 3, username: "staff"),
             incoming: StaffMember(id: 4, username: "maria"), digest: digest, builtAt: endsAt.addingTimeInterval(30),
             dismissedAt: dismissed ? endsAt.addingTimeInterval(3_600) : nil, dismissedBy: dismissed ? "maria" : nil)
     }
@@ -36,27 +36,40 @@ extension PageModels {
     static func handoffModels() -> [(template: String, model: Any)] {
         let handoff = handoff()
         let followUp = HandoffNote(
-            id: 1, shiftIndex: 6, kind: .followUp, author: StaffMember(id: 3, username: "staff"), text: hostile, writtenAt: now.addingTimeInterval(600))
+            id: 1, handoffID: 6, kind: .followUp, author: StaffMember(id: 3, username: "staff"), text: hostile, writtenAt: now.addingTimeInterval(600))
         return [
             ("handoffs", HandoffsPage(
                 layout: layout("Hand-offs", active: nil),
-                current: HandoffsPage.Current(
-                    shift: 7, onCall: "staff", handoffAt: "2026-11-25 09:00", incoming: "maria", canWriteNote: true, noteText: hostile,
-                    noteAuthor: "staff", noteWritten: "2026-11-19 10:00", hasNote: true, noteURL: "/on-call/handoffs/note"),
-                timeZone: "Europe/Rome", rows: [HandoffsPage.Row(handoff), HandoffsPage.Row(Self.handoff(dismissed: true))], problem: hostile)),
+                current: handoffsCurrent(canWriteNote: true), timeZone: "Rome time, Europe/Rome", ownNote: nil,
+                rows: [HandoffsPage.Row(handoff), HandoffsPage.Row(Self.handoff(dismissed: true))], problem: hostile, keptText: hostile)),
             ("handoff", HandoffPage(
-                layout: layout("Hand-off of shift 6", active: nil), handoff: handoff, followUps: [followUp], viewerID: 3, followUpText: hostile,
+                layout: layout(HandoffPage.title(of: handoff), active: nil), handoff: handoff, followUps: [followUp], viewerID: 3, followUpText: hostile,
                 problem: hostile)),
             ("handoff-digest", HandoffDigestView(handoff.digest)),
         ]
     }
 
+    /// maria is on call until Wed 25 Nov 09:00, when staff takes over; `canWriteNote`: the viewer is maria.
+    static func handoffsCurrent(canWriteNote: Bool) -> HandoffsPage.Current {
+        HandoffsPage.Current(
+            onCall: "maria", hasOnCall: true, handoffAt: "Wed 25 Nov 09:00", handoffStamp: "1795593600", incoming: "staff", hasNext: true,
+            canWriteNote: canWriteNote, noteText: hostile, noteAuthor: "maria", noteWritten: "Thu 19 Nov 10:00", hasNote: true,
+            noteURL: "/on-call/handoffs/note")
+    }
+
+    /// The Hand-offs page for staff, not on call, whose note was refused and who has a note not handed over.
+    static func handoffsNotOnCall() -> HandoffsPage {
+        HandoffsPage(
+            layout: layout("Hand-offs", active: nil), current: handoffsCurrent(canWriteNote: false), timeZone: "Rome time, Europe/Rome",
+            ownNote: hostile, rows: [], problem: hostile, keptText: hostile)
+    }
+
     static func handoffPanel() -> HandoffPanel {
         HandoffPanel(
             received: .init(
-                from: "staff", shift: 6, period: "2026-11-11 12:06 – 2026-11-18 12:06", digestSummary: "4 decisions, 4 waiting (1 overdue)",
+                from: "staff", period: "2026-11-11 12:06 – 2026-11-18 12:06", digestSummary: "4 decisions, 4 waiting (1 overdue)",
                 noteText: hostile, hasNote: true, followUpCount: 1, hasFollowUps: true, href: "/on-call/handoffs/6",
                 dismissURL: "/on-call/handoffs/6/dismiss"),
-            noteLink: .init(shift: 7, hasNote: false, href: "/on-call/handoffs"))
+            noteLink: .init(incoming: "maria", handoffAt: "at Wed 25 Nov 09:00", hasNext: true, hasNote: false, href: "/on-call/handoffs"))
     }
 }

@@ -26,38 +26,48 @@ struct HandoffController {
 
     // MARK: Pages
 
-    private func list(request: Request, context: ConsoleRequestContext, problem: String? = nil, noteText: String? = nil) async throws -> Response {
+    private func list(request: Request, context: ConsoleRequestContext, problem: String? = nil, typedText: String? = nil) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let now = Date()
+        let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-HandoffNoteWriter.grace))
         var current: HandoffsPage.Current?
         var zone = "UTC"
-        if let schedule = try await store.onCallSchedule(since: now), let shift = schedule.rotation.shiftIndex(at: now) {
-            let rotationZone = schedule.rotation.timeZone
-            zone = rotationZone.identifier
-            let handoffAt = schedule.shift(shift).endsAt
-            let onCall = schedule.member(at: now)
-            let note = try await store.handoffNote(shiftIndex: shift)
+        var ownNote: HandoffNote?
+        if let schedule {
+            let clock = OnCallTimeText(zone: schedule.rotation.timeZone)
+            zone = "\(clock.clockName), \(schedule.rotation.timeZone.identifier)"
+            // The same question the header asks: who is on call now, and who next from when.
+            let (onCall, next) = schedule.nowAndNext(at: now)
+            let canWrite = try await HandoffNoteWriter.mayWrite(session.staffId, schedule: schedule, now: now, store: store)
+            // The note shown is the writer's: the viewer's when the form is theirs, else the person on call's.
+            let writer = canWrite ? session.staffId : onCall?.member.id
+            var note: HandoffNote?
+            if let writer { note = try await store.pendingHandoffNote(authorID: writer) }
             current = HandoffsPage.Current(
-                shift: shift, onCall: onCall?.username ?? "nobody", handoffAt: ZonedTimeText.text(handoffAt, in: rotationZone),
-                incoming: schedule.member(at: handoffAt)?.username ?? "nobody", canWriteNote: onCall?.id == session.staffId,
-                noteText: noteText ?? note?.text ?? "", noteAuthor: note?.author.username ?? "",
-                noteWritten: note.map { ZonedTimeText.text($0.writtenAt, in: rotationZone) } ?? "", hasNote: note != nil,
-                noteURL: SiteURL.onCallHandoffNote.path)
+                onCall: onCall?.member.username ?? "", hasOnCall: onCall != nil, handoffAt: next.map { clock.dayAndTime($0.startsAt) } ?? "",
+                handoffStamp: next.map { String(Int($0.startsAt.timeIntervalSince1970)) } ?? "", incoming: next?.member.username ?? "",
+                hasNext: next != nil, canWriteNote: canWrite, noteText: typedText ?? note?.text ?? "", noteAuthor: note?.author.username ?? "",
+                noteWritten: note.map { clock.dayAndTime($0.writtenAt) } ?? "", hasNote: note != nil, noteURL: SiteURL.onCallHandoffNote.path)
+            if !canWrite, writer != session.staffId { ownNote = try await store.pendingHandoffNote(authorID: session.staffId) }
         }
         let page = await HandoffsPage(
-            layout: LayoutModel(context: context, title: "Hand-offs", active: .onCall, summary: try MirrorPageData.navigationCounts(store)), current: current, timeZone: zone,
-            rows: try store.shiftHandoffs(limit: Self.listed).map(HandoffsPage.Row.init), problem: problem)
+            layout: LayoutModel(context: context, title: "Hand-offs", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
+            current: current, timeZone: zone, ownNote: ownNote?.text, rows: try store.shiftHandoffs(limit: Self.listed).map(HandoffsPage.Row.init),
+            problem: problem, keptText: typedText ?? "")
         var response = try renderer.render(page, with: "handoffs").response(from: request, context: context)
         if problem != nil { response.status = .badRequest }
         return response
     }
 
-    private func show(request: Request, context: ConsoleRequestContext, problem: String? = nil, followUpText: String = "") async throws -> Response {
+    private func show(
+        request: Request, context: ConsoleRequestContext, handoff given: ShiftHandoff? = nil, problem: String? = nil, followUpText: String = ""
+    ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let handoff = try await requestedHandoff(context)
+        let handoff = if let given { given } else { try await requestedHandoff(context) }
         let page = HandoffPage(
-            layout: LayoutModel(context: context, title: "Hand-off of shift \(handoff.shiftIndex)", active: .onCall, summary: try await MirrorPageData.navigationCounts(store)),
-            handoff: handoff, followUps: try await store.handoffFollowUps(shiftIndex: handoff.shiftIndex), viewerID: session.staffId,
+            layout: LayoutModel(
+                context: context, title: HandoffPage.title(of: handoff), active: .onCall, summary: try await MirrorPageData.navigationCounts(store)),
+            handoff: handoff, followUps: try await store.handoffFollowUps(handoffID: handoff.id), viewerID: session.staffId,
             followUpText: followUpText, problem: problem)
         var response = try renderer.render(page, with: "handoff").response(from: request, context: context)
         if problem != nil { response.status = .badRequest }
@@ -66,39 +76,54 @@ struct HandoffController {
 
     // MARK: Changes
 
-    /// The person on call writes or edits the note for the coming hand-off.
+    /// The person on call writes or edits the note for the next person; it goes with their next hand-off.
     @Sendable func saveNote(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: HandoffNoteForm.self, context: context)
         let text = form.text ?? ""
         let now = Date()
-        guard let shift = form.shift.flatMap({ Int($0) }) else { throw ConsoleError.badInput("The note form names no shift: reload the page and try again.") }
-        guard let schedule = try await store.onCallSchedule(since: now), schedule.rotation.shiftIndex(at: now) == shift else {
-            try await sessions.flash(HandoffError.alreadyHandedOver.description, sessionID: session.id)
-            return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
+        let author = StaffMember(id: session.staffId, username: session.username)
+        let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-HandoffNoteWriter.grace))
+        guard try await HandoffNoteWriter.mayWrite(session.staffId, schedule: schedule, now: now, store: store) else {
+            return try await refuseLateNote(request: request, context: context, text: text, form: form, schedule: schedule, now: now)
         }
-        guard schedule.member(at: now)?.id == session.staffId else {
-            try await sessions.flash("Only the person on call now writes the note for the next person.", sessionID: session.id)
-            return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
-        }
+        let next = schedule?.nextHandoff(after: now)
         let entry = audit.staffEntry(
-            "handoff.note", targetKind: "handoff", targetId: String(shift), targetName: "hand-off of shift \(shift)", context: context,
+            "handoff.note", targetKind: "handoffNote", targetId: String(session.staffId),
+            targetName: next.map { "note for \($0.incoming.member.username)" } ?? "note for the next person", context: context,
             userAgent: request.userAgent)
         do {
-            try await store.saveHandoffNote(
-                shiftIndex: shift, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry, now: now)
+            try await store.savePendingHandoffNote(author: author, text: text, audit: entry, now: now)
         } catch let error as HandoffError {
-            switch error {
-            case .emptyNote, .noteTooLong:
-                return try await list(request: request, context: context, problem: error.description, noteText: text)
-            default:
-                try await sessions.flash(error.description, sessionID: session.id)
-                return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
-            }
+            return try await list(request: request, context: context, problem: error.description, typedText: text)
         }
-        try await sessions.flash("Note saved: it goes with the hand-off digest.", sessionID: session.id)
+        let whom = next.map { " for \($0.incoming.member.username)" } ?? ""
+        try await sessions.flash("Note saved\(whom): it goes with the digest at your hand-off.", sessionID: session.id)
         return .redirect(to: SiteURL.onCallHandoffs.path, type: .normal)
+    }
+
+    /// A note from someone who may not write it now. When their hand-off happened while they
+    /// wrote, its page opens with the text in the follow-up form; otherwise the list says who
+    /// is on call. The text is kept either way.
+    private func refuseLateNote(
+        request: Request, context: ConsoleRequestContext, text: String, form: HandoffNoteForm, schedule: OnCallSchedule?, now: Date
+    ) async throws -> Response {
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let promised = form.handoffAt.flatMap(TimeInterval.init).map { Date(timeIntervalSince1970: $0) }
+        let since = promised?.addingTimeInterval(-1) ?? now.addingTimeInterval(-HandoffService.backfillLimit)
+        if let handoff = try await store.latestHandoff(outgoingID: session.staffId, since: since) {
+            let clock = OnCallTimeText(zone: TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
+            return try await show(
+                request: request, context: context, handoff: handoff,
+                problem: "Your hand-off to \(handoff.incoming.username) happened at \(clock.dayAndTime(handoff.endsAt)), before this note was "
+                    + "saved, so it did not go with the digest. Your text is below: add it as a follow-up.",
+                followUpText: text)
+        }
+        let onCall = schedule?.member(at: now)?.username
+        let problem = "Only the person on call writes the note for the next person"
+            + (onCall.map { ", and \($0) is on call now" } ?? ", and nobody is on call now") + ". Your text is below, not saved."
+        return try await list(request: request, context: context, problem: problem, typedText: text)
     }
 
     /// The outgoing person adds a follow-up after the hand-off.
@@ -108,25 +133,17 @@ struct HandoffController {
         let handoff = try await requestedHandoff(context)
         let form = try await request.decodeForm(as: HandoffFollowUpForm.self, context: context)
         let text = form.text ?? ""
-        let back = SiteURL.onCallHandoff(handoff.shiftIndex).path
         let entry = audit.staffEntry(
-            "handoff.followUp", targetKind: "handoff", targetId: String(handoff.shiftIndex), targetName: "hand-off of shift \(handoff.shiftIndex)",
+            "handoff.followUp", targetKind: "handoff", targetId: String(handoff.id), targetName: HandoffPage.title(of: handoff),
             context: context, userAgent: request.userAgent)
         do {
             try await store.addHandoffFollowUp(
-                shiftIndex: handoff.shiftIndex, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry,
-                now: Date())
+                handoffID: handoff.id, author: StaffMember(id: session.staffId, username: session.username), text: text, audit: entry, now: Date())
         } catch let error as HandoffError {
-            switch error {
-            case .emptyNote, .noteTooLong:
-                return try await show(request: request, context: context, problem: error.description, followUpText: text)
-            default:
-                try await sessions.flash(error.description, sessionID: session.id)
-                return .redirect(to: back, type: .normal)
-            }
+            return try await show(request: request, context: context, handoff: handoff, problem: error.description, followUpText: text)
         }
         try await sessions.flash("Follow-up added.", sessionID: session.id)
-        return .redirect(to: back, type: .normal)
+        return .redirect(to: SiteURL.onCallHandoff(handoff.id).path, type: .normal)
     }
 
     /// The incoming person takes the hand-off off their dashboard.
@@ -135,15 +152,15 @@ struct HandoffController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let handoff = try await requestedHandoff(context)
         let form = try await request.decodeForm(as: HandoffDismissForm.self, context: context)
-        let back = form.from == "dashboard" ? SiteURL.dashboard.path : SiteURL.onCallHandoff(handoff.shiftIndex).path
+        let back = form.from == "dashboard" ? SiteURL.dashboard.path : SiteURL.onCallHandoff(handoff.id).path
         let entry = audit.staffEntry(
-            "handoff.dismiss", targetKind: "handoff", targetId: String(handoff.shiftIndex), targetName: "hand-off of shift \(handoff.shiftIndex)",
+            "handoff.dismiss", targetKind: "handoff", targetId: String(handoff.id), targetName: HandoffPage.title(of: handoff),
             statusBefore: ShiftHandoff.State.shown.rawValue, statusAfter: ShiftHandoff.State.dismissed.rawValue, context: context,
             userAgent: request.userAgent)
         let flash: String
         do {
             try await store.dismissHandoff(
-                shiftIndex: handoff.shiftIndex, by: StaffMember(id: session.staffId, username: session.username), audit: entry, now: Date())
+                id: handoff.id, by: StaffMember(id: session.staffId, username: session.username), audit: entry, now: Date())
             flash = "Hand-off dismissed: it stays on the Hand-offs page."
         } catch let error as HandoffError {
             flash = error.description
@@ -153,8 +170,8 @@ struct HandoffController {
     }
 
     private func requestedHandoff(_ context: ConsoleRequestContext) async throws -> ShiftHandoff {
-        guard let text = SiteURL.Route.onCallHandoff.value(in: context.parameters), text.count <= 9,
-            text.allSatisfy({ $0.isASCII && $0.isNumber }), let shift = Int(text), shift >= 0, let handoff = try await store.shiftHandoff(shift)
+        guard let text = SiteURL.Route.onCallHandoff.value(in: context.parameters), text.count <= 18,
+            text.allSatisfy({ $0.isASCII && $0.isNumber }), let id = Int64(text), let handoff = try await store.shiftHandoff(id: id)
         else { throw ConsoleError.notFound }
         return handoff
     }

@@ -1,7 +1,7 @@
-/// The note for the coming hand-off: the shift the form was shown for (so a note sent after
-/// the hand-off is not filed under the next shift) and its text.
+/// The note for the coming hand-off: the hand-off the page promised (seconds since 1970, so a
+/// note sent after it happened is recognised as late) and the text.
 struct HandoffNoteForm: Decodable, Sendable {
-    var shift: String?
+    var handoffAt: String?
     var text: String?
 }
 

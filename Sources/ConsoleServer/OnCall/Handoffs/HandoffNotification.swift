@@ -7,7 +7,7 @@ enum HandoffNotification {
 
     static func push(for handoff: ShiftHandoff) -> PushNotification {
         PushNotification(
-            title: "Your on-call shift has begun", body: body(for: handoff), type: .shiftHandoff, ids: ["shift": handoff.shiftIndex])
+            title: "Your on-call shift has begun", body: body(for: handoff), type: .shiftHandoff, ids: ["handoff": Int(handoff.id)])
     }
 
     /// "alice handed over: 14 decisions, 9 waiting (2 overdue). Note: …"

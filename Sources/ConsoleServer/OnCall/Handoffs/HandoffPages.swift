@@ -2,15 +2,20 @@ import Foundation
 import ModerationStore
 import Mustache
 
-/// The Hand-offs page: the shift under way (and its note for the next person) and past hand-offs.
+/// The Hand-offs page: who is on call and the hand-off to come (with the note for the next
+/// person), and past hand-offs.
 struct HandoffsPage: MustacheParent {
-    /// The rotation shift under way.
+    /// The hand-off to come, from the schedule every page asks (`OnCallSchedule.nextHandoff`).
     struct Current: MustacheParent {
-        let shift: Int
         let onCall: String
+        let hasOnCall: Bool
         let handoffAt: String
+        /// The hand-off's instant as the form sends it back (seconds since 1970), so a note sent
+        /// after that hand-off is recognised as late.
+        let handoffStamp: String
         let incoming: String
-        /// The viewer is on call now: the note form is theirs.
+        let hasNext: Bool
+        /// The viewer may write the note now (`HandoffNoteWriter`).
         let canWriteNote: Bool
         let noteText: String
         let noteAuthor: String
@@ -20,10 +25,12 @@ struct HandoffsPage: MustacheParent {
 
         func child(named key: String) -> Any? {
             switch key {
-            case "shift": shift
             case "onCall": onCall
+            case "hasOnCall": hasOnCall
             case "handoffAt": handoffAt
+            case "handoffStamp": handoffStamp
             case "incoming": incoming
+            case "hasNext": hasNext
             case "canWriteNote": canWriteNote
             case "noteText": noteText
             case "noteAuthor": noteAuthor
@@ -36,21 +43,17 @@ struct HandoffsPage: MustacheParent {
     }
 
     struct Row: MustacheParent {
-        let shift: Int
+        let title: String
         let href: String
         let period: String
-        let outgoing: String
-        let incoming: String
         let decisions: Int
         let dismissed: Bool
 
         func child(named key: String) -> Any? {
             switch key {
-            case "shift": shift
+            case "title": title
             case "href": href
             case "period": period
-            case "outgoing": outgoing
-            case "incoming": incoming
             case "decisions": decisions
             case "dismissed": dismissed
             default: nil
@@ -63,21 +66,32 @@ struct HandoffsPage: MustacheParent {
     let current: Current?
     let hasCurrent: Bool
     let timeZone: String
+    /// The viewer's own note not handed over yet, when the form is not theirs now.
+    let ownNote: String
+    let hasOwnNote: Bool
     let rows: [Row]
     let isEmpty: Bool
     let problem: String
     let hasProblem: Bool
+    /// Typed text a refusal kept where the form is not shown (the viewer is not on call).
+    let keptText: String
+    let hasKeptText: Bool
 
-    init(layout: LayoutModel, current: Current?, timeZone: String, rows: [Row], problem: String?) {
+    init(layout: LayoutModel, current: Current?, timeZone: String, ownNote: String?, rows: [Row], problem: String?, keptText: String = "") {
         self.layout = layout
         subnav = OnCallSubnav.links(current: .handoffs)
         self.current = current
         hasCurrent = current != nil
         self.timeZone = timeZone
+        self.ownNote = ownNote ?? ""
+        hasOwnNote = ownNote != nil
         self.rows = rows
         isEmpty = rows.isEmpty
         self.problem = problem ?? ""
         hasProblem = problem != nil
+        let keepsOutsideForm = current?.canWriteNote != true && problem != nil && !keptText.isEmpty
+        self.keptText = keepsOutsideForm ? keptText : ""
+        hasKeptText = keepsOutsideForm
     }
 
     func child(named key: String) -> Any? {
@@ -87,10 +101,14 @@ struct HandoffsPage: MustacheParent {
         case "current": current
         case "hasCurrent": hasCurrent
         case "timeZone": timeZone
+        case "ownNote": ownNote
+        case "hasOwnNote": hasOwnNote
         case "rows": rows
         case "isEmpty": isEmpty
         case "problem": problem
         case "hasProblem": hasProblem
+        case "keptText": keptText
+        case "hasKeptText": hasKeptText
         default: nil
         }
     }
@@ -99,11 +117,9 @@ struct HandoffsPage: MustacheParent {
 extension HandoffsPage.Row {
     init(_ handoff: ShiftHandoff) {
         let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
-        shift = handoff.shiftIndex
-        href = SiteURL.onCallHandoff(handoff.shiftIndex).path
+        title = HandoffPage.title(of: handoff)
+        href = SiteURL.onCallHandoff(handoff.id).path
         period = "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))"
-        outgoing = handoff.outgoing.username
-        incoming = handoff.incoming.username
         decisions = handoff.digest.decisionCount
         dismissed = handoff.state == .dismissed
     }
@@ -128,7 +144,7 @@ struct HandoffPage: MustacheParent {
 
     let layout: LayoutModel
     let subnav: [OnCallSubnav]
-    let shift: Int
+    let title: String
     let period: String
     let timeZone: String
     let outgoing: String
@@ -147,6 +163,9 @@ struct HandoffPage: MustacheParent {
     let listURL: String
     let problem: String
     let hasProblem: Bool
+    /// Typed text a refusal kept where the follow-up form is not the viewer's.
+    let keptText: String
+    let hasKeptText: Bool
 
     init(
         layout: LayoutModel, handoff: ShiftHandoff, followUps: [HandoffNote], viewerID: Int, followUpText: String = "", problem: String? = nil
@@ -155,7 +174,7 @@ struct HandoffPage: MustacheParent {
         func time(_ date: Date) -> String { ZonedTimeText.text(date, in: zone) }
         self.layout = layout
         subnav = OnCallSubnav.links(current: .handoffs)
-        shift = handoff.shiftIndex
+        title = Self.title(of: handoff)
         period = "\(time(handoff.startsAt)) – \(time(handoff.endsAt))"
         timeZone = handoff.digest.timeZone
         outgoing = handoff.outgoing.username
@@ -167,20 +186,29 @@ struct HandoffPage: MustacheParent {
         self.followUps = followUps.map { FollowUp(author: $0.author.username, written: time($0.writtenAt), text: $0.text) }
         hasFollowUps = !followUps.isEmpty
         canFollowUp = viewerID == handoff.outgoing.id
-        followUpURL = SiteURL.onCallHandoffFollowUp(handoff.shiftIndex).path
+        followUpURL = SiteURL.onCallHandoffFollowUp(handoff.id).path
         self.followUpText = followUpText
         canDismiss = viewerID == handoff.incoming.id && handoff.state.allowedNext.contains(.dismissed)
-        dismissURL = SiteURL.onCallHandoffDismiss(handoff.shiftIndex).path
+        dismissURL = SiteURL.onCallHandoffDismiss(handoff.id).path
         listURL = SiteURL.onCallHandoffs.path
         self.problem = problem ?? ""
         hasProblem = problem != nil
+        let keepsOutsideForm = !canFollowUp && problem != nil && !followUpText.isEmpty
+        keptText = keepsOutsideForm ? followUpText : ""
+        hasKeptText = keepsOutsideForm
+    }
+
+    /// "Hand-off from alice to maria, Sat 28 Nov 10:00": who and when, its identity.
+    static func title(of handoff: ShiftHandoff) -> String {
+        let clock = OnCallTimeText(zone: TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
+        return "Hand-off from \(handoff.outgoing.username) to \(handoff.incoming.username), \(clock.dayAndTime(handoff.endsAt))"
     }
 
     func child(named key: String) -> Any? {
         switch key {
         case "layout": layout
         case "subnav": subnav
-        case "shift": shift
+        case "title": title
         case "period": period
         case "timeZone": timeZone
         case "outgoing": outgoing
@@ -199,6 +227,8 @@ struct HandoffPage: MustacheParent {
         case "listURL": listURL
         case "problem": problem
         case "hasProblem": hasProblem
+        case "keptText": keptText
+        case "hasKeptText": hasKeptText
         default: nil
         }
     }

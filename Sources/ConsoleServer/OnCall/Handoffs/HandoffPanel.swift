@@ -8,7 +8,6 @@ struct HandoffPanel: MustacheParent {
     /// A hand-off not yet dismissed by its incoming person.
     struct Received: MustacheParent {
         let from: String
-        let shift: Int
         let period: String
         let digestSummary: String
         let noteText: String
@@ -21,7 +20,6 @@ struct HandoffPanel: MustacheParent {
         func child(named key: String) -> Any? {
             switch key {
             case "from": from
-            case "shift": shift
             case "period": period
             case "digestSummary": digestSummary
             case "noteText": noteText
@@ -37,13 +35,18 @@ struct HandoffPanel: MustacheParent {
 
     /// The viewer is on call: their note for the coming hand-off.
     struct NoteLink: MustacheParent {
-        let shift: Int
+        /// Who takes over and when ("Sat 28 Nov 10:00"), from the schedule every page asks.
+        let incoming: String
+        let handoffAt: String
+        let hasNext: Bool
         let hasNote: Bool
         let href: String
 
         func child(named key: String) -> Any? {
             switch key {
-            case "shift": shift
+            case "incoming": incoming
+            case "handoffAt": handoffAt
+            case "hasNext": hasNext
             case "hasNote": hasNote
             case "href": href
             default: nil
@@ -62,19 +65,21 @@ struct HandoffPanel: MustacheParent {
         var received: Received?
         if let handoff = try await store.shownHandoff(incomingID: staffID) {
             let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
-            let followUps = try await store.handoffFollowUps(shiftIndex: handoff.shiftIndex).count
+            let followUps = try await store.handoffFollowUps(handoffID: handoff.id).count
             received = Received(
-                from: handoff.outgoing.username, shift: handoff.shiftIndex,
+                from: handoff.outgoing.username,
                 period: "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))",
                 digestSummary: HandoffDigestView.summary(handoff.digest), noteText: handoff.digest.note?.text ?? "",
                 hasNote: handoff.digest.note != nil, followUpCount: followUps, hasFollowUps: followUps > 0,
-                href: SiteURL.onCallHandoff(handoff.shiftIndex).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.shiftIndex).path)
+                href: SiteURL.onCallHandoff(handoff.id).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.id).path)
         }
         var noteLink: NoteLink?
-        if let schedule = try await store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID,
-            let shift = schedule.rotation.shiftIndex(at: now)
-        {
-            noteLink = await NoteLink(shift: shift, hasNote: try store.handoffNote(shiftIndex: shift) != nil, href: SiteURL.onCallHandoffs.path)
+        if let schedule = try await store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID {
+            let clock = OnCallTimeText(zone: schedule.rotation.timeZone)
+            let next = schedule.nextHandoff(after: now)
+            noteLink = NoteLink(
+                incoming: next?.incoming.member.username ?? "", handoffAt: next.map { "at " + clock.dayAndTime($0.at) } ?? "", hasNext: next != nil,
+                hasNote: try await store.pendingHandoffNote(authorID: staffID) != nil, href: SiteURL.onCallHandoffs.path)
         }
         return HandoffPanel(received: received, noteLink: noteLink)
     }

@@ -4,7 +4,8 @@ import ModerationStore
 import ServiceLifecycle
 
 /// Builds each hand-off's digest once it has happened and tells the incoming person with a
-/// `shift.handoff` message. The stored row decides: two processes on one database may both
+/// `shift.handoff` message. A hand-off is any change of the person on call: the rotation's
+/// turn or an override's start or end (`OnCallSchedule.latestHandoff`). The stored row decides: two processes on one database may both
 /// build a digest, but only the one whose row lands stores the message. A hand-off more than
 /// a day old is left alone, so a console installed today does not fill in history.
 actor HandoffService: Service {
@@ -36,9 +37,9 @@ actor HandoffService: Service {
         await repeatUntilShutdown(every: interval) { await self.tick() }
     }
 
-    /// Builds the latest hand-off if it is due; answers the shift it stored, if this call stored one.
+    /// Builds the latest hand-off if it is due; answers the one it stored, if this call stored one.
     @discardableResult
-    func tick() async -> Int? {
+    func tick() async -> ShiftHandoff? {
         do {
             return try await buildDueHandoff()
         } catch {
@@ -48,33 +49,32 @@ actor HandoffService: Service {
         }
     }
 
-    private func buildDueHandoff() async throws -> Int? {
+    private func buildDueHandoff() async throws -> ShiftHandoff? {
         let at = now()
-        guard let rotation = try await store.rotation(), let current = rotation.shiftIndex(at: at), current >= 1 else { return nil }
-        let shift = current - 1
-        let schedule = OnCallSchedule(rotation: rotation, overrides: [])
-        let (startsAt, endsAt) = schedule.shift(shift)
-        guard at.timeIntervalSince(endsAt) <= Self.backfillLimit, try await store.shiftHandoff(shift) == nil,
-            let withOverrides = try await store.onCallSchedule(since: startsAt),
-            let outgoing = withOverrides.member(at: endsAt.addingTimeInterval(-1)), let incoming = withOverrides.member(at: endsAt)
+        // The schedule from far enough back that the outgoing turn's overrides are in it.
+        let since = at.addingTimeInterval(-Self.backfillLimit - Double(Rotation.maxShiftDays + 1) * 86_400)
+        guard let schedule = try await store.onCallSchedule(since: since, now: at),
+            let due = schedule.latestHandoff(atOrBefore: at, lookback: Self.backfillLimit),
+            try await store.shiftHandoff(at: due.at) == nil
         else { return nil }
-        let digest = try await builder.digest(startsAt: startsAt, endsAt: endsAt, timeZone: rotation.timeZone, asOf: at)
-        let handoff = ShiftHandoff(
-            shiftIndex: shift, startsAt: startsAt, endsAt: endsAt, outgoing: outgoing, incoming: incoming, digest: digest, builtAt: at)
-        let stored = try await store.recordHandoff(handoff) { final in self.message(for: final, now: at) }
-        guard stored else { return nil }
-        logger.info("hand-off digest built", metadata: ["shift": "\(shift)", "incoming": "\(incoming.username)"])
+        let digest = try await builder.digest(
+            startsAt: due.outgoing.startsAt, endsAt: due.at, timeZone: schedule.rotation.timeZone, asOf: at)
+        let planned = ShiftHandoff.Planned(
+            startsAt: due.outgoing.startsAt, endsAt: due.at, outgoing: due.outgoing.member, incoming: due.incoming.member, digest: digest,
+            builtAt: at)
+        guard let stored = try await store.recordHandoff(planned, message: { final in self.message(for: final, now: at) }) else { return nil }
+        logger.info("hand-off digest built", metadata: ["handoff": "\(stored.id)", "incoming": "\(stored.incoming.username)"])
         nudge()
-        return shift
+        return stored
     }
 
     private nonisolated func message(for handoff: ShiftHandoff, now: Date) -> OutboxMessage {
         let push = HandoffNotification.push(for: handoff)
         let id = UUID().uuidString
-        let headers = push.headers(messageID: id, bundleID: bundleID, collapseID: "handoff-\(handoff.shiftIndex)", now: now)
+        let headers = push.headers(messageID: id, bundleID: bundleID, collapseID: "handoff-\(handoff.id)", now: now)
         let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
         return OutboxMessage(
             id: id, actionId: nil, recipientUserId: handoff.incoming.id, eventType: push.type, payload: push.payloadJSON(), headers: headerJSON,
-            createdAt: now, expiresAt: push.expiration(now: now), dedupeKey: "handoff-\(handoff.shiftIndex)")
+            createdAt: now, expiresAt: push.expiration(now: now), dedupeKey: "handoff-\(handoff.id)")
     }
 }

@@ -2,7 +2,6 @@
 public enum HandoffError: Error, Equatable, CustomStringConvertible, Sendable {
     case emptyNote
     case noteTooLong(Int)
-    case alreadyHandedOver
     case noSuchHandoff
     case notOutgoing
     case notIncoming
@@ -15,10 +14,8 @@ public enum HandoffError: Error, Equatable, CustomStringConvertible, Sendable {
             "The note is empty: write something, or leave it."
         case .noteTooLong(let length):
             "The note has \(length) characters; at most \(HandoffNote.maxLength) fit: shorten it."
-        case .alreadyHandedOver:
-            "The hand-off has already happened, so the note went with its digest: add a follow-up instead."
         case .noSuchHandoff:
-            "There is no hand-off digest for that shift."
+            "There is no such hand-off."
         case .notOutgoing:
             "Only the person who handed over can add a follow-up to this hand-off."
         case .notIncoming:

@@ -16,7 +16,7 @@ public struct HandoffMarkdown: Sendable {
         let zone = TimeZone(identifier: digest.timeZone) ?? .gmt
         func time(_ date: Date) -> String { ZonedTimeText.text(date, in: zone) }
         var lines: [String] = []
-        lines.append("# Hand-off of shift \(handoff.shiftIndex)")
+        lines.append("# Hand-off \(handoff.id): \(Self.escaped(handoff.outgoing.username)) to \(Self.escaped(handoff.incoming.username)), \(time(handoff.endsAt))")
         lines.append("")
         lines.append("\(Self.escaped(handoff.outgoing.username)) → \(Self.escaped(handoff.incoming.username)), "
             + "\(time(handoff.startsAt)) – \(time(handoff.endsAt)) (\(digest.timeZone))")

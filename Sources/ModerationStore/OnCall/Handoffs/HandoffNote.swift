@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// What the outgoing person writes for the next one: one note before the hand-off (edited in
-/// place until then), and any number of follow-ups after it.
+/// What the outgoing person writes for the next one: one note before the hand-off (their
+/// pending note, edited in place until a hand-off of theirs takes it), and any number of
+/// follow-ups after it.
 public struct HandoffNote: Sendable, Equatable, FetchableRecord {
     public static let databaseTableName = "handoffNote"
     /// The longest text a note or follow-up may have, in Unicode scalars (as SQLite counts).
@@ -14,15 +15,16 @@ public struct HandoffNote: Sendable, Equatable, FetchableRecord {
     }
 
     public let id: Int64
-    public let shiftIndex: Int
+    /// The hand-off it went with; `nil` for a note not handed over yet.
+    public let handoffID: Int64?
     public let kind: Kind
     public let author: StaffMember
     public let text: String
     public let writtenAt: Date
 
-    public init(id: Int64, shiftIndex: Int, kind: Kind, author: StaffMember, text: String, writtenAt: Date) {
+    public init(id: Int64, handoffID: Int64?, kind: Kind, author: StaffMember, text: String, writtenAt: Date) {
         self.id = id
-        self.shiftIndex = shiftIndex
+        self.handoffID = handoffID
         self.kind = kind
         self.author = author
         self.text = text
@@ -31,7 +33,7 @@ public struct HandoffNote: Sendable, Equatable, FetchableRecord {
 
     public init(row: Row) throws {
         id = row["id"]
-        shiftIndex = row["shiftIndex"]
+        handoffID = row["handoffId"]
         guard let kind = Kind(rawValue: row["kind"]) else { throw HandoffError.unreadableNote }
         self.kind = kind
         author = StaffMember(id: row["authorId"], username: row["authorUsername"])
@@ -39,9 +41,12 @@ public struct HandoffNote: Sendable, Equatable, FetchableRecord {
         writtenAt = row["writtenAt"]
     }
 
-    /// `text` trimmed, or why it cannot be a note: empty, or longer than `maxLength`.
+    /// `text` trimmed with its line breaks as LF, or why it cannot be a note: empty, or longer than `maxLength`.
     public static func checked(_ text: String) throws(HandoffError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Browsers send a textarea's line breaks as CR LF but count each as one character
+        // against `maxlength`: store them as LF, so the limit means the same on both sides.
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        let trimmed = lines.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyNote }
         guard trimmed.unicodeScalars.count <= maxLength else { throw .noteTooLong(trimmed.unicodeScalars.count) }
         return trimmed

@@ -6,42 +6,53 @@ import GRDB
 extension ModerationStore {
     // MARK: Digests
 
-    /// Stores the hand-off of `handoff.shiftIndex` with the note written for it, unless one is
-    /// stored already; only when this call's row landed is `message` (built from the final
-    /// digest) stored too. `false` when another process stored the hand-off first.
-    public func recordHandoff(_ handoff: ShiftHandoff, message: @escaping @Sendable (ShiftHandoff) -> OutboxMessage) async throws -> Bool {
+    /// Stores `planned` with its outgoing person's pending note, unless a hand-off at that
+    /// instant is stored already; only when this call's row landed is `message` (built from the
+    /// final digest) stored too. `nil` when another process stored the hand-off first.
+    public func recordHandoff(
+        _ planned: ShiftHandoff.Planned, message: @escaping @Sendable (ShiftHandoff) -> OutboxMessage
+    ) async throws -> ShiftHandoff? {
         try await writer.write { db in
-            var handoff = handoff
+            var planned = planned
             // Read here, not by the caller: a note saved while the digest was being built still goes with it.
-            handoff.digest.note = try Self.handoffNote(shiftIndex: handoff.shiftIndex, db).map {
-                HandoffDigest.Note(author: $0.author.username, text: $0.text, writtenAt: $0.writtenAt)
-            }
+            let note = try Self.pendingHandoffNote(authorID: planned.outgoing.id, db)
+            planned.digest.note = note.map { HandoffDigest.Note(author: $0.author.username, text: $0.text, writtenAt: $0.writtenAt) }
             try db.execute(
                 sql: """
-                    INSERT INTO shiftHandoff (shiftIndex, startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(shiftIndex) DO NOTHING
+                    INSERT INTO shiftHandoff (startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT(endsAt) DO NOTHING
                     """,
                 arguments: [
-                    handoff.shiftIndex, handoff.startsAt, handoff.endsAt, handoff.outgoing.id, handoff.outgoing.username, handoff.incoming.id,
-                    handoff.incoming.username, try handoff.digest.json(), handoff.builtAt,
+                    planned.startsAt, planned.endsAt, planned.outgoing.id, planned.outgoing.username, planned.incoming.id,
+                    planned.incoming.username, try planned.digest.json(), planned.builtAt,
                 ])
-            guard db.changesCount == 1 else { return false }
+            guard db.changesCount == 1 else { return nil }
+            let handoff = planned.stored(id: db.lastInsertedRowID)
+            if let note {
+                try db.execute(
+                    sql: "UPDATE handoffNote SET handoffId = ? WHERE id = ? AND handoffId IS NULL", arguments: [handoff.id, note.id])
+            }
             _ = try Self.insertOwnOutboxMessage(message(handoff), db)
-            return true
+            return handoff
         }
     }
 
-    public func shiftHandoff(_ shiftIndex: Int) async throws -> ShiftHandoff? {
+    public func shiftHandoff(id: Int64) async throws -> ShiftHandoff? {
+        try await writer.read { db in try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE id = ?", arguments: [id]) }
+    }
+
+    /// The hand-off at `instant`, if one is stored.
+    public func shiftHandoff(at instant: Date) async throws -> ShiftHandoff? {
         try await writer.read { db in
-            try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE shiftIndex = ?", arguments: [shiftIndex])
+            try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE endsAt = ?", arguments: [instant])
         }
     }
 
     /// Past hand-offs, newest first.
     public func shiftHandoffs(limit: Int) async throws -> [ShiftHandoff] {
         try await writer.read { db in
-            try ShiftHandoff.fetchAll(db, sql: "SELECT * FROM shiftHandoff ORDER BY shiftIndex DESC LIMIT ?", arguments: [limit])
+            try ShiftHandoff.fetchAll(db, sql: "SELECT * FROM shiftHandoff ORDER BY endsAt DESC, id DESC LIMIT ?", arguments: [limit])
         }
     }
 
@@ -49,21 +60,29 @@ extension ModerationStore {
     public func shownHandoff(incomingID staffID: Int) async throws -> ShiftHandoff? {
         try await writer.read { db in
             try ShiftHandoff.fetchOne(
-                db, sql: "SELECT * FROM shiftHandoff WHERE incomingId = ? AND dismissedAt IS NULL ORDER BY shiftIndex DESC LIMIT 1",
+                db, sql: "SELECT * FROM shiftHandoff WHERE incomingId = ? AND dismissedAt IS NULL ORDER BY endsAt DESC LIMIT 1",
                 arguments: [staffID])
+        }
+    }
+
+    /// The newest hand-off `staffID` handed over at or after `since`: where a note sent too late belongs.
+    public func latestHandoff(outgoingID staffID: Int, since: Date) async throws -> ShiftHandoff? {
+        try await writer.read { db in
+            try ShiftHandoff.fetchOne(
+                db, sql: "SELECT * FROM shiftHandoff WHERE outgoingId = ? AND endsAt >= ? ORDER BY endsAt DESC LIMIT 1",
+                arguments: [staffID, since])
         }
     }
 
     /// Takes a hand-off off its incoming person's dashboard, with its audit entry. Only they
     /// may; a second dismissal (another tab, another process) is `alreadyDismissed`.
-    public func dismissHandoff(shiftIndex: Int, by staff: StaffMember, audit: AuditEntry, now: Date) async throws {
+    public func dismissHandoff(id: Int64, by staff: StaffMember, audit: AuditEntry, now: Date) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE shiftHandoff SET dismissedAt = ?, dismissedBy = ? WHERE shiftIndex = ? AND incomingId = ? AND dismissedAt IS NULL",
-                arguments: [now, staff.username, shiftIndex, staff.id])
+                sql: "UPDATE shiftHandoff SET dismissedAt = ?, dismissedBy = ? WHERE id = ? AND incomingId = ? AND dismissedAt IS NULL",
+                arguments: [now, staff.username, id, staff.id])
             guard db.changesCount == 1 else {
-                guard let found = try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE shiftIndex = ?", arguments: [shiftIndex])
-                else { throw HandoffError.noSuchHandoff }
+                guard let found = try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE id = ?", arguments: [id]) else { throw HandoffError.noSuchHandoff }
                 throw found.incoming.id == staff.id ? HandoffError.alreadyDismissed : HandoffError.notIncoming
             }
             var entry = audit
@@ -73,59 +92,63 @@ extension ModerationStore {
 
     // MARK: Notes
 
-    /// The note for the hand-off at the end of shift `shiftIndex`, if one was written.
-    public func handoffNote(shiftIndex: Int) async throws -> HandoffNote? {
-        try await writer.read { db in try Self.handoffNote(shiftIndex: shiftIndex, db) }
+    /// `authorID`'s note not handed over yet: it goes with their next hand-off.
+    public func pendingHandoffNote(authorID: Int) async throws -> HandoffNote? {
+        try await writer.read { db in try Self.pendingHandoffNote(authorID: authorID, db) }
     }
 
-    static func handoffNote(shiftIndex: Int, _ db: Database) throws -> HandoffNote? {
+    static func pendingHandoffNote(authorID: Int, _ db: Database) throws -> HandoffNote? {
         try HandoffNote.fetchOne(
-            db, sql: "SELECT * FROM handoffNote WHERE shiftIndex = ? AND kind = ?", arguments: [shiftIndex, HandoffNote.Kind.note.rawValue])
+            db, sql: "SELECT * FROM handoffNote WHERE authorId = ? AND handoffId IS NULL AND kind = ?",
+            arguments: [authorID, HandoffNote.Kind.note.rawValue])
     }
 
-    /// Follow-ups to the hand-off of shift `shiftIndex`, oldest first.
-    public func handoffFollowUps(shiftIndex: Int) async throws -> [HandoffNote] {
+    /// The note that went with hand-off `handoffID`, if one was written.
+    public func handoffNote(handoffID: Int64) async throws -> HandoffNote? {
         try await writer.read { db in
-            try HandoffNote.fetchAll(
-                db, sql: "SELECT * FROM handoffNote WHERE shiftIndex = ? AND kind = ? ORDER BY writtenAt, id",
-                arguments: [shiftIndex, HandoffNote.Kind.followUp.rawValue])
+            try HandoffNote.fetchOne(
+                db, sql: "SELECT * FROM handoffNote WHERE handoffId = ? AND kind = ?", arguments: [handoffID, HandoffNote.Kind.note.rawValue])
         }
     }
 
-    /// Writes or replaces the note for the coming hand-off of shift `shiftIndex`, with its audit
-    /// entry; once that hand-off is stored, the note is part of its digest and `alreadyHandedOver`.
-    public func saveHandoffNote(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
+    /// Follow-ups to hand-off `handoffID`, oldest first.
+    public func handoffFollowUps(handoffID: Int64) async throws -> [HandoffNote] {
+        try await writer.read { db in
+            try HandoffNote.fetchAll(
+                db, sql: "SELECT * FROM handoffNote WHERE handoffId = ? AND kind = ? ORDER BY writtenAt, id",
+                arguments: [handoffID, HandoffNote.Kind.followUp.rawValue])
+        }
+    }
+
+    /// Writes or replaces `author`'s pending note, with its audit entry: it goes with the next
+    /// hand-off they make, whenever the rotation puts it.
+    public func savePendingHandoffNote(author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
         let text = try HandoffNote.checked(text)
         try await writer.write { db in
-            guard try !Self.hasHandoff(shiftIndex, db) else { throw HandoffError.alreadyHandedOver }
             try db.execute(
                 sql: """
-                    INSERT INTO handoffNote (shiftIndex, kind, authorId, authorUsername, text, writtenAt) VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(shiftIndex) WHERE kind = 'note'
-                    DO UPDATE SET authorId = excluded.authorId, authorUsername = excluded.authorUsername, text = excluded.text, writtenAt = excluded.writtenAt
+                    INSERT INTO handoffNote (handoffId, kind, authorId, authorUsername, text, writtenAt) VALUES (NULL, ?, ?, ?, ?, ?)
+                    ON CONFLICT(authorId) WHERE handoffId IS NULL
+                    DO UPDATE SET authorUsername = excluded.authorUsername, text = excluded.text, writtenAt = excluded.writtenAt
                     """,
-                arguments: [shiftIndex, HandoffNote.Kind.note.rawValue, author.id, author.username, text, now])
+                arguments: [HandoffNote.Kind.note.rawValue, author.id, author.username, text, now])
             var entry = audit
             try self.append(&entry, db)
         }
     }
 
     /// Adds a follow-up to a stored hand-off, with its audit entry: only its outgoing person may.
-    public func addHandoffFollowUp(shiftIndex: Int, author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
+    public func addHandoffFollowUp(handoffID: Int64, author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
         let text = try HandoffNote.checked(text)
         try await writer.write { db in
-            guard let outgoingID = try Int.fetchOne(db, sql: "SELECT outgoingId FROM shiftHandoff WHERE shiftIndex = ?", arguments: [shiftIndex])
+            guard let outgoingID = try Int.fetchOne(db, sql: "SELECT outgoingId FROM shiftHandoff WHERE id = ?", arguments: [handoffID])
             else { throw HandoffError.noSuchHandoff }
             guard outgoingID == author.id else { throw HandoffError.notOutgoing }
             try db.execute(
-                sql: "INSERT INTO handoffNote (shiftIndex, kind, authorId, authorUsername, text, writtenAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [shiftIndex, HandoffNote.Kind.followUp.rawValue, author.id, author.username, text, now])
+                sql: "INSERT INTO handoffNote (handoffId, kind, authorId, authorUsername, text, writtenAt) VALUES (?, ?, ?, ?, ?, ?)",
+                arguments: [handoffID, HandoffNote.Kind.followUp.rawValue, author.id, author.username, text, now])
             var entry = audit
             try self.append(&entry, db)
         }
-    }
-
-    private static func hasHandoff(_ shiftIndex: Int, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM shiftHandoff WHERE shiftIndex = ?)", arguments: [shiftIndex]) ?? false
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import GRDB
 
-/// The hand-off at the end of rotation shift `shiftIndex`: who handed over to whom, the digest
-/// built then, and whether the person taking over has dismissed it from their dashboard.
+/// A hand-off that happened: who handed over to whom and when (its identity: one per instant),
+/// the digest built then, and whether the person taking over has dismissed it from their dashboard.
 public struct ShiftHandoff: Sendable, Equatable, FetchableRecord {
     public static let databaseTableName = "shiftHandoff"
 
-    public let shiftIndex: Int
+    /// Its row id: what its page's address and its push name.
+    public let id: Int64
+    /// When the outgoing person's turn began.
     public let startsAt: Date
     /// The hand-off itself.
     public let endsAt: Date
@@ -18,10 +20,10 @@ public struct ShiftHandoff: Sendable, Equatable, FetchableRecord {
     public let dismissedBy: String?
 
     public init(
-        shiftIndex: Int, startsAt: Date, endsAt: Date, outgoing: StaffMember, incoming: StaffMember, digest: HandoffDigest, builtAt: Date,
+        id: Int64, startsAt: Date, endsAt: Date, outgoing: StaffMember, incoming: StaffMember, digest: HandoffDigest, builtAt: Date,
         dismissedAt: Date? = nil, dismissedBy: String? = nil
     ) {
-        self.shiftIndex = shiftIndex
+        self.id = id
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.outgoing = outgoing
@@ -33,7 +35,7 @@ public struct ShiftHandoff: Sendable, Equatable, FetchableRecord {
     }
 
     public init(row: Row) throws {
-        shiftIndex = row["shiftIndex"]
+        id = row["id"]
         startsAt = row["startsAt"]
         endsAt = row["endsAt"]
         outgoing = StaffMember(id: row["outgoingId"], username: row["outgoingUsername"])
@@ -42,6 +44,29 @@ public struct ShiftHandoff: Sendable, Equatable, FetchableRecord {
         builtAt = row["builtAt"]
         dismissedAt = row["dismissedAt"]
         dismissedBy = row["dismissedBy"]
+    }
+
+    /// A hand-off about to be stored: everything but the id the store gives it.
+    public struct Planned: Sendable {
+        public let startsAt: Date
+        public let endsAt: Date
+        public let outgoing: StaffMember
+        public let incoming: StaffMember
+        public var digest: HandoffDigest
+        public let builtAt: Date
+
+        public init(startsAt: Date, endsAt: Date, outgoing: StaffMember, incoming: StaffMember, digest: HandoffDigest, builtAt: Date) {
+            self.startsAt = startsAt
+            self.endsAt = endsAt
+            self.outgoing = outgoing
+            self.incoming = incoming
+            self.digest = digest
+            self.builtAt = builtAt
+        }
+
+        func stored(id: Int64) -> ShiftHandoff {
+            ShiftHandoff(id: id, startsAt: startsAt, endsAt: endsAt, outgoing: outgoing, incoming: incoming, digest: digest, builtAt: builtAt)
+        }
     }
 
     public var state: State { dismissedAt == nil ? .shown : .dismissed }
