@@ -172,6 +172,6 @@ struct HandoffStoreTests {
         let next = try #require(try await store.recordHandoff(bobsHandoff) { message($0, id: "m1") })
         #expect(next.id == 1 && next.digest.note?.text == "written before the change\n\nand after it")
         let reopened = try DatabaseQueue(path: path)
-        #expect(try await reopened.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
+        #expect(try reopened.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ModerationVocabulary
 import Hummingbird
 import ModerationStore
 
@@ -151,7 +152,7 @@ struct OnCallController {
         guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone) else {
             return try await problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")
         }
-        let note = (form.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = TypedText.withLineFeeds(form.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard note.count <= OverrideForm.noteLimit else { return try await problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).") }
         let clock = OnCallTimeText(zone: rotation.timeZone)
         let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"

@@ -60,7 +60,7 @@ struct ReportQueueController {
             targetName: "report on \(LibraryText.nameInCity(report.libraryName, city: report.libraryCity))", context: context,
             userAgent: request.userAgent)
         var withText = entry
-        withText.reason = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        withText.reason = TypedText.withLineFeeds(typed).trimmingCharacters(in: .whitespacesAndNewlines)
         do {
             try await store.addReportNote(
                 ReportNote(reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date()), audit: withText)

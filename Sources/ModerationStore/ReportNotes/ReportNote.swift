@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// A staff note on a problem report, kept by the console: Book Corners has no field for it.
 /// Notes are added, never edited, and each one is audited (`report.note`).
@@ -40,9 +41,9 @@ public struct ReportNote: Codable, Sendable, Equatable, FetchableRecord, Mutable
         }
     }
 
-    /// The text as it is kept (trimmed), or why it cannot be.
+    /// The text as it is kept (trimmed, line breaks as LF), or why it cannot be.
     public static func checked(_ text: String) throws(Problem) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TypedText.withLineFeeds(text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .empty }
         guard trimmed.count <= maxLength else { throw .tooLong }
         return trimmed

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// What the outgoing person writes for the next one: one note before the hand-off (their
 /// pending note, edited in place until a hand-off of theirs takes it), and any number of
@@ -43,10 +44,7 @@ public struct HandoffNote: Sendable, Equatable, FetchableRecord {
 
     /// `text` trimmed with its line breaks as LF, or why it cannot be a note: empty, or longer than `maxLength`.
     public static func checked(_ text: String) throws(HandoffError) -> String {
-        // Browsers send a textarea's line breaks as CR LF but count each as one character
-        // against `maxlength`: store them as LF, so the limit means the same on both sides.
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-        let trimmed = lines.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TypedText.withLineFeeds(text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyNote }
         guard trimmed.unicodeScalars.count <= maxLength else { throw .noteTooLong(trimmed.unicodeScalars.count) }
         return trimmed
