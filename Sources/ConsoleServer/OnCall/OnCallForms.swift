@@ -89,11 +89,12 @@ struct RotationForm: Decodable, Sendable {
             chosen.append(member)
         }
         let daysText = (shiftDays ?? "").trimmingCharacters(in: .whitespaces)
-        guard let days = Int(daysText) else { throw .shiftTooShort(0) }
+        guard let days = Int(daysText) else { throw .badShiftDays(String(daysText.prefix(20))) }
         let handoffText = (handoff ?? "").trimmingCharacters(in: .whitespaces)
         guard let time = LocalTime(handoffText) else { throw .badHandoffTime(String(handoffText.prefix(20))) }
         let zoneText = (timeZone ?? "").trimmingCharacters(in: .whitespaces)
-        guard zoneText.contains("/") || zoneText == "UTC", let zone = TimeZone(identifier: zoneText) else {
+        // Abbreviations such as "CET" are refused (several zones share one); UTC and GMT are one zone.
+        guard zoneText.contains("/") || zoneText == "UTC" || zoneText == "GMT", let zone = TimeZone(identifier: zoneText) else {
             throw .unknownTimeZone(String(zoneText.prefix(60)))
         }
         let dateText = (startDate ?? "").trimmingCharacters(in: .whitespaces)

@@ -6,6 +6,7 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
     case repeatedMember(String)
     case unknownStaff(String)
     case shiftTooShort(Int)
+    case badShiftDays(String)
     case shiftTooLong(Int)
     case badHandoffTime(String)
     case badStartDate(String)
@@ -28,14 +29,16 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
             "The console does not know a staff member called \(TypedText.isolated(name)): they must sign in once first."
         case .shiftTooShort(let days):
             "A shift lasts at least 1 day, not \(days)."
+        case .badShiftDays(let text):
+            "“\(TypedText.isolated(text))” is not a number of days: write a whole number from 1 to 28."
         case .shiftTooLong(let days):
             "A shift lasts at most 28 days, not \(days)."
         case .badHandoffTime(let text):
-            "“\(text)” is not a time of day: write it as 09:00."
+            "“\(TypedText.isolated(text))” is not a time of day: write it as 09:00."
         case .badStartDate(let text):
-            "“\(text)” is not a date: write it as 2026-11-23."
+            "“\(TypedText.isolated(text))” is not a date: write it as 2026-11-23."
         case .unknownTimeZone(let name):
-            "“\(name)” is not a time zone: use an IANA name such as Europe/Rome."
+            "“\(TypedText.isolated(name))” is not a time zone: use an IANA name such as Europe/Rome."
         case .overrideEndsBeforeStart:
             "An override must end after it starts."
         case .overrideTooLong:

@@ -81,7 +81,7 @@ struct FormTour {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("after \(step), the page never showed \(text.debugDescription); it showed: \(Page.text(of: Self.main(of: source)).prefix(1_500))", sourceLocation: sourceLocation)
+        Issue.record("after \(step), the page never showed \(text.debugDescription); it showed: \(Page.text(of: Self.main(of: source)).suffix(2_000))", sourceLocation: sourceLocation)
         return source
     }
 
