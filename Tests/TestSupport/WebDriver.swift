@@ -125,6 +125,13 @@ public final class WebDriver: @unchecked Sendable {
         ])
     }
 
+    /// Lets the browser save downloads into `directory`, as a person's click on a download link would.
+    public func allowDownloads(to directory: String) async throws {
+        _ = try await send("POST", sessionPath + "/goog/cdp/execute", [
+            "cmd": "Browser.setDownloadBehavior", "params": ["behavior": "allow", "downloadPath": directory],
+        ])
+    }
+
     /// Runs `script` (a function body: `return …` answers) in the page and returns its answer
     /// as JSON gives it: numbers, strings, arrays and dictionaries.
     public func execute(_ script: String, arguments: [Any] = []) async throws -> Any? {

@@ -85,6 +85,13 @@ struct FormTour {
         return source
     }
 
+    /// The words of the page's message (the flash that says what a form did), or "" without one.
+    static func flash(of source: String) -> String {
+        guard let start = source.range(of: "<div class=\"flash\""), let end = source.range(of: "</div>", range: start.upperBound..<source.endIndex)
+        else { return "" }
+        return Page.text(of: String(source[start.lowerBound..<end.upperBound]))
+    }
+
     /// The `<main>` of a page's source, or all of it.
     static func main(of source: String) -> String {
         guard let start = source.range(of: "<main"), let end = source.range(of: "</main>", range: start.upperBound..<source.endIndex) else { return source }

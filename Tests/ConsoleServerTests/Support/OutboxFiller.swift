@@ -8,11 +8,12 @@ import TestSupport
 struct OutboxFiller {
     let path: String
 
-    /// Stores `count` messages of `type` for recipients `firstRecipient`…, oldest first.
+    /// Stores `count` messages of `type` for recipients `firstRecipient`…, oldest first; with
+    /// `failure`, as messages that failed for that reason.
     @discardableResult
     func add(
         _ count: Int, type: OutboxMessage.EventType = .photoApproved, firstRecipient: Int = 100, sentByBookCorners: Bool = false,
-        createdAt: Date = Date(), expiresAt: Date? = nil
+        createdAt: Date = Date(), expiresAt: Date? = nil, failedBecause failure: String? = nil
     ) async throws -> [OutboxMessage] {
         let store = try ModerationStore(path: path)
         var messages: [OutboxMessage] = []
@@ -27,6 +28,13 @@ struct OutboxFiller {
                 payload: #"{"aps":{"alert":{"title":"Your photo is live","body":"Nº \#(index)"},"sound":"default"},"data":{"type":"\#(type.rawValue)"}}"#,
                 headers: #"{"apns-expiration":"0","apns-id":"\#(id)","apns-priority":"10","apns-push-type":"alert","apns-topic":"org.bookcorners.app"}"#,
                 createdAt: createdAt.addingTimeInterval(Double(index) / 1000), sentByBookCorners: sentByBookCorners, expiresAt: expiresAt))
+        }
+        if let failure {
+            // Stored as failed from the start: the console's dispatcher never sees them pending.
+            for index in messages.indices {
+                messages[index].status = .failed
+                messages[index].lastReason = failure
+            }
         }
         let stored = messages
         try await DatabaseQueue(path: path).write { db in
