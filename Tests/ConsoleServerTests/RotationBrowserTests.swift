@@ -1,3 +1,4 @@
+@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
@@ -44,6 +45,62 @@ struct RotationBrowserTests {
             #expect(saved.contains("staff → jonas → maria"))
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             #expect(try await store.rotation()?.members.map(\.username) == ["staff", "jonas", "maria"])
+        }
+    }
+
+    @Test("after the rotation is changed in the browser, the note typed on Hand-offs is saved, not filed under an old hand-off, and reaches the next person's digest")
+    func noteAfterRotationChange() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            // setup: staff handed over to maria five minutes ago under the old rotation (its "shift 0")
+            _ = try #require(try await RawForms.signIn(base: console, login: "maria", password: SeedAccounts.demoStaffPassword))
+            _ = try #require(try await RawForms.signIn(base: console, login: "staff", password: SeedAccounts.demoStaffPassword))
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let staff = try #require(try await store.staffMember(username: "staff"))
+            let maria = try #require(try await store.staffMember(username: "maria"))
+            let handedOver = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 - 300)
+            func clock(_ date: Date) -> LocalTime {
+                let parts = Calendar.current.dateComponents(in: .gmt, from: date)
+                return LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0)
+            }
+            let old = try Rotation(
+                members: [staff, maria], shiftDays: 1, handoff: clock(handedOver), timeZone: .gmt, startDate: LocalDate(handedOver, in: .gmt).adding(days: -1))
+            try await store.saveRotation(old, audit: HandoffFixture.entry("rotation.save", by: staff, at: Date()), now: Date())
+            let service = { (now: Date) in
+                HandoffService(
+                    store: store, builder: HandoffDigestBuilder(store: store), bundleID: "org.bookcorners.app", nudge: {}, now: { now },
+                    logger: ConsoleFixture.quietLogger)
+            }
+            let first = try #require(await service(Date()).tick())
+            #expect(first.outgoing == staff && first.incoming == maria)
+            let tour = FormTour(browser: browser, console: console)
+            try await browser.signInAsStaff(console: console)
+
+            // act: the rotation changed so that staff is on call again, from yesterday, handing off in an hour
+            let handoffAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.down) * 60 + 3_600)
+            try await tour.open("/on-call", showing: "rotation-form")
+            _ = try await browser.execute(
+                """
+                const form = document.querySelector('.rotation-form');
+                form.querySelector('[name=handoff]').value = arguments[0];
+                form.querySelector('[name=timeZone]').value = 'UTC';
+                form.querySelector('[name=startDate]').value = arguments[1];
+                """,
+                arguments: [
+                    clock(handoffAt).description,
+                    LocalDate(handoffAt, in: .gmt).adding(days: -1).description,
+                ])
+            try await tour.send(".rotation-form button[value=save]", to: .onCallRotation, showing: "Rotation saved")
+            try await tour.open("/on-call/handoffs", showing: "handoff-note-text")
+            try await tour.type("Report 12 needs a call.\nالمكتبة <b>ok</b>", into: "#handoff-note-text")
+            let saved = try await tour.send(".handoff-note-form button[type=submit]", to: .onCallHandoffNote, showing: "class=\"flash\"")
+            // the hand-off an hour from now, as the console builds it then
+            let next = try #require(await service(handoffAt.addingTimeInterval(10)).tick())
+
+            // check
+            #expect(FormTour.flash(of: saved) == "Note saved for maria: it goes with the digest at your hand-off.")
+            #expect(next.id != first.id && next.outgoing == staff && next.incoming == maria)
+            #expect(next.digest.note?.text == "Report 12 needs a call.\nالمكتبة <b>ok</b>")
+            #expect(try await store.shiftHandoff(id: first.id)?.digest.note == nil, "the old hand-off keeps its own (no) note")
         }
     }
 }
