@@ -97,7 +97,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let policy = client.mediaPolicy
     let forgotten = try await store.forgetMediaAddresses { !policy.accepted($0).isEmpty }
     if forgotten > 0 { logger.notice("photo addresses not allowed removed from the mirror", metadata: ["rows": "\(forgotten)"]) }
-    let sessions = SessionManager(
+    let sessions = StaffSessions(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
     let mirror = configuration.mirror.map { mirrorConfiguration in
@@ -157,7 +157,7 @@ func makeBackendBudget(configuration: ConsoleConfiguration, store: ModerationSto
 
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
 private func makeQueueWatcher(
-    configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: SessionManager,
+    configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: StaffSessions,
     nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, budget: BackendBudget, logger: Logger
 ) -> (service: QueueWatcher, client: BackendClient) {
     let client = BackendClient(

@@ -10,7 +10,7 @@ struct ConsoleDependencies: Sendable {
     let databaseLock: DatabaseLock
     let store: ModerationStore
     let client: BackendClient
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
     // `var` so a test can render with its own templates.
     var renderer: PageRenderer

@@ -62,21 +62,22 @@ struct PageRendererTests {
         let templates = try TemporaryDirectory()
         defer { templates.remove() }
         let files = try FileManager.default.contentsOfDirectory(atPath: RepositoryPaths.templates)
-        for file in files where file != "chart.mustache" {
+        for file in files {
             try FileManager.default.copyItem(atPath: RepositoryPaths.templates + "/" + file, toPath: templates.path(file))
         }
+        try FileManager.default.removeItem(atPath: templates.path("partials/chart.mustache"))
 
         // act
         var failure: (any Error)?
         do {
-            _ = try await PageRenderer(directory: templates.url.path, required: PageRenderer.requiredTemplates.filter { $0 != "chart" })
+            _ = try await PageRenderer(directory: templates.url.path, required: PageRenderer.requiredTemplates.filter { $0 != "partials/chart" })
         } catch {
             failure = error
         }
 
         // check
-        guard case .missingPartial("chart", usedBy: "statistics.mustache") = try #require(failure as? PageRendererError) else {
-            Issue.record("expected missingPartial(chart, usedBy: statistics.mustache), got \(String(describing: failure))")
+        guard case .missingPartial("partials/chart", usedBy: "statistics.mustache") = try #require(failure as? PageRendererError) else {
+            Issue.record("expected missingPartial(partials/chart, usedBy: statistics.mustache), got \(String(describing: failure))")
             return
         }
     }

@@ -13,21 +13,21 @@ struct SessionCacheTests {
 
     /// A store and a session manager whose copies last `cacheLifetime` (long, so a test sees the copy at work).
     private func manager(_ directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, cacheLifetime: TimeInterval = 3_600) throws
-        -> (ModerationStore, SessionManager)
+        -> (ModerationStore, StaffSessions)
     {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let sessions = SessionManager(
+        let sessions = StaffSessions(
             store: store, sealer: try TokenSealer(key: Data(repeating: 3, count: 32)), idleTimeout: idleTimeout, lifetime: 12 * 3_600,
             logger: ConsoleFixture.quietLogger, cacheLifetime: cacheLifetime)
         return (store, sessions)
     }
 
-    private func isActive(_ lookup: SessionManager.Lookup) -> Bool {
+    private func isActive(_ lookup: StaffSessions.Lookup) -> Bool {
         if case .active = lookup { return true }
         return false
     }
 
-    private func flash(_ lookup: SessionManager.Lookup) -> String? {
+    private func flash(_ lookup: StaffSessions.Lookup) -> String? {
         if case .active(_, let flash, _) = lookup { return flash }
         return nil
     }

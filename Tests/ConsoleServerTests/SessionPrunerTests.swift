@@ -15,7 +15,7 @@ struct SessionPrunerTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let sessions = SessionManager(
+        let sessions = StaffSessions(
             store: store, sealer: try TokenSealer(key: Data(repeating: 3, count: 32)), idleTimeout: 30 * 60, lifetime: 12 * 60 * 60,
             logger: ConsoleFixture.quietLogger)
         let account = Account(id: 7, username: "staff", email: "staff@example.com", isSocialOnly: false, isStaff: true)

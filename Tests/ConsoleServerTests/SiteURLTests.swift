@@ -67,10 +67,10 @@ struct SiteURLTests {
         (.onCallCalendarFeedRevoke, "/on-call/calendar-feed/revoke", "/on-call/calendar-feed/revoke"),
         (.calendarFeed("abc_-9"), "/calendar/abc_-9", "/calendar/:token"),
         // On call: hand-offs
-        (.onCallHandoff(12), "/on-call/handoffs/12", "/on-call/handoffs/:shift"),
+        (.onCallHandoff(12), "/on-call/handoffs/12", "/on-call/handoffs/:handoff"),
         (.onCallHandoffNote, "/on-call/handoffs/note", "/on-call/handoffs/note"),
-        (.onCallHandoffFollowUp(12), "/on-call/handoffs/12/follow-up", "/on-call/handoffs/:shift/follow-up"),
-        (.onCallHandoffDismiss(12), "/on-call/handoffs/12/dismiss", "/on-call/handoffs/:shift/dismiss"),
+        (.onCallHandoffFollowUp(12), "/on-call/handoffs/12/follow-up", "/on-call/handoffs/:handoff/follow-up"),
+        (.onCallHandoffDismiss(12), "/on-call/handoffs/12/dismiss", "/on-call/handoffs/:handoff/dismiss"),
         // On call: alerts
         (.onCallTarget, "/on-call/alerts/targets", "/on-call/alerts/targets"),
         (.onCallAlertAcknowledge(4), "/on-call/alerts/4/acknowledge", "/on-call/alerts/:id/acknowledge"),
@@ -150,7 +150,7 @@ struct SiteURLTests {
     func templatesHoldNoPaths() throws {
         // setup
         let directory = RepositoryPaths.templates
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".mustache") }
+        let files = (FileManager.default.enumerator(atPath: directory)?.allObjects.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".mustache") }
         #expect(!files.isEmpty)
         for file in files {
             // act

@@ -44,7 +44,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
     /// Ends what this reason calls for (every session of someone no longer staff, else this
     /// one), records it in the audit log, and answers the redirect to sign-in.
     func end(
-        _ session: StaffSession, sessions: SessionManager, audit: StaffAuditWriter, cookie: SessionCookie, request: Request,
+        _ session: StaffSession, sessions: StaffSessions, audit: StaffAuditWriter, cookie: SessionCookie, request: Request,
         context: ConsoleRequestContext
     ) async throws -> Response {
         context.logger.notice("session ended", metadata: ["actor": "\(session.username)", "why": "\(rawValue)"])

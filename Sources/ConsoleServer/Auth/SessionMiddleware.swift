@@ -9,7 +9,7 @@ import ModerationStore
 /// including those that never call the backend.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
     let audit: StaffAuditWriter
     let cookie: SessionCookie
@@ -91,41 +91,5 @@ struct SessionMiddleware: RouterMiddleware {
         case .notStaff: return .notStaff
         case .refused: return .refused
         }
-    }
-}
-
-/// Sends anyone without a session to sign-in, remembering where they were going, or the
-/// decision form they sent (`UnsentWork`). A session cookie that names no session any more
-/// (it ended and was pruned) is said to have ended.
-struct RequireStaffMiddleware: RouterMiddleware {
-    typealias Context = ConsoleRequestContext
-    let unsent: UnsentWork
-    let cookie: SessionCookie
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard context.session != nil else {
-            var request = request
-            let hadSession = !(cookie.value(in: request) ?? "").isEmpty
-            let path = await unsent.signInPath(for: &request, context: context, ending: hadSession ? .expired : nil)
-            var response = Response.redirect(to: path, type: .normal)
-            if hadSession { response.setCookie(cookie.clear()) }
-            return response
-        }
-        return try await next(request, context)
-    }
-}
-
-/// Every state-changing request carries the session's CSRF token in its form.
-struct CSRFMiddleware: RouterMiddleware {
-    typealias Context = ConsoleRequestContext
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .post else { return try await next(request, context) }
-        var request = request
-        let form = try await request.decodeForm(as: CSRFForm.self, context: context)
-        guard let session = context.session, let token = form.csrf, RandomToken.equal(token, session.csrfToken) else {
-            throw ConsoleError.csrfMismatch
-        }
-        return try await next(request, context)
     }
 }

@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// Deletes expired sessions (dropping their decrypted tokens from memory) and sign-in
 /// attempts too old to count, every `interval`, so neither table grows forever.
 struct SessionPruner: Service {
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let store: ModerationStore
     let interval: TimeInterval
     /// Attempts older than this no longer matter to any lockout (its window is 15 minutes).

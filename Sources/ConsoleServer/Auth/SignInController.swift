@@ -10,7 +10,7 @@ import Mustache
 struct SignInController {
     let store: ModerationStore
     let client: BackendClient
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
     let throttle: SignInThrottle
     let cookie: SessionCookie
@@ -187,54 +187,5 @@ struct SignInController {
         var response = try renderer.render(model, with: "sign-in", status: status).response(from: request, context: context)
         response.setCookie(cookie.signInCSRF(token))
         return response
-    }
-}
-
-extension Account {
-    /// The account as the sign-in lockout keys it.
-    var signInAccount: SignInAccount { SignInAccount(id: id, username: username, email: email) }
-}
-
-struct SignInPage: MustacheParent {
-    let layout: LayoutModel
-    let login: String
-    let next: String
-    /// The sign-in form's own token, paired with a cookie: there is no session yet to hold one.
-    let signInToken: String
-    let message: String?
-    let isError: Bool
-    /// A kept decision form's key, carried through sign-in; "" for none.
-    var kept = ""
-    let signInURL = SiteURL.signIn.path
-    /// After a refused sign-in with a login typed, the cursor waits in the password field
-    /// (`autofocus`, so it works without script); otherwise in the login field.
-    var focusPassword: Bool { isError && !login.isEmpty }
-
-    func child(named key: String) -> Any? {
-        switch key {
-        case "layout": layout
-        case "login": login
-        case "next": next
-        case "signInToken": signInToken
-        case "message": message
-        case "isError": isError
-        case "focusPassword": focusPassword
-        case "kept": kept
-        case "hasKept": !kept.isEmpty
-        case "signInURL": signInURL
-        default: nil
-        }
-    }
-}
-
-/// `?next=` may only lead to a local path: never another host, never a scheme.
-enum SafeRedirect {
-    static func path(_ candidate: String?) -> String {
-        guard let candidate, candidate.hasPrefix("/"), !candidate.hasPrefix("//"), !candidate.hasPrefix("/\\"),
-            !candidate.contains("\\"), !candidate.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-            let components = URLComponents(string: candidate), components.scheme == nil, components.host == nil,
-            !candidate.hasPrefix(SiteURL.signIn.path), !candidate.hasPrefix(SiteURL.signOut.path)
-        else { return SiteURL.dashboard.path }
-        return candidate
     }
 }

@@ -10,7 +10,7 @@ import Mustache
 struct UnsentWorkController {
     let unsent: UnsentWork
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.unsentWork.pattern, use: show)

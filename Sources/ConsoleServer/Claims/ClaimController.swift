@@ -6,7 +6,7 @@ import ModerationStore
 /// its row or its page. Claims warn colleagues; they never block a decision.
 struct ClaimController {
     let store: ModerationStore
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let renderer: PageRenderer
     let audit: StaffAuditWriter
     /// How long a claim lasts unless its holder decides or releases it first.

@@ -17,7 +17,7 @@ final class ActionRunner: Service, Sendable {
     /// Reads the checks before decisions: without retries of its own, so each read the check
     /// makes is one HTTP request, counted in its budget.
     private let checkClient: BackendClient
-    private let sessions: SessionManager
+    private let sessions: StaffSessions
     private let logger: Logger
     private let bundleID: String
     private let forwardClientAddress: Bool
@@ -40,7 +40,7 @@ final class ActionRunner: Service, Sendable {
     static let localFailureLimit = 5
 
     init(
-        store: ModerationStore, client: BackendClient, sessions: SessionManager, logger: Logger,
+        store: ModerationStore, client: BackendClient, sessions: StaffSessions, logger: Logger,
         bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil,
         checkClient: BackendClient? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit
     ) {

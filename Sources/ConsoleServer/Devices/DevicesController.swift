@@ -8,7 +8,7 @@ import Mustache
 struct DevicesController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {

@@ -18,7 +18,7 @@ import ServiceLifecycle
 actor MirrorSync: Service {
     private let store: ModerationStore
     private let client: BackendClient
-    private let sessions: SessionManager
+    private let sessions: StaffSessions
     private let configuration: MirrorConfiguration
     private let budget: BackendBudget
     private let now: @Sendable () -> Date
@@ -46,7 +46,7 @@ actor MirrorSync: Service {
     }
 
     init(
-        store: ModerationStore, client: BackendClient, sessions: SessionManager, configuration: MirrorConfiguration,
+        store: ModerationStore, client: BackendClient, sessions: StaffSessions, configuration: MirrorConfiguration,
         budget: BackendBudget, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
     ) {
         self.store = store

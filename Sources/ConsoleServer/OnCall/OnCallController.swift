@@ -8,7 +8,7 @@ import ModerationStore
 struct OnCallController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
     /// The console's address as browsers see it, for the calendar feed's link; `nil`: the request's own.
     let publicURL: URL?

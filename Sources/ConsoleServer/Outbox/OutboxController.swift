@@ -8,7 +8,7 @@ import ModerationStore
 struct OutboxController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
     let delivery: OutboxDeliveryOverview
 

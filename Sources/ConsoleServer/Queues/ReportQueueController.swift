@@ -10,7 +10,7 @@ import ModerationVocabulary
 struct ReportQueueController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {

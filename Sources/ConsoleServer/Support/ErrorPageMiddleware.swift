@@ -11,7 +11,7 @@ import Mustache
 struct ErrorPageMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
     let cookie: SessionCookie
 

@@ -8,10 +8,10 @@ struct PageRenderer: Sendable {
 
     static let requiredTemplates = [
         "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "report-detail", "photos", "error", "bulk-confirm", "reject-confirm",
-        "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "chart",
+        "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "partials/chart",
         "take-over-confirm", "decide-anyway", "oncall",
         // On call: hand-offs
-        "handoffs", "handoff", "handoff-digest",
+        "handoffs", "handoff", "partials/handoff-digest",
         // On call: alerts
         "on-call-alerts",
         // Issue 21: a reversal's confirmation, a decision kept through an ended session
@@ -40,11 +40,12 @@ struct PageRenderer: Sendable {
     /// too: swift-mustache renders a missing one as nothing, a page with a hole and a 200.
     private static func checkTemplates(directory: String, library: MustacheLibrary) throws {
         let pragma = "{{% CONTENT_TYPE: \(ConsoleHTMLContentType.name) }}"
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        // Pages at the top, partials in `partials/`: swift-mustache names each by its path.
+        let files = FileManager.default.enumerator(atPath: directory)?.allObjects.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".mustache") {
             let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             guard text.hasPrefix(pragma) else { throw PageRendererError.missingPragma(file) }
-            for reference in text.matches(of: #/\{\{\s*[<>]\s*([A-Za-z0-9_\-]+)\s*\}\}/#) where library.getTemplate(named: String(reference.1)) == nil {
+            for reference in text.matches(of: #/\{\{\s*[<>]\s*([A-Za-z0-9_\-/]+)\s*\}\}/#) where library.getTemplate(named: String(reference.1)) == nil {
                 throw PageRendererError.missingPartial(String(reference.1), usedBy: file)
             }
         }

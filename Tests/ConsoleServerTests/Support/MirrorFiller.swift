@@ -21,7 +21,7 @@ final class MirrorFiller: Sendable {
     private let sync: MirrorSync
     private let client: BackendClient
     private let store: ModerationStore
-    private let sessions: SessionManager
+    private let sessions: StaffSessions
 
     /// `directory` holds the console's database and key file (the console must have started).
     convenience init(directory: TemporaryDirectory, backendURL: URL) throws {
@@ -34,7 +34,7 @@ final class MirrorFiller: Sendable {
         let keyFile = URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("console.key").path
         let sealer = try TokenSealer.load(base64Key: nil, keyFile: keyFile)
         let logger = ConsoleFixture.quietLogger
-        sessions = SessionManager(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
+        sessions = StaffSessions(store: store, sealer: sealer, idleTimeout: 30 * 60, lifetime: 12 * 3600, logger: logger)
         client = BackendClient(configuration: .init(baseURL: backendURL, readRetry: .none), logger: logger)
         let configuration = MirrorFixture.mirror(
             window: 300, reads: 100_000, firstPageInterval: 3600, pendingItemInterval: 3600, passInterval: 3600)

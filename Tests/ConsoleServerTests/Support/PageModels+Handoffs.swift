@@ -45,7 +45,7 @@ extension PageModels {
             ("handoff", HandoffPage(
                 layout: layout(HandoffPage.title(of: handoff), active: nil), handoff: handoff, followUps: [followUp], viewerID: 3, followUpText: hostile,
                 problem: hostile)),
-            ("handoff-digest", HandoffDigestView(handoff.digest)),
+            ("partials/handoff-digest", HandoffDigestView(handoff.digest)),
         ]
     }
 

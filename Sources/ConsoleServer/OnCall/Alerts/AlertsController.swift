@@ -7,7 +7,7 @@ import ModerationStore
 struct AlertsController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
     /// The watcher's settings, for the page to say how it works; `nil` when it is off.
     let watcher: OnCallWatcherConfiguration?

@@ -7,7 +7,7 @@ import ModerationStore
 struct HandoffController {
     let store: ModerationStore
     let renderer: PageRenderer
-    let sessions: SessionManager
+    let sessions: StaffSessions
     let audit: StaffAuditWriter
     /// How many past hand-offs the list shows.
     static let listed = 50

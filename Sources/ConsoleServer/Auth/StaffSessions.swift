@@ -5,7 +5,7 @@ import ModerationStore
 
 /// Creates, finds and ends staff sessions, and hands out each session's backend
 /// credentials (one `StaffCredentials` per session, so concurrent requests share refreshes).
-actor SessionManager {
+actor StaffSessions {
     private let store: ModerationStore
     private let sealer: TokenSealer
     /// How long a session lives without a request; pages warn before it runs out.

@@ -1,0 +1,304 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import ModerationStore
+import ModerationVocabulary
+import Mustache
+
+/// A library's detail page, with possible duplicates nearby.
+struct LibraryDetailPage: MustacheParent {
+    struct Field: MustacheParent {
+        let label: String
+        let value: String
+
+        init(label: String, value: String) {
+            self.label = label
+            self.value = value.isEmpty ? "—" : value
+        }
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "value": value
+            default: nil
+            }
+        }
+    }
+
+    struct Duplicate: MustacheParent {
+        let name: String
+        let slug: String
+        let place: String
+        let distance: String
+        let isClose: Bool
+        /// Farther than 50 m, but with the same name in the same city.
+        let isSameName: Bool
+        let status: String
+        let libraryURL: String
+        /// Its photo, to compare side by side with the submission's; "" when it has none.
+        var photoURL = ""
+        /// "3 d ago": when it was submitted.
+        var age = ""
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "name": name
+            case "slug": slug
+            case "place": place
+            case "distance": distance
+            case "isClose": isClose
+            case "isSameName": isSameName
+            case "status": status
+            case "libraryURL": libraryURL
+            case "photoURL": photoURL
+            case "hasPhoto": !photoURL.isEmpty
+            case "age": age
+            default: nil
+            }
+        }
+    }
+
+    /// The list this page was opened from, and its neighbours there.
+    struct QueueLinks: MustacheParent {
+        /// "pending libraries, oldest first".
+        let label: String
+        let listURL: String
+        let previousURL: String
+        let hasPrevious: Bool
+        let nextURL: String
+        let hasNext: Bool
+        /// What the decision forms send back as `queue`, so a decision leads to the next one.
+        let formValue: String
+        /// This page, with the list it was opened from.
+        let hereURL: String
+
+        init(queue: LibraryQueueContext, previous: String?, next: String?, here: String) {
+            let status = queue.filter.status == .all ? "all" : queue.filter.status.rawValue
+            let filtered = queue.filter.text != nil || queue.filter.country != nil || queue.filter.source != nil
+            label = "\(status) libraries\(filtered ? " (filtered)" : ""), \(queue.order.label.lowercased())"
+            listURL = queue.listPath
+            previousURL = previous ?? ""
+            hasPrevious = previous != nil
+            nextURL = next ?? ""
+            hasNext = next != nil
+            formValue = queue.formValue
+            hereURL = here
+        }
+
+        static let none = QueueLinks(queue: LibraryQueueContext(ListQuery(query: nil)), previous: nil, next: nil, here: SiteURL.libraries.path)
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "listURL": listURL
+            case "previousURL": previousURL
+            case "hasPrevious": hasPrevious
+            case "nextURL": nextURL
+            case "hasNext": hasNext
+            case "formValue": formValue
+            case "hereURL": hereURL
+            default: nil
+            }
+        }
+    }
+
+    let layout: LayoutModel
+    let loaded: Bool
+    let name: String
+    let isUnnamed: Bool
+    let slug: String
+    /// Where this page leads: back to its list, previous, next.
+    var queue = QueueLinks.none
+    /// Where this library's decision forms post; "" when the library could not be loaded.
+    let decideURL: String
+    let photoURL: String?
+    let status: String
+    /// The backend's `rejection_reason`; "" when there is none.
+    let rejectionReason: String
+    /// Rejected now, with a reason to show as the current decision.
+    let isRejectedWithReason: Bool
+    /// Not rejected now, but still carrying the reason of an earlier rejection: the backend
+    /// keeps it when a library leaves `rejected`, so it must not read as the current state.
+    let wasRejectedBefore: Bool
+    let description: String
+    /// Who reads a rejection's reason: its submitter, or nobody for an imported library.
+    let reasonReader: String
+    let fields: [Field]
+    let coordinates: String
+    let mapURL: String
+    let duplicates: [Duplicate]
+    let duplicatesChecked: Bool
+    let hasDuplicates: Bool
+    let hasCloseDuplicate: Bool
+    /// The "Possible duplicate" warning: only while the library waits for a decision (an
+    /// approved or rejected one has had its comparison; the candidates are still listed).
+    let warnsOfDuplicate: Bool
+    /// The submission's own place and age, for its side of the comparison.
+    let place: String
+    let age: String
+    /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
+    let decisionKey = UUID().uuidString
+    let presetReasons = DecisionController.presetReasons
+    /// The rejection form as it was sent when it needs fixing: the error beside its field, what was typed kept.
+    var rejection = RejectionFormState.empty
+    private(set) var canApprove: Bool
+    private(set) var canReject: Bool
+    private(set) var canReturnToPending: Bool
+    /// Approving is a reversal of a rejection here: the button says it asks first.
+    let approveReverses: Bool
+    /// A decision recorded but not yet sent: shown instead of the decision forms.
+    private(set) var queued = QueuedDecisionNote.none
+    /// Who made it what it is now, when and why (not for a waiting library).
+    var decided = DecidedNote.none
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
+    /// Pending past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
+
+    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
+        self.layout = layout
+        loaded = true
+        name = LibraryText.displayName(library.name)
+        isUnnamed = LibraryText.isBlank(library.name)
+        slug = library.slug
+        decideURL = SiteURL.libraryDecide(library.slug).path
+        photoURL = library.photoUrl.isEmpty ? nil : library.photoUrl
+        status = library.status
+        rejectionReason = library.rejectionReason
+        let current = library.moderationStatus
+        isRejectedWithReason = current == .rejected && !library.rejectionReason.isEmpty
+        wasRejectedBefore = current != .rejected && !library.rejectionReason.isEmpty
+        description = library.description.isEmpty ? "(none)" : library.description
+        reasonReader = library.createdBy.map { "its submitter, \($0.username), reads it" }
+            ?? "nobody is told: it was imported and has no submitter; the reason is kept with the library"
+        func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
+        fields = [
+            Field(label: "Address", value: library.address.isEmpty ? "(none given)" : library.address),
+            Field(label: "City", value: library.city), Field(label: "Country", value: library.country),
+            Field(label: "Postal code", value: library.postalCode),
+            Field(label: "Submitted by", value: library.createdBy?.username ?? "imported (no submitter)"),
+            Field(label: "Submitted", value: "\(TimeText.utc(library.createdAt)) (\(TimeText.age(of: library.createdAt, now: now)))"),
+            Field(label: "Source", value: library.source), Field(label: "Operator", value: library._operator),
+            Field(label: "Brand", value: library.brand), Field(label: "Website", value: library.website),
+            Field(label: "Contact", value: library.contact),
+            Field(label: "Wheelchair accessible", value: library.wheelchairAccessible.isEmpty ? "unknown" : library.wheelchairAccessible),
+            Field(label: "Capacity", value: library.capacity.map { "\($0) books" } ?? "unknown"),
+            Field(label: "Indoor", value: optional(library.isIndoor)), Field(label: "Lit at night", value: optional(library.isLit)),
+            Field(label: "Slug", value: library.slug), Field(label: "Backend id", value: String(library.id)),
+        ]
+        coordinates = String(format: "%.6f, %.6f", library.lat, library.lng)
+        mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.6f&mlon=%.6f#map=19/%.6f/%.6f", library.lat, library.lng, library.lat, library.lng)
+        duplicatesChecked = true
+        duplicates = others.filter { $0.id != library.id }.map { other in
+            let metres = GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)
+            let isClose = metres <= ModerationStore.duplicateMetres
+            var duplicate = Duplicate(
+                name: LibraryText.displayName(other.name), slug: other.slug,
+                place: LibraryText.place(address: other.address, city: other.city, country: other.country),
+                distance: Distance.text(metres), isClose: isClose, isSameName: !isClose, status: other.status.rawValue,
+                libraryURL: SiteURL.library(other.slug).path)
+            duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
+            duplicate.age = TimeText.age(of: other.createdAt, now: now)
+            return duplicate
+        }
+        hasDuplicates = !duplicates.isEmpty
+        hasCloseDuplicate = duplicates.contains { $0.isClose }
+        warnsOfDuplicate = hasDuplicates && current == .pending
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        age = TimeText.age(of: library.createdAt, now: now)
+        // A status this console does not know is shown, never decided on.
+        canApprove = current.map { $0 != .approved } ?? false
+        canReject = current.map { $0 != .rejected } ?? false
+        canReturnToPending = current.map { $0 != .pending } ?? false
+        approveReverses = current == .rejected
+        mark = current == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
+    }
+
+    /// The page when the library could not be loaded at all (backend down or limiting).
+    static func unavailable(layout: LayoutModel) -> LibraryDetailPage {
+        LibraryDetailPage(layout: layout)
+    }
+
+    private init(layout: LayoutModel) {
+        self.layout = layout
+        loaded = false
+        name = "Library"
+        isUnnamed = false
+        slug = ""
+        decideURL = ""
+        photoURL = nil
+        status = ""
+        rejectionReason = ""
+        isRejectedWithReason = false
+        wasRejectedBefore = false
+        description = ""
+        reasonReader = ""
+        fields = []
+        coordinates = ""
+        mapURL = ""
+        duplicates = []
+        duplicatesChecked = false
+        hasDuplicates = false
+        hasCloseDuplicate = false
+        warnsOfDuplicate = false
+        place = ""
+        age = ""
+        canApprove = false
+        canReject = false
+        canReturnToPending = false
+        approveReverses = false
+        mark = .none
+    }
+
+    /// A decision on its way: no decision form until it is sent.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        canApprove = false
+        canReject = false
+        canReturnToPending = false
+        claim = .hidden
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "layout": layout
+        case "loaded": loaded
+        case "name": name
+        case "isUnnamed": isUnnamed
+        case "slug": slug
+        case "queue": queue
+        case "decideURL": decideURL
+        case "photoURL": photoURL
+        case "status": status
+        case "rejectionReason": rejectionReason
+        case "isRejectedWithReason": isRejectedWithReason
+        case "wasRejectedBefore": wasRejectedBefore
+        case "description": description
+        case "reasonReader": reasonReader
+        case "fields": fields
+        case "coordinates": coordinates
+        case "mapURL": mapURL
+        case "duplicates": duplicates
+        case "duplicatesChecked": duplicatesChecked
+        case "hasDuplicates": hasDuplicates
+        case "hasCloseDuplicate": hasCloseDuplicate
+        case "warnsOfDuplicate": warnsOfDuplicate
+        case "place": place
+        case "age": age
+        case "hasPhoto": photoURL != nil
+        case "decisionKey": decisionKey
+        case "presetReasons": presetReasons
+        case "canApprove": canApprove
+        case "canReject": canReject
+        case "canReturnToPending": canReturnToPending
+        case "approveReverses": approveReverses
+        case "rejection": rejection
+        case "queued": queued
+        case "isQueued": queued.isShown
+        case "decided": decided
+        case "claim": claim
+        case "mark": mark
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import ModerationStore
+import ModerationVocabulary
+import Mustache
+
+/// The libraries queue page.
+struct LibraryListPage: MustacheParent {
+    let layout: LayoutModel
+    let statusOptions: [FilterOption]
+    let text: String
+    let country: String
+    let source: String
+    let rows: [LibraryRow]
+    let loaded: Bool
+    let pager: Pager?
+    let orderSwitch: OrderSwitch
+    let isEmpty: Bool
+    let hasRows: Bool
+    /// Whether any row can be selected: bulk decisions are for waiting libraries only.
+    let hasWaitingRows: Bool
+    let presetReasons = DecisionController.presetReasons
+    let back: String
+    let filterURL = SiteURL.libraries.path
+    let bulkURL = SiteURL.librariesBulk.path
+    /// One key per rendered list: a row's one-click approval uses it with the row's slug.
+    let decisionKey = UUID().uuidString
+    /// The time column's heading: "Waiting" for waiting items, "Decided" for decided ones.
+    let timeHeading: String
+    /// Why the bulk form just sent could not be acted on, said in its bar; "" when it could.
+    var bulkError = ""
+    /// The reason preset the bulk form was sent with, chosen again when it is shown again.
+    var bulkPreset = ""
+    /// The decision and the typed reason of a bulk form sent back with its error.
+    var bulkDecision = ""
+    var bulkReason = ""
+
+    /// What the time column shows for a list of libraries in `status`.
+    static func timeHeading(_ status: StatusFilter) -> String {
+        switch status {
+        case .pending: "Waiting"
+        case .all: "Waiting or decided"
+        default: "Decided"
+        }
+    }
+
+    init(
+        layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool,
+        pager: Pager?, orderSwitch: OrderSwitch = .none, back: String = SiteURL.libraries.path, timeHeading: String = "Waiting"
+    ) {
+        self.timeHeading = timeHeading
+        self.layout = layout
+        self.statusOptions = statusOptions
+        self.text = text
+        self.country = country
+        self.source = source
+        self.rows = rows
+        self.loaded = loaded
+        self.pager = pager
+        self.orderSwitch = orderSwitch
+        isEmpty = loaded && rows.isEmpty
+        hasRows = !rows.isEmpty
+        hasWaitingRows = rows.contains { $0.isWaiting }
+        self.back = back
+    }
+
+    /// The page size the list was asked for, when not the standard one: filtering keeps it.
+    var pageSize = ""
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "pageSize": pageSize
+        case "hasPageSize": !pageSize.isEmpty
+        case "layout": layout
+        case "statusOptions": statusOptions
+        case "text": text
+        case "country": country
+        case "source": source
+        case "rows": rows
+        case "loaded": loaded
+        case "pager": pager
+        case "orderSwitch": orderSwitch
+        case "isEmpty": isEmpty
+        case "hasRows": hasRows
+        case "hasWaitingRows": hasWaitingRows
+        case "presetReasons": presetReasons
+        case "back": back
+        case "filterURL": filterURL
+        case "bulkURL": bulkURL
+        case "decisionKey": decisionKey
+        case "timeHeading": timeHeading
+        case "bulkError": bulkError
+        case "hasBulkError": !bulkError.isEmpty
+        case "bulkReasons": presetReasons.map { FilterOption(value: $0, label: $0, selected: $0 == bulkPreset) }
+        case "bulkRejects": bulkDecision == "reject"
+        case "bulkReason": bulkReason
+        default: nil
+        }
+    }
+}

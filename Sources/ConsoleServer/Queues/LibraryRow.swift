@@ -1,0 +1,127 @@
+import BookCornersAPI
+import Foundation
+import Hummingbird
+import ModerationStore
+import ModerationVocabulary
+import Mustache
+
+/// One library in a queue. Rows are the hot path of every queue page, so they answer
+/// template lookups directly (`MustacheParent`) instead of through reflection.
+struct LibraryRow: MustacheParent {
+    let slug: String
+    let name: String
+    let isUnnamed: Bool
+    let thumbnailURL: String
+    let place: String
+    let submitter: String
+    let age: String
+    let createdAt: String
+    let createdUTC: String
+    let status: String
+    /// `slug|status seen|name`: what a bulk selection posts for this row.
+    let selection: String
+    private(set) var canApprove: Bool
+    /// The library's page, opened from this list (its filters and order ride along).
+    var libraryURL: String
+    let decideURL: String
+    /// What became of the viewer's decision on it, when just made.
+    private(set) var outcome = RowOutcome.none
+    /// Another approved or pending library is within 50 m or has its name in its city.
+    let hasDuplicate: Bool
+    /// Who is reviewing it, or the "I'm reviewing this" button.
+    var claim = ClaimBadge.hidden
+    /// A pending library past or near the queue's target (On call: alerts).
+    let mark: QueueStandingMark
+    /// Waiting for a decision: the row offers Approve and Reject…; a decided row offers Review… only.
+    let isWaiting: Bool
+    /// A decision recorded but not yet sent (by anyone): shown instead of the decision controls.
+    private(set) var queued = QueuedDecisionNote.none
+    /// Who decided a decided row, when and why.
+    var decidedNote = DecidedNote.none
+
+    init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
+        slug = library.slug
+        libraryURL = SiteURL.library(library.slug).path
+        decideURL = SiteURL.libraryDecide(library.slug).path
+        isUnnamed = LibraryText.isBlank(library.name)
+        name = LibraryText.displayName(library.name)
+        thumbnailURL = library.thumbnailUrl
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        submitter = library.submitterUsername ?? "imported"
+        age = TimeText.age(of: library.createdAt, now: now)
+        createdAt = TimeText.iso(library.createdAt)
+        createdUTC = TimeText.utc(library.createdAt)
+        status = library.status.rawValue
+        selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
+        // Reversing a decision is confirmed on the library's page, never one click in a list.
+        canApprove = library.status == .pending
+        isWaiting = library.status == .pending
+        self.hasDuplicate = hasDuplicate
+        mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
+    }
+
+    init(_ library: ModerationLibrary, now: Date) {
+        slug = library.slug
+        libraryURL = SiteURL.library(library.slug).path
+        decideURL = SiteURL.libraryDecide(library.slug).path
+        isUnnamed = LibraryText.isBlank(library.name)
+        name = LibraryText.displayName(library.name)
+        thumbnailURL = library.thumbnailUrl
+        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        submitter = library.createdBy?.username ?? "imported"
+        age = TimeText.age(of: library.createdAt, now: now)
+        createdAt = TimeText.iso(library.createdAt)
+        createdUTC = TimeText.utc(library.createdAt)
+        status = library.status
+        selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
+        // A status this console does not know is shown, never decided on.
+        canApprove = library.moderationStatus == .pending
+        isWaiting = library.moderationStatus == .pending
+        hasDuplicate = false
+        mark = .none
+    }
+
+    /// The row of an item with a decision on its way: the note instead of the decision controls.
+    mutating func queuedDecision(_ note: QueuedDecisionNote) {
+        queued = note
+        canApprove = false
+        claim = .hidden
+    }
+
+    /// The row of an item the viewer just decided: its outcome instead of the decision controls.
+    mutating func decided(_ outcome: RowOutcome) {
+        self.outcome = outcome
+        canApprove = false
+        claim = .hidden
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "hasDuplicate": hasDuplicate
+        case "outcome": outcome
+        case "isDecided": outcome.isShown
+        case "claim": claim
+        case "slug": slug
+        case "name": name
+        case "isUnnamed": isUnnamed
+        case "hasThumbnail": !thumbnailURL.isEmpty
+        case "thumbnailURL": thumbnailURL
+        case "place": place
+        case "submitter": submitter
+        case "age": age
+        case "createdAt": createdAt
+        case "createdUTC": createdUTC
+        case "status": status
+        case "selection": selection
+        case "canApprove": canApprove
+        case "libraryURL": libraryURL
+        case "decideURL": decideURL
+        case "mark": mark
+        case "isWaiting": isWaiting
+        case "queued": queued
+        case "isQueued": queued.isShown
+        case "decidedNote": decidedNote
+        default: nil
+        }
+    }
+}
