@@ -349,7 +349,7 @@ struct ActionRunnerTests {
     func localFailureBacksOff() async throws {
         try await withRunner(behindProxy: { _, _, _ in .pass }) { dependencies, sandbox, account, proxy in
             // setup: the audit table refuses inserts, as a database in trouble would
-            let database = try DatabaseQueue(path: dependencies.configuration.databasePath)
+            let database = try DatabaseQueue.waiting(path: dependencies.configuration.databasePath)
             try await database.write { db in
                 try db.execute(sql: "CREATE TRIGGER brokenDisk BEFORE INSERT ON auditEntry BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
             }
@@ -386,7 +386,7 @@ struct ActionRunnerTests {
             let oldest = try #require(((open?["items"] as? [[String: Any]]) ?? []).last { $0["reason"] as? String != "damaged" })
             let reportID = try #require(oldest["id"] as? Int)
             let reportReason = try #require(oldest["reason"] as? String)
-            let database = try DatabaseQueue(path: sandboxDatabase)
+            let database = try DatabaseQueue.waiting(path: sandboxDatabase)
             try await database.write { db in
                 let libraryID = try Int.fetchOne(db, sql: "SELECT MIN(id) FROM library") ?? 1
                 for index in 0..<1_100 {
@@ -514,7 +514,7 @@ struct ActionRunnerTests {
             // setup: a pending photo the mirror holds, then deleted at Book Corners
             try await fillMirror(dependencies, sandbox)
             let photoID = try #require(try await oldest(sandbox, "photos?status=pending").item["id"] as? Int)
-            let database = try DatabaseQueue(path: sandboxDatabase)
+            let database = try DatabaseQueue.waiting(path: sandboxDatabase)
             try await database.write { db in try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photoID]) }
             try database.close()
             let id = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)

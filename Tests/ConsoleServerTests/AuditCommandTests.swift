@@ -34,7 +34,7 @@ struct AuditCommandTests {
         let ok = try console("audit", "verify", "--database", path)
         #expect(ok.status == 0)
         #expect(ok.output.hasPrefix("OK, 6 entries, head "))
-        let tamperer = try DatabaseQueue(path: path)
+        let tamperer = try DatabaseQueue.waiting(path: path)
         try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "UPDATE auditEntry SET targetName = 'Someone else' WHERE id = 4")
@@ -54,7 +54,7 @@ struct AuditCommandTests {
         defer { directory.remove() }
         // setup: entry 3 as an older console left a sign-in typed with a NUL: hashed whole, stored cut
         let path = try await decisions(5, in: directory)
-        let tamperer = try DatabaseQueue(path: path)
+        let tamperer = try DatabaseQueue.waiting(path: path)
         try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "UPDATE auditEntry SET targetName = 'Caf' WHERE id = 3")
@@ -157,7 +157,7 @@ struct AuditCommandTests {
         #expect(run.output == "Removed 5 entries recorded before 2026-09-27T00:00:00.000Z; checkpoint entry 11 keeps the last removed hash.\n")
         let verify = try console("audit", "verify", "--database", path)
         #expect(verify.output.hasPrefix("OK, 6 entries, head "))
-        let tamperer = try DatabaseQueue(path: path)
+        let tamperer = try DatabaseQueue.waiting(path: path)
         try await tamperer.write { try $0.execute(sql: "DELETE FROM auditEntry WHERE id = 6") }
         let broken = try console("audit", "verify", "--database", path)
         #expect(broken.status == 1)
@@ -171,7 +171,7 @@ struct AuditCommandTests {
     /// Fills the log with `count` rows straight in SQL (valid hashes are not needed to export).
     private func bulkFill(_ count: Int, path: String) throws {
         _ = try ModerationStore(path: path)
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue.waiting(path: path)
         try queue.write { db in
             try db.execute(sql: """
                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)

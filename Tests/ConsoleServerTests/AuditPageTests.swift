@@ -107,7 +107,7 @@ struct AuditPageTests {
             #expect(ok.contains("<strong>Intact.</strong> All 6 entries are as they were recorded."))
             let head = try #require(try await ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 1).first?.hash)
             #expect(ok.contains(#"<input id="head-hash" type="text" readonly value="\#(head)""#), "the head hash, to copy")
-            let tamperer = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let tamperer = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             try await tamperer.write { db in
                 try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
                 try db.execute(sql: "UPDATE auditEntry SET reason = 'edited later' WHERE id = 4")
@@ -183,7 +183,7 @@ struct AuditPageTests {
             // setup: a database that refuses export entries (as a full disk or a broken file would)
             try await browser.signIn()
             try await appendDecisions(4, to: directory, name: { "Secret shelf \($0)" })
-            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             try await database.write { db in
                 try db.execute(sql: """
                     CREATE TRIGGER refuseExportEntries BEFORE INSERT ON auditEntry WHEN NEW.action = '\(AuditEntry.exportAction)'

@@ -76,7 +76,7 @@ struct BrowserTests {
             #expect(!afterQuick.contains("That did not work"), "\(afterQuick.suffix(1500))")
             #expect(review.contains("Approve 2 libraries?"))
             #expect(afterBulk.contains("2 decisions recorded"))
-            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let recorded = try await database.read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action WHERE statusWanted = 'approved'") ?? 0
             }

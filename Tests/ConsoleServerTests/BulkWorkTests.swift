@@ -53,7 +53,7 @@ struct BulkWorkTests {
             #expect(confirm.contains(#"<a href="\#(back.replacingOccurrences(of: "&", with: "&amp;"))" data-key="cancel">Cancel</a>"#), "Cancel returns to the list as it was")
             #expect(done.status == .seeOther)
             #expect(done.location == back, "the same filters, order and page after the decision")
-            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let reasons = try await store.read { db in try String.fetchAll(db, sql: "SELECT reason FROM action ORDER BY id") }
             #expect(reasons == [reason, reason])
         }

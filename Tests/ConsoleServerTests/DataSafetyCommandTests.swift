@@ -142,7 +142,7 @@ struct DataSafetyCommandTests {
         let anchored = try console("audit", "verify", "--database", database, "--audit-key", key, "--anchor", line)
         #expect(anchored.status == 0)
         #expect(anchored.output.hasSuffix("Anchor OK: entry 4 still has the anchored hash\n"))
-        let tamperer = try DatabaseQueue(path: database)
+        let tamperer = try DatabaseQueue.waiting(path: database)
         try await tamperer.write { db in
             try db.execute(sql: "DROP TRIGGER auditEntry_noUpdate")
             try db.execute(sql: "DELETE FROM auditEntry WHERE id = 4")

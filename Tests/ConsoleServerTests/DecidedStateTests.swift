@@ -93,7 +93,7 @@ struct DecidedStateTests {
             retried.attempts = 1
             retried.outcomeMessage = "Book Corners asked us to slow down; next try 2026-11-25 06:40 UTC."
             let stored = retried
-            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try stored.update(db) }
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in try stored.update(db) }
             // act
             let page = try await browser.get("/")
             // check
@@ -116,7 +116,7 @@ struct DecidedStateTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
             try await browser.signIn()
-            let slugs = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let slugs = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchAll(db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' AND submitterId IS NULL AND goneAt IS NULL LIMIT 1")
                     + String.fetchAll(db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' AND submitterUsername IS NOT NULL AND goneAt IS NULL LIMIT 1")
             }
@@ -277,7 +277,7 @@ struct DecidedStateTests {
             ])
             try #require(sent.status == .seeOther)
             try await #require(try store.mirroredPhotos(status: .rejected, limit: 500, offset: 0).contains { $0.id == photo.id })
-            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
                 try db.execute(sql: "UPDATE mirrorPhoto SET status = 'rejected' WHERE id = ?", arguments: [elsewhere.id])
             }
             let before = await proxy.forwardedInAll()

@@ -9,7 +9,7 @@ import TestSupport
 struct DecisionInputTests {
     /// How many actions the console has recorded, read straight from its database file.
     private func recordedActions(_ directory: TemporaryDirectory) throws -> Int {
-        let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+        let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
         return try database.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action") ?? 0 }
     }
 
@@ -102,7 +102,7 @@ struct DecisionInputTests {
             #expect(told.contains("already used for another decision"), "\(told)")
             #expect(!after.contains(" dismissed."))
             #expect(try recordedActions(directory) == 1)
-            let stored = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let stored = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             #expect(try await stored.read { db in try String.fetchOne(db, sql: "SELECT reportReason FROM action") } == reportReason, "kept to find the report again")
             let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=all&page_size=50", token: try await sandbox.accessToken()).jsonObject()
             let report = ((list?["items"] as? [[String: Any]]) ?? []).first { String(describing: $0["id"] ?? "") == reportID }

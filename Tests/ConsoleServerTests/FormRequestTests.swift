@@ -9,7 +9,7 @@ import TestSupport
 @Suite("Forms: malformed forms get the 400 page and record nothing", .timeLimit(.minutes(3)))
 struct FormRequestTests {
     private func recorded(_ directory: TemporaryDirectory, _ sql: String) throws -> Int {
-        let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+        let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
         return try database.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
     }
 

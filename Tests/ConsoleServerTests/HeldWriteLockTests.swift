@@ -17,7 +17,7 @@ struct HeldWriteLockTests {
             #expect(try await browser.get("/libraries").status == .ok)
             let path = directory.path("console.sqlite")
             let twoMinutesAgo = Date().addingTimeInterval(-120)
-            try await DatabaseQueue(path: path).write { db in
+            try await DatabaseQueue.waiting(path: path).write { db in
                 try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [twoMinutesAgo])
             }
             try await Task.sleep(for: .milliseconds(2_200))
@@ -51,7 +51,7 @@ struct HeldWriteLockTests {
             try await browser.signIn()
             let path = directory.path("console.sqlite")
             let flash = "Saved: <b>not markup</b> ‏עברית 📚"
-            try await DatabaseQueue(path: path).write { db in try db.execute(sql: "UPDATE session SET flash = ?", arguments: [flash]) }
+            try await DatabaseQueue.waiting(path: path).write { db in try db.execute(sql: "UPDATE session SET flash = ?", arguments: [flash]) }
             try await Task.sleep(for: .milliseconds(2_200))
             let lock = try await HeldWriteLock.take(path, for: 3)
 

@@ -14,7 +14,7 @@ struct LongWordBrowserTests {
             // setup: the oldest pending library in the mirror (the pages' only source) gets the long texts
             let name = String(repeating: "Bücherschrank", count: 770)
             let place = String(repeating: "W", count: 10_000)
-            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let slug = try await database.write { db in
                 let slug = try #require(try String.fetchOne(db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' ORDER BY createdAt LIMIT 1"))
                 try db.execute(sql: "UPDATE mirrorLibrary SET name = ?, city = ?, record = NULL WHERE slug = ?", arguments: [name, place, slug])

@@ -23,7 +23,7 @@ struct MediaURLPageTests {
     /// Gives the oldest pending library, open report and pending photo of the sandbox the
     /// hostile addresses `photo` and `thumbnail`, before the console mirrors them.
     private func plant(photo: String, thumbnail: String, inSandboxAt path: String) async throws -> Planted {
-        let database = try DatabaseQueue(path: path)
+        let database = try DatabaseQueue.waiting(path: path)
         defer { try? database.close() }
         return try await database.write { db in
             let slug = try #require(try String.fetchOne(db, sql: "SELECT slug FROM library WHERE status = 'pending' ORDER BY createdAt LIMIT 1"))

@@ -180,7 +180,7 @@ struct MirrorPagesTests {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: the lists arrived, the summary (another scope) not yet
             try await browser.signIn()
-            let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             try await database.write { db in try db.execute(sql: "DELETE FROM mirrorSummary") }
             try database.close()
             // act

@@ -175,7 +175,7 @@ struct MirrorSyncTests {
             #expect(stoppedAt.passNextPage > 2 && stoppedAt.passNextPage < 20, "stopped mid-pass, at page \(stoppedAt.passNextPage) of 20")
             #expect(resumed?.query.contains("page=\(stoppedAt.passNextPage)&") == true, "resumed with \(resumed?.query ?? "no pass read")")
             #expect(try await store(directory).mirroredLibraryCount(status: nil) == 500)
-            let rows = try DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let rows = try DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try Row.fetchOne(db, sql: "SELECT COUNT(*) AS rows, COUNT(DISTINCT slug) AS slugs, COUNT(goneAt) AS gone FROM mirrorLibrary")
             }
             #expect(rows?["rows"] as Int? == 500)
@@ -218,7 +218,7 @@ struct MirrorSyncTests {
                 #expect(pageAfterOutage == pageAtOutage, "no page skipped while the backend was down")
                 #expect(countDuringOutage <= 500)
                 #expect(try await store.mirroredLibraryCount(status: nil) == 500, "nothing dropped, nothing invented")
-                let gone = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+                let gone = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE goneAt IS NOT NULL")
                 }
                 #expect(gone == 0, "nothing marked gone")
@@ -294,7 +294,7 @@ struct MirrorSyncTests {
                 try await MirrorFixture.eventually("a complete pass") { try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
                 let victim = try #require(try await store.mirroredLibraries(status: .approved, limit: 1, offset: 250).first)
                 // act: the backend loses it (deleted behind everyone's back)
-                try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
+                try await DatabaseQueue.waiting(path: directory.path("sandbox.sqlite")).write { db in
                     try db.execute(sql: "DELETE FROM report WHERE libraryId = ?; DELETE FROM photo WHERE libraryId = ?; DELETE FROM library WHERE id = ?",
                                    arguments: [victim.id, victim.id, victim.id])
                 }

@@ -279,7 +279,7 @@ struct OnCallPagesTests {
 /// Changes to the sandbox's own accounts, as Book Corners' administrators make them.
 enum SandboxDatabase {
     static func demote(_ username: String, in path: String) async throws {
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue.waiting(path: path)
         try await queue.write { db in try db.execute(sql: "UPDATE user SET isStaff = 0 WHERE username = ?", arguments: [username]) }
         try queue.close()
     }

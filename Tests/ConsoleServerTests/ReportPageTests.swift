@@ -24,7 +24,7 @@ struct ReportPageTests {
             ["id": Self.libraryID, "slug": "report-target", "name": "Community Bookcase", "city": "Stockholm", "status": "approved",
              "createdAt": now.addingTimeInterval(-86_400 * 30)],
         ], intoSandboxAt: directory.path("sandbox.sqlite"))
-        let database = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
+        let database = try DatabaseQueue.waiting(path: directory.path("sandbox.sqlite"))
         try await database.write { db in
             let reporter = try Int.fetchOne(db, sql: "SELECT id FROM user WHERE isStaff = 0 ORDER BY id LIMIT 1")
             try db.execute(
@@ -119,7 +119,7 @@ struct ReportPageTests {
             let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
             let ids = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }
             #expect(ids.contains(Self.reportID), "open again at Book Corners")
-            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let audited = try await store.read { db in
                 try String.fetchAll(db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
             }
@@ -129,7 +129,7 @@ struct ReportPageTests {
 
     /// The username of the reporter `plant` gives the first report.
     private func reporterName(_ directory: TemporaryDirectory) async throws -> String {
-        let database = try DatabaseQueue(path: directory.path("sandbox.sqlite"))
+        let database = try DatabaseQueue.waiting(path: directory.path("sandbox.sqlite"))
         defer { try? database.close() }
         return try await database.read { db in
             try String.fetchOne(db, sql: "SELECT username FROM user WHERE isStaff = 0 ORDER BY id LIMIT 1") ?? ""
@@ -138,7 +138,7 @@ struct ReportPageTests {
 
     /// The console's outbox messages of type report.resolved, as (id, status).
     private func resolvedMessages(_ directory: TemporaryDirectory) async throws -> [(id: String, status: String)] {
-        let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+        let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
         defer { try? database.close() }
         return try await database.read { db in
             try Row.fetchAll(db, sql: "SELECT id, status FROM outboxMessage WHERE eventType = 'report.resolved' ORDER BY createdAt")
@@ -185,7 +185,7 @@ struct ReportPageTests {
             #expect(afterUndo.contains("Report on Community Bookcase (Stockholm) reopened. The push telling \(reporter) it was resolved had not gone out yet: it is discarded."), "\(afterUndo)")
             #expect(after.map(\.status) == ["discarded"], "\(after)")
             #expect(outbox.contains(#"<span class="status status-discarded">Discarded</span>"#), "\(outbox)")
-            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let audited = try await store.read { db in
                 try Row.fetchAll(db, sql: "SELECT action, targetId, statusBefore, statusAfter FROM auditEntry WHERE targetKind = 'outbox' ORDER BY id")
                     .map { [$0[0] as String, $0[1] as String, $0[2] as String, $0[3] as String] }
@@ -204,7 +204,7 @@ struct ReportPageTests {
             try await browser.signIn()
             // act: the dispatcher delivers the push (as it would within seconds) before Undo is pressed
             let (_, afterUndo) = try await resolveAndUndo(browser) {
-                let database = try DatabaseQueue(path: directory.path("console.sqlite"))
+                let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
                 try await database.write { db in
                     try db.execute(sql: "UPDATE outboxMessage SET status = 'delivered', finishedAt = ? WHERE eventType = 'report.resolved' AND status = 'pending'", arguments: [Date()])
                 }
@@ -249,7 +249,7 @@ struct ReportPageTests {
             #expect(after.item(containing: "note-text").contains(Self.escapedHostile) || after.contains(#"<p class="note-text" dir="auto">\#(Self.escapedHostile)</p>"#))
             #expect(!after.contains("<script>alert"))
             #expect(!other.contains(#"<p class="note-text""#), "a note belongs to its report only")
-            let store = try DatabaseQueue(path: directory.path("console.sqlite"))
+            let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let reasons = try await store.read { db in
                 try String.fetchAll(db, sql: "SELECT reason FROM auditEntry WHERE action = 'report.note'")
             }

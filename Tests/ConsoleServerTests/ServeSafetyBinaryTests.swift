@@ -35,7 +35,7 @@ struct ServeSafetyBinaryTests {
                 outcome: .applied, backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
                 itemCreatedAt: nil, actionId: nil))
         }
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue.waiting(path: path)
         try await queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try queue.close()
         return path

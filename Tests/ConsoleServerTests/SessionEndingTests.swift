@@ -14,7 +14,7 @@ import TestSupport
 @Suite("Sessions end when their backend credentials no longer work", .timeLimit(.minutes(3)))
 struct SessionEndingTests {
     private func sessionRows(_ directory: TemporaryDirectory) throws -> Int {
-        try DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+        try DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? -1
         }
     }

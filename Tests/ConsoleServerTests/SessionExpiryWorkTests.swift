@@ -16,7 +16,7 @@ struct SessionExpiryWorkTests {
     /// Ends every session as the idle timeout would (the last request long ago), then waits out
     /// the session cache, so the next request meets an expired session.
     private func expireSessions(_ directory: TemporaryDirectory) async throws {
-        try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
+        try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
             try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [Date().addingTimeInterval(-24 * 3_600)])
         }
         try await Task.sleep(for: .milliseconds(2_200))
@@ -55,7 +55,7 @@ struct SessionExpiryWorkTests {
             #expect(location.hasPrefix("/sign-in?expired=1&kept="), "\(location)")
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             await #expect(try store.auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
-            let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm") }
+            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm") }
             #expect(kept.count == 1 && !kept[0].contains(csrf) && !kept[0].contains("csrf"), "the CSRF token is not kept")
             let name = try await #require(try store.mirroredLibrary(slug: slug)).name
             let signInPage = try await browser.get(location)
@@ -158,7 +158,7 @@ struct SessionExpiryWorkTests {
             let slug = try await pendingSlug(directory)
             let library = try await browser.get("/libraries/\(slug)")
             let fields = library.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide")
-            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
             try await Task.sleep(for: .milliseconds(2_200))
             let forger = Browser(client: browser.client, cookies: ["bc_session": "made-up"])
             // act
@@ -169,7 +169,7 @@ struct SessionExpiryWorkTests {
             #expect(!location.contains("kept=") && location.contains("not_saved=1"), "\(location)")
             #expect(!(forged.location ?? "").contains("kept="), "\(forged)")
             #expect(try await browser.get(location).contains("the decision you sent was not saved"))
-            let stored = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            let stored = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
             #expect(stored == 0)
         }
     }
@@ -234,7 +234,7 @@ struct SessionExpiryWorkTests {
             // check
             // Nothing kept, but said so, and after signing in the form's page again (its script offers back what was typed there).
             #expect(sent.status == .seeOther && sent.location == "/sign-in?form_not_sent=1&next=%2Flibraries%2F\(slug)", "\(sent.location ?? "")")
-            let kept = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
             #expect(kept == 0)
         }
     }

@@ -61,7 +61,7 @@ struct SessionWarningBrowserTests {
                     // act: the session ends behind the page's back (another console signed it out), then Stay signed in
                     try await browser.go(console + "/audit")
                     _ = try await browser.source(containing: "session-warning")
-                    try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+                    try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
                     try await Task.sleep(for: .milliseconds(2_200))
                     try await browser.click(".session-warning button")
                     // check: it says so instead of pretending
@@ -91,7 +91,7 @@ struct SessionWarningBrowserTests {
             try await browser.go(console + "/libraries/\(slug)")
             try await browser.type(typed, into: "#reason")
             // act: signed out elsewhere (every session row gone), then Reject
-            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in try db.execute(sql: "DELETE FROM session") }
             // Another process's sign-out reaches this one's session copy within 2 s.
             try await Task.sleep(for: .milliseconds(2_200))
             try await browser.click("form[action$='/decide'] button.danger")

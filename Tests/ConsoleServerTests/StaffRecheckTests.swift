@@ -20,7 +20,7 @@ struct StaffRecheckTests {
             try await browser.signIn()
             #expect(try await browser.get("/audit").status == .ok)
             // act
-            try await DatabaseQueue(path: directory.path("sandbox.sqlite")).write { db in
+            try await DatabaseQueue.waiting(path: directory.path("sandbox.sqlite")).write { db in
                 try db.execute(sql: "UPDATE user SET isStaff = 0 WHERE username = ?", arguments: [SeedAccounts.demoStaffUsername])
             }
             try await Task.sleep(for: .milliseconds(1_200))
@@ -30,7 +30,7 @@ struct StaffRecheckTests {
             let location = try #require(audit.location)
             #expect(location == "/sign-in?ended=notStaff")
             #expect(try await browser.get(location).contains("no longer a Book Corners staff account"))
-            let rows = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let rows = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session")
             }
             #expect(rows == 0)

@@ -75,7 +75,7 @@ struct TrustedProxyTests {
             let other = try await browser.signIn()
             // check
             #expect(other.status == .seeOther, "\(other)")
-            let addresses = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let addresses = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchAll(db, sql: "SELECT DISTINCT clientAddress FROM auditEntry WHERE action = 'session.signIn' ORDER BY clientAddress")
             }
             #expect(addresses == ["198.51.100.4", "203.0.113.7"])

@@ -396,38 +396,3 @@ public final class BackendClient: Sendable {
         pairs.compactMap { name, value in value.flatMap { $0.isEmpty ? nil : (name, $0) } }
     }
 }
-
-extension BackendClient: Service {
-    /// Keeps the client alive until graceful shutdown, then closes its connections.
-    public func run() async throws {
-        try? await gracefulShutdown()
-        try await shutdown()
-    }
-}
-
-extension Duration {
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-}
-
-/// Answers whose image fields the client resolves against the backend's origin.
-protocol CarriesMedia {
-    static var mediaFields: [WritableKeyPath<Self, String>] { get }
-}
-
-extension ModerationLibrary: CarriesMedia {
-    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
-}
-
-extension PublicLibrary: CarriesMedia {
-    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
-}
-
-extension ModerationReport: CarriesMedia {
-    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl] }
-}
-
-extension ModerationPhoto: CarriesMedia {
-    static var mediaFields: [WritableKeyPath<Self, String>] { [\.photoUrl, \.thumbnailUrl] }
-}

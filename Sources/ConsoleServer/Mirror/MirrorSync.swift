@@ -16,28 +16,28 @@ import ServiceLifecycle
 /// it did not (a library's detail read answering 404; for reports and photos, the page of
 /// their list, under every status, where it would stand).
 actor MirrorSync: Service {
-    private let store: ModerationStore
-    private let client: BackendClient
-    private let sessions: StaffSessions
-    private let configuration: MirrorConfiguration
-    private let budget: BackendBudget
-    private let now: @Sendable () -> Date
-    private let logger: Logger
-    private var planner: ReadPlanner
+    let store: ModerationStore
+    let client: BackendClient
+    let sessions: StaffSessions
+    let configuration: MirrorConfiguration
+    let budget: BackendBudget
+    let now: @Sendable () -> Date
+    let logger: Logger
+    var planner: ReadPlanner
     /// This process's name on the mirror's lease.
-    private let owner = UUID().uuidString
+    let owner = UUID().uuidString
     /// Items a complete pass did not list, by id: the page to look for each on next, once a
     /// read said it stands before or after the page read, and which of the two it said.
-    private var confirmationPages: [MirrorScope: [Int: (page: Int, moved: MissingItemPlace)]] = [:]
+    var confirmationPages: [MirrorScope: [Int: (page: Int, moved: MissingItemPlace)]] = [:]
     /// Sessions whose tokens the backend refused: not asked again by this process.
-    private var refusedSessions: Set<String> = []
-    private var sweeps: [MirrorScope: PendingSweep] = [:]
+    var refusedSessions: Set<String> = []
+    var sweeps: [MirrorScope: PendingSweep] = [:]
     /// Slugs of libraries a read of the pending queue should have listed and did not: each
     /// is read alone to learn its new status (or that it is gone).
-    private var libraryChecks: [String] = []
+    var libraryChecks: [String] = []
 
     /// Reading a queue's pages after the first, so every waiting item is confirmed in time.
-    private struct PendingSweep {
+    struct PendingSweep {
         /// The next page to read; `nil` between sweeps.
         var nextPage: Int?
         var lastStartedAt: Date?
@@ -82,17 +82,17 @@ actor MirrorSync: Service {
 
     /// Each read's context: its first attempt was granted by `claimMirror`; any other (the
     /// re-send after a token refresh) is claimed from the mirror's share too.
-    private var mirrorCall: CallContext { CallContext(budget: BackendBudget.mirrorCall) }
+    var mirrorCall: CallContext { CallContext(budget: BackendBudget.mirrorCall) }
 
     /// The lease's name: one process at a time reads for the mirror.
     static let leaseName = "mirror"
 
     /// How long the lease holds unrenewed: longer than one read with a token refresh, so the
     /// holder keeps it between renewals; a process that died leaves the mirror to another after it.
-    private var leaseSeconds: TimeInterval { max(30, 3 * configuration.tickInterval) }
+    var leaseSeconds: TimeInterval { max(30, 3 * configuration.tickInterval) }
 
     /// Takes or renews the mirror's lease; false while another process holds it.
-    private func holdLease() async -> Bool {
+    func holdLease() async -> Bool {
         let at = now()
         do {
             return try await store.holdWorkLease(Self.leaseName, owner: owner, until: at.addingTimeInterval(leaseSeconds), now: at)
@@ -105,7 +105,7 @@ actor MirrorSync: Service {
     }
 
     /// Brings the planner up to what every process has spent in `scope` this window.
-    private func observeSpending(_ scope: MirrorScope) async {
+    func observeSpending(_ scope: MirrorScope) async {
         let at = now()
         let spending = await budget.mirrorSpending(scope, at: at)
         await planner.observe(
@@ -151,7 +151,7 @@ actor MirrorSync: Service {
 
     // MARK: What each scope wants
 
-    private func wanted(_ scope: MirrorScope) async -> Set<ReadPurpose> {
+    func wanted(_ scope: MirrorScope) async -> Set<ReadPurpose> {
         switch scope {
         case .libraryList, .reportList, .photoList:
             var purposes: Set<ReadPurpose> = [.queueFront]
@@ -174,14 +174,14 @@ actor MirrorSync: Service {
     }
 
     /// A pass under way goes on; a new one waits `passInterval` after the last one began.
-    private func isPassDue(_ scope: MirrorScope) async -> Bool {
+    func isPassDue(_ scope: MirrorScope) async -> Bool {
         guard let state = try? await store.mirrorScopeState(scope) else { return false }
         if state.passStartedAt != nil { return true }
         guard let last = state.lastCompletePassStartedAt else { return true }
         return now().timeIntervalSince(last) >= configuration.passInterval
     }
 
-    private func isSweepDue(_ scope: MirrorScope) -> Bool {
+    func isSweepDue(_ scope: MirrorScope) -> Bool {
         let sweep = sweeps[scope] ?? PendingSweep()
         if sweep.nextPage != nil { return true }
         guard sweep.totalPages > 1 else { return false }
@@ -189,7 +189,7 @@ actor MirrorSync: Service {
     }
 
     /// A report or photo the last complete pass did not list, to confirm before any new pass page.
-    private func nextMissingItem(_ scope: MirrorScope) async throws -> MissingItem? {
+    func nextMissingItem(_ scope: MirrorScope) async throws -> MissingItem? {
         guard let passStart = try await store.mirrorScopeState(scope).lastCompletePassStartedAt else { return nil }
         switch scope {
         case .reportList: return try await store.reportsMissing(fromPassStartedAt: passStart, limit: 1).first.map(MissingItem.report)
@@ -198,252 +198,17 @@ actor MirrorSync: Service {
         }
     }
 
-    private func nextMissingLibrary() async throws -> (library: MirrorLibrary, passStart: Date)? {
+    func nextMissingLibrary() async throws -> (library: MirrorLibrary, passStart: Date)? {
         guard let passStart = try await store.mirrorScopeState(.libraryList).lastCompletePassStartedAt,
             let library = try await store.librariesMissing(fromPassStartedAt: passStart, limit: 1).first
         else { return nil }
         return (library, passStart)
     }
 
-    // MARK: Reads
-
-    private func read(
-        _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
-    ) async throws(BackendError) {
-        switch (scope, purpose) {
-        case (.summary, _):
-            let summary = try await client.summary(credentials, context: mirrorCall)
-            await saving { try await store.saveMirror(summary: MirrorSummary(summary, confirmedAt: startedAt)) }
-        case (.statistics, _):
-            let statistics = try await client.statistics(context: mirrorCall)
-            await saving {
-                let json = try BackendJSON.encoder().encode(statistics)
-                try await store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: startedAt))
-            }
-        case (.libraryDetail, .pendingItems):
-            try await checkLeftQueue(credentials: credentials, startedAt: startedAt)
-        case (.libraryDetail, _):
-            try await confirmMissingLibrary(credentials: credentials, startedAt: startedAt)
-        case (.libraryList, _), (.reportList, _), (.photoList, _):
-            try await readList(scope, purpose, credentials: credentials, startedAt: startedAt)
-        case (.publicLibraryList, _):
-            break
-        }
-    }
-
-    /// One page of a list: the queue's first page, the queue's next page, or the pass's next page.
-    private func readList(
-        _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
-    ) async throws(BackendError) {
-        if purpose == .fullPass, let missing = try? await nextMissingItem(scope) {
-            try await confirm(missing, scope: scope, credentials: credentials, startedAt: startedAt)
-            return
-        }
-        guard let previous = try? await store.mirrorScopeState(scope) else { return }
-        var state = previous
-        let pageNumber: Int
-        let queueOnly: Bool
-        switch purpose {
-        case .queueFront:
-            pageNumber = 1
-            queueOnly = true
-        case .pendingItems:
-            var sweep = sweeps[scope] ?? PendingSweep()
-            if sweep.nextPage == nil {
-                sweep.nextPage = 2
-                sweep.lastStartedAt = startedAt
-            }
-            sweeps[scope] = sweep
-            pageNumber = sweep.nextPage ?? 2
-            queueOnly = true
-        case .fullPass, .decisionCheck:
-            if state.passNextPage <= 1 || state.passStartedAt == nil {
-                state.passNextPage = 1
-                state.passStartedAt = startedAt
-            }
-            pageNumber = state.passNextPage
-            queueOnly = false
-        }
-        let page = Page(clampingNumber: pageNumber, size: configuration.pageSize)
-        let pagination = try await fetchAndStore(scope, queueOnly: queueOnly, page: page, credentials: credentials, startedAt: startedAt)
-        // A page past the last answers the last one: the page number it carries says where we are.
-        let isLast = pagination.page >= pagination.totalPages || !pagination.hasNext
-        if queueOnly {
-            var sweep = sweeps[scope] ?? PendingSweep()
-            sweep.totalPages = pagination.totalPages
-            if purpose == .pendingItems { sweep.nextPage = isLast ? nil : pagination.page + 1 }
-            sweeps[scope] = sweep
-            return
-        }
-        let completedPassStart = isLast ? state.passStartedAt : nil
-        if isLast {
-            if let completedPassStart { state.lastCompletePassStartedAt = completedPassStart }
-            state.passNextPage = 1
-            state.passStartedAt = nil
-            state.lastPassCompletedAt = now()
-        } else {
-            state.passNextPage = pagination.page + 1
-        }
-        // Stored only if the pass is still where we read it from: a process whose lease lapsed
-        // during the read never rewinds the pass the new holder has moved on.
-        var advanced = false
-        await saving { advanced = try await store.advanceMirrorPass(state, from: previous) }
-        guard advanced else {
-            logger.notice("mirror pass moved on in another process; this read is kept, its cursor not", metadata: ["scope": "\(scope.rawValue)"])
-            return
-        }
-        if let start = completedPassStart {
-            await saving {
-                switch scope {
-                case .reportList: _ = try await store.completeReportPass(startedAt: start, at: now())
-                case .photoList: _ = try await store.completePhotoPass(startedAt: start, at: now())
-                default: break
-                }
-            }
-        }
-    }
-
-    /// A report or photo a complete pass did not list.
-    private enum MissingItem {
-        case report(MirrorReport)
-        case photo(MirrorPhoto)
-
-        var id: Int {
-            switch self {
-            case .report(let report): report.id
-            case .photo(let photo): photo.id
-            }
-        }
-
-        var createdAt: Date {
-            switch self {
-            case .report(let report): report.createdAt
-            case .photo(let photo): photo.createdAt
-            }
-        }
-    }
-
-    /// Reads the page of the item's list where it would stand (under every status, with the
-    /// report's reason, which never changes), found from the mirror's own order. Listed: it is
-    /// confirmed. Not listed although the page spans where it would be: it is gone. The page
-    /// spans items all newer or all older: the next read looks a page earlier or later.
-    /// Never gone by absence from a pass's offset page, which deletions shift while a pass runs.
-    private func confirm(_ item: MissingItem, scope: MirrorScope, credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
-        let listedBefore: Int
-        do {
-            switch item {
-            case .report(let report): listedBefore = try await store.reportsListedBefore(report)
-            case .photo(let photo): listedBefore = try await store.photosListedBefore(photo)
-            }
-        } catch {
-            logger.error("mirror could not place a missing item", metadata: ["error": "\(error)"])
-            return
-        }
-        let hint = confirmationPages[scope]?[item.id]
-        let pageNumber = hint?.page ?? (listedBefore / configuration.pageSize + 1)
-        let page = Page(clampingNumber: pageNumber, size: configuration.pageSize)
-        let listed: [(id: Int, createdAt: Date)]
-        let pagination: Pagination
-        switch item {
-        case .report(let report):
-            let list = try await client.reports(
-                status: .all, reason: .only(report.reason), page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
-            listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
-            pagination = list.pagination
-        case .photo:
-            let list = try await client.photos(status: .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
-            listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
-            pagination = list.pagination
-        }
-        var place = MissingItemPlace.of(id: item.id, createdAt: item.createdAt, in: listed, page: pagination.page, hasNext: pagination.hasNext)
-        // Sent back the way it came (after a page of newer items, before a page of older ones):
-        // its place is between the two pages, and neither lists it.
-        if let hint, (hint.moved == .before && place == .after) || (hint.moved == .after && place == .before) { place = .gone }
-        switch place {
-        case .listed:
-            confirmationPages[scope]?[item.id] = nil
-        case .before:
-            confirmationPages[scope, default: [:]][item.id] = (max(1, pagination.page - 1), .before)
-        case .after:
-            confirmationPages[scope, default: [:]][item.id] = (pagination.page + 1, .after)
-        case .gone:
-            confirmationPages[scope]?[item.id] = nil
-            await saving {
-                switch item {
-                case .report: _ = try await store.markReportGone(id: item.id, checkedSince: startedAt, at: now())
-                case .photo: _ = try await store.markPhotoGone(id: item.id, checkedSince: startedAt, at: now())
-                }
-            }
-        }
-    }
-
-    private func fetchAndStore(
-        _ scope: MirrorScope, queueOnly: Bool, page: Page, credentials: StaffCredentials, startedAt: Date
-    ) async throws(BackendError) -> Pagination {
-        switch scope {
-        case .reportList:
-            let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
-            return list.pagination
-        case .photoList:
-            let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
-            return list.pagination
-        default:
-            let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
-            if queueOnly { await noteLeftQueue(list) }
-            return list.pagination
-        }
-    }
-
-    /// Pending libraries the mirror has in the range a page of the pending queue covers, but
-    /// the page did not list: decided or deleted since. Each gets a detail read.
-    private func noteLeftQueue(_ list: PagedList<ModerationLibrary>) async {
-        let newest = list.pagination.page == 1 ? nil : list.items.first?.createdAt
-        let oldest = list.pagination.hasNext ? list.items.last?.createdAt : nil
-        let listed = Set(list.items.map(\.id))
-        await saving {
-            for library in try await store.mirroredLibraries(status: .pending, createdFrom: oldest, through: newest)
-            where !listed.contains(library.id) && !libraryChecks.contains(library.slug) {
-                libraryChecks.append(library.slug)
-            }
-        }
-    }
-
-    /// Reads the first library that left the pending queue: its new status, or a 404 (gone).
-    private func checkLeftQueue(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
-        guard let slug = libraryChecks.first else { return }
-        do {
-            let library = try await client.library(slug: slug, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
-        } catch .notFound {
-            await saving {
-                if let known = try await store.mirroredLibrary(slug: slug) {
-                    try await store.markLibraryGone(id: known.id, checkedSince: startedAt, at: now())
-                }
-            }
-        }
-        libraryChecks.removeAll { $0 == slug }
-    }
-
-    /// A library the last complete pass did not list: read it alone; only a 404 makes it gone.
-    private func confirmMissingLibrary(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
-        guard let missing = await (try? nextMissingLibrary())?.library else { return }
-        do {
-            let library = try await client.library(slug: missing.slug, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
-        } catch .notFound {
-            await saving { try await store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
-        }
-    }
-
     // MARK: Helpers
 
     /// Items whose status the console does not know are left out, and said so in the log.
-    private func convert<Item, Row>(_ items: [Item], _ make: (Item) throws -> Row) -> [Row] {
+    func convert<Item, Row>(_ items: [Item], _ make: (Item) throws -> Row) -> [Row] {
         items.compactMap { item in
             do {
                 return try make(item)
@@ -459,7 +224,7 @@ actor MirrorSync: Service {
     }
 
     /// Runs a store write; a failure is logged (the database is ours: nothing a retry of the read would fix).
-    private func saving(_ write: () async throws -> Void) async {
+    func saving(_ write: () async throws -> Void) async {
         do {
             try await write()
         } catch is CancellationError {
@@ -470,7 +235,7 @@ actor MirrorSync: Service {
     }
 
     /// The most recently active staff member's credentials; `nil` when nobody is signed in.
-    private func currentCredentials() async -> (sessionID: String, credentials: StaffCredentials)? {
+    func currentCredentials() async -> (sessionID: String, credentials: StaffCredentials)? {
         do {
             return try await sessions.credentialsOfMostRecentSession(excluding: refusedSessions, now: now())
         } catch {
@@ -480,7 +245,7 @@ actor MirrorSync: Service {
     }
 
     /// Keeps when the backend last answered, for pages to say "has not answered since".
-    private func noteAnswer(_ answered: Bool) async {
+    func noteAnswer(_ answered: Bool) async {
         await saving {
             if answered {
                 try await store.noteMirrorAnswered(at: now())
@@ -489,5 +254,4 @@ actor MirrorSync: Service {
             }
         }
     }
-
 }

@@ -1,52 +1,6 @@
 import Foundation
 import GRDB
 
-/// Why a move of an outbox message was refused.
-public enum OutboxStoreError: Error, Equatable, Sendable {
-    /// The dispatcher no longer holds the message (its lease ran out and another took it).
-    case lostClaim(messageID: String)
-    /// The message is not in a state the move starts from (already retried, discarded, delivered).
-    case notMovable(messageID: String, from: OutboxMessage.State?)
-}
-
-/// What one claimed message comes to: a final state, or pending again at `nextAttemptAt`.
-public struct OutboxSettlement: Sendable, Equatable {
-    public var messageID: String
-    public var state: OutboxMessage.State
-    public var reason: String
-    public var attempts: [OutboxAttempt]
-    public var nextAttemptAt: Date?
-    /// What the attempts told about each device, in the environment tried; when empty, the
-    /// attempts' outcomes speak for their tokens' own environments.
-    public var deviceReports: [DeviceReport]
-
-    public init(
-        messageID: String, state: OutboxMessage.State, reason: String, attempts: [OutboxAttempt], nextAttemptAt: Date? = nil,
-        deviceReports: [DeviceReport] = []
-    ) {
-        self.messageID = messageID
-        self.state = state
-        self.reason = reason
-        self.attempts = attempts
-        self.nextAttemptAt = nextAttemptAt
-        self.deviceReports = deviceReports
-    }
-}
-
-/// How many messages are in each state, and how delivery went lately: for the dashboard.
-public struct OutboxHealth: Sendable, Equatable {
-    public var counts: [OutboxMessage.State: Int]
-    /// Attempts in the window that failed or will be retried (a token found gone is not a
-    /// failure of delivery), and those that delivered.
-    public var recentFailures: Int
-    public var recentDeliveries: Int
-    /// The newest failed attempt's reason, if any failed in the window.
-    public var lastFailureReason: String
-    public var lastFailureAt: Date?
-
-    public func count(_ state: OutboxMessage.State) -> Int { counts[state] ?? 0 }
-}
-
 extension ModerationStore {
     /// Outbox messages, newest first, optionally of one status or event type.
     public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
@@ -60,10 +14,6 @@ extension ModerationStore {
 
     public func outboxMessage(id: String) async throws -> OutboxMessage? {
         try await writer.read { db in try OutboxMessage.fetchOne(db, key: id) }
-    }
-
-    public func outboxCount() async throws -> Int {
-        try await writer.read { db in try OutboxMessage.fetchCount(db) }
     }
 
     /// Every attempt at one message, oldest first.
@@ -380,58 +330,5 @@ extension ModerationStore {
         }
         if told { return " " + withdrawal.alreadyToldNote }
         return withdrawn ? " " + withdrawal.withdrawnNote : ""
-    }
-}
-
-/// What undoing a decision does to the pushes it caused, done in the transaction that records
-/// the undo's outcome (`ModerationStore.finish(…, withdrawing:)`): those not gone out are
-/// discarded, and the undo's message says whether the recipient was already told.
-public struct NotificationWithdrawal: Sendable {
-    /// The item whose latest applied decision is undone, and the status that decision set.
-    public var targetKind: ModerationAction.TargetKind
-    public var targetKey: String
-    public var undoneStatus: ItemStatus
-    /// The kind of message the undone decision sent.
-    public var eventType: OutboxMessage.EventType
-    /// Each discarded message's `lastReason`.
-    public var reason: String
-    /// Added to the undo's outcome when a message had gone out: "alice was already told it was resolved."
-    public var alreadyToldNote: String
-    /// Added when every message was stopped before it went out.
-    public var withdrawnNote: String
-    /// The audit entry of each discarded message (`outbox.discard`); target and statuses are filled per message.
-    public var audit: AuditEntry
-
-    public init(
-        targetKind: ModerationAction.TargetKind, targetKey: String, undoneStatus: ItemStatus, eventType: OutboxMessage.EventType, reason: String,
-        alreadyToldNote: String, withdrawnNote: String, audit: AuditEntry
-    ) {
-        self.targetKind = targetKind
-        self.targetKey = targetKey
-        self.undoneStatus = undoneStatus
-        self.eventType = eventType
-        self.reason = reason
-        self.alreadyToldNote = alreadyToldNote
-        self.withdrawnNote = withdrawnNote
-        self.audit = audit
-    }
-}
-
-extension DeviceReport {
-    /// What an attempt says of its token in the token's own environment (400 is `BadDeviceToken`,
-    /// any other refusal of the token `Unregistered` as of the attempt); nil for one that says nothing.
-    init?(attempt: OutboxAttempt) {
-        guard !attempt.deviceToken.isEmpty else { return nil }
-        switch attempt.outcome {
-        case .delivered:
-            self.init(token: attempt.deviceToken, environment: nil, finding: .delivered, reason: "", at: attempt.attemptedAt)
-        case .deviceDisabled:
-            self.init(
-                token: attempt.deviceToken, environment: nil,
-                finding: attempt.httpStatus == 400 ? .badDeviceToken : .unregistered(since: attempt.attemptedAt), reason: attempt.reason,
-                at: attempt.attemptedAt)
-        case .retry, .failed:
-            return nil
-        }
     }
 }

@@ -66,7 +66,7 @@ struct FormTourLibrariesTests {
             #expect(confirm.contains(FormTour.inElement(FormTour.typed)), "the confirmation quotes the reason as typed")
             let rejected = try await tour.send("main form button.danger, main form button.primary", to: .libraryDecide, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: rejected).hasPrefix("Rejected: \(pending[4].name)"))
-            let reason = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let reason = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchOne(db, sql: "SELECT reason FROM action WHERE targetKey = ? ORDER BY id DESC", arguments: [pending[4].slug])
             }
             #expect(reason == FormTour.typed, "the reason stored as typed, its line breaks as LF")

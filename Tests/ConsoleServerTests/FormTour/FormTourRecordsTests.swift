@@ -69,7 +69,7 @@ struct FormTourRecordsTests {
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let slug = try #require(try await store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             try await tour.open("/libraries/\(slug)", showing: "approve-form")
-            try await DatabaseQueue(path: directory.path("console.sqlite")).write { db in
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
                 try db.execute(sql: "UPDATE session SET lastSeenAt = ?", arguments: [Date().addingTimeInterval(-24 * 3_600)])
             }
             try await Task.sleep(for: .milliseconds(2_200))
@@ -79,7 +79,7 @@ struct FormTourRecordsTests {
             try await tour.send("form.stack button[type=submit]", to: .signIn, showing: "unsent-discard")
             let discarded = try await tour.send(".unsent-discard button[type=submit]", to: .unsentWorkDiscard, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: discarded) == "Not sent: your kept decision was discarded, and nothing was recorded.")
-            let recorded = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let recorded = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM action WHERE targetKey = ?", arguments: [slug]) ?? 0
             }
             #expect(recorded == 0, "the discarded decision was never recorded")

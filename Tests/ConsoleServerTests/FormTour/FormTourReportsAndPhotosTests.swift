@@ -74,7 +74,7 @@ struct FormTourReportsAndPhotosTests {
             #expect(FormTour.flash(of: rejected).hasPrefix("Photo of") && FormTour.flash(of: rejected).hasSuffix("rejected."))
             let used = try await tour.send("form.row-actions[action='/photos/\(photos[1])/decide'] button[value=approve]", to: .photoDecide, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: used).hasSuffix("approved: it is the library's photo now."))
-            let reason = try await DatabaseQueue(path: directory.path("console.sqlite")).read { db in
+            let reason = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchOne(db, sql: "SELECT reason FROM action WHERE targetKind = 'photo' AND targetKey = ? ORDER BY id DESC", arguments: [String(photos[0])])
             }
             #expect(reason == FormTour.typed, "the reason stored as typed, its line breaks as LF")

@@ -37,7 +37,7 @@ struct OutboxFiller {
             }
         }
         let stored = messages
-        try await DatabaseQueue(path: path).write { db in
+        try await DatabaseQueue.waiting(path: path).write { db in
             for message in stored { try message.insert(db) }
         }
         return messages

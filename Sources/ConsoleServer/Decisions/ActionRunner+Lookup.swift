@@ -1,0 +1,184 @@
+import BookCornersAPI
+import Foundation
+import Logging
+import ModerationStore
+import ModerationVocabulary
+import ServiceLifecycle
+import Synchronization
+
+/// Reading the item before a decision is sent, and sending it: whose credentials, what the
+/// backend holds now, and the PATCH within its deadline.
+extension ActionRunner {
+    /// The author's backend credentials, or nil after parking the action: no session, or
+    /// one whose tokens this process cannot open (another token key).
+    func credentials(for action: ModerationAction) async throws -> StaffCredentials? {
+        let id = action.id ?? 0
+        let found: StaffCredentials?
+        var why = ""
+        do {
+            found = try await sessions.credentials(forStaff: action.actorId)
+        } catch {
+            logger.error("stored sign-in could not be opened", metadata: ["action.id": "\(id)", "actor": "\(action.actorUsername)", "error": "\(error)"])
+            found = nil
+            why = " (the console could not read their stored sign-in; its token key may have changed)"
+        }
+        guard let found else {
+            try await store.release(
+                id, owner: owner, to: .parked, nextAttemptAt: Date(),
+                message: "Waiting for \(action.actorUsername) to sign in again\(why); it is sent as soon as they do.",
+                backendStatus: nil, now: Date())
+            return nil
+        }
+        return found
+    }
+
+    /// What finding the item told us.
+    enum Lookup {
+        case found(DecisionTarget)
+        /// The reads the check allows did not show it: `why` says where it was looked for.
+        case notFound(why: String)
+        /// The second read of the check waits for the budget until then.
+        case budgetSpent(until: Date)
+
+        init<Item>(_ outcome: ListPlaceFinder<Item>.Outcome, target: (Item) -> DecisionTarget) {
+            switch outcome {
+            case .found(let item): self = .found(target(item))
+            case .notFound(let why): self = .notFound(why: why)
+            case .budgetSpent(let until): self = .budgetSpent(until: until)
+            }
+        }
+    }
+
+    /// Finds the item: a library by its slug; a report or photo, which have no read by id,
+    /// with at most two list reads where the mirror places it (`ListPlaceFinder`), the second
+    /// counted in the check's budget as the first was.
+    func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws -> Lookup {
+        let reserve: @Sendable () async -> Date? = { [decisionChecks] in
+            guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else { return nil }
+            return until
+        }
+        switch action.targetKind {
+        case .library:
+            return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
+        case .report:
+            guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a report number") }
+            let place = try await store.mirrorPlace(kind: .report, id: id)
+            // A report's reason never changes: the form's, or else the mirror's, narrows every read.
+            let reason = action.reportReason ?? place?.reason
+            let finder = ListPlaceFinder<ModerationReport>(
+                id: id, place: place?.key, seen: action.statusSeen, noun: "report",
+                key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
+                count: { filter, after, before in
+                    try await self.store.mirroredCount(kind: .report, status: filter.status, reason: reason, after: after, before: before)
+                },
+                read: { (filter, page) async throws(BackendError) in
+                    try await self.checkClient.reports(
+                        status: filter.status?.reportStatus.map(ReportStatusFilter.init) ?? .all, reason: reason.map(ReportReasonFilter.only) ?? .all,
+                        page: page, credentials: credentials, context: context)
+                },
+                reserveSecondRead: reserve)
+            return try await Lookup(finder.find(), target: DecisionTarget.init)
+        case .photo:
+            guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a photo number") }
+            let place = try await store.mirrorPlace(kind: .photo, id: id)
+            let finder = ListPlaceFinder<ModerationPhoto>(
+                id: id, place: place?.key, seen: action.statusSeen, noun: "photo",
+                key: { MirrorPlace.Key(createdAt: $0.createdAt, id: $0.id) },
+                count: { filter, after, before in
+                    try await self.store.mirroredCount(kind: .photo, status: filter.status, reason: nil, after: after, before: before)
+                },
+                read: { (filter, page) async throws(BackendError) in
+                    try await self.checkClient.photos(
+                        status: filter.status?.libraryStatus.map(StatusFilter.init) ?? .all, page: page, credentials: credentials, context: context)
+                },
+                reserveSecondRead: reserve)
+            return try await Lookup(finder.find(), target: DecisionTarget.init)
+        }
+    }
+
+    /// How long an item the check does not find is looked for again, by default, before its decision fails.
+    static let defaultNotFoundLimit: TimeInterval = 15 * 60
+
+    /// The item was not where the mirror put it: it may have moved after a change made
+    /// elsewhere, which the mirror's next reads show. It waits, longer each time, and says
+    /// why; after `notFoundLimit` the decision fails, in words. Never a conflict: nobody is
+    /// known to have changed it.
+    func waitOrGiveUp(_ action: ModerationAction, notFound why: String) async throws {
+        let now = Date()
+        let since = action.notFoundSince ?? now
+        let giveUpAt = since.addingTimeInterval(notFoundLimit)
+        guard now < giveUpAt else {
+            try await finish(
+                action, state: .failed, target: nil, statusAfter: action.statusSeen.rawValue, backendStatus: nil,
+                message: "Not sent: \(why), and has not since \(TimeText.utc(since)). It may have been deleted, or changed outside the console; look at it again and decide.")
+            return
+        }
+        let until = min(now.addingTimeInterval(min(300, max(30, now.timeIntervalSince(since) / 2))), giveUpAt)
+        try await store.release(
+            action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
+            message: "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
+            backendStatus: nil, notFoundAt: now, now: now)
+    }
+
+    /// Another runner was sending this when its lease ran out: its PATCH may still arrive.
+    /// The re-check waits until that send's deadline has passed, so it sees its effect.
+    func waitOutSendInFlight(_ action: ModerationAction) async {
+        let now = Date()
+        let until = now.addingTimeInterval(sendDeadline)
+        do {
+            try await store.release(
+                action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
+                backendStatus: nil, now: now)
+        } catch {
+            // Its lease runs out again and the next runner does the same.
+            logger.error("action taken over could not be put to wait", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+        }
+    }
+
+    /// The longest a send may take: the PATCH and a token refresh, each within the client's
+    /// timeout, and a second for our own work. A send still going then is cut off (its outcome unknown).
+    var sendDeadline: TimeInterval {
+        2 * Double(client.configuration.requestTimeout.components.seconds) + 1
+    }
+
+    /// Runs `body`, cancelling it and throwing a timeout if it has not finished in `seconds`.
+    func withDeadline(_ seconds: TimeInterval, _ body: @escaping @Sendable () async throws(BackendError) -> Void) async throws(BackendError) {
+        let outcome = await withTaskGroup(of: Result<Void, BackendError>?.self) { group in
+            group.addTask {
+                do throws(BackendError) {
+                    try await body()
+                    return .success(())
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch outcome {
+        case .success?: return
+        case .failure(let error)?: throw error
+        case nil: throw .unavailable(.timedOut)
+        }
+    }
+
+    func send(
+        _ wanted: WantedStatus, target: DecisionTarget, reason: String, credentials: StaffCredentials, context: CallContext
+    ) async throws(BackendError) {
+        switch wanted {
+        case .library(let status):
+            _ = try await client.setLibraryStatus(
+                slug: target.slug, to: status, rejectionReason: status == .rejected ? reason : nil, credentials: credentials, context: context)
+        case .report(let status):
+            _ = try await client.setReportStatus(id: target.itemID, to: status, credentials: credentials, context: context)
+        case .photo(let status):
+            _ = try await client.setPhotoStatus(id: target.itemID, to: status, credentials: credentials, context: context)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import BookCornersAPI
+import Foundation
+import Logging
+import ModerationStore
+import ModerationVocabulary
+import ServiceLifecycle
+import Synchronization
+
+/// What a send came to: errors handled by kind (wait, park, give up), and the outcome recorded
+/// with its audit entry and pushes.
+extension ActionRunner {
+    /// Which budget a call spends: reads and writes are limited (and held) separately.
+    enum Phase {
+        case read, write
+    }
+
+    /// Outages wait with backoff, rate limits wait as told, an expired session parks; the
+    /// backend refusing the decision itself (404, 422, 403) is final. A failed PATCH whose
+    /// answer proves it never arrived is recorded as such, so a later re-check cannot take
+    /// someone else's identical decision for ours.
+    func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase) async throws {
+        let id = action.id ?? 0
+        let now = Date()
+        let sendNotApplied = phase == .write && !error.writeMayHaveApplied
+        switch error {
+        case .rateLimited(let seconds):
+            let until = now.addingTimeInterval(Double(seconds))
+            await holds.set(holdKey(action, phase), until: until)
+            try await store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429,
+                sendNotApplied: sendNotApplied, now: now)
+        case .unavailable, .unexpectedAnswer:
+            // Exponential backoff with full jitter: 2 s, 4 s, … capped at 5 minutes.
+            let ceiling = min(300, 2 * pow(2, Double(min(action.attempts, 10))))
+            let until = now.addingTimeInterval(Double.random(in: 1...max(1, ceiling)))
+            try await store.release(
+                id, owner: owner, to: .waiting, nextAttemptAt: until,
+                message: "\(error.staffMessage) Next try \(TimeText.utc(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
+        case .sessionExpired, .invalidCredentials:
+            try await store.release(
+                id, owner: owner, to: .parked, nextAttemptAt: now,
+                message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
+                backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
+        case .notFound:
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 404,
+                             message: "Not applied: this item no longer exists at Book Corners.")
+        case .validation(let fields):
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 422,
+                             message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
+        case .notStaff:
+            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 403,
+                             message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
+        }
+    }
+
+    /// A failure of our own (the database, a stored value): wait longer each time, and after
+    /// a few in a row park it with a reason, instead of retrying it many times a second.
+    func releaseAfterLocalFailure(_ error: any Error, action: ModerationAction) async {
+        let id = action.id ?? 0
+        let failures = action.localFailures + 1
+        logger.error("action could not be processed", metadata: ["action.id": "\(id)", "failures": "\(failures)", "error": "\(error)"])
+        let now = Date()
+        do {
+            if failures >= Self.localFailureLimit {
+                try await store.release(
+                    id, owner: owner, to: .parked, nextAttemptAt: now,
+                    message: "Stopped after \(failures) failures inside the console itself (not at Book Corners). Whoever runs the console should check its log for action \(id); it is tried again when \(action.actorUsername) next signs in.",
+                    backendStatus: nil, localFailure: true, now: now)
+            } else {
+                let until = now.addingTimeInterval(min(300, 5 * pow(2, Double(failures - 1))))
+                try await store.release(
+                    id, owner: owner, to: .waiting, nextAttemptAt: until,
+                    message: "The console had a problem of its own sending this; next try \(TimeText.utc(until)).",
+                    backendStatus: nil, localFailure: true, now: now)
+            }
+        } catch {
+            // The claim stays until its lease runs out: then it is due again, no sooner.
+            logger.error("action could not be released after a failure", metadata: ["action.id": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    func finishApplied(_ action: ModerationAction, target: DecisionTarget, backendStatus: Int, note: String) async throws {
+        try await finish(
+            action, state: .applied, target: target, statusAfter: action.statusWanted.rawValue, backendStatus: backendStatus,
+            message: DecisionOutcomeText.applied(action.statusWanted, kind: action.targetKind, name: target.name, city: target.city) + "\(note).",
+            outcomeDetail: note.isEmpty ? "" : "confirmed on re-check: the answer to our change was lost, and Book Corners shows it applied")
+    }
+
+    /// Stores a final outcome, and writes what it established into the mirror first, so the
+    /// page a moderator sees after the outcome shows what the backend says now.
+    func finish(
+        _ action: ModerationAction, state: ModerationAction.Ending, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
+        message: String, outcomeDetail: String = ""
+    ) async throws {
+        let now = Date()
+        // An applied decision changed the item from what the moderator saw: a re-read after a lost
+        // answer shows our own change, never the status before it. Otherwise, what the check read.
+        let statusBefore = state == .applied ? action.statusSeen.rawValue : target?.statusText ?? action.statusSeen.rawValue
+        let audit = AuditEntry(
+            recordedAt: now, actorId: action.actorId, actorUsername: action.actorUsername,
+            action: DecisionVerb.auditAction(kind: action.targetKind, statusAfter: action.statusWanted),
+            targetKind: action.targetKind.rawValue, targetId: target.map { String($0.itemID) } ?? action.targetKey,
+            targetSlug: target?.slug ?? (action.targetKind == .library ? action.targetKey : ""), targetName: target?.name ?? "",
+            statusBefore: statusBefore, statusAfter: statusAfter, reason: action.reason,
+            outcome: state.auditOutcome, outcomeDetail: outcomeDetail, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
+            userAgent: action.userAgent, itemCreatedAt: target?.createdAt, actionId: action.id)
+        var messages: [OutboxMessage] = []
+        if state == .applied, let target, let recipient = target.submitterID,
+            let push = DecisionNotifications.notification(for: target, statusAfter: action.statusWanted, reason: action.reason)
+        {
+            let messageID = UUID().uuidString
+            let headers = push.headers(
+                messageID: messageID, bundleID: bundleID, collapseID: "\(target.kind.rawValue)-\(target.itemID)", now: now)
+            let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+            messages.append(OutboxMessage(
+                id: messageID, actionId: action.id, recipientUserId: recipient, eventType: push.type,
+                payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
+                sentByBookCorners: DecisionNotifications.bookCornersSendsItself(
+                    kind: action.targetKind, from: action.statusSeen, to: action.statusWanted, reason: action.reason),
+                expiresAt: push.expiration(now: now)))
+        }
+        // The mirror shows at once what this outcome established, so the page the moderator returns
+        // to never shows the old status: our applied status; or after a conflict, the item as the
+        // check read it (the change someone made outside the console is audited as observed, first).
+        if let target {
+            do {
+                switch (state, target.status) {
+                case (.applied, .some):
+                    // From what the moderator saw (the mirror's copy), not the re-read after a lost answer.
+                    try await store.mirrorDecisionOutcome(
+                        kind: action.targetKind, itemID: target.itemID, from: action.statusSeen, to: action.statusWanted, reason: action.reason, at: now)
+                case (.conflict, _):
+                    try await target.mirrorRecord?.store(in: store)
+                default:
+                    break
+                }
+            } catch {
+                // The mirror is a copy: its next read brings the decision anyway.
+                logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+            }
+        }
+        try await store.finish(
+            action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
+            notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
+        logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
+    }
+
+    /// What reopening a resolved report takes back: the "resolved" push of the decision it undoes,
+    /// unless it has gone out, in which case the outcome says the reporter was already told.
+    /// nil for any other decision (no other undone decision sent a push).
+    static func withdrawal(undoneBy action: ModerationAction, target: DecisionTarget?, audit: AuditEntry) -> NotificationWithdrawal? {
+        guard action.targetKind == .report, action.statusSeen == .resolved, action.statusWanted == .open else { return nil }
+        let reporter = target?.submitterUsername.flatMap { $0.isEmpty ? nil : $0 }
+        var entry = audit
+        entry.action = "outbox.discard"
+        entry.reason = "Not sent: the report was reopened before the message went out."
+        entry.outcome = .succeeded
+        entry.backendStatus = nil
+        entry.itemCreatedAt = nil
+        entry.actionId = nil
+        return NotificationWithdrawal(
+            targetKind: .report, targetKey: action.targetKey, undoneStatus: .resolved, eventType: .reportResolved,
+            reason: "Not sent: the report was reopened before it went out.",
+            alreadyToldNote: "\(reporter ?? "The reporter") was already told it was resolved.",
+            withdrawnNote: "The push telling \(reporter ?? "the reporter") it was resolved had not gone out yet: it is discarded.",
+            audit: entry)
+    }
+
+    /// Rate limits count per client and endpoint: reads and writes of each kind are held apart,
+    /// so a 429 on reading the report list does not stand for the report PATCH budget.
+    func holdKey(_ action: ModerationAction, _ phase: Phase) -> String {
+        "\(forwardClientAddress ? action.clientAddress : "console")|\(phase)|\(action.targetKind.rawValue)"
+    }
+}
