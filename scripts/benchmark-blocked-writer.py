@@ -25,6 +25,8 @@ import threading
 import time
 import urllib.parse
 
+from consolekit import percentile
+
 SESSIONS = int(os.environ.get("SESSIONS", "4"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "4"))
 BASELINE = float(os.environ.get("BASELINE", "10"))
@@ -71,11 +73,6 @@ def sign_in():
         said = re.search(r'role="alert"[^>]*>([^<]*)', answer)
         sys.exit(f"sign-in answered {status}: {said.group(1).strip() if said else ''}")
     return cookies[0]
-
-
-def percentile(values, share):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def describe(name, samples):

@@ -18,7 +18,6 @@ Common: [--console .build/debug/console] [--base-port 8300] [--keep DIR]
 """
 import argparse
 import collections
-import html
 import http.cookiejar
 import json
 import math
@@ -37,6 +36,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from consolekit import SLUG_LINK, forms, hidden, percentile
+
 WINDOW = 300                      # the real backend's window; the demo keeps it
 JITTER = 2                        # reads a scope may differ by between runs (a read due at a window's edge)
 BUDGET = 30                       # the mirror's default budget per scope and window (50 % of 60)
@@ -49,7 +50,6 @@ SCOPES = [
     "api-photo-moderation-list", "api-moderation-summary", "api-statistics", "api-library-list", "api-auth-me",
 ]
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SLUG_LINK = re.compile(r'<a href="/libraries/([^"#/?]+)" class="[^"]*" dir="auto">')
 
 
 def log(message):
@@ -161,14 +161,6 @@ class Browser:
         return None
 
 
-def hidden(form_html):
-    return {html.unescape(n): html.unescape(v) for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form_html)}
-
-
-def forms(page, action_pattern):
-    return [(html.unescape(a), f) for a, f in re.findall(r'<form method="post" action="(' + action_pattern + r')"[^>]*>(.*?)</form>', page, re.S)]
-
-
 def browse(browser, until, pace, approve_every, stop):
     """Every page, over and over, one view per `pace` seconds; approves one library every
     `approve_every` seconds when given."""
@@ -259,12 +251,6 @@ def reads_per_window(lines, windows):
         if line["status"] == 429:
             limited[line["window"]] += 1
     return reads, limited
-
-
-def percentile(values, share):
-    """Nearest rank: the smallest value with at least `share` of the values at or below it."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
 
 
 # MARK: the three modes

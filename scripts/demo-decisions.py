@@ -7,42 +7,21 @@ statistics page with something to look at.
 Usage: swift run console demo --write-limit 1000 --read-limit 5000 &
        python3 scripts/demo-decisions.py [console-url] [libraries] [reports] [photos]
 """
-import html
-import http.cookiejar
 import re
 import sys
-import urllib.parse
-import urllib.request
+
+from consolekit import ConsoleBrowser, forms, hidden
 
 CONSOLE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 LIBRARIES, REPORTS, PHOTOS = (int(a) for a in (sys.argv[2:5] + ["24", "10", "8"][len(sys.argv[2:5]):]))
 REASONS = ["The photo does not show a book-sharing box.", "Duplicate of an existing library."]
 
-opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-
-
-def get(path):
-    with opener.open(CONSOLE + path, timeout=30) as response:
-        return response.read().decode()
-
-
-def post(path, fields):
-    data = urllib.parse.urlencode(fields).encode()
-    with opener.open(urllib.request.Request(CONSOLE + path, data=data, method="POST"), timeout=30) as response:
-        return response.read().decode()
-
-
-def hidden(form_html):
-    return {html.unescape(n): html.unescape(v) for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form_html)}
-
-
-def forms(page, action_pattern):
-    return [(html.unescape(a), f) for a, f in re.findall(r'<form method="post" action="(' + action_pattern + r')"[^>]*>(.*?)</form>', page, re.S)]
+BROWSER = ConsoleBrowser(CONSOLE, timeout=30)
+get, post = BROWSER.get, BROWSER.post
 
 
 def main():
-    page = get("/sign-in")
-    post("/sign-in", {"csrf": hidden(page)["csrf"], "next": "/", "login": "staff", "password": "staff-demo-password"})
+    BROWSER.sign_in("staff", "staff-demo-password")
     slugs = re.findall(r'<a href="/libraries/([^"#?]+)[^"]*" class="[^"]*" dir="auto">', get("/libraries?status=pending&page_size=50"))
     decided = 0
     for index, slug in enumerate(slugs[:LIBRARIES]):

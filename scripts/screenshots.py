@@ -9,21 +9,16 @@ the pages (DevTools' device metrics), OUT=dir saves them elsewhere.
 import base64
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
+from consolekit import free_port
+
 CONSOLE = sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 OUT = os.environ.get("OUT") or os.path.join(os.path.dirname(__file__), "..", "docs", "screenshots")
 VIEWPORT = os.environ.get("VIEWPORT")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def call(base, method, path, body=None):

@@ -25,7 +25,6 @@ import os
 import random
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -35,38 +34,18 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from consolekit import SLUG_LINK, forms, free_port, hidden, wait_http
+
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PASSWORD = "staff-demo-password"
 REASONS = ["The photo does not show a book-sharing box.", "Duplicate of an existing library.",
            "The address cannot be found on the map."]
-SLUG_LINK = re.compile(r'<a href="/libraries/([^"#/?]+)" class="[^"]*" dir="auto">')
 TRY_AGAIN = re.compile(r"Try again in (\d+) (min|s)(?: (\d+) s)?")
 START = time.time()
 
 
 def log(message):
     print(f"{time.strftime('%H:%M:%S', time.gmtime())} +{time.time() - START:6.1f}s {message}", file=sys.stderr, flush=True)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_http(url, process, seconds, name):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if process is not None and process.poll() is not None:
-            raise RuntimeError(f"{name} exited with {process.returncode} at start-up")
-        try:
-            with urllib.request.urlopen(url, timeout=5):
-                return
-        except urllib.error.HTTPError:
-            return
-        except (urllib.error.URLError, OSError):
-            time.sleep(0.3)
-    raise RuntimeError(f"{name} did not answer {url} within {seconds} s")
 
 
 # MARK: the processes
@@ -167,12 +146,6 @@ class Processes:
 
 # MARK: a staff member in a browser
 
-def hidden(form_html):
-    return {html.unescape(n): html.unescape(v) for n, v in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form_html)}
-
-
-def forms(page, action_pattern):
-    return [(html.unescape(a), f) for a, f in re.findall(r'<form method="post" action="(' + action_pattern + r')"[^>]*>(.*?)</form>', page, re.S)]
 
 
 class ConsoleDown(Exception):
