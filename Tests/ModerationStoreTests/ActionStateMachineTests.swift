@@ -1,5 +1,6 @@
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Testing
 
 @Suite("ModerationStore: the action state machine, claims and idempotency keys")

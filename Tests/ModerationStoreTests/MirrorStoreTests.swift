@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import Testing
 
 @Suite("ModerationStore: the mirror's tables")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import Testing
 
 /// The mirror's store noticing changes made outside the console: which status changes

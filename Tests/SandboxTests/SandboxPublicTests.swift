@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import ModerationVocabulary
 import NIOCore
 import NIOHTTP1
 import NIOPosix

@@ -1,4 +1,5 @@
 import Foundation
+import ModerationVocabulary
 
 /// Per-call facts that travel to the backend as headers and into our logs.
 public struct CallContext: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ModerationStore
+import ModerationVocabulary
 
 /// What happens to a request that arrives without a live session: a page keeps its address
 /// (`next`), a decision form keeps what was typed (a `KeptForm` under a random one-time key),

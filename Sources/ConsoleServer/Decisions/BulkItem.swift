@@ -1,4 +1,5 @@
 import BookCornersAPI
+import ModerationVocabulary
 
 /// One library chosen in a bulk form, sent as `item=<slug>|<status seen>|<name>`.
 struct BulkItem: Sendable, Equatable {

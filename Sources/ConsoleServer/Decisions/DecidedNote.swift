@@ -1,5 +1,6 @@
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// "Rejected by maria 3 d ago: Not a book-sharing library.": who made an item what it is

@@ -1,4 +1,5 @@
 import ModerationStore
+import ModerationVocabulary
 
 /// What a staff member can decide about an item, as forms name it.
 enum Decision: String, Sendable, CaseIterable {

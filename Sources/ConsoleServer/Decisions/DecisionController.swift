@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// Takes staff decisions: records each one (the action) before anything is sent, lets the
@@ -75,8 +76,8 @@ struct DecisionController {
             intent = checked
         case .failure(let error):
             // A reason to fix is said on the same form, beside the field, with what was typed kept.
-            guard error.isAboutTheReason, kind != .report else { throw error }
-            return try await formAgain(kind, key: key, form: form, error: error, context: context).response(from: request, context: context)
+            guard error.isAboutTheReason, let reasonPage = ReasonPage(kind) else { throw error }
+            return try await formAgain(reasonPage, key: key, form: form, error: error, context: context).response(from: request, context: context)
         }
         if form.confirmed != "1", let page = try await reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context) {
             return try renderer.render(page, with: "reverse-confirm").response(from: request, context: context)
@@ -112,13 +113,26 @@ struct DecisionController {
         }
     }
 
+    /// The pages a rejection reason is typed on (a report's decision takes none).
+    private enum ReasonPage {
+        case library, photo
+
+        init?(_ kind: ModerationAction.TargetKind) {
+            switch kind {
+            case .library: self = .library
+            case .photo: self = .photo
+            case .report: return nil
+            }
+        }
+    }
+
     /// The page a decision form is shown again on when its reason needs fixing: a library's own
     /// page, or the photo queue with that photo's card, the error beside the field (422).
     private func formAgain(
-        _ kind: ModerationAction.TargetKind, key: String, form: DecisionForm, error: FormError, context: ConsoleRequestContext
+        _ reasonPage: ReasonPage, key: String, form: DecisionForm, error: FormError, context: ConsoleRequestContext
     ) async throws -> HTML {
         let queue = LibraryQueueContext(formValue: form.queue)
-        switch kind {
+        switch reasonPage {
         case .photo:
             let back = SafeRedirect.path(form.back ?? SiteURL.photos.path)
             let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
@@ -127,7 +141,7 @@ struct DecisionController {
             let page = try await PhotoQueueController(store: store, renderer: renderer).gridPage(
                 query: ListQuery(query: query), back: back, context: context, rejection: (id: ItemReference.id(key) ?? 0, state: state))
             return try renderer.render(page, with: "photos", status: .unprocessableContent)
-        case .library, .report:
+        case .library:
             var page = try await LibraryQueueController(store: store, renderer: renderer).detailPage(slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
             page.rejection = RejectionFormState(
                 error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.presetReasons)

@@ -1,5 +1,6 @@
 import BookCornersAPI
 import ModerationStore
+import ModerationVocabulary
 
 /// The form of one decision on one library, report or photo: an item page's buttons, a report
 /// or photo card, the reject confirmation (`confirmed=1`), or a library list row's one-click

@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 
 /// What the backend says about a decision's target right before it is sent.
 struct DecisionTarget: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// "Approval queued by you, sends at 21:30": an item with a decision recorded but not yet

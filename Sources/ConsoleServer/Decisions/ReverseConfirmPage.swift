@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import Hummingbird
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// The confirmation before a decision that reverses an earlier one, naming it.

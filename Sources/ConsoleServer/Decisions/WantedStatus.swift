@@ -1,5 +1,6 @@
 import BookCornersAPI
 import ModerationStore
+import ModerationVocabulary
 
 /// The status a decision asks for, typed for its kind of item: what the PATCH sends.
 enum WantedStatus: Sendable, Equatable {

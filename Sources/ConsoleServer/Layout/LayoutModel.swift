@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// What every page's frame shows: who is signed in, the queue counts, navigation,

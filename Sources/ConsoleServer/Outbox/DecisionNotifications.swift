@@ -1,5 +1,6 @@
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 
 /// Who hears about a decision, and what they read.
 enum DecisionNotifications {

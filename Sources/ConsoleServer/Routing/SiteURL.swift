@@ -44,7 +44,6 @@ enum SiteURL: Hashable, Sendable {
     case statistics
     case statisticsData(String)
     case staticFile(String)
-    /// Benchmarks only: a saved page's bytes behind the staff middleware, and the same bytes with no session at all.
     // On call: schedule
     case onCall
     case onCallAlerts

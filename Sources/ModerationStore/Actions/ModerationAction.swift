@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// A staff member's decision, recorded before anything is sent to the backend.
 public struct ModerationAction: Codable, FetchableRecord, MutablePersistableRecord, Sendable, Identifiable {

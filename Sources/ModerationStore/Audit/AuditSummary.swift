@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// One decision as summaries and charts need it: who, what, when, and how long the item waited.
 public struct DecisionRecord: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import ModerationVocabulary
 
 /// The latitude/longitude rectangle that holds a circle: an index can search it.
 struct BoundingBox {

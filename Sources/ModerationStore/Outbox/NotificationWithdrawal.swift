@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// What undoing a decision does to the pushes it caused, done in the transaction that records
 /// the undo's outcome (`ModerationStore.finish(…, withdrawing:)`): those not gone out are

@@ -2,6 +2,7 @@ import BookCornersAPI
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ModerationVocabulary
 
 /// The endpoints' behaviour, in the order the real backend checks things:
 /// authentication (401), validation (422), staff (403), rate limit (429), then the work (404).

@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// The sandbox backend's state: one SQLite file, read and written through domain methods.
 struct SandboxStore: Sendable {

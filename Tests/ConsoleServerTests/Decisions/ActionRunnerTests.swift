@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import ModerationStore
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport

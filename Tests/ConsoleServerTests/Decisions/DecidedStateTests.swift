@@ -3,6 +3,7 @@ import BookCornersAPI
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport

@@ -2,6 +2,7 @@
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport

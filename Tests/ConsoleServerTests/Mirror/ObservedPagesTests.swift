@@ -1,6 +1,7 @@
 @testable import ConsoleServer
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import Testing
 import TestSupport
 

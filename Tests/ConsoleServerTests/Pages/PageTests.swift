@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import ModerationVocabulary
 import Sandbox
 import Testing
 import TestSupport

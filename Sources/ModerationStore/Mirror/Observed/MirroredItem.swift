@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// A mirror row the sync compares with what the backend now says (libraries, reports,
 /// photos), with what an observed audit entry names it by.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// What a new read of a mirrored item says, compared with the row the mirror had: the one
 /// place that tells a change made outside the console from the console's own decisions.
