@@ -5,7 +5,7 @@ let package = Package(
     name: "BookCornersConsole",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "console", targets: ["console"]),
+        .executable(name: "console", targets: ["console"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),

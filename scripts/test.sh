@@ -29,6 +29,11 @@ fi
 AXE_CORE_JS="$(python3 -c 'import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js"))')"
 export AXE_CORE_JS
 
+# The code is formatted with the toolchain's swift-format (.swift-format; the generated client
+# aside): unformatted code fails here, before anything is built. `scripts/format.sh` fixes it.
+swift format lint --strict --parallel --configuration .swift-format $(scripts/format.sh --list)
+echo "swift-format: every hand-written Swift file is formatted"
+
 # The crash-recovery test runs the real binary (kills it, restarts it): build it first.
 swift build --product console
 swift build --build-tests

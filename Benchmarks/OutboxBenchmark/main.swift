@@ -21,9 +21,10 @@ let store = try ModerationStore(path: path)
 /// Queues `count` messages as decisions would, in one transaction per 5 000.
 func queue(_ count: Int) async throws {
     let pool = try DatabasePool(path: path)
-    let action = try await store.enqueue(ModerationAction(
-        idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "1", statusSeen: .pending,
-        statusWanted: .approved, reason: "", requestId: "benchmark", clientAddress: "127.0.0.1", userAgent: "benchmark", now: Date()))
+    let action = try await store.enqueue(
+        ModerationAction(
+            idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "1", statusSeen: .pending,
+            statusWanted: .approved, reason: "", requestId: "benchmark", clientAddress: "127.0.0.1", userAgent: "benchmark", now: Date()))
     let start = Date()
     var written = 0
     while written < count {
@@ -33,8 +34,10 @@ func queue(_ count: Int) async throws {
             for _ in 0..<min(5_000, count - batchStart) {
                 let id = UUID().uuidString
                 let user = 100_000 + written
-                let payload = #"{"aps":{"alert":{"title":"Your photo is live","body":"Your photo of Little Free Library, Kastanienallee \#(written) in Berlin is now the library's photo."},"sound":"default"},"data":{"library_id":\#(written),"photo_id":\#(written),"type":"photo.approved"}}"#
-                let headers = #"{"apns-collapse-id":"photo-\#(written)","apns-expiration":"\#(Int(Date().timeIntervalSince1970) + 604_800)","apns-id":"\#(id)","apns-priority":"10","apns-push-type":"alert","apns-topic":"org.bookcorners.app"}"#
+                let payload =
+                    #"{"aps":{"alert":{"title":"Your photo is live","body":"Your photo of Little Free Library, Kastanienallee \#(written) in Berlin is now the library's photo."},"sound":"default"},"data":{"library_id":\#(written),"photo_id":\#(written),"type":"photo.approved"}}"#
+                let headers =
+                    #"{"apns-collapse-id":"photo-\#(written)","apns-expiration":"\#(Int(Date().timeIntervalSince1970) + 604_800)","apns-id":"\#(id)","apns-priority":"10","apns-push-type":"alert","apns-topic":"org.bookcorners.app"}"#
                 try OutboxMessage(
                     id: id, actionId: action.id ?? 0, recipientUserId: user, eventType: .photoApproved, payload: payload, headers: headers,
                     createdAt: start.addingTimeInterval(Double(written) / 1_000_000)
@@ -75,6 +78,7 @@ while try await dispatcher.deliverDueBatch() > 0 {}
 let seconds = Date().timeIntervalSince(start)
 await transport.shutdown()
 let delivered = try await store.outboxHealth(since: start).count(.delivered)
-print(String(
-    format: "%d queued, %d delivered in %.2f s: %.0f messages per second; peak memory %.1f MB (%.1f MB after queueing)",
-    count, delivered, seconds, Double(delivered) / seconds, peakMemoryMB(), memoryBefore))
+print(
+    String(
+        format: "%d queued, %d delivered in %.2f s: %.0f messages per second; peak memory %.1f MB (%.1f MB after queueing)",
+        count, delivered, seconds, Double(delivered) / seconds, peakMemoryMB(), memoryBefore))

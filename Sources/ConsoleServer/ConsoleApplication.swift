@@ -23,10 +23,12 @@ public func buildConsoleApplication(
     services.append(dependencies.runner)
     if let dispatcher = dependencies.dispatcher { services.append(dispatcher) }
     services.append(dependencies.handoffs)
-    services.append(SessionPruner(
-        sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
-    services.append(BackendContactProbe(
-        client: dependencies.client, backend: dependencies.backendMetrics, interval: configuration.readinessBackendSilence / 4, logger: logger))
+    services.append(
+        SessionPruner(
+            sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
+    services.append(
+        BackendContactProbe(
+            client: dependencies.client, backend: dependencies.backendMetrics, interval: configuration.readinessBackendSilence / 4, logger: logger))
     if let metrics = configuration.metrics {
         let page = MetricsPage(store: dependencies.store, backend: dependencies.backendMetrics, logger: logger)
         services.append(makeMetricsApplication(page: page, host: metrics.host, port: metrics.port, logger: logger))
@@ -70,11 +72,12 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         throw AuditKeyError.keyRequired(since: since)
     }
     if let path = configuration.auditKeyPath, try await !store.auditKeyWroteTheChain() { throw AuditKeyError.notTheLogsKey(path) }
-    try await store.switchAuditToKeyed(by: AuditEntry(
-        recordedAt: Date(), actorId: nil, actorUsername: "console", action: AuditEntry.keyedAction, targetKind: "auditLog",
-        targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded,
-        backendStatus: nil, requestId: UUID().uuidString, clientAddress: "console start", userAgent: "console", itemCreatedAt: nil,
-        actionId: nil))
+    try await store.switchAuditToKeyed(
+        by: AuditEntry(
+            recordedAt: Date(), actorId: nil, actorUsername: "console", action: AuditEntry.keyedAction, targetKind: "auditLog",
+            targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded,
+            backendStatus: nil, requestId: UUID().uuidString, clientAddress: "console start", userAgent: "console", itemCreatedAt: nil,
+            actionId: nil))
     let sealer = try TokenSealer.load(
         base64Key: configuration.tokenKey,
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
@@ -83,9 +86,10 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     // A transport that cannot be set up (an unreadable key) stops start-up here, before any
     // HTTP client exists: from here on nothing throws, and only services' shutdowns end clients.
     let outboxTransport = try configuration.outbox.makeTransport()
-    let backendMetrics = BackendCallMetrics(limits: configuration.mirror.map {
-        BackendCallMetrics.Limits(windowSeconds: $0.policy.windowSeconds, reads: $0.policy.backendLimit)
-    } ?? BackendCallMetrics.Limits())
+    let backendMetrics = BackendCallMetrics(
+        limits: configuration.mirror.map {
+            BackendCallMetrics.Limits(windowSeconds: $0.policy.windowSeconds, reads: $0.policy.backendLimit)
+        } ?? BackendCallMetrics.Limits())
     let budget = makeBackendBudget(configuration: configuration, store: store, logger: logger)
     // Without configured limits only the mirror's and the watcher's reads are budgeted.
     let client = BackendClient(
@@ -148,7 +152,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
 /// The one budget of backend calls every console process on the database shares: the configured
 /// limits, else (tests) the mirror's window and reads. Its shares: the mirror's, the watcher's.
 func makeBackendBudget(configuration: ConsoleConfiguration, store: ModerationStore, logger: Logger) -> BackendBudget {
-    let mirrorPolicy = configuration.mirror?.policy
+    let mirrorPolicy =
+        configuration.mirror?.policy
         ?? ReadPlanner.Policy(windowSeconds: configuration.backendLimits?.windowSeconds ?? 300, backendLimit: configuration.backendLimits?.reads ?? 60)
     let limits = configuration.backendLimits ?? BackendLimits(windowSeconds: mirrorPolicy.windowSeconds, reads: mirrorPolicy.backendLimit)
     return BackendBudget(
@@ -187,8 +192,9 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
     router.add(middleware: HeadAsGetMiddleware())
-    router.add(middleware: SecurityHeadersMiddleware(
-        mediaOrigin: dependencies.client.mediaPolicy.sourceList, strictTransportSecurity: configuration.behindTLSProxy))
+    router.add(
+        middleware: SecurityHeadersMiddleware(
+            mediaOrigin: dependencies.client.mediaPolicy.sourceList, strictTransportSecurity: configuration.behindTLSProxy))
     let errorPages = ErrorPageMiddleware(
         renderer: dependencies.renderer, sessions: dependencies.sessions, audit: dependencies.audit, cookie: dependencies.cookie)
     // Twice: outside the session (its own failures) and inside it (pages see who is signed in).
@@ -197,10 +203,11 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     router.add(middleware: StaticFileMiddleware(library: dependencies.staticFiles))
     router.add(middleware: OriginCheckMiddleware(publicOrigin: configuration.publicURL?.absoluteString, behindTLSProxy: configuration.behindTLSProxy))
     router.add(middleware: ChangeStampMiddleware(store: dependencies.store))
-    router.add(middleware: SessionMiddleware(
-        sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
-        store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
-        headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil))
+    router.add(
+        middleware: SessionMiddleware(
+            sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
+            store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
+            headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(

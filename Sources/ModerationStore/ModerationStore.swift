@@ -39,130 +39,135 @@ enum ModerationStoreMigrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-session") { db in
-            try db.execute(sql: """
-                CREATE TABLE session (
-                    id TEXT PRIMARY KEY NOT NULL,          -- SHA-256 of the cookie value, never the value
-                    staffId INTEGER NOT NULL,
-                    username TEXT NOT NULL,
-                    email TEXT NOT NULL,
-                    csrfToken TEXT NOT NULL,
-                    sealedAccessToken BLOB NOT NULL,       -- AES-GCM
-                    sealedRefreshToken BLOB NOT NULL,
-                    clientAddress TEXT NOT NULL,
-                    userAgent TEXT NOT NULL,
-                    createdAt DATETIME NOT NULL,
-                    lastSeenAt DATETIME NOT NULL,
-                    expiresAt DATETIME NOT NULL,
-                    flash TEXT
-                );
-                CREATE INDEX session_staffId ON session(staffId);
-                CREATE TABLE signInAttempt (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    login TEXT NOT NULL,                  -- lower-cased username or e-mail
-                    clientAddress TEXT NOT NULL,
-                    attemptedAt DATETIME NOT NULL,
-                    succeeded BOOLEAN NOT NULL
-                );
-                CREATE INDEX signInAttempt_login ON signInAttempt(login, clientAddress, attemptedAt);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE session (
+                        id TEXT PRIMARY KEY NOT NULL,          -- SHA-256 of the cookie value, never the value
+                        staffId INTEGER NOT NULL,
+                        username TEXT NOT NULL,
+                        email TEXT NOT NULL,
+                        csrfToken TEXT NOT NULL,
+                        sealedAccessToken BLOB NOT NULL,       -- AES-GCM
+                        sealedRefreshToken BLOB NOT NULL,
+                        clientAddress TEXT NOT NULL,
+                        userAgent TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL,
+                        lastSeenAt DATETIME NOT NULL,
+                        expiresAt DATETIME NOT NULL,
+                        flash TEXT
+                    );
+                    CREATE INDEX session_staffId ON session(staffId);
+                    CREATE TABLE signInAttempt (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        login TEXT NOT NULL,                  -- lower-cased username or e-mail
+                        clientAddress TEXT NOT NULL,
+                        attemptedAt DATETIME NOT NULL,
+                        succeeded BOOLEAN NOT NULL
+                    );
+                    CREATE INDEX signInAttempt_login ON signInAttempt(login, clientAddress, attemptedAt);
+                    """)
         }
         migrator.registerMigration("v2-decisions") { db in
-            try db.execute(sql: """
-                CREATE TABLE action (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    idempotencyKey TEXT NOT NULL UNIQUE,
-                    actorId INTEGER NOT NULL,
-                    actorUsername TEXT NOT NULL,
-                    targetKind TEXT NOT NULL,             -- library | report | photo
-                    targetKey TEXT NOT NULL,              -- slug for libraries, id for reports and photos
-                    statusSeen TEXT NOT NULL,
-                    statusWanted TEXT NOT NULL,
-                    reason TEXT NOT NULL,
-                    requestId TEXT NOT NULL,
-                    clientAddress TEXT NOT NULL,
-                    userAgent TEXT NOT NULL,
-                    state TEXT NOT NULL,                  -- queued | sending | waiting | parked | applied | conflict | failed
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    nextAttemptAt DATETIME NOT NULL,
-                    outcomeMessage TEXT,
-                    backendStatus INTEGER,
-                    createdAt DATETIME NOT NULL,
-                    updatedAt DATETIME NOT NULL
-                );
-                CREATE INDEX action_due ON action(state, nextAttemptAt);
-                CREATE INDEX action_actor ON action(actorId, state);
-                CREATE TABLE auditEntry (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    recordedAt DATETIME NOT NULL,
-                    actorId INTEGER,
-                    actorUsername TEXT NOT NULL,
-                    action TEXT NOT NULL,
-                    targetKind TEXT NOT NULL,
-                    targetId TEXT NOT NULL,
-                    targetSlug TEXT NOT NULL,
-                    targetName TEXT NOT NULL,
-                    statusBefore TEXT NOT NULL,
-                    statusAfter TEXT NOT NULL,
-                    reason TEXT NOT NULL,
-                    outcome TEXT NOT NULL,
-                    backendStatus INTEGER,
-                    requestId TEXT NOT NULL,
-                    clientAddress TEXT NOT NULL,
-                    userAgent TEXT NOT NULL,
-                    itemCreatedAt DATETIME,
-                    actionId INTEGER UNIQUE REFERENCES action(id),
-                    previousHash TEXT NOT NULL,
-                    hash TEXT NOT NULL
-                );
-                -- The audit log is append-only: the database itself refuses edits.
-                CREATE TRIGGER auditEntry_noUpdate BEFORE UPDATE ON auditEntry
-                    BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
-                CREATE TABLE outboxMessage (
-                    id TEXT PRIMARY KEY NOT NULL,         -- UUID, also the apns-id
-                    actionId INTEGER NOT NULL REFERENCES action(id),
-                    recipientUserId INTEGER NOT NULL,
-                    eventType TEXT NOT NULL,
-                    payload TEXT NOT NULL,
-                    headers TEXT NOT NULL,
-                    status TEXT NOT NULL,
-                    attempts INTEGER NOT NULL DEFAULT 0,
-                    createdAt DATETIME NOT NULL,
-                    UNIQUE(actionId, recipientUserId, eventType)
-                );
-                CREATE INDEX outboxMessage_status ON outboxMessage(status, createdAt);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE action (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        idempotencyKey TEXT NOT NULL UNIQUE,
+                        actorId INTEGER NOT NULL,
+                        actorUsername TEXT NOT NULL,
+                        targetKind TEXT NOT NULL,             -- library | report | photo
+                        targetKey TEXT NOT NULL,              -- slug for libraries, id for reports and photos
+                        statusSeen TEXT NOT NULL,
+                        statusWanted TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        requestId TEXT NOT NULL,
+                        clientAddress TEXT NOT NULL,
+                        userAgent TEXT NOT NULL,
+                        state TEXT NOT NULL,                  -- queued | sending | waiting | parked | applied | conflict | failed
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        nextAttemptAt DATETIME NOT NULL,
+                        outcomeMessage TEXT,
+                        backendStatus INTEGER,
+                        createdAt DATETIME NOT NULL,
+                        updatedAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX action_due ON action(state, nextAttemptAt);
+                    CREATE INDEX action_actor ON action(actorId, state);
+                    CREATE TABLE auditEntry (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        recordedAt DATETIME NOT NULL,
+                        actorId INTEGER,
+                        actorUsername TEXT NOT NULL,
+                        action TEXT NOT NULL,
+                        targetKind TEXT NOT NULL,
+                        targetId TEXT NOT NULL,
+                        targetSlug TEXT NOT NULL,
+                        targetName TEXT NOT NULL,
+                        statusBefore TEXT NOT NULL,
+                        statusAfter TEXT NOT NULL,
+                        reason TEXT NOT NULL,
+                        outcome TEXT NOT NULL,
+                        backendStatus INTEGER,
+                        requestId TEXT NOT NULL,
+                        clientAddress TEXT NOT NULL,
+                        userAgent TEXT NOT NULL,
+                        itemCreatedAt DATETIME,
+                        actionId INTEGER UNIQUE REFERENCES action(id),
+                        previousHash TEXT NOT NULL,
+                        hash TEXT NOT NULL
+                    );
+                    -- The audit log is append-only: the database itself refuses edits.
+                    CREATE TRIGGER auditEntry_noUpdate BEFORE UPDATE ON auditEntry
+                        BEGIN SELECT RAISE(ABORT, 'audit entries are append-only'); END;
+                    CREATE TABLE outboxMessage (
+                        id TEXT PRIMARY KEY NOT NULL,         -- UUID, also the apns-id
+                        actionId INTEGER NOT NULL REFERENCES action(id),
+                        recipientUserId INTEGER NOT NULL,
+                        eventType TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        headers TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        attempts INTEGER NOT NULL DEFAULT 0,
+                        createdAt DATETIME NOT NULL,
+                        UNIQUE(actionId, recipientUserId, eventType)
+                    );
+                    CREATE INDEX outboxMessage_status ON outboxMessage(status, createdAt);
+                    """)
         }
         migrator.registerMigration("v3-audit-browsing") { db in
-            try db.execute(sql: """
-                CREATE INDEX auditEntry_recordedAt ON auditEntry(recordedAt);
-                CREATE INDEX auditEntry_actor ON auditEntry(actorUsername, id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX auditEntry_recordedAt ON auditEntry(recordedAt);
+                    CREATE INDEX auditEntry_actor ON auditEntry(actorUsername, id);
+                    """)
         }
         migrator.registerMigration("v4-action-claims") { db in
             // Claims with a lease, so two processes on one file never work one action at once;
             // which attempts may have reached the backend; local failures in a row; a report's reason.
-            try db.execute(sql: """
-                ALTER TABLE action ADD COLUMN claimedBy TEXT;
-                ALTER TABLE action ADD COLUMN leaseExpiresAt DATETIME;
-                ALTER TABLE action ADD COLUMN unknownOutcomes INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE action ADD COLUMN localFailures INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE action ADD COLUMN reportReason TEXT;
-                -- Before this, every attempt counted as possibly sent: keep that for unfinished ones.
-                UPDATE action SET unknownOutcomes = attempts WHERE state NOT IN ('applied', 'conflict', 'failed');
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE action ADD COLUMN claimedBy TEXT;
+                    ALTER TABLE action ADD COLUMN leaseExpiresAt DATETIME;
+                    ALTER TABLE action ADD COLUMN unknownOutcomes INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE action ADD COLUMN localFailures INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE action ADD COLUMN reportReason TEXT;
+                    -- Before this, every attempt counted as possibly sent: keep that for unfinished ones.
+                    UPDATE action SET unknownOutcomes = attempts WHERE state NOT IN ('applied', 'conflict', 'failed');
+                    """)
         }
         migrator.registerMigration("v5-sign-in-lockout") { db in
             // Attempts are recorded before the backend is asked (`pending`), so parallel
             // guesses count; aliases key a username and an e-mail to the same account.
-            try db.execute(sql: """
-                ALTER TABLE signInAttempt ADD COLUMN state TEXT NOT NULL DEFAULT 'settled'; -- pending | settled
-                CREATE INDEX signInAttempt_attemptedAt ON signInAttempt(attemptedAt);
-                CREATE TABLE signInAlias (
-                    login TEXT PRIMARY KEY NOT NULL,      -- lower-cased username or e-mail
-                    accountKey TEXT NOT NULL              -- "account:<id>", what attempts are keyed by
-                );
-                CREATE INDEX session_expiresAt ON session(expiresAt);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE signInAttempt ADD COLUMN state TEXT NOT NULL DEFAULT 'settled'; -- pending | settled
+                    CREATE INDEX signInAttempt_attemptedAt ON signInAttempt(attemptedAt);
+                    CREATE TABLE signInAlias (
+                        login TEXT PRIMARY KEY NOT NULL,      -- lower-cased username or e-mail
+                        accountKey TEXT NOT NULL              -- "account:<id>", what attempts are keyed by
+                    );
+                    CREATE INDEX session_expiresAt ON session(expiresAt);
+                    """)
         }
         migrator.registerMigration("v6-audit-outcome-detail") { db in
             // Outcomes become a closed set; why ("wrong credentials", "expired") gets its own

@@ -8,7 +8,11 @@ struct APNsStandInOptions: ParsableArguments {
     @Option(name: .long, help: "Port of the APNs stand-in (HTTP/2 over TLS, a certificate of its own). (env: SANDBOX_APNS_PORT, default: 8082)")
     var apnsPort: Int?
 
-    @Option(name: .long, help: "Where the stand-in keeps its signing key, certificate (ca.pem) and the seeded users' device tokens. (env: SANDBOX_APNS_DIRECTORY, default: apns next to the sandbox database)")
+    @Option(
+        name: .long,
+        help:
+            "Where the stand-in keeps its signing key, certificate (ca.pem) and the seeded users' device tokens. (env: SANDBOX_APNS_DIRECTORY, default: apns next to the sandbox database)"
+    )
     var apnsDirectory: String?
 
     @Flag(name: .long, help: "Run no APNs stand-in. (env: SANDBOX_APNS=0)")
@@ -19,7 +23,8 @@ struct APNsStandInOptions: ParsableArguments {
         if noApnsStandIn || EnvironmentOption.string(nil, "SANDBOX_APNS", default: "1") == "0" { return nil }
         let port = try EnvironmentOption.integer(apnsPort, "SANDBOX_APNS_PORT", default: 8082)
         guard (1...65_535).contains(port) else { throw ValidationError("--apns-port (SANDBOX_APNS_PORT) must be 1 to 65535, got \(port).") }
-        let directory = EnvironmentOption.optionalString(apnsDirectory, "SANDBOX_APNS_DIRECTORY")
+        let directory =
+            EnvironmentOption.optionalString(apnsDirectory, "SANDBOX_APNS_DIRECTORY")
             ?? URL(fileURLWithPath: sandboxDatabase).deletingLastPathComponent().appendingPathComponent("apns").path
         let files = try APNsStandInFiles.prepare(in: directory)
         let standIn = try APNsStandIn(

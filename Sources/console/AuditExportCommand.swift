@@ -36,8 +36,9 @@ struct AuditExportCommand: AsyncParsableCommand {
             destination = FileHandle.standardOutput
         }
         do {
-            try await store.appendAudit(CommandLineActor.entry(
-                action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
+            try await store.appendAudit(
+                CommandLineActor.entry(
+                    action: AuditEntry.exportAction, targetName: "\(format.rawValue) export: \(filter.description)", outcome: .succeeded))
         } catch {
             if let output {
                 try? destination.close()

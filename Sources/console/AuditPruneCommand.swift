@@ -33,7 +33,8 @@ struct AuditPruneCommand: AsyncParsableCommand {
         let result = try await store.pruneAudit(
             before: date, checkpoint: CommandLineActor.entry(action: AuditEntry.pruneCheckpointAction, targetName: "", outcome: .succeeded))
         if let checkpoint = result.checkpointID {
-            ConsoleOutput.write("Removed \(result.removed) entries recorded before \(ISOTime.string(date)); checkpoint entry \(checkpoint) keeps the last removed hash.\n")
+            ConsoleOutput.write(
+                "Removed \(result.removed) entries recorded before \(ISOTime.string(date)); checkpoint entry \(checkpoint) keeps the last removed hash.\n")
         } else {
             ConsoleOutput.write("Nothing recorded before \(ISOTime.string(date)); nothing removed.\n")
         }

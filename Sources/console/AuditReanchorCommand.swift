@@ -46,7 +46,9 @@ struct AuditReanchorCommand: AsyncParsableCommand {
             case .notFirstBreak(let first):
                 throw CommandFailure("The chain first breaks at entry \(first), not \(entry): acknowledge breaks in order, starting with \(first).")
             case .notContentDamage:
-                throw CommandFailure("Entry \(entry) is not an entry whose contents alone changed (an entry was removed, moved or added, or the audit key differs): a re-anchor would hide that. Restore the last good backup instead.")
+                throw CommandFailure(
+                    "Entry \(entry) is not an entry whose contents alone changed (an entry was removed, moved or added, or the audit key differs): a re-anchor would hide that. Restore the last good backup instead."
+                )
             case .database(let detail):
                 throw CommandFailure("The re-anchor could not be written: \(detail)")
             }

@@ -6,13 +6,17 @@ import Foundation
 /// `console serve` and `console demo`: every call is budgeted within them, in the database,
 /// across every console process on it.
 struct BackendLimitOptions: ParsableArguments {
-    @Option(name: .long, help: "Writes (decisions) the backend allows per scope and window. (env: CONSOLE_BACKEND_WRITE_LIMIT, default: 10; demo: the sandbox's --write-limit)")
+    @Option(
+        name: .long,
+        help: "Writes (decisions) the backend allows per scope and window. (env: CONSOLE_BACKEND_WRITE_LIMIT, default: 10; demo: the sandbox's --write-limit)")
     var backendWriteLimit: Int?
 
     @Option(name: .long, help: "Sign-ins the backend allows per window. (env: CONSOLE_BACKEND_SIGN_IN_LIMIT, default: 10; demo: the sandbox's --login-limit)")
     var backendSignInLimit: Int?
 
-    @Option(name: .long, help: "Token refreshes the backend allows per window. (env: CONSOLE_BACKEND_REFRESH_LIMIT, default: 15; demo: the sandbox's --refresh-limit)")
+    @Option(
+        name: .long,
+        help: "Token refreshes the backend allows per window. (env: CONSOLE_BACKEND_REFRESH_LIMIT, default: 15; demo: the sandbox's --refresh-limit)")
     var backendRefreshLimit: Int?
 
     /// The limits, the window and reads from the mirror's options; `defaults` are the demo sandbox's own.

@@ -3,7 +3,9 @@ import Foundation
 
 /// How long claims last, shared by `console serve` and `console demo`.
 struct ClaimOptions: ParsableArguments {
-    @Option(name: .long, help: "Minutes an \"I'm reviewing this\" claim lasts unless its holder decides or releases it first. (env: CONSOLE_CLAIM_MINUTES, default: 15)")
+    @Option(
+        name: .long,
+        help: "Minutes an \"I'm reviewing this\" claim lasts unless its holder decides or releases it first. (env: CONSOLE_CLAIM_MINUTES, default: 15)")
     var claimMinutes: Int?
 
     /// The claim duration in seconds; refuses anything under a minute or over a day.

@@ -111,8 +111,10 @@ struct DemoCommand: AsyncParsableCommand {
             outbox: outboxConfiguration, claimDuration: claimDuration,
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
         consoleConfiguration.auditKeyPath = auditKeyPath
-        consoleConfiguration.backendLimits = try backendLimits.limits(mirror: mirror, defaults: BackendLimits(
-            windowSeconds: limits.windowSeconds, reads: limits.reads, writes: limits.writes, signIns: limits.logins, refreshes: limits.refreshes))
+        consoleConfiguration.backendLimits = try backendLimits.limits(
+            mirror: mirror,
+            defaults: BackendLimits(
+                windowSeconds: limits.windowSeconds, reads: limits.reads, writes: limits.writes, signIns: limits.logins, refreshes: limits.refreshes))
         consoleConfiguration.metrics = try operations.metrics()
         consoleConfiguration.readinessBackendSilence = try operations.readinessSilence()
         consoleConfiguration.readinessIntegrityInterval = try operations.readinessIntegrityCheckInterval()
@@ -121,7 +123,8 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: consoleConfiguration,
             logger: EnvironmentOption.logger(label: "console", level: level),
             onServerRunning: { port in
-                ConsoleOutput.write("""
+                ConsoleOutput.write(
+                    """
 
                     Book Corners moderation console demo
                       Console:  http://\(host):\(port)/

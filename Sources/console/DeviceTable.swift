@@ -15,11 +15,12 @@ struct DeviceTable {
             ]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        text = ([header] + rows).map { cells in
-            cells.enumerated().map { column, cell in
-                column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
+        text =
+            ([header] + rows).map { cells in
+                cells.enumerated().map { column, cell in
+                    column == cells.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+                }.joined(separator: "  ")
+            }.joined(separator: "\n") + "\n"
     }
 
     /// The first 8 and last 4 digits: enough to tell tokens apart, too little to push with.

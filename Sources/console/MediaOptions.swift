@@ -3,7 +3,11 @@ import Foundation
 
 /// Where photos may come from, besides Book Corners' own origin.
 struct MediaOptions: ParsableArguments {
-    @Option(name: .long, help: "An origin (https://host[:port]) besides the backend's own that library photos may be shown from, such as a CDN; repeat or comma-separate. Photo addresses on any other origin, or not http(s), show as \"no photo\". (env: CONSOLE_MEDIA_ORIGIN, comma-separated; default: the backend's origin only)")
+    @Option(
+        name: .long,
+        help:
+            "An origin (https://host[:port]) besides the backend's own that library photos may be shown from, such as a CDN; repeat or comma-separate. Photo addresses on any other origin, or not http(s), show as \"no photo\". (env: CONSOLE_MEDIA_ORIGIN, comma-separated; default: the backend's origin only)"
+    )
     var mediaOrigin: [String] = []
 
     /// The extra origins, each checked to be an http(s) origin with nothing after it.

@@ -7,22 +7,28 @@ struct MirrorOptions: ParsableArguments {
     @Flag(name: .long, help: "Run no mirror sync. (env: CONSOLE_MIRROR=0)")
     var noMirror = false
 
-    @Option(name: .long, help: "Share of the backend's reads per scope and window the mirror may spend, above 0 and at most 1. (env: CONSOLE_MIRROR_READ_SHARE, default: 0.5)")
+    @Option(
+        name: .long,
+        help: "Share of the backend's reads per scope and window the mirror may spend, above 0 and at most 1. (env: CONSOLE_MIRROR_READ_SHARE, default: 0.5)")
     var mirrorReadShare: Double?
 
     @Option(name: .long, help: "Share of the mirror's budget kept for checks before decisions, 0 to 1. (env: CONSOLE_MIRROR_DECISION_SHARE, default: 0.2)")
     var mirrorDecisionShare: Double?
 
-    @Option(name: .long, help: "Reads the backend allows per scope and window. (env: CONSOLE_MIRROR_BACKEND_LIMIT, default: 60; demo: the sandbox's --read-limit)")
+    @Option(
+        name: .long, help: "Reads the backend allows per scope and window. (env: CONSOLE_MIRROR_BACKEND_LIMIT, default: 60; demo: the sandbox's --read-limit)")
     var mirrorBackendLimit: Int?
 
-    @Option(name: .long, help: "The backend's rate-limit window in seconds. (env: CONSOLE_MIRROR_BACKEND_WINDOW, default: 300; demo: the sandbox's --rate-window)")
+    @Option(
+        name: .long, help: "The backend's rate-limit window in seconds. (env: CONSOLE_MIRROR_BACKEND_WINDOW, default: 300; demo: the sandbox's --rate-window)")
     var mirrorBackendWindow: Int?
 
     @Option(name: .long, help: "Seconds between reads of each queue's first page. (env: CONSOLE_MIRROR_FIRST_PAGE_INTERVAL, default: 25)")
     var mirrorFirstPageInterval: Double?
 
-    @Option(name: .long, help: "Seconds within which every waiting item is read again, while the budget allows. (env: CONSOLE_MIRROR_PENDING_INTERVAL, default: 120)")
+    @Option(
+        name: .long,
+        help: "Seconds within which every waiting item is read again, while the budget allows. (env: CONSOLE_MIRROR_PENDING_INTERVAL, default: 120)")
     var mirrorPendingInterval: Double?
 
     // The sync's own rhythm, hidden: only a time-scaled benchmark (scripts/benchmark-mirror-scale.sh)
@@ -59,8 +65,10 @@ struct MirrorOptions: ParsableArguments {
 
     /// The backend's window and reads per scope, which every budget follows, mirror or not.
     func backendWindowAndReads(defaultWindow: Int, defaultReads: Int) throws -> (window: Int, reads: Int) {
-        (try positive(mirrorBackendWindow, "--mirror-backend-window", "CONSOLE_MIRROR_BACKEND_WINDOW", defaultWindow),
-         try positive(mirrorBackendLimit, "--mirror-backend-limit", "CONSOLE_MIRROR_BACKEND_LIMIT", defaultReads))
+        (
+            try positive(mirrorBackendWindow, "--mirror-backend-window", "CONSOLE_MIRROR_BACKEND_WINDOW", defaultWindow),
+            try positive(mirrorBackendLimit, "--mirror-backend-limit", "CONSOLE_MIRROR_BACKEND_LIMIT", defaultReads)
+        )
     }
 
     /// The share of the backend's reads the console spends per scope and window.

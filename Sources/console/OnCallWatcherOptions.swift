@@ -10,13 +10,19 @@ struct OnCallWatcherOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds between the queue watcher's looks at the queues. (env: CONSOLE_WATCH_INTERVAL, default: 30)")
     var watchInterval: Double?
 
-    @Option(name: .long, help: "Share of the backend's reads per endpoint and window the watcher may spend when the mirror cannot answer, 0 to 1. (env: CONSOLE_WATCH_READ_SHARE, default: 0.2)")
+    @Option(
+        name: .long,
+        help:
+            "Share of the backend's reads per endpoint and window the watcher may spend when the mirror cannot answer, 0 to 1. (env: CONSOLE_WATCH_READ_SHARE, default: 0.2)"
+    )
     var watchReadShare: Double?
 
     @Option(name: .long, help: "Minutes after which an overdue queue's alert is sent again while it lasts. (env: CONSOLE_ALERT_REPEAT_MINUTES, default: 60)")
     var alertRepeatMinutes: Double?
 
-    @Option(name: .long, help: "Minutes an alert may go unacknowledged before it escalates to the next person in the rotation. (env: CONSOLE_ALERT_ACK_MINUTES, default: 30)")
+    @Option(
+        name: .long,
+        help: "Minutes an alert may go unacknowledged before it escalates to the next person in the rotation. (env: CONSOLE_ALERT_ACK_MINUTES, default: 30)")
     var alertAckMinutes: Double?
 
     /// The watcher's configuration, `nil` when turned off; `backendWindow`/`backendLimit` are the demo sandbox's own.

@@ -6,7 +6,8 @@ import Logging
 /// What whoever runs the console watches it with, shared by `console serve` and `console demo`:
 /// the metrics listener, the log format, readiness and the shutdown's bound.
 struct OperationsOptions: ParsableArguments {
-    @Option(name: .long, help: "Address of the metrics listener (/metrics, Prometheus' format); keep it private. (env: CONSOLE_METRICS_BIND, default: 127.0.0.1)")
+    @Option(
+        name: .long, help: "Address of the metrics listener (/metrics, Prometheus' format); keep it private. (env: CONSOLE_METRICS_BIND, default: 127.0.0.1)")
     var metricsBind: String?
 
     @Option(name: .long, help: "Port of the metrics listener. (env: CONSOLE_METRICS_PORT, default: 9464)")
@@ -18,13 +19,21 @@ struct OperationsOptions: ParsableArguments {
     @Option(name: .long, help: "text (for people) or json (one object per line, for log collectors). (env: CONSOLE_LOG_FORMAT, default: text)")
     var logFormat: String?
 
-    @Option(name: .long, help: "Seconds without an answer from Book Corners after which /readyz answers 503. (env: CONSOLE_READINESS_BACKEND_SILENCE, default: 120)")
+    @Option(
+        name: .long, help: "Seconds without an answer from Book Corners after which /readyz answers 503. (env: CONSOLE_READINESS_BACKEND_SILENCE, default: 120)"
+    )
     var readinessBackendSilence: Int?
 
-    @Option(name: .long, help: "Seconds /readyz keeps its verdict on the database file's integrity (SQLite's quick_check) before checking again. (env: CONSOLE_READINESS_INTEGRITY_INTERVAL, default: 60)")
+    @Option(
+        name: .long,
+        help:
+            "Seconds /readyz keeps its verdict on the database file's integrity (SQLite's quick_check) before checking again. (env: CONSOLE_READINESS_INTEGRITY_INTERVAL, default: 60)"
+    )
     var readinessIntegrityInterval: Int?
 
-    @Option(name: .long, help: "Seconds a SIGTERM waits for requests in flight and the decision being sent before stopping them. (env: CONSOLE_SHUTDOWN_GRACE, default: 20)")
+    @Option(
+        name: .long,
+        help: "Seconds a SIGTERM waits for requests in flight and the decision being sent before stopping them. (env: CONSOLE_SHUTDOWN_GRACE, default: 20)")
     var shutdownGrace: Int?
 
     /// The metrics listener's address, `nil` when turned off.

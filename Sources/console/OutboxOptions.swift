@@ -7,7 +7,11 @@ struct OutboxOptions: ParsableArguments {
     @Option(name: .long, help: "spool, webhook, apns or off. (env: CONSOLE_OUTBOX_TRANSPORT, default: spool; demo: apns, to the sandbox's APNs stand-in)")
     var outboxTransport: String?
 
-    @Option(name: .long, help: "Per event type, deliver or recorded-only, e.g. library.approved=deliver. (env: CONSOLE_OUTBOX_POLICY, default: library.approved and library.rejected recorded only when Book Corners sends them itself)")
+    @Option(
+        name: .long,
+        help:
+            "Per event type, deliver or recorded-only, e.g. library.approved=deliver. (env: CONSOLE_OUTBOX_POLICY, default: library.approved and library.rejected recorded only when Book Corners sends them itself)"
+    )
     var outboxPolicy: String?
 
     @Option(name: .long, help: "Attempts after which a message that keeps failing is given up (failed). (env: CONSOLE_OUTBOX_MAX_ATTEMPTS, default: 10)")
@@ -19,7 +23,11 @@ struct OutboxOptions: ParsableArguments {
     @Option(name: .long, help: "webhook: the URL messages are POSTed to. (env: CONSOLE_OUTBOX_WEBHOOK_URL)")
     var outboxWebhookURL: String?
 
-    @Option(name: .long, help: "webhook: a file (mode 0600) holding the signing secret, at least 32 bytes. (env: CONSOLE_OUTBOX_WEBHOOK_SECRET_FILE; or the secret itself in CONSOLE_OUTBOX_WEBHOOK_SECRET)")
+    @Option(
+        name: .long,
+        help:
+            "webhook: a file (mode 0600) holding the signing secret, at least 32 bytes. (env: CONSOLE_OUTBOX_WEBHOOK_SECRET_FILE; or the secret itself in CONSOLE_OUTBOX_WEBHOOK_SECRET)"
+    )
     var outboxWebhookSecretFile: String?
 
     @Option(name: .long, help: "apns: the team's .p8 signing key. (env: CONSOLE_APNS_KEY_FILE)")
@@ -37,10 +45,15 @@ struct OutboxOptions: ParsableArguments {
     @Option(name: .long, help: "apns: production host. (env: CONSOLE_APNS_PRODUCTION_URL, default: https://api.push.apple.com)")
     var apnsProductionURL: String?
 
-    @Option(name: .long, help: "apns: sandbox host, for tokens of development builds. (env: CONSOLE_APNS_SANDBOX_URL, default: https://api.sandbox.push.apple.com)")
+    @Option(
+        name: .long, help: "apns: sandbox host, for tokens of development builds. (env: CONSOLE_APNS_SANDBOX_URL, default: https://api.sandbox.push.apple.com)")
     var apnsSandboxURL: String?
 
-    @Option(name: .long, help: "apns: a PEM file of certificates to trust besides the system's (the sandbox's stand-in). Verification is never turned off. (env: CONSOLE_APNS_CA_FILE)")
+    @Option(
+        name: .long,
+        help:
+            "apns: a PEM file of certificates to trust besides the system's (the sandbox's stand-in). Verification is never turned off. (env: CONSOLE_APNS_CA_FILE)"
+    )
     var apnsCAFile: String?
 
     /// The bundle id, also needed where no transport is set up.
@@ -66,7 +79,8 @@ struct OutboxOptions: ParsableArguments {
         case "off":
             transport = .off
         case "spool":
-            let directory = EnvironmentOption.optionalString(outboxSpool, "CONSOLE_OUTBOX_SPOOL")
+            let directory =
+                EnvironmentOption.optionalString(outboxSpool, "CONSOLE_OUTBOX_SPOOL")
                 ?? URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("outbox-spool").path
             transport = .spool(directory: directory)
         case "webhook":
@@ -74,9 +88,10 @@ struct OutboxOptions: ParsableArguments {
                 throw ValidationError("--outbox-transport webhook needs --outbox-webhook-url (CONSOLE_OUTBOX_WEBHOOK_URL).")
             }
             do {
-                transport = .webhook(try WebhookConfiguration(
-                    url: url, secretFile: EnvironmentOption.optionalString(outboxWebhookSecretFile, "CONSOLE_OUTBOX_WEBHOOK_SECRET_FILE"),
-                    secretText: ProcessInfo.processInfo.environment["CONSOLE_OUTBOX_WEBHOOK_SECRET"]))
+                transport = .webhook(
+                    try WebhookConfiguration(
+                        url: url, secretFile: EnvironmentOption.optionalString(outboxWebhookSecretFile, "CONSOLE_OUTBOX_WEBHOOK_SECRET_FILE"),
+                        secretText: ProcessInfo.processInfo.environment["CONSOLE_OUTBOX_WEBHOOK_SECRET"]))
             } catch {
                 throw ValidationError("webhook: \(error.description)")
             }
@@ -98,7 +113,9 @@ struct OutboxOptions: ParsableArguments {
         } else if let demo, keyFile == nil, keyID == nil, teamID == nil {
             configuration = demo
         } else {
-            throw ValidationError("--outbox-transport apns needs --apns-key-file, --apns-key-id and --apns-team-id (CONSOLE_APNS_KEY_FILE, CONSOLE_APNS_KEY_ID, CONSOLE_APNS_TEAM_ID).")
+            throw ValidationError(
+                "--outbox-transport apns needs --apns-key-file, --apns-key-id and --apns-team-id (CONSOLE_APNS_KEY_FILE, CONSOLE_APNS_KEY_ID, CONSOLE_APNS_TEAM_ID)."
+            )
         }
         if let text = EnvironmentOption.optionalString(apnsProductionURL, "CONSOLE_APNS_PRODUCTION_URL") {
             configuration.productionURL = try httpsURL(text, "--apns-production-url")

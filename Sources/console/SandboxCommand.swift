@@ -5,7 +5,9 @@ import ServiceLifecycle
 
 /// The sandbox's options, shared by `console sandbox` and `console demo`.
 struct SandboxOptions: ParsableArguments {
-    @Option(name: .long, help: "The sandbox's SQLite file; seeded on first start. (env: SANDBOX_DATABASE, default: data/sandbox.sqlite, or data/demo/sandbox.sqlite for demo)")
+    @Option(
+        name: .long,
+        help: "The sandbox's SQLite file; seeded on first start. (env: SANDBOX_DATABASE, default: data/sandbox.sqlite, or data/demo/sandbox.sqlite for demo)")
     var sandboxDatabase: String?
 
     @Option(name: .long, help: "Secret that signs the sandbox's tokens. (env: SANDBOX_TOKEN_SECRET)")
@@ -38,16 +40,30 @@ struct SandboxOptions: ParsableArguments {
     @Option(name: .long, help: "Seed number for the generated data. (env: SANDBOX_SEED, default: 42)")
     var seed: Int?
 
-    @Option(name: .long, help: "Libraries to seed a new sandbox database with, 25 to 50000; reports and photos in proportion. (env: SANDBOX_LIBRARIES, default: 500)")
+    @Option(
+        name: .long,
+        help: "Libraries to seed a new sandbox database with, 25 to 50000; reports and photos in proportion. (env: SANDBOX_LIBRARIES, default: 500)")
     var libraries: Int?
 
-    @Option(name: .long, help: "Append one JSON line per API request answered (time, window, client, method, path, scope, kind, status) to this file. (env: SANDBOX_REQUEST_LOG, default: none)")
+    @Option(
+        name: .long,
+        help:
+            "Append one JSON line per API request answered (time, window, client, method, path, scope, kind, status) to this file. (env: SANDBOX_REQUEST_LOG, default: none)"
+    )
     var requestLog: String?
 
-    @Option(name: .long, help: "Staff accounts soak01, soak02, … (password staff-demo-password) to seed a new sandbox database with besides staff, maria and jonas, 0 to 99; an existing database keeps its accounts. (env: SANDBOX_EXTRA_STAFF, default: 0)")
+    @Option(
+        name: .long,
+        help:
+            "Staff accounts soak01, soak02, … (password staff-demo-password) to seed a new sandbox database with besides staff, maria and jonas, 0 to 99; an existing database keeps its accounts. (env: SANDBOX_EXTRA_STAFF, default: 0)"
+    )
     var extraStaff: Int?
 
-    @Option(name: .long, help: "Pending community photos, and open reports for each reason, to add to a new sandbox database after the usual data (all newer than it, so the oldest waiting items lie deep in their lists), 0 to 5000; the usual data and its ids stay the same. (env: SANDBOX_CROWDED_QUEUES, default: 0)")
+    @Option(
+        name: .long,
+        help:
+            "Pending community photos, and open reports for each reason, to add to a new sandbox database after the usual data (all newer than it, so the oldest waiting items lie deep in their lists), 0 to 5000; the usual data and its ids stay the same. (env: SANDBOX_CROWDED_QUEUES, default: 0)"
+    )
     var crowdedQueues: Int?
 
     func configuration(defaultDatabase: String) throws -> SandboxConfiguration {
@@ -94,7 +110,9 @@ struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a stand-in Book Corners backend with seeded data, for demos, development and tests.",
-        discussion: "It answers every call of the Book Corners staff API the console uses, with the real backend's rate limits, error bodies and path rules, on its own SQLite file.")
+        discussion:
+            "It answers every call of the Book Corners staff API the console uses, with the real backend's rate limits, error bodies and path rules, on its own SQLite file."
+    )
 
     @Option(name: .long, help: "Address to listen on. (env: SANDBOX_BIND, default: 127.0.0.1)")
     var bind: String?

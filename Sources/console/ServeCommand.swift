@@ -23,10 +23,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Book Corners API base URL. (env: CONSOLE_BACKEND_URL, default: http://127.0.0.1:8081/api/v1/)")
     var backendURL: String?
 
-    @Option(name: .long, help: "Base64 of a 32-byte key that encrypts backend tokens at rest. (env: CONSOLE_TOKEN_KEY, default: a key file console.key created next to the database, mode 0600)")
+    @Option(
+        name: .long,
+        help:
+            "Base64 of a 32-byte key that encrypts backend tokens at rest. (env: CONSOLE_TOKEN_KEY, default: a key file console.key created next to the database, mode 0600)"
+    )
     var tokenKey: String?
 
-    @Option(name: .long, help: "A file of 32+ random bytes (mode 0600), kept apart from the database, that keys the audit chain: new entries are HMAC-SHA256 under it, after an audit.keyed entry. Once keyed, the console needs it to start. (env: CONSOLE_AUDIT_KEY, default: unkeyed)")
+    @Option(
+        name: .long,
+        help:
+            "A file of 32+ random bytes (mode 0600), kept apart from the database, that keys the audit chain: new entries are HMAC-SHA256 under it, after an audit.keyed entry. Once keyed, the console needs it to start. (env: CONSOLE_AUDIT_KEY, default: unkeyed)"
+    )
     var auditKey: String?
 
     @Flag(name: .long, help: "The console is served over TLS by a proxy: mark cookies Secure. (env: CONSOLE_BEHIND_TLS_PROXY=1)")
@@ -44,16 +52,32 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var media: MediaOptions
 
-    @Option(name: .long, help: "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)")
+    @Option(
+        name: .long,
+        help:
+            "A proxy (address or CIDR range, IPv4 or IPv6) whose X-Forwarded-For / Forwarded headers name the client; repeat or comma-separate. Without it those headers are ignored. (env: CONSOLE_TRUSTED_PROXY, comma-separated)"
+    )
     var trustedProxy: [String] = []
 
-    @Option(name: .long, help: "The header the trusted proxy writes the client into: x-forwarded-for or forwarded; the other is ignored, since a proxy passes it through as the client sent it. (env: CONSOLE_FORWARDING_HEADER, default: x-forwarded-for)")
+    @Option(
+        name: .long,
+        help:
+            "The header the trusted proxy writes the client into: x-forwarded-for or forwarded; the other is ignored, since a proxy passes it through as the client sent it. (env: CONSOLE_FORWARDING_HEADER, default: x-forwarded-for)"
+    )
     var forwardingHeader: String?
 
-    @Flag(name: .long, help: "Send each staff member's address to Book Corners as X-Forwarded-For, so the backend counts their calls against their own address. (env: CONSOLE_FORWARD_STAFF_ADDRESS=1, default: off: the console is one client)")
+    @Flag(
+        name: .long,
+        help:
+            "Send each staff member's address to Book Corners as X-Forwarded-For, so the backend counts their calls against their own address. (env: CONSOLE_FORWARD_STAFF_ADDRESS=1, default: off: the console is one client)"
+    )
     var forwardStaffAddress = false
 
-    @Option(name: .long, help: "The console's URL as browsers see it (e.g. https://console.example.org), when a proxy rewrites Host; POSTs from any other origin are refused. (env: CONSOLE_PUBLIC_URL, default: the request's own scheme and Host)")
+    @Option(
+        name: .long,
+        help:
+            "The console's URL as browsers see it (e.g. https://console.example.org), when a proxy rewrites Host; POSTs from any other origin are refused. (env: CONSOLE_PUBLIC_URL, default: the request's own scheme and Host)"
+    )
     var publicURL: String?
 
     @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
@@ -64,13 +88,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between deletions of expired sessions and old sign-in attempts. (env: CONSOLE_PRUNE_INTERVAL, default: 3600)")
     var pruneInterval: Int?
 
-    @Option(name: .long, help: "Seconds a connection may stay open with nothing arriving or being answered; also the most time a request's headers may take. (env: CONSOLE_IDLE_TIMEOUT, default: 60)")
+    @Option(
+        name: .long,
+        help:
+            "Seconds a connection may stay open with nothing arriving or being answered; also the most time a request's headers may take. (env: CONSOLE_IDLE_TIMEOUT, default: 60)"
+    )
     var idleTimeout: Int?
 
-    @Option(name: .long, help: "Seconds reading one request may take once its headers arrived, however steadily its body trickles. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
+    @Option(
+        name: .long,
+        help: "Seconds reading one request may take once its headers arrived, however steadily its body trickles. (env: CONSOLE_REQUEST_TIMEOUT, default: 30)")
     var requestTimeout: Int?
 
-    @Option(name: .long, help: "Seconds a rendered page answers the same person's same request again while nothing in the database changed; 0 renders every request. (env: CONSOLE_RECENT_PAGE_LIFETIME, default: 1)")
+    @Option(
+        name: .long,
+        help:
+            "Seconds a rendered page answers the same person's same request again while nothing in the database changed; 0 renders every request. (env: CONSOLE_RECENT_PAGE_LIFETIME, default: 1)"
+    )
     var recentPageLifetime: Int?
 
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
@@ -82,12 +116,16 @@ struct ServeCommand: AsyncParsableCommand {
         try operations.bootstrapLogging()
         let configuration = try consoleConfiguration()
         let logger = EnvironmentOption.logger(label: "console", level: try EnvironmentOption.logLevel(logLevel, "CONSOLE_LOG_LEVEL"))
-        let app = try await buildConsoleApplication(configuration: configuration, logger: logger, onServerRunning: { port in
-            logger.info("console listening", metadata: [
-                "address": "http://\(configuration.host):\(port)/",
-                "metrics": "\(configuration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off")",
-            ])
-        })
+        let app = try await buildConsoleApplication(
+            configuration: configuration, logger: logger,
+            onServerRunning: { port in
+                logger.info(
+                    "console listening",
+                    metadata: [
+                        "address": "http://\(configuration.host):\(port)/",
+                        "metrics": "\(configuration.metrics.map { "http://\($0.host):\($0.port)/metrics" } ?? "off")",
+                    ])
+            })
         // A SIGTERM stops new connections and lets requests in flight and the decision being sent
         // finish; whatever is still running when the grace runs out is cancelled.
         var group = ServiceGroupConfiguration(services: [.init(service: app)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -1,17 +1,19 @@
-@testable import BookCornersAPI
 import Foundation
 import Hummingbird
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import BookCornersAPI
 
 @Suite("BackendClient against a misbehaving backend", .timeLimit(.minutes(3)))
 struct BackendClientFaultTests {
     // 30 s: with every suite running at once on two cores, a scripted answer has taken over 5 s.
     private func client(_ url: URL, timeout: Duration = .seconds(30), attempts: Int = 3) -> BackendClient {
-        BackendClient(configuration: .init(
-            baseURL: url, requestTimeout: timeout,
-            readRetry: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))))
+        BackendClient(
+            configuration: .init(
+                baseURL: url, requestTimeout: timeout,
+                readRetry: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))))
     }
 
     private func credentials(_ access: String = "valid") -> StaffCredentials {
@@ -269,13 +271,15 @@ struct BackendClientFaultTests {
         }
     }
 
-    @Test("a media address that is not http(s) on an allowed origin is refused", arguments: [
-        "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "data:image/png;base64,AAAA",
-        "//evil.example/x.png", "http://evil.example/tracker.png", "https://evil.example/x.png", "http://bookcorners.org/media/a.jpg",
-        "https://bookcorners.org:8443/media/a.jpg", "https://bookcorners.org@evil.example/x.png", "/\\evil.example/x.png",
-        "\\\\evil.example/x.png", "ftp://bookcorners.org/a.jpg", " /media/a.jpg", "/media/a b.jpg", "/media/a\u{0}.jpg",
-        "vbscript:msgbox(1)", "https://evil.example\\@bookcorners.org/x.png",
-    ])
+    @Test(
+        "a media address that is not http(s) on an allowed origin is refused",
+        arguments: [
+            "javascript:alert(1)", "JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "data:image/png;base64,AAAA",
+            "//evil.example/x.png", "http://evil.example/tracker.png", "https://evil.example/x.png", "http://bookcorners.org/media/a.jpg",
+            "https://bookcorners.org:8443/media/a.jpg", "https://bookcorners.org@evil.example/x.png", "/\\evil.example/x.png",
+            "\\\\evil.example/x.png", "ftp://bookcorners.org/a.jpg", " /media/a.jpg", "/media/a b.jpg", "/media/a\u{0}.jpg",
+            "vbscript:msgbox(1)", "https://evil.example\\@bookcorners.org/x.png",
+        ])
     func mediaURLsRefused(_ path: String) async throws {
         try await BackendClient.closing(BackendClient(configuration: .init(baseURL: try #require(URL(string: "https://bookcorners.org/api/v1/"))))) { client in
             #expect(client.mediaURL(path) == nil)

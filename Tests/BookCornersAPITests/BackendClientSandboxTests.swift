@@ -1,8 +1,8 @@
 import BookCornersAPI
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// The client's calls that the sandbox suites do not already make, against the sandbox.
 @Suite("BackendClient against the sandbox", .timeLimit(.minutes(3)))

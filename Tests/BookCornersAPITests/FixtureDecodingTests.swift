@@ -1,7 +1,8 @@
-@testable import BookCornersAPI
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import BookCornersAPI
 
 /// The real backend's recorded answers decode into the generated types, and every error
 /// answer maps to a `BackendError` (or is recognised as not JSON).
@@ -36,7 +37,8 @@ struct FixtureDecodingTests {
     @Test("every recorded answer decodes or maps to an error", arguments: allFixtures)
     func fixture(name: String) throws {
         let headers = try Fixtures.headers(name)
-        let statusLine = try String(contentsOf: Fixtures.directory.appendingPathComponent("headers/\((name as NSString).deletingPathExtension).txt"), encoding: .utf8)
+        let statusLine =
+            try String(contentsOf: Fixtures.directory.appendingPathComponent("headers/\((name as NSString).deletingPathExtension).txt"), encoding: .utf8)
             .split(separator: "\n").first ?? ""
         let status = try #require(Int(statusLine.split(separator: " ")[1]))
         let body = try Fixtures.data(name)

@@ -50,12 +50,14 @@ struct ActionStateMachineTests {
             #expect(won?.state == .sending && won?.claimedBy == "one")
             #expect(lost == nil)
             await #expect(throws: ActionStoreError.self) {
-                try await second.finish(id, owner: "two", state: .conflict, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
+                try await second.finish(
+                    id, owner: "two", state: .conflict, message: "x", backendStatus: nil, audit: audit(now: now), notifications: [], now: now)
             }
             await #expect(throws: ActionStoreError.self) {
                 try await second.release(id, owner: "two", to: .waiting, nextAttemptAt: now, message: "x", backendStatus: nil, now: now)
             }
-            try await first.finish(id, owner: "one", state: .applied, message: "Approved.", backendStatus: 200, audit: audit(now: now), notifications: [], now: now)
+            try await first.finish(
+                id, owner: "one", state: .applied, message: "Approved.", backendStatus: 200, audit: audit(now: now), notifications: [], now: now)
             #expect(try await second.action(id: id)?.state == .applied)
             #expect(try await second.auditEntries().count == 1)
             await #expect(throws: ActionStoreError.self, "a finished action is never reopened") {

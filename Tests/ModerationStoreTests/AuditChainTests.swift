@@ -110,7 +110,9 @@ struct AuditChainTests {
     func changed(position: Int) async throws {
         try await AuditLogFile.with(8) { (log: AuditLogFile) throws in
             for (field, newValue) in Self.fields {
-                let original = try log.tamperer.read { try Row.fetchOne($0, sql: "SELECT \(field) AS value FROM auditEntry WHERE id = ?", arguments: [position]) }
+                let original = try log.tamperer.read {
+                    try Row.fetchOne($0, sql: "SELECT \(field) AS value FROM auditEntry WHERE id = ?", arguments: [position])
+                }
                 try log.tamperer.write { try $0.execute(sql: "UPDATE auditEntry SET \(field) = \(newValue) WHERE id = ?", arguments: [position]) }
                 guard case .broken(let entryID, _) = try await log.verdict() else {
                     Issue.record("changing \(field) of entry \(position) was not caught")
@@ -199,7 +201,8 @@ struct AuditPruneTests {
     @Test("nothing old enough means nothing removed and no checkpoint")
     func nothingToPrune() async throws {
         try await AuditLogFile.with(3) { (log: AuditLogFile) throws in
-            #expect(try await log.store.pruneAudit(before: AuditLogFile.start, checkpoint: Self.checkpoint()) == AuditPruneResult(removed: 0, checkpointID: nil))
+            #expect(
+                try await log.store.pruneAudit(before: AuditLogFile.start, checkpoint: Self.checkpoint()) == AuditPruneResult(removed: 0, checkpointID: nil))
             #expect(try await log.store.auditEntryCount() == 3)
         }
     }
@@ -208,11 +211,12 @@ struct AuditPruneTests {
     func tamperAfterPrune(kind: String) async throws {
         try await AuditLogFile.with(10) { (log: AuditLogFile) throws in
             _ = try await log.store.pruneAudit(before: AuditLogFile.start.addingTimeInterval(5 * 60 + 30), checkpoint: Self.checkpoint())
-            let sql = switch kind {
-            case "change": "UPDATE auditEntry SET reason = 'edited' WHERE id = 8"
-            case "delete first": "DELETE FROM auditEntry WHERE id = 6"
-            default: "UPDATE auditEntry SET targetId = '6' WHERE id = 11"
-            }
+            let sql =
+                switch kind {
+                case "change": "UPDATE auditEntry SET reason = 'edited' WHERE id = 8"
+                case "delete first": "DELETE FROM auditEntry WHERE id = 6"
+                default: "UPDATE auditEntry SET targetId = '6' WHERE id = 11"
+                }
             try log.tamperer.write { try $0.execute(sql: sql) }
             guard case .broken(let entryID, _) = try await log.verdict() else {
                 Issue.record("\(kind) not caught")

@@ -9,7 +9,8 @@ import Testing
 @Suite("Audit: control characters")
 struct AuditControlCharacterTests {
     /// Every control character the console escapes, and the three it keeps.
-    static let controls = (0x00...0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}"]
+    static let controls =
+        (0x00...0x1F).map { String(UnicodeScalar(UInt8($0))) } + ["\u{7F}"]
         + (0x80...0x9F).compactMap { Unicode.Scalar($0).map(String.init) }
 
     @Test("every control character in every text field: the entry verifies, and what is read back is what was hashed", arguments: controls)
@@ -18,8 +19,10 @@ struct AuditControlCharacterTests {
             // setup
             let text = "evil\(control)tail"
             var entry = AuditLogFile.entry(2, name: text)
-            for field in [\AuditEntry.actorUsername, \.action, \.targetKind, \.targetId, \.targetSlug, \.targetName, \.statusBefore,
-                          \.statusAfter, \.reason, \.requestId, \.clientAddress, \.userAgent] as [WritableKeyPath<AuditEntry, String>] {
+            for field in [
+                \AuditEntry.actorUsername, \.action, \.targetKind, \.targetId, \.targetSlug, \.targetName, \.statusBefore,
+                \.statusAfter, \.reason, \.requestId, \.clientAddress, \.userAgent,
+            ] as [WritableKeyPath<AuditEntry, String>] {
                 entry[keyPath: field] = text
             }
             entry.outcomeDetail = text
@@ -93,7 +96,9 @@ struct AuditControlCharacterTests {
             }
             // The first break is the removal (entry 3 no longer links): that is never acknowledged.
             await #expect(throws: AuditReanchorError.notContentDamage) { try await log.store.reanchorAudit(at: 3, acknowledgement: acknowledgement) }
-            await #expect(throws: AuditReanchorError.notFirstBreak(firstBreak: 3)) { try await log.store.reanchorAudit(at: 4, acknowledgement: acknowledgement) }
+            await #expect(throws: AuditReanchorError.notFirstBreak(firstBreak: 3)) {
+                try await log.store.reanchorAudit(at: 4, acknowledgement: acknowledgement)
+            }
             #expect(try await log.store.auditEntryCount() == 4, "nothing was written")
         }
     }

@@ -1,10 +1,11 @@
 import CSV
 import Foundation
-@testable import ModerationStore
 import ModerationVocabulary
 import PropertyBased
 import PropertySupport
 import Testing
+
+@testable import ModerationStore
 
 /// Property checks of the audit export: whatever text staff, the public or a backend put
 /// into an entry comes back out of the file, read by a CSV parser that is not ours.

@@ -206,7 +206,8 @@ struct AuditFilterChoiceTests {
         AuditEntry(
             recordedAt: AuditLogFile.start, actorId: actorId, actorUsername: username, action: "session.signIn", targetKind: "session",
             targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: outcome,
-            outcomeDetail: detail, backendStatus: nil, requestId: "r", clientAddress: "192.0.2.9", userAgent: "=HYPERLINK(\"x\")", itemCreatedAt: nil, actionId: nil)
+            outcomeDetail: detail, backendStatus: nil, requestId: "r", clientAddress: "192.0.2.9", userAgent: "=HYPERLINK(\"x\")", itemCreatedAt: nil,
+            actionId: nil)
     }
 
     @Test("the staff filter lists who signed in or acted, never names typed into a failed or refused sign-in")

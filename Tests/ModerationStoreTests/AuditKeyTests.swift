@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 /// A log whose chain is keyed: a key file, the store that writes with it, and a plain
 /// connection that plays someone who can rewrite the database but has not got the key.
@@ -120,8 +121,10 @@ struct AuditKeyTests {
                 Issue.record("the switched chain did not verify: \(verdict)")
                 return
             }
-            #expect(try await log.store(key: nil).verifyAuditChain() == .broken(
-                entryID: 4, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)"))
+            #expect(
+                try await log.store(key: nil).verifyAuditChain()
+                    == .broken(
+                        entryID: 4, reason: "the chain is keyed from here (HMAC-SHA256): verify it with the audit key (--audit-key)"))
             await #expect(throws: AuditKeyError.keyRequired(since: 4)) {
                 try await log.store(key: nil).appendAudit(AuditLogFile.entry(9, name: "unkeyed writer"))
             }
@@ -181,8 +184,10 @@ struct AuditKeyTests {
                 return
             }
             #expect(head == entries.last?.hash)
-            #expect(AuditExportFile.verify(entries) == .broken(
-                entryID: 3, reason: "the chain is keyed from here (HMAC-SHA256): verify the export with the audit key (--audit-key)"))
+            #expect(
+                AuditExportFile.verify(entries)
+                    == .broken(
+                        entryID: 3, reason: "the chain is keyed from here (HMAC-SHA256): verify the export with the audit key (--audit-key)"))
             // The last entry rewritten with a plain hash, after keyed ones: a break, with the key.
             var forged = entries
             forged[5].targetName = "Someone else"

@@ -13,11 +13,15 @@ struct AuditOutcomeTests {
     /// `{"id":1,"recordedAt":1790856000000,"actorId":null,"actorUsername":"guess",
     /// "action":"session.signIn",…,"outcome":"failed (wrong credentials)",…,"previousHash":"000…"}`.
     private static let legacyRows: [(id: Int, recordedAt: String, actor: String, action: String, outcome: String, previous: String, hash: String)] = [
-        (1, "2026-10-01 12:00:00.000", "guess", "session.signIn", "failed (wrong credentials)", AuditEntry.genesisHash,
-         "2d5cec3a93325fecbe9b4ebc0d67f3137b2e70a31df72ec5f689dfdc0fbbc97e"),
-        (2, "2026-10-01 12:01:00.000", "staff", "session.end", "expired",
-         "2d5cec3a93325fecbe9b4ebc0d67f3137b2e70a31df72ec5f689dfdc0fbbc97e",
-         "73b544acf5f4fa74c078819d93d2a2be81ccf512868fa5bcb193f8a7d36aa328"),
+        (
+            1, "2026-10-01 12:00:00.000", "guess", "session.signIn", "failed (wrong credentials)", AuditEntry.genesisHash,
+            "2d5cec3a93325fecbe9b4ebc0d67f3137b2e70a31df72ec5f689dfdc0fbbc97e"
+        ),
+        (
+            2, "2026-10-01 12:01:00.000", "staff", "session.end", "expired",
+            "2d5cec3a93325fecbe9b4ebc0d67f3137b2e70a31df72ec5f689dfdc0fbbc97e",
+            "73b544acf5f4fa74c078819d93d2a2be81ccf512868fa5bcb193f8a7d36aa328"
+        ),
     ]
 
     private func withLegacyLog(_ body: (ModerationStore) async throws -> Void) async throws {
@@ -29,12 +33,13 @@ struct AuditOutcomeTests {
         let database = try DatabaseQueue(path: path)
         try await database.write { db in
             for row in Self.legacyRows {
-                try db.execute(sql: """
-                    INSERT INTO auditEntry (id, recordedAt, actorId, actorUsername, action, targetKind, targetId, targetSlug, targetName,
-                        statusBefore, statusAfter, reason, outcome, backendStatus, requestId, clientAddress, userAgent, itemCreatedAt,
-                        actionId, previousHash, hash)
-                    VALUES (?, ?, NULL, ?, ?, 'session', '', '', '', '', '', '', ?, NULL, ?, '192.0.2.1', 'ua', NULL, NULL, ?, ?)
-                    """, arguments: [row.id, row.recordedAt, row.actor, row.action, row.outcome, "r\(row.id)", row.previous, row.hash])
+                try db.execute(
+                    sql: """
+                        INSERT INTO auditEntry (id, recordedAt, actorId, actorUsername, action, targetKind, targetId, targetSlug, targetName,
+                            statusBefore, statusAfter, reason, outcome, backendStatus, requestId, clientAddress, userAgent, itemCreatedAt,
+                            actionId, previousHash, hash)
+                        VALUES (?, ?, NULL, ?, ?, 'session', '', '', '', '', '', '', ?, NULL, ?, '192.0.2.1', 'ua', NULL, NULL, ?, ?)
+                        """, arguments: [row.id, row.recordedAt, row.actor, row.action, row.outcome, "r\(row.id)", row.previous, row.hash])
             }
         }
         try database.close()
@@ -111,9 +116,10 @@ struct AuditOutcomeTests {
             let csv = try await store.exportedText(.csv)
             let records = try AuditCSV.records(in: csv)
             let column = try #require(records.first?.firstIndex(of: "outcomeDetail"))
-            let older = records.map { record in
-                record.enumerated().filter { $0.offset != column }.map { AuditCSV.field($0.element) }.joined(separator: ",")
-            }.joined(separator: "\r\n") + "\r\n"
+            let older =
+                records.map { record in
+                    record.enumerated().filter { $0.offset != column }.map { AuditCSV.field($0.element) }.joined(separator: ",")
+                }.joined(separator: "\r\n") + "\r\n"
 
             // act
             let verdict = AuditExportFile.verify(try AuditExportFile.entries(in: older))

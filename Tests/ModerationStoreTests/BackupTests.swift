@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 @Suite("Backup and restore")
 struct BackupTests {
@@ -67,7 +68,9 @@ struct BackupTests {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
     }
 
-    @Test("every file holding sessions and sealed tokens is 0600: a new database with its -wal and -shm, an old 0644 one once opened, and both sides of a restore")
+    @Test(
+        "every file holding sessions and sealed tokens is 0600: a new database with its -wal and -shm, an old 0644 one once opened, and both sides of a restore"
+    )
     func databaseFilesAreOwnerOnly() async throws {
         // setup
         let directory = try directory()

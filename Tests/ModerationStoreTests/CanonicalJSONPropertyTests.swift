@@ -1,8 +1,9 @@
 import Foundation
-@testable import ModerationStore
 import PropertyBased
 import PropertySupport
 import Testing
+
+@testable import ModerationStore
 
 /// Property checks of the canonical JSON the audit hashes cover: any text is written as
 /// Foundation writes it and parses back to itself, and an entry read back from a file
@@ -51,9 +52,11 @@ struct CanonicalJSONPropertyTests {
             // check: the fixed order, whatever the values (found by where each key's quoted name starts)
             let text = String(decoding: encoding, as: UTF8.self)
             let keys = AuditExporter.columns.filter { $0 != "hash" && ($0 != "outcomeDetail" || !entry.outcomeDetail.isEmpty) }
-            let expectedOrder = ["id", "recordedAt", "actorId", "actorUsername", "action", "targetKind", "targetId", "targetSlug",
+            let expectedOrder = [
+                "id", "recordedAt", "actorId", "actorUsername", "action", "targetKind", "targetId", "targetSlug",
                 "targetName", "statusBefore", "statusAfter", "reason", "outcome", "outcomeDetail", "backendStatus", "requestId",
-                "clientAddress", "userAgent", "itemCreatedAt", "actionId", "previousHash"].filter(keys.contains)
+                "clientAddress", "userAgent", "itemCreatedAt", "actionId", "previousHash",
+            ].filter(keys.contains)
             #expect(Set(object.keys) == Set(expectedOrder))
             #expect(Self.topLevelKeys(text) == expectedOrder)
         }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 @Suite("Canonical JSON")
 struct CanonicalJSONTests {
@@ -11,7 +12,10 @@ struct CanonicalJSONTests {
     @Test("strings are written byte for byte as JSONEncoder writes them, so old hashes still verify")
     func matchesJSONEncoder() throws {
         var samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
-        samples += ["", "a/b", "<script>alert('x')</script>", "\"quoted\" \\ back", "Ünïcödé", "مكتبة", "\u{202E}rtl", "📚🏳️‍🌈", "\u{7F}\u{80}\u{2028}\u{2029}", "tab\tnew\nline"]
+        samples += [
+            "", "a/b", "<script>alert('x')</script>", "\"quoted\" \\ back", "Ünïcödé", "مكتبة", "\u{202E}rtl", "📚🏳️‍🌈", "\u{7F}\u{80}\u{2028}\u{2029}",
+            "tab\tnew\nline",
+        ]
         for sample in samples {
             #expect(CanonicalJSON.string(sample) == (try foundation(sample)), "\(sample.unicodeScalars.map { $0.value })")
         }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ModerationStore
 import GRDB
 import Testing
+
+@testable import ModerationStore
 
 /// Book Corners' own export of its device tokens, read and imported.
 @Suite("Device token import")
@@ -58,7 +59,9 @@ struct DeviceImportTests {
         let store = try ModerationStore(path: path)
         let moved = String(repeating: "d4", count: 32)
         let gone = String(repeating: "e5", count: 32)
-        try await store.importDevices([.init(userID: 1, token: moved, environment: .sandbox, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)], now: Date())
+        try await store.importDevices(
+            [.init(userID: 1, token: moved, environment: .sandbox, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)],
+            now: Date())
         try await store.disableDevice(token: gone, reason: "Unregistered", now: Date())
         let result = try await store.importDevices(
             [.init(userID: 2, token: moved, environment: .production, isActive: true), .init(userID: 1, token: gone, environment: .sandbox, isActive: true)],
@@ -83,15 +86,16 @@ struct OutboxDeliveryMigrationTests {
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v10-mirror-present-row-indexes")
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
-                    clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
-                VALUES ('k', 3, 'staff', 'library', 'slug', 'pending', 'approved', '', 'r', '127.0.0.1', 'test', 'applied',
-                    '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1);
-                INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt)
-                VALUES ('old-library', 1, 7, 'library.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000'),
-                       ('old-photo', 1, 8, 'photo.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
+                        clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
+                    VALUES ('k', 3, 'staff', 'library', 'slug', 'pending', 'approved', '', 'r', '127.0.0.1', 'test', 'applied',
+                        '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1);
+                    INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt)
+                    VALUES ('old-library', 1, 7, 'library.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000'),
+                           ('old-photo', 1, 8, 'photo.approved', '{}', '{"apns-expiration":"1767830400"}', 'pending', 0, '2026-01-01 00:00:00.000');
+                    """)
         }
         // act
         let store = try ModerationStore(path: path)

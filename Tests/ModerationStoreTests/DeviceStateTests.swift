@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 /// A device token's states with APNs (`Device.State`): what APNs' answers and Book Corners'
 /// exports do to them, each move guarded.
@@ -53,14 +54,19 @@ struct DeviceStateTests {
         }
         // a use after it: back
         let result = try await store.importDevices(
-            [.init(userID: 4, token: token, environment: .sandbox, isActive: true, updatedAt: since.addingTimeInterval(-60), lastUsedAt: since.addingTimeInterval(1))],
+            [
+                .init(
+                    userID: 4, token: token, environment: .sandbox, isActive: true, updatedAt: since.addingTimeInterval(-60),
+                    lastUsedAt: since.addingTimeInterval(1))
+            ],
             now: Date())
         #expect(result.updated == 1)
         let back = try await device(store)
         #expect(back.state == .active && back.active && back.invalidSince == nil && back.disabledAt == nil && back.disabledReason.isEmpty)
     }
 
-    @Test("BadDeviceToken: wrong environment, offered in the other one; delivered there, active in it; refused there too, refused; an import brings either back")
+    @Test(
+        "BadDeviceToken: wrong environment, offered in the other one; delivered there, active in it; refused there too, refused; an import brings either back")
     func wrongEnvironment() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try await store(with: .sandbox)
@@ -124,12 +130,13 @@ struct DeviceStateTests {
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v21-audit-keyed")
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO device (userId, token, environment, active, disabledReason, disabledAt, source, createdAt) VALUES
-                  (1, '\(String(repeating: "11", count: 32))', 'sandbox', 0, 'APNs answered BadDeviceToken (HTTP 400): x', '2026-01-02 00:00:00.000', 'import', '2026-01-01 00:00:00.000'),
-                  (2, '\(String(repeating: "22", count: 32))', 'sandbox', 0, 'APNs answered Unregistered (HTTP 410): x', '2026-01-03 00:00:00.000', 'import', '2026-01-01 00:00:00.000'),
-                  (3, '\(String(repeating: "33", count: 32))', 'production', 1, '', NULL, 'staff', '2026-01-01 00:00:00.000');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO device (userId, token, environment, active, disabledReason, disabledAt, source, createdAt) VALUES
+                      (1, '\(String(repeating: "11", count: 32))', 'sandbox', 0, 'APNs answered BadDeviceToken (HTTP 400): x', '2026-01-02 00:00:00.000', 'import', '2026-01-01 00:00:00.000'),
+                      (2, '\(String(repeating: "22", count: 32))', 'sandbox', 0, 'APNs answered Unregistered (HTTP 410): x', '2026-01-03 00:00:00.000', 'import', '2026-01-01 00:00:00.000'),
+                      (3, '\(String(repeating: "33", count: 32))', 'production', 1, '', NULL, 'staff', '2026-01-01 00:00:00.000');
+                    """)
         }
         try queue.close()
         let devices = try await ModerationStore(path: path).devices().sorted { $0.userId < $1.userId }

@@ -13,17 +13,22 @@ import Testing
             decisionsByKind: [.init(key: "library.approve", count: 3), .init(key: "report.resolve", count: 1)],
             decisionsByPerson: [.init(key: "alice", count: 3), .init(key: "b*ob_", count: 1)],
             queues: [
-                .init(queue: .libraries, waiting: 4, overdue: 1, targetMinutes: 2_880, oldest: [
-                    .init(label: "Corner [Books]", detail: "Florence, IT", librarySlug: "corner-books",
-                          createdAt: endsAt.addingTimeInterval(-3 * 86_400 - 2 * 3_600), overdue: true),
-                ]),
+                .init(
+                    queue: .libraries, waiting: 4, overdue: 1, targetMinutes: 2_880,
+                    oldest: [
+                        .init(
+                            label: "Corner [Books]", detail: "Florence, IT", librarySlug: "corner-books",
+                            createdAt: endsAt.addingTimeInterval(-3 * 86_400 - 2 * 3_600), overdue: true)
+                    ]),
                 .init(queue: .reports, waiting: 0, overdue: 0, targetMinutes: 1_440, oldest: []),
             ],
             alerts: [
-                .init(queue: .libraries, openedAt: endsAt.addingTimeInterval(-86_400), acknowledgedBy: "alice",
-                      acknowledgedAt: endsAt.addingTimeInterval(-86_400 + 600), escalated: false, closedAt: nil),
-                .init(queue: .reports, openedAt: endsAt.addingTimeInterval(-2 * 86_400), acknowledgedBy: nil, acknowledgedAt: nil,
-                      escalated: true, closedAt: endsAt.addingTimeInterval(-86_400 - 3_600)),
+                .init(
+                    queue: .libraries, openedAt: endsAt.addingTimeInterval(-86_400), acknowledgedBy: "alice",
+                    acknowledgedAt: endsAt.addingTimeInterval(-86_400 + 600), escalated: false, closedAt: nil),
+                .init(
+                    queue: .reports, openedAt: endsAt.addingTimeInterval(-2 * 86_400), acknowledgedBy: nil, acknowledgedAt: nil,
+                    escalated: true, closedAt: endsAt.addingTimeInterval(-86_400 - 3_600)),
             ],
             outsideChanges: [.init(auditEntryID: 17, label: "library Via <Roma>", change: "pending → approved", recordedAt: endsAt.addingTimeInterval(-7_200))],
             outsideChangeCount: 3,
@@ -43,59 +48,60 @@ import Testing
         // act
         let text = HandoffMarkdown(handoff: handoff(note: "# Not a heading\nLine <two> | pipes", dismissed: true), followUps: [followUp]).text()
         // check
-        #expect(text == """
-            # Hand-off 6: alice to bob, 2026-11-09 09:00
+        #expect(
+            text == """
+                # Hand-off 6: alice to bob, 2026-11-09 09:00
 
-            alice → bob, 2026-11-02 09:00 – 2026-11-09 09:00 (Europe/Rome)
+                alice → bob, 2026-11-02 09:00 – 2026-11-09 09:00 (Europe/Rome)
 
-            Dismissed by bob at 2026-11-09 10:00.
+                Dismissed by bob at 2026-11-09 10:00.
 
-            ## Decisions (4)
+                ## Decisions (4)
 
-            | Kind | Decisions |
-            |---|---:|
-            | libraries approved | 3 |
-            | report resolved | 1 |
+                | Kind | Decisions |
+                |---|---:|
+                | libraries approved | 3 |
+                | report resolved | 1 |
 
-            | Staff member | Decisions |
-            |---|---:|
-            | alice | 3 |
-            | b\\*ob\\_ | 1 |
+                | Staff member | Decisions |
+                |---|---:|
+                | alice | 3 |
+                | b\\*ob\\_ | 1 |
 
-            ## Waiting (4, 1 overdue)
+                ## Waiting (4, 1 overdue)
 
-            ### Library submissions: 4 waiting, 1 overdue (target 2 d)
+                ### Library submissions: 4 waiting, 1 overdue (target 2 d)
 
-            - Corner \\[Books\\] — Florence, IT, waiting 3 d 2 h **overdue**
+                - Corner \\[Books\\] — Florence, IT, waiting 3 d 2 h **overdue**
 
-            ### Reports: 0 waiting, 0 overdue (target 1 d)
+                ### Reports: 0 waiting, 0 overdue (target 1 d)
 
-            Nothing waiting.
+                Nothing waiting.
 
-            ## Alerts (2)
+                ## Alerts (2)
 
-            - Library submissions, opened 2026-11-08 09:00, acknowledged by alice at 2026-11-08 09:10, still open
-            - Reports, opened 2026-11-07 09:00, **not acknowledged**, escalated, closed 2026-11-08 08:00
+                - Library submissions, opened 2026-11-08 09:00, acknowledged by alice at 2026-11-08 09:10, still open
+                - Reports, opened 2026-11-07 09:00, **not acknowledged**, escalated, closed 2026-11-08 08:00
 
-            ## Changed outside the console (3)
+                ## Changed outside the console (3)
 
-            - library Via \\<Roma\\>: pending → approved, seen 2026-11-09 07:00 (audit entry 17)
-            - … and 2 more (see the audit log)
+                - library Via \\<Roma\\>: pending → approved, seen 2026-11-09 07:00 (audit entry 17)
+                - … and 2 more (see the audit log)
 
-            ## Note
+                ## Note
 
-            > \\# Not a heading
-            > Line \\<two\\> \\| pipes
+                > \\# Not a heading
+                > Line \\<two\\> \\| pipes
 
-            — alice, 2026-11-09 08:00
+                — alice, 2026-11-09 08:00
 
-            ## Follow-ups
+                ## Follow-ups
 
-            > Done: \\*\\*all\\*\\* of it
+                > Done: \\*\\*all\\*\\* of it
 
-            — alice, 2026-11-09 09:30
+                — alice, 2026-11-09 09:30
 
-            """)
+                """)
     }
 
     @Test("a quiet shift says so in each section")

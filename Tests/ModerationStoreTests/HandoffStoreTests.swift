@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 /// Hand-offs in the store: one row and one message per hand-off instant whoever stores it, the
 /// outgoing person's pending note frozen into the digest at the hand-off, follow-ups only from
@@ -83,7 +84,8 @@ struct HandoffStoreTests {
                 try await store.addHandoffFollowUp(handoffID: handoff.id, author: bob, text: "not mine", audit: audit("handoff.followUp", by: bob), now: start)
             }
             await #expect(throws: HandoffError.noSuchHandoff) {
-                try await store.addHandoffFollowUp(handoffID: handoff.id + 1, author: alice, text: "no such", audit: audit("handoff.followUp", by: alice), now: start)
+                try await store.addHandoffFollowUp(
+                    handoffID: handoff.id + 1, author: alice, text: "no such", audit: audit("handoff.followUp", by: alice), now: start)
             }
             await #expect(throws: HandoffError.emptyNote) {
                 try await store.addHandoffFollowUp(handoffID: handoff.id, author: alice, text: " \n ", audit: audit("handoff.followUp", by: alice), now: start)
@@ -109,7 +111,10 @@ struct HandoffStoreTests {
             let later = try #require(try await store.recordHandoff(planned(at: start.addingTimeInterval(86_400))) { message($0, id: "m2") })
             #expect(later.id != handoff.id && later.digest.note?.text == "for next time")
             // Three notes and two follow-ups were audited; the refusals were not.
-            #expect(try await store.auditEntries(limit: 10).map(\.action) == ["handoff.followUp", "handoff.followUp", "handoff.note", "handoff.note", "handoff.note"])
+            #expect(
+                try await store.auditEntries(limit: 10).map(\.action) == [
+                    "handoff.followUp", "handoff.followUp", "handoff.note", "handoff.note", "handoff.note",
+                ])
         }
     }
 
@@ -138,7 +143,9 @@ struct HandoffStoreTests {
         }
     }
 
-    @Test("the move from shift numbers keeps every hand-off at its old number and every note: handed-over notes with their hand-off, the others joined as their author's pending note")
+    @Test(
+        "the move from shift numbers keeps every hand-off at its old number and every note: handed-over notes with their hand-off, the others joined as their author's pending note"
+    )
     func migrationFromShiftNumbers() async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -147,15 +154,16 @@ struct HandoffStoreTests {
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v22-seams-budget-spending")
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO shiftHandoff (shiftIndex, startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
-                VALUES (0, '2026-11-01 08:00:00.000', '2026-11-02 08:00:00.000', 101, 'alice', 102, 'bob', ?, '2026-11-02 08:00:30.000');
-                INSERT INTO handoffNote (id, shiftIndex, kind, authorId, authorUsername, text, writtenAt) VALUES
-                    (1, 0, 'note', 101, 'alice', 'handed over', '2026-11-01 20:00:00.000'),
-                    (2, 0, 'followUp', 101, 'alice', 'a follow-up', '2026-11-02 09:00:00.000'),
-                    (3, 1, 'note', 102, 'bob', 'written before the change', '2026-11-02 12:00:00.000'),
-                    (4, 3, 'note', 102, 'bob', 'and after it', '2026-11-02 13:00:00.000');
-                """, arguments: [try planned().digest.json()])
+            try db.execute(
+                sql: """
+                    INSERT INTO shiftHandoff (shiftIndex, startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
+                    VALUES (0, '2026-11-01 08:00:00.000', '2026-11-02 08:00:00.000', 101, 'alice', 102, 'bob', ?, '2026-11-02 08:00:30.000');
+                    INSERT INTO handoffNote (id, shiftIndex, kind, authorId, authorUsername, text, writtenAt) VALUES
+                        (1, 0, 'note', 101, 'alice', 'handed over', '2026-11-01 20:00:00.000'),
+                        (2, 0, 'followUp', 101, 'alice', 'a follow-up', '2026-11-02 09:00:00.000'),
+                        (3, 1, 'note', 102, 'bob', 'written before the change', '2026-11-02 12:00:00.000'),
+                        (4, 3, 'note', 102, 'bob', 'and after it', '2026-11-02 13:00:00.000');
+                    """, arguments: [try planned().digest.json()])
         }
         // act
         let store = try ModerationStore(path: path)

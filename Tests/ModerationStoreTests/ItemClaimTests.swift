@@ -179,9 +179,10 @@ struct ItemClaimTests {
             let untouched = ItemClaim.Target(kind: .library, key: "other-library")
             _ = try await store.claim(untouched, holderId: 2, holderUsername: "staff", now: now, duration: fifteenMinutes)
             // act
-            _ = try await store.record(ModerationAction(
-                idempotencyKey: "k1", actorId: 3, actorUsername: "maria", targetKind: .library, targetKey: library.key, statusSeen: .pending,
-                statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: now))
+            _ = try await store.record(
+                ModerationAction(
+                    idempotencyKey: "k1", actorId: 3, actorUsername: "maria", targetKind: .library, targetKey: library.key, statusSeen: .pending,
+                    statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: now))
             // check
             #expect(try await store.activeClaim(library, now: now) == nil)
             let ended = try #require(try await store.claims(on: library).first)

@@ -86,7 +86,9 @@ struct MirrorStoreTests {
         }
     }
 
-    @Test("a report missing from complete passes is never gone by absence alone: each pass names it for a confirming read, and only that read's verdict marks it gone")
+    @Test(
+        "a report missing from complete passes is never gone by absence alone: each pass names it for a confirming read, and only that read's verdict marks it gone"
+    )
     func reportsGoneOnlyWhenConfirmed() async throws {
         try await withStore { store in
             // setup
@@ -220,11 +222,13 @@ struct MirrorStoreTests {
     @Test("the summary and the statistics are one row each, replaced on every read")
     func summaryAndStatistics() async throws {
         try await withStore { store in
-            try await store.saveMirror(summary: MirrorSummary(
-                pendingLibraries: 1, openReports: 2, pendingPhotos: 3, totalPending: 6, totalLibraries: 9, totalUsers: 4, lastConfirmedAt: now))
-            try await store.saveMirror(summary: MirrorSummary(
-                pendingLibraries: 0, openReports: 2, pendingPhotos: 3, totalPending: 5, totalLibraries: 10, totalUsers: 4,
-                lastConfirmedAt: now.addingTimeInterval(5)))
+            try await store.saveMirror(
+                summary: MirrorSummary(
+                    pendingLibraries: 1, openReports: 2, pendingPhotos: 3, totalPending: 6, totalLibraries: 9, totalUsers: 4, lastConfirmedAt: now))
+            try await store.saveMirror(
+                summary: MirrorSummary(
+                    pendingLibraries: 0, openReports: 2, pendingPhotos: 3, totalPending: 5, totalLibraries: 10, totalUsers: 4,
+                    lastConfirmedAt: now.addingTimeInterval(5)))
             try await store.saveMirror(statistics: MirrorStatistics(json: Data(#"{"total_approved": 10}"#.utf8), lastConfirmedAt: now))
             #expect(try await store.mirrorSummary()?.totalLibraries == 10)
             #expect(try await store.mirrorSummary()?.lastConfirmedAt == now.addingTimeInterval(5))

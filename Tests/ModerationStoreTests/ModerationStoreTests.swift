@@ -60,8 +60,9 @@ struct ModerationStoreTests {
             // act: five admitted and still pending, as parallel requests would be
             var admissions: [SignInAdmission] = []
             for offset in 0..<6 {
-                await admissions.append(try store.admitSignInAttempt(
-                    login: "Staff", clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset)), maxFailures: 5, window: 900))
+                await admissions.append(
+                    try store.admitSignInAttempt(
+                        login: "Staff", clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset)), maxFailures: 5, window: 900))
             }
             // check
             #expect(admissions.prefix(5).allSatisfy { if case .admitted = $0 { true } else { false } })
@@ -76,14 +77,16 @@ struct ModerationStoreTests {
             // setup: a success teaches the store that "staff" and "staff@example.com" are account 2
             let now = Date()
             let account = SignInAccount(id: 2, username: "staff", email: "Staff@Example.com")
-            guard case .admitted(let first) = try await store.admitSignInAttempt(
-                login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            guard
+                case .admitted(let first) = try await store.admitSignInAttempt(
+                    login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
             else { Issue.record("first attempt refused"); return }
             try await store.settleSignInAttempt(first, as: .succeeded(account))
             // act: three wrong passwords by name, two by e-mail
             for (offset, login) in ["staff", "STAFF", "staff", "staff@example.com", "staff@EXAMPLE.com"].enumerated() {
-                guard case .admitted(let id) = try await store.admitSignInAttempt(
-                    login: login, clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset + 1)), maxFailures: 5, window: 900)
+                guard
+                    case .admitted(let id) = try await store.admitSignInAttempt(
+                        login: login, clientAddress: "10.0.0.1", now: now.addingTimeInterval(Double(offset + 1)), maxFailures: 5, window: 900)
                 else { Issue.record("attempt \(offset) refused"); return }
                 try await store.settleSignInAttempt(id, as: .failed(nil))
             }
@@ -101,8 +104,9 @@ struct ModerationStoreTests {
         try await withStore { store, _ in
             // setup
             let now = Date()
-            guard case .admitted(let unjudged) = try await store.admitSignInAttempt(
-                login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
+            guard
+                case .admitted(let unjudged) = try await store.admitSignInAttempt(
+                    login: "staff", clientAddress: "10.0.0.1", now: now, maxFailures: 5, window: 900)
             else { Issue.record("refused"); return }
             // act
             try await store.settleSignInAttempt(unjudged, as: .void)

@@ -40,10 +40,11 @@ struct ObservedChangeTests {
 
     /// Records the console's approval of library `id`, claimed and sent: its PATCH's outcome unknown.
     private func sentApproval(_ store: ModerationStore, library id: Int, at time: Date) async throws -> Int64 {
-        let action = try await store.enqueue(ModerationAction(
-            idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-\(id)",
-            statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
-            now: time))
+        let action = try await store.enqueue(
+            ModerationAction(
+                idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-\(id)",
+                statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
+                now: time))
         let actionID = try #require(action.id)
         _ = try await store.claim(actionID, owner: "runner", leaseUntil: time.addingTimeInterval(10), now: time)
         try await store.beginSend(actionID, owner: "runner", now: time)
@@ -85,14 +86,18 @@ struct ObservedChangeTests {
                 recordedAt: now.addingTimeInterval(6), actorId: 7, actorUsername: "staff", action: "library.approve", targetKind: "library",
                 targetId: "1", targetSlug: "library-1", targetName: "", statusBefore: "pending", statusAfter: "approved", reason: "",
                 outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil)
-            try await store.finish(applied, owner: "runner", state: .applied, message: "Approved", backendStatus: 200, audit: audit, notifications: [], now: now.addingTimeInterval(6))
+            try await store.finish(
+                applied, owner: "runner", state: .applied, message: "Approved", backendStatus: 200, audit: audit, notifications: [],
+                now: now.addingTimeInterval(6))
             // library 2: its PATCH's answer was lost; it waits for a re-check
             let lost = try await sentApproval(store, library: 2, at: now.addingTimeInterval(5))
-            try await store.release(lost, owner: "runner", to: .waiting, nextAttemptAt: now.addingTimeInterval(60), message: "", backendStatus: nil, now: now.addingTimeInterval(6))
+            try await store.release(
+                lost, owner: "runner", to: .waiting, nextAttemptAt: now.addingTimeInterval(60), message: "", backendStatus: nil, now: now.addingTimeInterval(6))
             // library 3: a decision recorded but never sent; someone else approved it meanwhile
-            _ = try await store.enqueue(ModerationAction(
-                idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-3",
-                statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "", userAgent: "", now: now))
+            _ = try await store.enqueue(
+                ModerationAction(
+                    idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-3",
+                    statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "", userAgent: "", now: now))
             // act
             try await store.upsertMirror(
                 libraries: [1, 2, 3].map { library($0, status: .approved, confirmed: 30) }, at: now.addingTimeInterval(31))

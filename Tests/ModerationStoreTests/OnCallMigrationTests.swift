@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 @Suite("Outbox messages without a decision")
 struct OnCallMigrationTests {
@@ -13,18 +14,19 @@ struct OnCallMigrationTests {
         let queue = try DatabaseQueue(path: path)
         try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v11-outbox-delivery")
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
-                    clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
-                VALUES ('k', 3, 'staff', 'report', '12', 'open', 'resolved', '', 'r', '127.0.0.1', 'test', 'applied',
-                    '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1);
-                INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt,
-                    nextAttemptAt, lastReason, finishedAt, expiresAt)
-                VALUES ('done', 1, 7, 'report.resolved', '{"aps":{}}', '{}', 'delivered', 1, '2026-01-01 00:00:00.000',
-                    '2026-01-01 00:00:00.000', '', '2026-01-01 00:00:01.000', '2026-01-08 00:00:00.000');
-                INSERT INTO outboxAttempt (messageId, deviceToken, transport, httpStatus, outcome, reason, attemptedAt)
-                VALUES ('done', '', 'spool', NULL, 'delivered', '', '2026-01-01 00:00:01.000');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO action (idempotencyKey, actorId, actorUsername, targetKind, targetKey, statusSeen, statusWanted, reason, requestId,
+                        clientAddress, userAgent, state, nextAttemptAt, createdAt, updatedAt, attempts)
+                    VALUES ('k', 3, 'staff', 'report', '12', 'open', 'resolved', '', 'r', '127.0.0.1', 'test', 'applied',
+                        '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', 1);
+                    INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, attempts, createdAt,
+                        nextAttemptAt, lastReason, finishedAt, expiresAt)
+                    VALUES ('done', 1, 7, 'report.resolved', '{"aps":{}}', '{}', 'delivered', 1, '2026-01-01 00:00:00.000',
+                        '2026-01-01 00:00:00.000', '', '2026-01-01 00:00:01.000', '2026-01-08 00:00:00.000');
+                    INSERT INTO outboxAttempt (messageId, deviceToken, transport, httpStatus, outcome, reason, attemptedAt)
+                    VALUES ('done', '', 'spool', NULL, 'delivered', '', '2026-01-01 00:00:01.000');
+                    """)
         }
         // act
         let store = try ModerationStore(path: path)
@@ -37,10 +39,11 @@ struct OnCallMigrationTests {
         #expect(try reopened.read { db in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") }.isEmpty)
         #expect(throws: DatabaseError.self) {
             try reopened.write { db in
-                try db.execute(sql: """
-                    INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, createdAt)
-                    VALUES ('again', 1, 7, 'report.resolved', '{}', '{}', 'pending', '2026-01-01 00:00:00.000')
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO outboxMessage (id, actionId, recipientUserId, eventType, payload, headers, status, createdAt)
+                        VALUES ('again', 1, 7, 'report.resolved', '{}', '{}', 'pending', '2026-01-01 00:00:00.000')
+                        """)
             }
         }
     }

@@ -51,10 +51,12 @@ import Testing
         #expect(rotation.shiftIndex(at: try instant("2026-01-19T14:00:00Z")) == 2)
     }
 
-    @Test("Hand-offs stay at 09:00 local across spring and autumn clock changes", arguments: [
-        ("Europe/Rome", "2026-03-27", "2026-10-23"),
-        ("America/New_York", "2026-03-06", "2026-10-30"),
-    ])
+    @Test(
+        "Hand-offs stay at 09:00 local across spring and autumn clock changes",
+        arguments: [
+            ("Europe/Rome", "2026-03-27", "2026-10-23"),
+            ("America/New_York", "2026-03-06", "2026-10-30"),
+        ])
     func daylightSaving(zone: String, spring: String, autumn: String) throws {
         for start in [spring, autumn] {
             let rotation = try rotation([alice, bob], days: 1, zone: zone, start: start)

@@ -149,8 +149,9 @@ struct QueueAlertStoreTests {
             #expect(first && !second)
             let reminded = try #require(try await store.queueAlert(id: alert.id))
             #expect(reminded.lastNotifiedAt == hourLater && reminded.heldSince == start)
-            #expect(try await store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
-                == ["alert-\(alert.id)-notice-1", "alert-\(alert.id)-notice-2"])
+            #expect(
+                try await store.outboxMessages(eventType: .queueOverdue).compactMap(\.dedupeKey).sorted()
+                    == ["alert-\(alert.id)-notice-1", "alert-\(alert.id)-notice-2"])
             #expect(try await store.queueAlertNotices(alertIDs: [alert.id])[alert.id]?.map(\.kind) == [.notice, .repeat])
         }
     }
@@ -183,7 +184,8 @@ struct QueueAlertStoreTests {
         #expect(rotation.escalation(after: alice.id, firstTold: bob.id, at: now) == nil)
         // someone covering by an override (not in the rotation): the shift's member comes next
         #expect(rotation.escalation(after: 99, firstTold: 99, at: now) == bob)
-        let alone = try Rotation(members: [alice], shiftDays: 1, handoff: try #require(LocalTime("09:00")), timeZone: zone,
+        let alone = try Rotation(
+            members: [alice], shiftDays: 1, handoff: try #require(LocalTime("09:00")), timeZone: zone,
             startDate: try #require(LocalDate("2026-11-02")))
         #expect(alone.escalation(after: alice.id, firstTold: alice.id, at: now) == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import ModerationStore
 import Testing
+
+@testable import ModerationStore
 
 /// The header's schedule copy and the store's own edits: the session actor's rule, for the schedule.
 @Suite("On call: the schedule copy and a read that raced an edit")

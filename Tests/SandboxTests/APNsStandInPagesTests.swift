@@ -1,7 +1,8 @@
 import Foundation
-@testable import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import Sandbox
 
 @Suite("The APNs stand-in's pages on the sandbox: pushes (HTML, JSON) and faults", .timeLimit(.minutes(3)))
 struct APNsStandInPagesTests {
@@ -44,7 +45,8 @@ struct APNsStandInPagesTests {
         try await APNsStandInFixture.run { apns in
             try await SandboxFixture.run(libraries: 10, apnsStandIn: apns.standIn) { sandbox in
                 // act
-                let set = try await sandbox.raw(.POST, "/apns/faults", json: #"{"unregistered":["\#(Self.token)"],"unavailable":2,"badDeviceToken":{"\#(Self.token)":"LocalHost"}}"#)
+                let set = try await sandbox.raw(
+                    .POST, "/apns/faults", json: #"{"unregistered":["\#(Self.token)"],"unavailable":2,"badDeviceToken":{"\#(Self.token)":"LocalHost"}}"#)
                 let during = await apns.standIn.faults.current()
                 let refused = try await sandbox.raw(.POST, "/apns/faults", json: "[1]")
                 let cleared = try await sandbox.raw(.DELETE, "/apns/faults")
@@ -58,7 +60,10 @@ struct APNsStandInPagesTests {
                 #expect(refused.status == 400)
                 #expect(refused.text.contains("unregistered"))
                 #expect(cleared.status == 200)
-                #expect(after == APNsFaultSettings(unregistered: [], tooManyRequests: 0, unavailable: 0, delayMilliseconds: 0, expireProviderToken: 0, badDeviceToken: [:]))
+                #expect(
+                    after
+                        == APNsFaultSettings(
+                            unregistered: [], tooManyRequests: 0, unavailable: 0, delayMilliseconds: 0, expireProviderToken: 0, badDeviceToken: [:]))
             }
         }
     }

@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import Synchronization
-@testable import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import Sandbox
 
 @Suite("APNs stand-in: Apple's checks, answers and faults over HTTP/2 and TLS", .timeLimit(.minutes(3)))
 struct APNsStandInTests {
@@ -154,7 +155,8 @@ struct APNsStandInTests {
         for index in 1...5 {
             await log.append(
                 APNsReceivedPush(
-                    deviceToken: "\(index)", authority: "localhost", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "", httpVersion: "HTTP/2"),
+                    deviceToken: "\(index)", authority: "localhost", headers: [:], payload: "{}", receivedAt: Date(), status: 200, reason: "",
+                    httpVersion: "HTTP/2"),
                 connection: ObjectIdentifier(log))
         }
 
@@ -173,9 +175,10 @@ struct APNsStandInCertificateTests {
         defer { directory.remove() }
         let files = try APNsStandInFiles.prepare(in: directory.path("apns"))
         func start() throws -> APNsStandIn {
-            try APNsStandIn(configuration: APNsStandInConfiguration(
-                certificatePath: files.certificatePath, providerPublicKeyPEM: files.key.publicKeyPEM, teamID: files.key.teamID,
-                keyID: files.key.keyID, topic: "org.bookcorners.app"))
+            try APNsStandIn(
+                configuration: APNsStandInConfiguration(
+                    certificatePath: files.certificatePath, providerPublicKeyPEM: files.key.publicKeyPEM, teamID: files.key.teamID,
+                    keyID: files.key.keyID, topic: "org.bookcorners.app"))
         }
         // act: two starts on one directory
         _ = try start()

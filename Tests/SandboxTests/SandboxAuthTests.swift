@@ -1,8 +1,8 @@
 import BookCornersAPI
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Sandbox: sign-in, tokens and the staff check", .timeLimit(.minutes(3)))
 struct SandboxAuthTests {
@@ -10,7 +10,8 @@ struct SandboxAuthTests {
     func signInByUsernameOrEmail() async throws {
         try await SandboxFixture.run { sandbox in
             for login in ["staff", "staff@example.com", "STAFF@example.com"] {
-                let answer = try await sandbox.raw(.POST, "/api/v1/auth/login", json: #"{"username": "\#(login)", "password": "\#(SeedAccounts.demoStaffPassword)"}"#)
+                let answer = try await sandbox.raw(
+                    .POST, "/api/v1/auth/login", json: #"{"username": "\#(login)", "password": "\#(SeedAccounts.demoStaffPassword)"}"#)
                 #expect(answer.status == 200, "login as \(login)")
                 let body = try #require(try answer.jsonObject())
                 #expect((body["access"] as? String)?.split(separator: ".").count == 3)
@@ -32,8 +33,10 @@ struct SandboxAuthTests {
     @Test("refresh answers a new access token only; a bad refresh token is a 401")
     func refresh() async throws {
         try await SandboxFixture.run { sandbox in
-            let login = try #require(try await sandbox.raw(
-                .POST, "/api/v1/auth/login", json: #"{"username": "staff", "password": "\#(SeedAccounts.demoStaffPassword)"}"#).jsonObject())
+            let login = try #require(
+                try await sandbox.raw(
+                    .POST, "/api/v1/auth/login", json: #"{"username": "staff", "password": "\#(SeedAccounts.demoStaffPassword)"}"#
+                ).jsonObject())
             let refreshToken = try #require(login["refresh"] as? String)
             let answer = try await sandbox.raw(.POST, "/api/v1/auth/refresh", json: #"{"refresh": "\#(refreshToken)"}"#)
             #expect(answer.status == 200)
@@ -72,11 +75,13 @@ struct SandboxAuthTests {
         }
     }
 
-    @Test("ordinary users get 403 on every moderation call", arguments: [
-        ("GET", "/api/v1/libraries/moderation/summary"), ("GET", "/api/v1/libraries/moderation"),
-        ("GET", "/api/v1/libraries/moderation/pending"), ("GET", "/api/v1/libraries/moderation/reports"),
-        ("GET", "/api/v1/libraries/moderation/photos"), ("PATCH", "/api/v1/libraries/moderation/reports/1"),
-    ])
+    @Test(
+        "ordinary users get 403 on every moderation call",
+        arguments: [
+            ("GET", "/api/v1/libraries/moderation/summary"), ("GET", "/api/v1/libraries/moderation"),
+            ("GET", "/api/v1/libraries/moderation/pending"), ("GET", "/api/v1/libraries/moderation/reports"),
+            ("GET", "/api/v1/libraries/moderation/photos"), ("PATCH", "/api/v1/libraries/moderation/reports/1"),
+        ])
     func nonStaffRefused(method: String, path: String) async throws {
         try await SandboxFixture.run { sandbox in
             let token = try await sandbox.accessToken(username: "alice", password: SeedAccounts.userPassword)

@@ -1,14 +1,16 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Sandbox: errors, limits and hostile input", .timeLimit(.minutes(3)))
 struct SandboxErrorTests {
-    @Test("paths with a wrong trailing slash are Django's HTML 404", arguments: [
-        "/api/v1/libraries/moderation/", "/api/v1/libraries/moderation/summary/", "/api/v1/auth/me/",
-        "/api/v1/libraries/moderation/reports/", "/api/v1/nope",
-    ])
+    @Test(
+        "paths with a wrong trailing slash are Django's HTML 404",
+        arguments: [
+            "/api/v1/libraries/moderation/", "/api/v1/libraries/moderation/summary/", "/api/v1/auth/me/",
+            "/api/v1/libraries/moderation/reports/", "/api/v1/nope",
+        ])
     func trailingSlash(path: String) async throws {
         try await SandboxFixture.run { sandbox in
             let answer = try await sandbox.raw(.GET, path, token: try await sandbox.accessToken())
@@ -41,8 +43,10 @@ struct SandboxErrorTests {
     func notFound() async throws {
         try await SandboxFixture.run { sandbox in
             let token = try await sandbox.accessToken()
-            for (method, path) in [("GET", "/api/v1/libraries/moderation/no-such-library"), ("PATCH", "/api/v1/libraries/moderation/reports/9999"),
-                                   ("PATCH", "/api/v1/libraries/moderation/photos/9999"), ("PATCH", "/api/v1/libraries/moderation/no-such-library")] {
+            for (method, path) in [
+                ("GET", "/api/v1/libraries/moderation/no-such-library"), ("PATCH", "/api/v1/libraries/moderation/reports/9999"),
+                ("PATCH", "/api/v1/libraries/moderation/photos/9999"), ("PATCH", "/api/v1/libraries/moderation/no-such-library"),
+            ] {
                 let answer = try await sandbox.raw(.init(rawValue: method), path, token: token, body: Array(#"{"status": "approved"}"#.utf8))
                 // A report takes open/resolved/dismissed, so "approved" is a 422 there; others are 404.
                 if path.contains("reports") {
@@ -61,15 +65,17 @@ struct SandboxErrorTests {
         }
     }
 
-    @Test("validation errors are 422 with details.errors naming each field", arguments: [
-        ("/api/v1/libraries/moderation?status=bogus", "status", "enum"),
-        ("/api/v1/libraries/moderation?page=0", "page", "greater_than_equal"),
-        ("/api/v1/libraries/moderation?page_size=51", "page_size", "less_than_equal"),
-        ("/api/v1/libraries/moderation?page=abc", "page", "int_parsing"),
-        ("/api/v1/libraries/moderation/reports?reason=boring", "reason", "enum"),
-        ("/api/v1/libraries/?lat=52.5", "radius_km", "value_error"),
-        ("/api/v1/libraries/?lat=north&lng=1&radius_km=1", "lat", "float_parsing"),
-    ])
+    @Test(
+        "validation errors are 422 with details.errors naming each field",
+        arguments: [
+            ("/api/v1/libraries/moderation?status=bogus", "status", "enum"),
+            ("/api/v1/libraries/moderation?page=0", "page", "greater_than_equal"),
+            ("/api/v1/libraries/moderation?page_size=51", "page_size", "less_than_equal"),
+            ("/api/v1/libraries/moderation?page=abc", "page", "int_parsing"),
+            ("/api/v1/libraries/moderation/reports?reason=boring", "reason", "enum"),
+            ("/api/v1/libraries/?lat=52.5", "radius_km", "value_error"),
+            ("/api/v1/libraries/?lat=north&lng=1&radius_km=1", "lat", "float_parsing"),
+        ])
     func queryValidation(path: String, field: String, type: String) async throws {
         try await SandboxFixture.run { sandbox in
             let answer = try await sandbox.raw(.GET, path, token: try await sandbox.accessToken())
@@ -82,10 +88,12 @@ struct SandboxErrorTests {
         }
     }
 
-    @Test("hostile bodies get a 4xx with the error body, never a 500", arguments: [
-        Array("{not json".utf8), Array(#"{"status": 5}"#.utf8), Array(#"["approved"]"#.utf8), [0xFF, 0xFE, 0x7B, 0x22],
-        Array(#"{"status": "approved", "rejection_reason": 12}"#.utf8), Array(#"{"status": null}"#.utf8), [],
-    ])
+    @Test(
+        "hostile bodies get a 4xx with the error body, never a 500",
+        arguments: [
+            Array("{not json".utf8), Array(#"{"status": 5}"#.utf8), Array(#"["approved"]"#.utf8), [0xFF, 0xFE, 0x7B, 0x22],
+            Array(#"{"status": "approved", "rejection_reason": 12}"#.utf8), Array(#"{"status": null}"#.utf8), [],
+        ])
     func hostileBodies(body: [UInt8]) async throws {
         try await SandboxFixture.run { sandbox in
             let token = try await sandbox.accessToken()

@@ -1,7 +1,7 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// `console sandbox --extra-staff N`: more staff accounts for soak runs, the rest of the data set unchanged.
 @Suite("Sandbox: extra staff accounts", .timeLimit(.minutes(3)))

@@ -1,7 +1,7 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// What the real backend does that its documentation does not say (backend-api.md items
 /// 11–13, issue 18), each checked against its fixture.
@@ -112,8 +112,10 @@ struct SandboxFidelityTests {
     func authorizationScheme() async throws {
         try await SandboxFixture.run { sandbox in
             // setup
-            let login = try #require(try await sandbox.raw(
-                .POST, "/api/v1/auth/login", json: #"{"username": "staff", "password": "\#(SeedAccounts.demoStaffPassword)"}"#).jsonObject())
+            let login = try #require(
+                try await sandbox.raw(
+                    .POST, "/api/v1/auth/login", json: #"{"username": "staff", "password": "\#(SeedAccounts.demoStaffPassword)"}"#
+                ).jsonObject())
             let access = try #require(login["access"] as? String)
             let refresh = try #require(login["refresh"] as? String)
             // act
@@ -172,17 +174,19 @@ struct SandboxFidelityTests {
         }
     }
 
-    @Test("every answer carries the real server's security headers and Vary", arguments: [
-        ("GET", "/api/v1/auth/me", true, "auth_me_staff.json"),
-        ("GET", "/api/v1/libraries/moderation/summary", false, "err_401.json"),
-        ("GET", "/api/v1/libraries/moderation?status=pending", true, "moderation_pending_page1.json"),
-        ("GET", "/api/v1/libraries/moderation/pending", true, "moderation_pending_shortcut.json"),
-        ("GET", "/api/v1/libraries/moderation?status=bogus", true, "err_422_bad_filter.json"),
-        ("GET", "/api/v1/statistics/", false, "statistics.json"),
-        ("GET", "/api/v1/statistics", false, "slash_statistics_noslash.json"),
-        ("GET", "/api/v1/nope", false, "err_404_unknown_api_path.json"),
-        ("DELETE", "/api/v1/libraries/moderation/some-slug", true, "err_405_delete_library.json"),
-    ])
+    @Test(
+        "every answer carries the real server's security headers and Vary",
+        arguments: [
+            ("GET", "/api/v1/auth/me", true, "auth_me_staff.json"),
+            ("GET", "/api/v1/libraries/moderation/summary", false, "err_401.json"),
+            ("GET", "/api/v1/libraries/moderation?status=pending", true, "moderation_pending_page1.json"),
+            ("GET", "/api/v1/libraries/moderation/pending", true, "moderation_pending_shortcut.json"),
+            ("GET", "/api/v1/libraries/moderation?status=bogus", true, "err_422_bad_filter.json"),
+            ("GET", "/api/v1/statistics/", false, "statistics.json"),
+            ("GET", "/api/v1/statistics", false, "slash_statistics_noslash.json"),
+            ("GET", "/api/v1/nope", false, "err_404_unknown_api_path.json"),
+            ("DELETE", "/api/v1/libraries/moderation/some-slug", true, "err_405_delete_library.json"),
+        ])
     func securityHeaders(method: String, path: String, signedIn: Bool, fixture: String) async throws {
         try await SandboxFixture.run { sandbox in
             // setup

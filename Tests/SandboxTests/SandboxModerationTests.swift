@@ -1,8 +1,8 @@
 import BookCornersAPI
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Sandbox: moderation queues and decisions", .timeLimit(.minutes(3)))
 struct SandboxModerationTests {

@@ -2,8 +2,8 @@ import BookCornersAPI
 import Foundation
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Sandbox: public libraries, distance search and statistics", .timeLimit(.minutes(3)))
 struct SandboxPublicTests {

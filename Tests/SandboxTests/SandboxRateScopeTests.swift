@@ -1,7 +1,7 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// The sandbox counts reads per scope exactly as backend-api.md lists them, and a test can
 /// shorten the window so budget tests take seconds.

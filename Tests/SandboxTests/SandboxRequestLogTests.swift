@@ -1,7 +1,7 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// `--request-log`: one NDJSON line per API request the sandbox answers, so a benchmark can
 /// count a client's reads per rate-limit scope and window.

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Tests that stop and restart the backend rely on these.
 @Suite("Sandbox: restarts on a fixed port", .timeLimit(.minutes(3)))

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// `console sandbox --libraries N`: a deterministic data set of any size up to 50 000.
 @Suite("Sandbox: seeding at scale", .timeLimit(.minutes(3)))
@@ -48,7 +48,8 @@ struct SandboxScaleTests {
         #expect(first != other)
     }
 
-    @Test("crowded queues: more than 500 pending photos and open reports of one reason, the oldest seeded ones behind them, the usual data and its ids unchanged")
+    @Test(
+        "crowded queues: more than 500 pending photos and open reports of one reason, the oldest seeded ones behind them, the usual data and its ids unchanged")
     func crowdedQueues() async throws {
         // act
         let usual = try await seededRows(crowdedQueues: 0)

@@ -1,23 +1,25 @@
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// Each sandbox answer has the same keys and JSON kinds as the real backend's recorded one.
 @Suite("Sandbox: answers shaped like the real backend's", .timeLimit(.minutes(3)))
 struct SandboxShapeTests {
-    @Test("reads match their fixtures", arguments: [
-        ("/api/v1/auth/me", "auth_me_staff.json"),
-        ("/api/v1/libraries/moderation/summary", "moderation_summary.json"),
-        ("/api/v1/libraries/moderation?status=pending&page=1&page_size=20", "moderation_pending_page1.json"),
-        ("/api/v1/libraries/moderation/pending?page=1&page_size=20", "moderation_pending_shortcut.json"),
-        ("/api/v1/libraries/moderation/reports", "moderation_reports_all.json"),
-        ("/api/v1/libraries/moderation/photos", "moderation_photos_all.json"),
-        ("/api/v1/statistics/", "statistics.json"),
-        ("/api/v1/libraries/?lat=52.52&lng=13.405&radius_km=10", "libraries_nearby.json"),
-        ("/api/v1/libraries/moderation?status=bogus", "err_422_bad_filter.json"),
-        ("/api/v1/libraries/moderation/no-such-slug", "err_404.json"),
-    ])
+    @Test(
+        "reads match their fixtures",
+        arguments: [
+            ("/api/v1/auth/me", "auth_me_staff.json"),
+            ("/api/v1/libraries/moderation/summary", "moderation_summary.json"),
+            ("/api/v1/libraries/moderation?status=pending&page=1&page_size=20", "moderation_pending_page1.json"),
+            ("/api/v1/libraries/moderation/pending?page=1&page_size=20", "moderation_pending_shortcut.json"),
+            ("/api/v1/libraries/moderation/reports", "moderation_reports_all.json"),
+            ("/api/v1/libraries/moderation/photos", "moderation_photos_all.json"),
+            ("/api/v1/statistics/", "statistics.json"),
+            ("/api/v1/libraries/?lat=52.52&lng=13.405&radius_km=10", "libraries_nearby.json"),
+            ("/api/v1/libraries/moderation?status=bogus", "err_422_bad_filter.json"),
+            ("/api/v1/libraries/moderation/no-such-slug", "err_404.json"),
+        ])
     func readShapes(path: String, fixture: String) async throws {
         try await SandboxFixture.run { sandbox in
             let answer = try await sandbox.raw(.GET, path, token: try await sandbox.accessToken())

@@ -150,9 +150,10 @@ public actor FaultingProxy {
         if body.readableBytes > 0 { outgoing.body = .bytes(body) }
         let answer = try await SandboxFixture.httpClient.execute(outgoing, timeout: .seconds(30))
         let bytes = try await answer.body.collect(upTo: 16 * 1024 * 1024)
-        record(ForwardedCall(
-            arrivedAt: arrivedAt, method: request.method, path: request.uri.path, query: request.uri.query ?? "",
-            forwardedFor: forwardedFor, status: Int(answer.status.code)))
+        record(
+            ForwardedCall(
+                arrivedAt: arrivedAt, method: request.method, path: request.uri.path, query: request.uri.query ?? "",
+                forwardedFor: forwardedFor, status: Int(answer.status.code)))
         // The console reads only the status, the content type and the body.
         var headers = HTTPFields()
         if let type = answer.headers.first(name: "content-type") { headers[.contentType] = type }

@@ -27,11 +27,12 @@ public func withRunningApplication<App: ApplicationProtocol, Result: Sendable>(
 public func withRunningRouter<Context: RequestContext, Result: Sendable>(
     _ router: Router<Context>, _ body: (Int) async throws -> Result
 ) async throws -> Result where Context.Source == ApplicationRequestContextSource {
-    try await withRunningApplication({ onRunning in
-        Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
-    }, body)
+    try await withRunningApplication(
+        { onRunning in
+            Application(
+                router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) })
+        }, body)
 }
 
 private func runOnce<App: ApplicationProtocol, Result: Sendable>(

@@ -37,9 +37,12 @@ public struct SandboxFixture: Sendable {
             crowdedQueues: crowdedQueues)
         var logger = Logger(label: "sandbox-test")
         logger.logLevel = .warning
-        return try await withRunningApplication(portWait: portWait, { onRunning in
-            try buildSandboxApplication(configuration: configuration, apnsStandIn: apnsStandIn, port: port, logger: logger, onServerRunning: onRunning)
-        }) { port in try await body(SandboxFixture(port: port)) }
+        return try await withRunningApplication(
+            portWait: portWait,
+            { onRunning in
+                try buildSandboxApplication(configuration: configuration, apnsStandIn: apnsStandIn, port: port, logger: logger, onServerRunning: onRunning)
+            }
+        ) { port in try await body(SandboxFixture(port: port)) }
     }
 
     /// A client that shows redirects instead of following them; it lives as long as the tests.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,9 +28,15 @@ public final class WebDriver: @unchecked Sendable {
             if (try? await send("GET", "/status")) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": ["goog:chromeOptions": [
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"],
-        ]]]]
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "goog:chromeOptions": [
+                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]
+                    ]
+                ]
+            ]
+        ]
         let value = try await send("POST", "/session", capabilities)
         guard let id = (value as? [String: Any])?["sessionId"] as? String else { throw WebDriverError.noSession }
         sessionPath = "/session/\(id)"
@@ -119,17 +126,21 @@ public final class WebDriver: @unchecked Sendable {
     /// narrower than about 500 px. Not a "mobile" viewport, which would zoom out to fit a page
     /// wider than the screen and hide the very overflow a test looks for.
     public func emulateViewport(width: Int, height: Int) async throws {
-        _ = try await send("POST", sessionPath + "/goog/cdp/execute", [
-            "cmd": "Emulation.setDeviceMetricsOverride",
-            "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false],
-        ])
+        _ = try await send(
+            "POST", sessionPath + "/goog/cdp/execute",
+            [
+                "cmd": "Emulation.setDeviceMetricsOverride",
+                "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false],
+            ])
     }
 
     /// Lets the browser save downloads into `directory`, as a person's click on a download link would.
     public func allowDownloads(to directory: String) async throws {
-        _ = try await send("POST", sessionPath + "/goog/cdp/execute", [
-            "cmd": "Browser.setDownloadBehavior", "params": ["behavior": "allow", "downloadPath": directory],
-        ])
+        _ = try await send(
+            "POST", sessionPath + "/goog/cdp/execute",
+            [
+                "cmd": "Browser.setDownloadBehavior", "params": ["behavior": "allow", "downloadPath": directory],
+            ])
     }
 
     /// Runs `script` (a function body: `return …` answers) in the page and returns its answer

@@ -97,8 +97,9 @@ public final class BackendClient: Sendable {
 
     /// One library in any status.
     public func library(slug: String, credentials: StaffCredentials, context: CallContext = CallContext()) async throws(BackendError) -> ModerationLibrary {
-        resolvingMedia(try await call(
-            .GET, "libraries/moderation/" + Self.pathSegment(slug), as: ModerationLibrary.self, credentials: credentials, context: context))
+        resolvingMedia(
+            try await call(
+                .GET, "libraries/moderation/" + Self.pathSegment(slug), as: ModerationLibrary.self, credentials: credentials, context: context))
     }
 
     public func reports(
@@ -129,17 +130,19 @@ public final class BackendClient: Sendable {
     ) async throws(BackendError) -> ModerationLibrary {
         let body = Components.Schemas.LibraryModerationUpdateIn(
             status: .init(rawValue: status.rawValue) ?? .pending, rejectionReason: rejectionReason)
-        return resolvingMedia(try await call(
-            .PATCH, "libraries/moderation/" + Self.pathSegment(slug), body: body, as: ModerationLibrary.self,
-            credentials: credentials, context: context))
+        return resolvingMedia(
+            try await call(
+                .PATCH, "libraries/moderation/" + Self.pathSegment(slug), body: body, as: ModerationLibrary.self,
+                credentials: credentials, context: context))
     }
 
     public func setReportStatus(
         id: Int, to status: ReportStatus, credentials: StaffCredentials, context: CallContext = CallContext()
     ) async throws(BackendError) -> ModerationReport {
         let body = Components.Schemas.ReportModerationUpdateIn(status: .init(rawValue: status.rawValue) ?? .open)
-        return resolvingMedia(try await call(
-            .PATCH, "libraries/moderation/reports/\(id)", body: body, as: ModerationReport.self, credentials: credentials, context: context))
+        return resolvingMedia(
+            try await call(
+                .PATCH, "libraries/moderation/reports/\(id)", body: body, as: ModerationReport.self, credentials: credentials, context: context))
     }
 
     /// Approving a photo makes it its library's photo.
@@ -147,14 +150,17 @@ public final class BackendClient: Sendable {
         id: Int, to status: PhotoStatus, credentials: StaffCredentials, context: CallContext = CallContext()
     ) async throws(BackendError) -> ModerationPhoto {
         let body = Components.Schemas.PhotoModerationUpdateIn(status: .init(rawValue: status.rawValue) ?? .pending)
-        return resolvingMedia(try await call(
-            .PATCH, "libraries/moderation/photos/\(id)", body: body, as: ModerationPhoto.self, credentials: credentials, context: context))
+        return resolvingMedia(
+            try await call(
+                .PATCH, "libraries/moderation/photos/\(id)", body: body, as: ModerationPhoto.self, credentials: credentials, context: context))
     }
 
     // MARK: Public
 
     /// Approved libraries; with `near`, those within the radius, nearest first.
-    public func publicLibraries(_ search: LibrarySearch, page: Page, context: CallContext = CallContext()) async throws(BackendError) -> PagedList<PublicLibrary> {
+    public func publicLibraries(
+        _ search: LibrarySearch, page: Page, context: CallContext = CallContext()
+    ) async throws(BackendError) -> PagedList<PublicLibrary> {
         var query = Self.optional([
             ("q", search.text), ("search", search.search), ("city", search.city), ("country", search.country),
             ("postal_code", search.postalCode), ("has_photo", search.hasPhoto.map { $0 ? "true" : "false" }),
@@ -336,8 +342,9 @@ public final class BackendClient: Sendable {
             logger.debug("backend call", metadata: metadata)
             configuration.observer?.backendCallFinished(
                 BackendCallRecord(endpoint: BackendEndpoint(method: method, path: path), status: Int(response.status.code), duration: duration))
-            return .success(Answer(
-                status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: Data(bytes.readableBytesView)))
+            return .success(
+                Answer(
+                    status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"), body: Data(bytes.readableBytesView)))
         } catch {
             let failure = Self.transportFailure(error)
             metadata["error"] = "\(failure == .unavailable(.timedOut) ? "timeout" : "connection")"

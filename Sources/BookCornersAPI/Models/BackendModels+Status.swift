@@ -1,4 +1,5 @@
 import ModerationVocabulary
+
 // The generated models carry statuses and reasons as the backend's text; these turn them
 // into the vocabulary's types at the one place the text arrives. `nil` is a value this
 // console does not know (a newer backend): shown as it is, never decided on.

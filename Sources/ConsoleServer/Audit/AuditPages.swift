@@ -130,8 +130,10 @@ struct AuditField: MustacheParent {
                 entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
                 entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
             text("Action", entry.action, code: true),
-            text("Target", [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
-                .filter { !$0.isEmpty }.joined(separator: " ")),
+            text(
+                "Target",
+                [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
+                    .filter { !$0.isEmpty }.joined(separator: " ")),
             text("Slug", entry.targetSlug, code: true),
             text("Status before", entry.statusBefore),
             text("Status after", entry.statusAfter),
@@ -336,7 +338,9 @@ struct AuditSummaryPage: MustacheParent {
         total = summary.total
         totalText = CountText.of(summary.total, "decision", "decisions")
         func rows(_ counts: [AuditSummary.Count]) -> [CountRow] {
-            counts.map { CountRow(key: $0.key, decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %") }
+            counts.map {
+                CountRow(key: $0.key, decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %")
+            }
         }
         byStaff = rows(summary.byStaff)
         byAction = rows(summary.byAction)

@@ -44,8 +44,10 @@ struct AuditQuery {
 
     /// The filters as URL query items, for links that keep them.
     var items: [(String, String?)] {
-        [("staff", filter.actorUsername), ("action", filter.action), ("outcome", filter.outcome?.rawValue), ("q", filter.targetText),
-         ("from", fromText), ("to", toText)]
+        [
+            ("staff", filter.actorUsername), ("action", filter.action), ("outcome", filter.outcome?.rawValue), ("q", filter.targetText),
+            ("from", fromText), ("to", toText),
+        ]
     }
 
     /// A download's file name that says what is in it: the period, then each filter, e.g.

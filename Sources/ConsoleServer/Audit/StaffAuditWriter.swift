@@ -9,8 +9,12 @@ struct StaffAuditWriter: Sendable {
     let store: ModerationStore
 
     /// Records an audit entry for a sign-in event.
-    func auditSession(_ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String) async {
-        await audit(action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context, userAgent: userAgent)
+    func auditSession(
+        _ action: String, outcome: AuditOutcome, detail: String = "", actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String
+    ) async {
+        await audit(
+            action, targetKind: "session", targetName: "", outcome: outcome, detail: detail, actorId: actorId, username: username, context: context,
+            userAgent: userAgent)
     }
 
     /// The entry for something the signed-in staff member does to a record of the console's own

@@ -1,9 +1,9 @@
 import BookCornersAPI
 import Foundation
-import ModerationVocabulary
 import Hummingbird
 import Logging
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 /// Sign-in and sign-out. Only accounts the backend calls staff get a session.
@@ -32,7 +32,8 @@ struct SignInController {
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let kept = request.uri.queryParameters["kept"].map(String.init).flatMap(KeptFormKey.valid)
         if context.session != nil {
-            return .redirect(to: kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal)
+            return .redirect(
+                to: kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(request.uri.queryParameters["next"].map(String.init)), type: .normal)
         }
         let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { first, _ in first })
         // Signing out lands here: say that it worked.
@@ -40,8 +41,11 @@ struct SignInController {
         var keptKey: String?
         if query[UnsentWork.formNotSentParameter] != nil {
             let back = query["next"].map { SafeRedirect.path($0) }.flatMap { $0 == SiteURL.dashboard.path ? nil : $0 }
-            message = "You were not signed in (your session had ended, or you signed out in another tab or window), so the form you sent was not saved."
-                + (back.map { " Sign in to go back to \(TypedText.isolated($0)); what you typed there comes back if this browser kept it (it keeps it when scripts run), otherwise type it again." }
+            message =
+                "You were not signed in (your session had ended, or you signed out in another tab or window), so the form you sent was not saved."
+                + (back.map {
+                    " Sign in to go back to \(TypedText.isolated($0)); what you typed there comes back if this browser kept it (it keeps it when scripts run), otherwise type it again."
+                }
                     ?? " Sign in, then open that page again: what you typed could not be kept.")
         }
         if query[UnsentWork.notSavedParameter] != nil {
@@ -64,16 +68,18 @@ struct SignInController {
         guard let cookieToken = cookie.signInCSRFValue(in: request), let formToken = form.csrf,
             RandomToken.equal(cookieToken, formToken)
         else {
-            return try page(context: context, request: request, login: form.login, next: next, kept: form.kept,
-                            message: "The sign-in form had expired. Please try again.", isError: true, status: .forbidden)
+            return try page(
+                context: context, request: request, login: form.login, next: next, kept: form.kept,
+                message: "The sign-in form had expired. Please try again.", isError: true, status: .forbidden)
         }
         let credentials: SignInForm.Credentials
         do {
             credentials = try form.validated()
         } catch {
             // Said on the sign-in page itself, next to the fields to fill in.
-            return try page(context: context, request: request, login: form.login, next: next, kept: form.kept,
-                            message: error.message, isError: true, status: .badRequest)
+            return try page(
+                context: context, request: request, login: form.login, next: next, kept: form.kept,
+                message: error.message, isError: true, status: .badRequest)
         }
         let login = credentials.login
         let password = credentials.password
@@ -83,19 +89,23 @@ struct SignInController {
         let attemptID: Int64
         switch try await throttle.admit(login: login, clientAddress: address) {
         case .locked(let wait):
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(Self.minutes(wait)); try again then.",
-                            isError: true, status: .tooManyRequests)
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message: "Too many failed sign-ins for this account from your address. Sign-in is paused for \(Self.minutes(wait)); try again then.",
+                isError: true, status: .tooManyRequests)
         case .addressLocked(let wait):
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: "Too many failed sign-ins from your address, whatever the account. Sign-in from here is paused for \(Self.minutes(wait)); try again then.",
-                            isError: true, status: .tooManyRequests)
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message:
+                    "Too many failed sign-ins from your address, whatever the account. Sign-in from here is paused for \(Self.minutes(wait)); try again then.",
+                isError: true, status: .tooManyRequests)
         case .admitted(let id):
             attemptID = id
         }
         let outcome: Result<(TokenPair, Account), BackendError>
         do {
-            outcome = .success(try await authenticate(login: login, password: password, context: context.callContext(forwardClientAddress: forwardClientAddress)))
+            outcome = .success(
+                try await authenticate(login: login, password: password, context: context.callContext(forwardClientAddress: forwardClientAddress)))
         } catch {
             outcome = .failure(error)
         }
@@ -107,7 +117,8 @@ struct SignInController {
             // Sign-in has just asked auth/me: the next re-check can wait a full interval.
             await statusCheck.recordStaff(account.id)
             context.logger.info("signed in", metadata: ["actor": "\(account.username)"])
-            await audit.auditSession("session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            await audit.auditSession(
+                "session.signIn", outcome: .succeeded, actorId: account.id, username: account.username, context: context, userAgent: userAgent)
             // The rotation and alerts name staff the console knows; a failure here must not stop the sign-in.
             do {
                 try await store.recordStaffMember(StaffMember(id: account.id, username: account.username), signedInAt: Date())
@@ -123,30 +134,39 @@ struct SignInController {
         case .success((_, let account)):
             try await throttle.settle(attemptID, as: .failed(account.signInAccount))
             context.logger.notice("non-staff sign-in refused", metadata: ["login": "\(login)"])
-            await audit.auditSession("session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context, userAgent: userAgent)
+            await audit.auditSession(
+                "session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context,
+                userAgent: userAgent)
             // Someone who was staff and is no longer: their calendar feed (and any session left) ends
             // now, as the periodic re-check would end them, even if they never open a page again.
-            try await sessions.endAll(staffId: account.id, revokingCalendarFeed: audit.calendarFeedEndedEntry(
-                staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent))
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
+            try await sessions.endAll(
+                staffId: account.id,
+                revokingCalendarFeed: audit.calendarFeedEndedEntry(
+                    staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent))
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
             try await throttle.settle(attemptID, as: .failed(nil))
-            await audit.auditSession("session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
+            await audit.auditSession(
+                "session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message: BackendError.invalidCredentials.staffMessage, isError: true, status: .unauthorized)
         case .failure(.rateLimited(let seconds)):
             try await throttle.settle(attemptID, as: .void)
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
-                            isError: true, status: .tooManyRequests)
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
+                isError: true, status: .tooManyRequests)
         case .failure(let error):
             try await throttle.settle(attemptID, as: .void)
             // The console itself is well and says on its form why sign-in could not finish. A 5xx here
             // would report Book Corners' outage as the console's (metrics, the soak's check, a proxy's
             // error page); the backend's state shows in its own metrics and in /readyz.
-            return try page(context: context, request: request, login: login, next: next, kept: form.kept,
-                            message: error.staffMessage, isError: true, status: .ok)
+            return try page(
+                context: context, request: request, login: login, next: next, kept: form.kept,
+                message: error.staffMessage, isError: true, status: .ok)
         }
     }
 
@@ -161,7 +181,8 @@ struct SignInController {
         if let session = context.session {
             try await sessions.end(sessionID: session.id)
             context.logger.info("signed out", metadata: ["actor": "\(session.username)"])
-            await audit.auditSession("session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.userAgent)
+            await audit.auditSession(
+                "session.signOut", outcome: .succeeded, actorId: session.staffId, username: session.username, context: context, userAgent: request.userAgent)
         }
         var response = Response.redirect(to: SiteURL.signIn.path(query: [(Self.signedOutParameter, "1")]), type: .normal)
         response.setCookie(cookie.clear())

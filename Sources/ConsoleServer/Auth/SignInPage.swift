@@ -1,9 +1,9 @@
 import BookCornersAPI
 import Foundation
-import ModerationVocabulary
 import Hummingbird
 import Logging
 import ModerationStore
+import ModerationVocabulary
 import Mustache
 
 struct SignInPage: MustacheParent {

@@ -37,7 +37,9 @@ actor StaffSessions {
     }
 
     /// Starts a session; answers the cookie value (a new one on every sign-in).
-    func start(account: Account, tokens: TokenPair, clientAddress: String, userAgent: String, now: Date = Date()) async throws -> (cookie: String, session: StaffSession) {
+    func start(
+        account: Account, tokens: TokenPair, clientAddress: String, userAgent: String, now: Date = Date()
+    ) async throws -> (cookie: String, session: StaffSession) {
         let cookie = RandomToken.make()
         // Never outlive the refresh token: after it, the backend would refuse us anyway.
         let refreshEnd = JWTExpiry.date(of: tokens.refresh) ?? now.addingTimeInterval(lifetime)
@@ -165,10 +167,13 @@ actor StaffSessions {
 
     /// Credentials of the most recently active live session but those in `excluding` (whose
     /// tokens the backend refused), for reads done on nobody's request (the mirror); `nil` when nobody is signed in.
-    func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) async throws -> (sessionID: String, credentials: StaffCredentials)? {
-        guard let sessions = try await settledRead({
-            try await store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
-        }) else { return nil }
+    func credentialsOfMostRecentSession(excluding refused: Set<String>, now: Date = Date()) async throws -> (sessionID: String, credentials: StaffCredentials)?
+    {
+        guard
+            let sessions = try await settledRead({
+                try await store.recentSessions(now: now, activeSince: now.addingTimeInterval(-idleTimeout), limit: refused.count + 5)
+            })
+        else { return nil }
         for session in sessions where !refused.contains(session.id) {
             // Tokens sealed with another key are skipped: the next session may do.
             if let made = try? credentials(for: session) { return (session.id, made) }

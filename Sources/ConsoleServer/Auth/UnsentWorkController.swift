@@ -131,7 +131,9 @@ struct UnsentWorkPage: MustacheParent {
         reason = typed.isEmpty ? value("reason_preset") ?? "" : typed
         fields = all.filter { !rejects || ($0.name != "reason" && $0.name != "reason_preset") }.map { HiddenField(name: $0.name, value: $0.value) }
         items = all.filter { $0.name == "item" }.map { field in
-            Item(name: LibraryText.displayName(field.value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).dropFirst(2).first.map(String.init) ?? ""))
+            Item(
+                name: LibraryText.displayName(
+                    field.value.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false).dropFirst(2).first.map(String.init) ?? ""))
         }
         cancelURL = SafeRedirect.path(value("back"))
     }

@@ -31,7 +31,9 @@ enum BarChart {
             // A tiny value next to a huge one still shows as a sliver, never as nothing.
             let length = bar.value > 0 ? max(2, scale.position(bar.value, from: 0, to: plot.width)) : 0
             svg.text(truncated(bar.label, to: Int(labelWidth / 7.2)), x: plot.left - 8, y: y + rowHeight / 2 + 4, anchor: .end, size: 12)
-            svg.rect(x: plot.left, y: y + 5, width: length, height: rowHeight - 10, fill: ChartPalette.color(0), title: "\(bar.label): \(NiceScale.label(bar.value))")
+            svg.rect(
+                x: plot.left, y: y + 5, width: length, height: rowHeight - 10, fill: ChartPalette.color(0), title: "\(bar.label): \(NiceScale.label(bar.value))"
+            )
             svg.text(NiceScale.label(bar.value), x: plot.left + length + 6, y: y + rowHeight / 2 + 4, size: 12, weight: "600")
         }
         return svg.document(id: id, title: title, description: description)

@@ -46,14 +46,18 @@ enum LineChart {
         for (index, line) in series.enumerated() {
             let color = ChartPalette.color(index)
             let sorted = line.points.sorted { $0.date < $1.date }
-            let coordinates = sorted.map { (time.position($0.date, from: plot.left, to: plot.right), scale.position($0.value, from: plot.bottom, to: plot.top)) }
+            let coordinates = sorted.map {
+                (time.position($0.date, from: plot.left, to: plot.right), scale.position($0.value, from: plot.bottom, to: plot.top))
+            }
             if area && index == 0, coordinates.count > 1 {
                 svg.path(coordinates, stroke: "none", width: 0, fill: color + "33", close: plot.bottom)
             }
             svg.path(coordinates, stroke: color, width: 2.5, dashed: line.dashed)
             if sorted.count <= 40 {
                 for (point, coordinate) in zip(sorted, coordinates) {
-                    svg.circle(x: coordinate.0, y: coordinate.1, radius: 3.5, fill: color, title: "\(line.name), \(ISOTime.day(point.date)): \(NiceScale.label(point.value))\(unit)")
+                    svg.circle(
+                        x: coordinate.0, y: coordinate.1, radius: 3.5, fill: color,
+                        title: "\(line.name), \(ISOTime.day(point.date)): \(NiceScale.label(point.value))\(unit)")
                 }
             }
         }

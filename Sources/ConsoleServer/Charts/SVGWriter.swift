@@ -29,7 +29,8 @@ struct SVGWriter {
 
     mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String, width: Double = 1, dashed: Bool = false) {
         let n = Self.number
-        body += "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\"\(dashed ? " stroke-dasharray=\"4 3\"" : "")/>"
+        body +=
+            "<line x1=\"\(n(x1))\" y1=\"\(n(y1))\" x2=\"\(n(x2))\" y2=\"\(n(y2))\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\"\(dashed ? " stroke-dasharray=\"4 3\"" : "")/>"
     }
 
     mutating func path(_ points: [(Double, Double)], stroke: String, width: Double = 2, dashed: Bool = false, fill: String = "none", close: Double? = nil) {
@@ -38,7 +39,8 @@ struct SVGWriter {
         var d = "M\(n(first.0)) \(n(first.1))"
         for point in points.dropFirst() { d += " L\(n(point.0)) \(n(point.1))" }
         if let baseline = close, let last = points.last { d += " L\(n(last.0)) \(n(baseline)) L\(n(first.0)) \(n(baseline)) Z" }
-        body += "<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>"
+        body +=
+            "<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"\(dashed ? " stroke-dasharray=\"6 4\"" : "")/>"
     }
 
     mutating func circle(x: Double, y: Double, radius: Double, fill: String, title: String? = nil) {
@@ -48,9 +50,12 @@ struct SVGWriter {
 
     enum Anchor: String { case start, middle, end }
 
-    mutating func text(_ content: String, x: Double, y: Double, anchor: Anchor = .start, size: Double = 12, weight: String? = nil, fill: String = ChartPalette.ink) {
+    mutating func text(
+        _ content: String, x: Double, y: Double, anchor: Anchor = .start, size: Double = 12, weight: String? = nil, fill: String = ChartPalette.ink
+    ) {
         let n = Self.number
-        body += "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor.rawValue)\" font-size=\"\(n(size))\" fill=\"\(fill)\"\(weight.map { " font-weight=\"\($0)\"" } ?? "")>\(Self.escape(content))</text>"
+        body +=
+            "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor.rawValue)\" font-size=\"\(n(size))\" fill=\"\(fill)\"\(weight.map { " font-weight=\"\($0)\"" } ?? "")>\(Self.escape(content))</text>"
     }
 
     /// A centred message where a chart would be: "No data yet". Broken into lines that fit

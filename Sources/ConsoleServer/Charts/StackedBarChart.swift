@@ -39,8 +39,9 @@ enum StackedBarChart {
                 guard value > 0 else { continue }
                 let y0 = scale.position(base, from: plot.bottom, to: plot.top)
                 let y1 = scale.position(base + value, from: plot.bottom, to: plot.top)
-                svg.rect(x: x, y: y1, width: barWidth, height: y0 - y1, fill: ChartPalette.color(kindIndex),
-                         title: "\(ISOTime.day(day)), \(kind.name.lowercased()): \(NiceScale.label(value))")
+                svg.rect(
+                    x: x, y: y1, width: barWidth, height: y0 - y1, fill: ChartPalette.color(kindIndex),
+                    title: "\(ISOTime.day(day)), \(kind.name.lowercased()): \(NiceScale.label(value))")
                 base += value
             }
             // A month of bars has room for each day's total; a quarter does not (the table has them).

@@ -23,15 +23,19 @@ struct TimeAxis {
         self.start = start
         self.end = end
         let days = end.timeIntervalSince(start) / 86_400
-        let steps: [Step] = [.days(1), .days(2), .days(7), .days(14), .months(1), .months(2), .months(3), .months(6), .years(1), .years(2), .years(5), .years(10)]
-        let step = steps.first { step in
-            switch step {
-            case .days(let n): days / Double(n) <= Double(maximumTicks)
-            case .months(let n): days / (30.4 * Double(n)) <= Double(maximumTicks)
-            case .years(let n): days / (365.25 * Double(n)) <= Double(maximumTicks)
-            }
-        } ?? .years(10)
-        ticks = Self.ticks(from: start, to: end, step: step, spansYears: Self.calendar.component(.year, from: start) != Self.calendar.component(.year, from: end))
+        let steps: [Step] = [
+            .days(1), .days(2), .days(7), .days(14), .months(1), .months(2), .months(3), .months(6), .years(1), .years(2), .years(5), .years(10),
+        ]
+        let step =
+            steps.first { step in
+                switch step {
+                case .days(let n): days / Double(n) <= Double(maximumTicks)
+                case .months(let n): days / (30.4 * Double(n)) <= Double(maximumTicks)
+                case .years(let n): days / (365.25 * Double(n)) <= Double(maximumTicks)
+                }
+            } ?? .years(10)
+        ticks = Self.ticks(
+            from: start, to: end, step: step, spansYears: Self.calendar.component(.year, from: start) != Self.calendar.component(.year, from: end))
     }
 
     private static func ticks(from start: Date, to end: Date, step: Step, spansYears: Bool) -> [(date: Date, label: String)] {

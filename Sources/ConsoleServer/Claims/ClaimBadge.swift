@@ -1,6 +1,6 @@
 import Foundation
-import Mustache
 import ModerationStore
+import Mustache
 
 /// The claim line of one item, on a list row or a detail page: nothing, "You are reviewing ·
 /// 12 min left [Release]", "bob is reviewing · 8 min left [Take over]", or the "I'm reviewing

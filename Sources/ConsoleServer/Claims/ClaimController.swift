@@ -31,12 +31,13 @@ struct ClaimController {
         let (session, target) = try signedInTarget(kind, .claim, context)
         let form = try await request.decodeForm(as: ClaimForm.self, context: context)
         let now = Date()
-        let message = switch try await store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
-        case .claimed(let claim):
-            "You are reviewing \(await ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
-        case .heldByOther(let claim, let minutesLeft):
-            "\(claim.holderUsername) is already reviewing \(await ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
-        }
+        let message =
+            switch try await store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
+            case .claimed(let claim):
+                "You are reviewing \(await ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
+            case .heldByOther(let claim, let minutesLeft):
+                "\(claim.holderUsername) is already reviewing \(await ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
+            }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
     }
@@ -94,7 +95,8 @@ struct ClaimController {
         do {
             let claim = try await store.takeOverClaim(
                 currentID, target: target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration, audit: entry)
-            message = "You took over \(await ItemText.name(target, store: store)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
+            message =
+                "You took over \(await ItemText.name(target, store: store)) from \(current.holderUsername) (\(claim.minutesLeft(at: now)) min): they now see that you are reviewing it."
         } catch ClaimStoreError.notHeld(let now) {
             message = await notYours(target, current: now) + " Nothing was taken over."
         }
@@ -119,16 +121,19 @@ struct ClaimController {
 
     /// Where to return: the form's page, else the item's own page or its queue.
     private func back(_ form: ClaimForm, _ target: ItemClaim.Target) -> String {
-        let fallback = switch target.kind {
-        case .library: SiteURL.library(target.key).path
-        case .report: SiteURL.reports.path
-        case .photo: SiteURL.photos.path
-        }
+        let fallback =
+            switch target.kind {
+            case .library: SiteURL.library(target.key).path
+            case .report: SiteURL.reports.path
+            case .photo: SiteURL.photos.path
+            }
         return SafeRedirect.path(form.back ?? fallback)
     }
 
     private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) async -> String {
-        guard let current else { return "You were no longer reviewing \(await ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)." }
+        guard let current else {
+            return "You were no longer reviewing \(await ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)."
+        }
         return "\(current.holderUsername) is reviewing \(await ItemText.name(target, store: store)) now (they took it over, or claimed it after yours ended)."
     }
 

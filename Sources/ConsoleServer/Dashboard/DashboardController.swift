@@ -35,29 +35,33 @@ struct DashboardController {
                 DashboardPage.Queue(
                     title: "Library submissions", href: SiteURL.libraries.path, total: summary?.pendingLibrariesCount,
                     items: libraries.map {
-                        .init(label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
-                              href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now),
-                              mark: QueueStandingMark(.libraries, createdAt: $0.createdAt, targets: targets, now: now))
+                        .init(
+                            label: LibraryText.displayName($0.name), detail: LibraryText.place(city: $0.city, country: $0.country),
+                            href: SiteURL.library($0.slug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                            mark: QueueStandingMark(.libraries, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Open reports", href: SiteURL.reports.path, total: summary?.openReportsCount,
                     items: reports.map {
-                        .init(label: LibraryText.displayName($0.libraryName), detail: $0.reason.label,
-                              href: SiteURL.report($0.id).path, age: TimeText.age(of: $0.createdAt, now: now),
-                              mark: QueueStandingMark(.reports, createdAt: $0.createdAt, targets: targets, now: now))
+                        .init(
+                            label: LibraryText.displayName($0.libraryName), detail: $0.reason.label,
+                            href: SiteURL.report($0.id).path, age: TimeText.age(of: $0.createdAt, now: now),
+                            mark: QueueStandingMark(.reports, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
                 DashboardPage.Queue(
                     title: "Community photos", href: SiteURL.photos.path, total: summary?.pendingPhotosCount,
                     items: photos.map {
-                        .init(label: LibraryText.displayName($0.libraryName), detail: $0.caption,
-                              href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now),
-                              mark: QueueStandingMark(.photos, createdAt: $0.createdAt, targets: targets, now: now))
+                        .init(
+                            label: LibraryText.displayName($0.libraryName), detail: $0.caption,
+                            href: SiteURL.library($0.librarySlug).path, age: TimeText.age(of: $0.createdAt, now: now),
+                            mark: QueueStandingMark(.photos, createdAt: $0.createdAt, targets: targets, now: now))
                     }),
             ],
             backendState: status.backendSilentSince != nil ? "down" : summary == nil ? "loading" : "ok",
             backendStatus: status.freshness.map { "\($0)." } ?? "The console is still loading Book Corners' data.",
             outside: try await OutsideChanges.load(from: store, now: now), alerts: alerts,
-            deliveryWarning: await DeliveryWarning.text(health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
+            deliveryWarning: await DeliveryWarning.text(
+                health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
             handoff: handoff)
         return try renderer.render(page, with: "dashboard")
     }

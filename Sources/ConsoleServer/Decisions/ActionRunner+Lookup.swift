@@ -54,7 +54,9 @@ extension ActionRunner {
     /// counted in the check's budget as the first was.
     func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws -> Lookup {
         let reserve: @Sendable () async -> Date? = { [decisionChecks] in
-            guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else { return nil }
+            guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else {
+                return nil
+            }
             return until
         }
         switch action.targetKind {
@@ -110,13 +112,16 @@ extension ActionRunner {
         guard now < giveUpAt else {
             try await finish(
                 action, state: .failed, target: nil, statusAfter: action.statusSeen.rawValue, backendStatus: nil,
-                message: "Not sent: \(why), and has not since \(TimeText.utc(since)). It may have been deleted, or changed outside the console; look at it again and decide.")
+                message:
+                    "Not sent: \(why), and has not since \(TimeText.utc(since)). It may have been deleted, or changed outside the console; look at it again and decide."
+            )
             return
         }
         let until = min(now.addingTimeInterval(min(300, max(30, now.timeIntervalSince(since) / 2))), giveUpAt)
         try await store.release(
             action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
-            message: "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
+            message:
+                "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
             backendStatus: nil, notFoundAt: now, now: now)
     }
 
@@ -128,7 +133,8 @@ extension ActionRunner {
         do {
             try await store.release(
                 action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
+                message:
+                    "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
                 backendStatus: nil, now: now)
         } catch {
             // Its lease runs out again and the next runner does the same.

@@ -43,14 +43,17 @@ extension ActionRunner {
                 message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
                 backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
         case .notFound:
-            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 404,
-                             message: "Not applied: this item no longer exists at Book Corners.")
+            try await finish(
+                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 404,
+                message: "Not applied: this item no longer exists at Book Corners.")
         case .validation(let fields):
-            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 422,
-                             message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
+            try await finish(
+                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 422,
+                message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
         case .notStaff:
-            try await finish(action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 403,
-                             message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
+            try await finish(
+                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 403,
+                message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
         }
     }
 
@@ -65,7 +68,8 @@ extension ActionRunner {
             if failures >= Self.localFailureLimit {
                 try await store.release(
                     id, owner: owner, to: .parked, nextAttemptAt: now,
-                    message: "Stopped after \(failures) failures inside the console itself (not at Book Corners). Whoever runs the console should check its log for action \(id); it is tried again when \(action.actorUsername) next signs in.",
+                    message:
+                        "Stopped after \(failures) failures inside the console itself (not at Book Corners). Whoever runs the console should check its log for action \(id); it is tried again when \(action.actorUsername) next signs in.",
                     backendStatus: nil, localFailure: true, now: now)
             } else {
                 let until = now.addingTimeInterval(min(300, 5 * pow(2, Double(failures - 1))))
@@ -103,7 +107,8 @@ extension ActionRunner {
             targetKind: action.targetKind.rawValue, targetId: target.map { String($0.itemID) } ?? action.targetKey,
             targetSlug: target?.slug ?? (action.targetKind == .library ? action.targetKey : ""), targetName: target?.name ?? "",
             statusBefore: statusBefore, statusAfter: statusAfter, reason: action.reason,
-            outcome: state.auditOutcome, outcomeDetail: outcomeDetail, backendStatus: backendStatus, requestId: action.requestId, clientAddress: action.clientAddress,
+            outcome: state.auditOutcome, outcomeDetail: outcomeDetail, backendStatus: backendStatus, requestId: action.requestId,
+            clientAddress: action.clientAddress,
             userAgent: action.userAgent, itemCreatedAt: target?.createdAt, actionId: action.id)
         var messages: [OutboxMessage] = []
         if state == .applied, let target, let recipient = target.submitterID,
@@ -113,12 +118,13 @@ extension ActionRunner {
             let headers = push.headers(
                 messageID: messageID, bundleID: bundleID, collapseID: "\(target.kind.rawValue)-\(target.itemID)", now: now)
             let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
-            messages.append(OutboxMessage(
-                id: messageID, actionId: action.id, recipientUserId: recipient, eventType: push.type,
-                payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
-                sentByBookCorners: DecisionNotifications.bookCornersSendsItself(
-                    kind: action.targetKind, from: action.statusSeen, to: action.statusWanted, reason: action.reason),
-                expiresAt: push.expiration(now: now)))
+            messages.append(
+                OutboxMessage(
+                    id: messageID, actionId: action.id, recipientUserId: recipient, eventType: push.type,
+                    payload: push.payloadJSON(), headers: headerJSON, createdAt: now,
+                    sentByBookCorners: DecisionNotifications.bookCornersSendsItself(
+                        kind: action.targetKind, from: action.statusSeen, to: action.statusWanted, reason: action.reason),
+                    expiresAt: push.expiration(now: now)))
         }
         // The mirror shows at once what this outcome established, so the page the moderator returns
         // to never shows the old status: our applied status; or after a conflict, the item as the
@@ -143,7 +149,8 @@ extension ActionRunner {
         try await store.finish(
             action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
             notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
-        logger.info("decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
+        logger.info(
+            "decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
     }
 
     /// What reopening a resolved report takes back: the "resolved" push of the decision it undoes,

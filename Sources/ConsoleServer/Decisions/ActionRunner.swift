@@ -160,7 +160,8 @@ final class ActionRunner: Service, Sendable {
         if let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) {
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                message:
+                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
                 backendStatus: nil, now: Date())
             return
         }
@@ -182,7 +183,8 @@ final class ActionRunner: Service, Sendable {
         case .budgetSpent(let until):
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                message:
+                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
                 backendStatus: nil, now: Date())
             return
         }
@@ -196,13 +198,17 @@ final class ActionRunner: Service, Sendable {
         if target.status == action.statusWanted, target.status != action.statusSeen, let restoredAt = action.restoredAt {
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
-                message: "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TimeText.utc(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do.")
+                message:
+                    "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TimeText.utc(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do."
+            )
             return
         }
         guard target.status == action.statusSeen else {
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
-                message: "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide.")
+                message:
+                    "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
+            )
             return
         }
         guard let wanted = WantedStatus(kind: action.targetKind, status: action.statusWanted) else {

@@ -97,9 +97,12 @@ struct BulkConfirmPage: MustacheParent {
         reasonReaders = Self.reasonReaders(items)
         let claimed = items.filter(\.isClaimed).count
         hasClaimed = claimed > 0
-        claimedNotice = claimed == 0 ? "" : claimed == 1
-            ? "1 of these libraries is being reviewed by someone else (marked below). Confirming decides it anyway and ends their claim."
-            : "\(claimed) of these libraries are being reviewed by someone else (marked below). Confirming decides them anyway and ends their claims."
+        claimedNotice =
+            claimed == 0
+            ? ""
+            : claimed == 1
+                ? "1 of these libraries is being reviewed by someone else (marked below). Confirming decides it anyway and ends their claim."
+                : "\(claimed) of these libraries are being reviewed by someone else (marked below). Confirming decides them anyway and ends their claims."
         // One library is "this library", not "1 of these libraries".
         if claimed == 1, count == 1 {
             claimedNotice = "Someone else is reviewing this library (marked below). Confirming decides it anyway and ends their claim."
@@ -117,7 +120,8 @@ struct BulkConfirmPage: MustacheParent {
         case (_, 0, _) where imported == items.count:
             return "They were all imported and have no submitter, so nobody is told; the reason is kept with each library:"
         default:
-            return "Each submitter will read this reason (\(imported) of them \(imported == 1 ? "was" : "were") imported and \(imported == 1 ? "has" : "have") none, so nobody is told for \(imported == 1 ? "it" : "those")):"
+            return
+                "Each submitter will read this reason (\(imported) of them \(imported == 1 ? "was" : "were") imported and \(imported == 1 ? "has" : "have") none, so nobody is told for \(imported == 1 ? "it" : "those")):"
         }
     }
 

@@ -65,11 +65,12 @@ struct DecisionController {
             throw FormError.neverMirrored(noun: kind.rawValue, id: id, typed: form.reason ?? "")
         }
         // Where to return when the form names no page: a library's own page, else its queue.
-        let fallback = switch kind {
-        case .library: SiteURL.library(key).path
-        case .report: SiteURL.reports.path
-        case .photo: SiteURL.photos.path
-        }
+        let fallback =
+            switch kind {
+            case .library: SiteURL.library(key).path
+            case .report: SiteURL.reports.path
+            case .photo: SiteURL.photos.path
+            }
         let intent: DecisionForm.Intent
         switch form.checked(for: kind) {
         case .success(let checked):
@@ -79,11 +80,14 @@ struct DecisionController {
             guard error.isAboutTheReason, let reasonPage = ReasonPage(kind) else { throw error }
             return try await formAgain(reasonPage, key: key, form: form, error: error, context: context).response(from: request, context: context)
         }
-        if form.confirmed != "1", let page = try await reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context) {
+        if form.confirmed != "1",
+            let page = try await reversalPage(kind, key: key, intent: intent, form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
+        {
             return try renderer.render(page, with: "reverse-confirm").response(from: request, context: context)
         }
         if intent.recordsNow, form.anyway != "1",
-            let page = try await decideAnywayPage(ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
+            let page = try await decideAnywayPage(
+                ItemClaim.Target(kind: kind, key: key), form: form, back: SafeRedirect.path(form.back ?? fallback), context: context)
         {
             return try renderer.render(page, with: "decide-anyway").response(from: request, context: context)
         }
@@ -142,7 +146,8 @@ struct DecisionController {
                 query: ListQuery(query: query), back: back, context: context, rejection: (id: ItemReference.id(key) ?? 0, state: state))
             return try renderer.render(page, with: "photos", status: .unprocessableContent)
         case .library:
-            var page = try await LibraryQueueController(store: store, renderer: renderer).detailPage(slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
+            var page = try await LibraryQueueController(store: store, renderer: renderer).detailPage(
+                slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
             page.rejection = RejectionFormState(
                 error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.presetReasons)
             return try renderer.render(page, with: "library-detail", status: .unprocessableContent)
@@ -168,7 +173,8 @@ struct DecisionController {
         return ReverseConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
             name: mirrored.map { LibraryText.nameInCity($0.name, city: $0.city) } ?? key, seen: seen, wanted: wanted,
-            earlier: try await earlierDecision(on: mirrored, now: Date()) ?? DecidedNote(status: seen, entry: nil, mirroredReason: mirrored?.rejectionReason ?? "", now: Date()),
+            earlier: try await earlierDecision(on: mirrored, now: Date())
+                ?? DecidedNote(status: seen, entry: nil, mirroredReason: mirrored?.rejectionReason ?? "", now: Date()),
             decideURL: SiteURL.libraryDecide(key).path, fields: form.resentFields, cancelURL: back)
     }
 
@@ -185,11 +191,12 @@ struct DecisionController {
     ) async throws -> DecideAnywayPage? {
         let now = Date()
         guard let session = context.session, let claim = try await store.activeClaim(target, now: now), claim.holderId != session.staffId else { return nil }
-        let decideURL = switch target.kind {
-        case .library: SiteURL.libraryDecide(target.key).path
-        case .report: SiteURL.reportDecide(ItemReference.id(target.key) ?? 0).path
-        case .photo: SiteURL.photoDecide(ItemReference.id(target.key) ?? 0).path
-        }
+        let decideURL =
+            switch target.kind {
+            case .library: SiteURL.libraryDecide(target.key).path
+            case .report: SiteURL.reportDecide(ItemReference.id(target.key) ?? 0).path
+            case .photo: SiteURL.photoDecide(ItemReference.id(target.key) ?? 0).path
+            }
         return DecideAnywayPage(
             layout: LayoutModel(context: context, title: "Decide anyway?", active: nil, summary: nil),
             holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: await ItemText.name(target, store: store),
@@ -246,9 +253,10 @@ struct DecisionController {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let items = confirmation.items
         for (index, item) in items.enumerated() {
-            _ = try await recordAction(makeAction(
-                session: session, kind: .library, key: item.slug, seen: ItemStatus(item.seen), wanted: confirmation.decision.statusWanted,
-                reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
+            _ = try await recordAction(
+                makeAction(
+                    session: session, kind: .library, key: item.slug, seen: ItemStatus(item.seen), wanted: confirmation.decision.statusWanted,
+                    reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
         }
         runner.nudge()
         try await sessions.flash(
@@ -280,7 +288,8 @@ struct DecisionController {
             // The same form again (a double click, the back button): say what became of the
             // decision it already made, never as if it had just been made.
             let existing = recorded.action
-            let outcome = existing.state.isFinal
+            let outcome =
+                existing.state.isFinal
                 ? "Its outcome: \(existing.outcomeMessage ?? existing.state.rawValue)"
                 : "It is still waiting to be sent; see Pending actions."
             try await sessions.flash(
@@ -295,7 +304,8 @@ struct DecisionController {
         case .applied?, .conflict?, .failed?: message = outcome?.outcomeMessage ?? "Done."
         default:
             // The runner's "next try <UTC>" is for the log; the panel says when, in the viewer's terms.
-            let why = outcome?.outcomeMessage.map(LayoutModel.PendingActionItem.withoutNextTry).flatMap { $0.isEmpty ? nil : $0 }
+            let why =
+                outcome?.outcomeMessage.map(LayoutModel.PendingActionItem.withoutNextTry).flatMap { $0.isEmpty ? nil : $0 }
                 ?? "Book Corners is slow to answer."
             message = "Your decision is recorded and waiting to be sent: \(why) It appears under Pending actions, with when it sends, until it is."
         }
@@ -309,7 +319,8 @@ struct DecisionController {
             return try await store.record(action)
         } catch ActionStoreError.keyReused(let existing) {
             throw ConsoleError.badInput(
-                "This form was already used for another decision (\(existing.statusWanted.rawValue) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again.")
+                "This form was already used for another decision (\(existing.statusWanted.rawValue) on \(existing.targetKind.rawValue) \(existing.targetKey)). Nothing new was recorded: reload the page and decide again."
+            )
         }
     }
 

@@ -69,7 +69,8 @@ struct DecisionForm: Decodable, Sendable {
         }
         // Libraries and photos carry a reason when rejected: the submitter reads it (for a
         // photo only in the console's own push and audit entry: Book Corners keeps none).
-        let reason = kind == .library || kind == .photo
+        let reason =
+            kind == .library || kind == .photo
             ? try DecisionReason.text(typed: reason, preset: reasonPreset, required: decision == .reject) : ""
         if kind == .library, decision == .reject, confirmed != "1" {
             return .confirmRejection(seen: seen ?? "", key: key ?? "", reason: reason)

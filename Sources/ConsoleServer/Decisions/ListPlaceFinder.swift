@@ -82,7 +82,8 @@ struct ListPlaceFinder<Item: Sendable> {
         case .found(let item):
             return .found(item)
         case .absent, .elsewhere:
-            let looked = second.filter == first
+            let looked =
+                second.filter == first
                 ? "among the \(seen.rawValue) ones, on pages \(min(firstPage, second.page)) and \(max(firstPage, second.page)) where the console expected it"
                 : "among the \(seen.rawValue) ones, nor in the list of every status, on the pages where the console expected it"
             return .notFound(why: "Book Corners did not list this \(noun) \(looked)")

@@ -40,7 +40,8 @@ struct ReverseConfirmPage: MustacheParent {
         case .pending:
             heading = "Return a \(seen.rawValue) library to pending?"
             verb = "Return to pending"
-            consequence = seen == .approved
+            consequence =
+                seen == .approved
                 ? "Returning it to pending reverses that decision: the library leaves the map and waits in the queue again."
                 : "Returning it to pending reverses that decision: the library waits in the queue again."
         default:

@@ -27,7 +27,8 @@ struct DevicesController {
             devices: devices.map(DevicesPage.Row.init), isEmpty: devices.isEmpty, userID: session.staffId,
             problem: problem ?? "", hasProblem: problem != nil, token: form.token ?? "",
             environments: Device.Environment.allCases.map {
-                FilterOption(value: $0.rawValue, label: $0 == .production ? "Production (App Store, TestFlight)" : "Sandbox (Xcode builds)",
+                FilterOption(
+                    value: $0.rawValue, label: $0 == .production ? "Production (App Store, TestFlight)" : "Sandbox (Xcode builds)",
                     selected: $0.rawValue == (form.environment ?? Device.Environment.production.rawValue))
             })
         var response = try renderer.render(page, with: "devices").response(from: request, context: context)
@@ -53,9 +54,10 @@ struct DevicesController {
             return try await page(
                 context: context, request: request, problem: "That token belongs to another account, so it was not added.", form: form)
         }
-        try await store.appendAudit(audit.staffEntry(
-            "device.add", targetKind: "device", targetId: String(device.id ?? 0), targetName: DeviceText.short(device.token),
-            statusAfter: "active", context: context, userAgent: request.userAgent))
+        try await store.appendAudit(
+            audit.staffEntry(
+                "device.add", targetKind: "device", targetId: String(device.id ?? 0), targetName: DeviceText.short(device.token),
+                statusAfter: "active", context: context, userAgent: request.userAgent))
         try await sessions.flash("Added \(DeviceText.short(device.token)) (\(environment.rawValue)): your pushes go to it.", sessionID: session.id)
         return .redirect(to: SiteURL.devices.path, type: .normal)
     }
@@ -70,9 +72,10 @@ struct DevicesController {
         } catch DeviceStoreError.notFound {
             throw ConsoleError.notFound
         }
-        try await store.appendAudit(audit.staffEntry(
-            "device.remove", targetKind: "device", targetId: String(id), targetName: DeviceText.short(device.token),
-            statusBefore: device.state.rawValue, context: context, userAgent: request.userAgent))
+        try await store.appendAudit(
+            audit.staffEntry(
+                "device.remove", targetKind: "device", targetId: String(id), targetName: DeviceText.short(device.token),
+                statusBefore: device.state.rawValue, context: context, userAgent: request.userAgent))
         try await sessions.flash("Removed \(DeviceText.short(device.token)): nothing more is pushed to it.", sessionID: session.id)
         return .redirect(to: SiteURL.devices.path, type: .normal)
     }
@@ -106,7 +109,8 @@ struct DevicesPage: MustacheParent {
             token = DeviceText.short(device.token)
             environment = device.environment.rawValue
             state = device.state.rawValue
-            stateLabel = device.state == .active ? "Active" : Self.capitalized(device.stateText) + (device.disabledReason.isEmpty ? "" : " (\(device.disabledReason))")
+            stateLabel =
+                device.state == .active ? "Active" : Self.capitalized(device.stateText) + (device.disabledReason.isEmpty ? "" : " (\(device.disabledReason))")
             lastSuccess = device.lastSuccessAt.map(TimeText.utc) ?? "never"
             source = device.source == "import" ? "Book Corners" : "added here"
             removeURL = SiteURL.deviceRemove(device.id ?? 0).path

@@ -122,14 +122,15 @@ struct LayoutModel: MustacheParent {
             case .waiting: state = "waiting"
             case .queued, .sending: state = "sending"
             }
-            stateLabel = switch action.state {
-            case .applied: "Applied"
-            case .failed: "Not applied"
-            case .conflict: "Not sent"
-            case .parked: "Held"
-            case .waiting: "Waiting"
-            case .queued, .sending: "Sending"
-            }
+            stateLabel =
+                switch action.state {
+                case .applied: "Applied"
+                case .failed: "Not applied"
+                case .conflict: "Not sent"
+                case .parked: "Held"
+                case .waiting: "Waiting"
+                case .queued, .sending: "Sending"
+                }
             verb = Self.verb(kind: action.targetKind, wanted: action.statusWanted)
             if let target {
                 name = LibraryText.displayName(target.name)
@@ -214,7 +215,8 @@ struct LayoutModel: MustacheParent {
     init(context: ConsoleRequestContext, title: String, active: Area?, summary: ModerationSummary?, status: PageStatus? = nil) {
         self.init(
             title: title, session: context.session.map { (username: $0.username, csrf: $0.csrfToken) }, flash: context.flash,
-            pendingActions: context.pendingActions, pendingActionTargets: context.pendingActionTargets, active: active, summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
+            pendingActions: context.pendingActions, pendingActionTargets: context.pendingActionTargets, active: active,
+            summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
         if context.session != nil, let endsAt = context.sessionEndsAt { sessionEnd = (endsAt, Date()) }
         undo = context.flash == nil ? nil : context.undo

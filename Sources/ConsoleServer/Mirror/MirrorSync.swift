@@ -213,9 +213,11 @@ actor MirrorSync: Service {
             do {
                 return try make(item)
             } catch let unknown as UnknownStatusError {
-                logger.error("backend item with an unknown status not mirrored", metadata: [
-                    "kind": "\(unknown.kind)", "id": "\(unknown.id)", "status": "\(unknown.status)",
-                ])
+                logger.error(
+                    "backend item with an unknown status not mirrored",
+                    metadata: [
+                        "kind": "\(unknown.kind)", "id": "\(unknown.id)", "status": "\(unknown.status)",
+                    ])
             } catch {
                 logger.error("backend item not mirrored", metadata: ["error": "\(error)"])
             }

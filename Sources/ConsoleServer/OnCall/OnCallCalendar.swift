@@ -79,26 +79,28 @@ struct OnCallCalendar: MustacheParent {
         let stretches = schedule.stretches(
             from: monday.instant(at: midnight, in: zone), to: monday.adding(days: 7 * count).instant(at: midnight, in: zone))
         weeks = (0..<count).map { week in
-            Week(days: (0..<7).map { offset in
-                let date = monday.adding(days: week * 7 + offset)
-                let start = date.instant(at: midnight, in: zone)
-                let end = date.adding(days: 1).instant(at: midnight, in: zone)
-                var entries: [Entry] = []
-                for stretch in stretches where stretch.endsAt > start && stretch.startsAt < end {
-                    if let last = entries.last, last.name == stretch.member.username, last.isOverride == (stretch.overrideID != nil) { continue }
-                    let carriesOn = stretch.startsAt <= start
-                    entries.append(Entry(
-                        time: carriesOn ? "" : clock.time(stretch.startsAt), hasTime: !carriesOn, name: stretch.member.username,
-                        isOverride: stretch.overrideID != nil, isViewer: stretch.member.id == viewerID))
-                }
-                let isToday = date == today
-                let isPast = date < today
-                let mine = entries.contains { $0.isViewer }
-                let classes = [isToday ? "today" : nil, isPast ? "past" : nil, mine ? "mine" : nil].compactMap { $0 }.joined(separator: " ")
-                return Day(
-                    label: clock.day(start), isoDate: date.description, isToday: isToday, isPast: isPast, isViewerOnCall: mine,
-                    entries: entries, isEmpty: entries.isEmpty, classes: classes)
-            })
+            Week(
+                days: (0..<7).map { offset in
+                    let date = monday.adding(days: week * 7 + offset)
+                    let start = date.instant(at: midnight, in: zone)
+                    let end = date.adding(days: 1).instant(at: midnight, in: zone)
+                    var entries: [Entry] = []
+                    for stretch in stretches where stretch.endsAt > start && stretch.startsAt < end {
+                        if let last = entries.last, last.name == stretch.member.username, last.isOverride == (stretch.overrideID != nil) { continue }
+                        let carriesOn = stretch.startsAt <= start
+                        entries.append(
+                            Entry(
+                                time: carriesOn ? "" : clock.time(stretch.startsAt), hasTime: !carriesOn, name: stretch.member.username,
+                                isOverride: stretch.overrideID != nil, isViewer: stretch.member.id == viewerID))
+                    }
+                    let isToday = date == today
+                    let isPast = date < today
+                    let mine = entries.contains { $0.isViewer }
+                    let classes = [isToday ? "today" : nil, isPast ? "past" : nil, mine ? "mine" : nil].compactMap { $0 }.joined(separator: " ")
+                    return Day(
+                        label: clock.day(start), isoDate: date.description, isToday: isToday, isPast: isPast, isViewerOnCall: mine,
+                        entries: entries, isEmpty: entries.isEmpty, classes: classes)
+                })
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import ModerationVocabulary
 import Hummingbird
 import ModerationStore
+import ModerationVocabulary
 
 /// The On call page: who is on call now and next, four weeks of the schedule, overrides, the
 /// rotation's settings and the viewer's private calendar feed. Every change is audited with it.
@@ -65,7 +65,8 @@ struct OnCallController {
             subnav: OnCallSubnav.links(current: .schedule), targets: AlertsPage.targets(try store.queueTargets()),
             alertsSummary: overdue.isEmpty
                 ? "No queue is past its target now."
-                : "Overdue now: " + overdue.map { "\($0.queue.label) (\($0.state == .acknowledged ? "acknowledged" : "not acknowledged"))" }
+                : "Overdue now: "
+                    + overdue.map { "\($0.queue.label) (\($0.state == .acknowledged ? "acknowledged" : "not acknowledged"))" }
                     .joined(separator: ", ") + ".",
             handoffs: handoffs.map { handoff in
                 OnCallPage.HandoffLine(
@@ -87,7 +88,9 @@ struct OnCallController {
                     note: cover.note, hasNote: !cover.note.isEmpty, addedBy: cover.createdBy, removeURL: SiteURL.onCallOverrideRemove(cover.id).path)
             },
             hasOverrides: !overrides.isEmpty,
-            staffOptions: staff.map { FilterOption(value: $0.username, label: $0.username, selected: $0.username == (overrideForm?.staff ?? session.username)) },
+            staffOptions: staff.map {
+                FilterOption(value: $0.username, label: $0.username, selected: $0.username == (overrideForm?.staff ?? session.username))
+            },
             overrideStartsAt: overrideForm?.startsAt ?? "", overrideEndsAt: overrideForm?.endsAt ?? "", overrideNote: overrideForm?.note ?? "",
             overrideProblem: draft.overrideProblem ?? "", hasOverrideProblem: draft.overrideProblem != nil,
             rotationPicker: RotationPicker(
@@ -114,19 +117,25 @@ struct OnCallController {
         do {
             edited = try form.edited(staff: staff)
         } catch {
-            return try await page(request: request, context: context, draft: Draft(
-                rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
+            return try await page(
+                request: request, context: context,
+                draft: Draft(
+                    rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
         }
         if let edited {
-            return try await page(request: request, context: context, draft: Draft(
-                rotation: form, rotationNames: edited, rotationNotice: "Not saved yet: the rotation changes when you press Save rotation."))
+            return try await page(
+                request: request, context: context,
+                draft: Draft(
+                    rotation: form, rotationNames: edited, rotationNotice: "Not saved yet: the rotation changes when you press Save rotation."))
         }
         let rotation: Rotation
         do {
             rotation = try form.rotation(staff: staff)
         } catch {
-            return try await page(request: request, context: context, draft: Draft(
-                rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
+            return try await page(
+                request: request, context: context,
+                draft: Draft(
+                    rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
         }
         let before = try await store.rotation()
         let entry = audit.staffEntry(
@@ -149,11 +158,14 @@ struct OnCallController {
         guard let username = form.staff, let member = try await store.staffMember(username: username) else {
             return try await problem("Choose who covers from the list of staff.")
         }
-        guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone) else {
+        guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone)
+        else {
             return try await problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")
         }
         let note = TypedText.withLineFeeds(form.note ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= OverrideForm.noteLimit else { return try await problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).") }
+        guard note.count <= OverrideForm.noteLimit else {
+            return try await problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).")
+        }
         let clock = OnCallTimeText(zone: rotation.timeZone)
         let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"
         let entry = audit.staffEntry(
@@ -201,9 +213,11 @@ struct OnCallController {
             context: context, userAgent: request.userAgent)
         try await store.recordStaffMember(StaffMember(id: session.staffId, username: session.username), signedInAt: nil)
         let token = try await store.regenerateCalendarFeed(staffId: session.staffId, audit: entry, now: Date())
-        let origin = publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
+        let origin =
+            publicURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
             ?? "http://\(request.head.authority ?? "localhost")"
-        var response = try await page(request: request, context: context, draft: Draft(newFeedURL: origin + SiteURL.calendarFeed(token + CalendarFeedController.suffix).path))
+        var response = try await page(
+            request: request, context: context, draft: Draft(newFeedURL: origin + SiteURL.calendarFeed(token + CalendarFeedController.suffix).path))
         // The secret is on this page only: never kept by a cache.
         response.headers[.cacheControl] = "no-store"
         return response

@@ -23,9 +23,10 @@ struct OnCallHeadline: Sendable, Equatable, MustacheParent {
         needsRotation = false
         let clock = OnCallTimeText(zone: schedule.rotation.timeZone)
         let (current, next) = schedule.nowAndNext(at: now)
-        let nextText = next.map { turn in
-            turn.member.id == viewerID ? " · next: you, from \(clock.dayAndTime(turn.startsAt))" : " · next: \(turn.member.username)"
-        } ?? ""
+        let nextText =
+            next.map { turn in
+                turn.member.id == viewerID ? " · next: you, from \(clock.dayAndTime(turn.startsAt))" : " · next: \(turn.member.username)"
+            } ?? ""
         guard let current else {
             isViewerOnCall = false
             text = "Nobody is on call yet\(next.map { ": the rotation starts \(clock.dayAndTime($0.startsAt)) (\(clock.clockName))" } ?? "")."
@@ -33,7 +34,8 @@ struct OnCallHeadline: Sendable, Equatable, MustacheParent {
         }
         isViewerOnCall = current.member.id == viewerID
         let until = "until \(clock.dayAndTime(current.endsAt)) (\(clock.clockName))"
-        text = isViewerOnCall
+        text =
+            isViewerOnCall
             ? "You are on call \(until)\(nextText)."
             : "On call: \(current.member.username) \(until)\(nextText)."
     }

@@ -38,9 +38,12 @@ public final class BackendCallMetrics: BackendCallObserver {
     public func backendCallFinished(_ call: BackendCallRecord) {
         let endpoint = call.endpoint
         let status = call.status.map(String.init) ?? "none"
-        Counter(label: "console_backend_requests_total", dimensions: [
-            ("scope", endpoint.scope), ("kind", endpoint.kind.rawValue), ("status", status),
-        ]).increment()
+        Counter(
+            label: "console_backend_requests_total",
+            dimensions: [
+                ("scope", endpoint.scope), ("kind", endpoint.kind.rawValue), ("status", status),
+            ]
+        ).increment()
         CoreMetrics.Timer(label: "console_backend_request_duration_seconds", dimensions: [("scope", endpoint.scope)])
             .recordNanoseconds(Int64(call.duration.components.seconds) * 1_000_000_000 + call.duration.components.attoseconds / 1_000_000_000)
         if call.status == 429 {

@@ -18,7 +18,9 @@ enum DeliveryWarning {
         }
         let failed = health.count(.failed)
         if failed > 0 {
-            parts.append("\(CountText.of(failed, "message", "messages")) failed for good and \(CountText.noun(failed, "waits", "wait")) for a person: retry or discard on the Outbox page.")
+            parts.append(
+                "\(CountText.of(failed, "message", "messages")) failed for good and \(CountText.noun(failed, "waits", "wait")) for a person: retry or discard on the Outbox page."
+            )
         }
         if isOff, health.count(.pending) > 0 {
             parts.append("Delivery is off (--outbox-transport off): \(CountText.of(health.count(.pending), "message waits", "messages wait")) in the outbox.")
@@ -30,7 +32,8 @@ enum DeliveryWarning {
     static func advice(for reason: String) -> String {
         let lowered = reason.lowercased()
         if lowered.contains("providertoken") {
-            return "Apple refuses the console's signing key: check the key file, key id and team id (--apns-key-file, --apns-key-id, --apns-team-id); the key may have been revoked in the Apple Developer account."
+            return
+                "Apple refuses the console's signing key: check the key file, key id and team id (--apns-key-file, --apns-key-id, --apns-team-id); the key may have been revoked in the Apple Developer account."
         }
         if lowered.contains("topic") {
             return "Apple refuses the app's bundle id: check --apns-topic."

@@ -90,7 +90,8 @@ struct OutboxController {
             let page = await OutboxConfirmPage(
                 layout: LayoutModel(
                     context: context, title: move == .retry ? (message.status == .held ? "Send?" : "Retry now?") : "Discard?", active: .outbox, summary: nil),
-                move: move, held: message.status == .held, row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
+                move: move, held: message.status == .held,
+                row: OutboxRow(message, attempts: 0, now: Date(), names: try store.knownUsernames(userIDs: [message.recipientUserId])), cancelURL: back)
             return try renderer.render(page, with: "outbox-confirm").response(from: request, context: context)
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
@@ -104,7 +105,8 @@ struct OutboxController {
             case .retry:
                 try await store.retryOutboxMessage(message.id, audit: entry, now: Date())
                 delivery.nudge()
-                flash = delivery.isOff
+                flash =
+                    delivery.isOff
                     ? "Queued again, but delivery is off (--outbox-transport off): it waits in the outbox."
                     : message.status == .held
                         ? "Queued to send: the dispatcher sends it now, to the devices that have not had it."

@@ -121,11 +121,12 @@ struct OutboxPage: MustacheParent {
         init(type: OutboxMessage.EventType, rule: DeliveryPolicy.Rule) {
             self.type = type.rawValue
             self.rule = rule == .deliver ? "delivered" : "recorded only"
-            explanation = switch rule {
-            case .deliver: "The console delivers it."
-            case .recordedOnly:
-                "Book Corners pushes this itself (approved from pending, or rejected with a reason): ours is kept for the record, marked sent by Book Corners. When Book Corners does not push it, the console delivers it."
-            }
+            explanation =
+                switch rule {
+                case .deliver: "The console delivers it."
+                case .recordedOnly:
+                    "Book Corners pushes this itself (approved from pending, or rejected with a reason): ours is kept for the record, marked sent by Book Corners. When Book Corners does not push it, the console delivers it."
+                }
         }
 
         func child(named key: String) -> Any? {
@@ -299,7 +300,8 @@ struct OutboxConfirmPage: MustacheParent {
         switch move {
         case .retry where held:
             heading = "Send this held message?"
-            explanation = "It was waiting to be sent when the backup now restored was taken, so it may have reached its recipient after the backup. Send it only if you know they have not had it: it goes out with the same apns-id, to the devices the restored attempts show it has not reached. This is written to the audit log."
+            explanation =
+                "It was waiting to be sent when the backup now restored was taken, so it may have reached its recipient after the backup. Send it only if you know they have not had it: it goes out with the same apns-id, to the devices the restored attempts show it has not reached. This is written to the audit log."
             button = "Send"
             isDanger = false
             actionURL = SiteURL.outboxRetry(row.id).path

@@ -169,7 +169,8 @@ struct LibraryDetailPage: MustacheParent {
         isRejectedWithReason = current == .rejected && !library.rejectionReason.isEmpty
         wasRejectedBefore = current != .rejected && !library.rejectionReason.isEmpty
         description = library.description.isEmpty ? "(none)" : library.description
-        reasonReader = library.createdBy.map { "its submitter, \($0.username), reads it" }
+        reasonReader =
+            library.createdBy.map { "its submitter, \($0.username), reads it" }
             ?? "nobody is told: it was imported and has no submitter; the reason is kept with the library"
         func optional(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         fields = [

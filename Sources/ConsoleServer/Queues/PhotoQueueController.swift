@@ -1,9 +1,9 @@
 import BookCornersAPI
 import Foundation
-import Mustache
 import Hummingbird
 import ModerationStore
 import ModerationVocabulary
+import Mustache
 
 /// Community photos: each proposed photo beside the library's current one, all from the
 /// mirror (the current photo from the mirror's library row: no read per card).
@@ -83,10 +83,10 @@ struct PhotoGridPage: MustacheParent {
     var orderSwitch = OrderSwitch.none
     let filterURL = SiteURL.photos.path
 
-    init(layout: LayoutModel, statusOptions: [FilterOption],  cards: [PhotoCard], loaded: Bool, pager: Pager?) {
+    init(layout: LayoutModel, statusOptions: [FilterOption], cards: [PhotoCard], loaded: Bool, pager: Pager?) {
         self.layout = layout
         self.statusOptions = statusOptions
-        
+
         self.cards = cards
         self.loaded = loaded
         self.pager = pager

@@ -133,11 +133,12 @@ struct ReportDetailPage: MustacheParent {
         createdUTC = TimeText.utc(report.createdAt)
         status = report.status.rawValue
         isOpen = report.status == .open
-        statusSentence = switch report.status {
-        case .open: "Open: waiting for a decision."
-        case .resolved: "Resolved: it has left the queue. Reopen it to decide again."
-        case .dismissed: "Dismissed: it has left the queue. Reopen it to decide again."
-        }
+        statusSentence =
+            switch report.status {
+            case .open: "Open: waiting for a decision."
+            case .resolved: "Resolved: it has left the queue. Reopen it to decide again."
+            case .dismissed: "Dismissed: it has left the queue. Reopen it to decide again."
+            }
         libraryName = name
         isUnnamed = LibraryText.isBlank(report.libraryName)
         libraryPlace = LibraryText.place(address: report.libraryAddress, city: report.libraryCity, country: report.libraryCountry)

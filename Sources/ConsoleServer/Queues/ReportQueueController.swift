@@ -1,9 +1,9 @@
 import BookCornersAPI
 import Foundation
-import Mustache
 import Hummingbird
 import ModerationStore
 import ModerationVocabulary
+import Mustache
 
 /// The problem reports queue and a report's own page, read from the mirror (no backend read
 /// per page view); staff notes on a report are the console's own, audited.
@@ -32,7 +32,8 @@ struct ReportQueueController {
         status.mirrored(confirmedAt: report.lastConfirmedAt)
         let now = Date()
         var page = ReportDetailPage(
-            layout: LayoutModel(context: context, title: "Report on \(LibraryText.displayName(report.libraryName))", active: .reports, summary: summary, status: status),
+            layout: LayoutModel(
+                context: context, title: "Report on \(LibraryText.displayName(report.libraryName))", active: .reports, summary: summary, status: status),
             report: report, library: try await store.mirroredLibrary(slug: report.librarySlug),
             others: try await store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
             notes: try await store.reportNotes(reportId: report.id), targets: try await store.queueTargets(), now: now)

@@ -55,7 +55,8 @@ final class RecentPages: Sendable {
             guard copies.count > maximumCount || copies.values.reduce(0, { $0 + $1.body.readableBytes }) > maximumBytes else { return }
             copies = copies.filter { $0.value.stamp == stamp && now - $0.value.keptAt < lifetime }
             while copies.count > maximumCount || copies.values.reduce(0, { $0 + $1.body.readableBytes }) > maximumBytes,
-                let oldest = copies.min(by: { $0.value.keptAt < $1.value.keptAt })?.key {
+                let oldest = copies.min(by: { $0.value.keptAt < $1.value.keptAt })?.key
+            {
                 copies[oldest] = nil
             }
         }

@@ -277,4 +277,3 @@ extension String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
-

@@ -35,7 +35,8 @@ struct StatisticsReport {
         var submitted: [Date] { newest + oldest }
         var sampleNote: String {
             guard submitted.count < total else { return "" }
-            return oldest.isEmpty ? " (the \(newest.count) newest of \(total))"
+            return oldest.isEmpty
+                ? " (the \(newest.count) newest of \(total))"
                 : " (the \(newest.count) newest and the \(oldest.count) oldest of \(total))"
         }
     }
@@ -45,7 +46,6 @@ struct StatisticsReport {
     let waitingNow: [Chart]
 
     var charts: [Chart] { community + moderation + waitingNow }
-
 
     /// `decisions` are those of the last `days` days; `history` reaches further back for
     /// the weekly waiting times, which need more than a few weeks to show a trend.
@@ -57,7 +57,8 @@ struct StatisticsReport {
         // Changes made outside the console count too, as their own series, so the charts add up.
         let applied = decisions.filter(\.decided)
         let appliedHistory = history.filter(\.decided)
-        moderation = [Self.decisionsPerDay(applied, days: days, now: now, csvHref: csvHref)]
+        moderation =
+            [Self.decisionsPerDay(applied, days: days, now: now, csvHref: csvHref)]
             + Self.queues.map { Self.timeToDecision(appliedHistory, queue: $0, csvHref: csvHref) }
             + [Self.perStaff(applied, days: days, csvHref: csvHref)]
         waitingNow = waiting.map { Self.ageHistogram($0, now: now, csvHref: csvHref) }
@@ -70,38 +71,55 @@ struct StatisticsReport {
         let points = statistics.cumulativeSeries.compactMap { point in
             Self.periodStart(point.period).map { (date: $0, value: Double(point.cumulativeCount)) }
         }.sorted { $0.date < $1.date }
-        let growthDescription = points.last.map { last in
-            "Approved libraries over time, counted \(monthly ? "per month" : "per day"): \(Int(last.value)) by \(ISOTime.day(last.date))"
-                + (points.first.map { ", from \(Int($0.value)) on \(ISOTime.day($0.date))." } ?? ".")
-        } ?? "No approved libraries yet."
+        let growthDescription =
+            points.last.map { last in
+                "Approved libraries over time, counted \(monthly ? "per month" : "per day"): \(Int(last.value)) by \(ISOTime.day(last.date))"
+                    + (points.first.map { ", from \(Int($0.value)) on \(ISOTime.day($0.date))." } ?? ".")
+            } ?? "No approved libraries yet."
         let growth = Chart(
             id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
-            svg: { LineChart.svg(id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
-                                 series: [LineSeries(name: "Approved libraries", points: points)], area: true,
-                                 tooFewMessage: "Only one \(monthly ? "month" : "day") of data so far", frame: $0) },
-            table: ChartTable(columns: [monthly ? "Month" : "Day", "Approved libraries (cumulative)"],
-                              rows: statistics.cumulativeSeries.map { [$0.period, String($0.cumulativeCount)] }),
+            svg: {
+                LineChart.svg(
+                    id: "growth", title: "Approved libraries, cumulative", description: growthDescription,
+                    series: [LineSeries(name: "Approved libraries", points: points)], area: true,
+                    tooFewMessage: "Only one \(monthly ? "month" : "day") of data so far", frame: $0)
+            },
+            table: ChartTable(
+                columns: [monthly ? "Month" : "Day", "Approved libraries (cumulative)"],
+                rows: statistics.cumulativeSeries.map { [$0.period, String($0.cumulativeCount)] }),
             csvHref: csvHref("growth"))
         let countries = statistics.topCountries
-        let countriesDescription = countries.isEmpty ? "No countries yet."
+        let countriesDescription =
+            countries.isEmpty
+            ? "No countries yet."
             : "Countries with the most approved libraries: " + countries.prefix(5).map { "\($0.countryName) \($0.count)" }.joined(separator: ", ") + "."
         let top = Chart(
             id: "countries", title: "Top countries", description: countriesDescription,
-            svg: { frame in BarChart.svg(id: "countries", title: "Top countries", description: countriesDescription,
-                                         bars: countries.map { (label: "\($0.flagEmoji) \($0.countryName)", value: Double($0.count)) }, frame: frame) },
-            table: ChartTable(columns: ["Country code", "Country", "Approved libraries"],
-                              rows: countries.map { [$0.countryCode, $0.countryName, String($0.count)] }),
+            svg: { frame in
+                BarChart.svg(
+                    id: "countries", title: "Top countries", description: countriesDescription,
+                    bars: countries.map { (label: "\($0.flagEmoji) \($0.countryName)", value: Double($0.count)) }, frame: frame)
+            },
+            table: ChartTable(
+                columns: ["Country code", "Country", "Approved libraries"],
+                rows: countries.map { [$0.countryCode, $0.countryName, String($0.count)] }),
             csvHref: csvHref("countries"))
         let withPhoto = statistics.totalWithImage
         let approved = statistics.totalApproved
-        let photoDescription = approved == 0 ? "No approved libraries yet."
+        let photoDescription =
+            approved == 0
+            ? "No approved libraries yet."
             : "\(withPhoto) of \(approved) approved libraries have a photo (\(Int((Double(withPhoto) * 100 / Double(approved)).rounded())) %)."
         let photos = Chart(
             id: "photos", title: "Approved libraries with a photo", description: photoDescription,
-            svg: { ShareBar.svg(id: "photos", title: "Approved libraries with a photo", description: photoDescription,
-                                part: withPhoto, whole: approved, partLabel: "with a photo", restLabel: "without", frame: $0) },
-            table: ChartTable(columns: ["Measure", "Libraries"],
-                              rows: [["Approved", String(approved)], ["With a photo", String(withPhoto)], ["Without a photo", String(max(approved - withPhoto, 0))]]),
+            svg: {
+                ShareBar.svg(
+                    id: "photos", title: "Approved libraries with a photo", description: photoDescription,
+                    part: withPhoto, whole: approved, partLabel: "with a photo", restLabel: "without", frame: $0)
+            },
+            table: ChartTable(
+                columns: ["Measure", "Libraries"],
+                rows: [["Approved", String(approved)], ["With a photo", String(withPhoto)], ["Without a photo", String(max(approved - withPhoto, 0))]]),
             csvHref: csvHref("photos"))
         return [growth, top, photos]
     }
@@ -130,14 +148,18 @@ struct StatisticsReport {
         if total > 0, let busiest = perDay.indices.max(by: { perDay[$0] < perDay[$1] }) {
             let names = kinds.map { (one: $0.one, many: $0.label.lowercased()) } + [(one: outside.one, many: outside.many)]
             let kindsText = names.indices.filter { perKind[$0] > 0 }.map { CountText.of(Int(perKind[$0]), names[$0].one, names[$0].many) }
-            description = "\(CountText.of(Int(total), "decision", "decisions")) in the last \(days) days: \(kindsText.joined(separator: ", ")). "
+            description =
+                "\(CountText.of(Int(total), "decision", "decisions")) in the last \(days) days: \(kindsText.joined(separator: ", ")). "
                 + "Busiest day \(ISOTime.day(dayStarts[busiest])) with \(Int(perDay[busiest]))."
         }
         let title = "Decisions per day, last \(days) days"
         return Chart(
             id: "decisions", title: title, description: description,
-            svg: { frame in StackedBarChart.svg(id: "decisions", title: title, description: description, days: dayStarts,
-                                                series: labels.indices.map { (name: labels[$0], values: counts[$0]) }, frame: frame) },
+            svg: { frame in
+                StackedBarChart.svg(
+                    id: "decisions", title: title, description: description, days: dayStarts,
+                    series: labels.indices.map { (name: labels[$0], values: counts[$0]) }, frame: frame)
+            },
             table: ChartTable(
                 columns: ["Day"] + labels + ["Total"],
                 rows: dayStarts.indices.map { day in
@@ -163,21 +185,24 @@ struct StatisticsReport {
         let id = "wait-\(queue.key)"
         let title = "\(queue.label): time from submission to decision"
         let timesOutside = decisions.contains { $0.queue == queue.key && $0.isObserved && $0.secondsWaited != nil }
-        let description = rows.last.map { last in
-            "Per week, in \(unitName). Week of \(ISOTime.day(last.week)): median \(NiceScale.label((last.median / unit * 10).rounded() / 10)), "
-                + "90th percentile \(NiceScale.label((last.p90 / unit * 10).rounded() / 10)) over \(CountText.of(last.count, "decision", "decisions"))."
-                + (timesOutside ? " Changes made outside the console are timed at the middle of the window in which they happened." : "")
-        } ?? "No decisions with a known submission time yet."
+        let description =
+            rows.last.map { last in
+                "Per week, in \(unitName). Week of \(ISOTime.day(last.week)): median \(NiceScale.label((last.median / unit * 10).rounded() / 10)), "
+                    + "90th percentile \(NiceScale.label((last.p90 / unit * 10).rounded() / 10)) over \(CountText.of(last.count, "decision", "decisions"))."
+                    + (timesOutside ? " Changes made outside the console are timed at the middle of the window in which they happened." : "")
+            } ?? "No decisions with a known submission time yet."
         return Chart(
             id: id, title: title, description: description,
-            svg: { frame in LineChart.svg(
-                id: id, title: title, description: description,
-                series: [
-                    LineSeries(name: "Median", points: rows.map { ($0.week, $0.median / unit) }),
-                    LineSeries(name: "90th percentile", points: rows.map { ($0.week, $0.p90 / unit) }, dashed: true),
-                ],
-                integers: false, unit: inDays ? " d" : " h", emptyMessage: "No decisions yet",
-                tooFewMessage: "One week of decisions so far: the table has its numbers", frame: frame) },
+            svg: { frame in
+                LineChart.svg(
+                    id: id, title: title, description: description,
+                    series: [
+                        LineSeries(name: "Median", points: rows.map { ($0.week, $0.median / unit) }),
+                        LineSeries(name: "90th percentile", points: rows.map { ($0.week, $0.p90 / unit) }, dashed: true),
+                    ],
+                    integers: false, unit: inDays ? " d" : " h", emptyMessage: "No decisions yet",
+                    tooFewMessage: "One week of decisions so far: the table has its numbers", frame: frame)
+            },
             table: ChartTable(
                 columns: ["Week starting", "Decisions", "Median (\(unitName))", "90th percentile (\(unitName))"],
                 rows: rows.map { [ISOTime.day($0.week), String($0.count), String(format: "%.1f", $0.median / unit), String(format: "%.1f", $0.p90 / unit)] }),
@@ -195,12 +220,17 @@ struct StatisticsReport {
         let counts = Dictionary(grouping: decisions, by: \.actorUsername).map { (name: $0.key, count: $0.value.count) }
             .sorted { ($0.count, $1.name) > ($1.count, $0.name) }
         let title = "Decisions per staff member, last \(days) days"
-        let description = counts.isEmpty ? "No decisions in the last \(days) days."
+        let description =
+            counts.isEmpty
+            ? "No decisions in the last \(days) days."
             : counts.prefix(5).map { "\($0.name): \(CountText.of($0.count, "decision", "decisions"))" }.joined(separator: ", ") + "."
         return Chart(
             id: "staff", title: title, description: description,
-            svg: { frame in BarChart.svg(id: "staff", title: title, description: description, bars: counts.map { ($0.name, Double($0.count)) },
-                                         emptyMessage: "No decisions in this period", frame: frame) },
+            svg: { frame in
+                BarChart.svg(
+                    id: "staff", title: title, description: description, bars: counts.map { ($0.name, Double($0.count)) },
+                    emptyMessage: "No decisions in this period", frame: frame)
+            },
             table: ChartTable(columns: ["Staff member", "Decisions"], rows: counts.map { [$0.name, String($0.count)] }),
             csvHref: csvHref("staff"))
     }
@@ -216,13 +246,19 @@ struct StatisticsReport {
         let label = queues.first { $0.key == waiting.queue }?.label ?? waiting.queue
         let id = "age-\(waiting.queue)"
         let title = "\(label) waiting now, by age"
-        let description = waiting.submitted.isEmpty ? "Nothing waiting."
-            : "\(waiting.total) waiting\(waiting.sampleNote): " + ageBins.indices.filter { counts[$0] > 0 }.map { "\(counts[$0]) \(ageBins[$0].label)" }.joined(separator: ", ") + "."
+        let description =
+            waiting.submitted.isEmpty
+            ? "Nothing waiting."
+            : "\(waiting.total) waiting\(waiting.sampleNote): "
+                + ageBins.indices.filter { counts[$0] > 0 }.map { "\(counts[$0]) \(ageBins[$0].label)" }.joined(separator: ", ") + "."
         let color = ChartPalette.color(queues.firstIndex { $0.key == waiting.queue } ?? 0)
         return Chart(
             id: id, title: title, description: description,
-            svg: { frame in Histogram.svg(id: id, title: title, description: description, bins: ageBins.indices.map { (ageBins[$0].label, counts[$0]) },
-                                          color: color, emptyMessage: "Nothing waiting", frame: frame) },
+            svg: { frame in
+                Histogram.svg(
+                    id: id, title: title, description: description, bins: ageBins.indices.map { (ageBins[$0].label, counts[$0]) },
+                    color: color, emptyMessage: "Nothing waiting", frame: frame)
+            },
             table: ChartTable(columns: ["Age", "Items"], rows: ageBins.indices.map { [ageBins[$0].label, String(counts[$0])] }),
             csvHref: csvHref(id))
     }

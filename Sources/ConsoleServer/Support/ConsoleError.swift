@@ -45,7 +45,8 @@ enum ConsoleError: Error, Sendable {
         switch self {
         case .notFound: "There is no page here. Check the address, or go back to the dashboard."
         case .csrfMismatch: "The form was sent without a valid security token, perhaps from an old tab. Go back, reload the page and try again."
-        case .crossOrigin: "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
+        case .crossOrigin:
+            "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
         case .formTooLarge: "The form was larger than the console accepts (64 KB). Shorten the text and try again."
         case .badInput(let message): message
         case .exportNotRecorded:

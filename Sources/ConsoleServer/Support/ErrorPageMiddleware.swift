@@ -36,7 +36,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
             let model = ErrorPage(
                 layout: LayoutModel(context: context, title: "Something went wrong", active: nil, summary: nil),
                 title: "Something went wrong",
-                message: "The console hit an unexpected problem. Nothing you did caused it. Try again; if it keeps happening, tell the console's maintainers and quote the request id.",
+                message:
+                    "The console hit an unexpected problem. Nothing you did caused it. Try again; if it keeps happening, tell the console's maintainers and quote the request id.",
                 requestID: context.requestID)
             return try renderer.render(model, with: "error", status: .internalServerError).response(from: request, context: context)
         }

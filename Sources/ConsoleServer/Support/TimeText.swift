@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,8 +19,10 @@ enum TimeText {
         var fields = tm()
         gmtime_r(&seconds, &fields)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return ("\(fields.tm_year + 1900)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday))",
-                "\(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))")
+        return (
+            "\(fields.tm_year + 1900)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday))",
+            "\(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))"
+        )
     }
 
     /// "12 s ago", "5 min ago", "3 h ago", "4 d ago", "7 mo ago".

@@ -23,7 +23,8 @@ extension ModerationStore {
     public func record(_ action: ModerationAction) async throws -> RecordedAction {
         try await writer.write { db in
             if let existing = try ModerationAction.filter(ModerationAction.Columns.idempotencyKey == action.idempotencyKey).fetchOne(db) {
-                let same = existing.targetKind == action.targetKind && existing.targetKey == action.targetKey
+                let same =
+                    existing.targetKind == action.targetKind && existing.targetKey == action.targetKey
                     && existing.statusWanted == action.statusWanted && existing.actorId == action.actorId
                 guard same else { throw ActionStoreError.keyReused(existing: existing) }
                 return RecordedAction(action: existing, isNew: false)
@@ -65,12 +66,14 @@ extension ModerationStore {
     /// The soonest time an unfinished action is due or a lease runs out, for the runner's sleep.
     public func nextDueDate() async throws -> Date? {
         try await writer.read { db in
-            try Date.fetchOne(db, sql: """
-                SELECT MIN(due) FROM (
-                    SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
-                    UNION ALL
-                    SELECT MIN(COALESCE(leaseExpiresAt, nextAttemptAt)) FROM action WHERE state = 'sending')
-                """)
+            try Date.fetchOne(
+                db,
+                sql: """
+                    SELECT MIN(due) FROM (
+                        SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
+                        UNION ALL
+                        SELECT MIN(COALESCE(leaseExpiresAt, nextAttemptAt)) FROM action WHERE state = 'sending')
+                    """)
         }
     }
 
@@ -79,11 +82,12 @@ extension ModerationStore {
     /// failure since `since`, oldest first. One cached statement: this runs on every page view.
     public func pendingActionsPanel(actorId: Int, since: Date) async throws -> [ModerationAction] {
         try await writer.read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT * FROM action WHERE actorId = ?
-                AND (state NOT IN ('applied', 'conflict', 'failed') OR (state IN ('conflict', 'failed') AND updatedAt >= ?))
-                ORDER BY id
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT * FROM action WHERE actorId = ?
+                    AND (state NOT IN ('applied', 'conflict', 'failed') OR (state IN ('conflict', 'failed') AND updatedAt >= ?))
+                    ORDER BY id
+                    """)
             return try ModerationAction.fetchAll(statement, arguments: [actorId, since])
         }
     }
@@ -147,7 +151,8 @@ extension ModerationStore {
         try await writer.write { db in
             try Self.moveClaimed(
                 db, id, owner: owner, to: .sending,
-                set: "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, leaseExpiresAt = MAX(leaseExpiresAt, COALESCE(?, leaseExpiresAt))",
+                set:
+                    "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, leaseExpiresAt = MAX(leaseExpiresAt, COALESCE(?, leaseExpiresAt))",
                 arguments: [leaseUntil], now: now, leaseLiveAt: now)
         }
     }

@@ -75,20 +75,24 @@ public struct AuditEntry: Codable, FetchableRecord, MutablePersistableRecord, Se
     /// Every text field with its control characters made visible (`ControlCharacters`):
     /// done before the entry is hashed, so the hash covers exactly what SQLite stores.
     mutating func escapeControlCharacters() {
-        for field in [\Self.actorUsername, \.action, \.targetKind, \.targetId, \.targetSlug, \.targetName, \.statusBefore,
-                      \.statusAfter, \.reason, \.outcomeDetail, \.requestId, \.clientAddress, \.userAgent] as [WritableKeyPath<Self, String>] {
+        for field in [
+            \Self.actorUsername, \.action, \.targetKind, \.targetId, \.targetSlug, \.targetName, \.statusBefore,
+            \.statusAfter, \.reason, \.outcomeDetail, \.requestId, \.clientAddress, \.userAgent,
+        ] as [WritableKeyPath<Self, String>] {
             self[keyPath: field] = ControlCharacters.escaped(self[keyPath: field])
         }
     }
 
     /// The columns in a fixed order, so rows are read by position (exports read millions).
-    public static var databaseSelection: [any SQLSelectable] { [
-        Column("id"), Column("recordedAt"), Column("actorId"), Column("actorUsername"), Column("action"), Column("targetKind"),
-        Column("targetId"), Column("targetSlug"), Column("targetName"), Column("statusBefore"), Column("statusAfter"),
-        Column("reason"), Column("outcome"), Column("backendStatus"), Column("requestId"), Column("clientAddress"),
-        Column("userAgent"), Column("itemCreatedAt"), Column("actionId"), Column("previousHash"), Column("hash"),
-        Column("outcomeDetail"), Column("keyed"),
-    ] }
+    public static var databaseSelection: [any SQLSelectable] {
+        [
+            Column("id"), Column("recordedAt"), Column("actorId"), Column("actorUsername"), Column("action"), Column("targetKind"),
+            Column("targetId"), Column("targetSlug"), Column("targetName"), Column("statusBefore"), Column("statusAfter"),
+            Column("reason"), Column("outcome"), Column("backendStatus"), Column("requestId"), Column("clientAddress"),
+            Column("userAgent"), Column("itemCreatedAt"), Column("actionId"), Column("previousHash"), Column("hash"),
+            Column("outcomeDetail"), Column("keyed"),
+        ]
+    }
 
     public init(row: Row) throws {
         id = row[0]

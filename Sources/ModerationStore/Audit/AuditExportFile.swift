@@ -41,9 +41,11 @@ public enum AuditExportFile {
                     return .broken(entryID: id, reason: "the chain is keyed from here (HMAC-SHA256): verify the export with the audit key (--audit-key)")
                 }
                 guard entry.computedHash() == entry.hash else {
-                    return .broken(entryID: id, reason: key == nil
-                        ? "its contents do not match its hash (the entry was changed)"
-                        : "its contents match neither its plain nor its keyed hash (the entry was changed, or this is not the key)")
+                    return .broken(
+                        entryID: id,
+                        reason: key == nil
+                            ? "its contents do not match its hash (the entry was changed)"
+                            : "its contents match neither its plain nor its keyed hash (the entry was changed, or this is not the key)")
                 }
             }
             previous = entry

@@ -75,12 +75,13 @@ public struct AuditFilter: Sendable, Equatable {
         let day = ISOTime.day
         // `to` is exclusive; people name the last day they asked for.
         let lastDay = to.map { day($0.addingTimeInterval(-0.001)) }
-        var parts: [String] = switch (from.map(day), lastDay) {
-        case (nil, nil): ["all dates"]
-        case (let start?, nil): ["from \(start)"]
-        case (nil, let end?): ["up to \(end)"]
-        case (let start?, let end?): ["\(start) – \(end)"]
-        }
+        var parts: [String] =
+            switch (from.map(day), lastDay) {
+            case (nil, nil): ["all dates"]
+            case (let start?, nil): ["from \(start)"]
+            case (nil, let end?): ["up to \(end)"]
+            case (let start?, let end?): ["\(start) – \(end)"]
+            }
         if let actorUsername { parts.append("staff \(actorUsername)") }
         if let action { parts.append("action \(action)") }
         if let outcome { parts.append("outcome \(outcome.rawValue)") }

@@ -21,7 +21,9 @@ public enum AuditOutcome: String, Codable, Sendable, CaseIterable {
     /// closed set, the outcome with its explanation in one text ("failed (wrong credentials)",
     /// or a session's ending "expired"). `legacyText` is that stored text when it is not a
     /// bare outcome: it is what the entry's hash covers.
-    static func decode(stored: String, detail: String, action: String)
+    static func decode(
+        stored: String, detail: String, action: String
+    )
         -> (outcome: AuditOutcome, detail: String, legacyText: String?)
     {
         if action == AuditEntry.sessionEndAction, stored != AuditOutcome.ended.rawValue {

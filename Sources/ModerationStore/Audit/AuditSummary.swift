@@ -118,13 +118,15 @@ extension ModerationStore {
     public func decisionRecords(_ filter: AuditFilter) async throws -> [DecisionRecord] {
         let conditions = filter.sqlConditions()
         return try await writer.read { db in
-            let rows = try Row.fetchCursor(db, sql: """
-                SELECT recordedAt, actorUsername, action, targetKind, outcome,
-                       (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt
-                FROM auditEntry
-                WHERE \(conditions.sql) AND targetKind IN ('library', 'report', 'photo')
-                ORDER BY id
-                """, arguments: conditions.arguments)
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT recordedAt, actorUsername, action, targetKind, outcome,
+                           (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt
+                    FROM auditEntry
+                    WHERE \(conditions.sql) AND targetKind IN ('library', 'report', 'photo')
+                    ORDER BY id
+                    """, arguments: conditions.arguments)
             var records: [DecisionRecord] = []
             while let row = try rows.next() {
                 let action: String = row[2]
@@ -135,8 +137,9 @@ extension ModerationStore {
                     let created: Date? = row[7]
                     waited = ObservedWindow(detail: row[6]).flatMap { window in created.map { window.middle.timeIntervalSince($0) } }
                 }
-                records.append(DecisionRecord(
-                    recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3], outcome: outcome, secondsWaited: waited))
+                records.append(
+                    DecisionRecord(
+                        recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3], outcome: outcome, secondsWaited: waited))
             }
             return records
         }

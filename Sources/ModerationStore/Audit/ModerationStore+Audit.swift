@@ -17,12 +17,14 @@ extension ModerationStore {
     /// is keyed, after a switch entry if the chain was not keyed yet; without one, nothing
     /// may be appended to a keyed chain (an unkeyed entry there is a break).
     func append(_ entry: inout AuditEntry, _ db: Database) throws {
-        let head = try Row.fetchOne(try db.cachedStatement(sql: """
-            SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry') AS seq,
-                   (SELECT id FROM auditEntry ORDER BY id DESC LIMIT 1) AS id,
-                   (SELECT hash FROM auditEntry ORDER BY id DESC LIMIT 1) AS hash,
-                   (SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1) AS keyed
-            """))
+        let head = try Row.fetchOne(
+            try db.cachedStatement(
+                sql: """
+                    SELECT (SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry') AS seq,
+                           (SELECT id FROM auditEntry ORDER BY id DESC LIMIT 1) AS id,
+                           (SELECT hash FROM auditEntry ORDER BY id DESC LIMIT 1) AS hash,
+                           (SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1) AS keyed
+                    """))
         let headKeyed: Bool = head?["keyed"] ?? false
         if headKeyed, auditKey == nil {
             throw AuditKeyError.keyRequired(since: try Self.keyedSince(db) ?? (head?["id"] ?? 0))
@@ -88,9 +90,11 @@ extension ModerationStore {
 
     static func keyedSince(_ db: Database) throws -> Int64? {
         guard try Bool.fetchOne(db, sql: "SELECT keyed FROM auditEntry ORDER BY id DESC LIMIT 1") == true else { return nil }
-        return try Int64.fetchOne(db, sql: """
-            SELECT MIN(id) FROM auditEntry WHERE keyed AND id > COALESCE((SELECT MAX(id) FROM auditEntry WHERE NOT keyed), 0)
-            """)
+        return try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT MIN(id) FROM auditEntry WHERE keyed AND id > COALESCE((SELECT MAX(id) FROM auditEntry WHERE NOT keyed), 0)
+                """)
     }
 
     /// The newest entries first.
@@ -123,9 +127,10 @@ extension ModerationStore {
             }
             if let before { request = request.filter(Column("id") < before) }
             let older = try request.order(Column("id").desc).limit(limit + 1).fetchAll(db)
-            let hasNewer = try before.map { id in
-                try AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments).filter(Column("id") >= id).isEmpty(db) == false
-            } ?? false
+            let hasNewer =
+                try before.map { id in
+                    try AuditEntry.filter(sql: conditions.sql, arguments: conditions.arguments).filter(Column("id") >= id).isEmpty(db) == false
+                } ?? false
             return AuditPage(entries: Array(older.prefix(limit)), hasOlder: older.count > limit, hasNewer: hasNewer)
         }
     }
@@ -142,8 +147,10 @@ extension ModerationStore {
     /// The ids of the entries just older and just newer than `id` in the whole log.
     public func auditNeighbours(of id: Int64) async throws -> (older: Int64?, newer: Int64?) {
         try await writer.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM auditEntry WHERE id < ?", arguments: [id]),
-             try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE id > ?", arguments: [id]))
+            (
+                try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM auditEntry WHERE id < ?", arguments: [id]),
+                try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE id > ?", arguments: [id])
+            )
         }
     }
 
@@ -154,11 +161,13 @@ extension ModerationStore {
             }
             // Staff are those who acted: a failed or refused sign-in records the login as typed
             // (or a non-staff account), which must neither be offered nor crowd staff out of the 200.
-            let actors = try String.fetchAll(db, sql: """
-                SELECT DISTINCT actorUsername FROM auditEntry
-                WHERE actorUsername <> '' AND (action <> ? OR outcome = ?)
-                ORDER BY actorUsername LIMIT 200
-                """, arguments: [AuditEntry.signInAction, AuditOutcome.succeeded.rawValue])
+            let actors = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT actorUsername FROM auditEntry
+                    WHERE actorUsername <> '' AND (action <> ? OR outcome = ?)
+                    ORDER BY actorUsername LIMIT 200
+                    """, arguments: [AuditEntry.signInAction, AuditOutcome.succeeded.rawValue])
             return AuditFilterChoices(actors: actors, actions: try distinct("action"))
         }
     }
@@ -214,9 +223,11 @@ extension ModerationStore {
             // An entry damaged before control characters were escaped (stored cut at a NUL) that
             // an audited re-anchor acknowledged: its stored hash still links the chain, which goes on.
             guard expected == entry.hash || acknowledged[id] == entry.hash else {
-                return .broken(entryID: id, reason: entry.keyed
-                    ? "its contents do not match its keyed hash (the entry was changed, or this is not the key it was written with)"
-                    : "its contents do not match its hash (the entry was changed)")
+                return .broken(
+                    entryID: id,
+                    reason: entry.keyed
+                        ? "its contents do not match its keyed hash (the entry was changed, or this is not the key it was written with)"
+                        : "its contents do not match its hash (the entry was changed)")
             }
             previous = entry.hash
             lastID = id
@@ -227,7 +238,8 @@ extension ModerationStore {
             return .broken(entryID: highest, reason: "the newest entries, up to this one, were removed (the log once reached it)")
         }
         if key != nil, keyedSince == nil {
-            return .broken(entryID: lastID, reason: "an audit key was given but no entry is keyed: the chain never switched to keyed, or was rewritten without the switch")
+            return .broken(
+                entryID: lastID, reason: "an audit key was given but no entry is keyed: the chain never switched to keyed, or was rewritten without the switch")
         }
         return .intact(entries: count, head: previous ?? AuditEntry.genesisHash)
     }
@@ -284,9 +296,11 @@ extension ModerationStore {
             if let hash = try String.fetchOne(db, sql: "SELECT hash FROM auditEntry WHERE id = ?", arguments: [anchor.id]) {
                 return hash == anchor.hash ? .matches : .differs(found: hash)
             }
-            let checkpoint = try Int64.fetchOne(db, sql: """
-                SELECT id FROM auditEntry WHERE action = ? AND targetId = ? AND targetSlug = ? ORDER BY id LIMIT 1
-                """, arguments: [AuditEntry.pruneCheckpointAction, String(anchor.id), anchor.hash])
+            let checkpoint = try Int64.fetchOne(
+                db,
+                sql: """
+                    SELECT id FROM auditEntry WHERE action = ? AND targetId = ? AND targetSlug = ? ORDER BY id LIMIT 1
+                    """, arguments: [AuditEntry.pruneCheckpointAction, String(anchor.id), anchor.hash])
             return checkpoint.map(AuditAnchorCheck.prunedBehind) ?? .missing
         }
     }
@@ -296,8 +310,9 @@ extension ModerationStore {
     public func pruneAudit(before date: Date, checkpoint: AuditEntry) async throws -> AuditPruneResult {
         try await writer.write { db in
             let firstKept = try Int64.fetchOne(db, sql: "SELECT MIN(id) FROM auditEntry WHERE recordedAt >= ?", arguments: [date])
-            guard let lastRemoved = try Row.fetchOne(
-                db, sql: "SELECT id, hash FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT 1", arguments: [firstKept ?? Int64.max])
+            guard
+                let lastRemoved = try Row.fetchOne(
+                    db, sql: "SELECT id, hash FROM auditEntry WHERE id < ? ORDER BY id DESC LIMIT 1", arguments: [firstKept ?? Int64.max])
             else { return AuditPruneResult(removed: 0, checkpointID: nil) }
             let lastID: Int64 = lastRemoved["id"]
             let removed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auditEntry WHERE id <= ?", arguments: [lastID]) ?? 0

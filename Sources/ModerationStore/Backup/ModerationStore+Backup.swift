@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -27,9 +27,10 @@ extension ModerationStore {
                 ])
             let granted = db.changesCount == 1
             // Windows two back are of no use to anyone: dropped as new ones start.
-            if granted, try Int.fetchOne(
-                db, sql: "SELECT spent FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex = ?",
-                arguments: [claim.scope, claim.pool, claim.windowIndex]) == 1
+            if granted,
+                try Int.fetchOne(
+                    db, sql: "SELECT spent FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex = ?",
+                    arguments: [claim.scope, claim.pool, claim.windowIndex]) == 1
             {
                 try db.execute(
                     sql: "DELETE FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex < ?",
@@ -64,8 +65,10 @@ extension ModerationStore {
     /// Until when `scope` is paused after a 429; `nil` when it is not (any more) at `now`.
     public func backendScopePausedUntil(_ scope: String, now: Date) async throws -> Date? {
         try await writer.read { db in
-            try Double.fetchOne(db, sql: "SELECT pausedUntil FROM backendPause WHERE scope = ? AND pausedUntil > ?", arguments: [scope, now.timeIntervalSince1970])
-                .map { Date(timeIntervalSince1970: $0) }
+            try Double.fetchOne(
+                db, sql: "SELECT pausedUntil FROM backendPause WHERE scope = ? AND pausedUntil > ?", arguments: [scope, now.timeIntervalSince1970]
+            )
+            .map { Date(timeIntervalSince1970: $0) }
         }
     }
 

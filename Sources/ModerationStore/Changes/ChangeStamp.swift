@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
 
 /// Where the database stands: equal stamps mean no transaction was committed in between, by
 /// any connection of any process. Read from SQLite's WAL-index header (the `-shm` file), whose

@@ -8,14 +8,15 @@ enum DeviceMigrations {
             // unregistered one. A token disabled before states existed was disabled for
             // BadDeviceToken (most often the wrong environment: tried in the other one next) or
             // for Unregistered (since it was disabled: only a later registration brings it back).
-            try db.execute(sql: """
-                ALTER TABLE device ADD COLUMN state TEXT NOT NULL DEFAULT 'active';
-                ALTER TABLE device ADD COLUMN invalidSince DATETIME;
-                UPDATE device SET state = CASE WHEN disabledReason LIKE '%BadDeviceToken%' THEN 'wrong-environment' ELSE 'unregistered' END,
-                    invalidSince = CASE WHEN disabledReason LIKE '%BadDeviceToken%' THEN NULL ELSE disabledAt END
-                    WHERE active = 0;
-                CREATE INDEX device_user_state ON device(userId, state);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE device ADD COLUMN state TEXT NOT NULL DEFAULT 'active';
+                    ALTER TABLE device ADD COLUMN invalidSince DATETIME;
+                    UPDATE device SET state = CASE WHEN disabledReason LIKE '%BadDeviceToken%' THEN 'wrong-environment' ELSE 'unregistered' END,
+                        invalidSince = CASE WHEN disabledReason LIKE '%BadDeviceToken%' THEN NULL ELSE disabledAt END
+                        WHERE active = 0;
+                    CREATE INDEX device_user_state ON device(userId, state);
+                    """)
         }
     }
 }

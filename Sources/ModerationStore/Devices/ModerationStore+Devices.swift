@@ -41,11 +41,12 @@ extension ModerationStore {
         return try await writer.read { db in
             let states = [Device.State.active, .wrongEnvironment].map(\.rawValue)
             let devices = try Device.filter(userIDs.contains(Column("userId")) && states.contains(Column("state"))).order(Column("id")).fetchAll(db)
-            return Dictionary(grouping: devices.map { device in
-                var offered = device
-                if device.state == .wrongEnvironment { offered.environment = device.environment.other }
-                return offered
-            }, by: \.userId)
+            return Dictionary(
+                grouping: devices.map { device in
+                    var offered = device
+                    if device.state == .wrongEnvironment { offered.environment = device.environment.other }
+                    return offered
+                }, by: \.userId)
         }
     }
 
@@ -264,9 +265,11 @@ extension Device {
             return "active"
         case .unregistered:
             let since = (device.invalidSince ?? device.disabledAt).map { $0.formatted(.iso8601) } ?? "an unknown time"
-            return "unregistered: APNs says the app is gone from this device since \(since); nothing is pushed to it until Book Corners reports it registered again after that (the next import), or its owner adds it again"
+            return
+                "unregistered: APNs says the app is gone from this device since \(since); nothing is pushed to it until Book Corners reports it registered again after that (the next import), or its owner adds it again"
         case .wrongEnvironment:
-            return "wrong environment? APNs answered BadDeviceToken in \(device.environment.rawValue) at \(when), most often a token of the other environment: the next push tries \(device.environment.other.rawValue), and an import brings it back"
+            return
+                "wrong environment? APNs answered BadDeviceToken in \(device.environment.rawValue) at \(when), most often a token of the other environment: the next push tries \(device.environment.other.rawValue), and an import brings it back"
         case .refused:
             return "refused: APNs answered BadDeviceToken in both environments (last at \(when)); an import or its owner adding it again brings it back"
         }

@@ -65,25 +65,27 @@ public struct KeptForm: Codable, FetchableRecord, PersistableRecord, Sendable, E
 enum KeptFormMigrations {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v19-kept-forms") { db in
-            try db.execute(sql: """
-                CREATE TABLE keptForm (
-                    id TEXT PRIMARY KEY NOT NULL,       -- digest of the random key in the address
-                    path TEXT NOT NULL,                 -- the decision route the form posted to
-                    ownerStaffId INTEGER NOT NULL,      -- whose expired session sent it: only they get it back
-                    fieldsJSON TEXT NOT NULL,           -- [{"name", "value"}], no CSRF token, no password
-                    createdAt DATETIME NOT NULL,
-                    expiresAt DATETIME NOT NULL
-                );
-                CREATE INDEX keptForm_expiresAt ON keptForm(expiresAt);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE keptForm (
+                        id TEXT PRIMARY KEY NOT NULL,       -- digest of the random key in the address
+                        path TEXT NOT NULL,                 -- the decision route the form posted to
+                        ownerStaffId INTEGER NOT NULL,      -- whose expired session sent it: only they get it back
+                        fieldsJSON TEXT NOT NULL,           -- [{"name", "value"}], no CSRF token, no password
+                        createdAt DATETIME NOT NULL,
+                        expiresAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX keptForm_expiresAt ON keptForm(expiresAt);
+                    """)
         }
         migrator.registerMigration("v20-item-decision-indexes") { db in
             // List rows and item pages show each item's decision waiting to be sent, and who
             // decided it last: both are read per item on every queue page.
-            try db.execute(sql: """
-                CREATE INDEX action_unfinished_target ON action(targetKind, targetKey) WHERE state NOT IN ('applied', 'conflict', 'failed');
-                CREATE INDEX auditEntry_target ON auditEntry(targetKind, targetId, id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX action_unfinished_target ON action(targetKind, targetKey) WHERE state NOT IN ('applied', 'conflict', 'failed');
+                    CREATE INDEX auditEntry_target ON auditEntry(targetKind, targetId, id);
+                    """)
         }
     }
 }

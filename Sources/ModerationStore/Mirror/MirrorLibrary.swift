@@ -1,6 +1,6 @@
-import ModerationVocabulary
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// One library as the mirror keeps it: the full moderation record and when the backend
 /// last confirmed it.

@@ -1,6 +1,6 @@
-import ModerationVocabulary
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// One community photo as the mirror keeps it, with the summary of its library.
 public struct MirrorPhoto: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {

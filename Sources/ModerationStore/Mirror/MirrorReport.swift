@@ -1,6 +1,6 @@
-import ModerationVocabulary
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// One problem report as the mirror keeps it, with the summary of its library.
 public struct MirrorReport: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {

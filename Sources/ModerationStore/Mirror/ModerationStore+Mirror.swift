@@ -1,6 +1,6 @@
-import ModerationVocabulary
 import Foundation
 import GRDB
+import ModerationVocabulary
 
 /// The mirror: the console's local copy of Book Corners, filled by the sync service.
 /// Rows are upserted by the backend's id, so reading a page twice never duplicates a row.
@@ -155,19 +155,23 @@ extension ModerationStore {
     /// it (newest first, then highest id): where a read of that reason should find it.
     public func reportsListedBefore(_ report: MirrorReport) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM mirrorReport WHERE goneAt IS NULL AND reason = ?
-                  AND (createdAt > ? OR (createdAt = ? AND id > ?))
-                """, arguments: [report.reason.rawValue, report.createdAt, report.createdAt, report.id]) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM mirrorReport WHERE goneAt IS NULL AND reason = ?
+                      AND (createdAt > ? OR (createdAt = ? AND id > ?))
+                    """, arguments: [report.reason.rawValue, report.createdAt, report.createdAt, report.id]) ?? 0
         }
     }
 
     /// How many mirrored photos (any status) the backend lists before `photo`.
     public func photosListedBefore(_ photo: MirrorPhoto) async throws -> Int {
         try await writer.read { db in
-            try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM mirrorPhoto WHERE goneAt IS NULL AND (createdAt > ? OR (createdAt = ? AND id > ?))
-                """, arguments: [photo.createdAt, photo.createdAt, photo.id]) ?? 0
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM mirrorPhoto WHERE goneAt IS NULL AND (createdAt > ? OR (createdAt = ? AND id > ?))
+                    """, arguments: [photo.createdAt, photo.createdAt, photo.id]) ?? 0
         }
     }
 
@@ -269,7 +273,8 @@ extension ModerationStore {
                 .fetchAll(db)
                 .filter { statuses.contains($0.status) }
         }
-        return candidates
+        return
+            candidates
             .map { (library: $0, metres: GreatCircle.metres(lat, lng, $0.lat, $0.lng)) }
             .filter { $0.metres <= metres }
             .sorted { ($0.metres, $0.library.id) < ($1.metres, $1.library.id) }

@@ -37,7 +37,8 @@ extension ModerationStore {
         try await writer.read { db in
             let request = Self.libraries(matching: query)
             let total = try request.fetchCount(db)
-            let rows = try request
+            let rows =
+                try request
                 .order(Self.ordering(order))
                 .limit(limit, offset: offset(total))
                 .fetchAll(db)
@@ -152,16 +153,18 @@ extension ModerationStore {
         guard !libraries.isEmpty else { return [] }
         let statuses = Self.duplicateStatuses.map(\.rawValue)
         return try await writer.read { db in
-            let namesake = try db.cachedStatement(sql: """
-                SELECT 1 FROM mirrorLibrary
-                WHERE city = ? AND normalizedName = ? AND id != ? AND goneAt IS NULL AND status IN (?, ?) LIMIT 1
-                """)
+            let namesake = try db.cachedStatement(
+                sql: """
+                    SELECT 1 FROM mirrorLibrary
+                    WHERE city = ? AND normalizedName = ? AND id != ? AND goneAt IS NULL AND status IN (?, ?) LIMIT 1
+                    """)
             // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
             // index over the position index and read every approved and pending row.
-            let nearby = try db.cachedStatement(sql: """
-                SELECT lat, lng, status FROM mirrorLibrary
-                WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
-                """)
+            let nearby = try db.cachedStatement(
+                sql: """
+                    SELECT lat, lng, status FROM mirrorLibrary
+                    WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
+                    """)
             var ids: Set<Int> = []
             for library in libraries {
                 let key = LibraryNameKey.normalize(library.name)

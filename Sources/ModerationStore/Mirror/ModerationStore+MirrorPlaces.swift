@@ -30,11 +30,12 @@ extension ModerationStore {
     /// or photo by id), gone ones included.
     public func mirrorEverHeld(kind: ModerationAction.TargetKind, key: String) async throws -> Bool {
         try await writer.read { db in
-            let table = switch kind {
-            case .library: "mirrorLibrary"
-            case .report: "mirrorReport"
-            case .photo: "mirrorPhoto"
-            }
+            let table =
+                switch kind {
+                case .library: "mirrorLibrary"
+                case .report: "mirrorReport"
+                case .photo: "mirrorPhoto"
+                }
             let column = kind == .library ? "slug" : "id"
             return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(column) = ?)", arguments: [key]) ?? false
         }
@@ -44,11 +45,12 @@ extension ModerationStore {
     /// id it does not know says nothing.
     public func mirrorHoldsAny(_ kind: ModerationAction.TargetKind) async throws -> Bool {
         try await writer.read { db in
-            let table = switch kind {
-            case .library: "mirrorLibrary"
-            case .report: "mirrorReport"
-            case .photo: "mirrorPhoto"
-            }
+            let table =
+                switch kind {
+                case .library: "mirrorLibrary"
+                case .report: "mirrorReport"
+                case .photo: "mirrorPhoto"
+                }
             return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") ?? false
         }
     }

@@ -49,7 +49,9 @@ extension ModerationStore {
         guard token.utf8.count <= 64 else { return nil }
         return try await writer.read { db in
             try StaffMember.fetchOne(
-                db, sql: "SELECT staffMember.id, staffMember.username FROM calendarFeedToken JOIN staffMember ON staffMember.id = calendarFeedToken.staffId WHERE tokenHash = ?",
+                db,
+                sql:
+                    "SELECT staffMember.id, staffMember.username FROM calendarFeedToken JOIN staffMember ON staffMember.id = calendarFeedToken.staffId WHERE tokenHash = ?",
                 arguments: [Self.calendarTokenHash(token)])
         }
     }

@@ -12,9 +12,12 @@ extension ModerationStore {
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
         try await writer.write { db in
-            try db.execute(sql: "DELETE FROM staffMember WHERE username = ? AND id <> ? AND id NOT IN (SELECT staffId FROM rotationMember) AND id NOT IN (SELECT staffId FROM rotationOverride)",
+            try db.execute(
+                sql:
+                    "DELETE FROM staffMember WHERE username = ? AND id <> ? AND id NOT IN (SELECT staffId FROM rotationMember) AND id NOT IN (SELECT staffId FROM rotationOverride)",
                 arguments: [member.username, member.id])
-            try db.execute(sql: "UPDATE staffMember SET username = username || '#' || id WHERE username = ? AND id <> ?", arguments: [member.username, member.id])
+            try db.execute(
+                sql: "UPDATE staffMember SET username = username || '#' || id WHERE username = ? AND id <> ?", arguments: [member.username, member.id])
             try db.execute(
                 sql: """
                     INSERT INTO staffMember (id, username, lastSignedInAt, createdAt) VALUES (?, ?, ?, ?)
@@ -47,8 +50,11 @@ extension ModerationStore {
     static func rotation(_ db: Database) throws -> Rotation? {
         let rotation = try db.cachedStatement(sql: "SELECT shiftDays, handoffMinute, timeZone, startDate FROM rotation WHERE id = 1")
         guard let row = try Row.fetchOne(rotation) else { return nil }
-        let members = try StaffMember.fetchAll(db.cachedStatement(
-            sql: "SELECT staffMember.id, staffMember.username FROM rotationMember JOIN staffMember ON staffMember.id = rotationMember.staffId ORDER BY position"))
+        let members = try StaffMember.fetchAll(
+            db.cachedStatement(
+                sql:
+                    "SELECT staffMember.id, staffMember.username FROM rotationMember JOIN staffMember ON staffMember.id = rotationMember.staffId ORDER BY position"
+            ))
         let zoneName: String = row["timeZone"]
         let dateText: String = row["startDate"]
         guard let zone = TimeZone(identifier: zoneName), let start = LocalDate(dateText) else { return nil }
@@ -89,10 +95,11 @@ extension ModerationStore {
     }
 
     static func overrides(_ db: Database, endingAfter after: Date) throws -> [RotationOverride] {
-        let statement = try db.cachedStatement(sql: """
-            SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId
-            WHERE endsAt > ? ORDER BY createdAt, rotationOverride.id
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId
+                WHERE endsAt > ? ORDER BY createdAt, rotationOverride.id
+                """)
         return try RotationOverride.fetchAll(statement, arguments: [after])
     }
 
@@ -100,7 +107,8 @@ extension ModerationStore {
         try await writer.read { db in
             try RotationOverride.fetchOne(
                 db,
-                sql: "SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId WHERE rotationOverride.id = ?",
+                sql:
+                    "SELECT rotationOverride.*, staffMember.username FROM rotationOverride JOIN staffMember ON staffMember.id = rotationOverride.staffId WHERE rotationOverride.id = ?",
                 arguments: [id])
         }
     }

@@ -83,7 +83,8 @@ extension ModerationStore {
         try await writer.write { db in
             try db.execute(
                 sql: "UPDATE queueAlert SET overdueCount = ?, oldestCreatedAt = ? WHERE id = ? AND state IN (\(Self.placeholders(QueueAlert.activeStates)))",
-                arguments: StatementArguments([overdueCount, oldestCreatedAt, id] as [any DatabaseValueConvertible]) + StatementArguments(QueueAlert.activeStates.map(\.rawValue)))
+                arguments: StatementArguments([overdueCount, oldestCreatedAt, id] as [any DatabaseValueConvertible])
+                    + StatementArguments(QueueAlert.activeStates.map(\.rawValue)))
             return db.changesCount == 1
         }
     }
@@ -169,9 +170,10 @@ extension ModerationStore {
         let key: String
         switch kind {
         case .notice, .repeat:
-            let told = try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM queueAlertNotice WHERE alertId = ? AND kind IN (?, ?) AND staffId IS NOT NULL",
-                arguments: [alertID, QueueAlertNotice.Kind.notice.rawValue, QueueAlertNotice.Kind.repeat.rawValue]) ?? 0
+            let told =
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM queueAlertNotice WHERE alertId = ? AND kind IN (?, ?) AND staffId IS NOT NULL",
+                    arguments: [alertID, QueueAlertNotice.Kind.notice.rawValue, QueueAlertNotice.Kind.repeat.rawValue]) ?? 0
             key = "alert-\(alertID)-notice-\(told + 1)"
         case .escalation:
             let level = try Int.fetchOne(db, sql: "SELECT escalationLevel FROM queueAlert WHERE id = ?", arguments: [alertID]) ?? 0

@@ -29,7 +29,8 @@ final class RecentSchedule: Sendable {
     func schedule(since: Date, now: Date) -> OnCallSchedule?? {
         copy.withLock { copy -> OnCallSchedule?? in
             guard let copy, now >= copy.readAt, now.timeIntervalSince(copy.readAt) < Self.recentLifetime,
-                since >= copy.coversFrom else {
+                since >= copy.coversFrom
+            else {
                 return .none
             }
             return .some(copy.rotation.map { OnCallSchedule(rotation: $0, overrides: copy.overrides.filter { $0.endsAt > since }) })

@@ -31,10 +31,13 @@ extension ModerationStore {
             for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS count FROM outboxMessage GROUP BY status") {
                 if let state = OutboxMessage.State(rawValue: row["status"]) { outbox[state] = row["count"] }
             }
-            let appends = try Int64.fetchOne(db, sql: """
-                SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'), 0),
-                           COALESCE((SELECT MAX(id) FROM auditEntry), 0))
-                """) ?? 0
+            let appends =
+                try Int64.fetchOne(
+                    db,
+                    sql: """
+                        SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'auditEntry'), 0),
+                                   COALESCE((SELECT MAX(id) FROM auditEntry), 0))
+                        """) ?? 0
             let sessions = try StaffSession.filter(StaffSession.Columns.expiresAt > now).fetchCount(db)
             return OperationsSnapshot(
                 actions: actions, oldestUnfinishedActionAt: oldest, outbox: outbox, auditAppends: appends, activeSessions: sessions)

@@ -3,7 +3,8 @@ import GRDB
 
 extension ModerationStore {
     /// Outbox messages, newest first, optionally of one status or event type.
-    public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) async throws -> [OutboxMessage] {
+    public func outboxMessages(status: OutboxMessage.State? = nil, eventType: OutboxMessage.EventType? = nil, limit: Int = 100) async throws -> [OutboxMessage]
+    {
         try await writer.read { db in
             var request = OutboxMessage.all()
             if let status { request = request.filter(OutboxMessage.Columns.status == status.rawValue) }
@@ -28,7 +29,8 @@ extension ModerationStore {
         guard !messageIDs.isEmpty else { return [:] }
         return try await writer.read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT messageId, COUNT(*) FROM outboxAttempt WHERE messageId IN (\(databaseQuestionMarks(count: messageIDs.count))) GROUP BY messageId",
+                db,
+                sql: "SELECT messageId, COUNT(*) FROM outboxAttempt WHERE messageId IN (\(databaseQuestionMarks(count: messageIDs.count))) GROUP BY messageId",
                 arguments: StatementArguments(messageIDs))
             return Dictionary(uniqueKeysWithValues: rows.map { (row: Row) in (row[0] as String, row[1] as Int) })
         }
@@ -42,7 +44,8 @@ extension ModerationStore {
                 if let state = OutboxMessage.State(rawValue: row[0]) { counts[state] = row[1] }
             }
             let recent = try Row.fetchOne(
-                db, sql: """
+                db,
+                sql: """
                     SELECT COALESCE(SUM(outcome IN ('retry', 'failed')), 0), COALESCE(SUM(outcome = 'delivered'), 0)
                     FROM outboxAttempt WHERE attemptedAt >= ?
                     """, arguments: [since])
@@ -58,12 +61,14 @@ extension ModerationStore {
     /// The soonest time a pending message is due or a sending one's lease runs out.
     public func nextOutboxDueDate() async throws -> Date? {
         try await writer.read { db in
-            try Date.fetchOne(db, sql: """
-                SELECT MIN(due) FROM (
-                    SELECT MIN(nextAttemptAt) AS due FROM outboxMessage WHERE status = 'pending'
-                    UNION ALL
-                    SELECT MIN(leaseExpiresAt) FROM outboxMessage WHERE status = 'sending')
-                """)
+            try Date.fetchOne(
+                db,
+                sql: """
+                    SELECT MIN(due) FROM (
+                        SELECT MIN(nextAttemptAt) AS due FROM outboxMessage WHERE status = 'pending'
+                        UNION ALL
+                        SELECT MIN(leaseExpiresAt) FROM outboxMessage WHERE status = 'sending')
+                    """)
         }
     }
 
@@ -80,7 +85,8 @@ extension ModerationStore {
                 db, sql: "SELECT id FROM outboxMessage WHERE status = 'sending' AND leaseExpiresAt <= ? ORDER BY createdAt, id LIMIT ?",
                 arguments: [now, limit])
             ids += try String.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT id FROM outboxMessage INDEXED BY outboxMessage_pendingOrder
                     WHERE status = 'pending' AND nextAttemptAt <= ? ORDER BY createdAt, id LIMIT ?
                     """, arguments: [now, limit - ids.count])
@@ -99,7 +105,8 @@ extension ModerationStore {
             var held: StatementArguments = [owner, leaseUntil]
             held += StatementArguments(ids)
             return try OutboxMessage.fetchAll(
-                db, sql: "SELECT * FROM outboxMessage WHERE status = 'sending' AND claimedBy = ? AND leaseExpiresAt = ? AND id IN (\(list)) ORDER BY createdAt, id",
+                db,
+                sql: "SELECT * FROM outboxMessage WHERE status = 'sending' AND claimedBy = ? AND leaseExpiresAt = ? AND id IN (\(list)) ORDER BY createdAt, id",
                 arguments: held)
         }
     }
@@ -179,7 +186,8 @@ extension ModerationStore {
         return try await writer.read { db in
             var tokens: [String: Set<String>] = [:]
             let rows = try Row.fetchAll(
-                db, sql: """
+                db,
+                sql: """
                     SELECT messageId, deviceToken FROM outboxAttempt
                     WHERE outcome = 'delivered' AND messageId IN (\(databaseQuestionMarks(count: messageIDs.count)))
                     """, arguments: StatementArguments(messageIDs))
@@ -221,7 +229,8 @@ extension ModerationStore {
         return try copy.write { db in
             var held = 0
             for id in ids {
-                var reason = "Held by the restore of \(restoredAt): it was waiting to be sent when the backup was taken, so it may have gone out after the backup. Send it only if its recipient has not had it; otherwise discard it."
+                var reason =
+                    "Held by the restore of \(restoredAt): it was waiting to be sent when the backup was taken, so it may have gone out after the backup. Send it only if its recipient has not had it; otherwise discard it."
                 if let known = replaced[id] { reason += " " + known }
                 try db.execute(
                     sql: """
@@ -254,13 +263,14 @@ extension ModerationStore {
             var words: [String: String] = [:]
             for message in messages {
                 let when = (message.finishedAt ?? message.nextAttemptAt).formatted(.iso8601)
-                words[message.id] = switch message.status {
-                case .delivered: "The database the restore replaced says it was delivered at \(when)."
-                case .recordedOnly: "The database the restore replaced says Book Corners sent it itself (recorded only) at \(when)."
-                case .pending, .held: "The database the restore replaced says it was still waiting to be sent."
-                case .sending: "The database the restore replaced says it was being sent when that database was last used."
-                case .failed, .noDevice, .discarded: "The database the restore replaced says it ended \(message.status.label.lowercased()) at \(when)."
-                }
+                words[message.id] =
+                    switch message.status {
+                    case .delivered: "The database the restore replaced says it was delivered at \(when)."
+                    case .recordedOnly: "The database the restore replaced says Book Corners sent it itself (recorded only) at \(when)."
+                    case .pending, .held: "The database the restore replaced says it was still waiting to be sent."
+                    case .sending: "The database the restore replaced says it was being sent when that database was last used."
+                    case .failed, .noDevice, .discarded: "The database the restore replaced says it ended \(message.status.label.lowercased()) at \(when)."
+                    }
             }
             return words
         } catch {
@@ -297,12 +307,14 @@ extension ModerationStore {
     /// with its audit entry. Answers what to add to the undo's outcome: `alreadyToldNote` when a
     /// message had gone out (or was being sent), `withdrawnNote` when every one was stopped, "" else.
     func withdrawNotifications(_ db: Database, _ withdrawal: NotificationWithdrawal, undoingActionID: Int64, now: Date) throws -> String {
-        guard let undone = try ModerationAction.fetchOne(
+        guard
+            let undone = try ModerationAction.fetchOne(
                 db, sql: "SELECT * FROM action WHERE targetKind = ? AND targetKey = ? AND state = 'applied' AND id < ? ORDER BY id DESC LIMIT 1",
                 arguments: [withdrawal.targetKind.rawValue, withdrawal.targetKey, undoingActionID]),
             undone.statusWanted == withdrawal.undoneStatus, let undoneID = undone.id
         else { return "" }
-        let messages = try OutboxMessage
+        let messages =
+            try OutboxMessage
             .filter(Column("actionId") == undoneID && OutboxMessage.Columns.eventType == withdrawal.eventType.rawValue)
             .order(OutboxMessage.Columns.createdAt).fetchAll(db)
         let sources = OutboxMessage.State.sources(of: .discarded)

@@ -53,17 +53,18 @@ public struct ReportNote: Codable, Sendable, Equatable, FetchableRecord, Mutable
 enum ReportNoteMigrations {
     static func register(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v18-report-notes") { db in
-            try db.execute(sql: """
-                CREATE TABLE reportNote (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    reportId INTEGER NOT NULL,            -- the backend's report id
-                    authorId INTEGER NOT NULL,
-                    authorUsername TEXT NOT NULL,
-                    text TEXT NOT NULL,
-                    writtenAt DATETIME NOT NULL
-                );
-                CREATE INDEX reportNote_reportId ON reportNote(reportId, id);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE reportNote (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        reportId INTEGER NOT NULL,            -- the backend's report id
+                        authorId INTEGER NOT NULL,
+                        authorUsername TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        writtenAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX reportNote_reportId ON reportNote(reportId, id);
+                    """)
         }
     }
 }

@@ -80,7 +80,8 @@ extension ModerationStore {
     @discardableResult
     public func deleteExpiredSessions(now: Date, idleTimeout: TimeInterval) async throws -> [String] {
         try await writer.write { db in
-            let expired = StaffSession
+            let expired =
+                StaffSession
                 .filter(StaffSession.Columns.expiresAt <= now || StaffSession.Columns.lastSeenAt <= now.addingTimeInterval(-idleTimeout))
             let ids = try String.fetchAll(db, expired.select(StaffSession.Columns.id))
             try expired.deleteAll(db)

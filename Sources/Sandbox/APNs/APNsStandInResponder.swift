@@ -38,7 +38,8 @@ struct APNsStandInResponder: HTTPResponder {
         let rejection = await check(headers: headers, token: token, body: body, authority: request.head.authority ?? "")
         await log.append(
             APNsReceivedPush(
-                deviceToken: token, authority: request.head.authority ?? "", headers: headers.filter { $0.key != "authorization" }, payload: payload, receivedAt: now(),
+                deviceToken: token, authority: request.head.authority ?? "", headers: headers.filter { $0.key != "authorization" }, payload: payload,
+                receivedAt: now(),
                 status: Int(rejection?.status.code ?? 200), reason: rejection?.reason ?? "",
                 httpVersion: context.isHTTP2 ? "HTTP/2" : "HTTP/1.1"),
             connection: context.connection)

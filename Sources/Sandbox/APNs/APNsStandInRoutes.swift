@@ -26,7 +26,8 @@ struct APNsStandInRoutes: Sendable {
             guard let settings = try? JSONDecoder().decode(APNsFaultSettings.self, from: Data(body.readableBytesView)) else {
                 return Self.text(
                     .badRequest,
-                    #"Send a JSON object such as {"unregistered":["<64 hex digits>"],"badDeviceToken":{"<64 hex digits>":"localhost"},"tooManyRequests":1,"unavailable":2,"delayMilliseconds":500,"expireProviderToken":1}."#)
+                    #"Send a JSON object such as {"unregistered":["<64 hex digits>"],"badDeviceToken":{"<64 hex digits>":"localhost"},"tooManyRequests":1,"unavailable":2,"delayMilliseconds":500,"expireProviderToken":1}."#
+                )
             }
             await standIn.faults.apply(settings)
             return try Self.json(await standIn.faults.current())

@@ -75,7 +75,8 @@ struct SandboxError: Error, Sendable {
     private static func tokenNotValid(because reason: String) -> SandboxError {
         SandboxError(
             status: .unauthorized,
-            message: "{'detail': ErrorDetail(string='Given token not valid for any token type', code='token_not_valid'), 'code': ErrorDetail(string='token_not_valid', code='token_not_valid'), 'messages': [{'token_class': ErrorDetail(string='AccessToken', code='token_not_valid'), 'token_type': ErrorDetail(string='access', code='token_not_valid'), 'message': ErrorDetail(string='\(reason)', code='token_not_valid')}]}",
+            message:
+                "{'detail': ErrorDetail(string='Given token not valid for any token type', code='token_not_valid'), 'code': ErrorDetail(string='token_not_valid', code='token_not_valid'), 'messages': [{'token_class': ErrorDetail(string='AccessToken', code='token_not_valid'), 'token_type': ErrorDetail(string='access', code='token_not_valid'), 'message': ErrorDetail(string='\(reason)', code='token_not_valid')}]}",
             details: .none)
     }
 

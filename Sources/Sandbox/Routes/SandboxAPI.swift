@@ -183,9 +183,10 @@ struct SandboxAPI: Sendable {
         // Length is checked before trimming, in characters as Python counts them.
         case .string(let text)? where text.unicodeScalars.count <= 2000: reason = text.trimmingCharacters(in: .whitespacesAndNewlines)
         case .string?:
-            failures.append(FieldFailure(
-                type: "string_too_long", loc: ["body", "payload", "rejection_reason"],
-                msg: "String should have at most 2000 characters", ctx: ["max_length": .int(2000)]))
+            failures.append(
+                FieldFailure(
+                    type: "string_too_long", loc: ["body", "payload", "rejection_reason"],
+                    msg: "String should have at most 2000 characters", ctx: ["max_length": .int(2000)]))
         case _?:
             failures.append(FieldFailure(type: "string_type", loc: ["body", "payload", "rejection_reason"], msg: "Input should be a valid string"))
         }
@@ -282,7 +283,8 @@ struct SandboxAPI: Sendable {
         case .array: return [:]
         default:
             throw SandboxError.validation([
-                FieldFailure(type: "model_attributes_type", loc: ["body", "payload"], msg: "Input should be a valid dictionary or object to extract fields from")
+                FieldFailure(
+                    type: "model_attributes_type", loc: ["body", "payload"], msg: "Input should be a valid dictionary or object to extract fields from")
             ])
         }
     }
@@ -293,9 +295,10 @@ struct SandboxAPI: Sendable {
         switch body[name] {
         case .string(let value)? where value.unicodeScalars.count < minLength:
             let unit = minLength == 1 ? "character" : "characters"
-            failures.append(FieldFailure(
-                type: "string_too_short", loc: ["body", "payload", name], msg: "String should have at least \(minLength) \(unit)",
-                ctx: ["min_length": .int(minLength)]))
+            failures.append(
+                FieldFailure(
+                    type: "string_too_short", loc: ["body", "payload", name], msg: "String should have at least \(minLength) \(unit)",
+                    ctx: ["min_length": .int(minLength)]))
         case .string(let value)?: return value
         case nil: failures.append(FieldFailure(type: "missing", loc: ["body", "payload", name], msg: "Field required"))
         case _?: failures.append(FieldFailure(type: "string_type", loc: ["body", "payload", name], msg: "Input should be a valid string"))
@@ -311,8 +314,9 @@ struct SandboxAPI: Sendable {
             failures.append(FieldFailure(type: "missing", loc: ["body", "payload", name], msg: "Field required"))
         } else {
             let expected = QueryReader.expected(allowed)
-            failures.append(FieldFailure(
-                type: "enum", loc: ["body", "payload", name], msg: "Input should be \(expected)", ctx: ["expected": .text(expected)]))
+            failures.append(
+                FieldFailure(
+                    type: "enum", loc: ["body", "payload", name], msg: "Input should be \(expected)", ctx: ["expected": .text(expected)]))
         }
         return nil
     }

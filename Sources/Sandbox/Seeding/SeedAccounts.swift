@@ -1,4 +1,5 @@
 import GRDB
+
 /// The sandbox's accounts. Passwords are public on purpose: this is demo data.
 public enum SeedAccounts {
     /// The staff account `console demo` prints.

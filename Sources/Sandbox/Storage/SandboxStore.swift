@@ -74,7 +74,8 @@ struct SandboxStore: Sendable {
             if let country = query.country { request = request.filter(LibraryRecord.Columns.country == country.uppercased()) }
             if let source = query.source { request = request.filter(LibraryRecord.Columns.source.like("%\(source)%")) }
             let window = PageWindow(total: try request.fetchCount(db), page: query.page, size: query.pageSize)
-            let rows = try request
+            let rows =
+                try request
                 .order(LibraryRecord.Columns.createdAt.desc, LibraryRecord.Columns.id.desc)
                 .limit(window.size, offset: window.offset)
                 .fetchAll(db)
@@ -190,7 +191,8 @@ struct SandboxStore: Sendable {
                 // A bounding box narrows the candidates in SQL; the great-circle distance decides.
                 let latDelta = Double(near.radiusKm) / 111.0
                 let lngDelta = Double(near.radiusKm) / max(1.0, 111.0 * cos(near.lat * .pi / 180))
-                rows = try request
+                rows =
+                    try request
                     .filter(LibraryRecord.Columns.lat >= near.lat - latDelta && LibraryRecord.Columns.lat <= near.lat + latDelta)
                     .filter(LibraryRecord.Columns.lng >= near.lng - lngDelta && LibraryRecord.Columns.lng <= near.lng + lngDelta)
                     .fetchAll(db)
@@ -210,14 +212,19 @@ struct SandboxStore: Sendable {
     func statistics(now: Date = Date()) throws -> Statistics {
         try writer.read { db in
             let approved = LibraryRecord.filter(LibraryRecord.Columns.status == LibraryStatus.approved.rawValue)
-            let withImage = try Int.fetchOne(db, sql: """
-                SELECT COUNT(*) FROM library l WHERE l.status = 'approved' AND (l.photoUrl != ''
-                  OR EXISTS (SELECT 1 FROM photo p WHERE p.libraryId = l.id AND p.status = 'approved'))
-                """) ?? 0
-            let countries = try Row.fetchAll(db, sql: """
-                SELECT country, COUNT(*) AS count FROM library WHERE status = 'approved'
-                GROUP BY country ORDER BY count DESC, country ASC LIMIT 10
-                """)
+            let withImage =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM library l WHERE l.status = 'approved' AND (l.photoUrl != ''
+                          OR EXISTS (SELECT 1 FROM photo p WHERE p.libraryId = l.id AND p.status = 'approved'))
+                        """) ?? 0
+            let countries = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT country, COUNT(*) AS count FROM library WHERE status = 'approved'
+                    GROUP BY country ORDER BY count DESC, country ASC LIMIT 10
+                    """)
             let dates = try Date.fetchAll(db, approved.select(LibraryRecord.Columns.createdAt).order(LibraryRecord.Columns.createdAt))
             let (series, granularity) = GrowthSeries.cumulative(dates: dates, now: now)
             return Statistics(
@@ -237,11 +244,13 @@ struct SandboxStore: Sendable {
     /// True when some library, report or photo hands out this media path.
     func mediaExists(path: String) throws -> Bool {
         try writer.read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM library WHERE photoUrl = ?1 OR thumbnailUrl = ?1)
-                    OR EXISTS (SELECT 1 FROM photo WHERE photoUrl = ?1 OR thumbnailUrl = ?1)
-                    OR EXISTS (SELECT 1 FROM report WHERE photoUrl = ?1)
-                """, arguments: [path]) ?? false
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM library WHERE photoUrl = ?1 OR thumbnailUrl = ?1)
+                        OR EXISTS (SELECT 1 FROM photo WHERE photoUrl = ?1 OR thumbnailUrl = ?1)
+                        OR EXISTS (SELECT 1 FROM report WHERE photoUrl = ?1)
+                    """, arguments: [path]) ?? false
         }
     }
 

@@ -51,6 +51,7 @@ enum FaultServer {
         Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    static let summary = #"{"pending_libraries_count": 1, "open_reports_count": 2, "pending_photos_count": 3, "total_pending": 6, "total_libraries": 10, "total_users": 4}"#
+    static let summary =
+        #"{"pending_libraries_count": 1, "open_reports_count": 2, "pending_photos_count": 3, "total_pending": 6, "total_libraries": 10, "total_users": 4}"#
     static let me = #"{"id": 2, "username": "staff", "email": "staff@example.com", "is_social_only": false, "is_staff": true}"#
 }

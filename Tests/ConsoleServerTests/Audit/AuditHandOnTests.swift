@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Audit reports people hand on: times a reader can place, names they can tell apart, files
 /// that say what they hold and open intact in a spreadsheet, and a verdict in words.
@@ -72,19 +73,25 @@ struct AuditHandOnTests {
                 headers: [.cookie: browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")], body: nil)
             let bytes = Array(spreadsheet.body.readableBytesView)
             let plain = try await browser.get("/audit/export?format=csv&staff=maria&from=2026-11-01")
-            let hostileName = try await browser.get("/audit/export?format=csv&staff=\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
+            let hostileName = try await browser.get(
+                "/audit/export?format=csv&staff=\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
             let summary = try await browser.get("/audit/summary?format=csv&outcome=applied")
 
             // check: the page offers both CSVs
-            #expect(list.contains(#"<a href="/audit/export?staff=maria&amp;from=2026-11-01&amp;format=spreadsheet-csv" download>CSV for Excel and spreadsheets</a>"#), "\(list)")
+            #expect(
+                list.contains(
+                    #"<a href="/audit/export?staff=maria&amp;from=2026-11-01&amp;format=spreadsheet-csv" download>CSV for Excel and spreadsheets</a>"#),
+                "\(list)")
             #expect(list.contains(#"format=csv" download>plain CSV</a>"#))
             // check: names say what the file holds
-            #expect(spreadsheet.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria-spreadsheet.csv\"")
+            #expect(
+                spreadsheet.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria-spreadsheet.csv\"")
             #expect(plain.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria.csv\"")
             #expect(summary.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-summary-start-to-\(today)-outcome-applied.csv\"")
             let unsafe = try #require(hostileName.headers[.contentDisposition])
             #expect(unsafe == ("attachment; filename=\"book-corners-audit-start-to-\(today)-staff-script-alert-x-script-quoted.csv\""), "\(unsafe)")
-            #expect(unsafe.dropFirst("attachment; filename=\"".count).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) })
+            #expect(
+                unsafe.dropFirst("attachment; filename=\"".count).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) })
             // check: the byte-order mark, then the same CSV, names intact, chain re-verifiable
             #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
             #expect(!plain.html.hasPrefix("\u{FEFF}") && plain.html.hasPrefix("id,recordedAt,"))
@@ -112,7 +119,9 @@ struct AuditHandOnTests {
             // check
             #expect(verified.contains("<strong>Intact.</strong> All ") && verified.contains(" entries are as they were recorded."), "\(verified)")
             #expect(verified.contains("none has been changed, removed or put in another order since it was written"))
-            #expect(verified.contains(#"<label for="head-hash">Head hash (the newest entry's)</label> <input id="head-hash" type="text" readonly value="\#(head)""#))
+            #expect(
+                verified.contains(#"<label for="head-hash">Head hash (the newest entry's)</label> <input id="head-hash" type="text" readonly value="\#(head)""#)
+            )
             #expect(verified.contains("Keep a copy of the head hash somewhere outside the console"))
             #expect(!verified.contains("<script>alert"))
         }
@@ -128,8 +137,9 @@ struct KeyedAuditEntryPageTests {
         defer { keyDirectory.remove() }
         // setup: a 32-byte key only its owner can read
         let keyPath = keyDirectory.path("audit.key")
-        #expect(FileManager.default.createFile(
-            atPath: keyPath, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: keyPath, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600]))
         try await ConsoleFixture.withConsole(configure: { $0.auditKeyPath = keyPath }) { browser, _, directory in
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"), auditKey: try AuditKey.load(path: keyPath))

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HTTPTypes
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Audit pages: browse, entry, verify, export, summary", .timeLimit(.minutes(3)))
 struct AuditPageTests {
@@ -12,13 +13,14 @@ struct AuditPageTests {
     private func appendDecisions(_ count: Int, to directory: TemporaryDirectory, name: (Int) -> String = { "Library \($0)" }) async throws {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
         for index in 1...count {
-            try await store.appendAudit(AuditEntry(
-                recordedAt: Date().addingTimeInterval(Double(index - count)), actorId: 7, actorUsername: index % 2 == 0 ? "zoë" : "amir",
-                action: index % 5 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(1000 + index)",
-                targetSlug: "slug-\(index)", targetName: name(index), statusBefore: "pending",
-                statusAfter: index % 5 == 0 ? "rejected" : "approved", reason: index % 5 == 0 ? "Not a book box, \"really\"" : "",
-                outcome: .applied, backendStatus: 200, requestId: "req-\(index)", clientAddress: "192.0.2.1", userAgent: "test",
-                itemCreatedAt: Date().addingTimeInterval(-86_400 * Double(index % 7 + 1)), actionId: nil))
+            try await store.appendAudit(
+                AuditEntry(
+                    recordedAt: Date().addingTimeInterval(Double(index - count)), actorId: 7, actorUsername: index % 2 == 0 ? "zoë" : "amir",
+                    action: index % 5 == 0 ? "library.reject" : "library.approve", targetKind: "library", targetId: "\(1000 + index)",
+                    targetSlug: "slug-\(index)", targetName: name(index), statusBefore: "pending",
+                    statusAfter: index % 5 == 0 ? "rejected" : "approved", reason: index % 5 == 0 ? "Not a book box, \"really\"" : "",
+                    outcome: .applied, backendStatus: 200, requestId: "req-\(index)", clientAddress: "192.0.2.1", userAgent: "test",
+                    itemCreatedAt: Date().addingTimeInterval(-86_400 * Double(index % 7 + 1)), actionId: nil))
         }
     }
 
@@ -85,7 +87,9 @@ struct AuditPageTests {
             // Entry 1 is the sign-in.
             let page = try await browser.get("/audit/3")
             #expect(page.status == .ok)
-            #expect(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; مكتبة") || page.contains("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; مكتبة"))
+            #expect(
+                page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; مكتبة")
+                    || page.contains("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; مكتبة"))
             #expect(!page.contains("<script>alert"))
             #expect(page.contains(#"href="/libraries/slug-2""#))
             #expect(page.contains(#"href="/audit/2" rel="prev""#) && page.contains(#"href="/audit/4" rel="next""#))
@@ -185,10 +189,11 @@ struct AuditPageTests {
             try await appendDecisions(4, to: directory, name: { "Secret shelf \($0)" })
             let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             try await database.write { db in
-                try db.execute(sql: """
-                    CREATE TRIGGER refuseExportEntries BEFORE INSERT ON auditEntry WHEN NEW.action = '\(AuditEntry.exportAction)'
-                    BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER refuseExportEntries BEFORE INSERT ON auditEntry WHEN NEW.action = '\(AuditEntry.exportAction)'
+                        BEGIN SELECT RAISE(ABORT, 'disk I/O error (test)'); END
+                        """)
             }
 
             // act

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 29, item 11: with another connection holding the write lock (a second console, a
 /// `devices import`), page views that need no write answer at once, the session's touch included.

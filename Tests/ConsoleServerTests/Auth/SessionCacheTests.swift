@@ -1,9 +1,10 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A page view within a moment of the last one finds its session in memory, not in SQLite;
 /// sign-out, revocation, the idle timeout and flashes behave as if every view read the database.
@@ -12,7 +13,9 @@ struct SessionCacheTests {
     private let account = Account(id: 7, username: "staff", email: "staff@example.com", isSocialOnly: false, isStaff: true)
 
     /// A store and a session manager whose copies last `cacheLifetime` (long, so a test sees the copy at work).
-    private func manager(_ directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, cacheLifetime: TimeInterval = 3_600) throws
+    private func manager(
+        _ directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, cacheLifetime: TimeInterval = 3_600
+    ) throws
         -> (ModerationStore, StaffSessions)
     {
         let store = try ModerationStore(path: directory.path("console.sqlite"))
@@ -144,7 +147,8 @@ struct RecentScheduleTests {
         try await here.saveRotation(rotation, audit: audit("rotation.update"), now: now)
         await #expect(try here.onCallSchedule(since: now, now: now)?.member(at: now)?.username == "staff")
         // act 1: an override here shows at once
-        try await here.addOverride(staff: maria, startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3_600), note: "", audit: audit("override.add"), now: now)
+        try await here.addOverride(
+            staff: maria, startsAt: now.addingTimeInterval(-60), endsAt: now.addingTimeInterval(3_600), note: "", audit: audit("override.add"), now: now)
         let afterOverride = try await here.onCallSchedule(since: now, now: now.addingTimeInterval(0.1))?.member(at: now)?.username
         // act 2: a rotation saved elsewhere shows once the copy is older than its lifetime
         let reversed = try Rotation(

@@ -1,4 +1,3 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HTTPTypes
@@ -6,8 +5,10 @@ import Hummingbird
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 12: a session whose backend credentials are refused or cannot be opened
 /// is ended, and the person is sent to sign in (no loop of error pages).

@@ -1,11 +1,12 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 21, "Work is never lost": a session that ends while someone works keeps where they
 /// were going and what they typed, says what was not sent, and is announced before it ends.
@@ -33,7 +34,9 @@ struct SessionExpiryWorkTests {
         return try await browser.post("/sign-in", form: fields + [("login", SeedAccounts.demoStaffUsername), ("password", SeedAccounts.demoStaffPassword)])
     }
 
-    @Test("a rejection confirmed after the session expired: nothing recorded, the sign-in page names it, and after sign-in the same form comes back filled in, sent with one click")
+    @Test(
+        "a rejection confirmed after the session expired: nothing recorded, the sign-in page names it, and after sign-in the same form comes back filled in, sent with one click"
+    )
     func rejectionKeptThroughSignIn() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: the confirmation of a rejection with a long reason, then the session expires
@@ -45,9 +48,11 @@ struct SessionExpiryWorkTests {
             try await expireSessions(directory)
 
             // act: Reject on the confirmation page
-            let sent = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostileReason), ("confirmed", "1"),
-            ])
+            let sent = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostileReason), ("confirmed", "1"),
+                ])
 
             // check: sent to sign in, told what was not sent; nothing recorded, no password or token kept
             #expect(sent.status == .seeOther)
@@ -55,7 +60,9 @@ struct SessionExpiryWorkTests {
             #expect(location.hasPrefix("/sign-in?expired=1&kept="), "\(location)")
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             await #expect(try store.auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing decided")
-            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm") }
+            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
+                try String.fetchAll(db, sql: "SELECT fieldsJSON FROM keptForm")
+            }
             #expect(kept.count == 1 && !kept[0].contains(csrf) && !kept[0].contains("csrf"), "the CSRF token is not kept")
             let name = try await #require(try store.mirroredLibrary(slug: slug)).name
             let signInPage = try await browser.get(location)
@@ -83,7 +90,8 @@ struct SessionExpiryWorkTests {
 
             // check: recorded as a normal decision, once; the kept form is gone
             #expect(done.status == .seeOther, "\(done)")
-            let recorded = try await store.recentDecisions(actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: Date().addingTimeInterval(-600))
+            let recorded = try await store.recentDecisions(
+                actorId: try #require(try store.latestSessionStaffID()), kind: .library, since: Date().addingTimeInterval(-600))
             #expect(recorded.count == 1 && recorded.first?.reason == Self.hostileReason.trimmingCharacters(in: .whitespaces))
             #expect(try await browser.get(unsentPath).status == .notFound, "shown once")
         }
@@ -169,7 +177,9 @@ struct SessionExpiryWorkTests {
             #expect(!location.contains("kept=") && location.contains("not_saved=1"), "\(location)")
             #expect(!(forged.location ?? "").contains("kept="), "\(forged)")
             #expect(try await browser.get(location).contains("the decision you sent was not saved"))
-            let stored = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            let stored = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm")
+            }
             #expect(stored == 0)
         }
     }
@@ -181,7 +191,8 @@ struct SessionExpiryWorkTests {
         // setup
         let store = try ModerationStore(path: directory.path("console.sqlite"))
         let now = Date()
-        try await store.keep(try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
+        try await store.keep(
+            try KeptForm(id: "digest", path: "/libraries/x/decide", ownerStaffId: 7, fields: [.init(name: "decision", value: "approve")], now: now), now: now)
         // act / check
         #expect(try await store.keptForm(id: "digest", ownerStaffId: 8, now: now) == nil)
         #expect(try await !store.spendKeptForm(id: "digest", ownerStaffId: 8))
@@ -199,7 +210,9 @@ struct SessionExpiryWorkTests {
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let chosen = try await store.oldestMirroredLibraries(status: .pending, count: 2)
             let csrf = try #require(try await browser.get("/libraries").csrfToken)
-            let review = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")] + chosen.map { ("item", "\($0.slug)|pending|\(Self.hostileReason.prefix(20))") })
+            let review = try await browser.post(
+                "/libraries/bulk",
+                form: [("csrf", csrf), ("decision", "approve")] + chosen.map { ("item", "\($0.slug)|pending|\(Self.hostileReason.prefix(20))") })
             let fields = review.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
             try #require(fields.filter { $0.0 == "item" }.count == 2)
             try await expireSessions(directory)
@@ -234,7 +247,9 @@ struct SessionExpiryWorkTests {
             // check
             // Nothing kept, but said so, and after signing in the form's page again (its script offers back what was typed there).
             #expect(sent.status == .seeOther && sent.location == "/sign-in?form_not_sent=1&next=%2Flibraries%2F\(slug)", "\(sent.location ?? "")")
-            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm") }
+            let kept = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM keptForm")
+            }
             #expect(kept == 0)
         }
     }
@@ -269,7 +284,9 @@ extension String {
             .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
     }
 
-    @Test("forms sent with no session at all: a rotation edited on its own answer page goes back to On call, and a decision says it was not saved and where it was going")
+    @Test(
+        "forms sent with no session at all: a rotation edited on its own answer page goes back to On call, and a decision says it was not saved and where it was going"
+    )
     func formsWithoutAnySession() async throws {
         try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, _ in
             // setup: a browser that never signed in (its cookie cleared), the page each form was on

@@ -1,9 +1,10 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 17: expired sessions and old sign-in attempts are deleted on a schedule,
 /// and a deleted session's decrypted tokens leave memory with it.

@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 15: the lockout counts attempts as they start, and one account's username
 /// and e-mail together.
@@ -26,7 +27,8 @@ struct SignInLockoutTests {
                         return try await rawHTTP(
                             .POST, origin + "/sign-in",
                             headers: [("Cookie", form.cookie), ("Content-Type", "application/x-www-form-urlencoded")],
-                            body: Array(body.utf8)).status
+                            body: Array(body.utf8)
+                        ).status
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

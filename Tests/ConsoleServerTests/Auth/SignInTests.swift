@@ -1,18 +1,21 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Sign-in, sessions and the rules around them", .timeLimit(.minutes(3)))
 struct SignInTests {
-    @Test("every page but sign-in needs a session and remembers where you were going", arguments: [
-        "/", "/libraries", "/libraries?status=all", "/libraries/some-slug", "/reports", "/photos",
-    ])
+    @Test(
+        "every page but sign-in needs a session and remembers where you were going",
+        arguments: [
+            "/", "/libraries", "/libraries?status=all", "/libraries/some-slug", "/reports", "/photos",
+        ])
     func signInRequired(path: String) async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
             let page = try await browser.get(path)
@@ -127,10 +130,12 @@ struct SignInTests {
         }
     }
 
-    @Test("next= never leads to another host", arguments: [
-        ("//evil.example/path", "/"), ("https://evil.example/", "/"), ("/\\evil.example", "/"), ("javascript:alert(1)", "/"),
-        ("/reports?status=all", "/reports?status=all"), ("", "/"),
-    ])
+    @Test(
+        "next= never leads to another host",
+        arguments: [
+            ("//evil.example/path", "/"), ("https://evil.example/", "/"), ("/\\evil.example", "/"), ("javascript:alert(1)", "/"),
+            ("/reports?status=all", "/reports?status=all"), ("", "/"),
+        ])
     func nextIsLocal(next: String, expected: String) async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
             let answer = try await browser.signIn(next: next)

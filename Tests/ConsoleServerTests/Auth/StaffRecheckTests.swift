@@ -1,13 +1,14 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 13: staff status is asked again (auth/me) every interval, once per staff
 /// member, and people who are no longer staff lose their sessions, on every page.

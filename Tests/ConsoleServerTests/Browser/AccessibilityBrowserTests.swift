@@ -1,14 +1,17 @@
-@testable import ConsoleServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// axe-core, the accessibility engine browsers' own audits build on, over every page at
 /// laptop and phone size: no violation of WCAG 2.1 A and AA (colour contrast included), nor
 /// of axe's best practices.
 @Suite("Accessibility in a real browser", .serialized, .timeLimit(.minutes(8)))
 struct AccessibilityBrowserTests {
-    @Test("axe finds no violation on any page, at 1280×900 and at 390×844; sign-in puts the cursor in the password after a wrong one, and says when someone signed out")
+    @Test(
+        "axe finds no violation on any page, at 1280×900 and at 390×844; sign-in puts the cursor in the password after a wrong one, and says when someone signed out"
+    )
     func axeOnEveryPage() async throws {
         // setup: axe-core's script (the test command installs it; its absence is a failure, not a skip)
         let axe = try AxeCore.source()
@@ -45,9 +48,11 @@ enum AxeCore {
         var candidates: [String] = []
         if let path = ProcessInfo.processInfo.environment["AXE_CORE_JS"], !path.isEmpty { candidates.append(path) }
         for python in ["/usr/bin/env", "/usr/bin/python3"] {
-            let arguments = (python == "/usr/bin/env" ? ["python3"] : []) + [
-                "-c", "import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), 'node_modules', 'axe-core', 'axe.min.js'))",
-            ]
+            let arguments =
+                (python == "/usr/bin/env" ? ["python3"] : []) + [
+                    "-c",
+                    "import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), 'node_modules', 'axe-core', 'axe.min.js'))",
+                ]
             if let path = try? run(python, arguments), !path.isEmpty { candidates.append(path) }
         }
         for path in candidates {

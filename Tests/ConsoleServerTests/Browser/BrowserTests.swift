@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A real browser (headless Chromium) clicks through the console like a staff member.
 @Suite("In a real browser", .serialized, .timeLimit(.minutes(3)))
@@ -84,7 +85,8 @@ struct BrowserTests {
         }
     }
 
-    @Test("keyboard only: the pending queue opens oldest first; approve three, reject one with a preset reason, each time on to the next, never back to the list")
+    @Test(
+        "keyboard only: the pending queue opens oldest first; approve three, reject one with a preset reason, each time on to the next, never back to the list")
     func keyboardTriage() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let store = try ModerationStore(path: directory.path("console.sqlite"))
@@ -155,10 +157,12 @@ struct BrowserTests {
             let rotation = try Rotation(
                 members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
                 startDate: LocalDate(Date(), in: rome).adding(days: -1))
-            try await store.saveRotation(rotation, audit: AuditEntry(
-                recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
-                targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
-                requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
+            try await store.saveRotation(
+                rotation,
+                audit: AuditEntry(
+                    recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
+                    targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
+                    requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
             var configuration = ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory)
             configuration.onCallWatcher = OnCallWatcherConfiguration(interval: 0.5)
             let app = try await buildConsoleApplication(configuration: configuration, logger: ConsoleFixture.quietLogger)

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A submitted name or place may be one word thousands of characters long: it wraps where
 /// it does not fit, the page never grows sideways, and ordinary words are never broken.
@@ -27,32 +28,33 @@ struct LongWordBrowserTests {
                 // act
                 try await browser.go(console + path)
                 _ = try await browser.source(containing: "Bücherschrank")
-                let measured = try await browser.execute(
-                    """
-                    var broken = [];
-                    document.querySelectorAll("main a[dir=auto], main .cell-text, main h1").forEach(function (element) {
-                      var text = element.firstChild;
-                      if (!text || text.nodeType !== Node.TEXT_NODE || text.data.length > 200) { return; }
-                      var at = 0;
-                      text.data.split(/(\\s+)/).forEach(function (word) {
-                        if (word.trim().length > 0) {
-                          var range = document.createRange();
-                          range.setStart(text, at);
-                          range.setEnd(text, at + word.length);
-                          var lines = {};
-                          Array.prototype.forEach.call(range.getClientRects(), function (rect) { if (rect.width > 0) { lines[Math.round(rect.top)] = true; } });
-                          if (Object.keys(lines).length > 1) { broken.push(word); }
-                        }
-                        at += word.length;
-                      });
-                    });
-                    var wide = [];
-                    document.querySelectorAll("body *").forEach(function (element) {
-                      var box = element.getBoundingClientRect();
-                      if (box.width > 0 && box.right > window.innerWidth + 1) { wide.push(element.tagName.toLowerCase() + "." + String(element.className) + " right " + Math.round(box.right)); }
-                    });
-                    return { inner: window.innerWidth, scroll: document.documentElement.scrollWidth, broken: broken.slice(0, 5), wide: wide.slice(-4) };
-                    """) as? [String: Any] ?? [:]
+                let measured =
+                    try await browser.execute(
+                        """
+                        var broken = [];
+                        document.querySelectorAll("main a[dir=auto], main .cell-text, main h1").forEach(function (element) {
+                          var text = element.firstChild;
+                          if (!text || text.nodeType !== Node.TEXT_NODE || text.data.length > 200) { return; }
+                          var at = 0;
+                          text.data.split(/(\\s+)/).forEach(function (word) {
+                            if (word.trim().length > 0) {
+                              var range = document.createRange();
+                              range.setStart(text, at);
+                              range.setEnd(text, at + word.length);
+                              var lines = {};
+                              Array.prototype.forEach.call(range.getClientRects(), function (rect) { if (rect.width > 0) { lines[Math.round(rect.top)] = true; } });
+                              if (Object.keys(lines).length > 1) { broken.push(word); }
+                            }
+                            at += word.length;
+                          });
+                        });
+                        var wide = [];
+                        document.querySelectorAll("body *").forEach(function (element) {
+                          var box = element.getBoundingClientRect();
+                          if (box.width > 0 && box.right > window.innerWidth + 1) { wide.push(element.tagName.toLowerCase() + "." + String(element.className) + " right " + Math.round(box.right)); }
+                        });
+                        return { inner: window.innerWidth, scroll: document.documentElement.scrollWidth, broken: broken.slice(0, 5), wide: wide.slice(-4) };
+                        """) as? [String: Any] ?? [:]
                 // check
                 let inner = measured["inner"] as? Int ?? 0
                 let scroll = measured["scroll"] as? Int ?? Int.max

@@ -1,15 +1,18 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 30, item 1, as a new moderator would do it: the rotation set up in Chromium by
 /// pointing and clicking, and its form sent by the browser itself.
 @Suite("In a real browser: the on-call rotation", .timeLimit(.minutes(3)))
 struct RotationBrowserTests {
-    @Test("a rotation of three is built, reordered and saved by clicking; a mistyped right-to-left name with markup is refused next to the list, which stays, and kept to correct")
+    @Test(
+        "a rotation of three is built, reordered and saved by clicking; a mistyped right-to-left name with markup is refused next to the list, which stays, and kept to correct"
+    )
     func rotationByClicking() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             // setup: maria and jonas have signed in once, so the console knows them; staff opens On call
@@ -48,7 +51,9 @@ struct RotationBrowserTests {
         }
     }
 
-    @Test("after the rotation is changed in the browser, the note typed on Hand-offs is saved, not filed under an old hand-off, and reaches the next person's digest")
+    @Test(
+        "after the rotation is changed in the browser, the note typed on Hand-offs is saved, not filed under an old hand-off, and reaches the next person's digest"
+    )
     func noteAfterRotationChange() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             // setup: staff handed over to maria five minutes ago under the old rotation (its "shift 0")

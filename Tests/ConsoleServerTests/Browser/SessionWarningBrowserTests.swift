@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 21: a few minutes before an idle session ends, the page says so (script), and times
 /// of day read in the viewer's zone; without script the footer says when it ends.
@@ -33,13 +34,14 @@ struct SessionWarningBrowserTests {
                     #expect(page.contains("Your session ends in 4 minutes unless you open a page or stay signed in."), "\(page.suffix(2000))")
                     #expect(page.contains(">Stay signed in</button>"))
                     // It stays in view however far down the page the moderator is (typing a reason, say).
-                    let inView = try await browser.execute(
-                        """
-                        document.body.style.minHeight = "4000px";
-                        window.scrollTo(0, 3000);
-                        var box = document.querySelector(".session-warning").getBoundingClientRect();
-                        return box.top >= 0 && box.bottom <= window.innerHeight;
-                        """) as? Bool
+                    let inView =
+                        try await browser.execute(
+                            """
+                            document.body.style.minHeight = "4000px";
+                            window.scrollTo(0, 3000);
+                            var box = document.querySelector(".session-warning").getBoundingClientRect();
+                            return box.top >= 0 && box.bottom <= window.innerHeight;
+                            """) as? Bool
                     #expect(inView == true, "the warning is in view when scrolled down")
                     let footer = try #require(page.range(of: #"<span class="session-end""#).map { String(page[$0.lowerBound...].prefix(400)) })
                     #expect(footer.contains("Signed in until <time") && !footer.contains(" UTC</time>"), "\(footer)")
@@ -81,10 +83,13 @@ struct SessionWarningBrowserTests {
         }
     }
 
-    @Test("a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent; signing out forgets it")
+    @Test(
+        "a reason typed while the session was signed out elsewhere comes back after signing in again, on the same library's page, with a note; nothing was sent; signing out forgets it"
+    )
     func typedReasonSurvivesASignOutElsewhere() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
-            let slug = try await #require(try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let slug = try await #require(
+                try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             let typed = "Checked twice: the address is a school yard, not a book box. ✓ مكتبة"
             // setup: a long reason typed on the library's page
             try await browser.signInAsStaff(console: console)
@@ -118,16 +123,20 @@ struct SessionWarningBrowserTests {
             #expect(after == "")
             // Signing out forgets what was typed in this tab: the next person at this screen never gets it.
             try await browser.type("A reason nobody else should see", into: "#reason")
-            let keptBefore = try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
+            let keptBefore =
+                try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
             #expect(keptBefore == 1)
             try await browser.click("form[action='/sign-out'] button")
             _ = try await browser.currentURL { $0.contains("/sign-in") }
-            let keptAfter = try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
+            let keptAfter =
+                try await browser.execute("return Object.keys(sessionStorage).filter(function (k) { return k.indexOf('typed:') === 0; }).length;") as? Int
             #expect(keptAfter == 0)
         }
     }
 
-    @Test("a staff note typed before the session cookie was deleted: sign-in says it was not saved and where it was going, returns to the report, and the note is back in its box; saved once sent")
+    @Test(
+        "a staff note typed before the session cookie was deleted: sign-in says it was not saved and where it was going, returns to the report, and the note is back in its box; saved once sent"
+    )
     func staffNoteSurvivesALostCookie() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let id = try #require(try await ModerationStore(path: directory.path("console.sqlite")).mirroredReports(status: nil, limit: 1, offset: 0).first?.id)

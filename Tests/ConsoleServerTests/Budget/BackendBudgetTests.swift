@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import BookCornersAPI
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The backend budget kept in the database: two budgets on one file stand for two console
 /// processes (each opens the file itself), and whatever either claims the other sees.
@@ -70,7 +71,8 @@ struct BackendBudgetTests {
         #expect(await pair[1].admit(list, budget: .standard, firstOfCall: true) == nil, "the check reserved before spends its reservation")
         #expect(await pair[0].admit(list, budget: .standard, firstOfCall: true) != nil, "nothing reserved in that process, and nothing left")
         let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let spent = try await store.backendBudgetSpending(scope: MirrorScope.photoList.rawValue, pool: BackendBudget.mirrorPool, windowIndex: pair[0].windowIndex(at: Self.midWindow))
+        let spent = try await store.backendBudgetSpending(
+            scope: MirrorScope.photoList.rawValue, pool: BackendBudget.mirrorPool, windowIndex: pair[0].windowIndex(at: Self.midWindow))
         #expect(spent == BudgetSpending(spent: 30, reserveSpent: 6))
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import ModerationStore
 import NIOHTTP1
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,15 +18,16 @@ struct SharedBudgetTests {
     private static let testAddress = "198.51.100.9"
 
     private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> SpawnedProcess {
-        try ConsoleBinary.start([
-            "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
-            "--backend-url", backend.absoluteString, "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-            "--log-level", "error",
-            // The sandbox's limits, in 20-s windows: the console's share is 30 reads per scope, 6 of them kept for decision checks.
-            "--mirror-backend-window", String(Self.window), "--mirror-backend-limit", "60",
-            // A mirror that wants more than its share: queue fronts every second, passes back to back.
-            "--mirror-first-page-interval", "1", "--mirror-pending-interval", "2", "--mirror-tick-interval", "0.2", "--mirror-pass-interval", "1",
-        ], in: URL(fileURLWithPath: directory.path("")), log: directory.path("console-\(port).log"))
+        try ConsoleBinary.start(
+            [
+                "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
+                "--backend-url", backend.absoluteString, "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+                "--log-level", "error",
+                // The sandbox's limits, in 20-s windows: the console's share is 30 reads per scope, 6 of them kept for decision checks.
+                "--mirror-backend-window", String(Self.window), "--mirror-backend-limit", "60",
+                // A mirror that wants more than its share: queue fronts every second, passes back to back.
+                "--mirror-first-page-interval", "1", "--mirror-pending-interval", "2", "--mirror-tick-interval", "0.2", "--mirror-pass-interval", "1",
+            ], in: URL(fileURLWithPath: directory.path("")), log: directory.path("console-\(port).log"))
     }
 
     @Test("two console processes on one database for two windows: every scope at or under its share, and 20 decisions from both meet no 429")

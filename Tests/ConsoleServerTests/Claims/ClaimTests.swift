@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Claims: “I'm reviewing this” seen by colleagues, decide anyway, take-over audited", .timeLimit(.minutes(3)))
 struct ClaimTests {
@@ -58,9 +59,11 @@ struct ClaimTests {
             #expect(detail.contains(#"<form method="post" action="/libraries/\#(slug)/take-over" class="claim-form">"#))
             // act: maria approves from the detail page
             let key = try #require(detail.field("key", after: "/libraries/\(slug)/decide"))
-            let ask = try await maria.post("/libraries/\(slug)/decide", form: [
-                ("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve"),
-            ])
+            let ask = try await maria.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve"),
+                ])
             // check: asked first, nothing recorded yet
             #expect(ask.status == .ok && ask.contains("is reviewing this — decide anyway?"), "\(ask)")
             #expect(ask.contains(#"<span class="claim-holder">staff</span>"#))
@@ -91,10 +94,12 @@ struct ClaimTests {
             let detail = try await browser.get("/libraries/\(slug)")
             #expect(detail.contains("<strong>You are reviewing</strong> · 15 min left"))
             // act
-            let answer = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: "/libraries/\(slug)/decide") ?? ""), ("seen", "pending"),
-                ("decision", "approve"),
-            ])
+            let answer = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: "/libraries/\(slug)/decide") ?? ""), ("seen", "pending"),
+                    ("decision", "approve"),
+                ])
             // check
             #expect(answer.status == .seeOther, "\(answer)")
             #expect(try await store(directory).claims(on: .init(kind: .library, key: slug)).map(\.state) == [.decided])
@@ -112,10 +117,12 @@ struct ClaimTests {
             let detail = try await maria.get("/libraries/\(slug)")
             let reason = #"Not a library. <b>"Quoted"</b> 📚"#
             // act: the reject confirmation, as before
-            let confirm = try await maria.post("/libraries/\(slug)/decide", form: [
-                ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: #"class="reject-form""#) ?? ""), ("seen", "pending"),
-                ("decision", "reject"), ("reason", reason),
-            ])
+            let confirm = try await maria.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: #"class="reject-form""#) ?? ""), ("seen", "pending"),
+                    ("decision", "reject"), ("reason", reason),
+                ])
             #expect(confirm.contains("<h1>Reject <span dir=\"auto\""), "the confirmation names the library")
             let ask = try await maria.post("/libraries/\(slug)/decide", form: confirm.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide"))
             #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
@@ -151,9 +158,11 @@ struct ClaimTests {
             #expect(resent.contains { $0 == ("quick", "pending") }, "\(resent)")
             #expect(try await maria.post("/libraries/\(first)/decide", form: resent).status == .seeOther)
             // act: the bulk confirmation of the second
-            let confirm = try await maria.post("/libraries/bulk", form: [
-                ("csrf", hers.csrfToken ?? ""), ("decision", "approve"), ("item", "\(second)|pending|Name"),
-            ])
+            let confirm = try await maria.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", hers.csrfToken ?? ""), ("decision", "approve"), ("item", "\(second)|pending|Name"),
+                ])
             // check: listed with who reviews it; confirming decides it
             #expect(confirm.contains("Someone else is reviewing this library"), "\(confirm)")
             #expect(confirm.contains(#"<span class="flag claim-flag">staff is reviewing · 15 min left</span>"#))
@@ -194,9 +203,11 @@ struct ClaimTests {
             let his = try await browser.get("/reports")
             #expect(his.item(containing: "/reports/\(id)/take-over").contains(#"<strong class="claim-holder">maria</strong> is reviewing"#))
             // A confirmation of the claim as it was (staff's own, say, in another tab) takes nothing over.
-            let stale = try await browser.post("/reports/\(id)/take-over", form: [
-                ("csrf", his.csrfToken ?? ""), ("claim", ask.field("claim") ?? ""), ("back", "/reports"), ("confirmed", "1"),
-            ])
+            let stale = try await browser.post(
+                "/reports/\(id)/take-over",
+                form: [
+                    ("csrf", his.csrfToken ?? ""), ("claim", ask.field("claim") ?? ""), ("back", "/reports"), ("confirmed", "1"),
+                ])
             #expect(stale.status == .seeOther)
             let changed = try await browser.get("/reports")
             #expect(changed.contains("maria is reviewing report \(id) on ") && changed.contains(" now (the claim changed since you asked)"))

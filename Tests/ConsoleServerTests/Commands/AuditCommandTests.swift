@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
 
 /// The real `console audit …` commands, run as a person would run them.
 @Suite("console audit: verify, export, summary, prune", .timeLimit(.minutes(3)))
@@ -17,11 +17,12 @@ struct AuditCommandTests {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...count {
-            try await store.appendAudit(AuditEntry(
-                recordedAt: start.addingTimeInterval(Double(index) * 86_400), actorId: 3, actorUsername: "staff", action: "library.approve",
-                targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Café, \"Nº \(index)\"",
-                statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
-                requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: start, actionId: nil))
+            try await store.appendAudit(
+                AuditEntry(
+                    recordedAt: start.addingTimeInterval(Double(index) * 86_400), actorId: 3, actorUsername: "staff", action: "library.approve",
+                    targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Café, \"Nº \(index)\"",
+                    statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
+                    requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: start, actionId: nil))
         }
         return path
     }
@@ -107,11 +108,12 @@ struct AuditCommandTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try await decisions(6, in: directory)
-        try await ModerationStore(path: path).appendAudit(AuditEntry(
-            recordedAt: Date(timeIntervalSince1970: 1_790_900_000), actorId: nil, actorUsername: "=HYPERLINK(\"http://evil.example/?x\",\"Click\")",
-            action: "session.signIn", targetKind: "session", targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "",
-            reason: "", outcome: .failed, outcomeDetail: "wrong credentials", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
-            userAgent: "'=already quoted", itemCreatedAt: nil, actionId: nil))
+        try await ModerationStore(path: path).appendAudit(
+            AuditEntry(
+                recordedAt: Date(timeIntervalSince1970: 1_790_900_000), actorId: nil, actorUsername: "=HYPERLINK(\"http://evil.example/?x\",\"Click\")",
+                action: "session.signIn", targetKind: "session", targetId: "", targetSlug: "", targetName: "", statusBefore: "", statusAfter: "",
+                reason: "", outcome: .failed, outcomeDetail: "wrong credentials", backendStatus: nil, requestId: "r7", clientAddress: "192.0.2.7",
+                userAgent: "'=already quoted", itemCreatedAt: nil, actionId: nil))
         let csv = directory.path("all.csv")
         let ndjson = directory.path("all.ndjson")
         #expect(try console("audit", "export", "--database", path, "--format", "csv", "--output", csv).status == 0)
@@ -173,18 +175,19 @@ struct AuditCommandTests {
         _ = try ModerationStore(path: path)
         let queue = try DatabaseQueue.waiting(path: path)
         try queue.write { db in
-            try db.execute(sql: """
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-                INSERT INTO auditEntry (id, recordedAt, actorId, actorUsername, action, targetKind, targetId, targetSlug, targetName,
-                    statusBefore, statusAfter, reason, outcome, backendStatus, requestId, clientAddress, userAgent, itemCreatedAt,
-                    actionId, previousHash, hash)
-                SELECT i, strftime('%Y-%m-%d %H:%M:%f', 1700000000 + i, 'unixepoch'), 2, 'staff', 'library.approve', 'library',
-                    i, 'some-library-slug-' || i, 'A library, "quoted", with a long enough name ' || i, 'pending', 'approved',
-                    'A reason that is a sentence or two long, as staff write them, with, commas.', 'applied', 200,
-                    lower(hex(randomblob(16))), '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126 Safari/537.36',
-                    strftime('%Y-%m-%d %H:%M:%f', 1690000000 + i, 'unixepoch'), NULL, lower(hex(randomblob(32))), lower(hex(randomblob(32)))
-                FROM n
-                """, arguments: [count])
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                    INSERT INTO auditEntry (id, recordedAt, actorId, actorUsername, action, targetKind, targetId, targetSlug, targetName,
+                        statusBefore, statusAfter, reason, outcome, backendStatus, requestId, clientAddress, userAgent, itemCreatedAt,
+                        actionId, previousHash, hash)
+                    SELECT i, strftime('%Y-%m-%d %H:%M:%f', 1700000000 + i, 'unixepoch'), 2, 'staff', 'library.approve', 'library',
+                        i, 'some-library-slug-' || i, 'A library, "quoted", with a long enough name ' || i, 'pending', 'approved',
+                        'A reason that is a sentence or two long, as staff write them, with, commas.', 'applied', 200,
+                        lower(hex(randomblob(16))), '203.0.113.7', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126 Safari/537.36',
+                        strftime('%Y-%m-%d %H:%M:%f', 1690000000 + i, 'unixepoch'), NULL, lower(hex(randomblob(32))), lower(hex(randomblob(32)))
+                    FROM n
+                    """, arguments: [count])
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,11 +26,12 @@ struct CommandLockTests {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...count {
-            try await store.appendAudit(AuditEntry(
-                recordedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(index)), actorId: 3, actorUsername: "staff",
-                action: "library.approve", targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Corner \(index)",
-                statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r\(index)",
-                clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil))
+            try await store.appendAudit(
+                AuditEntry(
+                    recordedAt: Date(timeIntervalSince1970: 1_600_000_000 + Double(index)), actorId: 3, actorUsername: "staff",
+                    action: "library.approve", targetKind: "library", targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "Corner \(index)",
+                    statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r\(index)",
+                    clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil))
         }
         try Self.export.write(toFile: directory.path("devices.json"), atomically: true, encoding: .utf8)
         #expect(try console("devices", "import", directory.path("devices.json"), "--database", path).status == 0)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The built `console` finds its templates and static files wherever it is started from.
 @Suite("The console binary runs from any working directory", .serialized, .timeLimit(.minutes(3)))
@@ -65,7 +65,9 @@ struct ConsoleBinaryTests {
                 ConsoleBinary.path, [command, "--database", directory.path("console.sqlite"), "--port", "0", "--claim-minutes", minutes])
             // check
             #expect(run.status != 0, "\(command)")
-            #expect(run.errorOutput.contains("--claim-minutes (CONSOLE_CLAIM_MINUTES) must be 1 to 1440 minutes, got \(minutes)."), "\(command): \(run.errorOutput)")
+            #expect(
+                run.errorOutput.contains("--claim-minutes (CONSOLE_CLAIM_MINUTES) must be 1 to 1440 minutes, got \(minutes)."), "\(command): \(run.errorOutput)"
+            )
         }
     }
 
@@ -105,7 +107,9 @@ struct ConsoleBinaryTests {
     }
 
     /// Starts the console, reads the sign-in page and the stylesheet, stops it.
-    private func pages(_ executable: String, _ arguments: [String], in workingDirectory: URL, port: Int, log: String) async throws -> (signIn: String, css: String) {
+    private func pages(
+        _ executable: String, _ arguments: [String], in workingDirectory: URL, port: Int, log: String
+    ) async throws -> (signIn: String, css: String) {
         let console = try ConsoleBinary.start(arguments, executable: executable, in: workingDirectory, log: log)
         defer { ConsoleBinary.stop(console) }
         try await ConsoleBinary.waitUntilUp(console, port: port, log: log)

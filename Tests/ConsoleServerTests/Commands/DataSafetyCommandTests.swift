@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
 
 /// `console backup`, `console restore` and the keyed audit chain, run as the built binary
 /// the way an operator runs them, against real SQLite files and a real `console serve`.
@@ -16,11 +16,12 @@ struct DataSafetyCommandTests {
     private func decisions(_ count: Int, at path: String, key: AuditKey? = nil) async throws {
         let store = try ModerationStore(path: path, auditKey: key)
         for index in 1...count {
-            try await store.appendAudit(AuditEntry(
-                recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library",
-                targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "<script>alert(\"\(index)\")</script> مكتبة 📚",
-                statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
-                requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil))
+            try await store.appendAudit(
+                AuditEntry(
+                    recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library",
+                    targetId: "\(index)", targetSlug: "slug-\(index)", targetName: "<script>alert(\"\(index)\")</script> مكتبة 📚",
+                    statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200,
+                    requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil))
         }
     }
 
@@ -66,8 +67,10 @@ struct DataSafetyCommandTests {
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
-            ["serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
-             "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles],
+            [
+                "serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
+                "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+            ],
             in: directory.url, log: log)
         defer { ConsoleBinary.stop(serve) }
         try await ConsoleBinary.waitUntilUp(serve, port: port, log: log)
@@ -102,8 +105,10 @@ struct DataSafetyCommandTests {
         let port = try FreePort.find()
         let log = directory.path("serve.log")
         let serve = try ConsoleBinary.start(
-            ["serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
-             "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--audit-key", key],
+            [
+                "serve", "--no-metrics", "--database", database, "--port", String(port), "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
+                "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--audit-key", key,
+            ],
             in: directory.url, log: log)
         defer { ConsoleBinary.stop(serve) }
         try await ConsoleBinary.waitUntilUp(serve, port: port, log: log)

@@ -1,7 +1,7 @@
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
 
 /// The real `console devices …` commands, on a real database, with Book Corners' own export.
 @Suite("console devices: import, list, remove", .timeLimit(.minutes(3)))
@@ -125,12 +125,13 @@ struct DevicesCommandTests {
         // check
         #expect(all.status == 0, "\(all.errorOutput)")
         let lines = all.output.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
-        #expect(lines == [
-            "ID USER ENVIRONMENT STATUS LAST SUCCESS SOURCE TOKEN",
-            "3 3 production unregistered: Unregistered never staff b2b2b2b2…b2b2",
-            "2 7 sandbox active never import 0f0f0f0f…0f0f",
-            "1 7 production active never import a1a1a1a1…a1a1",
-        ])
+        #expect(
+            lines == [
+                "ID USER ENVIRONMENT STATUS LAST SUCCESS SOURCE TOKEN",
+                "3 3 production unregistered: Unregistered never staff b2b2b2b2…b2b2",
+                "2 7 sandbox active never import 0f0f0f0f…0f0f",
+                "1 7 production active never import a1a1a1a1…a1a1",
+            ])
         #expect(!all.output.contains(Self.alicePhone), "whole tokens stay out of terminals and logs")
         #expect(user7.output.split(separator: "\n").count == 3)
         #expect(nobody.status == 0 && nobody.output == "User 99 has no devices.\n")

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// `console oncall show`, run as the built binary against a real database file.
 @Suite("console oncall", .timeLimit(.minutes(2)))

@@ -1,7 +1,7 @@
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
 
 /// The real `console oncall digest` command, run as a person would run it.
 @Suite("console oncall digest", .timeLimit(.minutes(3)))
@@ -24,10 +24,14 @@ struct OnCallDigestCommandTests {
             decisionsByPerson: [.init(key: "alice", count: 2)], queues: nil, alerts: [], outsideChanges: [], outsideChangeCount: 0, note: nil)
         let planned = ShiftHandoff.Planned(
             startsAt: endsAt.addingTimeInterval(-86_400), endsAt: endsAt, outgoing: alice, incoming: bob, digest: digest, builtAt: endsAt)
-        let handoff = try #require(try await store.recordHandoff(planned) { _ in
-            OutboxMessage(id: "m", actionId: nil, recipientUserId: 2, eventType: .shiftHandoff, payload: "{}", headers: "{}", createdAt: endsAt, dedupeKey: "handoff-1")
-        })
-        try await store.addHandoffFollowUp(handoffID: handoff.id, author: alice, text: "Done.", audit: audit("handoff.followUp"), now: endsAt.addingTimeInterval(60))
+        let handoff = try #require(
+            try await store.recordHandoff(planned) { _ in
+                OutboxMessage(
+                    id: "m", actionId: nil, recipientUserId: 2, eventType: .shiftHandoff, payload: "{}", headers: "{}", createdAt: endsAt,
+                    dedupeKey: "handoff-1")
+            })
+        try await store.addHandoffFollowUp(
+            handoffID: handoff.id, author: alice, text: "Done.", audit: audit("handoff.followUp"), now: endsAt.addingTimeInterval(60))
         let stored = try await #require(try store.shiftHandoff(id: handoff.id))
         // act
         let run = try ChildProcess.run(Self.binary, ["oncall", "digest", "--handoff", String(handoff.id), "--database", path])

@@ -2,8 +2,9 @@ import Foundation
 import ModerationStore
 import NIOHTTP1
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,10 @@ import Glibc
 struct OperationsBinaryTests {
     private func startSandbox(port: Int, directory: TemporaryDirectory) throws -> SpawnedProcess {
         try ConsoleBinary.start(
-            ["sandbox", "--port", String(port), "--sandbox-database", directory.path("sandbox.sqlite"), "--no-apns-stand-in",
-             "--libraries", "40", "--log-level", "error"],
+            [
+                "sandbox", "--port", String(port), "--sandbox-database", directory.path("sandbox.sqlite"), "--no-apns-stand-in",
+                "--libraries", "40", "--log-level", "error",
+            ],
             in: directory.url, log: directory.path("sandbox.log"))
     }
 
@@ -31,9 +34,11 @@ struct OperationsBinaryTests {
         port: Int, metricsPort: Int, backend: String, directory: TemporaryDirectory, extra: [String] = []
     ) throws -> SpawnedProcess {
         try ConsoleBinary.start(
-            ["serve", "--port", String(port), "--metrics-port", String(metricsPort), "--database", directory.path("console.sqlite"),
-             "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-             "--mirror-backend-limit", "10000", "--mirror-backend-window", "2"] + extra,
+            [
+                "serve", "--port", String(port), "--metrics-port", String(metricsPort), "--database", directory.path("console.sqlite"),
+                "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+            ] + extra,
             in: directory.url, log: directory.path("console.log"))
     }
 
@@ -96,9 +101,12 @@ struct OperationsBinaryTests {
         try await SandboxFixture.run(rateLimits: limits) { sandbox in
             let origin = sandbox.baseURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
             // A slow backend: every PATCH and the second sign-in take 3 s.
-            try await FaultingProxy.run(to: origin, plan: { method, path, call in
-                method == .patch || (path.hasSuffix("/auth/login") && call == 2) ? .passAfter(.seconds(3)) : .pass
-            }) { proxy, proxyOrigin in
+            try await FaultingProxy.run(
+                to: origin,
+                plan: { method, path, call in
+                    method == .patch || (path.hasSuffix("/auth/login") && call == 2) ? .passAfter(.seconds(3)) : .pass
+                }
+            ) { proxy, proxyOrigin in
                 let (port, metricsPort) = (try FreePort.find(), try FreePort.find())
                 let console = try startConsole(
                     port: port, metricsPort: metricsPort, backend: proxyOrigin, directory: directory,

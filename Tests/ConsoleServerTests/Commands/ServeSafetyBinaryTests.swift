@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,10 +17,15 @@ struct ServeSafetyBinaryTests {
     }
 
     /// `console serve` on `database` against a backend that is never there, with `extra` flags.
-    private func serve(_ database: String, port: Int, directory: TemporaryDirectory, log: String, extra: [String] = [], environment: [String] = []) throws -> SpawnedProcess {
-        let arguments = ["serve", "--no-metrics", "--no-mirror", "--no-watch", "--database", database, "--port", String(port),
-                         "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
-                         "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles] + extra
+    private func serve(
+        _ database: String, port: Int, directory: TemporaryDirectory, log: String, extra: [String] = [], environment: [String] = []
+    ) throws -> SpawnedProcess {
+        let arguments =
+            [
+                "serve", "--no-metrics", "--no-mirror", "--no-watch", "--database", database, "--port", String(port),
+                "--backend-url", "http://127.0.0.1:1/api/v1/", "--log-level", "error",
+                "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+            ] + extra
         if environment.isEmpty { return try ConsoleBinary.start(arguments, in: directory.url, log: log) }
         return try ConsoleBinary.start(environment + [ConsoleBinary.path] + arguments, executable: "/usr/bin/env", in: directory.url, log: log)
     }
@@ -29,11 +35,12 @@ struct ServeSafetyBinaryTests {
         let path = directory.path("console.sqlite")
         let store = try ModerationStore(path: path)
         for index in 1...3 {
-            try await store.appendAudit(AuditEntry(
-                recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "\(index)",
-                targetSlug: "s\(index)", targetName: "Corner \(index)", statusBefore: "pending", statusAfter: "approved", reason: "",
-                outcome: .applied, backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
-                itemCreatedAt: nil, actionId: nil))
+            try await store.appendAudit(
+                AuditEntry(
+                    recordedAt: Date(), actorId: 3, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "\(index)",
+                    targetSlug: "s\(index)", targetName: "Corner \(index)", statusBefore: "pending", statusAfter: "approved", reason: "",
+                    outcome: .applied, backendStatus: 200, requestId: "r\(index)", clientAddress: "127.0.0.1", userAgent: "test",
+                    itemCreatedAt: nil, actionId: nil))
         }
         let queue = try DatabaseQueue.waiting(path: path)
         try await queue.writeWithoutTransaction { db in _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -56,7 +63,8 @@ struct ServeSafetyBinaryTests {
         (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
     }
 
-    @Test("a damaged database: serve refuses to start, naming the restore command; the named command restores the backup and serve then starts, every file 0600")
+    @Test(
+        "a damaged database: serve refuses to start, naming the restore command; the named command restores the backup and serve then starts, every file 0600")
     func damagedDatabaseRefused() async throws {
         // setup: a backup, then pages of the database overwritten
         let directory = try TemporaryDirectory()

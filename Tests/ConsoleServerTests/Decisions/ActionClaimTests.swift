@@ -1,10 +1,11 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Two console processes on one database (a rolling deploy): each decision is claimed by one.
 @Suite("Actions claimed by one runner at a time", .timeLimit(.minutes(3)))
@@ -23,7 +24,8 @@ struct ActionClaimTests {
                     let tokens = try await first.client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
                     let account = try await first.client.me(StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh))
                     _ = try await first.sessions.start(account: account, tokens: tokens, clientAddress: "127.0.0.1", userAgent: "test")
-                    let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken()).jsonObject()
+                    let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: try await sandbox.accessToken())
+                        .jsonObject()
                     let items = ((list?["items"] as? [[String: Any]]) ?? []).prefix(16)
                     let slugs = items.compactMap { $0["slug"] as? String }
                     // Only a library someone submitted has someone to tell.
@@ -31,10 +33,14 @@ struct ActionClaimTests {
                     #expect(slugs.count == 16)
                     var ids: [Int64] = []
                     for slug in slugs {
-                        ids.append(try #require(try await first.store.enqueue(ModerationAction(
-                            idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
-                            targetKey: slug, statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "test",
-                            clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id))
+                        ids.append(
+                            try #require(
+                                try await first.store.enqueue(
+                                    ModerationAction(
+                                        idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
+                                        targetKey: slug, statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "test",
+                                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())
+                                ).id))
                     }
 
                     // act: both work through the same due actions at the same time, a few passes each

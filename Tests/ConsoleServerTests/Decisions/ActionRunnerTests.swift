@@ -1,5 +1,4 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import Hummingbird
@@ -8,8 +7,10 @@ import Logging
 import ModerationStore
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("ActionRunner outcomes", .timeLimit(.minutes(3)))
 struct ActionRunnerTests {
@@ -63,7 +64,8 @@ struct ActionRunnerTests {
         try await dependencies.mirror?.client.shutdown()
     }
 
-    private func action(_ account: Account, slug: String, seen: ItemStatus = .pending, wanted: ItemStatus = .approved, actorId: Int? = nil) -> ModerationAction {
+    private func action(_ account: Account, slug: String, seen: ItemStatus = .pending, wanted: ItemStatus = .approved, actorId: Int? = nil) -> ModerationAction
+    {
         ModerationAction(
             idempotencyKey: UUID().uuidString, actorId: actorId ?? account.id, actorUsername: account.username, targetKind: .library,
             targetKey: slug, statusSeen: seen, statusWanted: wanted, reason: "", requestId: "test", clientAddress: "127.0.0.1",
@@ -186,7 +188,8 @@ struct ActionRunnerTests {
 
     @Test("429: the rest wait until the window says, then go")
     func rateLimited() async throws {
-        try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) { dependencies, sandbox, account in
+        try await withRunner(rateLimits: RateLimitPolicy(windowSeconds: 4, reads: 1_000, writes: 1, logins: 100, refreshes: 100)) {
+            dependencies, sandbox, account in
             let slugs = try await pendingSlugs(sandbox, 2)
             try await waitPastBoundary(window: 4)
             var ids: [Int64] = []
@@ -252,13 +255,16 @@ struct ActionRunnerTests {
         }
     }
 
-    @Test("a PATCH whose answer is lost (forwarded, then the connection dropped): confirmed on re-check with the status seen before, its push recorded only, nothing at APNs")
+    @Test(
+        "a PATCH whose answer is lost (forwarded, then the connection dropped): confirmed on re-check with the status seen before, its push recorded only, nothing at APNs"
+    )
     func lostAnswerConfirmedWithoutSecondPush() async throws {
         try await APNsStandInFixture.run { apns in
             try await withRunner(behindProxy: firstLibraryPatch(.dropAnswerAfterForwarding)) { dependencies, sandbox, account, proxy in
                 // setup: the submitter has a phone
                 let (slug, submitter) = try #require(try await pendingLibraries(sandbox, 1).first)
-                try await dependencies.store.addDevice(userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
+                try await dependencies.store.addDevice(
+                    userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
                 let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
                 // act: the PATCH lands but its answer never comes; the next pass re-checks
                 try await dependencies.runner.workThroughDueActions()
@@ -392,7 +398,8 @@ struct ActionRunnerTests {
                 let libraryID = try Int.fetchOne(db, sql: "SELECT MIN(id) FROM library") ?? 1
                 for index in 0..<1_100 {
                     try db.execute(
-                        sql: "INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, NULL, 'damaged', ?, '', 'open', ?)",
+                        sql:
+                            "INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, NULL, 'damaged', ?, '', 'open', ?)",
                         arguments: [libraryID, "filler \(index)", Date()])
                 }
             }
@@ -426,10 +433,13 @@ struct ActionRunnerTests {
                     let open = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
                     let reportID = try #require(((open?["items"] as? [[String: Any]]) ?? []).first?["id"] as? Int)
                     _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/reports/\(reportID)", token: token, json: #"{"status": "dismissed"}"#)
-                    let id = try #require(try await dependencies.store.enqueue(ModerationAction(
-                        idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
-                        targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
-                        clientAddress: "127.0.0.1", userAgent: "test", now: Date())).id)
+                    let id = try #require(
+                        try await dependencies.store.enqueue(
+                            ModerationAction(
+                                idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
+                                targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
+                                clientAddress: "127.0.0.1", userAgent: "test", now: Date())
+                        ).id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check
@@ -468,12 +478,15 @@ struct ActionRunnerTests {
 
     /// The last item of a sandbox list (its oldest), and the page it is on.
     private func oldest(_ sandbox: SandboxFixture, _ list: String) async throws -> (item: [String: Any], page: Int) {
-        let answer = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(list)&page=1000&page_size=50", token: try await sandbox.accessToken()).jsonObject()
+        let answer = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(list)&page=1000&page_size=50", token: try await sandbox.accessToken())
+            .jsonObject()
         let item = try #require((answer?["items"] as? [[String: Any]])?.last)
         return (item, ((answer?["pagination"] as? [String: Any])?["page"] as? Int) ?? 0)
     }
 
-    @Test("the oldest pending photo and the oldest open report, behind 550 newer ones each: found where the mirror places them, in at most two reads each, and applied")
+    @Test(
+        "the oldest pending photo and the oldest open report, behind 550 newer ones each: found where the mirror places them, in at most two reads each, and applied"
+    )
     func oldestInCrowdedQueues() async throws {
         try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: Self.roomyMirror, crowdedQueues: 550) { dependencies, sandbox, account, proxy in
             // setup
@@ -485,8 +498,10 @@ struct ActionRunnerTests {
             let reportID = try #require(report.item["id"] as? Int)
             #expect(photo.page > 10 && report.page > 10, "beyond the 500 newest of their lists")
             let photoAction = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
-            let reportAction = try #require(try await dependencies.store.enqueue(
-                decision(account, .report, reportID, seen: .open, wanted: .resolved, reportReason: reason)).id)
+            let reportAction = try #require(
+                try await dependencies.store.enqueue(
+                    decision(account, .report, reportID, seen: .open, wanted: .resolved, reportReason: reason)
+                ).id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check
@@ -511,7 +526,8 @@ struct ActionRunnerTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let sandboxDatabase = directory.path("sandbox.sqlite")
-        try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: Self.roomyMirror, sandboxDatabase: sandboxDatabase) { dependencies, sandbox, account, proxy in
+        try await withRunner(behindProxy: { _, _, _ in .pass }, mirror: Self.roomyMirror, sandboxDatabase: sandboxDatabase) {
+            dependencies, sandbox, account, proxy in
             // setup: a pending photo the mirror holds, then deleted at Book Corners
             try await fillMirror(dependencies, sandbox)
             let photoID = try #require(try await oldest(sandbox, "photos?status=pending").item["id"] as? Int)
@@ -565,7 +581,9 @@ struct ActionRunnerTests {
         }
     }
 
-    @Test("a PATCH held past the lease while the first runner cannot renew it (another process holds the database): a second runner on the same database never sends it again")
+    @Test(
+        "a PATCH held past the lease while the first runner cannot renew it (another process holds the database): a second runner on the same database never sends it again"
+    )
     func leaseOutlastsSlowPatch() async throws {
         let slowPatch: FaultingProxy.Plan = { method, _, _ in method == .patch ? .passAfter(.seconds(8)) : .pass }
         try await withRunner(behindProxy: slowPatch) { dependencies, sandbox, account, proxy in

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Bulk decisions are for waiting libraries: a decided one is changed on its own page, which
 /// shows who decided it and why, and asks before reversing it.
@@ -18,10 +19,12 @@ struct BulkWaitingOnlyTests {
             let pendingList = try await browser.get("/libraries?status=pending")
             // act
             let rejectedList = try await browser.get("/libraries?status=rejected")
-            let forced = try await browser.post("/libraries/bulk", form: [
-                ("csrf", try #require(pendingList.csrfToken)), ("key", "bulk-reversal"), ("decision", "approve"),
-                ("item", "\(rejected.slug)|rejected|<script>x</script>"), ("back", "/libraries?status=rejected"),
-            ])
+            let forced = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", try #require(pendingList.csrfToken)), ("key", "bulk-reversal"), ("decision", "approve"),
+                    ("item", "\(rejected.slug)|rejected|<script>x</script>"), ("back", "/libraries?status=rejected"),
+                ])
             // check
             #expect(pendingList.contains(#"name="item""#) && pendingList.contains(#"class="bulk-bar""#))
             #expect(!rejectedList.contains(#"name="item""#), "no tick boxes on decided rows")
@@ -29,7 +32,10 @@ struct BulkWaitingOnlyTests {
             #expect(forced.status == .unprocessableContent, "\(forced)")
             #expect(forced.contains("Only waiting libraries can be decided in bulk"))
             #expect(!forced.contains("<script>x</script>"))
-            #expect(try await store.recentDecisions(actorId: try #require(try store.staffMembers().first { $0.username == "staff" }?.id), kind: .library, since: .distantPast).isEmpty)
+            #expect(
+                try await store.recentDecisions(
+                    actorId: try #require(try store.staffMembers().first { $0.username == "staff" }?.id), kind: .library, since: .distantPast
+                ).isEmpty)
         }
     }
 }

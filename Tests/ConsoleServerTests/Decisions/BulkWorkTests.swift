@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Working through a long list in bulk: the confirmation tells namesakes apart, a reason can
 /// be written as well as picked, the list comes back as it was, and in a real browser a header
@@ -15,13 +16,18 @@ struct BulkWorkTests {
     /// Two pending "Sunrise Library Box" libraries in two cities, one with a photo.
     private func plantNamesakes(_ directory: TemporaryDirectory) async throws {
         let recent = Date().addingTimeInterval(-3_600)
-        try await SandboxLibraryRows.insert([
-            ["id": 940_001, "slug": "sunrise-paris", "name": "Sunrise Library Box", "city": "Paris", "address": "Rue Mouffetard 69",
-             "country": "FR", "lat": 48.84, "lng": 2.35, "status": "pending", "createdAt": recent,
-             "thumbnailUrl": "/media/sunrise-paris-thumb.jpg", "photoUrl": "/media/sunrise-paris.jpg"],
-            ["id": 940_002, "slug": "sunrise-lyon", "name": "Sunrise Library Box", "city": "Lyon", "address": "Quai Saint-Antoine 2",
-             "country": "FR", "lat": 45.76, "lng": 4.83, "status": "pending", "createdAt": recent, "thumbnailUrl": "", "photoUrl": ""],
-        ], intoSandboxAt: directory.path("sandbox.sqlite"))
+        try await SandboxLibraryRows.insert(
+            [
+                [
+                    "id": 940_001, "slug": "sunrise-paris", "name": "Sunrise Library Box", "city": "Paris", "address": "Rue Mouffetard 69",
+                    "country": "FR", "lat": 48.84, "lng": 2.35, "status": "pending", "createdAt": recent,
+                    "thumbnailUrl": "/media/sunrise-paris-thumb.jpg", "photoUrl": "/media/sunrise-paris.jpg",
+                ],
+                [
+                    "id": 940_002, "slug": "sunrise-lyon", "name": "Sunrise Library Box", "city": "Lyon", "address": "Quai Saint-Antoine 2",
+                    "country": "FR", "lat": 45.76, "lng": 4.83, "status": "pending", "createdAt": recent, "thumbnailUrl": "", "photoUrl": "",
+                ],
+            ], intoSandboxAt: directory.path("sandbox.sqlite"))
     }
 
     @Test("the bulk confirmation shows each library's place and photo, keeps a typed reason, and returns to the same list page")
@@ -34,11 +40,13 @@ struct BulkWorkTests {
             let list = try await browser.get(back)
             let reason = "Both are the same box, already on the map as \(PageModels.hostile)"
             // act
-            let confirm = try await browser.post("/libraries/bulk", form: [
-                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "reject"),
-                ("reason_preset", ""), ("reason", reason),
-                ("item", "sunrise-paris|pending|Sunrise Library Box"), ("item", "sunrise-lyon|pending|Sunrise Library Box"),
-            ])
+            let confirm = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "reject"),
+                    ("reason_preset", ""), ("reason", reason),
+                    ("item", "sunrise-paris|pending|Sunrise Library Box"), ("item", "sunrise-lyon|pending|Sunrise Library Box"),
+                ])
             let fields = confirm.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
             let done = try await browser.post("/libraries/bulk/confirm", form: fields)
             // check
@@ -50,7 +58,9 @@ struct BulkWorkTests {
             #expect(confirm.contains(PageModels.escapedHostile), "the typed reason, escaped")
             #expect(!confirm.contains("<script>alert"))
             #expect(fields.contains { $0 == ("back", back) }, "\(fields)")
-            #expect(confirm.contains(#"<a href="\#(back.replacingOccurrences(of: "&", with: "&amp;"))" data-key="cancel">Cancel</a>"#), "Cancel returns to the list as it was")
+            #expect(
+                confirm.contains(#"<a href="\#(back.replacingOccurrences(of: "&", with: "&amp;"))" data-key="cancel">Cancel</a>"#),
+                "Cancel returns to the list as it was")
             #expect(done.status == .seeOther)
             #expect(done.location == back, "the same filters, order and page after the decision")
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
@@ -67,10 +77,12 @@ struct BulkWorkTests {
             try await browser.signIn()
             let page = try await browser.get("/libraries/sunrise-lyon")
             // act
-            let confirm = try await browser.post("/libraries/sunrise-lyon/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"),
-                ("reason", "Not a book-sharing library."),
-            ])
+            let confirm = try await browser.post(
+                "/libraries/sunrise-lyon/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"),
+                    ("reason", "Not a book-sharing library."),
+                ])
             // check
             #expect(confirm.status == .ok)
             #expect(confirm.contains(#"<h1>Reject <span dir="auto" class="">Sunrise Library Box</span>?</h1>"#), "\(confirm)")
@@ -122,11 +134,13 @@ struct BulkWorkTests {
             try await browser.click("th[data-select-all] input[type=checkbox]")
             let none = try await checked()
             // the bar at the bottom of the window, with the list scrolled to its top
-            let bar = try await browser.execute("""
-                window.scrollTo(0, 0);
-                var r = document.querySelector('form.bulk .bulk-bar').getBoundingClientRect();
-                return [r.top, r.bottom, window.innerHeight];
-                """) as? [Double] ?? []
+            let bar =
+                try await browser.execute(
+                    """
+                    window.scrollTo(0, 0);
+                    var r = document.querySelector('form.bulk .bulk-bar').getBoundingClientRect();
+                    return [r.top, r.bottom, window.innerHeight];
+                    """) as? [Double] ?? []
             // check
             #expect(range.count > 10)
             #expect(Array(range.prefix(6)) == [false, true, true, true, true, false], "rows 2 to 5: \(range.prefix(6))")

@@ -1,18 +1,21 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import ModerationVocabulary
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Every control character through every form field that reaches the audit log: what is
 /// hashed is what is stored, so one sign-in typed with a NUL cannot break the chain (issue 29).
 @Suite("Control characters in forms", .timeLimit(.minutes(3)))
 struct ControlCharacterFormTests {
     /// Every C0 control, DEL and every C1 control, in one text.
-    static let everyControl = String(String.UnicodeScalarView((0x00...0x1F).compactMap(Unicode.Scalar.init)
-        + [Unicode.Scalar(0x7F)].compactMap { $0 } + (0x80...0x9F).compactMap(Unicode.Scalar.init)))
+    static let everyControl = String(
+        String.UnicodeScalarView(
+            (0x00...0x1F).compactMap(Unicode.Scalar.init)
+                + [Unicode.Scalar(0x7F)].compactMap { $0 } + (0x80...0x9F).compactMap(Unicode.Scalar.init)))
 
     private func store(_ directory: TemporaryDirectory) throws -> ModerationStore {
         try ModerationStore(path: directory.path("console.sqlite"))

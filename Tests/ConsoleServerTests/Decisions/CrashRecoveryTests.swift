@@ -2,8 +2,9 @@ import Foundation
 import ModerationStore
 import NIOHTTP1
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,12 +17,14 @@ struct CrashRecoveryTests {
     }
 
     private func startConsole(port: Int, backend: URL, directory: TemporaryDirectory) throws -> SpawnedProcess {
-        try SpawnedProcess.start(Self.binary.path, [
-            "serve", "--no-metrics", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
-            "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
-            // The mirror's budget, which the check before each decision spends, follows the sandbox's limits as `demo` does.
-            "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
-        ])
+        try SpawnedProcess.start(
+            Self.binary.path,
+            [
+                "serve", "--no-metrics", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
+                "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
+                // The mirror's budget, which the check before each decision spends, follows the sandbox's limits as `demo` does.
+                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+            ])
     }
 
     private func waitUntilUp(_ base: String) async throws {
@@ -57,7 +60,8 @@ struct CrashRecoveryTests {
             let submitted = items.filter { $0["created_by"] is [String: Any] }.count
             let confirmed = try await rawHTTP(
                 .POST, base + "/libraries/bulk/confirm", headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
-                body: RawForms.body([("csrf", csrf), ("key", UUID().uuidString), ("decision", "approve"), ("reason", "")] + slugs.map { ("item", "\($0)|pending|x") }))
+                body: RawForms.body(
+                    [("csrf", csrf), ("key", UUID().uuidString), ("decision", "approve"), ("reason", "")] + slugs.map { ("item", "\($0)|pending|x") }))
             #expect(confirmed.status == 303)
 
             // Let the first window's ten go out, then kill the process mid-work.

@@ -1,12 +1,13 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 21, "The state of things is always true": a decision on its way looks like one, the
 /// Pending actions panel reads as words, confirmations say what will really happen, decided
@@ -73,7 +74,9 @@ struct DecidedStateTests {
             }
             // check: the second met the limit
             let page = try #require(last)
-            #expect(page.contains("Your decision is recorded and waiting to be sent: Book Corners asked us to slow down. It appears under Pending actions"), "\(page)")
+            #expect(
+                page.contains("Your decision is recorded and waiting to be sent: Book Corners asked us to slow down. It appears under Pending actions"),
+                "\(page)")
             #expect(!page.contains("UTC. It appears"), "no UTC time in the message")
         }
     }
@@ -101,11 +104,15 @@ struct DecidedStateTests {
             let panel = try #require(page.element(withClass: "pending-actions"))
             #expect(panel.hasPrefix("<details"), "\(panel)")
             #expect(panel.contains("<summary><strong>Pending actions:</strong> 2 decisions on the way to Book Corners</summary>"), "\(panel)")
-            #expect(panel.contains("— next try in 60 min</span> <span class=\"pending-message\">Book Corners asked us to slow down.</span>"), "after a failure only")
+            #expect(
+                panel.contains("— next try in 60 min</span> <span class=\"pending-message\">Book Corners asked us to slow down.</span>"), "after a failure only"
+            )
             // The name isolated (a right-to-left name does not carry " in <city>" along), then its city.
             let city = library.city.isEmpty ? "" : " in \(library.city)"
-            #expect(panel.contains(#"Approve <a href="/libraries/\#(library.slug)"><bdi>"#
-                + LibraryText.displayName(library.name).htmlEscapedForTest + "</bdi>" + city.htmlEscapedForTest + "</a>"), "\(panel)")
+            #expect(
+                panel.contains(
+                    #"Approve <a href="/libraries/\#(library.slug)"><bdi>"#
+                        + LibraryText.displayName(library.name).htmlEscapedForTest + "</bdi>" + city.htmlEscapedForTest + "</a>"), "\(panel)")
             #expect(panel.contains("sends in 60 min") || panel.contains("sends in 59 min"), "\(panel)")
             #expect(panel.components(separatedBy: "next try").count == 2, "the first decision, never tried, has no next try")
             #expect(!panel.contains("Next try") && !panel.contains("library.approve") && !panel.contains("UTC"))
@@ -119,18 +126,23 @@ struct DecidedStateTests {
             try await browser.signIn()
             let slugs = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchAll(db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' AND submitterId IS NULL AND goneAt IS NULL LIMIT 1")
-                    + String.fetchAll(db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' AND submitterUsername IS NOT NULL AND goneAt IS NULL LIMIT 1")
+                    + String.fetchAll(
+                        db, sql: "SELECT slug FROM mirrorLibrary WHERE status = 'pending' AND submitterUsername IS NOT NULL AND goneAt IS NULL LIMIT 1")
             }
             try #require(slugs.count == 2)
             let page = try await browser.get("/libraries/\(slugs[0])")
             let fields = page.hiddenFields(ofFormPostingTo: "/libraries/\(slugs[0])/decide\" class=\"reject-form")
             // act
-            let imported = try await browser.post("/libraries/\(slugs[0])/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", "k-imported"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
-            ])
-            let submitted = try await browser.post("/libraries/\(slugs[1])/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", "k-submitted"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
-            ])
+            let imported = try await browser.post(
+                "/libraries/\(slugs[0])/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", "k-imported"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
+                ])
+            let submitted = try await browser.post(
+                "/libraries/\(slugs[1])/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", "k-submitted"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
+                ])
             // check
             _ = fields
             #expect(imported.status == .ok && imported.contains("has no submitter, so nobody is told"), "\(imported)")
@@ -148,9 +160,11 @@ struct DecidedStateTests {
             let store = try store(directory)
             let slug = try #require(try await store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
             let csrf = try #require(try await browser.get("/libraries/\(slug)").csrfToken)
-            let rejected = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile), ("confirmed", "1"),
-            ])
+            let rejected = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "k-reject"), ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile), ("confirmed", "1"),
+                ])
             try #require(rejected.status == .seeOther)
             try #require(try await store.mirroredLibrary(slug: slug)?.status == .rejected)
 
@@ -182,7 +196,9 @@ struct DecidedStateTests {
         }
     }
 
-    @Test("validation errors are shown on the same form with what was typed: an empty or too long reason, a bulk form with nothing selected (422, with the navigation)")
+    @Test(
+        "validation errors are shown on the same form with what was typed: an empty or too long reason, a bulk form with nothing selected (422, with the navigation)"
+    )
     func validationErrorsInline() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
@@ -191,19 +207,27 @@ struct DecidedStateTests {
             let csrf = try #require(try await browser.get("/libraries/\(slug)").csrfToken)
             let tooLong = Self.hostile + String(repeating: "x", count: 2_000)
             // act
-            let empty = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", "k1"), ("seen", "pending"), ("decision", "reject"), ("reason", "  "),
-            ])
-            let long = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "reject"), ("reason", tooLong),
-            ])
-            let ownButEmpty = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", "k3"), ("seen", "pending"), ("decision", "reject"), ("reason_preset", DecisionReason.ownReason), ("reason", ""),
-            ])
-            let bulk = try await browser.post("/libraries/bulk", form: [
-                ("csrf", csrf), ("decision", "reject"), ("reason_preset", DecisionController.presetReasons[2]), ("reason", "Typed <b>before</b> selecting"),
-                ("back", "/libraries?status=pending"),
-            ])
+            let empty = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "k1"), ("seen", "pending"), ("decision", "reject"), ("reason", "  "),
+                ])
+            let long = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "reject"), ("reason", tooLong),
+                ])
+            let ownButEmpty = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "k3"), ("seen", "pending"), ("decision", "reject"), ("reason_preset", DecisionReason.ownReason), ("reason", ""),
+                ])
+            let bulk = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", csrf), ("decision", "reject"), ("reason_preset", DecisionController.presetReasons[2]), ("reason", "Typed <b>before</b> selecting"),
+                    ("back", "/libraries?status=pending"),
+                ])
             // check
             for page in [empty, long, ownButEmpty, bulk] {
                 #expect(page.status == .unprocessableContent, "\(page)")
@@ -223,7 +247,9 @@ struct DecidedStateTests {
         }
     }
 
-    @Test("a photo rejection takes a reason: missing, it is asked for on the same card; given, it reaches the audit log and the push (Book Corners keeps none for photos)")
+    @Test(
+        "a photo rejection takes a reason: missing, it is asked for on the same card; given, it reaches the audit log and the push (Book Corners keeps none for photos)"
+    )
     func photoRejectionReason() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
@@ -273,9 +299,11 @@ struct DecidedStateTests {
             let photo = try #require(pendingPhotos.first { $0.submitterId != nil })
             let elsewhere = try #require(pendingPhotos.first { $0.id != photo.id })
             let csrf = try #require(try await browser.get("/photos").csrfToken)
-            let sent = try await browser.post("/photos/\(photo.id)/decide", form: [
-                ("csrf", csrf), ("key", "decided-card"), ("seen", "pending"), ("decision", "reject"), ("back", "/photos"), ("reason", Self.hostile),
-            ])
+            let sent = try await browser.post(
+                "/photos/\(photo.id)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "decided-card"), ("seen", "pending"), ("decision", "reject"), ("back", "/photos"), ("reason", Self.hostile),
+                ])
             try #require(sent.status == .seeOther)
             try await #require(try store.mirroredPhotos(status: .rejected, limit: 500, offset: 0).contains { $0.id == photo.id })
             try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
@@ -287,7 +315,9 @@ struct DecidedStateTests {
             // check
             let card = list.item(containing: "Proposed photo \(photo.id)\"")
             #expect(card.contains(#"<span class="decided-note">Rejected by \#(SeedAccounts.demoStaffUsername) <time datetime=""#), "\(card)")
-            #expect(card.contains(#"<span class="muted decided-reason" dir="auto">maria &lt;script&gt;&quot;x&quot;&lt;/script&gt;"#), "the reason, escaped: \(card)")
+            #expect(
+                card.contains(#"<span class="muted decided-reason" dir="auto">maria &lt;script&gt;&quot;x&quot;&lt;/script&gt;"#),
+                "the reason, escaped: \(card)")
             #expect(!card.contains("<script>\"x\""))
             let other = list.item(containing: "Proposed photo \(elsewhere.id)\"")
             #expect(other.contains(#"<span class="decided-note">Rejected</span>"#), "a decision the console did not see: its status alone: \(other)")

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// What a decision form may name and reuse: only real ids and slugs, and one key per decision.
 @Suite("Decisions: ids and idempotency keys", .timeLimit(.minutes(3)))
@@ -29,9 +29,12 @@ struct DecisionInputTests {
             ]
             for (index, path) in paths.enumerated() {
                 // act
-                let answer = try await browser.post(path, form: [
-                    ("csrf", csrf), ("key", "bad-id-\(index)"), ("seen", "open"), ("decision", path.hasPrefix("/libraries") ? "approve" : path.hasPrefix("/photos") ? "approve" : "resolve"),
-                ])
+                let answer = try await browser.post(
+                    path,
+                    form: [
+                        ("csrf", csrf), ("key", "bad-id-\(index)"), ("seen", "open"),
+                        ("decision", path.hasPrefix("/libraries") ? "approve" : path.hasPrefix("/photos") ? "approve" : "resolve"),
+                    ])
                 // check
                 #expect(answer.status == .notFound, "\(path): \(answer)")
             }
@@ -46,12 +49,16 @@ struct DecisionInputTests {
             try await browser.signIn()
             let csrf = try await browser.get("/photos").csrfToken ?? ""
             // act
-            let photo = try await browser.post("/photos/987654/decide", form: [
-                ("csrf", csrf), ("key", "never-1"), ("seen", "pending"), ("decision", "reject"), ("reason", "Too dark to see the shelf"),
-            ])
-            let report = try await browser.post("/reports/987654/decide", form: [
-                ("csrf", csrf), ("key", "never-2"), ("seen", "open"), ("decision", "resolve"),
-            ])
+            let photo = try await browser.post(
+                "/photos/987654/decide",
+                form: [
+                    ("csrf", csrf), ("key", "never-1"), ("seen", "pending"), ("decision", "reject"), ("reason", "Too dark to see the shelf"),
+                ])
+            let report = try await browser.post(
+                "/reports/987654/decide",
+                form: [
+                    ("csrf", csrf), ("key", "never-2"), ("seen", "open"), ("decision", "resolve"),
+                ])
             // check
             #expect(photo.status == .badRequest, "\(photo)")
             #expect(photo.contains("never seen a photo numbered 987654"), "\(photo)")
@@ -89,7 +96,10 @@ struct DecisionInputTests {
             let key = try #require(reports.field("key", after: "/reports/\(reportID)/decide"))
             let reportReason = try #require(reports.field("report_reason", after: "/reports/\(reportID)/decide"))
             let form = { (decision: String) in
-                [("csrf", reports.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", decision), ("back", "/reports"), ("report_reason", reportReason)]
+                [
+                    ("csrf", reports.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", decision), ("back", "/reports"),
+                    ("report_reason", reportReason),
+                ]
             }
             try await browser.post("/reports/\(reportID)/decide", form: form("resolve"))
             #expect(try await browser.get("/reports").contains(" resolved."))
@@ -103,8 +113,11 @@ struct DecisionInputTests {
             #expect(!after.contains(" dismissed."))
             #expect(try recordedActions(directory) == 1)
             let stored = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
-            #expect(try await stored.read { db in try String.fetchOne(db, sql: "SELECT reportReason FROM action") } == reportReason, "kept to find the report again")
-            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=all&page_size=50", token: try await sandbox.accessToken()).jsonObject()
+            #expect(
+                try await stored.read { db in try String.fetchOne(db, sql: "SELECT reportReason FROM action") } == reportReason, "kept to find the report again"
+            )
+            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=all&page_size=50", token: try await sandbox.accessToken())
+                .jsonObject()
             let report = ((list?["items"] as? [[String: Any]]) ?? []).first { String(describing: $0["id"] ?? "") == reportID }
             #expect(report?["status"] as? String == "resolved")
         }
@@ -118,7 +131,9 @@ struct DecisionInputTests {
             let list = try await browser.get("/libraries?page_size=50")
             let button = try #require(list.html.range(of: #"formaction="/libraries/"#))
             let slug = String(list.html[button.upperBound...].prefix { $0 != "/" })
-            let form = [("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"), ("quick", "pending")]
+            let form = [
+                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"), ("quick", "pending"),
+            ]
             try await browser.post("/libraries/\(slug)/decide", form: form)
             #expect(try await browser.get("/libraries").contains("Approved: "))
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "pending"}"#)

@@ -1,10 +1,11 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Decisions: recorded first, sent once, audited and notified", .timeLimit(.minutes(3)))
 struct DecisionTests {
@@ -65,19 +66,24 @@ struct DecisionTests {
             let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
             let page = try await browser.get("/libraries/\(slug)")
             let key = try #require(page.field("key", after: "class=\"reject-form\""))
-            let missing = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject")])
+            let missing = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject")])
             #expect(missing.status == .unprocessableContent, "shown again on the library's page (issue 21)")
             #expect(missing.contains("A rejection needs a reason"))
             let reason = "Duplicate of a library already on the map. <b>\"Quoted\"</b> ‏עברית 📚"
-            let confirm = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason),
-            ])
+            let confirm = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason),
+                ])
             #expect(confirm.status == .ok && confirm.contains("<h1>Reject <span dir=\"auto\""), "a rejection is confirmed first, naming the library")
             #expect(confirm.contains("&lt;b&gt;&quot;Quoted&quot;&lt;/b&gt;"))
             await #expect(try store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before confirming")
-            try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason), ("confirmed", "1"),
-            ])
+            try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", reason), ("confirmed", "1"),
+                ])
             let token = try await sandbox.accessToken()
             let library = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/\(slug)", token: token).jsonObject()
             #expect(library?["status"] as? String == "rejected")
@@ -100,11 +106,14 @@ struct DecisionTests {
             #expect(page.contains(#"<span class="status status-pending">pending</span>"#))
             // Another moderator (say, in the Django admin) rejects it meanwhile.
             let other = try await sandbox.accessToken(username: "maria")
-            _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
+            _ = try await sandbox.raw(
+                .PATCH, "/api/v1/libraries/moderation/\(slug)", token: other, json: #"{"status": "rejected", "rejection_reason": "By Maria."}"#)
             // act
-            try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
-            ])
+            try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", page.field("key", after: "/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
+                ])
             let after = try await browser.get("/libraries/\(slug)")
             // check
             #expect(after.contains("someone else changed this to rejected"))
@@ -133,9 +142,12 @@ struct DecisionTests {
             let targets = try await pendingSlugs(sandbox, count: 2)
             let csrf = try await browser.get("/libraries").csrfToken ?? ""
             // act
-            let one = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "reject"), ("reason", "Not a library."), ("item", "\(targets[0].slug)|pending|Name")])
-            let two = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")]
-                + targets.map { ("item", "\($0.slug)|pending|Name") })
+            let one = try await browser.post(
+                "/libraries/bulk", form: [("csrf", csrf), ("decision", "reject"), ("reason", "Not a library."), ("item", "\(targets[0].slug)|pending|Name")])
+            let two = try await browser.post(
+                "/libraries/bulk",
+                form: [("csrf", csrf), ("decision", "approve")]
+                    + targets.map { ("item", "\($0.slug)|pending|Name") })
             // check
             #expect(one.contains("<h1>Reject 1 library?</h1>"), "\(one)")
             #expect(two.contains("<h1>Approve 2 libraries?</h1>"), "\(two)")
@@ -149,12 +161,15 @@ struct DecisionTests {
             try await browser.signIn()
             let targets = try await pendingSlugs(sandbox, count: 30, withSubmitter: false)
             #expect(targets.count == 30)
-            let review = try await browser.post("/libraries/bulk", form: [("csrf", try await browser.get("/libraries").csrfToken ?? ""), ("decision", "approve")]
-                + targets.map { ("item", "\($0.slug)|pending|Name") })
+            let review = try await browser.post(
+                "/libraries/bulk",
+                form: [("csrf", try await browser.get("/libraries").csrfToken ?? ""), ("decision", "approve")]
+                    + targets.map { ("item", "\($0.slug)|pending|Name") })
             #expect(review.status == .ok)
             #expect(review.contains("Approve 30 libraries"))
             let key = try #require(review.field("key"))
-            let confirm = [("csrf", review.field("csrf") ?? ""), ("key", key), ("decision", "approve"), ("reason", "")]
+            let confirm =
+                [("csrf", review.field("csrf") ?? ""), ("key", key), ("decision", "approve"), ("reason", "")]
                 + targets.map { ("item", "\($0.slug)|pending|Name") }
             let started = Date()
             try await browser.post("/libraries/bulk/confirm", form: confirm)
@@ -188,16 +203,22 @@ struct DecisionTests {
             try await browser.signIn()
             let reports = try await browser.get("/reports")
             let reportID = try #require(reports.html.range(of: #"action="/reports/"#).map { String(reports.html[$0.upperBound...].prefix { $0.isNumber }) })
-            try await browser.post("/reports/\(reportID)/decide", form: [
-                ("csrf", reports.csrfToken ?? ""), ("key", reports.field("key", after: "/reports/\(reportID)/decide") ?? ""), ("seen", "open"), ("decision", "resolve"),
-            ])
+            try await browser.post(
+                "/reports/\(reportID)/decide",
+                form: [
+                    ("csrf", reports.csrfToken ?? ""), ("key", reports.field("key", after: "/reports/\(reportID)/decide") ?? ""), ("seen", "open"),
+                    ("decision", "resolve"),
+                ])
             let photos = try await browser.get("/photos")
             // A card whose photo has a submitter, so that someone is notified.
             let card = try #require(photos.html.components(separatedBy: #"class="photo-card""#).dropFirst().first { !$0.contains("By anonymous") })
             let photoID = try #require(card.range(of: #"action="/photos/"#).map { String(card[$0.upperBound...].prefix { $0.isNumber }) })
-            try await browser.post("/photos/\(photoID)/decide", form: [
-                ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"), ("decision", "approve"),
-            ])
+            try await browser.post(
+                "/photos/\(photoID)/decide",
+                form: [
+                    ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"),
+                    ("decision", "approve"),
+                ])
             let store = try store(directory)
             let entries = try await store.auditEntries()
             #expect(entries.contains { $0.action == "report.resolve" && $0.outcome == .applied })
@@ -260,9 +281,11 @@ struct DecisionTests {
             let seen = try #require(list.field("quick", after: #"formaction="/libraries/\#(slug)/decide""#))
             let back = (list.field("back") ?? "").replacingOccurrences(of: "&amp;", with: "&")
             // What the browser sends when that row's Approve is clicked: the list form plus quick=<status>.
-            let answer = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "approve"), ("quick", seen),
-            ])
+            let answer = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "approve"), ("quick", seen),
+                ])
             #expect(answer.location == "/libraries?q=Berlin&page_size=50")
             #expect(try await backendStatus(sandbox, slug: slug) == "approved")
             await #expect(try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.targetSlug == slug })
@@ -276,17 +299,21 @@ struct DecisionTests {
             let slug = try #require(try await pendingSlugs(sandbox, count: 1).first?.slug)
             let page = try await browser.get("/libraries/\(slug)")
             let csrf = page.csrfToken ?? ""
-            let forged = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", "forged"), ("key", "k1"), ("seen", "pending"), ("decision", "approve")])
+            let forged = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", "forged"), ("key", "k1"), ("seen", "pending"), ("decision", "approve")])
             #expect(forged.status == .forbidden)
-            let bogus = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "<script>")])
+            let bogus = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "<script>")])
             #expect(bogus.status == .badRequest && bogus.contains("Choose one of: approve, pending, reject"))
             let noKey = try await browser.post("/libraries/\(slug)/decide", form: [("csrf", csrf), ("seen", "pending"), ("decision", "approve")])
             #expect(noKey.status == .badRequest)
             let badReport = try await browser.post("/reports/abc/decide", form: [("csrf", csrf), ("key", "k3"), ("seen", "open"), ("decision", "resolve")])
             #expect(badReport.status == .notFound)
-            let long = try await browser.post("/libraries/\(slug)/decide", form: [
-                ("csrf", csrf), ("key", "k4"), ("seen", "pending"), ("decision", "reject"), ("reason", String(repeating: "x", count: 2001)),
-            ])
+            let long = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", csrf), ("key", "k4"), ("seen", "pending"), ("decision", "reject"), ("reason", String(repeating: "x", count: 2001)),
+                ])
             #expect(long.status == .unprocessableContent && long.contains("at most 2000"))
             let empty = try await browser.post("/libraries/bulk", form: [("csrf", csrf), ("decision", "approve")])
             #expect(empty.status == .unprocessableContent && empty.contains("Select at least one library"))
@@ -296,7 +323,8 @@ struct DecisionTests {
 
     @Test("a payload never exceeds 4096 bytes: the body is cut, the JSON stays whole")
     func payloadLimit() throws {
-        let push = PushNotification(title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: .libraryRejected, ids: ["library_id": 42])
+        let push = PushNotification(
+            title: "Your library was not approved", body: String(repeating: "Ünïcödé 📚 ", count: 600), type: .libraryRejected, ids: ["library_id": 42])
         let json = push.payloadJSON()
         #expect(json.utf8.count <= 4096)
         #expect(json.utf8.count > 4000, "cut no more than needed")

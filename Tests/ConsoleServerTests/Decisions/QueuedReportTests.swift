@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A report decision waiting to be sent shows as such on the reports list and on the report's
 /// page, with no Resolve or Dismiss left to press, as libraries and photos do.

@@ -2,22 +2,25 @@ import Foundation
 import ModerationStore
 import NIOHTTP1
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// Issue 29, item 8, with two real `console serve` processes on one database: a PATCH in flight
 /// is never sent again by the other process, even when the sender cannot renew its lease.
 @Suite("Two console processes and a PATCH in flight", .serialized, .timeLimit(.minutes(3)))
 struct TwoProcessLeaseTests {
     private func startConsole(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
-        try ConsoleBinary.start([
-            "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
-            "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-            "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
-        ], in: directory.url, log: directory.path("console-\(port).log"))
+        try ConsoleBinary.start(
+            [
+                "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
+                "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+                "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+            ], in: directory.url, log: directory.path("console-\(port).log"))
     }
 
-    @Test("a PATCH held 8 s while another connection holds the database 6 s (no lease renewal meanwhile): the second process never sends it; one PATCH, applied, audited once")
+    @Test(
+        "a PATCH held 8 s while another connection holds the database 6 s (no lease renewal meanwhile): the second process never sends it; one PATCH, applied, audited once"
+    )
     func slowPatchSentOnce() async throws {
         #expect(FileManager.default.isExecutableFile(atPath: ConsoleBinary.path), "swift build makes the console binary")
         let directory = try TemporaryDirectory()

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// How My devices shows a token APNs refused, through the console's real routes.
 @Suite("Device states on My devices", .timeLimit(.minutes(3)))
@@ -10,13 +11,18 @@ struct DeviceStatePagesTests {
     @Test("a token APNs answered BadDeviceToken for is shown as the wrong environment, with APNs' reason and the time, and what brings it back")
     func wrongEnvironmentShown() async throws {
         let transport = ScriptedTransport()
-        transport.script([DeliveryResult(
-            outcome: .deviceDisabled, httpStatus: 400,
-            reason: "APNs answered BadDeviceToken (HTTP 400): the device token is not valid for this environment.")])
-        try await ConsoleFixture.withConsole(mirror: .empty, configure: { settings in
-            settings.outbox = OutboxDeliveryConfiguration(
-                transport: .custom(transport, description: "A scripted transport"), dispatcher: .init(idlePoll: 0.1))
-        }) { browser, _, directory in
+        transport.script([
+            DeliveryResult(
+                outcome: .deviceDisabled, httpStatus: 400,
+                reason: "APNs answered BadDeviceToken (HTTP 400): the device token is not valid for this environment.")
+        ])
+        try await ConsoleFixture.withConsole(
+            mirror: .empty,
+            configure: { settings in
+                settings.outbox = OutboxDeliveryConfiguration(
+                    transport: .custom(transport, description: "A scripted transport"), dispatcher: .init(idlePoll: 0.1))
+            }
+        ) { browser, _, directory in
             // setup: staff adds their phone; a push to them is refused
             try await browser.signIn()
             let page = try await browser.get("/devices")

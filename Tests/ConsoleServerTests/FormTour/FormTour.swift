@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 30's form tour: Chromium fills and sends the console's forms as a person does (typed
 /// with real key events, sent by clicking the button), so the server receives what a browser
@@ -51,14 +52,15 @@ struct FormTour {
     /// follows once it shows `text` (a failure names the stop and shows what the page said).
     @discardableResult
     func send(_ button: String, to route: SiteURL.Route, showing text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let target = try await browser.execute(
-            """
-            const button = document.querySelector(arguments[0]);
-            if (!button || !button.form) return null;
-            window.formTourPending = true;
-            return [button.getAttribute('formaction') || button.form.getAttribute('action') || '',
-                    (button.getAttribute('formmethod') || button.form.getAttribute('method') || 'get').toLowerCase()];
-            """, arguments: [button]) as? [String]
+        let target =
+            try await browser.execute(
+                """
+                const button = document.querySelector(arguments[0]);
+                if (!button || !button.form) return null;
+                window.formTourPending = true;
+                return [button.getAttribute('formaction') || button.form.getAttribute('action') || '',
+                        (button.getAttribute('formmethod') || button.form.getAttribute('method') || 'get').toLowerCase()];
+                """, arguments: [button]) as? [String]
         let (action, method) = (try #require(target?.first, "no button \(button) in a form", sourceLocation: sourceLocation), target?.last ?? "")
         let path = String(action.prefix { $0 != "?" })
         #expect(method == "post", "\(button) sends \(method), not post", sourceLocation: sourceLocation)
@@ -81,7 +83,9 @@ struct FormTour {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("after \(step), the page never showed \(text.debugDescription); it showed: \(Page.text(of: Self.main(of: source)).suffix(2_000))", sourceLocation: sourceLocation)
+        Issue.record(
+            "after \(step), the page never showed \(text.debugDescription); it showed: \(Page.text(of: Self.main(of: source)).suffix(2_000))",
+            sourceLocation: sourceLocation)
         return source
     }
 

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import Hummingbird
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The form tour covers every form: each route the router takes a POST on is a stop of one of
 /// the tour's parts, so a form added later without a stop fails here.

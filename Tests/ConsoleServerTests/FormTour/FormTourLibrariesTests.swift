@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The form tour, part 1: sign-in and sign-out, and every form of the library queue — claims,
 /// a take-over, a bulk rejection and a rejection with typed reasons — sent by Chromium.
@@ -41,7 +42,8 @@ struct FormTourLibrariesTests {
             _ = try await store.claim(
                 ItemClaim.Target(kind: .library, key: pending[1].slug), holderId: maria.id, holderUsername: maria.username, now: Date(), duration: 900)
             try await tour.open("/libraries/\(pending[1].slug)", showing: "maria")
-            try await tour.send(".claim button[formaction$='/take-over'], .claim form[action$='/take-over'] button", to: .libraryTakeOver, showing: "Take it over")
+            try await tour.send(
+                ".claim button[formaction$='/take-over'], .claim form[action$='/take-over'] button", to: .libraryTakeOver, showing: "Take it over")
             let takenOver = try await tour.send("main form button.primary", to: .libraryTakeOver, showing: "You are reviewing")
             #expect(FormTour.flash(of: takenOver).contains("from maria (15 min)"))
             #expect(!Page.text(of: FormTour.main(of: takenOver)).contains("maria is reviewing"))

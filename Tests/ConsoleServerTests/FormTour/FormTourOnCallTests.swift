@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The form tour, part 3: every On call form — a hand-off dismissed, an alert acknowledged, the
 /// note for the next person and a follow-up typed with line breaks, a queue target, an override
@@ -20,7 +21,9 @@ struct FormTourOnCallTests {
     /// Right-to-left text with markup, quotes and an emoji, on one line (Enter in a one-line field sends the form).
     static let oneLine = "שלום <b>bob</b> & \"covers\" 'x' 📚"
 
-    @Test("a hand-off dismissed and an alert acknowledged on the dashboard; a note and a follow-up as typed; a target; an override refused with its note kept, then added and removed; the feed made and stopped; the rotation reordered and saved")
+    @Test(
+        "a hand-off dismissed and an alert acknowledged on the dashboard; a note and a follow-up as typed; a target; an override refused with its note kept, then added and removed; the feed made and stopped; the rotation reordered and saved"
+    )
     func onCallTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let tour = FormTour(browser: browser, console: console)
@@ -94,7 +97,9 @@ struct FormTourOnCallTests {
     /// A rotation of maria then staff whose hand-off to staff was five minutes ago (built, so it
     /// is on staff's dashboard), an earlier hand-off from staff (for a follow-up), and an open
     /// alert on the reports queue told to staff.
-    private static func staffOnCall(console: String, directory: TemporaryDirectory) async throws -> (store: ModerationStore, staff: StaffMember, handedOver: ShiftHandoff) {
+    private static func staffOnCall(
+        console: String, directory: TemporaryDirectory
+    ) async throws -> (store: ModerationStore, staff: StaffMember, handedOver: ShiftHandoff) {
         _ = try #require(try await RawForms.signIn(base: console, login: "maria", password: SeedAccounts.demoStaffPassword))
         _ = try #require(try await RawForms.signIn(base: console, login: "staff", password: SeedAccounts.demoStaffPassword))
         let store = try ModerationStore(path: directory.path("console.sqlite"))
@@ -105,19 +110,23 @@ struct FormTourOnCallTests {
         let fixture = try await HandoffFixture(
             path: directory.path("console.sqlite"), members: [maria, staff], shiftDays: 1,
             handoff: LocalTime(hour: minute.hour ?? 0, minute: minute.minute ?? 0), zone: .gmt, startDate: LocalDate(handoffAt, in: .gmt).adding(days: -1))
-        _ = try #require(await HandoffService(
-            store: store, builder: HandoffDigestBuilder(store: store), bundleID: "org.bookcorners.app", nudge: {}, logger: ConsoleFixture.quietLogger
-        ).tick())
+        _ = try #require(
+            await HandoffService(
+                store: store, builder: HandoffDigestBuilder(store: store), bundleID: "org.bookcorners.app", nudge: {}, logger: ConsoleFixture.quietLogger
+            ).tick())
         let earlier = handoffAt.addingTimeInterval(-2 * 86_400)
         let digest = HandoffDigest(
             asOf: earlier, timeZone: "GMT", decisionsByKind: [], decisionsByPerson: [], queues: nil, alerts: [], outsideChanges: [], outsideChangeCount: 0,
             note: nil)
-        let handedOver = try #require(try await fixture.store.recordHandoff(ShiftHandoff.Planned(
-            startsAt: earlier.addingTimeInterval(-86_400), endsAt: earlier, outgoing: staff, incoming: maria, digest: digest, builtAt: earlier)) { handoff in
-            OutboxMessage(
-                id: UUID().uuidString, actionId: nil, recipientUserId: maria.id, eventType: .shiftHandoff, payload: "{}", headers: "{}",
-                createdAt: earlier, dedupeKey: "handoff-\(handoff.id)")
-        })
+        let handedOver = try #require(
+            try await fixture.store.recordHandoff(
+                ShiftHandoff.Planned(
+                    startsAt: earlier.addingTimeInterval(-86_400), endsAt: earlier, outgoing: staff, incoming: maria, digest: digest, builtAt: earlier)
+            ) { handoff in
+                OutboxMessage(
+                    id: UUID().uuidString, actionId: nil, recipientUserId: maria.id, eventType: .shiftHandoff, payload: "{}", headers: "{}",
+                    createdAt: earlier, dedupeKey: "handoff-\(handoff.id)")
+            })
         _ = try await store.openQueueAlert(
             .reports, overdueCount: 2, oldestCreatedAt: Date().addingTimeInterval(-3 * 86_400), targetMinutes: 24 * 60, telling: staff, now: Date()
         ) { recipient, _, key in

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The form tour, part 4: the records' forms — a device refused with its typed token kept, then
 /// added and removed; an outbox message retried and one discarded, each confirmed; the audit
@@ -17,7 +18,9 @@ struct FormTourRecordsTests {
         .devices, .deviceRemove, .outboxRetry, .outboxDiscard, .auditVerify, .signIn, .libraryDecide, .unsentWorkDiscard,
     ]
 
-    @Test("a device refused with its token kept, then added and removed; a failed push retried and one discarded; the audit log verified, filtered and exported; a decision kept after the session ended, discarded")
+    @Test(
+        "a device refused with its token kept, then added and removed; a failed push retried and one discarded; the audit log verified, filtered and exported; a decision kept after the session ended, discarded"
+    )
     func recordsTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let tour = FormTour(browser: browser, console: console)

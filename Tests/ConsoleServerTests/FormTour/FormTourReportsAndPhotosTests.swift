@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The form tour, part 2: every form of a report's page and of the photo queue — a staff note
 /// refused then kept, claims, take-overs, a decision and its Undo, a photo rejected with a typed
@@ -16,7 +17,9 @@ struct FormTourReportsAndPhotosTests {
         .reportNote, .reportClaim, .reportRelease, .reportTakeOver, .reportDecide, .photoClaim, .photoRelease, .photoTakeOver, .photoDecide,
     ]
 
-    @Test("a report's note refused then saved as typed, its claim, release and take-over, Resolve and its Undo; a photo's claim, release and take-over, a rejection with a typed reason, and Use this photo")
+    @Test(
+        "a report's note refused then saved as typed, its claim, release and take-over, Resolve and its Undo; a photo's claim, release and take-over, a rejection with a typed reason, and Use this photo"
+    )
     func reportsAndPhotosTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let tour = FormTour(browser: browser, console: console)
@@ -70,12 +73,15 @@ struct FormTourReportsAndPhotosTests {
             try await browser.click("li:has(form[action='/photos/\(photos[0])/decide']) details.photo-reject summary")
             try await browser.click("#photo-\(photos[0])-preset option:last-child")
             try await tour.type(FormTour.typed, into: "#photo-\(photos[0])-reason")
-            let rejected = try await tour.send("form.reject-form[action='/photos/\(photos[0])/decide'] button.danger", to: .photoDecide, showing: "class=\"flash\"")
+            let rejected = try await tour.send(
+                "form.reject-form[action='/photos/\(photos[0])/decide'] button.danger", to: .photoDecide, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: rejected).hasPrefix("Photo of") && FormTour.flash(of: rejected).hasSuffix("rejected."))
-            let used = try await tour.send("form.row-actions[action='/photos/\(photos[1])/decide'] button[value=approve]", to: .photoDecide, showing: "class=\"flash\"")
+            let used = try await tour.send(
+                "form.row-actions[action='/photos/\(photos[1])/decide'] button[value=approve]", to: .photoDecide, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: used).hasSuffix("approved: it is the library's photo now."))
             let reason = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
-                try String.fetchOne(db, sql: "SELECT reason FROM action WHERE targetKind = 'photo' AND targetKey = ? ORDER BY id DESC", arguments: [String(photos[0])])
+                try String.fetchOne(
+                    db, sql: "SELECT reason FROM action WHERE targetKind = 'photo' AND targetKey = ? ORDER BY id DESC", arguments: [String(photos[0])])
             }
             #expect(reason == FormTour.typed, "the reason stored as typed, its line breaks as LF")
             #expect(Set(tour.routesSent) == Self.routes, "this part sent a form to each of its routes")

@@ -1,8 +1,9 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 /// Each form type decodes what its page sends, and refuses what it must with the words staff read.
 @Suite("Forms: decoded into types, refused in words")
@@ -30,14 +31,18 @@ struct FormDecodingTests {
         }
     }
 
-    @Test("the rotation's members split on the line breaks browsers send (CR LF), bare LF or CR, and commas", arguments: [
-        "staff\r\nmaria\r\njonas", "staff\nmaria\njonas", "staff\rmaria\rjonas", "staff, maria,jonas", " staff \r\n\r\nmaria\r\n jonas\r\n",
-    ])
+    @Test(
+        "the rotation's members split on the line breaks browsers send (CR LF), bare LF or CR, and commas",
+        arguments: [
+            "staff\r\nmaria\r\njonas", "staff\nmaria\njonas", "staff\rmaria\rjonas", "staff, maria,jonas", " staff \r\n\r\nmaria\r\n jonas\r\n",
+        ])
     func rotationMembers(members: String) throws {
         let staff = [StaffMember(id: 1, username: "staff"), StaffMember(id: 2, username: "maria"), StaffMember(id: 3, username: "jonas")]
-        let form = try decoder.decode(RotationForm.self, from: body([
-            ("members", members), ("shiftDays", "7"), ("handoff", "18:00"), ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
-        ]))
+        let form = try decoder.decode(
+            RotationForm.self,
+            from: body([
+                ("members", members), ("shiftDays", "7"), ("handoff", "18:00"), ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
+            ]))
         #expect(try form.rotation(staff: staff).members.map(\.username) == ["staff", "maria", "jonas"])
     }
 
@@ -118,8 +123,10 @@ struct FormDecodingTests {
     @Test("a list row's one-click approval comes with the whole list form, ticked rows included")
     func quickApproval() throws {
         // setup: what the browser sends when a row's Approve is clicked with two rows ticked
-        let list = [("csrf", "t"), ("key", "list-key"), ("back", "/libraries?q=x"), ("decision", "approve"), ("reason_preset", ""),
-                    ("item", "a|pending|A"), ("item", "b|pending|B")]
+        let list = [
+            ("csrf", "t"), ("key", "list-key"), ("back", "/libraries?q=x"), ("decision", "approve"), ("reason_preset", ""),
+            ("item", "a|pending|A"), ("item", "b|pending|B"),
+        ]
         // act
         let intent = try decision(list + [("quick", "pending")])
         let noKey = refusal { try decision([("quick", "pending")]) }
@@ -147,7 +154,9 @@ struct FormDecodingTests {
         for text in bodies {
             #expect(refusal { try decoder.decode(DecisionForm.self, from: text) } == .unreadable, "\(text)")
         }
-        #expect(FormError.unreadable.message == "The form arrived garbled (a field was repeated or badly encoded), so nothing was done. Go back, reload the page and try again.")
+        #expect(
+            FormError.unreadable.message
+                == "The form arrived garbled (a field was repeated or badly encoded), so nothing was done. Go back, reload the page and try again.")
     }
 
     @Test("only application/x-www-form-urlencoded bodies are forms")
@@ -165,10 +174,13 @@ struct FormDecodingTests {
     @Test("the bulk form decodes its ticked rows, typed, one or many; rows that name no library are left out")
     func bulkSelection() throws {
         // act
-        let many = try decoder.decode(BulkSelectionForm.self, from: body([
-            ("csrf", "t"), ("decision", "approve"), ("item", "corner-1|pending|Corner <One>"), ("item", "bad slug|pending|X"),
-            ("item", "corner-2|banana|Y"), ("item", "corner-3|pending|"),
-        ])).validated()
+        let many = try decoder.decode(
+            BulkSelectionForm.self,
+            from: body([
+                ("csrf", "t"), ("decision", "approve"), ("item", "corner-1|pending|Corner <One>"), ("item", "bad slug|pending|X"),
+                ("item", "corner-2|banana|Y"), ("item", "corner-3|pending|"),
+            ])
+        ).validated()
         let one = try decoder.decode(BulkSelectionForm.self, from: body([("decision", "reject"), ("reason_preset", "Duplicate."), ("item", "c|pending|C")]))
             .validated()
         let onlyItem = try #require(BulkItem(field: "c|pending|C"))

@@ -1,10 +1,11 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationVocabulary
 import PropertyBased
 import PropertySupport
 import Testing
+
+@testable import ConsoleServer
 
 /// Property checks of form and query parsing: whatever a browser encodes comes back as
 /// typed, and a garbled body is refused as unreadable, never anything else.
@@ -75,10 +76,12 @@ struct FormPropertyTests {
     }
 
     /// Pieces of bodies that go wrong: bad escapes, brackets, empty names, stray separators.
-    private static let junk = Gen<String?>.element(of: [
-        "csrf", "item", "one", "many", "=", "=", "&", "&", "%", "%2", "%zz", "%ff", "%C3", "%C3%A9", "[", "]", "[]", "[0]", "%5B",
-        "+", " ", "a", "\u{0}", "\r\n", "é", "📚",
-    ] as [String]).map { $0 ?? "" }
+    private static let junk = Gen<String?>.element(
+        of: [
+            "csrf", "item", "one", "many", "=", "=", "&", "&", "%", "%2", "%zz", "%ff", "%C3", "%C3%A9", "[", "]", "[]", "[0]", "%5B",
+            "+", " ", "a", "\u{0}", "\r\n", "é", "📚",
+        ] as [String]
+    ).map { $0 ?? "" }
 
     @Test("any body is either decoded or refused as unreadable: no other error, no crash")
     func garbledBodies() async throws {

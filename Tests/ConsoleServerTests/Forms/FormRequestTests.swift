@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Sandbox
-import Testing
 import TestSupport
+import Testing
 
 /// The decoding boundary seen from a browser: a form that cannot be read or does not check out
 /// gets the one 400 page, saying what was wrong, and nothing is recorded or sent.
@@ -30,9 +30,11 @@ struct FormRequestTests {
 
             // act
             let unknown = try await browser.post(decide, form: [("csrf", csrf), ("key", "k1"), ("seen", "pending"), ("decision", "frobnicate")])
-            let repeated = try await browser.post(decide, form: [
-                ("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "approve"), ("decision", "pending"),
-            ])
+            let repeated = try await browser.post(
+                decide,
+                form: [
+                    ("csrf", csrf), ("key", "k2"), ("seen", "pending"), ("decision", "approve"), ("decision", "pending"),
+                ])
             let noItems = try await browser.post("/libraries/bulk/confirm", form: [("csrf", csrf), ("key", "k3"), ("decision", "approve")])
             let json = try await browser.post(
                 decide, body: #"{"csrf": "\#(csrf)", "key": "k4", "seen": "pending", "decision": "approve"}"#, contentType: "application/json")

@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// What reaches the console before any page does: odd addresses, static files, HEAD.
 @Suite("Addresses, static files and HEAD", .timeLimit(.minutes(3)))

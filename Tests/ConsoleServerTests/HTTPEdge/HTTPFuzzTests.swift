@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Random requests against a running console over loopback, each on its own raw TCP
 /// connection: odd methods, the real routes filled with junk, garbage headers and cookies,
@@ -79,8 +80,9 @@ struct HTTPFuzzTests {
                 Issue.record("\(problem.outcome) for \(problem.request.summary.debugDescription) (seed \(seed))")
             }
             #expect(tally.problems.isEmpty, "no 5xx, no hanging, truncated or unparsable answer (seed \(seed))")
-            #expect(tally.byClass[2, default: 0] > 0 && tally.byClass[3, default: 0] > 0 && tally.byClass[4, default: 0] > 0,
-                    "the run reached pages, redirects and refusals: \(tally)")
+            #expect(
+                tally.byClass[2, default: 0] > 0 && tally.byClass[3, default: 0] > 0 && tally.byClass[4, default: 0] > 0,
+                "the run reached pages, redirects and refusals: \(tally)")
             // On a connection of its own: the browser's has long been closed by the idle timeout.
             let health = await RawHTTPExchange.send(
                 Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8), port: port, isHead: false, limit: Self.hangingAfter)
@@ -98,7 +100,9 @@ struct HTTPFuzzTests {
                         let request = maker.request(index)
                         let outcome = await RawHTTPExchange.send(request.bytes, port: maker.port, isHead: request.isHead, limit: hangingAfter)
                         results.append((request, outcome))
-                        if ProcessInfo.processInfo.environment["HTTP_FUZZ_LOG"] != nil { print("HTTP fuzz #\(index): \(outcome) for \(request.summary.debugDescription)") }
+                        if ProcessInfo.processInfo.environment["HTTP_FUZZ_LOG"] != nil {
+                            print("HTTP fuzz #\(index): \(outcome) for \(request.summary.debugDescription)")
+                        }
                     }
                     return results
                 }

@@ -1,12 +1,15 @@
-@testable import ConsoleServer
 import Testing
+
+@testable import ConsoleServer
 
 /// Which addresses the console refuses before any controller sees them.
 @Suite("Request addresses: what is refused and why")
 struct RequestTargetProblemTests {
     @Test(
         "control characters, raw or %-escaped, in the path or the query",
-        arguments: [("/libraries", "q=a%00b"), ("/static/console.js%00.html", ""), ("/x%0D%0A", ""), ("/libraries", "q%1f=x"), ("/libraries", "q=%7f"), ("/a\u{1}", "")])
+        arguments: [
+            ("/libraries", "q=a%00b"), ("/static/console.js%00.html", ""), ("/x%0D%0A", ""), ("/libraries", "q%1f=x"), ("/libraries", "q=%7f"), ("/a\u{1}", ""),
+        ])
     func controlCharacters(path: String, query: String) {
         #expect(RequestTargetProblem(path: path, query: query) == .controlCharacter)
     }

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Slow clients (slow-loris) cannot hold the console's connections: an idle timeout between
 /// requests and for a head that never finishes, and a deadline for reading a whole request.
@@ -73,7 +74,9 @@ struct SlowClientTests {
             let outcome = try await SlowClient.run(port: port, start: "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n", limit: .seconds(15))
 
             // check
-            #expect(outcome.received.hasPrefix("HTTP/1.1 200"), "answered first: \(outcome.received.prefix(40)) (closed after \(String(describing: outcome.closedAfter)))")
+            #expect(
+                outcome.received.hasPrefix("HTTP/1.1 200"),
+                "answered first: \(outcome.received.prefix(40)) (closed after \(String(describing: outcome.closedAfter)))")
             let closedAfter = try #require(outcome.closedAfter, "still open after 15 s")
             #expect(closedAfter < .seconds(10), "closed after \(closedAfter), limit 3 s")
         }

@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Pages read the mirror, never the backend: against the sandbox over loopback, with the
 /// mirror filled once by `MirrorSync`'s own reads (`MirrorFiller`).
@@ -36,7 +37,9 @@ struct MirrorPagesTests {
         return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["slug"] as? String }
     }
 
-    @Test("with the mirror filled, browsing every page (dashboard, lists with filters, a library, reports, photos, statistics, audit, outbox) makes no backend read")
+    @Test(
+        "with the mirror filled, browsing every page (dashboard, lists with filters, a library, reports, photos, statistics, audit, outbox) makes no backend read"
+    )
     func noBackendReads() async throws {
         try await ConsoleFixture.withCountedConsole { browser, sandbox, proxy, _ in
             // setup: signed in (the fixture fills the mirror straight from the sandbox, not through the proxy)
@@ -60,12 +63,14 @@ struct MirrorPagesTests {
         }
     }
 
-    @Test("the library list's filters list what the backend's own filters list", arguments: [
-        "status=pending&page_size=50", "status=all&q=corner&page_size=50", "status=approved&country=DE&page_size=50",
-        "status=all&source=street&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
-        // as a browser's search form sends a typed space
-        "status=all&q=Tiny+Library&page_size=50",
-    ])
+    @Test(
+        "the library list's filters list what the backend's own filters list",
+        arguments: [
+            "status=pending&page_size=50", "status=all&q=corner&page_size=50", "status=approved&country=DE&page_size=50",
+            "status=all&source=street&page_size=20&page=2", "status=rejected&page_size=10&page=1000",
+            // as a browser's search form sends a typed space
+            "status=all&q=Tiny+Library&page_size=50",
+        ])
     func filtersMatchBackend(query: String) async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, _ in
             // setup
@@ -91,25 +96,38 @@ struct MirrorPagesTests {
             let (lat, lng) = (0.5, -30.0)
             func north(_ metres: Double) -> Double { lat + metres / GreatCircle.metresPerDegree }
             let recent = Date().addingTimeInterval(-3600)
-            try await SandboxLibraryRows.insert([
-                ["id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
-                 "status": "pending", "createdAt": recent],
-                ["id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
-                 "status": "approved", "createdAt": recent],
-                ["id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "lat": north(60), "lng": lng,
-                 "status": "approved", "createdAt": recent],
-                ["id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
-                 "lng": lng, "status": "pending", "createdAt": recent],
-                ["id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "lat": north(5), "lng": lng,
-                 "status": "rejected", "rejectionReason": "Duplicate.", "createdAt": recent],
-            ], intoSandboxAt: directory.path("sandbox.sqlite"))
+            try await SandboxLibraryRows.insert(
+                [
+                    [
+                        "id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
+                        "status": "pending", "createdAt": recent,
+                    ],
+                    [
+                        "id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
+                        "status": "approved", "createdAt": recent,
+                    ],
+                    [
+                        "id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "lat": north(60), "lng": lng,
+                        "status": "approved", "createdAt": recent,
+                    ],
+                    [
+                        "id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
+                        "lng": lng, "status": "pending", "createdAt": recent,
+                    ],
+                    [
+                        "id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "lat": north(5), "lng": lng,
+                        "status": "rejected", "rejectionReason": "Duplicate.", "createdAt": recent,
+                    ],
+                ], intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
             // act
             let detail = try await browser.get("/libraries/dup-anchor")
             let list = try await browser.get("/libraries?status=all&q=Testville&page_size=50")
-            let bulk = try await browser.post("/libraries/bulk", form: [
-                ("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
-            ])
+            let bulk = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
+                ])
             // check: the backend's own radius search measures the planted pair on either side of 50 m
             let publicNear = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
             var backendMetres: [String: Double] = [:]
@@ -202,10 +220,11 @@ struct MirrorPagesTests {
             let token = try await sandbox.accessToken()
             let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=50", token: token).jsonObject()
             // A plainly named one, so a text search finds it among the approved.
-            let first = try #require((list?["items"] as? [[String: Any]])?.first { item in
-                let name = item["name"] as? String ?? ""
-                return name.count > 5 && name.allSatisfy { $0.isLetter || $0 == " " }
-            })
+            let first = try #require(
+                (list?["items"] as? [[String: Any]])?.first { item in
+                    let name = item["name"] as? String ?? ""
+                    return name.count > 5 && name.allSatisfy { $0.isLetter || $0 == " " }
+                })
             let slug = try #require(first["slug"] as? String)
             let name = try #require((first["name"] as? String)?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
             let detail = try await browser.get("/libraries/\(slug)")

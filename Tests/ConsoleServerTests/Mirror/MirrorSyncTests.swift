@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import BookCornersAPI
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The mirror sync against the sandbox over real HTTP, its calls counted by a proxy.
 /// Intervals and windows are shortened through configuration, never by sleeping long.
@@ -139,9 +140,10 @@ struct MirrorSyncTests {
                 }
                 #expect(listReadsWhilePaused.isEmpty, "no library list read until retry_after")
                 #expect(calls.contains { BackendScope.of($0) == .libraryList && $0.arrivedAt >= windowEnd && $0.status == 200 }, "it resumed")
-                #expect(calls.contains {
-                    BackendScope.of($0) == .reportList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd && $0.status == 200
-                }, "reports were still read meanwhile")
+                #expect(
+                    calls.contains {
+                        BackendScope.of($0) == .reportList && $0.arrivedAt > first429.arrivedAt && $0.arrivedAt < windowEnd && $0.status == 200
+                    }, "reports were still read meanwhile")
                 let paused = try #require(try await store(directory).backendScopePausedUntil(MirrorScope.libraryList.rawValue, now: .distantPast))
                 #expect(abs(paused.timeIntervalSince(windowEnd)) <= 1.5, "paused until the window's end, as retry_after said")
             }
@@ -295,8 +297,9 @@ struct MirrorSyncTests {
                 let victim = try #require(try await store.mirroredLibraries(status: .approved, limit: 1, offset: 250).first)
                 // act: the backend loses it (deleted behind everyone's back)
                 try await DatabaseQueue.waiting(path: directory.path("sandbox.sqlite")).write { db in
-                    try db.execute(sql: "DELETE FROM report WHERE libraryId = ?; DELETE FROM photo WHERE libraryId = ?; DELETE FROM library WHERE id = ?",
-                                   arguments: [victim.id, victim.id, victim.id])
+                    try db.execute(
+                        sql: "DELETE FROM report WHERE libraryId = ?; DELETE FROM photo WHERE libraryId = ?; DELETE FROM library WHERE id = ?",
+                        arguments: [victim.id, victim.id, victim.id])
                 }
                 try await MirrorFixture.eventually("marked gone") { try await store.mirroredLibrary(slug: victim.slug) == nil }
                 // check
@@ -310,7 +313,9 @@ struct MirrorSyncTests {
         }
     }
 
-    @Test("a report skipped pass after pass because deletions shift the pages is confirmed by a read that would show it, never recorded as deleted; a deleted one is")
+    @Test(
+        "a report skipped pass after pass because deletions shift the pages is confirmed by a read that would show it, never recorded as deleted; a deleted one is"
+    )
     func reportSkippedByShiftingPagesIsNotGone() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -423,11 +428,12 @@ private actor PassInterference {
         passesStarted += 1
         guard passesStarted > passes.lowerBound, passes.contains(passesStarted) else { return }
         try? opened().write { db in
-            try db.execute(sql: """
-                INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt)
-                SELECT libraryId, createdById, reason, 'arrived during a pass', photoUrl, 'dismissed', strftime('%Y-%m-%d %H:%M:%f', 'now')
-                FROM report ORDER BY id LIMIT 1
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO report (libraryId, createdById, reason, details, photoUrl, status, createdAt)
+                    SELECT libraryId, createdById, reason, 'arrived during a pass', photoUrl, 'dismissed', strftime('%Y-%m-%d %H:%M:%f', 'now')
+                    FROM report ORDER BY id LIMIT 1
+                    """)
         }
     }
 

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Changes made outside the console, as the mirror sync notices them against the sandbox
 /// over real HTTP: each becomes one observed audit entry; the console's own decisions never do.
@@ -34,7 +35,9 @@ struct ObservedChangeSyncTests {
         #expect(page.status == .seeOther, "signed in: \(page)")
     }
 
-    @Test("another staff account approves one library and rejects another through the sandbox's API: exactly one observed entry each, the chain intact; the first pass recorded none")
+    @Test(
+        "another staff account approves one library and rejects another through the sandbox's API: exactly one observed entry each, the chain intact; the first pass recorded none"
+    )
     func outsideDecisionsObservedOnce() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -73,7 +76,8 @@ struct ObservedChangeSyncTests {
                 let seenRejected = try #require(entries.first { $0.targetSlug == rejected.slug })
                 #expect(seenRejected.action == "observed.library.rejected" && seenRejected.reason == "Not a library")
                 let store = try store(directory)
-                #expect(try await store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
+                #expect(
+                    try await store.verifyAuditChain() == .intact(entries: try store.auditEntryCount(), head: store.auditEntries(limit: 1).first?.hash ?? ""))
             }
         }
     }

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import ModerationVocabulary
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Changes made outside the console on the pages: the audit page's filter, the statistics'
 /// own series and the dashboard's list. The entries are made as the sync makes them: two
@@ -24,11 +25,12 @@ struct ObservedPagesTests {
         let read = Date().addingTimeInterval(-3_600)
         try await store.upsertMirror(libraries: [library(status: .pending, confirmed: read)], at: read)
         try await store.upsertMirror(libraries: [library(status: .approved, confirmed: read.addingTimeInterval(60))], at: read.addingTimeInterval(61))
-        try await store.appendAudit(AuditEntry(
-            recordedAt: Date(), actorId: 2, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "7",
-            targetSlug: "s7", targetName: "Own decision", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
-            backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1", userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-86_400),
-            actionId: nil))
+        try await store.appendAudit(
+            AuditEntry(
+                recordedAt: Date(), actorId: 2, actorUsername: "staff", action: "library.approve", targetKind: "library", targetId: "7",
+                targetSlug: "s7", targetName: "Own decision", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
+                backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1", userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-86_400),
+                actionId: nil))
     }
 
     @Test("the audit page filters them with the option “outside the console”; the dashboard lists the last 24 hours'")
@@ -66,7 +68,10 @@ struct ObservedPagesTests {
             #expect(page.contains("2 decisions in the last 30 days: 1 library approved, 1 change made outside the console."))
             #expect(page.contains("timed at the middle of the window in which they happened"))
             #expect(staff.html.contains("outside the console,1\r\n") && staff.html.contains("staff,1\r\n"))
-            #expect(perDay.html.hasPrefix("Day,Libraries approved,Libraries rejected,Reports resolved,Reports dismissed,Photos approved,Photos rejected,Outside the console,Total\r\n"))
+            #expect(
+                perDay.html.hasPrefix(
+                    "Day,Libraries approved,Libraries rejected,Reports resolved,Reports dismissed,Photos approved,Photos rejected,Outside the console,Total\r\n"
+                ))
         }
     }
 }

@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 /// The read planner with a clock the tests hold: budgets per backend window, priorities, pauses.
 @Suite("Mirror: the read planner")
@@ -131,8 +132,9 @@ struct ReadPlannerTests {
         let spent = before.spendingState(.summary, at: at(30))
         // act
         var after = ReadPlanner(policy: .init(firstPageInterval: 30))
-        after.restore(MirrorScopeState(
-            scope: .summary, windowIndex: spent.windowIndex, readsSpent: spent.spent, decisionReadsSpent: spent.decisionSpent))
+        after.restore(
+            MirrorScopeState(
+                scope: .summary, windowIndex: spent.windowIndex, readsSpent: spent.spent, decisionReadsSpent: spent.decisionSpent))
         // check
         #expect(spent.spent == 24)
         #expect(after.request(.summary, for: .queueFront, at: at(40)) == .wait(until: at(300), paused: false))

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Alerts & targets over HTTP: acknowledging is audited and says in words when there is
 /// nothing left to acknowledge; changing a target is audited and shows; queue pages and the
@@ -14,13 +15,14 @@ struct AlertsPagesTests {
     private func openEpisode(_ store: ModerationStore, _ queue: ModerationQueue = .reports) async throws -> QueueAlert {
         let staff = try #require(try await store.staffMember(username: SeedAccounts.demoStaffUsername), "sign-in records the staff member")
         let now = Date()
-        return try #require(try await store.openQueueAlert(
-            queue, overdueCount: 4, oldestCreatedAt: now.addingTimeInterval(-30 * 3_600), targetMinutes: 24 * 60, telling: staff, now: now
-        ) { recipient, _, _ in
-            OutboxMessage(
-                id: UUID().uuidString, actionId: nil, recipientUserId: recipient.id, eventType: .queueOverdue, payload: "{}", headers: "{}",
-                createdAt: now)
-        })
+        return try #require(
+            try await store.openQueueAlert(
+                queue, overdueCount: 4, oldestCreatedAt: now.addingTimeInterval(-30 * 3_600), targetMinutes: 24 * 60, telling: staff, now: now
+            ) { recipient, _, _ in
+                OutboxMessage(
+                    id: UUID().uuidString, actionId: nil, recipientUserId: recipient.id, eventType: .queueOverdue, payload: "{}", headers: "{}",
+                    createdAt: now)
+            })
     }
 
     @Test("the person told acknowledges over HTTP: audited once; again it says who did; a closed alert says it is closed")

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Hand-offs on the pages, over HTTP against the sandbox: the dashboard panel for the person
 /// who took over, the note for the next person, follow-ups and dismissal.
@@ -79,7 +80,9 @@ struct HandoffPagesTests {
         }
     }
 
-    @Test("the person on call writes the note on the Hand-offs page; a late or foreign note keeps its text beside the error; after the hand-off only the outgoing person adds follow-ups")
+    @Test(
+        "the person on call writes the note on the Hand-offs page; a late or foreign note keeps its text beside the error; after the hand-off only the outgoing person adds follow-ups"
+    )
     func noteAndFollowUps() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
@@ -96,7 +99,10 @@ struct HandoffPagesTests {
             let empty = try await mariaBrowser.post("/on-call/handoffs/note", form: [("csrf", csrf), ("handoffAt", promised), ("text", "  ")])
             let saved = try await mariaBrowser.post("/on-call/handoffs/note", form: [("csrf", csrf), ("handoffAt", promised), ("text", Self.hostile)])
             // check
-            #expect(mariaPage.contains(#"<nav class="subnav" aria-label="On call"><a href="/on-call">Schedule</a> <a href="/on-call/alerts">Alerts &amp; targets</a> <a href="/on-call/handoffs" aria-current="page">Hand-offs</a> </nav>"#))
+            #expect(
+                mariaPage.contains(
+                    #"<nav class="subnav" aria-label="On call"><a href="/on-call">Schedule</a> <a href="/on-call/alerts">Alerts &amp; targets</a> <a href="/on-call/handoffs" aria-current="page">Hand-offs</a> </nav>"#
+                ))
             #expect(Page.text(of: try #require(mariaPage.element(withClass: "handoff-current"))).contains("maria is on call; the hand-off to staff is at"))
             #expect(empty.status == .badRequest)
             let emptyForm = try #require(empty.element(withClass: "handoff-note-form"))

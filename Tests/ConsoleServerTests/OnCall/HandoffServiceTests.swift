@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The hand-off digest, built by `HandoffService` with an injected clock from a real SQLite
 /// file: decisions from the audit log, what waits from the mirror, the note, and its message.
@@ -43,9 +44,10 @@ struct HandoffServiceTests {
                 createdAt: Date(), dedupeKey: key)
         }
         let opened = shiftStart.addingTimeInterval(86_400)
-        let episode = try #require(try await store.openQueueAlert(
-            .reports, overdueCount: 2, oldestCreatedAt: shiftStart.addingTimeInterval(-3 * 86_400), targetMinutes: 24 * 60, telling: alice,
-            now: opened, message: message))
+        let episode = try #require(
+            try await store.openQueueAlert(
+                .reports, overdueCount: 2, oldestCreatedAt: shiftStart.addingTimeInterval(-3 * 86_400), targetMinutes: 24 * 60, telling: alice,
+                now: opened, message: message))
         _ = try await store.acknowledgeQueueAlert(
             id: episode.id, by: alice, audit: HandoffFixture.entry("alert.acknowledge", by: alice, at: opened.addingTimeInterval(600)),
             now: opened.addingTimeInterval(600))
@@ -60,11 +62,12 @@ struct HandoffServiceTests {
         ).tick()
         // check
         let digest = try #require(try await store.shiftHandoff(at: handoffAt)).digest
-        #expect(digest.alerts == [
-            HandoffDigest.Alert(
-                queue: .reports, openedAt: opened, acknowledgedBy: "alice", acknowledgedAt: opened.addingTimeInterval(600), escalated: false,
-                closedAt: opened.addingTimeInterval(86_400)),
-        ])
+        #expect(
+            digest.alerts == [
+                HandoffDigest.Alert(
+                    queue: .reports, openedAt: opened, acknowledgedBy: "alice", acknowledgedAt: opened.addingTimeInterval(600), escalated: false,
+                    closedAt: opened.addingTimeInterval(86_400))
+            ])
     }
 
     @Test("a shift with known decisions: counts by kind and person, waiting and oldest from the mirror, the note, and one message to bob")
@@ -85,16 +88,18 @@ struct HandoffServiceTests {
         try await fixture.decide("report.dismiss", by: alice, at: shiftStart.addingTimeInterval(5 * 86_400), outcome: .failed)
         // The mirror: four pending libraries (two past the 48 h target), two open reports (one past 24 h), no photos.
         let store = fixture.store
-        try await store.upsertMirror(libraries: [
-            HandoffFixture.library(1, name: "Oldest <Corner>", createdAt: handoffAt.addingTimeInterval(-5 * 86_400)),
-            HandoffFixture.library(2, name: "Second", createdAt: handoffAt.addingTimeInterval(-3 * 86_400)),
-            HandoffFixture.library(3, name: "Third", createdAt: handoffAt.addingTimeInterval(-86_400)),
-            HandoffFixture.library(4, name: "Newest", createdAt: handoffAt.addingTimeInterval(-3_600)),
-        ], at: handoffAt)
-        try await store.upsertMirror(reports: [
-            HandoffFixture.report(1, libraryName: "Reported One", createdAt: handoffAt.addingTimeInterval(-30 * 3_600)),
-            HandoffFixture.report(2, libraryName: "Reported Two", createdAt: handoffAt.addingTimeInterval(-2 * 3_600)),
-        ], at: handoffAt)
+        try await store.upsertMirror(
+            libraries: [
+                HandoffFixture.library(1, name: "Oldest <Corner>", createdAt: handoffAt.addingTimeInterval(-5 * 86_400)),
+                HandoffFixture.library(2, name: "Second", createdAt: handoffAt.addingTimeInterval(-3 * 86_400)),
+                HandoffFixture.library(3, name: "Third", createdAt: handoffAt.addingTimeInterval(-86_400)),
+                HandoffFixture.library(4, name: "Newest", createdAt: handoffAt.addingTimeInterval(-3_600)),
+            ], at: handoffAt)
+        try await store.upsertMirror(
+            reports: [
+                HandoffFixture.report(1, libraryName: "Reported One", createdAt: handoffAt.addingTimeInterval(-30 * 3_600)),
+                HandoffFixture.report(2, libraryName: "Reported Two", createdAt: handoffAt.addingTimeInterval(-2 * 3_600)),
+            ], at: handoffAt)
         try await store.saveMirror(summary: HandoffFixture.summary(at: handoffAt))
         try await store.savePendingHandoffNote(
             author: alice, text: "Report 12 needs a call to the owner.",
@@ -109,10 +114,11 @@ struct HandoffServiceTests {
         #expect(handoff.startsAt == shiftStart && handoff.endsAt == handoffAt)
         let digest = handoff.digest
         #expect(digest.decisionCount == 5)
-        #expect(digest.decisionsByKind == [
-            .init(key: "library.approve", count: 2), .init(key: "library.reject", count: 1), .init(key: "photo.approve", count: 1),
-            .init(key: "report.resolve", count: 1),
-        ])
+        #expect(
+            digest.decisionsByKind == [
+                .init(key: "library.approve", count: 2), .init(key: "library.reject", count: 1), .init(key: "photo.approve", count: 1),
+                .init(key: "report.resolve", count: 1),
+            ])
         #expect(digest.decisionsByPerson == [.init(key: "alice", count: 3), .init(key: "carol", count: 2)])
         let queues = try #require(digest.queues)
         #expect(queues.map(\.queue) == [.libraries, .reports, .photos])
@@ -187,10 +193,13 @@ struct HandoffServiceTests {
             acknowledgedAt: shiftStart.addingTimeInterval(86_400 + 300), escalated: false, closedAt: nil)
         let asked = Recorder<DateInterval>()
         // act
-        _ = await service(fixture.store, at: handoffAt.addingTimeInterval(1), alerts: { interval in
-            asked.record(interval)
-            return [episode]
-        }).tick()
+        _ = await service(
+            fixture.store, at: handoffAt.addingTimeInterval(1),
+            alerts: { interval in
+                asked.record(interval)
+                return [episode]
+            }
+        ).tick()
         // check
         #expect(asked.values == [DateInterval(start: shiftStart, end: handoffAt)])
         #expect(try await fixture.store.shiftHandoff(at: handoffAt)?.digest.alerts == [episode])

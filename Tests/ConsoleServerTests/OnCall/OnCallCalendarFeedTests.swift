@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The calendar feed as calendar apps read it: RFC 5545 text that a real parser (Python's
 /// `icalendar`) accepts, with each shift at its local time across a clock change.
@@ -56,8 +57,9 @@ struct OnCallCalendarFeedTests {
         #expect(march26[3] == "3600.0" && march30[3] == "7200.0")
         #expect(march28[2] == "09:00" && march28[3] == "3600.0", "the shift that spans the change starts before it")
         // check: the same shifts keep their UIDs on the next fetch, an hour later
-        let again = try Self.parse(ShiftCalendar(schedule: schedule, member: StaffMember(id: 2, username: "bob"), consoleURL: nil)
-            .render(now: now.addingTimeInterval(3_600)))
+        let again = try Self.parse(
+            ShiftCalendar(schedule: schedule, member: StaffMember(id: 2, username: "bob"), consoleURL: nil)
+                .render(now: now.addingTimeInterval(3_600)))
         #expect(Set(again.map { $0[0] }) == Set(events.map { $0[0] }))
     }
 

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The On call page and the header through the console's real routes: the rotation set up by
 /// its form, who is told they are on call, overrides, and the calendar feed behind its secret.
@@ -22,11 +23,13 @@ struct OnCallPagesTests {
         _ = try await maria.signIn("maria")
         _ = try await browser.signIn()
         let page = try await browser.get("/on-call")
-        let saved = try await browser.post("/on-call/rotation", form: [
-            // A textarea's line break as a browser sends it (CR LF; issue 30).
-            ("csrf", page.csrfToken ?? ""), ("members", "staff\r\nmaria"), ("shiftDays", "7"), ("handoff", "09:00"),
-            ("timeZone", "Europe/Rome"), ("startDate", try romeDate(daysFromNow: -1)),
-        ])
+        let saved = try await browser.post(
+            "/on-call/rotation",
+            form: [
+                // A textarea's line break as a browser sends it (CR LF; issue 30).
+                ("csrf", page.csrfToken ?? ""), ("members", "staff\r\nmaria"), ("shiftDays", "7"), ("handoff", "09:00"),
+                ("timeZone", "Europe/Rome"), ("startDate", try romeDate(daysFromNow: -1)),
+            ])
         #expect(saved.status == .seeOther || saved.status == .found, "\(saved.html.suffix(600))")
         return maria
     }
@@ -67,10 +70,12 @@ struct OnCallPagesTests {
             let page = try await browser.get("/on-call")
             #expect(page.contains("No on-call rotation yet"))
             // act
-            let refused = try await browser.post("/on-call/rotation", form: [
-                ("csrf", page.csrfToken ?? ""), ("members", "staff\n<script>alert(1)</script>"), ("shiftDays", "7"), ("handoff", "09:00"),
-                ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
-            ])
+            let refused = try await browser.post(
+                "/on-call/rotation",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("members", "staff\n<script>alert(1)</script>"), ("shiftDays", "7"), ("handoff", "09:00"),
+                    ("timeZone", "Europe/Rome"), ("startDate", "2026-11-23"),
+                ])
             // check
             #expect(refused.status == .badRequest)
             #expect(refused.contains("The console does not know a staff member called \u{2068}&lt;script&gt;alert(1)&lt;/script&gt;\u{2069}"))
@@ -80,7 +85,9 @@ struct OnCallPagesTests {
         }
     }
 
-    @Test("the rotation's list is built with its buttons: add from the known staff, a typed unknown name refused on its own and kept, up, down, remove; only Save stores it")
+    @Test(
+        "the rotation's list is built with its buttons: add from the known staff, a typed unknown name refused on its own and kept, up, down, remove; only Save stores it"
+    )
     func rotationPicker() async throws {
         try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
             // setup: maria and jonas have signed in once, so the console knows them
@@ -106,7 +113,9 @@ struct OnCallPagesTests {
             #expect(listed(typed) == ["staff", "maria", "jonas"], "Enter adds what was typed, in the console's spelling")
             let unknown = try await send(["staff", "maria", "jonas"], [("add_username", "‏zoë <b>"), ("edit", "add")])
             #expect(unknown.status == .badRequest)
-            #expect(unknown.contains("The console does not know a staff member called \u{2068}‏zoë &lt;b&gt;\u{2069}: they must sign in once first. Nothing was changed."))
+            #expect(
+                unknown.contains(
+                    "The console does not know a staff member called \u{2068}‏zoë &lt;b&gt;\u{2069}: they must sign in once first. Nothing was changed."))
             #expect(unknown.contains(#"name="add_username" value="‏zoë &lt;b&gt;""#), "the typed name is kept to correct")
             #expect(listed(unknown) == ["staff", "maria", "jonas"])
             let twice = try await send(["staff", "maria"], [("add", "maria"), ("edit", "add")])
@@ -142,17 +151,21 @@ struct OnCallPagesTests {
             let today = try Self.romeDate(daysFromNow: 0)
             let tomorrow = try Self.romeDate(daysFromNow: 2)
             // act 1: the end before the start
-            let refused = try await maria.post("/on-call/overrides", form: [
-                ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(tomorrow)T09:00"), ("endsAt", "\(today)T00:00"), ("note", "swap"),
-            ])
+            let refused = try await maria.post(
+                "/on-call/overrides",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(tomorrow)T09:00"), ("endsAt", "\(today)T00:00"), ("note", "swap"),
+                ])
             #expect(refused.status == .badRequest)
             #expect(refused.contains("An override must end after it starts. Nothing was added."))
             #expect(refused.contains(#"value="\#(tomorrow)T09:00""#) && refused.contains(#"value="swap""#))
             // act 2: maria covers from midnight today to two days ahead
-            let added = try await maria.post("/on-call/overrides", form: [
-                ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(today)T00:00"), ("endsAt", "\(tomorrow)T09:00"),
-                ("note", "staff is away"),
-            ])
+            let added = try await maria.post(
+                "/on-call/overrides",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(today)T00:00"), ("endsAt", "\(tomorrow)T09:00"),
+                    ("note", "staff is away"),
+                ])
             #expect(added.status == .seeOther || added.status == .found)
             // check: maria is on call now, and told so; the override is listed and audited
             let now = try await maria.get("/on-call")

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import BookCornersAPI
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The queue watcher against the sandbox over real HTTP, its clock moved by hand: one alert
 /// per episode, a repeat after the interval, escalation along the rotation when nobody
@@ -74,9 +75,10 @@ struct QueueWatcherTests {
             // check
             #expect(beforeTimeout == 1)
             let messages = try await fixture.messages(of: alert)
-            #expect(messages.map(\.dedupeKey) == [
-                "alert-\(alert.id)-notice-1", "alert-\(alert.id)-escalation-1", "alert-\(alert.id)-escalation-2",
-            ])
+            #expect(
+                messages.map(\.dedupeKey) == [
+                    "alert-\(alert.id)-notice-1", "alert-\(alert.id)-escalation-1", "alert-\(alert.id)-escalation-2",
+                ])
             #expect(messages.map(\.recipientUserId) == [WatcherFixture.alice.id, WatcherFixture.bob.id, WatcherFixture.carol.id])
             let escalation = try #require((try payload(messages[1])["aps"] as? [String: Any])?["alert"] as? [String: String])
             #expect(escalation["body"]?.hasPrefix("Escalated: alice has not acknowledged.") == true, "\(escalation)")

@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 /// The rotation form's own fields: what the page fills in is accepted back, and a wrong value is named.
 @Suite("The rotation form")

@@ -1,12 +1,13 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import Logging
 import ModerationStore
 import Sandbox
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Operations: metrics, alerts, structured logs", .timeLimit(.minutes(3)))
 struct OperationsTests {
@@ -145,22 +146,24 @@ struct OperationsTests {
         #expect(metrics.lastAnswerAt == Date(timeIntervalSince1970: 3_100), "a 5xx is not an answer")
     }
 
-    @Test("every call is counted in the backend's own scope, without ids", arguments: [
-        ("POST", "auth/login", "api-auth-login", BackendEndpoint.Kind.signIn),
-        ("POST", "auth/refresh", "api-auth-refresh", .refresh),
-        ("GET", "auth/me", "api-auth-me", .read),
-        ("GET", "libraries/moderation", "api-library-moderation-list", .read),
-        ("GET", "libraries/moderation/pending", "api-library-moderation-list", .read),
-        ("GET", "libraries/moderation/summary", "api-moderation-summary", .read),
-        ("GET", "libraries/moderation/a-slug", "api-library-moderation-detail", .read),
-        ("PATCH", "libraries/moderation/a-slug", "api-library-moderation-update", .write),
-        ("GET", "libraries/moderation/reports", "api-report-moderation-list", .read),
-        ("PATCH", "libraries/moderation/reports/12", "api-report-moderation-update", .write),
-        ("GET", "libraries/moderation/photos", "api-photo-moderation-list", .read),
-        ("PATCH", "libraries/moderation/photos/7", "api-photo-moderation-update", .write),
-        ("GET", "libraries/", "api-library-list", .read),
-        ("GET", "statistics/", "api-statistics", .read),
-    ])
+    @Test(
+        "every call is counted in the backend's own scope, without ids",
+        arguments: [
+            ("POST", "auth/login", "api-auth-login", BackendEndpoint.Kind.signIn),
+            ("POST", "auth/refresh", "api-auth-refresh", .refresh),
+            ("GET", "auth/me", "api-auth-me", .read),
+            ("GET", "libraries/moderation", "api-library-moderation-list", .read),
+            ("GET", "libraries/moderation/pending", "api-library-moderation-list", .read),
+            ("GET", "libraries/moderation/summary", "api-moderation-summary", .read),
+            ("GET", "libraries/moderation/a-slug", "api-library-moderation-detail", .read),
+            ("PATCH", "libraries/moderation/a-slug", "api-library-moderation-update", .write),
+            ("GET", "libraries/moderation/reports", "api-report-moderation-list", .read),
+            ("PATCH", "libraries/moderation/reports/12", "api-report-moderation-update", .write),
+            ("GET", "libraries/moderation/photos", "api-photo-moderation-list", .read),
+            ("PATCH", "libraries/moderation/photos/7", "api-photo-moderation-update", .write),
+            ("GET", "libraries/", "api-library-list", .read),
+            ("GET", "statistics/", "api-statistics", .read),
+        ])
     func endpointScopes(method: String, path: String, scope: String, kind: BackendEndpoint.Kind) {
         let endpoint = BackendEndpoint(method: .init(rawValue: method), path: path)
         #expect(endpoint == BackendEndpoint(scope: scope, kind: kind))

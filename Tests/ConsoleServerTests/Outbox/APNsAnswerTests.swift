@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 @Suite("APNs answers turned into outcomes, as Apple documents them")
 struct APNsAnswerTests {
@@ -38,7 +39,8 @@ struct APNsAnswerTests {
     func parsing() {
         // act
         let throttled = APNsAnswer(
-            status: 429, body: Data(#"{"reason":"TooManyRequests"}"#.utf8), retryAfterHeader: "30").result(for: "token")
+            status: 429, body: Data(#"{"reason":"TooManyRequests"}"#.utf8), retryAfterHeader: "30"
+        ).result(for: "token")
         let broken = APNsAnswer(status: 502, body: Data("<html>Bad gateway</html>".utf8), retryAfterHeader: nil).result(for: "token")
 
         // check

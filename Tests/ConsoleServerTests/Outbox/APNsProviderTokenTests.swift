@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Crypto
 import Foundation
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("APNs provider token: ES256 JWT, reused 50 minutes, renewed at most every 20")
 struct APNsProviderTokenTests {
@@ -51,9 +52,10 @@ struct APNsProviderTokenTests {
         let (header, claims) = try Self.decode(jwt, verifyingWith: publicKey)
         #expect(header == Header(alg: "ES256", kid: "ABC123DEFG"))
         #expect(claims == Claims(iss: "TEAM456XYZ", iat: Int(Self.start.timeIntervalSince1970)))
-        #expect(!P256.Signing.PrivateKey().publicKey.isValidSignature(
-            try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(jwt.split(separator: ".")[2]))),
-            for: Data(jwt.split(separator: ".").prefix(2).joined(separator: ".").utf8)), "another key does not verify it")
+        #expect(
+            !P256.Signing.PrivateKey().publicKey.isValidSignature(
+                try P256.Signing.ECDSASignature(rawRepresentation: try #require(Base64URL.decode(jwt.split(separator: ".")[2]))),
+                for: Data(jwt.split(separator: ".").prefix(2).joined(separator: ".").utf8)), "another key does not verify it")
     }
 
     @Test("the same JWT is reused within 50 minutes and a new one made after")

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("APNs transport against the stand-in over HTTP/2 and TLS", .timeLimit(.minutes(3)))
 struct APNsTransportTests {

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import Logging
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Decisions taken in the console becoming pushes at the APNs stand-in, over real HTTP/2 and
 /// TLS, with the standard delivery policy.
@@ -24,25 +25,31 @@ struct OutboxDeliveryTests {
             }) { browser, sandbox, directory in
                 // setup: every seeded user has a phone
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
-                try await store.importDevices(try DeviceTokenExport.parse(SandboxDeviceTokens.export(databasePath: directory.path("sandbox.sqlite"))), now: Date())
+                try await store.importDevices(
+                    try DeviceTokenExport.parse(SandboxDeviceTokens.export(databasePath: directory.path("sandbox.sqlite"))), now: Date())
                 try await browser.signIn()
                 // act 1: approve a pending library (Book Corners pushes that itself)
                 let libraries = try await browser.get("/libraries?status=pending")
-                let slug = try #require(libraries.html.range(of: #"<a href="/libraries/"#).map { String(libraries.html[$0.upperBound...].prefix { $0 != "\"" && $0 != "?" }) })
+                let slug = try #require(
+                    libraries.html.range(of: #"<a href="/libraries/"#).map { String(libraries.html[$0.upperBound...].prefix { $0 != "\"" && $0 != "?" }) })
                 let detail = try await browser.get("/libraries/\(slug)")
-                try await browser.post("/libraries/\(slug)/decide", form: [
-                    ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: "/libraries/\(slug)/decide") ?? ""), ("seen", "pending"),
-                    ("decision", "approve"),
-                ])
+                try await browser.post(
+                    "/libraries/\(slug)/decide",
+                    form: [
+                        ("csrf", detail.csrfToken ?? ""), ("key", detail.field("key", after: "/libraries/\(slug)/decide") ?? ""), ("seen", "pending"),
+                        ("decision", "approve"),
+                    ])
                 // act 2: approve a photo with a submitter
                 let photos = try await browser.get("/photos")
                 let card = try #require(photos.html.components(separatedBy: #"class="photo-card""#).dropFirst().first { !$0.contains("By anonymous") })
                 let photoID = try #require(card.range(of: #"action="/photos/"#).map { String(card[$0.upperBound...].prefix { $0.isNumber }) })
                 let decided = Date()
-                try await browser.post("/photos/\(photoID)/decide", form: [
-                    ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"),
-                    ("decision", "approve"),
-                ])
+                try await browser.post(
+                    "/photos/\(photoID)/decide",
+                    form: [
+                        ("csrf", photos.csrfToken ?? ""), ("key", photos.field("key", after: "/photos/\(photoID)/decide") ?? ""), ("seen", "pending"),
+                        ("decision", "approve"),
+                    ])
                 // check: one push, the photo's, within 2 s
                 var pushes: [APNsReceivedPush] = []
                 while Date().timeIntervalSince(decided) < 2 {
@@ -133,7 +140,9 @@ struct OutboxDeliveryTests {
     }
 
     /// Book Corners' export of one token, as `dumpdata users.DeviceToken` writes it.
-    private static func export(user: Int, token: String, environment: Device.Environment, updatedAt: Date, lastUsedAt: Date? = nil) throws -> [DeviceTokenExport.Entry] {
+    private static func export(
+        user: Int, token: String, environment: Device.Environment, updatedAt: Date, lastUsedAt: Date? = nil
+    ) throws -> [DeviceTokenExport.Entry] {
         let format = ISO8601DateFormatter()
         format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let lastUsed = lastUsedAt.map { #""\#(format.string(from: $0))""# } ?? "null"
@@ -194,7 +203,9 @@ struct OutboxDeliveryTests {
             let token = OutboxFiller.token(user: 86)
             try await store.importDevices(try Self.export(user: 86, token: token, environment: .sandbox, updatedAt: Date()), now: Date())
             await standIn.standIn.faults.apply(.init(badDeviceToken: [token: "127.0.0.1"]))
-            let twoHosts = { (store: ModerationStore) in _ = try await standIn.deliverDueMessages(of: store, sandboxHost: "127.0.0.1", productionHost: "localhost") }
+            let twoHosts = { (store: ModerationStore) in
+                _ = try await standIn.deliverDueMessages(of: store, sandboxHost: "127.0.0.1", productionHost: "localhost")
+            }
             let first = try await filler.add(1, firstRecipient: 86)[0]
             try await twoHosts(store)
             let marked = try await #require(try store.devices(userID: 86).first)

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import Logging
 import ModerationStore
 import ServiceLifecycle
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The dispatcher's decisions on a real SQLite file: policy, devices, retries, dead letters,
 /// crashes and two dispatchers on one database.
@@ -82,7 +83,8 @@ struct OutboxDispatcherTests {
         try await filler.addDevices(for: [9], slot: 1)
         try await filler.addDevices(for: [9], slot: 2)
         let transport = ScriptedTransport()
-        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "APNs answered 503 ServiceUnavailable.")], for: OutboxFiller.token(user: 9, slot: 2))
+        transport.script(
+            [DeliveryResult(outcome: .retry, httpStatus: 503, reason: "APNs answered 503 ServiceUnavailable.")], for: OutboxFiller.token(user: 9, slot: 2))
         let start = Date()
         let dispatcher = dispatcher(transport)
         // act 1
@@ -222,7 +224,9 @@ struct OutboxDispatcherTests {
         #expect(transport.calls == 0)
     }
 
-    @Test("a dispatcher that dies while sending: another claims the message once the lease runs out, with the same apns-id; the dead one's late outcome is refused")
+    @Test(
+        "a dispatcher that dies while sending: another claims the message once the lease runs out, with the same apns-id; the dead one's late outcome is refused"
+    )
     func crashWhileSending() async throws {
         // setup: the first dispatcher claims and never settles (it crashed)
         let sent = try await filler.add(1, firstRecipient: 16)[0]

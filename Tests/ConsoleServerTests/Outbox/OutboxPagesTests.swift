@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import Sandbox
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The Outbox and My devices pages, through the console's real routes, with a dispatcher
 /// running on a scripted transport (the real transports have their own tests).
@@ -13,11 +14,14 @@ struct OutboxPagesTests {
     private func withConsole(
         _ transport: ScriptedTransport, _ body: @escaping @Sendable (Browser, TemporaryDirectory) async throws -> Void
     ) async throws {
-        try await ConsoleFixture.withConsole(mirror: .empty, configure: { settings in
-            settings.outbox = OutboxDeliveryConfiguration(
-                transport: .custom(transport, description: "A scripted transport"),
-                dispatcher: .init(firstBackoff: 60, idlePoll: 0.1))
-        }) { browser, _, directory in
+        try await ConsoleFixture.withConsole(
+            mirror: .empty,
+            configure: { settings in
+                settings.outbox = OutboxDeliveryConfiguration(
+                    transport: .custom(transport, description: "A scripted transport"),
+                    dispatcher: .init(firstBackoff: 60, idlePoll: 0.1))
+            }
+        ) { browser, _, directory in
             try await body(browser, directory)
         }
     }
@@ -63,7 +67,8 @@ struct OutboxPagesTests {
             let after = try await browser.get("/outbox/\(message.id)")
             #expect(after.contains("Queued again: the dispatcher tries it now."))
             #expect(!after.contains("Retry now…"))
-            let entry = try await #require(try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 5).first { $0.action == "outbox.retry" })
+            let entry = try await #require(
+                try ModerationStore(path: directory.path("console.sqlite")).auditEntries(limit: 5).first { $0.action == "outbox.retry" })
             #expect(entry.actorUsername == SeedAccounts.demoStaffUsername)
             #expect(entry.targetId == message.id)
             #expect(entry.statusBefore == "failed" && entry.statusAfter == "pending")
@@ -118,9 +123,11 @@ struct OutboxPagesTests {
             let empty = try await browser.get("/devices")
             #expect(empty.contains("No device yet: nothing can be pushed to you."))
             // a hostile, invalid token
-            let refused = try await browser.post("/devices", form: [
-                ("csrf", empty.csrfToken ?? ""), ("token", #"<script>alert("x")</script> 📚 مكتبة"#), ("environment", "sandbox"),
-            ])
+            let refused = try await browser.post(
+                "/devices",
+                form: [
+                    ("csrf", empty.csrfToken ?? ""), ("token", #"<script>alert("x")</script> 📚 مكتبة"#), ("environment", "sandbox"),
+                ])
             #expect(refused.status == .badRequest)
             #expect(refused.contains("A device token is 64 hexadecimal digits"))
             #expect(refused.contains("&lt;script&gt;"))

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// What a restore does to the outbox: messages that were waiting when the backup was taken may
 /// have gone out since, so they are held for a person to send or discard, never re-sent silently.
@@ -72,11 +73,14 @@ struct OutboxRestoreTests {
         let restored = try await restoredDatabase(in: prepared)
         let (sent, discarded) = (restored.waiting[0], restored.waiting[1])
         let transport = ScriptedTransport()
-        try await ConsoleFixture.withConsole(mirror: .empty, configure: { settings in
-            settings.databasePath = restored.path
-            settings.outbox = OutboxDeliveryConfiguration(
-                transport: .custom(transport, description: "A scripted transport"), dispatcher: .init(idlePoll: 0.1))
-        }) { browser, _, _ in
+        try await ConsoleFixture.withConsole(
+            mirror: .empty,
+            configure: { settings in
+                settings.databasePath = restored.path
+                settings.outbox = OutboxDeliveryConfiguration(
+                    transport: .custom(transport, description: "A scripted transport"), dispatcher: .init(idlePoll: 0.1))
+            }
+        ) { browser, _, _ in
             try await browser.signIn()
             // the list shows them apart, each with its two buttons
             let list = try await browser.get("/outbox")

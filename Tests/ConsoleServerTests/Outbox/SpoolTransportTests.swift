@@ -1,8 +1,8 @@
 import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
 
 /// The spool transport: each message a whole `<apns-id>.json` file, never seen half-written.
 @Suite("Spool transport: one whole JSON file per message", .timeLimit(.minutes(3)))
@@ -23,21 +23,23 @@ struct SpoolTransportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: spoolPath) == ["2b0e7c9e-8d52-4a57-9a0d-4c1c2f3e5a61.json"])
         let data = try Data(contentsOf: URL(fileURLWithPath: spoolPath + "/2b0e7c9e-8d52-4a57-9a0d-4c1c2f3e5a61.json"))
         let envelope = try OutboxEnvelope.decode(data)
-        #expect(envelope == OutboxEnvelope(
-            id: "2b0e7c9e-8d52-4a57-9a0d-4c1c2f3e5a61", eventType: "library.approved", recipientUserId: 7,
-            deviceTokens: [
-                .init(token: String(repeating: "a1", count: 32), environment: .production),
-                .init(token: String(repeating: "0f", count: 32), environment: .sandbox),
-            ],
-            headers: delivery.headers,
-            payload: .object([
-                "aps": .object([
-                    "alert": .object(["title": .string("Your library is live"), "body": .string("Corner Books in Florence has been approved.")]),
-                    "sound": .string("default"),
-                ]),
-                "data": .object(["library_id": .integer(42), "type": .string("library.approved")]),
-            ]),
-            createdAt: OutboxDelivery.sampleCreatedAt))
+        #expect(
+            envelope
+                == OutboxEnvelope(
+                    id: "2b0e7c9e-8d52-4a57-9a0d-4c1c2f3e5a61", eventType: "library.approved", recipientUserId: 7,
+                    deviceTokens: [
+                        .init(token: String(repeating: "a1", count: 32), environment: .production),
+                        .init(token: String(repeating: "0f", count: 32), environment: .sandbox),
+                    ],
+                    headers: delivery.headers,
+                    payload: .object([
+                        "aps": .object([
+                            "alert": .object(["title": .string("Your library is live"), "body": .string("Corner Books in Florence has been approved.")]),
+                            "sound": .string("default"),
+                        ]),
+                        "data": .object(["library_id": .integer(42), "type": .string("library.approved")]),
+                    ]),
+                    createdAt: OutboxDelivery.sampleCreatedAt))
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.hasPrefix(#"{"created_at":"2026-11-18T"#), "sorted keys, UTC time: \(text)")
         #expect(text.contains(#""payload":{"aps":{"alert":{"body":"#), "the payload is an object, not a string: \(text)")

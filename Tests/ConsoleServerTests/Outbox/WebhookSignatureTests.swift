@@ -1,7 +1,7 @@
 import ConsoleServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a receiver's check refuses, and how the webhook's settings are checked at start-up.
 @Suite("Webhook signature and configuration")
@@ -19,9 +19,15 @@ struct WebhookSignatureTests {
         // act + check
         try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(299))
         try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(-299))
-        #expect(throws: WebhookSignature.Refusal.tooOld) { try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(301)) }
-        #expect(throws: WebhookSignature.Refusal.inTheFuture) { try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(-301)) }
-        #expect(throws: WebhookSignature.Refusal.mismatch) { try signer.verify(body: Data(#"{"id":"m-2","version":1}"#.utf8), timestamp: "1795000000", signature: signature, now: now) }
+        #expect(throws: WebhookSignature.Refusal.tooOld) {
+            try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(301))
+        }
+        #expect(throws: WebhookSignature.Refusal.inTheFuture) {
+            try signer.verify(body: body, timestamp: "1795000000", signature: signature, now: now.addingTimeInterval(-301))
+        }
+        #expect(throws: WebhookSignature.Refusal.mismatch) {
+            try signer.verify(body: Data(#"{"id":"m-2","version":1}"#.utf8), timestamp: "1795000000", signature: signature, now: now)
+        }
         #expect(throws: WebhookSignature.Refusal.mismatch) { try signer.verify(body: body, timestamp: "1795000001", signature: signature, now: now) }
         #expect(throws: WebhookSignature.Refusal.mismatch) {
             try WebhookSignature(secret: Data(repeating: 7, count: 32)).verify(body: body, timestamp: "1795000000", signature: signature, now: now)
@@ -64,10 +70,13 @@ struct WebhookSignatureTests {
         #expect(throws: WebhookConfigurationError.secretFileTooOpen(open, mode: 0o644)) {
             try WebhookConfiguration(url: "https://hooks.example.org/x", secretFile: open, secretText: nil)
         }
-        #expect(throws: WebhookConfigurationError.missingSecret) { try WebhookConfiguration(url: "https://hooks.example.org/x", secretFile: nil, secretText: nil) }
+        #expect(throws: WebhookConfigurationError.missingSecret) {
+            try WebhookConfiguration(url: "https://hooks.example.org/x", secretFile: nil, secretText: nil)
+        }
         let fromFile = try WebhookConfiguration(url: "https://hooks.example.org/x", secretFile: closed, secretText: "ignored when a file is given")
         #expect(fromFile.secret == secret, "the line break echo adds is not part of the secret")
-        #expect(WebhookConfigurationError.secretTooShort(6).description
-            == "The webhook signing secret is 6 bytes; it must be at least 32 (e.g. `openssl rand -hex 32`).")
+        #expect(
+            WebhookConfigurationError.secretTooShort(6).description
+                == "The webhook signing secret is 6 bytes; it must be at least 32 (e.g. `openssl rand -hex 32`).")
     }
 }

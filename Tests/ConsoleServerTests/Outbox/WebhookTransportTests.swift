@@ -3,8 +3,8 @@ import ConsoleServer
 import Foundation
 import ModerationStore
 import NIOCore
-import Testing
 import TestSupport
+import Testing
 
 /// The webhook transport against a real receiver on loopback that verifies every signature.
 @Suite("Webhook transport: signed posts, retries and refusals", .timeLimit(.minutes(3)))
@@ -87,10 +87,16 @@ struct WebhookTransportTests {
             await webhook.shutdown()
 
             // check
-            #expect(serverError == [DeliveryResult(
-                outcome: .retry, httpStatus: 500, reason: "the webhook answered 500 Internal Server Error: upstream down; it is tried again later")])
-            #expect(tooMany == [DeliveryResult(
-                outcome: .retry, httpStatus: 429, reason: "the webhook answered 429 Too Many Requests; it is tried again later", retryAfter: 17)])
+            #expect(
+                serverError == [
+                    DeliveryResult(
+                        outcome: .retry, httpStatus: 500, reason: "the webhook answered 500 Internal Server Error: upstream down; it is tried again later")
+                ])
+            #expect(
+                tooMany == [
+                    DeliveryResult(
+                        outcome: .retry, httpStatus: 429, reason: "the webhook answered 429 Too Many Requests; it is tried again later", retryAfter: 17)
+                ])
             #expect(timedOut.first?.outcome == .retry && timedOut.first?.httpStatus == 408)
         }
     }
@@ -146,7 +152,10 @@ struct WebhookTransportTests {
         await webhook.shutdown()
 
         // check
-        #expect(results == [DeliveryResult(outcome: .retry, reason: "the webhook at 127.0.0.1 refused the connection (is the receiver running?); it is tried again later")])
+        #expect(
+            results == [
+                DeliveryResult(outcome: .retry, reason: "the webhook at 127.0.0.1 refused the connection (is the receiver running?); it is tried again later")
+            ])
     }
 
     @Test("the same message sent twice (a retry) carries the same Idempotency-Key and body")

@@ -1,11 +1,13 @@
-@testable import ConsoleServer
 import Foundation
+import PropertyBased
 import PropertySupport
+import Testing
+
+@testable import ConsoleServer
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import PropertyBased
-import Testing
 
 /// Property checks of the HTML/SVG escaping every `{{…}}` and every chart label goes through:
 /// no markup character survives raw, and the text unescapes back to itself.
@@ -38,8 +40,9 @@ struct EscapingPropertyTests {
             let escaped = ConsoleHTMLContentType.escape(text)
 
             // check: by bytes, so a `<` inside a multi-scalar Character is seen too
-            #expect(!escaped.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") },
-                    "\(text.debugDescription) → \(escaped.debugDescription)")
+            #expect(
+                !escaped.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") },
+                "\(text.debugDescription) → \(escaped.debugDescription)")
             #expect(Self.unescaped(escaped) == text, "\(text.debugDescription) → \(escaped.debugDescription)")
             #expect(SVGWriter.escape(text) == escaped && ConsoleHTMLContentType().escapeText(text) == escaped, "one escaping everywhere")
         }
@@ -49,9 +52,11 @@ struct EscapingPropertyTests {
     /// as a line feed): charts are embedded in HTML, whose parser takes any, but reading them
     /// back here goes through an XML parser.
     static func xmlSafe(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
-            (scalar.value >= 0x20 || scalar == "\t" || scalar == "\n") && scalar.value != 0xFFFE && scalar.value != 0xFFFF
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter { scalar in
+                    (scalar.value >= 0x20 || scalar == "\t" || scalar == "\n") && scalar.value != 0xFFFE && scalar.value != 0xFFFF
+                }))
     }
 
     @Test("a bar chart with hostile labels, title and description is well-formed SVG whose texts read back as given")

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// What every signed-in page's frame carries, and the names pages show for ids.
 @Suite("Every signed-in page: navigation counts, names, sign-in and sign-out", .timeLimit(.minutes(3)))
@@ -26,15 +27,19 @@ struct EverySignedInPageTests {
             // act
             let rejectForm = try #require(library.html.range(of: #"class="reject-form""#).map { String(library.html[$0.upperBound...]) })
             let fields = Page(status: .ok, headers: [:], html: rejectForm)
-            let reject = try await browser.post("/libraries/\(slugs[0])/decide", form: [
-                ("csrf", library.csrfToken ?? ""), ("key", fields.field("key") ?? ""), ("queue", fields.field("queue") ?? ""),
-                ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
-            ])
+            let reject = try await browser.post(
+                "/libraries/\(slugs[0])/decide",
+                form: [
+                    ("csrf", library.csrfToken ?? ""), ("key", fields.field("key") ?? ""), ("queue", fields.field("queue") ?? ""),
+                    ("seen", "pending"), ("decision", "reject"), ("reason", Self.hostile),
+                ])
             let list = try await browser.get("/libraries?status=pending")
-            let bulk = try await browser.post("/libraries/bulk", form: [
-                ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"),
-                ("item", Page.unescaped(list.field("item") ?? "")),
-            ])
+            let bulk = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"),
+                    ("item", Page.unescaped(list.field("item") ?? "")),
+                ])
             let pages = [
                 ("audit log", try await browser.get("/audit")),
                 ("audit entry", try await browser.get("/audit/\(auditID)")),
@@ -84,7 +89,8 @@ struct EverySignedInPageTests {
             // setup: a message to the submitter of a mirrored library
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let library = try await #require(try store.oldestMirroredLibraries(status: .pending, count: 20).first { $0.submitterId != nil && $0.submitterUsername != nil })
+            let library = try await #require(
+                try store.oldestMirroredLibraries(status: .pending, count: 20).first { $0.submitterId != nil && $0.submitterUsername != nil })
             let submitter = try #require(library.submitterId)
 
             // act

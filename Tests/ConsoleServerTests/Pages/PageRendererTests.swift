@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Page rendering: a page that cannot render is an error page, never an empty one", .timeLimit(.minutes(3)))
 struct PageRendererTests {

@@ -1,10 +1,11 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import ModerationVocabulary
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Fixed page models, one hostile string in each, for the snapshot tests.
 enum PageModels {
@@ -29,8 +30,9 @@ enum PageModels {
         let zone = TimeZone(identifier: "Europe/Rome") ?? .gmt
         let members = [StaffMember(id: 9, username: hostile), StaffMember(id: 3, username: "staff")]
         // Rotation's own checks pass for these fixed values.
-        guard let rotation = try? Rotation(
-            members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone, startDate: LocalDate(now, in: zone).adding(days: -2))
+        guard
+            let rotation = try? Rotation(
+                members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: zone, startDate: LocalDate(now, in: zone).adding(days: -2))
         else { preconditionFailure("fixed rotation") }
         let cover = RotationOverride(
             id: 1, staff: StaffMember(id: 3, username: "staff"), startsAt: now.addingTimeInterval(86_400 * 8), endsAt: now.addingTimeInterval(86_400 * 9),
@@ -73,11 +75,12 @@ enum PageModels {
     /// A claim line: the viewer's own (viewer 3), someone else's (a hostile name), or the claim button.
     static func claimBadge(_ index: Int, kind: ModerationAction.TargetKind, key: String, insideForm: Bool = false) -> ClaimBadge {
         let target = ItemClaim.Target(kind: kind, key: key)
-        let claim: ItemClaim? = switch index {
-        case 0: ItemClaim(target: target, holderId: 3, holderUsername: "staff", claimedAt: now.addingTimeInterval(-181), duration: 900)
-        case 1: ItemClaim(target: target, holderId: 4, holderUsername: hostile, claimedAt: now.addingTimeInterval(-420), duration: 900)
-        default: nil
-        }
+        let claim: ItemClaim? =
+            switch index {
+            case 0: ItemClaim(target: target, holderId: 3, holderUsername: "staff", claimedAt: now.addingTimeInterval(-181), duration: 900)
+            case 1: ItemClaim(target: target, holderId: 4, holderUsername: hostile, claimedAt: now.addingTimeInterval(-420), duration: 900)
+            default: nil
+            }
         return ClaimBadge(claim: claim, target: target, viewerId: 3, isWaiting: true, now: now, back: "/libraries?q=\"x\"", insideForm: insideForm)
     }
 
@@ -151,221 +154,327 @@ enum PageModels {
         held.lastReason = hostile
         let entry = auditEntry(2, reason: hostile)
         return [
-            ("layout", ErrorPage(
-                layout: {
-                    var frame = LayoutModel(
-                        title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile,
-                        pendingActions: [queuedAction("slug-waiting", actorId: 3, username: "staff"), {
-                            var failed = decidedAction("slug-failed", state: .failed, message: hostile)
-                            failed.updatedAt = now.addingTimeInterval(-300)
-                            return failed
-                        }()],
-                        pendingActionTargets: [DecisionTargetName.key(.library, "slug-waiting"): DecisionTargetName(name: hostile, city: hostile, librarySlug: "slug-waiting")],
-                        now: now, active: .dashboard,
-                        summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
-                    // The flash of a report's dismissal offers its Undo.
-                    frame.undo = UndoOffer(
-                        url: "/reports/42/decide", seen: "dismissed", key: "undo-key", reportReason: "damaged", back: "/reports/42?x=\"y\"",
-                        label: "Undo: reopen the report")
-                    return frame
-                }(),
-                title: "Layout", message: "Every frame field filled.", requestID: "req-layout")),
-            ("sign-in", SignInPage(
-                layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
-                message: hostile, isError: true)),
-            ("dashboard", DashboardPage(
-                layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
-                queues: [
-                    DashboardPage.Queue(title: "Libraries", href: "/libraries", total: 17, items: [
-                        .init(label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
-                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-3 * 86_400), targets: .defaults, now: now)),
-                        .init(label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
-                              mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-40 * 3_600), targets: .defaults, now: now)),
-                    ]),
-                    DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
-                ],
-                backendState: "ok", backendStatus: "Book Corners is answering normally.",
-                outside: OutsideChanges(
-                    changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
-                alerts: alertRows().active, deliveryWarning: hostile, handoff: handoffPanel())),
-            ("libraries", LibraryListPage(
-                layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                source: "", rows: mirrored.enumerated().map { index, library in
-                    var row = LibraryRow(library, hasDuplicate: index == 0, targets: .defaults, now: now)
-                    row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
-                    // The second row was just decided by the viewer, and met a conflict.
-                    if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
-                    // The third has someone else's approval waiting to be sent.
-                    if index == 2 { row.queuedDecision(QueuedDecisionNote(queuedAction(library.slug, actorId: 9, username: hostile), viewerId: 3, now: now)) }
-                    return row
-                }, loaded: true,
-                pager: Pager(url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
-                orderSwitch: OrderSwitch(order: .newest, standard: .oldest, link: { "/libraries?order=\($0.rawValue)" }))),
-            ("library-detail", {
-                var page = LibraryDetailPage(
-                    layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName], targets: .defaults, now: now)
-                page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
-                let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
-                page.queue = LibraryDetailPage.QueueLinks(
-                    queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
-                // The rejection form sent back: too long, what was typed kept.
-                page.rejection = RejectionFormState(
-                    error: FormError.reasonTooLong(characters: 2_001, limit: 2_000).message, typedReason: hostile,
-                    chosenPreset: DecisionController.presetReasons[1], presets: DecisionController.presetReasons)
-                return page
-            }()),
-            ("reports", ReportListPage(
-                layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
-                rows: reports.enumerated().map { index, report in
-                    var row = ReportRow(report, now: now)
-                    if index == 1 {
-                        // A dismissal on its way: said, with no decision left on the row.
-                        row.queued = QueuedDecisionNote(queuedAction(String(report.id), actorId: 9, username: hostile), viewerId: 3, now: now)
-                    } else {
-                        row.claim = claimBadge(index, kind: .report, key: String(report.id))
-                    }
-                    return row
-                }, loaded: true, pager: nil)),
-            ("report-detail", try {
-                let report = try MirrorReport(reports[0], confirmedAt: now)
-                var other = try MirrorReport(reports[1], confirmedAt: now)
-                other.details = hostile
-                var page = ReportDetailPage(
-                    layout: layout("Report", active: .reports, summary: summary), report: report, library: mirrored[0], others: [other],
-                    notes: [ReportNote(reportId: report.id, authorId: 4, authorUsername: hostile, text: hostile, writtenAt: now.addingTimeInterval(-600))],
-                    targets: .defaults, now: now)
-                page.claim = claimBadge(1, kind: .report, key: String(report.id))
-                page.noteText = hostile
-                page.noteProblem = ReportNote.Problem.tooLong.description
-                return page
-            }()),
-            ("photos", PhotoGridPage(
-                layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
-                cards: photos.enumerated().map { index, photo in
-                    var card = PhotoCard(photo, currentPhotoURL: index == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now)
-                    card.claim = claimBadge(index, kind: .photo, key: String(photo.id))
-                    if index == 0 {
-                        card.rejection = RejectionFormState(
-                            error: FormError.reasonRequired.message, typedReason: hostile, chosenPreset: "", presets: DecisionController.photoPresetReasons)
-                    }
-                    // The second has someone else's decision waiting to be sent.
-                    if index == 1 {
-                        var action = queuedAction(String(photo.id), actorId: 9, username: hostile)
-                        action.targetKind = .photo
-                        card.queuedDecision(QueuedDecisionNote(action, viewerId: 3, now: now))
-                    }
-                    // The third was rejected in the console, with a reason; the fourth outside it (its status alone).
-                    if index == 2 {
-                        var entry = auditEntry(7, actor: hostile, reason: hostile)
-                        entry.targetKind = "photo"
-                        card.decidedNote = DecidedNote(status: .rejected, entry: entry, mirroredReason: "", now: now)
-                    }
-                    if index == 3 { card.decidedNote = DecidedNote(status: .approved, entry: nil, mirroredReason: "", now: now) }
-                    return card
-                },
-                loaded: true, pager: nil)),
+            (
+                "layout",
+                ErrorPage(
+                    layout: {
+                        var frame = LayoutModel(
+                            title: hostile, session: (username: hostile, csrf: "csrf-token"), flash: hostile,
+                            pendingActions: [
+                                queuedAction("slug-waiting", actorId: 3, username: "staff"),
+                                {
+                                    var failed = decidedAction("slug-failed", state: .failed, message: hostile)
+                                    failed.updatedAt = now.addingTimeInterval(-300)
+                                    return failed
+                                }(),
+                            ],
+                            pendingActionTargets: [
+                                DecisionTargetName.key(.library, "slug-waiting"): DecisionTargetName(name: hostile, city: hostile, librarySlug: "slug-waiting")
+                            ],
+                            now: now, active: .dashboard,
+                            summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
+                        // The flash of a report's dismissal offers its Undo.
+                        frame.undo = UndoOffer(
+                            url: "/reports/42/decide", seen: "dismissed", key: "undo-key", reportReason: "damaged", back: "/reports/42?x=\"y\"",
+                            label: "Undo: reopen the report")
+                        return frame
+                    }(),
+                    title: "Layout", message: "Every frame field filled.", requestID: "req-layout")
+            ),
+            (
+                "sign-in",
+                SignInPage(
+                    layout: layout("Sign in", active: nil, signedIn: false), login: hostile, next: "/audit?x=\"y\"", signInToken: "csrf-token",
+                    message: hostile, isError: true)
+            ),
+            (
+                "dashboard",
+                DashboardPage(
+                    layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
+                    queues: [
+                        DashboardPage.Queue(
+                            title: "Libraries", href: "/libraries", total: 17,
+                            items: [
+                                .init(
+                                    label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
+                                    mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-3 * 86_400), targets: .defaults, now: now)),
+                                .init(
+                                    label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
+                                    mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-40 * 3_600), targets: .defaults, now: now)),
+                            ]),
+                        DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
+                    ],
+                    backendState: "ok", backendStatus: "Book Corners is answering normally.",
+                    outside: OutsideChanges(
+                        changes: [.init(label: hostile, change: "pending → approved", href: "/audit/7", age: "3 h ago")], count: 1),
+                    alerts: alertRows().active, deliveryWarning: hostile, handoff: handoffPanel())
+            ),
+            (
+                "libraries",
+                LibraryListPage(
+                    layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
+                    source: "",
+                    rows: mirrored.enumerated().map { index, library in
+                        var row = LibraryRow(library, hasDuplicate: index == 0, targets: .defaults, now: now)
+                        row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
+                        // The second row was just decided by the viewer, and met a conflict.
+                        if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
+                        // The third has someone else's approval waiting to be sent.
+                        if index == 2 {
+                            row.queuedDecision(QueuedDecisionNote(queuedAction(library.slug, actorId: 9, username: hostile), viewerId: 3, now: now))
+                        }
+                        return row
+                    }, loaded: true,
+                    pager: Pager(
+                        url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
+                    orderSwitch: OrderSwitch(order: .newest, standard: .oldest, link: { "/libraries?order=\($0.rawValue)" }))
+            ),
+            (
+                "library-detail",
+                {
+                    var page = LibraryDetailPage(
+                        layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName],
+                        targets: .defaults, now: now)
+                    page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
+                    let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
+                    page.queue = LibraryDetailPage.QueueLinks(
+                        queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
+                    // The rejection form sent back: too long, what was typed kept.
+                    page.rejection = RejectionFormState(
+                        error: FormError.reasonTooLong(characters: 2_001, limit: 2_000).message, typedReason: hostile,
+                        chosenPreset: DecisionController.presetReasons[1], presets: DecisionController.presetReasons)
+                    return page
+                }()
+            ),
+            (
+                "reports",
+                ReportListPage(
+                    layout: layout("Reports", active: .reports, summary: summary), statusOptions: options, reasonOptions: options,
+                    rows: reports.enumerated().map { index, report in
+                        var row = ReportRow(report, now: now)
+                        if index == 1 {
+                            // A dismissal on its way: said, with no decision left on the row.
+                            row.queued = QueuedDecisionNote(queuedAction(String(report.id), actorId: 9, username: hostile), viewerId: 3, now: now)
+                        } else {
+                            row.claim = claimBadge(index, kind: .report, key: String(report.id))
+                        }
+                        return row
+                    }, loaded: true, pager: nil)
+            ),
+            (
+                "report-detail",
+                try {
+                    let report = try MirrorReport(reports[0], confirmedAt: now)
+                    var other = try MirrorReport(reports[1], confirmedAt: now)
+                    other.details = hostile
+                    var page = ReportDetailPage(
+                        layout: layout("Report", active: .reports, summary: summary), report: report, library: mirrored[0], others: [other],
+                        notes: [ReportNote(reportId: report.id, authorId: 4, authorUsername: hostile, text: hostile, writtenAt: now.addingTimeInterval(-600))],
+                        targets: .defaults, now: now)
+                    page.claim = claimBadge(1, kind: .report, key: String(report.id))
+                    page.noteText = hostile
+                    page.noteProblem = ReportNote.Problem.tooLong.description
+                    return page
+                }()
+            ),
+            (
+                "photos",
+                PhotoGridPage(
+                    layout: layout("Photos", active: .photos, summary: summary), statusOptions: options,
+                    cards: photos.enumerated().map { index, photo in
+                        var card = PhotoCard(photo, currentPhotoURL: index == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now)
+                        card.claim = claimBadge(index, kind: .photo, key: String(photo.id))
+                        if index == 0 {
+                            card.rejection = RejectionFormState(
+                                error: FormError.reasonRequired.message, typedReason: hostile, chosenPreset: "", presets: DecisionController.photoPresetReasons)
+                        }
+                        // The second has someone else's decision waiting to be sent.
+                        if index == 1 {
+                            var action = queuedAction(String(photo.id), actorId: 9, username: hostile)
+                            action.targetKind = .photo
+                            card.queuedDecision(QueuedDecisionNote(action, viewerId: 3, now: now))
+                        }
+                        // The third was rejected in the console, with a reason; the fourth outside it (its status alone).
+                        if index == 2 {
+                            var entry = auditEntry(7, actor: hostile, reason: hostile)
+                            entry.targetKind = "photo"
+                            card.decidedNote = DecidedNote(status: .rejected, entry: entry, mirroredReason: "", now: now)
+                        }
+                        if index == 3 { card.decidedNote = DecidedNote(status: .approved, entry: nil, mirroredReason: "", now: now) }
+                        return card
+                    },
+                    loaded: true, pager: nil)
+            ),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
-            ("bulk-confirm", BulkConfirmPage(
-                layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
-                items: (1...3).map {
-                    var item = BulkConfirmPage.Item(slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
-                        claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
-                    // The first two as the mirror knows them: their places and photos tell namesakes apart.
-                    if $0 < 3 { item.shows(mirrored[$0 - 1]) }
-                    return item
-                },
-                heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")),
-            ("reject-confirm", {
-                var page = RejectConfirmPage(
-                    layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "approved", key: "key-reject",
-                    reason: hostile, back: "/libraries")
-                var approval = auditEntry(5, actor: hostile)
-                approval.statusAfter = "approved"
-                page.names(mirrored[0])
-                page.describe(mirrored[0], earlier: DecidedNote(status: .approved, entry: approval, mirroredReason: "", now: now))
-                return page
-            }()),
-            ("reverse-confirm", ReverseConfirmPage(
-                layout: layout("Confirm", active: .libraries), name: hostile, seen: .rejected, wanted: .approved,
-                earlier: DecidedNote(status: .rejected, entry: auditEntry(6, actor: hostile, reason: hostile), mirroredReason: "", now: now),
-                decideURL: "/libraries/slug-1/decide",
-                fields: [HiddenField(name: "decision", value: "approve"), HiddenField(name: "seen", value: "rejected"), HiddenField(name: "key", value: hostile)],
-                cancelURL: "/libraries/slug-1")),
-            ("unsent-work", UnsentWorkPage(
-                layout: layout("Send your decision", active: nil),
-                form: try KeptForm(
-                    id: "digest", path: "/libraries/slug-1/decide", ownerStaffId: 3,
-                    fields: [.init(name: "decision", value: "reject"), .init(name: "seen", value: "pending"), .init(name: "key", value: "k1"),
-                             .init(name: "reason", value: hostile), .init(name: "confirmed", value: "1"), .init(name: "back", value: "/libraries?q=\"x\"")],
-                    now: now),
-                key: "kept-key-1", summary: "Your rejection of \(hostile) was not sent")),
-            ("outbox", OutboxPage(
-                layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
-                rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,
-                counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false, watchURL: "http://127.0.0.1:8081/apns/pushes?\"x\"",
-                policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) },
-                held: [OutboxRow(held, attempts: 1, now: now, names: [held.recipientUserId: hostile])])),
-            ("outbox-message", OutboxMessagePage(
-                layout: layout("Outbox message", active: .outbox), row: OutboxRow(message, attempts: 1, now: now, names: [message.recipientUserId: "maria"]), payload: message.payload,
-                headers: hostile, payloadBytes: message.payload.utf8.count, attempts: [.init(attempt)], hasAttempts: true, canRetry: true,
-                isHeld: false, canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")),
-            ("outbox-confirm", OutboxConfirmPage(
-                layout: layout("Discard?", active: .outbox), move: .discard, row: OutboxRow(message, attempts: 1, now: now),
-                cancelURL: "/outbox/msg-1")),
-            ("devices", DevicesPage(
-                layout: layout("My devices", active: nil), devices: [.init(device)], isEmpty: false, userID: 3, problem: hostile,
-                hasProblem: true, token: hostile, environments: options)),
-            ("audit", AuditListPage(
-                layout: layout("Audit log", active: .audit), staffOptions: options, actionOptions: options, outcomeOptions: options,
-                q: hostile, from: "2026-11-01", to: "", problems: [hostile], matching: 2,
-                rows: [AuditRow(auditEntry(1), now: now, clock: rome), AuditRow(entry, now: now, clock: rome, city: hostile)], isEmpty: false,
-                clockName: rome.clockName,
-                newerHref: nil, olderHref: "/audit?before=1", newestHref: nil, csvHref: "/audit/export?format=csv",
-                spreadsheetHref: "/audit/export?format=spreadsheet-csv",
-                ndjsonHref: "/audit/export?format=ndjson", summaryHref: "/audit/summary", verifyAction: "/audit/verify",
-                verdict: AuditVerdictText(.broken(entryID: 2, reason: hostile)))),
-            ("audit-entry", AuditEntryPage(
-                layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now, clock: rome), fields: AuditField.fields(of: entry),
-                item: .init(href: "/libraries/slug-2", label: "Open the library in the console →"), older: AuditRow(auditEntry(1), now: now), newer: nil, hashMatches: false, chainsToOlder: true)),
-            ("audit-summary", AuditSummaryPage(
-                layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],
-                summary: AuditSummary([
-                    DecisionRecord(recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 7_200),
-                    DecisionRecord(recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: .conflict, secondsWaited: nil),
-                ]),
-                csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "22 Nov 2026, 10:00 UTC")),
-            ("statistics", StatisticsPage(
-                layout: layout("Statistics", active: .statistics),
-                periods: [PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false)],
-                community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)),
+            (
+                "bulk-confirm",
+                BulkConfirmPage(
+                    layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
+                    items: (1...3).map {
+                        var item = BulkConfirmPage.Item(
+                            slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
+                            claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
+                        // The first two as the mirror knows them: their places and photos tell namesakes apart.
+                        if $0 < 3 { item.shows(mirrored[$0 - 1]) }
+                        return item
+                    },
+                    heading: BulkConfirmPage.heading(verb: "Reject", count: 3), reason: hostile, isReject: true, key: "key-bulk")
+            ),
+            (
+                "reject-confirm",
+                {
+                    var page = RejectConfirmPage(
+                        layout: layout("Reject", active: .libraries, summary: summary), slug: "slug-\"1\"", seen: "approved", key: "key-reject",
+                        reason: hostile, back: "/libraries")
+                    var approval = auditEntry(5, actor: hostile)
+                    approval.statusAfter = "approved"
+                    page.names(mirrored[0])
+                    page.describe(mirrored[0], earlier: DecidedNote(status: .approved, entry: approval, mirroredReason: "", now: now))
+                    return page
+                }()
+            ),
+            (
+                "reverse-confirm",
+                ReverseConfirmPage(
+                    layout: layout("Confirm", active: .libraries), name: hostile, seen: .rejected, wanted: .approved,
+                    earlier: DecidedNote(status: .rejected, entry: auditEntry(6, actor: hostile, reason: hostile), mirroredReason: "", now: now),
+                    decideURL: "/libraries/slug-1/decide",
+                    fields: [
+                        HiddenField(name: "decision", value: "approve"), HiddenField(name: "seen", value: "rejected"), HiddenField(name: "key", value: hostile),
+                    ],
+                    cancelURL: "/libraries/slug-1")
+            ),
+            (
+                "unsent-work",
+                UnsentWorkPage(
+                    layout: layout("Send your decision", active: nil),
+                    form: try KeptForm(
+                        id: "digest", path: "/libraries/slug-1/decide", ownerStaffId: 3,
+                        fields: [
+                            .init(name: "decision", value: "reject"), .init(name: "seen", value: "pending"), .init(name: "key", value: "k1"),
+                            .init(name: "reason", value: hostile), .init(name: "confirmed", value: "1"), .init(name: "back", value: "/libraries?q=\"x\""),
+                        ],
+                        now: now),
+                    key: "kept-key-1", summary: "Your rejection of \(hostile) was not sent")
+            ),
+            (
+                "outbox",
+                OutboxPage(
+                    layout: layout("Outbox", active: .outbox), statusOptions: options, typeOptions: options,
+                    rows: [OutboxRow(message, attempts: 3, now: now, names: [message.recipientUserId: hostile])], isEmpty: false,
+                    counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: 2) }, transport: hostile, deliveryOff: false,
+                    watchURL: "http://127.0.0.1:8081/apns/pushes?\"x\"",
+                    policy: OutboxMessage.EventType.allCases.map { OutboxPage.PolicyRow(type: $0, rule: DeliveryPolicy.standard.rule(for: $0)) },
+                    held: [OutboxRow(held, attempts: 1, now: now, names: [held.recipientUserId: hostile])])
+            ),
+            (
+                "outbox-message",
+                OutboxMessagePage(
+                    layout: layout("Outbox message", active: .outbox),
+                    row: OutboxRow(message, attempts: 1, now: now, names: [message.recipientUserId: "maria"]), payload: message.payload,
+                    headers: hostile, payloadBytes: message.payload.utf8.count, attempts: [.init(attempt)], hasAttempts: true, canRetry: true,
+                    isHeld: false, canDiscard: true, retryURL: "/outbox/msg-1/retry", discardURL: "/outbox/msg-1/discard")
+            ),
+            (
+                "outbox-confirm",
+                OutboxConfirmPage(
+                    layout: layout("Discard?", active: .outbox), move: .discard, row: OutboxRow(message, attempts: 1, now: now),
+                    cancelURL: "/outbox/msg-1")
+            ),
+            (
+                "devices",
+                DevicesPage(
+                    layout: layout("My devices", active: nil), devices: [.init(device)], isEmpty: false, userID: 3, problem: hostile,
+                    hasProblem: true, token: hostile, environments: options)
+            ),
+            (
+                "audit",
+                AuditListPage(
+                    layout: layout("Audit log", active: .audit), staffOptions: options, actionOptions: options, outcomeOptions: options,
+                    q: hostile, from: "2026-11-01", to: "", problems: [hostile], matching: 2,
+                    rows: [AuditRow(auditEntry(1), now: now, clock: rome), AuditRow(entry, now: now, clock: rome, city: hostile)], isEmpty: false,
+                    clockName: rome.clockName,
+                    newerHref: nil, olderHref: "/audit?before=1", newestHref: nil, csvHref: "/audit/export?format=csv",
+                    spreadsheetHref: "/audit/export?format=spreadsheet-csv",
+                    ndjsonHref: "/audit/export?format=ndjson", summaryHref: "/audit/summary", verifyAction: "/audit/verify",
+                    verdict: AuditVerdictText(.broken(entryID: 2, reason: hostile)))
+            ),
+            (
+                "audit-entry",
+                AuditEntryPage(
+                    layout: layout("Audit entry 2", active: .audit), row: AuditRow(entry, now: now, clock: rome), fields: AuditField.fields(of: entry),
+                    item: .init(href: "/libraries/slug-2", label: "Open the library in the console →"), older: AuditRow(auditEntry(1), now: now), newer: nil,
+                    hashMatches: false, chainsToOlder: true)
+            ),
+            (
+                "audit-summary",
+                AuditSummaryPage(
+                    layout: layout("Audit summary", active: .audit), range: hostile, problems: [hostile],
+                    summary: AuditSummary([
+                        DecisionRecord(
+                            recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 7_200),
+                        DecisionRecord(
+                            recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: .conflict, secondsWaited: nil),
+                    ]),
+                    csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "22 Nov 2026, 10:00 UTC")
+            ),
+            (
+                "statistics",
+                StatisticsPage(
+                    layout: layout("Statistics", active: .statistics),
+                    periods: [
+                        PeriodOption(days: 30, href: "/statistics?days=30", current: true), PeriodOption(days: 90, href: "/statistics?days=90", current: false),
+                    ],
+                    community: [chart()], hasCommunity: true, moderation: [], waitingNow: [], hasWaiting: false, days: 30)
+            ),
             ("partials/chart", chart()),
-            ("take-over-confirm", TakeOverPage(
-                layout: layout("Take over?", active: .reports), holder: hostile, timeLeft: "8 min left", item: "report 42", claimID: "17",
-                takeOverURL: "/reports/42/take-over", back: "/reports?x=\"y\"")),
-            ("oncall", OnCallPage(
-                layout: layout("On call", active: .onCall), subnav: OnCallSubnav.links(current: .schedule),
-                targets: AlertsPage.targets(.defaults), alertsSummary: hostile,
-                handoffs: [.init(text: hostile, href: "/on-call/handoffs/3")], hasHandoffs: true, hasRotation: true,
-                rotationSummary: hostile, clockName: "Rome time", hasNow: true,
-                now: .init(who: hostile, isViewer: false, when: "until Tue 24 Nov 09:00", relative: "in 8 h"), hasNext: true,
-                next: .init(who: "You (staff)", isViewer: true, when: "from Tue 24 Nov 09:00", relative: "in 8 h"),
-                weekdays: OnCallCalendar.weekdayNames, weeks: OnCallCalendar(schedule: schedule, viewerID: 3, now: now).weeks,
-                overrides: [.init(who: "staff", from: "Wed 2 Dec 09:00", to: "Thu 3 Dec 09:00", note: hostile, hasNote: true, addedBy: hostile, removeURL: "/on-call/overrides/1/remove")],
-                hasOverrides: true, staffOptions: options, overrideStartsAt: hostile, overrideEndsAt: "", overrideNote: hostile,
-                overrideProblem: hostile, hasOverrideProblem: true, rotationPicker: RotationPicker(names: [hostile, "maria"], known: ["staff", "maria", "jonas"], typed: hostile, notice: hostile), rotationShiftDays: "7", rotationHandoff: "09:00",
-                rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
-                hasFeed: true, feedCreated: "2026-11-23 10:00 UTC", newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"", hasNewFeedURL: true)),
-            ("decide-anyway", DecideAnywayPage(
-                layout: layout("Decide anyway?", active: nil), holder: hostile, timeLeft: "8 min left", item: "library slug-1",
-                decideURL: "/libraries/slug-1/decide",
-                fields: [HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1")],
-                cancelURL: "/libraries/slug-1")),
+            (
+                "take-over-confirm",
+                TakeOverPage(
+                    layout: layout("Take over?", active: .reports), holder: hostile, timeLeft: "8 min left", item: "report 42", claimID: "17",
+                    takeOverURL: "/reports/42/take-over", back: "/reports?x=\"y\"")
+            ),
+            (
+                "oncall",
+                OnCallPage(
+                    layout: layout("On call", active: .onCall), subnav: OnCallSubnav.links(current: .schedule),
+                    targets: AlertsPage.targets(.defaults), alertsSummary: hostile,
+                    handoffs: [.init(text: hostile, href: "/on-call/handoffs/3")], hasHandoffs: true, hasRotation: true,
+                    rotationSummary: hostile, clockName: "Rome time", hasNow: true,
+                    now: .init(who: hostile, isViewer: false, when: "until Tue 24 Nov 09:00", relative: "in 8 h"), hasNext: true,
+                    next: .init(who: "You (staff)", isViewer: true, when: "from Tue 24 Nov 09:00", relative: "in 8 h"),
+                    weekdays: OnCallCalendar.weekdayNames, weeks: OnCallCalendar(schedule: schedule, viewerID: 3, now: now).weeks,
+                    overrides: [
+                        .init(
+                            who: "staff", from: "Wed 2 Dec 09:00", to: "Thu 3 Dec 09:00", note: hostile, hasNote: true, addedBy: hostile,
+                            removeURL: "/on-call/overrides/1/remove")
+                    ],
+                    hasOverrides: true, staffOptions: options, overrideStartsAt: hostile, overrideEndsAt: "", overrideNote: hostile,
+                    overrideProblem: hostile, hasOverrideProblem: true,
+                    rotationPicker: RotationPicker(names: [hostile, "maria"], known: ["staff", "maria", "jonas"], typed: hostile, notice: hostile),
+                    rotationShiftDays: "7", rotationHandoff: "09:00",
+                    rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
+                    hasFeed: true, feedCreated: "2026-11-23 10:00 UTC", newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"", hasNewFeedURL: true)
+            ),
+            (
+                "decide-anyway",
+                DecideAnywayPage(
+                    layout: layout("Decide anyway?", active: nil), holder: hostile, timeLeft: "8 min left", item: "library slug-1",
+                    decideURL: "/libraries/slug-1/decide",
+                    fields: [
+                        HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1"),
+                    ],
+                    cancelURL: "/libraries/slug-1")
+            ),
             // On call: alerts
-            ("on-call-alerts", AlertsPage(
-                layout: layout("Alerts & targets", active: .onCall), subnav: OnCallSubnav.links(current: .alerts),
-                targets: AlertsPage.targets(QueueTargets(minutes: [.reports: 36 * 60])), problem: hostile, hasProblem: true,
-                active: alertRows().active, hasActive: true, history: alertRows().history, hasHistory: true,
-                watcher: AlertsPage.watcherText(OnCallWatcherConfiguration()))),
+            (
+                "on-call-alerts",
+                AlertsPage(
+                    layout: layout("Alerts & targets", active: .onCall), subnav: OnCallSubnav.links(current: .alerts),
+                    targets: AlertsPage.targets(QueueTargets(minutes: [.reports: 36 * 60])), problem: hostile, hasProblem: true,
+                    active: alertRows().active, hasActive: true, history: alertRows().history, hasHistory: true,
+                    watcher: AlertsPage.watcherText(OnCallWatcherConfiguration()))
+            ),
         ] + handoffModels()
     }
 }
@@ -418,9 +527,10 @@ struct PageSnapshotTests {
         let html = try renderer.render(model, with: "bulk-confirm").html
 
         // check: the three queues carry their own counts (17, 7, 7 in the recorded summary), the others none
-        let nav = try #require(html.range(of: #"<nav aria-label="Main">"#).flatMap { start in
-            html.range(of: "</nav>", range: start.upperBound..<html.endIndex).map { String(html[start.upperBound..<$0.lowerBound]) }
-        })
+        let nav = try #require(
+            html.range(of: #"<nav aria-label="Main">"#).flatMap { start in
+                html.range(of: "</nav>", range: start.upperBound..<html.endIndex).map { String(html[start.upperBound..<$0.lowerBound]) }
+            })
         #expect(nav.contains(#"Libraries <span class="count">17</span>"#))
         #expect(nav.contains(#"Reports <span class="count">7</span>"#))
         for label in ["Dashboard", "Audit", "Outbox", "Statistics"] {

@@ -1,8 +1,9 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 /// `PageStatus` is how every page tells how fresh its mirrored data is and whether Book Corners answers.
 @Suite("Page status: freshness and the backend's silence")

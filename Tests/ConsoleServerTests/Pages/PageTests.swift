@@ -1,13 +1,14 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Pages: content, escaping, headers and failures", .timeLimit(.minutes(3)))
 struct PageTests {

@@ -1,10 +1,11 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import ModerationVocabulary
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Counted nouns read right everywhere: "Reject 1 library?", "1 matching entry", "library
 /// rejected" beside a 1, "staff: 13 decisions" (never "staff 13").
@@ -62,9 +63,10 @@ struct PluralTests {
     func perStaffDescription() {
         // setup: 13 decisions by the user named "staff", one by maria
         let now = Date(timeIntervalSince1970: 1_795_000_000)
-        let decisions = (0..<13).map { _ in
-            DecisionRecord(recordedAt: now, actorUsername: "staff", action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 60)
-        } + [DecisionRecord(recordedAt: now, actorUsername: "maria", action: "library.reject", queue: "library", outcome: .applied, secondsWaited: 60)]
+        let decisions =
+            (0..<13).map { _ in
+                DecisionRecord(recordedAt: now, actorUsername: "staff", action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 60)
+            } + [DecisionRecord(recordedAt: now, actorUsername: "maria", action: "library.reject", queue: "library", outcome: .applied, secondsWaited: 60)]
         // act
         let chart = StatisticsReport.perStaff(decisions, days: 30, csvHref: { $0 })
         // check

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
-@testable import ModerationStore
 import NIOCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
+@testable import ModerationStore
 
 /// A page viewed again within a moment, by the same person, while nothing changed, is answered
 /// with the bytes already rendered; any commit, by this process or another, renders it anew.
@@ -11,11 +12,12 @@ import TestSupport
 struct RecentPagesTests {
     /// An audit entry as another console process on the same file would append it.
     private func appendEntry(named name: String, to directory: TemporaryDirectory) async throws {
-        try await ModerationStore(path: directory.path("console.sqlite")).appendAudit(AuditEntry(
-            recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "4242",
-            targetSlug: "slug-4242", targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "",
-            outcome: .applied, backendStatus: 200, requestId: "req-recent", clientAddress: "192.0.2.1", userAgent: "test",
-            itemCreatedAt: nil, actionId: nil))
+        try await ModerationStore(path: directory.path("console.sqlite")).appendAudit(
+            AuditEntry(
+                recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "4242",
+                targetSlug: "slug-4242", targetName: name, statusBefore: "pending", statusAfter: "approved", reason: "",
+                outcome: .applied, backendStatus: 200, requestId: "req-recent", clientAddress: "192.0.2.1", userAgent: "test",
+                itemCreatedAt: nil, actionId: nil))
     }
 
     private func decisionKey(_ page: Page) -> String? { page.field("key") }
@@ -41,7 +43,9 @@ struct RecentPagesTests {
             let after = try await browser.get("/audit")
             // check
             // check: the new entry is listed at once (not after 60 s), escaped
-            #expect(after.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; كتب 📚") || after.contains("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; كتب 📚"))
+            #expect(
+                after.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; كتب 📚")
+                    || after.contains("&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; كتب 📚"))
             #expect(!after.contains(hostile))
             let libraries = try await browser.get("/libraries")
             #expect(decisionKey(libraries) != decisionKey(first), "a commit anywhere drops every copy")
@@ -145,10 +149,11 @@ struct RecentPagesTests {
         try await appendEntry(named: "elsewhere", to: directory)
         let afterOther = try #require(store.changeStamp())
         #expect(afterOther != before)
-        try await store.appendAudit(AuditEntry(
-            recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "1",
-            targetSlug: "s", targetName: "n", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
-            backendStatus: 200, requestId: "r", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil))
+        try await store.appendAudit(
+            AuditEntry(
+                recordedAt: Date(), actorId: 9, actorUsername: "amir", action: "library.approve", targetKind: "library", targetId: "1",
+                targetSlug: "s", targetName: "n", statusBefore: "pending", statusAfter: "approved", reason: "", outcome: .applied,
+                backendStatus: 200, requestId: "r", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil))
         #expect(store.changeStamp() != afterOther)
     }
 

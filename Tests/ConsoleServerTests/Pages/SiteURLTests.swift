@@ -1,12 +1,13 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("SiteURL: one place for every route and link", .timeLimit(.minutes(3)))
 struct SiteURLTests {
@@ -97,11 +98,13 @@ struct SiteURLTests {
         #expect(SiteURL.encoded("Az09-._~") == "Az09-._~", "RFC 3986 unreserved characters stay as they are")
     }
 
-    @Test("query names and values are percent-encoded; items without a value are left out", arguments: [
-        ([("q", "a&b=c #é+"), ("country", nil), ("page", "2")], "/libraries?q=a%26b%3Dc%20%23%C3%A9%2B&page=2"),
-        ([("country", nil)], "/libraries"),
-        ([("next", "/audit?staff=x y")], "/libraries?next=%2Faudit%3Fstaff%3Dx%20y"),
-    ] as [([(String, String?)], String)])
+    @Test(
+        "query names and values are percent-encoded; items without a value are left out",
+        arguments: [
+            ([("q", "a&b=c #é+"), ("country", nil), ("page", "2")], "/libraries?q=a%26b%3Dc%20%23%C3%A9%2B&page=2"),
+            ([("country", nil)], "/libraries"),
+            ([("next", "/audit?staff=x y")], "/libraries?next=%2Faudit%3Fstaff%3Dx%20y"),
+        ] as [([(String, String?)], String)])
     func queryIsEncoded(items: [(String, String?)], expected: String) {
         // act
         let path = SiteURL.libraries.path(query: items.map { (name: $0.0, value: $0.1) })
@@ -109,9 +112,11 @@ struct SiteURLTests {
         #expect(path == expected)
     }
 
-    @Test("the router matches an encoded odd slug and the route hands it back decoded", arguments: [
-        (SiteURL.library(oddSlug), HTTPRequest.Method.get), (SiteURL.libraryDecide(oddSlug), .post),
-    ])
+    @Test(
+        "the router matches an encoded odd slug and the route hands it back decoded",
+        arguments: [
+            (SiteURL.library(oddSlug), HTTPRequest.Method.get), (SiteURL.libraryDecide(oddSlug), .post),
+        ])
     func oddSlugRoundTrips(url: SiteURL, method: HTTPRequest.Method) async throws {
         // setup
         let router = Router()
@@ -165,11 +170,14 @@ struct SiteURLTests {
     func consoleEncodesAnOddSlug() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: a pending library whose slug holds every character a path segment must not hold raw
-            try await SandboxLibraryRows.insert([[
-                "id": 900_001, "slug": Self.oddSlug, "name": "Zebracorner Oddity",
-                // The oldest in the queue, so the dashboard lists it too.
-                "createdAt": Date(timeIntervalSince1970: 946_684_800),
-            ]], intoSandboxAt: directory.path("sandbox.sqlite"))
+            try await SandboxLibraryRows.insert(
+                [
+                    [
+                        "id": 900_001, "slug": Self.oddSlug, "name": "Zebracorner Oddity",
+                        // The oldest in the queue, so the dashboard lists it too.
+                        "createdAt": Date(timeIntervalSince1970: 946_684_800),
+                    ]
+                ], intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
             // act
             let list = try await browser.get("/libraries?q=Zebracorner")
@@ -179,8 +187,9 @@ struct SiteURLTests {
             let targets = list.linkTargets
             #expect(targets.contains("/libraries/\(Self.encodedOddSlug)?status=pending&q=Zebracorner"), "its page, with the list it was opened from")
             // Its row's Approve, or Compare… when it may be a duplicate: either way encoded.
-            #expect(targets.contains("/libraries/\(Self.encodedOddSlug)/decide")
-                || targets.contains { $0.hasPrefix("/libraries/\(Self.encodedOddSlug)?") && $0.hasSuffix("#compare") })
+            #expect(
+                targets.contains("/libraries/\(Self.encodedOddSlug)/decide")
+                    || targets.contains { $0.hasPrefix("/libraries/\(Self.encodedOddSlug)?") && $0.hasSuffix("#compare") })
             #expect(!targets.contains { $0.contains(Self.oddSlug) }, "no link holds the raw slug")
             let dashboard = try await browser.get("/")
             #expect(dashboard.contains("Zebracorner Oddity"))

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import Mustache
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Every `{{name}}` and section in `Templates/` is answered by the page model that renders it,
 /// by that model itself and not by an outer one that happens to hold the same name (swift-mustache
@@ -54,7 +55,9 @@ struct TemplateFieldTests {
         }
     }
 
-    @Test("a deliberate break is caught: a name no model answers, a row's field missing from its answers, and a row's nil field, each found on the page around it instead")
+    @Test(
+        "a deliberate break is caught: a name no model answers, a row's field missing from its answers, and a row's nil field, each found on the page around it instead"
+    )
     func deliberateBreak() throws {
         // setup
         var check = try TemplateFieldCheck(templates: [
@@ -65,10 +68,11 @@ struct TemplateFieldTests {
         check.check(
             BrokenPage(title: "Libraries", note: "All waiting", rows: [.init(name: "Corner Books", title: "Corner Books, Rome", note: nil)]), with: "page")
         // check
-        #expect(check.findings.map(\.description).sorted() == [
-            "page: {{missing}} is answered by no model (BrokenPage nor any outer one)",
-            "page: {{note}} is nil in Row, so the outer BrokenPage's is used: give it a value",
-            "page: {{title}} is held by Row but missing from its child(named:)",
-        ])
+        #expect(
+            check.findings.map(\.description).sorted() == [
+                "page: {{missing}} is answered by no model (BrokenPage nor any outer one)",
+                "page: {{note}} is nil in Row, so the outer BrokenPage's is used: give it a value",
+                "page: {{title}} is held by Row but missing from its child(named:)",
+            ])
     }
 }

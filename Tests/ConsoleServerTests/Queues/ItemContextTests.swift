@@ -1,9 +1,10 @@
 import BookCornersAPI
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// The library page and the photos page show what a decision needs beside the decision:
 /// the photo and the candidates side by side next to Approve and Reject, photos at full size.

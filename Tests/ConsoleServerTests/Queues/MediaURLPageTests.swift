@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Photo and thumbnail addresses come from Book Corners: only http(s) ones on its own origin
 /// reach `<img src>` and `<a href>`; the rest show as "no photo".
@@ -31,8 +32,9 @@ struct MediaURLPageTests {
             let reportID = try #require(try Int64.fetchOne(db, sql: "SELECT id FROM report WHERE status = 'open' ORDER BY createdAt DESC LIMIT 1"))
             try db.execute(sql: "UPDATE report SET photoUrl = ? WHERE id = ?", arguments: [photo, reportID])
             // The report's library shows its photo beside the report too.
-            try db.execute(sql: "UPDATE library SET photoUrl = ?, thumbnailUrl = ? WHERE id = (SELECT libraryId FROM report WHERE id = ?)",
-                           arguments: [photo, thumbnail, reportID])
+            try db.execute(
+                sql: "UPDATE library SET photoUrl = ?, thumbnailUrl = ? WHERE id = (SELECT libraryId FROM report WHERE id = ?)",
+                arguments: [photo, thumbnail, reportID])
             try db.execute(sql: "UPDATE photo SET photoUrl = ?, thumbnailUrl = ? WHERE status = 'pending'", arguments: [photo, thumbnail])
             return Planted(librarySlug: slug, reportID: reportID)
         }
@@ -90,22 +92,26 @@ extension MediaURLPageTests {
     @Test("addresses mirrored before they were checked are emptied when the console starts: its list says no photo at once")
     func startForgetsOldAddresses() async throws {
         let sandboxOrigin = Recorder<String>()
-        try await ConsoleFixture.withConsole(mirror: .empty, configure: { settings in
-            // setup: a mirror an older console filled unchecked, before this one starts on it
-            let now = Date()
-            let origin = settings.backendURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
-            sandboxOrigin.record(origin)
-            try? await ModerationStore(path: settings.databasePath).upsertMirror(libraries: [
-                MirrorLibrary(
-                    id: 990_001, slug: "old-unchecked", name: "Old unchecked", description: "", address: "Via Roma 1", city: "Rome", country: "IT",
-                    postalCode: "", lat: 41.9, lng: 12.5, photoUrl: "javascript:alert(1)", thumbnailUrl: "//evil.example/t.png", status: .pending,
-                    rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now, record: Data("{}".utf8)),
-                MirrorLibrary(
-                    id: 990_002, slug: "old-allowed", name: "Old allowed", description: "", address: "Via Roma 2", city: "Rome", country: "IT",
-                    postalCode: "", lat: 41.9, lng: 12.5, photoUrl: origin + "/media/p.jpg", thumbnailUrl: origin + "/media/t.jpg", status: .pending,
-                    rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now),
-            ], at: now)
-        }) { browser, _, directory in
+        try await ConsoleFixture.withConsole(
+            mirror: .empty,
+            configure: { settings in
+                // setup: a mirror an older console filled unchecked, before this one starts on it
+                let now = Date()
+                let origin = settings.backendURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
+                sandboxOrigin.record(origin)
+                try? await ModerationStore(path: settings.databasePath).upsertMirror(
+                    libraries: [
+                        MirrorLibrary(
+                            id: 990_001, slug: "old-unchecked", name: "Old unchecked", description: "", address: "Via Roma 1", city: "Rome", country: "IT",
+                            postalCode: "", lat: 41.9, lng: 12.5, photoUrl: "javascript:alert(1)", thumbnailUrl: "//evil.example/t.png", status: .pending,
+                            rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now, record: Data("{}".utf8)),
+                        MirrorLibrary(
+                            id: 990_002, slug: "old-allowed", name: "Old allowed", description: "", address: "Via Roma 2", city: "Rome", country: "IT",
+                            postalCode: "", lat: 41.9, lng: 12.5, photoUrl: origin + "/media/p.jpg", thumbnailUrl: origin + "/media/t.jpg", status: .pending,
+                            rejectionReason: "", submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now),
+                    ], at: now)
+            }
+        ) { browser, _, directory in
             try await browser.signIn()
             // act
             let list = try await browser.get("/libraries")

@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
 import ModerationVocabulary
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A report's own page: the report, its library, the other reports on it, staff notes, and
 /// Resolve / Dismiss with their consequence and an Undo, all from the mirror.
@@ -20,18 +21,23 @@ struct ReportPageTests {
     /// Plants a library in Stockholm with two open reports: one by a user with hostile details, one anonymous.
     private func plant(_ directory: TemporaryDirectory) async throws {
         let now = Date()
-        try await SandboxLibraryRows.insert([
-            ["id": Self.libraryID, "slug": "report-target", "name": "Community Bookcase", "city": "Stockholm", "status": "approved",
-             "createdAt": now.addingTimeInterval(-86_400 * 30)],
-        ], intoSandboxAt: directory.path("sandbox.sqlite"))
+        try await SandboxLibraryRows.insert(
+            [
+                [
+                    "id": Self.libraryID, "slug": "report-target", "name": "Community Bookcase", "city": "Stockholm", "status": "approved",
+                    "createdAt": now.addingTimeInterval(-86_400 * 30),
+                ]
+            ], intoSandboxAt: directory.path("sandbox.sqlite"))
         let database = try DatabaseQueue.waiting(path: directory.path("sandbox.sqlite"))
         try await database.write { db in
             let reporter = try Int.fetchOne(db, sql: "SELECT id FROM user WHERE isStaff = 0 ORDER BY id LIMIT 1")
             try db.execute(
-                sql: "INSERT INTO report (id, libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, ?, ?, 'damaged', ?, '/media/evidence.jpg', 'open', ?)",
+                sql:
+                    "INSERT INTO report (id, libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, ?, ?, 'damaged', ?, '/media/evidence.jpg', 'open', ?)",
                 arguments: [Self.reportID, Self.libraryID, reporter, Self.hostile, now.addingTimeInterval(-3_600)])
             try db.execute(
-                sql: "INSERT INTO report (id, libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, ?, NULL, 'missing', 'Gone since Monday.', '', 'open', ?)",
+                sql:
+                    "INSERT INTO report (id, libraryId, createdById, reason, details, photoUrl, status, createdAt) VALUES (?, ?, NULL, 'missing', 'Gone since Monday.', '', 'open', ?)",
                 arguments: [Self.otherReportID, Self.libraryID, now.addingTimeInterval(-7_200)])
         }
         try database.close()
@@ -99,10 +105,12 @@ struct ReportPageTests {
             let dismiss = page.html.components(separatedBy: "<form").first { $0.contains(marker) } ?? ""
             let key = try #require(dismiss.firstMatch(of: #/name="key" value="([^"]+)"/#).map { String($0.1) })
             // act: dismiss, then undo from the message that follows
-            let decided = try await browser.post("/reports/\(Self.reportID)/decide", form: [
-                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", "dismiss"), ("back", "/reports/\(Self.reportID)"),
-                ("report_reason", "damaged"),
-            ])
+            let decided = try await browser.post(
+                "/reports/\(Self.reportID)/decide",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", "dismiss"), ("back", "/reports/\(Self.reportID)"),
+                    ("report_reason", "damaged"),
+                ])
             let after = try await browser.get(try #require(decided.location))
             let undoFields = after.hiddenFields(ofFormPostingTo: "/reports/\(Self.reportID)/decide")
             let undone = try await browser.post("/reports/\(Self.reportID)/decide", form: undoFields)
@@ -121,7 +129,8 @@ struct ReportPageTests {
             #expect(ids.contains(Self.reportID), "open again at Book Corners")
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
             let audited = try await store.read { db in
-                try String.fetchAll(db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
+                try String.fetchAll(
+                    db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
             }
             #expect(audited == ["report.dismiss", "report.reopen"])
         }
@@ -155,10 +164,12 @@ struct ReportPageTests {
         let marker = #"<input type="hidden" name="decision" value="resolve">"#
         let resolve = page.html.components(separatedBy: "<form").first { $0.contains(marker) } ?? ""
         let key = try #require(resolve.firstMatch(of: #/name="key" value="([^"]+)"/#).map { String($0.1) })
-        let decided = try await browser.post("/reports/\(Self.reportID)/decide", form: [
-            ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", "resolve"), ("back", "/reports/\(Self.reportID)"),
-            ("report_reason", "damaged"),
-        ])
+        let decided = try await browser.post(
+            "/reports/\(Self.reportID)/decide",
+            form: [
+                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "open"), ("decision", "resolve"), ("back", "/reports/\(Self.reportID)"),
+                ("report_reason", "damaged"),
+            ])
         let after = try await browser.get(try #require(decided.location))
         try await beforeUndo()
         let undoFields = after.hiddenFields(ofFormPostingTo: "/reports/\(Self.reportID)/decide")
@@ -182,7 +193,10 @@ struct ReportPageTests {
             #expect(afterResolve.contains("Report on Community Bookcase (Stockholm) resolved."), "\(afterResolve)")
             #expect(afterResolve.contains("Undo: reopen the report"))
             #expect(waiting.map(\.status) == ["pending"], "the push to the reporter waits: \(waiting)")
-            #expect(afterUndo.contains("Report on Community Bookcase (Stockholm) reopened. The push telling \(reporter) it was resolved had not gone out yet: it is discarded."), "\(afterUndo)")
+            #expect(
+                afterUndo.contains(
+                    "Report on Community Bookcase (Stockholm) reopened. The push telling \(reporter) it was resolved had not gone out yet: it is discarded."),
+                "\(afterUndo)")
             #expect(after.map(\.status) == ["discarded"], "\(after)")
             #expect(outbox.contains(#"<span class="status status-discarded">Discarded</span>"#), "\(outbox)")
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
@@ -206,7 +220,9 @@ struct ReportPageTests {
             let (_, afterUndo) = try await resolveAndUndo(browser) {
                 let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
                 try await database.write { db in
-                    try db.execute(sql: "UPDATE outboxMessage SET status = 'delivered', finishedAt = ? WHERE eventType = 'report.resolved' AND status = 'pending'", arguments: [Date()])
+                    try db.execute(
+                        sql: "UPDATE outboxMessage SET status = 'delivered', finishedAt = ? WHERE eventType = 'report.resolved' AND status = 'pending'",
+                        arguments: [Date()])
                 }
                 try database.close()
             }
@@ -246,7 +262,9 @@ struct ReportPageTests {
             #expect(empty.status == .unprocessableContent && empty.contains("The note is empty"), "\(empty)")
             #expect(saved.status == .seeOther)
             #expect(after.contains("Note kept with the report"))
-            #expect(after.item(containing: "note-text").contains(Self.escapedHostile) || after.contains(#"<p class="note-text" dir="auto">\#(Self.escapedHostile)</p>"#))
+            #expect(
+                after.item(containing: "note-text").contains(Self.escapedHostile)
+                    || after.contains(#"<p class="note-text" dir="auto">\#(Self.escapedHostile)</p>"#))
             #expect(!after.contains("<script>alert"))
             #expect(!other.contains(#"<p class="note-text""#), "a note belongs to its report only")
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
@@ -264,8 +282,9 @@ struct ReportPageTests {
     @Test("an applied decision's message names what was decided: the library, or the report or photo on it")
     func outcomeWording() {
         #expect(DecisionOutcomeText.applied(.approved, kind: .library, name: "Corner Books", city: "Florence") == "Approved: Corner Books in Florence")
-        #expect(DecisionOutcomeText.applied(.dismissed, kind: .report, name: "Community Bookcase", city: "Stockholm")
-            == "Report on Community Bookcase (Stockholm) dismissed")
+        #expect(
+            DecisionOutcomeText.applied(.dismissed, kind: .report, name: "Community Bookcase", city: "Stockholm")
+                == "Report on Community Bookcase (Stockholm) dismissed")
         #expect(DecisionOutcomeText.applied(.resolved, kind: .report, name: "", city: "") == "Report on Unnamed library resolved")
         #expect(DecisionOutcomeText.applied(.rejected, kind: .photo, name: "Corner Books", city: "Florence") == "Photo of Corner Books (Florence) rejected")
     }
@@ -274,7 +293,8 @@ struct ReportPageTests {
     func undoOnlyForItsOwnMessage() {
         // setup
         let now = Date()
-        func action(_ kind: ModerationAction.TargetKind, _ key: String, wanted: ItemStatus, state: ModerationAction.State, message: String) -> ModerationAction {
+        func action(_ kind: ModerationAction.TargetKind, _ key: String, wanted: ItemStatus, state: ModerationAction.State, message: String) -> ModerationAction
+        {
             var action = ModerationAction(
                 idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: kind, targetKey: key, statusSeen: .open,
                 statusWanted: wanted, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: now)

@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Triage at speed: waiting queues open oldest first, a library's page leads on to the next
 /// one of its list after a decision, and "previous", "next" and "back" keep the list.
@@ -75,7 +76,8 @@ struct TriageTests {
             let queue = Page.unescaped(try #require(page.field("queue", after: #"data-key="list""#)))
             // act
             let decided = try await browser.post(
-                "/libraries/\(oldest[0])/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve"), ("queue", queue)])
+                "/libraries/\(oldest[0])/decide",
+                form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve"), ("queue", queue)])
             let next = try await browser.get(try #require(decided.location))
             // check
             #expect(queue == "status=pending&page_size=50")

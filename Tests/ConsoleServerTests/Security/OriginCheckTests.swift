@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 16: a POST a browser marks as cross-site is refused, sign-in included.
 @Suite("Cross-origin POSTs are refused", .timeLimit(.minutes(3)))
@@ -41,9 +42,11 @@ struct OriginCheckTests {
         }
     }
 
-    @Test("the console's own origin, same-origin fetches and clients that send neither header still work", arguments: [
-        [("Origin", "http://localhost")], [("Sec-Fetch-Site", "same-origin"), ("Origin", "http://LOCALHOST:80")], [],
-    ])
+    @Test(
+        "the console's own origin, same-origin fetches and clients that send neither header still work",
+        arguments: [
+            [("Origin", "http://localhost")], [("Sec-Fetch-Site", "same-origin"), ("Origin", "http://LOCALHOST:80")], [],
+        ])
     func ownOrigin(headers: [(String, String)]) async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
             // setup: the test client's requests say `Host: localhost`

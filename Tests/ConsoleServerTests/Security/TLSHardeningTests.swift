@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 17: behind TLS the session cookie is `__Host-` prefixed and pages send HSTS.
 @Suite("Behind a TLS proxy: HSTS and the __Host- cookie", .timeLimit(.minutes(3)))

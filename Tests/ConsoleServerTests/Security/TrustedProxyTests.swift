@@ -1,26 +1,29 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Issue 11 item 14: behind trusted proxies the client is read from the forwarding headers.
 @Suite("The client address behind trusted proxies", .timeLimit(.minutes(3)))
 struct TrustedProxyTests {
-    @Test("X-Forwarded-For is walked right to left, skipping trusted hops (IPv4 and IPv6 ranges)", arguments: [
-        // peer, X-Forwarded-For, expected client
-        ("10.0.0.5", "203.0.113.7, 10.9.9.9", "203.0.113.7"),
-        ("10.0.0.5", "198.51.100.1, 203.0.113.7, 10.9.9.9", "203.0.113.7"),
-        ("fd00::1", "2001:db8::42, fd12::7", "2001:db8::42"),
-        ("::ffff:10.0.0.5", "203.0.113.7:4711", "203.0.113.7"),
-        ("10.0.0.5", "10.1.1.1, 10.2.2.2", "10.1.1.1"),
-        ("10.0.0.5", "junk, 10.2.2.2", "10.2.2.2"),
-        ("192.0.2.99", "203.0.113.7", "192.0.2.99"),
-    ])
+    @Test(
+        "X-Forwarded-For is walked right to left, skipping trusted hops (IPv4 and IPv6 ranges)",
+        arguments: [
+            // peer, X-Forwarded-For, expected client
+            ("10.0.0.5", "203.0.113.7, 10.9.9.9", "203.0.113.7"),
+            ("10.0.0.5", "198.51.100.1, 203.0.113.7, 10.9.9.9", "203.0.113.7"),
+            ("fd00::1", "2001:db8::42, fd12::7", "2001:db8::42"),
+            ("::ffff:10.0.0.5", "203.0.113.7:4711", "203.0.113.7"),
+            ("10.0.0.5", "10.1.1.1, 10.2.2.2", "10.1.1.1"),
+            ("10.0.0.5", "junk, 10.2.2.2", "10.2.2.2"),
+            ("192.0.2.99", "203.0.113.7", "192.0.2.99"),
+        ])
     func walk(peer: String, forwardedFor: String, expected: String) throws {
         // setup
         let proxies = try TrustedProxies(parsing: ["10.0.0.0/8", "fd00::/8"])

@@ -1,9 +1,11 @@
-@testable import ConsoleServer
 import Foundation
+import Testing
+
+@testable import ConsoleServer
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import Testing
 
 /// Reads an SVG back as XML: every element with its attributes, and the text inside elements.
 final class SVGReader: NSObject, XMLParserDelegate {
@@ -48,7 +50,8 @@ struct ChartTests {
     private let day = 86_400.0
     private let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    @Test("nice ticks step by 1, 2 or 5 times a power of ten and cover the data", arguments: [0.0, 1, 3, 7, 9.5, 10, 13, 99, 101, 434, 999, 1_234, 48_000, 0.37])
+    @Test(
+        "nice ticks step by 1, 2 or 5 times a power of ten and cover the data", arguments: [0.0, 1, 3, 7, 9.5, 10, 13, 99, 101, 434, 999, 1_234, 48_000, 0.37])
     func niceTicks(maximum: Double) {
         let scale = NiceScale(maximum: maximum, integers: maximum >= 1)
         let magnitude = pow(10, log10(scale.step).rounded(.down))
@@ -83,8 +86,11 @@ struct ChartTests {
 
     @Test("a line chart's points are in time order and inside the plot area")
     func linePoints() throws {
-        let points = [(start.addingTimeInterval(30 * day), 40.0), (start, 10), (start.addingTimeInterval(10 * day), 25), (start.addingTimeInterval(90 * day), 434)]
-        let svg = LineChart.svg(id: "t", title: "Growth", description: "d", series: [LineSeries(name: "Libraries", points: points.map { ($0.0, $0.1) })], area: true)
+        let points = [
+            (start.addingTimeInterval(30 * day), 40.0), (start, 10), (start.addingTimeInterval(10 * day), 25), (start.addingTimeInterval(90 * day), 434),
+        ]
+        let svg = LineChart.svg(
+            id: "t", title: "Growth", description: "d", series: [LineSeries(name: "Libraries", points: points.map { ($0.0, $0.1) })], area: true)
         let reader = try SVGReader.read(svg)
         let circles = reader.all("circle").compactMap { element -> (Double, Double)? in
             guard let x = element.attributes["cx"].flatMap(Double.init), let y = element.attributes["cy"].flatMap(Double.init) else { return nil }
@@ -144,15 +150,18 @@ struct ChartTests {
     func edgeCases() throws {
         let empty = try SVGReader.read(LineChart.svg(id: "e", title: "t", description: "d", series: [LineSeries(name: "x", points: [])]))
         #expect(empty.texts.contains("No data yet"))
-        let single = try SVGReader.read(LineChart.svg(
-            id: "s", title: "t", description: "d", series: [LineSeries(name: "x", points: [(start, 21)])], tooFewMessage: "Only one day of data so far"))
+        let single = try SVGReader.read(
+            LineChart.svg(
+                id: "s", title: "t", description: "d", series: [LineSeries(name: "x", points: [(start, 21)])], tooFewMessage: "Only one day of data so far"))
         #expect(single.all("circle").isEmpty, "no lone dot on an axis of its own making")
         #expect(single.texts.joined(separator: " ") == "Only one day of data so far", "it says so in words")
-        let quiet = try SVGReader.read(StackedBarChart.svg(
-            id: "q", title: "t", description: "d", days: (0..<30).map { start.addingTimeInterval(Double($0) * day) },
-            series: [(name: "Approved", values: Array(repeating: 0, count: 30))]))
+        let quiet = try SVGReader.read(
+            StackedBarChart.svg(
+                id: "q", title: "t", description: "d", days: (0..<30).map { start.addingTimeInterval(Double($0) * day) },
+                series: [(name: "Approved", values: Array(repeating: 0, count: 30))]))
         #expect(quiet.texts.contains("No decisions in this period"))
-        let nothing = try SVGReader.read(Histogram.svg(id: "n", title: "t", description: "d", bins: [("< 1 day", 0)], color: "#000", emptyMessage: "Nothing waiting"))
+        let nothing = try SVGReader.read(
+            Histogram.svg(id: "n", title: "t", description: "d", bins: [("< 1 day", 0)], color: "#000", emptyMessage: "Nothing waiting"))
         #expect(nothing.texts.contains("Nothing waiting"))
         let share = try SVGReader.read(ShareBar.svg(id: "p", title: "t", description: "d", part: 0, whole: 0, partLabel: "with", restLabel: "without"))
         #expect(share.texts.contains("No approved libraries yet"))
@@ -163,9 +172,13 @@ struct ChartTests {
         // setup: three months of a growing line, 30 days of decisions, a full age histogram
         let days = (0..<30).map { start.addingTimeInterval(Double($0) * day) }
         let drawings = [
-            LineChart.svg(id: "l", title: "t", description: "d", series: [LineSeries(name: "x", points: (0..<90).map { (start.addingTimeInterval(Double($0) * day), Double($0)) })], frame: .narrow),
-            StackedBarChart.svg(id: "s", title: "t", description: "d", days: days, series: [(name: "Approved", values: days.indices.map { Double($0 % 4) })], frame: .narrow),
-            Histogram.svg(id: "h", title: "t", description: "d", bins: StatisticsReport.ageBins.map { ($0.label, 3) }, color: "#000", emptyMessage: "", frame: .narrow),
+            LineChart.svg(
+                id: "l", title: "t", description: "d",
+                series: [LineSeries(name: "x", points: (0..<90).map { (start.addingTimeInterval(Double($0) * day), Double($0)) })], frame: .narrow),
+            StackedBarChart.svg(
+                id: "s", title: "t", description: "d", days: days, series: [(name: "Approved", values: days.indices.map { Double($0 % 4) })], frame: .narrow),
+            Histogram.svg(
+                id: "h", title: "t", description: "d", bins: StatisticsReport.ageBins.map { ($0.label, 3) }, color: "#000", emptyMessage: "", frame: .narrow),
             BarChart.svg(id: "b", title: "t", description: "d", bars: [("A very long country name indeed", 40), ("B", 3)], frame: .narrow),
         ]
         for svg in drawings {
@@ -205,9 +218,10 @@ struct ChartTests {
     @Test("stacked bars add up to each day's total")
     func stacked() throws {
         let days = (0..<3).map { start.addingTimeInterval(Double($0) * day) }
-        let reader = try SVGReader.read(StackedBarChart.svg(
-            id: "s", title: "t", description: "d", days: days,
-            series: [(name: "Approved", values: [4, 0, 2]), (name: "Rejected", values: [1, 0, 2])]))
+        let reader = try SVGReader.read(
+            StackedBarChart.svg(
+                id: "s", title: "t", description: "d", days: days,
+                series: [(name: "Approved", values: [4, 0, 2]), (name: "Rejected", values: [1, 0, 2])]))
         let heights = reader.all("rect").filter { $0.attributes["fill"] != "#f6f4ef" && $0.attributes["width"] != "12" }
             .compactMap { $0.attributes["height"].flatMap(Double.init) }
         #expect(heights.count == 4, "no rectangle for a zero")

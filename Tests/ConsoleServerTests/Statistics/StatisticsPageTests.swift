@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import GRDB
 import ModerationStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 @Suite("Statistics page", .timeLimit(.minutes(3)))
 struct StatisticsPageTests {
@@ -34,10 +35,13 @@ struct StatisticsPageTests {
     func longQueueKeepsItsTail() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // 240 more pending submissions: 40 half a year old (the tail that matters), 200 from today.
-            try await SandboxLibraryRows.insert((1...240).map { number in [
-                "id": 100_000 + number, "slug": "long-queue-\(number)",
-                "createdAt": Date().addingTimeInterval(number <= 40 ? -200 * 86_400 - Double(number) : -Double(number) * 60),
-            ] }, intoSandboxAt: directory.path("sandbox.sqlite"))
+            try await SandboxLibraryRows.insert(
+                (1...240).map { number in
+                    [
+                        "id": 100_000 + number, "slug": "long-queue-\(number)",
+                        "createdAt": Date().addingTimeInterval(number <= 40 ? -200 * 86_400 - Double(number) : -Double(number) * 60),
+                    ]
+                }, intoSandboxAt: directory.path("sandbox.sqlite"))
             try await browser.signIn()
             let page = try await browser.get("/statistics")
             #expect(page.status == .ok)
@@ -56,11 +60,12 @@ struct StatisticsPageTests {
             let hostile = "<b>Mallory</b> & \"co\""
             for (index, action) in ["library.approve", "library.approve", "library.reject", "report.resolve", "photo.approve"].enumerated() {
                 let kind = String(action.prefix { $0 != "." })
-                try await store.appendAudit(AuditEntry(
-                    recordedAt: Date().addingTimeInterval(-Double(index) * 86_400), actorId: 2, actorUsername: index == 0 ? hostile : "staff",
-                    action: action, targetKind: kind, targetId: "\(index)", targetSlug: "s\(index)", targetName: "n", statusBefore: "pending",
-                    statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1",
-                    userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-Double(index + 2) * 86_400), actionId: nil))
+                try await store.appendAudit(
+                    AuditEntry(
+                        recordedAt: Date().addingTimeInterval(-Double(index) * 86_400), actorId: 2, actorUsername: index == 0 ? hostile : "staff",
+                        action: action, targetKind: kind, targetId: "\(index)", targetSlug: "s\(index)", targetName: "n", statusBefore: "pending",
+                        statusAfter: "approved", reason: "", outcome: .applied, backendStatus: 200, requestId: "r", clientAddress: "127.0.0.1",
+                        userAgent: "t", itemCreatedAt: Date().addingTimeInterval(-Double(index + 2) * 86_400), actionId: nil))
             }
             let page = try await browser.get("/statistics?days=90")
             #expect(page.status == .ok)

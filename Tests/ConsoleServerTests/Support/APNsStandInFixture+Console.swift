@@ -1,9 +1,10 @@
-@testable import ConsoleServer
 import Foundation
 import Logging
-import Synchronization
 import ModerationStore
+import Synchronization
 import TestSupport
+
+@testable import ConsoleServer
 
 extension APNsStandInFixture {
     /// The console's APNs settings for this stand-in: both environments on its port, its
@@ -15,7 +16,9 @@ extension APNsStandInFixture {
     }
 
     /// A transport to this stand-in that signs with the stand-in's key on `clock`.
-    func transport(topic: String = APNsStandInFixture.topic, trustingCertificate: Bool = true, clock: MovableWallClock = MovableWallClock()) throws -> APNsTransport {
+    func transport(
+        topic: String = APNsStandInFixture.topic, trustingCertificate: Bool = true, clock: MovableWallClock = MovableWallClock()
+    ) throws -> APNsTransport {
         let configuration = consoleConfiguration(topic: topic, trustingCertificate: trustingCertificate)
         let token = APNsProviderToken(
             key: try configuration.loadSigningKey(), keyID: configuration.keyID, teamID: configuration.teamID, now: { clock.now })
@@ -36,7 +39,10 @@ final class MovableWallClock: Sendable {
 
 /// A message as the outbox stores it: a real payload and the headers PushNotification makes.
 enum APNsTestMessage {
-    static func delivery(to tokens: [String], environment: Device.Environment = .sandbox, topic: String = APNsStandInFixture.topic, body: String = "Corner on <Main> & Co has been approved.") -> OutboxDelivery {
+    static func delivery(
+        to tokens: [String], environment: Device.Environment = .sandbox, topic: String = APNsStandInFixture.topic,
+        body: String = "Corner on <Main> & Co has been approved."
+    ) -> OutboxDelivery {
         let id = UUID().uuidString.lowercased()
         let notification = PushNotification(title: "Your library is live", body: body, type: .libraryApproved, ids: ["library_id": 7])
         let headers = notification.headers(messageID: id, bundleID: topic, collapseID: nil, now: Date())

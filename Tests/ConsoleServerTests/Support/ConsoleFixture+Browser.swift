@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import HummingbirdTesting
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 extension ConsoleFixture {
     /// A console on a loopback port against a fresh sandbox, its mirror filled, and a started

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import TestSupport
+
+@testable import ConsoleServer
 
 extension ConsoleFixture {
     /// Runs the console as `withConsole` does, but rendering its pages with `renderer`

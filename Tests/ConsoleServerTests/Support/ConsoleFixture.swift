@@ -1,12 +1,13 @@
-@testable import ConsoleServer
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Where the repository's templates and static files are, for tests.
 enum RepositoryPaths {
@@ -196,7 +197,8 @@ struct Page: Sendable, CustomStringConvertible {
         var start = html.startIndex
         if !marker.isEmpty {
             guard let found = html.range(of: marker) else {
-                Issue.record("the page has no \(marker.debugDescription) to look for field \(name.debugDescription) after: \(self)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "the page has no \(marker.debugDescription) to look for field \(name.debugDescription) after: \(self)", sourceLocation: sourceLocation)
                 return nil
             }
             start = found.upperBound

@@ -1,6 +1,7 @@
-@testable import ConsoleServer
 import Foundation
 import PropertySupport
+
+@testable import ConsoleServer
 
 /// One made-up request: its bytes, and whether it is a HEAD (whose answer has no body).
 struct FuzzRequest: Sendable {
@@ -77,7 +78,8 @@ struct FuzzRequestMaker: Sendable {
         let cutHead = !tame && !unfinished && Int.random(in: 0..<100, using: &rng) < 2
         var bytes = Array((line + "\r\n" + headers.joined(separator: "\r\n") + (cutHead ? "\r\n" : "\r\n\r\n")).utf8)
         if !cutHead { bytes += framedBody }
-        return FuzzRequest(bytes: bytes, isHead: method == "HEAD", unfinished: unfinished || cutHead, summary: String("\(method) \(target) \(version)".prefix(160)))
+        return FuzzRequest(
+            bytes: bytes, isHead: method == "HEAD", unfinished: unfinished || cutHead, summary: String("\(method) \(target) \(version)".prefix(160)))
     }
 
     // MARK: Parts
@@ -138,10 +140,12 @@ struct FuzzRequestMaker: Sendable {
 
     private func body(_ rng: inout SeededGenerator, method: String) -> (body: [UInt8], contentType: String?) {
         guard method != "GET" && method != "HEAD" || Int.random(in: 0..<10, using: &rng) == 0 else { return ([], nil) }
-        let contentType = pick(&rng, [
-            (8, "application/x-www-form-urlencoded"), (2, "application/x-www-form-urlencoded; charset=UTF-8"), (1, "application/json"),
-            (1, "multipart/form-data; boundary=x"), (1, "text/plain"), (1, "\u{1}"), (2, nil),
-        ])
+        let contentType = pick(
+            &rng,
+            [
+                (8, "application/x-www-form-urlencoded"), (2, "application/x-www-form-urlencoded; charset=UTF-8"), (1, "application/json"),
+                (1, "multipart/form-data; boundary=x"), (1, "text/plain"), (1, "\u{1}"), (2, nil),
+            ])
         var fields: [String] = []
         switch Int.random(in: 0..<3, using: &rng) {
         case 0: fields.append("csrf=\(csrf)")
@@ -200,7 +204,8 @@ struct FuzzRequestMaker: Sendable {
         let candidates = [
             "X-Forwarded-For: 1.2.3.4, <script>", "X-Forwarded-For: ::::::", "Forwarded: for=\"[::1\"", "If-None-Match: \"\u{1}\"",
             "If-Modified-Since: yesterday", "Range: bytes=-1-2", "Accept-Encoding: gzip;q=NaN", "Accept: */*;q=2", "Expect: 100-continue",
-            "Expect: 999-magic", "X-Empty:", "NoColonHere", " leading-space: x", "Bad Name: x", "X-Fold: a\r\n folded", "X-Long: " + String(repeating: "v", count: 9_000),
+            "Expect: 999-magic", "X-Empty:", "NoColonHere", " leading-space: x", "Bad Name: x", "X-Fold: a\r\n folded",
+            "X-Long: " + String(repeating: "v", count: 9_000),
             "Upgrade: h2c", "HTTP2-Settings: AAAA", "Authorization: Bearer \u{7F}", "Referer: javascript:alert(1)", "User-Agent: =HYPERLINK(\"x\")",
             "X-Request-Id: \u{1B}[31m", "Cache-Control: no-cache, no-cache, max-age=-1",
         ]

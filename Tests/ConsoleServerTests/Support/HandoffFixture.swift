@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Testing
+
+@testable import ConsoleServer
 
 /// A console database with a rotation of known members and known dates, and helpers to write
 /// decisions and mirror rows at known times, for the hand-off tests.
@@ -32,7 +33,8 @@ struct HandoffFixture {
     /// A decision as `ActionRunner` records it: `action` is `library.approve`, `report.resolve`, ….
     func decide(_ action: String, by actor: StaffMember, at time: Date, outcome: AuditOutcome = .applied) async throws {
         let kind = String(action.prefix { $0 != "." })
-        try await store.appendAudit(Self.entry(action, by: actor, at: time, kind: kind, target: "\(Int(time.timeIntervalSince1970) % 100_000)", outcome: outcome))
+        try await store.appendAudit(
+            Self.entry(action, by: actor, at: time, kind: kind, target: "\(Int(time.timeIntervalSince1970) % 100_000)", outcome: outcome))
     }
 
     static func library(_ id: Int, name: String, createdAt: Date) -> MirrorLibrary {

@@ -1,8 +1,9 @@
-@testable import ConsoleServer
 import BookCornersAPI
 import Foundation
 import ModerationStore
 import TestSupport
+
+@testable import ConsoleServer
 
 /// Whether a console under test starts with its mirror filled.
 enum MirrorStart: Sendable {

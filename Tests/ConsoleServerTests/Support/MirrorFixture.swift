@@ -1,11 +1,12 @@
-@testable import ConsoleServer
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A sandbox with chosen limits behind a counting `FaultingProxy`, and consoles with the
 /// mirror sync on that can be started and stopped on one database (for restarts).
@@ -19,7 +20,8 @@ enum MirrorFixture {
     ) async throws -> Result {
         try await SandboxFixture.run(rateLimits: rateLimits, databasePath: directory.path("sandbox.sqlite")) { sandbox in
             try await FaultingProxy.run(
-                to: "http://127.0.0.1:\(sandbox.port)", plan: { method, path, call in
+                to: "http://127.0.0.1:\(sandbox.port)",
+                plan: { method, path, call in
                     outage.isOn ? .answerWithoutForwarding(.serviceUnavailable) : faults(method, path, call)
                 }, beforeForwarding: beforeForwarding
             ) { proxy, origin in

@@ -18,16 +18,18 @@ struct OutboxFiller {
         let store = try ModerationStore(path: path)
         var messages: [OutboxMessage] = []
         for index in 0..<count {
-            let action = try await store.enqueue(ModerationAction(
-                idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "\(index + 1)",
-                statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
-                now: createdAt))
+            let action = try await store.enqueue(
+                ModerationAction(
+                    idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "\(index + 1)",
+                    statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
+                    now: createdAt))
             let id = UUID().uuidString
-            messages.append(OutboxMessage(
-                id: id, actionId: action.id ?? 0, recipientUserId: firstRecipient + index, eventType: type,
-                payload: #"{"aps":{"alert":{"title":"Your photo is live","body":"Nº \#(index)"},"sound":"default"},"data":{"type":"\#(type.rawValue)"}}"#,
-                headers: #"{"apns-expiration":"0","apns-id":"\#(id)","apns-priority":"10","apns-push-type":"alert","apns-topic":"org.bookcorners.app"}"#,
-                createdAt: createdAt.addingTimeInterval(Double(index) / 1000), sentByBookCorners: sentByBookCorners, expiresAt: expiresAt))
+            messages.append(
+                OutboxMessage(
+                    id: id, actionId: action.id ?? 0, recipientUserId: firstRecipient + index, eventType: type,
+                    payload: #"{"aps":{"alert":{"title":"Your photo is live","body":"Nº \#(index)"},"sound":"default"},"data":{"type":"\#(type.rawValue)"}}"#,
+                    headers: #"{"apns-expiration":"0","apns-id":"\#(id)","apns-priority":"10","apns-push-type":"alert","apns-topic":"org.bookcorners.app"}"#,
+                    createdAt: createdAt.addingTimeInterval(Double(index) / 1000), sentByBookCorners: sentByBookCorners, expiresAt: expiresAt))
         }
         if let failure {
             // Stored as failed from the start: the console's dispatcher never sees them pending.

@@ -1,6 +1,7 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
+
+@testable import ConsoleServer
 
 /// Fixed hand-off models for the snapshot tests, the hostile string in every text people or
 /// the public wrote.
@@ -12,17 +13,22 @@ extension PageModels {
             decisionsByKind: [.init(key: "library.approve", count: 3), .init(key: "report.resolve", count: 1)],
             decisionsByPerson: [.init(key: hostile, count: 3), .init(key: "staff", count: 1)],
             queues: [
-                .init(queue: .libraries, waiting: 4, overdue: 1, targetMinutes: 2_880, oldest: [
-                    .init(label: hostile, detail: "Florence, IT", librarySlug: "slug-\"1\"", createdAt: endsAt.addingTimeInterval(-3 * 86_400), overdue: true),
-                    .init(label: "Second", detail: hostile, librarySlug: "slug-2", createdAt: endsAt.addingTimeInterval(-3_600), overdue: false),
-                ]),
+                .init(
+                    queue: .libraries, waiting: 4, overdue: 1, targetMinutes: 2_880,
+                    oldest: [
+                        .init(
+                            label: hostile, detail: "Florence, IT", librarySlug: "slug-\"1\"", createdAt: endsAt.addingTimeInterval(-3 * 86_400), overdue: true),
+                        .init(label: "Second", detail: hostile, librarySlug: "slug-2", createdAt: endsAt.addingTimeInterval(-3_600), overdue: false),
+                    ]),
                 .init(queue: .reports, waiting: 0, overdue: 0, targetMinutes: 1_440, oldest: []),
             ],
             alerts: [
-                .init(queue: .libraries, openedAt: endsAt.addingTimeInterval(-86_400), acknowledgedBy: hostile,
-                      acknowledgedAt: endsAt.addingTimeInterval(-86_000), escalated: false, closedAt: nil),
-                .init(queue: .reports, openedAt: endsAt.addingTimeInterval(-2 * 86_400), acknowledgedBy: nil, acknowledgedAt: nil,
-                      escalated: true, closedAt: endsAt.addingTimeInterval(-90_000)),
+                .init(
+                    queue: .libraries, openedAt: endsAt.addingTimeInterval(-86_400), acknowledgedBy: hostile,
+                    acknowledgedAt: endsAt.addingTimeInterval(-86_000), escalated: false, closedAt: nil),
+                .init(
+                    queue: .reports, openedAt: endsAt.addingTimeInterval(-2 * 86_400), acknowledgedBy: nil, acknowledgedAt: nil,
+                    escalated: true, closedAt: endsAt.addingTimeInterval(-90_000)),
             ],
             outsideChanges: [.init(auditEntryID: 17, label: hostile, change: "pending → approved", recordedAt: endsAt.addingTimeInterval(-7_200))],
             outsideChangeCount: 3,
@@ -38,13 +44,19 @@ extension PageModels {
         let followUp = HandoffNote(
             id: 1, handoffID: 6, kind: .followUp, author: StaffMember(id: 3, username: "staff"), text: hostile, writtenAt: now.addingTimeInterval(600))
         return [
-            ("handoffs", HandoffsPage(
-                layout: layout("Hand-offs", active: nil),
-                current: handoffsCurrent(canWriteNote: true), timeZone: "Rome time, Europe/Rome", ownNote: nil,
-                rows: [HandoffsPage.Row(handoff), HandoffsPage.Row(Self.handoff(dismissed: true))], problem: hostile, keptText: hostile)),
-            ("handoff", HandoffPage(
-                layout: layout(HandoffPage.title(of: handoff), active: nil), handoff: handoff, followUps: [followUp], viewerID: 3, followUpText: hostile,
-                problem: hostile)),
+            (
+                "handoffs",
+                HandoffsPage(
+                    layout: layout("Hand-offs", active: nil),
+                    current: handoffsCurrent(canWriteNote: true), timeZone: "Rome time, Europe/Rome", ownNote: nil,
+                    rows: [HandoffsPage.Row(handoff), HandoffsPage.Row(Self.handoff(dismissed: true))], problem: hostile, keptText: hostile)
+            ),
+            (
+                "handoff",
+                HandoffPage(
+                    layout: layout(HandoffPage.title(of: handoff), active: nil), handoff: handoff, followUps: [followUp], viewerID: 3, followUpText: hostile,
+                    problem: hostile)
+            ),
             ("partials/handoff-digest", HandoffDigestView(handoff.digest)),
         ]
     }

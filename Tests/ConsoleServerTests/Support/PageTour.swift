@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import Foundation
 import HummingbirdTesting
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// Every page a staff member meets, in a real browser, at each size: sign-in; signed in, every
 /// page with data behind it (a decision applied, so the audit log and the outbox have
@@ -167,9 +168,11 @@ enum PageTour {
         let rotation = try Rotation(
             members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
             startDate: LocalDate(Date(), in: rome).adding(days: -1))
-        try await store.saveRotation(rotation, audit: AuditEntry(
-            recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
-            targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
-            requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
+        try await store.saveRotation(
+            rotation,
+            audit: AuditEntry(
+                recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
+                targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
+                requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
     }
 }

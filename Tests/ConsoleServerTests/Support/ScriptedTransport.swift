@@ -1,7 +1,8 @@
-@testable import ConsoleServer
 import Foundation
 import ModerationStore
 import Synchronization
+
+@testable import ConsoleServer
 
 /// A transport that answers what a test scripts, per device token (or for every device),
 /// and remembers each delivery it was handed: for the dispatcher's own decisions, which the

@@ -127,15 +127,17 @@ struct TemplateFieldCheck {
             if Self.isAbsent(held) {
                 nilIn = nilIn ?? stack[index]
             } else {
-                findings.insert(Finding(
-                    template: template, name: name, problem: "is held by \(Self.typeName(stack[index])) but missing from its child(named:)"))
+                findings.insert(
+                    Finding(
+                        template: template, name: name, problem: "is held by \(Self.typeName(stack[index])) but missing from its child(named:)"))
             }
         }
         if let nilIn {
             if let found {
-                findings.insert(Finding(
-                    template: template, name: name,
-                    problem: "is nil in \(Self.typeName(nilIn)), so the outer \(Self.typeName(stack[found.index]))'s is used: give it a value"))
+                findings.insert(
+                    Finding(
+                        template: template, name: name,
+                        problem: "is nil in \(Self.typeName(nilIn)), so the outer \(Self.typeName(stack[found.index]))'s is used: give it a value"))
             } else if !asSection || parts.count > 1 {
                 findings.insert(Finding(template: template, name: name, problem: "is nil in \(Self.typeName(nilIn)) and renders nothing: give it a value"))
             }
@@ -211,9 +213,11 @@ struct TemplateFieldCheck {
                     case "^": .inverted(name, open.children)
                     case "$": .block(name, open.children)
                     default:
-                        .parent(name, blocks: open.children.reduce(into: [:]) { blocks, child in
-                            if case .block(let block, let nodes) = child { blocks[block] = nodes }
-                        })
+                        .parent(
+                            name,
+                            blocks: open.children.reduce(into: [:]) { blocks, child in
+                                if case .block(let block, let nodes) = child { blocks[block] = nodes }
+                            })
                     }
                 stack[stack.count - 1].children.append(node)
             case ">": stack[stack.count - 1].children.append(.partial(name))

@@ -1,10 +1,11 @@
-@testable import ConsoleServer
 import BookCornersAPI
 import Foundation
 import ModerationStore
 import Sandbox
-import Testing
 import TestSupport
+import Testing
+
+@testable import ConsoleServer
 
 /// A queue watcher against a real sandbox over HTTP, on a temporary store with a rotation of
 /// alice, bob and carol (one-day shifts from the clock's UTC day, so alice is on call), its
@@ -50,9 +51,10 @@ struct WatcherFixture: Sendable {
                 let watcher = QueueWatcher(
                     store: store, source: source, configuration: configuration, bundleID: "org.bookcorners.app", nudge: {},
                     now: { clock.now }, logger: ConsoleFixture.quietLogger)
-                try await body(WatcherFixture(
-                    sandbox: sandbox, store: store, client: client, credentials: credentials, clock: clock, watcher: watcher,
-                    requestLogPath: logPath))
+                try await body(
+                    WatcherFixture(
+                        sandbox: sandbox, store: store, client: client, credentials: credentials, clock: clock, watcher: watcher,
+                        requestLogPath: logPath))
             }
         }
     }

@@ -70,9 +70,10 @@ actor WebhookReceiver {
         } catch {
             refusal = error
         }
-        received.append(Received(
-            body: body, timestamp: timestamp, signature: signatureValue, idempotencyKey: header("Idempotency-Key"),
-            contentType: header("Content-Type"), refusal: refusal))
+        received.append(
+            Received(
+                body: body, timestamp: timestamp, signature: signatureValue, idempotencyKey: header("Idempotency-Key"),
+                contentType: header("Content-Type"), refusal: refusal))
         if let refusal { return Self.response(401, refusal.description) }
         switch answers.isEmpty ? .status(200) : answers.removeFirst() {
         case .status(let code, let text, let retryAfter):

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// A fixture's status, headers and body, for comparing a sandbox answer with it.
 struct RecordedAnswer {

@@ -54,7 +54,8 @@ struct AlertEpisodeRow: MustacheParent {
         closed = alert.closedAt.map(TimeText.utc) ?? ""
         isClosed = alert.state == .closed
         let seenAt = alert.closedAt ?? now
-        standing = "\(alert.overdueCount) past the \(QueueAlertNotification.target(TimeInterval(alert.targetMinutes * 60))) target; "
+        standing =
+            "\(alert.overdueCount) past the \(QueueAlertNotification.target(TimeInterval(alert.targetMinutes * 60))) target; "
             + "the oldest \(alert.state == .closed ? "had" : "has") waited \(QueueAlertNotification.age(seenAt.timeIntervalSince(alert.oldestCreatedAt)))."
         self.notices = notices.map { notice in
             Notice(
@@ -64,7 +65,8 @@ struct AlertEpisodeRow: MustacheParent {
         nobodyTold = alert.notifiedStaffId == nil
         holder = notices.last { $0.staffId == alert.notifiedStaffId && $0.staffId != nil }?.staffUsername ?? ""
         isAcknowledged = alert.acknowledgedAt != nil
-        acknowledgement = alert.acknowledgedAt.map { "Acknowledged by \(alert.acknowledgedByUsername ?? "someone") at \(TimeText.utc($0))." }
+        acknowledgement =
+            alert.acknowledgedAt.map { "Acknowledged by \(alert.acknowledgedByUsername ?? "someone") at \(TimeText.utc($0))." }
             ?? (alert.state == .closed ? "Closed without an acknowledgement." : "Not acknowledged yet.")
         canAcknowledge = alert.state.awaitsAcknowledgement
         isMine = canAcknowledge && viewerID != nil && alert.notifiedStaffId == viewerID

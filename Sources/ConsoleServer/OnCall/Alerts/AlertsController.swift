@@ -85,9 +85,11 @@ struct AlertsController {
             message = "Acknowledged: \(alert.queue.label) overdue. It will not escalate; reminders come to you while it lasts."
         case .alreadyAcknowledged(let alert):
             let who = alert.acknowledgedById == session.staffId ? "you" : (alert.acknowledgedByUsername ?? "someone")
-            message = "\(alert.queue.label) overdue was already acknowledged by \(who)\(alert.acknowledgedAt.map { " at \(TimeText.utc($0))" } ?? ""). Nothing changed."
+            message =
+                "\(alert.queue.label) overdue was already acknowledged by \(who)\(alert.acknowledgedAt.map { " at \(TimeText.utc($0))" } ?? ""). Nothing changed."
         case .alreadyClosed(let alert):
-            message = "\(alert.queue.label) is back under target\(alert.closedAt.map { " since \(TimeText.utc($0))" } ?? ""): that alert is closed, nothing to acknowledge."
+            message =
+                "\(alert.queue.label) is back under target\(alert.closedAt.map { " since \(TimeText.utc($0))" } ?? ""): that alert is closed, nothing to acknowledge."
         case .notFound:
             throw ConsoleError.notFound
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Mustache
 import ModerationStore
+import Mustache
 
 /// How a waiting item stands against its queue's target, as queue rows show it: words and a
 /// CSS class (`standing-overdue`, `standing-near`), never colour alone.

@@ -18,7 +18,8 @@ struct CalendarFeedController {
         guard let segment = SiteURL.Route.calendarFeed.value(in: context.parameters) else { return Self.notFound }
         let token = segment.hasSuffix(Self.suffix) ? String(segment.dropLast(Self.suffix.count)) : segment
         let now = Date()
-        guard let member = try await store.calendarFeedOwner(token: token), let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400))
+        guard let member = try await store.calendarFeedOwner(token: token),
+            let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400))
         else { return Self.notFound }
         let body = ShiftCalendar(schedule: schedule, member: member, consoleURL: publicURL?.absoluteString).render(now: now)
         var headers = HTTPFields()

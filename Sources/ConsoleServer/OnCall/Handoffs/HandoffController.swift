@@ -121,7 +121,8 @@ struct HandoffController {
                 followUpText: text)
         }
         let onCall = schedule?.member(at: now)?.username
-        let problem = "Only the person on call writes the note for the next person"
+        let problem =
+            "Only the person on call writes the note for the next person"
             + (onCall.map { ", and \($0) is on call now" } ?? ", and nobody is on call now") + ". Your text is below, not saved."
         return try await list(request: request, context: context, problem: problem, typedText: text)
     }

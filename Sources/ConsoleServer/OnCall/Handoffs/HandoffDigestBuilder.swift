@@ -54,15 +54,21 @@ struct HandoffDigestBuilder: Sendable {
                 targetMinutes: targets.minutes(queue), oldest: oldest)
         }
         return await [
-            state(.libraries, waiting.libraries, try store.oldestMirroredLibraries(status: .pending, count: shown).map {
-                item(LibraryText.displayName($0.name), LibraryText.place(city: $0.city, country: $0.country), $0.slug, $0.createdAt, .libraries)
-            }),
-            await state(.reports, waiting.reports, try store.oldestMirroredReports(status: .open, count: shown).map {
-                item(LibraryText.displayName($0.libraryName), $0.reason.label, $0.librarySlug, $0.createdAt, .reports)
-            }),
-            await state(.photos, waiting.photos, try store.oldestMirroredPhotos(status: .pending, count: shown).map {
-                item(LibraryText.displayName($0.libraryName), $0.caption, $0.librarySlug, $0.createdAt, .photos)
-            }),
+            state(
+                .libraries, waiting.libraries,
+                try store.oldestMirroredLibraries(status: .pending, count: shown).map {
+                    item(LibraryText.displayName($0.name), LibraryText.place(city: $0.city, country: $0.country), $0.slug, $0.createdAt, .libraries)
+                }),
+            await state(
+                .reports, waiting.reports,
+                try store.oldestMirroredReports(status: .open, count: shown).map {
+                    item(LibraryText.displayName($0.libraryName), $0.reason.label, $0.librarySlug, $0.createdAt, .reports)
+                }),
+            await state(
+                .photos, waiting.photos,
+                try store.oldestMirroredPhotos(status: .pending, count: shown).map {
+                    item(LibraryText.displayName($0.libraryName), $0.caption, $0.librarySlug, $0.createdAt, .photos)
+                }),
         ]
     }
 }

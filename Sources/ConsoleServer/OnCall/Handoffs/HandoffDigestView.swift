@@ -131,8 +131,9 @@ struct HandoffDigestView: MustacheParent {
                 title: queue.queue.label, waiting: queue.waiting, overdueCount: queue.overdue,
                 target: ZonedTimeText.duration(minutes: queue.targetMinutes),
                 items: queue.oldest.map {
-                    Item(label: $0.label, detail: $0.detail, href: SiteURL.library($0.librarySlug).path,
-                         age: ZonedTimeText.age(from: $0.createdAt, to: digest.asOf), overdue: $0.overdue)
+                    Item(
+                        label: $0.label, detail: $0.detail, href: SiteURL.library($0.librarySlug).path,
+                        age: ZonedTimeText.age(from: $0.createdAt, to: digest.asOf), overdue: $0.overdue)
                 },
                 nothingWaiting: queue.oldest.isEmpty)
         }

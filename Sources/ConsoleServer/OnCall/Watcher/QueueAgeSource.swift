@@ -128,7 +128,8 @@ actor QueueAgeSource {
         let page = Page(clampingNumber: number, size: Self.pageSize)
         switch queue {
         case .libraries:
-            let list = try await client.libraries(LibraryFilter(status: .pending), page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
+            let list = try await client.libraries(
+                LibraryFilter(status: .pending), page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
             return (list.items.map(\.createdAt), list.pagination)
         case .reports:
             let list = try await client.reports(status: .open, page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))

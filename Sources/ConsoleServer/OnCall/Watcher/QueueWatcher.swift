@@ -95,7 +95,8 @@ actor QueueWatcher: Service {
                 seen.queue, overdueCount: seen.overdue, oldestCreatedAt: oldest, targetMinutes: seen.targetMinutes, telling: onCall,
                 now: seen.now, message: notice(seen))
             if let opened {
-                logger.notice("queue overdue", metadata: ["queue": "\(seen.queue.rawValue)", "alert": "\(opened.id)", "told": "\(onCall?.username ?? "nobody")"])
+                logger.notice(
+                    "queue overdue", metadata: ["queue": "\(seen.queue.rawValue)", "alert": "\(opened.id)", "told": "\(onCall?.username ?? "nobody")"])
             }
             return opened != nil && onCall != nil
         }

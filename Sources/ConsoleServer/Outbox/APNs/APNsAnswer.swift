@@ -65,9 +65,11 @@ struct APNsAnswer: Sendable, Equatable {
     }
 
     private static let meaning: [String: String] = [
-        "Unregistered": "the app is no longer installed or allowed to notify on this device; nothing is pushed to it until Book Corners reports it registered again.",
+        "Unregistered":
+            "the app is no longer installed or allowed to notify on this device; nothing is pushed to it until Book Corners reports it registered again.",
         "ExpiredToken": "the device token has expired; the device is disabled.",
-        "BadDeviceToken": "the device token is not valid for this environment (most often it belongs to the other one); the other environment is tried next, and an import brings it back.",
+        "BadDeviceToken":
+            "the device token is not valid for this environment (most often it belongs to the other one); the other environment is tried next, and an import brings it back.",
         "DeviceTokenNotForTopic": "the device token belongs to another app; check the device's environment and the topic.",
         "PayloadTooLarge": "the notification is over 4096 bytes; it cannot be sent as it is.",
         "TopicDisallowed": "the key's team may not send to this topic; check the configured bundle id.",

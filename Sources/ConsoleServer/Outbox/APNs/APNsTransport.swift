@@ -136,7 +136,8 @@ public final class APNsTransport: OutboxTransport {
             return "APNs at \(host) did not answer in time; it will be tried again."
         }
         if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
-            return "The TLS connection to APNs at \(host) failed (its certificate was not trusted or the handshake broke); check the APNs URLs and CA file. It will be tried again."
+            return
+                "The TLS connection to APNs at \(host) failed (its certificate was not trusted or the handshake broke); check the APNs URLs and CA file. It will be tried again."
         }
         return "APNs at \(host) could not be reached; it will be tried again."
     }

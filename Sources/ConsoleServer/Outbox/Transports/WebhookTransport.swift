@@ -87,7 +87,10 @@ public final class WebhookTransport: OutboxTransport {
         if let error = error as? ChannelError, case .connectTimeout = error {
             return "\(place) did not answer within \(Self.seconds(configuration.timeout)); it is tried again later"
         }
-        let refused = (error as? NIOConnectionError).map { !$0.connectionErrors.isEmpty && $0.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED } }
+        let refused =
+            (error as? NIOConnectionError).map {
+                !$0.connectionErrors.isEmpty && $0.connectionErrors.allSatisfy { ($0.error as? IOError)?.errnoCode == ECONNREFUSED }
+            }
             ?? ((error as? IOError)?.errnoCode == ECONNREFUSED)
         if refused {
             return "\(place) refused the connection (is the receiver running?); it is tried again later"

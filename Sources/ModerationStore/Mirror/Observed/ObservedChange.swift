@@ -38,9 +38,11 @@ enum ObservedChange: Equatable {
         let placeholders = unsure.map { _ in "?" }.joined(separator: ", ")
         var arguments: StatementArguments = [kind.rawValue, key, status.rawValue, ModerationAction.State.applied.rawValue, previousRead]
         arguments += StatementArguments(unsure.map(\.rawValue))
-        return try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM action WHERE targetKind = ? AND targetKey = ? AND statusWanted = ?
-              AND ((state = ? AND updatedAt >= ?) OR (state IN (\(placeholders)) AND unknownOutcomes > 0)))
-            """, arguments: arguments) ?? false
+        return try Bool.fetchOne(
+            db,
+            sql: """
+                SELECT EXISTS (SELECT 1 FROM action WHERE targetKind = ? AND targetKey = ? AND statusWanted = ?
+                  AND ((state = ? AND updatedAt >= ?) OR (state IN (\(placeholders)) AND unknownOutcomes > 0)))
+                """, arguments: arguments) ?? false
     }
 }

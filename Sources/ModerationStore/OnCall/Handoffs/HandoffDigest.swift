@@ -157,18 +157,19 @@ public struct HandoffDigest: Codable, Sendable, Equatable {
     /// A decision's audit action in words, in the number `count` asks for:
     /// `library.reject` → "libraries rejected", or "library rejected" for one.
     public static func label(forAction action: String, count: Int = 2) -> String {
-        let (singular, plural, verb): (String, String, String) = switch action {
-        case "library.approve": ("library", "libraries", "approved")
-        case "library.reject": ("library", "libraries", "rejected")
-        case "library.returnToPending": ("library", "libraries", "returned to pending")
-        case "report.resolve": ("report", "reports", "resolved")
-        case "report.dismiss": ("report", "reports", "dismissed")
-        case "report.reopen": ("report", "reports", "reopened")
-        case "photo.approve": ("photo", "photos", "approved")
-        case "photo.reject": ("photo", "photos", "rejected")
-        case "photo.returnToPending": ("photo", "photos", "returned to pending")
-        default: (action, action, "")
-        }
+        let (singular, plural, verb): (String, String, String) =
+            switch action {
+            case "library.approve": ("library", "libraries", "approved")
+            case "library.reject": ("library", "libraries", "rejected")
+            case "library.returnToPending": ("library", "libraries", "returned to pending")
+            case "report.resolve": ("report", "reports", "resolved")
+            case "report.dismiss": ("report", "reports", "dismissed")
+            case "report.reopen": ("report", "reports", "reopened")
+            case "photo.approve": ("photo", "photos", "approved")
+            case "photo.reject": ("photo", "photos", "rejected")
+            case "photo.returnToPending": ("photo", "photos", "returned to pending")
+            default: (action, action, "")
+            }
         let noun = CountText.noun(count, singular, plural)
         return verb.isEmpty ? noun : "\(noun) \(verb)"
     }

@@ -16,10 +16,12 @@ public struct HandoffMarkdown: Sendable {
         let zone = TimeZone(identifier: digest.timeZone) ?? .gmt
         func time(_ date: Date) -> String { ZonedTimeText.text(date, in: zone) }
         var lines: [String] = []
-        lines.append("# Hand-off \(handoff.id): \(Self.escaped(handoff.outgoing.username)) to \(Self.escaped(handoff.incoming.username)), \(time(handoff.endsAt))")
+        lines.append(
+            "# Hand-off \(handoff.id): \(Self.escaped(handoff.outgoing.username)) to \(Self.escaped(handoff.incoming.username)), \(time(handoff.endsAt))")
         lines.append("")
-        lines.append("\(Self.escaped(handoff.outgoing.username)) → \(Self.escaped(handoff.incoming.username)), "
-            + "\(time(handoff.startsAt)) – \(time(handoff.endsAt)) (\(digest.timeZone))")
+        lines.append(
+            "\(Self.escaped(handoff.outgoing.username)) → \(Self.escaped(handoff.incoming.username)), "
+                + "\(time(handoff.startsAt)) – \(time(handoff.endsAt)) (\(digest.timeZone))")
         if let dismissed = handoff.dismissedAt {
             lines.append("")
             lines.append("Dismissed by \(Self.escaped(handoff.dismissedBy ?? "")) at \(time(dismissed)).")
@@ -38,7 +40,9 @@ public struct HandoffMarkdown: Sendable {
         if let queues = digest.queues {
             lines += ["", "## Waiting (\(digest.waitingCount), \(digest.overdueCount) overdue)", ""]
             for queue in queues {
-                lines.append("### \(queue.queue.label): \(queue.waiting) waiting, \(queue.overdue) overdue (target \(ZonedTimeText.duration(minutes: queue.targetMinutes)))")
+                lines.append(
+                    "### \(queue.queue.label): \(queue.waiting) waiting, \(queue.overdue) overdue (target \(ZonedTimeText.duration(minutes: queue.targetMinutes)))"
+                )
                 lines.append("")
                 if queue.oldest.isEmpty { lines.append("Nothing waiting.") }
                 for item in queue.oldest {
@@ -70,7 +74,8 @@ public struct HandoffMarkdown: Sendable {
         lines += ["", "## Changed outside the console (\(digest.outsideChangeCount))", ""]
         if digest.outsideChanges.isEmpty { lines.append("Nothing seen.") }
         for change in digest.outsideChanges {
-            lines.append("- \(Self.escaped(change.label)): \(Self.escaped(change.change)), seen \(time(change.recordedAt)) (audit entry \(change.auditEntryID))")
+            lines.append(
+                "- \(Self.escaped(change.label)): \(Self.escaped(change.change)), seen \(time(change.recordedAt)) (audit entry \(change.auditEntryID))")
         }
         if digest.outsideChangeCount > digest.outsideChanges.count {
             lines.append("- … and \(digest.outsideChangeCount - digest.outsideChanges.count) more (see the audit log)")

@@ -82,7 +82,9 @@ extension ModerationStore {
                 sql: "UPDATE shiftHandoff SET dismissedAt = ?, dismissedBy = ? WHERE id = ? AND incomingId = ? AND dismissedAt IS NULL",
                 arguments: [now, staff.username, id, staff.id])
             guard db.changesCount == 1 else {
-                guard let found = try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE id = ?", arguments: [id]) else { throw HandoffError.noSuchHandoff }
+                guard let found = try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE id = ?", arguments: [id]) else {
+                    throw HandoffError.noSuchHandoff
+                }
                 throw found.incoming.id == staff.id ? HandoffError.alreadyDismissed : HandoffError.notIncoming
             }
             var entry = audit
