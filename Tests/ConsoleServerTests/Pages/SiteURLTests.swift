@@ -135,16 +135,10 @@ struct SiteURLTests {
 
     @Test("every route the console's router registers is a SiteURL pattern, and every SiteURL route but static files is registered")
     func routerRegistersOnlySiteURLPatterns() async throws {
-        // setup
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let configuration = ConsoleFixture.configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
-        let dependencies = try await makeDependencies(configuration: configuration, logger: ConsoleFixture.quietLogger)
         // act
-        let routes = buildRouter(dependencies: dependencies).routes
-        try await dependencies.client.shutdown()
+        let routes = try await ConsoleFixture.registeredRoutes()
         // check
-        let registered = Set(routes.map(\.path.description))
+        let registered = Set(routes.map(\.path))
         let patterns = Set(SiteURL.Route.allCases.map(\.pattern.description))
         #expect(registered.subtracting(patterns).isEmpty, "routes written without SiteURL: \(registered.subtracting(patterns).sorted())")
         let served = Set(SiteURL.Route.allCases.filter { $0 != .staticFile }.map(\.pattern.description))

@@ -19,6 +19,18 @@ enum RepositoryPaths {
 
 /// The console, built as `serve` builds it, on a temporary database, against `backendURL`.
 enum ConsoleFixture {
+    /// Every route the console's router registers, with its method, as `serve` builds the router
+    /// (against a backend nobody answers: building it calls none).
+    static func registeredRoutes() async throws -> [(method: String, path: String)] {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configuration = configuration(backendURL: try #require(URL(string: "http://127.0.0.1:1/api/v1/")), directory: directory)
+        let dependencies = try await makeDependencies(configuration: configuration, logger: quietLogger)
+        let routes = buildRouter(dependencies: dependencies).routes
+        try await dependencies.client.shutdown()
+        return routes.map { (method: $0.method.rawValue, path: $0.path.description) }
+    }
+
     static func configuration(
         backendURL: URL, directory: TemporaryDirectory, idleTimeout: TimeInterval = 30 * 60, behindTLSProxy: Bool = false
     ) -> ConsoleConfiguration {
