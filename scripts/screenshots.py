@@ -99,6 +99,11 @@ def main():
         shoot("oncall-alerts.png")
         go("/on-call/handoffs")
         shoot("oncall-handoffs.png")
+        # The newest past hand-off, as its link on the list leads there.
+        newest = call(base, "POST", s + "/execute/sync", {"script": "const a = document.querySelector('table.handoffs a'); return a ? a.getAttribute('href') : null;", "args": []})
+        if newest:
+            go(newest)
+            shoot("oncall-handoff.png")
         go("/audit")
         shoot("audit.png")
         go("/audit/2")
