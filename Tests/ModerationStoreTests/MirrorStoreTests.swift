@@ -47,8 +47,8 @@ struct MirrorStoreTests {
             let reopened = try ModerationStore(path: path)
             try await reopened.upsertMirror(libraries: [changed[2]])
             // check
-            #expect(try await reopened.mirroredLibraryCount(status: nil) == 5)
-            #expect(try await reopened.mirroredLibraryCount(status: .pending) == 4)
+            #expect(try await reopened.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total == 5)
+            #expect(try await reopened.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 0, offset: { _ in 0 }).total == 4)
             #expect(try await reopened.mirroredLibrary(slug: "library-3")?.status == .approved)
             #expect(try await reopened.mirroredLibrary(slug: "library-3")?.lastConfirmedAt == now.addingTimeInterval(30))
             let raw = try await DatabaseQueue(path: path).read { db in
@@ -261,7 +261,9 @@ struct MirrorStoreTests {
             return round
         }
         // The reads start once the writer has moved the queue at least once.
-        while try await store.mirroredLibraryCount(status: .pending) == 55 { try await Task.sleep(for: .milliseconds(5)) }
+        while try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 0, offset: { _ in 0 }).total == 55 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
         // act: "page 999" of 20, read again and again
         var mismatches: [String] = []
         for _ in 0..<300 {

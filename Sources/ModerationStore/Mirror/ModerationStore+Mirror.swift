@@ -217,10 +217,6 @@ extension ModerationStore {
         }
     }
 
-    public func mirroredLibraryCount(status: LibraryStatus?) async throws -> Int {
-        try await writer.read { db in try Self.libraries(status: status).fetchCount(db) }
-    }
-
     private static func libraries(status: LibraryStatus?) -> QueryInterfaceRequest<MirrorLibrary> {
         let present = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
         guard let status else { return present }

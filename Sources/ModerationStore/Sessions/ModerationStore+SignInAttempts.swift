@@ -128,17 +128,8 @@ extension ModerationStore {
         }
     }
 
-    /// Failed attempts (pending ones included) counted under `login`'s key from one address since `since`.
-    public func failedSignInCount(login: String, clientAddress: String, since: Date) async throws -> Int {
-        try await writer.read { db in
-            try Int.fetchOne(
-                db,
-                sql: "SELECT COUNT(*) FROM signInAttempt WHERE login = ? AND clientAddress = ? AND succeeded = 0 AND attemptedAt > ?",
-                arguments: [try Self.attemptKey(db, login: login), clientAddress, since]) ?? 0
-        }
-    }
-
-    private static func attemptKey(_ db: Database, login: String) throws -> String {
+    /// The key attempts are counted under: the account an alias names, else the lowered login.
+    static func attemptKey(_ db: Database, login: String) throws -> String {
         let lowered = login.lowercased()
         return try String.fetchOne(db, sql: "SELECT accountKey FROM signInAlias WHERE login = ?", arguments: [lowered]) ?? lowered
     }

@@ -53,7 +53,7 @@ struct MirrorSyncTests {
                 try await signIn(browser)
                 let store = try store(directory)
                 try await MirrorFixture.eventually("every library mirrored") {
-                    let count = try await store.mirroredLibraryCount(status: nil)
+                    let count = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total
                     let passDone = try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil
                     return count == 500 && passDone
                 }
@@ -66,7 +66,7 @@ struct MirrorSyncTests {
                 }
                 // check
                 #expect(before == 0, "no backend call with a session before anyone signed in")
-                #expect(try await store.mirroredLibraryCount(status: .pending) == 60)
+                #expect(try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 0, offset: { _ in 0 }).total == 60)
                 #expect(try await store.mirrorSummary()?.pendingLibraries == 60)
                 #expect(try await store.mirroredReports(status: .open, limit: 100, offset: 0).count == 14)
                 let token = try await sandbox.accessToken()
@@ -176,7 +176,7 @@ struct MirrorSyncTests {
             }
             #expect(stoppedAt.passNextPage > 2 && stoppedAt.passNextPage < 20, "stopped mid-pass, at page \(stoppedAt.passNextPage) of 20")
             #expect(resumed?.query.contains("page=\(stoppedAt.passNextPage)&") == true, "resumed with \(resumed?.query ?? "no pass read")")
-            #expect(try await store(directory).mirroredLibraryCount(status: nil) == 500)
+            #expect(try await store(directory).mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total == 500)
             let rows = try DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try Row.fetchOne(db, sql: "SELECT COUNT(*) AS rows, COUNT(DISTINCT slug) AS slugs, COUNT(goneAt) AS gone FROM mirrorLibrary")
             }
@@ -211,7 +211,7 @@ struct MirrorSyncTests {
                 let pageAtOutage = try await store.mirrorScopeState(.libraryList).passNextPage
                 try await Task.sleep(for: .seconds(8))
                 let pageAfterOutage = try await store.mirrorScopeState(.libraryList).passNextPage
-                let countDuringOutage = try await store.mirroredLibraryCount(status: nil)
+                let countDuringOutage = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total
                 outage.isOn = false
                 try await MirrorFixture.eventually("the pass completes") { try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil }
                 // the check for items the pass missed runs after it: give it a few ticks
@@ -219,7 +219,9 @@ struct MirrorSyncTests {
                 // check
                 #expect(pageAfterOutage == pageAtOutage, "no page skipped while the backend was down")
                 #expect(countDuringOutage <= 500)
-                #expect(try await store.mirroredLibraryCount(status: nil) == 500, "nothing dropped, nothing invented")
+                #expect(
+                    try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total == 500,
+                    "nothing dropped, nothing invented")
                 let gone = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                     try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE goneAt IS NOT NULL")
                 }
@@ -305,7 +307,7 @@ struct MirrorSyncTests {
                 // check
                 let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(victim.slug)") }
                 #expect(detailReads.map(\.status).contains(404), "confirmed by a detail read: \(detailReads.map(\.status))")
-                #expect(try await store.mirroredLibraryCount(status: nil) == 499)
+                #expect(try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total == 499)
                 let observed = try await store.auditEntries(limit: 1_000).filter { $0.outcome == .observed }
                 #expect(observed.map(\.action) == ["observed.library.deleted"], "noted once")
                 #expect(observed.first?.targetSlug == victim.slug && observed.first?.statusBefore == "approved")
@@ -388,7 +390,7 @@ struct MirrorSyncTests {
                 let detailReads = await proxy.forwardedLog().filter { $0.path.hasSuffix("/libraries/moderation/\(target.slug)") && $0.arrivedAt > changedAt }
                 #expect(detailReads.count == 1, "the pending page no longer listed it, so one detail read learned its status")
                 #expect(try await store.mirrorScopeState(.libraryList).passStartedAt == nil, "no pass was under way to find it instead")
-                #expect(try await store.mirroredLibraryCount(status: .pending) == 59)
+                #expect(try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 0, offset: { _ in 0 }).total == 59)
             }
         }
     }
