@@ -37,7 +37,12 @@ struct MirrorSyncTests {
         try await Task.sleep(for: .milliseconds(Int(left * 1000) + 50))
     }
 
-    @Test("with nobody signed in it reads nothing; once someone is, it mirrors every library, report and photo, the summary and the statistics")
+    // Alone it takes 3 s; beside the whole suite's browsers on two cores it was seen to take
+    // 110 to 330 s, its second wait running out at 90 s in two runs of five: the waits are for
+    // the mirror to finish, not a measure of its speed (docs/benchmarks.md measures that).
+    @Test(
+        "with nobody signed in it reads nothing; once someone is, it mirrors every library, report and photo, the summary and the statistics",
+        .timeLimit(.minutes(10)))
     func fillsOnceSomeoneSignsIn() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -52,12 +57,12 @@ struct MirrorSyncTests {
                 // act
                 try await signIn(browser)
                 let store = try store(directory)
-                try await MirrorFixture.eventually("every library mirrored") {
+                try await MirrorFixture.eventually("every library mirrored", timeout: .seconds(240)) {
                     let count = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 0, offset: { _ in 0 }).total
                     let passDone = try await store.mirrorScopeState(.libraryList).lastPassCompletedAt != nil
                     return count == 500 && passDone
                 }
-                try await MirrorFixture.eventually("reports, photos, summary and statistics mirrored") {
+                try await MirrorFixture.eventually("reports, photos, summary and statistics mirrored", timeout: .seconds(240)) {
                     let reports = try await store.mirroredReports(status: nil, limit: 100, offset: 0).count
                     let photos = try await store.mirroredPhotos(status: nil, limit: 100, offset: 0).count
                     let summary = try await store.mirrorSummary()
