@@ -118,6 +118,21 @@ struct HandoffStoreTests {
         }
     }
 
+    @Test("a note saved for a hand-off whose digest landed meanwhile is refused, not kept for a later hand-off")
+    func noteAfterDigestLanded() async throws {
+        try await withStore { store in
+            // setup: alice's hand-off at `start` is stored while she writes
+            _ = try #require(try await store.recordHandoff(planned()) { message($0, id: "m1") })
+            // act / check
+            await #expect(throws: HandoffError.handedOverMeanwhile) {
+                try await store.savePendingHandoffNote(
+                    author: alice, text: "last minute", audit: audit("handoff.note", by: alice), now: start, handoffNotBuiltAt: start)
+            }
+            #expect(try await store.pendingHandoffNote(authorID: alice.id) == nil)
+            #expect(try await store.auditEntries(limit: 10).isEmpty)
+        }
+    }
+
     @Test("only the person who took over dismisses, once; the hand-off then leaves their dashboard")
     func dismissal() async throws {
         try await withStore { store in

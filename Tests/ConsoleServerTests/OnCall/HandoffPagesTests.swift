@@ -125,6 +125,8 @@ struct HandoffPagesTests {
             #expect(foreign.status == .badRequest)
             let kept = try #require(foreign.element(withClass: "handoff-kept"))
             #expect(kept.contains("and maria is on call now") && kept.contains(">not my turn</textarea>"))
+            #expect(foreign.element(withClass: "handoff-current")?.contains("not my turn") == false, "never shown as maria's note")
+            #expect(foreign.element(withClass: "handoff-current")?.contains(Self.escapedHostile) == true, "maria's own note is")
             #expect(try await fixture.store.pendingHandoffNote(authorID: staff.id) == nil)
             // the past hand-off is listed by who and when
             let row = try #require(afterSave.element(withClass: "compact handoffs"))

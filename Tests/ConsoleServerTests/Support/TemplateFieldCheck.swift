@@ -58,7 +58,7 @@ struct TemplateFieldCheck {
 
     /// Names models hold that no template walked so far asked for, by model type.
     var unasked: [String: Set<String>] {
-        held.compactMapValues { names in names }.reduce(into: [:]) { result, entry in
+        held.reduce(into: [:]) { result, entry in
             let left = entry.value.subtracting(asked[entry.key] ?? [])
             if !left.isEmpty { result[entry.key] = left }
         }

@@ -38,7 +38,7 @@ struct HandoffController {
             zone = "\(clock.clockName), \(schedule.rotation.timeZone.identifier)"
             // The same question the header asks: who is on call now, and who next from when.
             let (onCall, next) = schedule.nowAndNext(at: now)
-            let canWrite = try await HandoffNoteWriter.mayWrite(session.staffId, schedule: schedule, now: now, store: store)
+            let canWrite = try await HandoffNoteWriter.standing(session.staffId, schedule: schedule, now: now, store: store) != nil
             // The note shown is the writer's: the viewer's when the form is theirs, else the person on call's.
             let writer = canWrite ? session.staffId : onCall?.member.id
             var note: HandoffNote?
@@ -46,9 +46,12 @@ struct HandoffController {
             current = HandoffsPage.Current(
                 onCall: onCall?.member.username ?? "", hasOnCall: onCall != nil, handoffAt: next.map { clock.dayAndTime($0.startsAt) } ?? "",
                 handoffStamp: next.map { String(Int($0.startsAt.timeIntervalSince1970)) } ?? "", incoming: next?.member.username ?? "",
-                hasNext: next != nil, canWriteNote: canWrite, noteText: typedText ?? note?.text ?? "", noteAuthor: note?.author.username ?? "",
+                hasNext: next != nil, canWriteNote: canWrite,
+                // Text a refusal kept goes back in the viewer's own form, never under someone else's name.
+                noteText: (canWrite ? typedText : nil) ?? note?.text ?? "", noteAuthor: note?.author.username ?? "",
                 noteWritten: note.map { clock.dayAndTime($0.writtenAt) } ?? "", hasNote: note != nil, noteURL: SiteURL.onCallHandoffNote.path)
-            if !canWrite, writer != session.staffId { ownNote = try await store.pendingHandoffNote(authorID: session.staffId) }
+            // Someone not on call may still have a note waiting for their next hand-off.
+            if !canWrite { ownNote = try await store.pendingHandoffNote(authorID: session.staffId) }
         }
         let page = await HandoffsPage(
             layout: LayoutModel(context: context, title: "Hand-offs", active: .onCall, summary: try MirrorPageData.navigationCounts(store)),
@@ -85,7 +88,7 @@ struct HandoffController {
         let now = Date()
         let author = StaffMember(id: session.staffId, username: session.username)
         let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-HandoffNoteWriter.grace))
-        guard try await HandoffNoteWriter.mayWrite(session.staffId, schedule: schedule, now: now, store: store) else {
+        guard let standing = try await HandoffNoteWriter.standing(session.staffId, schedule: schedule, now: now, store: store) else {
             return try await refuseLateNote(request: request, context: context, text: text, form: form, schedule: schedule, now: now)
         }
         let next = schedule?.nextHandoff(after: now)
@@ -94,7 +97,10 @@ struct HandoffController {
             targetName: next.map { "note for \($0.incoming.member.username)" } ?? "note for the next person", context: context,
             userAgent: request.userAgent)
         do {
-            try await store.savePendingHandoffNote(author: author, text: text, audit: entry, now: now)
+            try await store.savePendingHandoffNote(
+                author: author, text: text, audit: entry, now: now, handoffNotBuiltAt: standing.handoffNotBuiltAt)
+        } catch HandoffError.handedOverMeanwhile {
+            return try await refuseLateNote(request: request, context: context, text: text, form: form, schedule: schedule, now: now)
         } catch let error as HandoffError {
             return try await list(request: request, context: context, problem: error.description, typedText: text)
         }
@@ -110,7 +116,7 @@ struct HandoffController {
         request: Request, context: ConsoleRequestContext, text: String, form: HandoffNoteForm, schedule: OnCallSchedule?, now: Date
     ) async throws -> Response {
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let promised = form.handoffAt.flatMap(TimeInterval.init).map { Date(timeIntervalSince1970: $0) }
+        let promised = form.handoffAt.flatMap(TimeInterval.init).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
         let since = promised?.addingTimeInterval(-1) ?? now.addingTimeInterval(-HandoffService.backfillLimit)
         if let handoff = try await store.latestHandoff(outgoingID: session.staffId, since: since) {
             let clock = OnCallTimeText(zone: TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)

@@ -89,7 +89,8 @@ struct HandoffsPage: MustacheParent {
         isEmpty = rows.isEmpty
         self.problem = problem ?? ""
         hasProblem = problem != nil
-        let keepsOutsideForm = current?.canWriteNote != true && problem != nil && !keptText.isEmpty
+        // Without the form, the refusal and what was typed (if anything) are shown on their own.
+        let keepsOutsideForm = current?.canWriteNote != true && problem != nil
         self.keptText = keepsOutsideForm ? keptText : ""
         hasKeptText = keepsOutsideForm
     }

@@ -3,6 +3,8 @@ public enum HandoffError: Error, Equatable, CustomStringConvertible, Sendable {
     case emptyNote
     case noteTooLong(Int)
     case noSuchHandoff
+    /// The author's hand-off was stored while they saved: the note would wait for the next one.
+    case handedOverMeanwhile
     case notOutgoing
     case notIncoming
     case alreadyDismissed
@@ -14,6 +16,8 @@ public enum HandoffError: Error, Equatable, CustomStringConvertible, Sendable {
             "The note is empty: write something, or leave it."
         case .noteTooLong(let length):
             "The note has \(length) characters; at most \(HandoffNote.maxLength) fit: shorten it."
+        case .handedOverMeanwhile:
+            "Your hand-off happened while you wrote: add the note to it as a follow-up."
         case .noSuchHandoff:
             "There is no such hand-off."
         case .notOutgoing:

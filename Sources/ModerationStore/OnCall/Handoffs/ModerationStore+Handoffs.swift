@@ -123,10 +123,18 @@ extension ModerationStore {
     }
 
     /// Writes or replaces `author`'s pending note, with its audit entry: it goes with the next
-    /// hand-off they make, whenever the rotation puts it.
-    public func savePendingHandoffNote(author: StaffMember, text: String, audit: AuditEntry, now: Date) async throws {
+    /// hand-off they make, whenever the rotation puts it. With `handoffNotBuiltAt` (the author's
+    /// hand-off whose digest is not built yet), `handedOverMeanwhile` if that digest landed first.
+    public func savePendingHandoffNote(author: StaffMember, text: String, audit: AuditEntry, now: Date, handoffNotBuiltAt: Date? = nil) async throws {
         let text = try HandoffNote.checked(text)
         try await writer.write { db in
+            if let handoffNotBuiltAt,
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM shiftHandoff WHERE endsAt = ? AND outgoingId = ?)", arguments: [handoffNotBuiltAt, author.id])
+                    ?? false
+            {
+                throw HandoffError.handedOverMeanwhile
+            }
             try db.execute(
                 sql: """
                     INSERT INTO handoffNote (handoffId, kind, authorId, authorUsername, text, writtenAt) VALUES (NULL, ?, ?, ?, ?, ?)
