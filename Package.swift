@@ -30,6 +30,8 @@ let package = Package(
         // Test-only: property-based checks, and an independent CSV reader to parse the audit export back.
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/yaslab/CSV.swift.git", exact: "2.5.2"),
+        // Test-only: a clock the tests move by hand, for the state machines' direct tests.
+        .package(url: "https://github.com/pointfreeco/swift-clocks.git", from: "1.1.1"),
     ],
     targets: [
         .executableTarget(
@@ -172,6 +174,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             // Read from the source tree at test time (and rewritten by RECORD_SNAPSHOTS=1), not bundled.
             exclude: ["Snapshots"]

@@ -21,10 +21,11 @@ let store = try ModerationStore(path: path)
 /// Queues `count` messages as decisions would, in one transaction per 5 000.
 func queue(_ count: Int) async throws {
     let pool = try DatabasePool(path: path)
-    let action = try await store.enqueue(
+    let action = try await store.record(
         ModerationAction(
             idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "1", statusSeen: .pending,
-            statusWanted: .approved, reason: "", requestId: "benchmark", clientAddress: "127.0.0.1", userAgent: "benchmark", now: Date()))
+            statusWanted: .approved, reason: "", requestId: "benchmark", clientAddress: "127.0.0.1", userAgent: "benchmark", now: Date())
+    ).action
     let start = Date()
     var written = 0
     while written < count {

@@ -65,7 +65,7 @@ struct BackendClientSandboxTests {
             try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
                 let tokens = try await client.signIn(username: "staff", password: SeedAccounts.demoStaffPassword)
                 let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
-                let slug = try #require(try await client.pendingLibraries(page: .first(), credentials: credentials).items.first?.slug)
+                let slug = try #require(try await sandbox.pendingLibraries(token: tokens.access).items.first?.slug)
                 do {
                     _ = try await client.setLibraryStatus(
                         slug: slug, to: .rejected, rejectionReason: String(repeating: "x", count: 2001), credentials: credentials)

@@ -42,7 +42,7 @@ struct ActionStateMachineTests {
         try await withTwoStores { first, second in
             // setup
             let now = Date()
-            let id = try #require(try await first.enqueue(action(now: now)).id)
+            let id = try #require(try await first.record(action(now: now)).action.id)
             // act
             let won = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
             let lost = try await second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(30), now: now)
@@ -71,7 +71,7 @@ struct ActionStateMachineTests {
         try await withTwoStores { first, second in
             // setup: a PATCH was started under a lease
             let now = Date()
-            let id = try #require(try await first.enqueue(action(now: now)).id)
+            let id = try #require(try await first.record(action(now: now)).action.id)
             _ = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
             try await first.beginSend(id, owner: "one", now: now)
             // act / check
@@ -89,7 +89,7 @@ struct ActionStateMachineTests {
         try await withTwoStores { first, _ in
             // setup: claimed under a 10-second lease
             let now = Date()
-            let id = try #require(try await first.enqueue(action(now: now)).id)
+            let id = try #require(try await first.record(action(now: now)).action.id)
             _ = try await first.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(10), now: now)
 
             // act / check: at 11 s another runner may claim it at any moment, so "one" must not send
@@ -108,7 +108,7 @@ struct ActionStateMachineTests {
     func sendOutcomes() async throws {
         try await withTwoStores { store, _ in
             let now = Date()
-            let id = try #require(try await store.enqueue(action(now: now)).id)
+            let id = try #require(try await store.record(action(now: now)).action.id)
             _ = try await store.claim(id, owner: "one", leaseUntil: now.addingTimeInterval(30), now: now)
             try await store.beginSend(id, owner: "one", now: now)
             try await store.release(id, owner: "one", to: .waiting, nextAttemptAt: now, message: "502", backendStatus: nil, sendNotApplied: true, now: now)

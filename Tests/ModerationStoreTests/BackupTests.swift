@@ -208,8 +208,8 @@ struct BackupTests {
         let (waiting, done): (Int64, Int64)
         do {
             let store = try ModerationStore(path: path)
-            waiting = try #require(try await store.enqueue(decision("waiting")).id)
-            done = try #require(try await store.enqueue(decision("done")).id)
+            waiting = try #require(try await store.record(decision("waiting")).action.id)
+            done = try #require(try await store.record(decision("done")).action.id)
             _ = try #require(try await store.claim(done, owner: "runner", leaseUntil: Date().addingTimeInterval(10), now: Date()))
             try await store.finish(
                 done, owner: "runner", state: .applied, message: "Approved.", backendStatus: 200, audit: AuditLogFile.entry(1, name: "done", at: Date()),

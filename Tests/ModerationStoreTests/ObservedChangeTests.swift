@@ -40,11 +40,12 @@ struct ObservedChangeTests {
 
     /// Records the console's approval of library `id`, claimed and sent: its PATCH's outcome unknown.
     private func sentApproval(_ store: ModerationStore, library id: Int, at time: Date) async throws -> Int64 {
-        let action = try await store.enqueue(
+        let action = try await store.record(
             ModerationAction(
                 idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-\(id)",
                 statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
-                now: time))
+                now: time)
+        ).action
         let actionID = try #require(action.id)
         _ = try await store.claim(actionID, owner: "runner", leaseUntil: time.addingTimeInterval(10), now: time)
         try await store.beginSend(actionID, owner: "runner", now: time)
@@ -94,10 +95,11 @@ struct ObservedChangeTests {
             try await store.release(
                 lost, owner: "runner", to: .waiting, nextAttemptAt: now.addingTimeInterval(60), message: "", backendStatus: nil, now: now.addingTimeInterval(6))
             // library 3: a decision recorded but never sent; someone else approved it meanwhile
-            _ = try await store.enqueue(
+            _ = try await store.record(
                 ModerationAction(
                     idempotencyKey: UUID().uuidString, actorId: 7, actorUsername: "staff", targetKind: .library, targetKey: "library-3",
-                    statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "", userAgent: "", now: now))
+                    statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "", userAgent: "", now: now)
+            ).action
             // act
             try await store.upsertMirror(
                 libraries: [1, 2, 3].map { library($0, status: .approved, confirmed: 30) }, at: now.addingTimeInterval(31))

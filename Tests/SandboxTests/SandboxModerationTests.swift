@@ -66,16 +66,15 @@ struct SandboxModerationTests {
         let (approvedSlug, rejectedSlug) = try await SandboxFixture.run(databasePath: database) { sandbox in
             try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
                 let credentials = try await signedIn(client)
-                let pending = try await client.pendingLibraries(page: try Page(size: 50), credentials: credentials).items
-                let first = try #require(pending.first { !$0.name.isEmpty && $0.photoUrl.hasPrefix("http") })
+                let pending = try await sandbox.pendingLibraries(token: await credentials.accessToken).items
+                let first = try #require(pending.first { !$0.name.isEmpty && !$0.photoUrl.isEmpty })
                 let second = try #require(pending.last)
                 let approved = try await client.setLibraryStatus(slug: first.slug, to: .approved, credentials: credentials)
                 #expect(approved.status == "approved")
                 let rejected = try await client.setLibraryStatus(
                     slug: second.slug, to: .rejected, rejectionReason: "Duplicate submission.", credentials: credentials)
                 #expect(rejected.rejectionReason == "Duplicate submission.")
-                let near = LibrarySearch.Near(lat: first.lat, lng: first.lng, radiusKm: 1)
-                let nearby = try await client.publicLibraries(.init(near: near), page: .first())
+                let nearby = try await sandbox.publicLibraries(near: first.lat, first.lng, radiusKm: 1)
                 #expect(nearby.items.first?.slug == first.slug, "the approved library is public and nearest to itself")
                 return (first.slug, second.slug)
             }
@@ -128,7 +127,7 @@ struct SandboxModerationTests {
         try await SandboxFixture.run { sandbox in
             try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
                 let credentials = try await signedIn(client)
-                let items = try await client.pendingLibraries(page: try Page(size: 10), credentials: credentials).items.filter { !$0.photoUrl.isEmpty }
+                let items = try await sandbox.pendingLibraries(token: await credentials.accessToken, size: 10).items.filter { !$0.photoUrl.isEmpty }
                 var seen = Set<Data>()
                 for item in items.prefix(4) {
                     for url in [item.photoUrl, item.thumbnailUrl] {

@@ -12,12 +12,12 @@ struct SandboxPublicTests {
         try await SandboxFixture.run { sandbox in
             try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
                 let centre = (lat: 52.52, lng: 13.405)
-                let found = try await client.publicLibraries(.init(near: .init(lat: centre.lat, lng: centre.lng, radiusKm: 5)), page: try Page(size: 50))
+                let found = try await sandbox.publicLibraries(near: centre.lat, centre.lng, radiusKm: 5)
                 #expect(!found.items.isEmpty)
                 let distances = found.items.map { haversineKm(centre.lat, centre.lng, $0.lat, $0.lng) }
                 #expect(distances.allSatisfy { $0 <= 5.0001 })
                 #expect(distances == distances.sorted())
-                let wider = try await client.publicLibraries(.init(near: .init(lat: centre.lat, lng: centre.lng, radiusKm: 50)), page: try Page(size: 50))
+                let wider = try await sandbox.publicLibraries(near: centre.lat, centre.lng, radiusKm: 50)
                 #expect(wider.pagination.total >= found.pagination.total)
             }
         }
@@ -27,13 +27,13 @@ struct SandboxPublicTests {
     func publicFilters() async throws {
         try await SandboxFixture.run { sandbox in
             try await BackendClient.closing(BackendClient(configuration: .init(baseURL: sandbox.baseURL))) { client in
-                let paris = try await client.publicLibraries(.init(city: "paris"), page: try Page(size: 50))
+                let paris = try await sandbox.publicLibraries(["city": "paris"])
                 #expect(!paris.items.isEmpty && paris.items.allSatisfy { $0.city == "Paris" })
-                let italy = try await client.publicLibraries(.init(country: "IT", hasPhoto: true), page: try Page(size: 50))
+                let italy = try await sandbox.publicLibraries(["country": "IT", "has_photo": "true"])
                 #expect(!italy.items.isEmpty && italy.items.allSatisfy { $0.country == "IT" && !$0.photoUrl.isEmpty })
-                let search = try await client.publicLibraries(.init(search: "Torstrasse"), page: try Page(size: 50))
+                let search = try await sandbox.publicLibraries(["search": "Torstrasse"])
                 #expect(search.items.allSatisfy { $0.address.contains("Torstrasse") || $0.description.contains("Torstrasse") })
-                let all = try await client.publicLibraries(.init(), page: try Page(size: 50))
+                let all = try await sandbox.publicLibraries()
                 let statistics = try await client.statistics()
                 #expect(all.pagination.total == statistics.totalApproved)
             }
@@ -68,7 +68,7 @@ struct SandboxPublicTests {
                 let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
                 var pending: [ModerationLibrary] = []
                 for number in 1...2 {
-                    pending += try await client.pendingLibraries(page: try Page(number: number, size: 50), credentials: credentials).items
+                    pending += try await sandbox.pendingLibraries(token: tokens.access, page: number).items
                 }
                 #expect((55...65).contains(pending.count))
                 #expect(pending.contains { $0.name == "<script>alert(1)</script>" })
@@ -78,7 +78,7 @@ struct SandboxPublicTests {
                 #expect(pending.contains { $0.name.unicodeScalars.contains { $0.value > 0x0590 } }, "a non-Latin script")
                 var duplicates = 0
                 for library in pending {
-                    let near = try await client.publicLibraries(.init(near: .init(lat: library.lat, lng: library.lng, radiusKm: 1)), page: .first())
+                    let near = try await sandbox.publicLibraries(near: library.lat, library.lng, radiusKm: 1)
                     if near.items.contains(where: { haversineKm(library.lat, library.lng, $0.lat, $0.lng) < 0.05 }) { duplicates += 1 }
                 }
                 #expect(duplicates >= 5, "pending submissions within 50 m of an approved library")

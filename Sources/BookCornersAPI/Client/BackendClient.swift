@@ -85,16 +85,6 @@ public final class BackendClient: Sendable {
         return PagedList(items: list.items.map(resolvingMedia), pagination: list.pagination)
     }
 
-    /// The pending queue, through the backend's shortcut.
-    public func pendingLibraries(
-        text: String? = nil, page: Page, credentials: StaffCredentials, context: CallContext = CallContext()
-    ) async throws(BackendError) -> PagedList<ModerationLibrary> {
-        let list = try await call(
-            .GET, "libraries/moderation/pending", query: Self.optional([("q", text)]) + Self.paging(page),
-            as: Components.Schemas.LibraryModerationListOut.self, credentials: credentials, context: context)
-        return PagedList(items: list.items.map(resolvingMedia), pagination: list.pagination)
-    }
-
     /// One library in any status.
     public func library(slug: String, credentials: StaffCredentials, context: CallContext = CallContext()) async throws(BackendError) -> ModerationLibrary {
         resolvingMedia(
@@ -156,21 +146,6 @@ public final class BackendClient: Sendable {
     }
 
     // MARK: Public
-
-    /// Approved libraries; with `near`, those within the radius, nearest first.
-    public func publicLibraries(
-        _ search: LibrarySearch, page: Page, context: CallContext = CallContext()
-    ) async throws(BackendError) -> PagedList<PublicLibrary> {
-        var query = Self.optional([
-            ("q", search.text), ("search", search.search), ("city", search.city), ("country", search.country),
-            ("postal_code", search.postalCode), ("has_photo", search.hasPhoto.map { $0 ? "true" : "false" }),
-        ])
-        if let near = search.near {
-            query += [("lat", String(near.lat)), ("lng", String(near.lng)), ("radius_km", String(near.radiusKm))]
-        }
-        let list = try await call(.GET, "libraries/", query: query + Self.paging(page), as: Components.Schemas.LibraryListOut.self, context: context)
-        return PagedList(items: list.items.map(resolvingMedia), pagination: list.pagination)
-    }
 
     public func statistics(context: CallContext = CallContext()) async throws(BackendError) -> Statistics {
         try await call(.GET, "statistics/", as: Statistics.self, context: context)

@@ -18,44 +18,6 @@ public struct CallContext: Sendable {
     }
 }
 
-/// Search filters of the public library list.
-public struct LibrarySearch: Sendable {
-    /// A point and radius: only libraries within it, nearest first.
-    public struct Near: Sendable {
-        public var lat: Double
-        public var lng: Double
-        /// 1...100 km.
-        public var radiusKm: Int
-
-        public init(lat: Double, lng: Double, radiusKm: Int) {
-            self.lat = lat
-            self.lng = lng
-            self.radiusKm = radiusKm
-        }
-    }
-
-    public var text: String?
-    public var search: String?
-    public var city: String?
-    public var country: String?
-    public var postalCode: String?
-    public var hasPhoto: Bool?
-    public var near: Near?
-
-    public init(
-        text: String? = nil, search: String? = nil, city: String? = nil, country: String? = nil,
-        postalCode: String? = nil, hasPhoto: Bool? = nil, near: Near? = nil
-    ) {
-        self.text = text
-        self.search = search
-        self.city = city
-        self.country = country
-        self.postalCode = postalCode
-        self.hasPhoto = hasPhoto
-        self.near = near
-    }
-}
-
 /// Filters of the moderation library list.
 public struct LibraryFilter: Sendable, Hashable {
     public var status: StatusFilter

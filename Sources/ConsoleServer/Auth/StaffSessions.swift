@@ -145,11 +145,6 @@ actor StaffSessions {
         return ended.count
     }
 
-    /// Whether a session's decrypted tokens are still held in memory.
-    func holdsCredentials(sessionID: String) -> Bool {
-        credentials[sessionID] != nil
-    }
-
     func flash(_ message: String, sessionID: String) async throws {
         forget(sessionID: sessionID)
         try await store.setFlash(message, sessionID: sessionID)

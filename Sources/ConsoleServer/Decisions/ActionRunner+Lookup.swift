@@ -16,7 +16,7 @@ extension ActionRunner {
         let found: StaffCredentials?
         var why = ""
         do {
-            found = try await sessions.credentials(forStaff: action.actorId)
+            found = try await sessions.credentials(forStaff: action.actorId, now: clock.now)
         } catch {
             logger.error("stored sign-in could not be opened", metadata: ["action.id": "\(id)", "actor": "\(action.actorUsername)", "error": "\(error)"])
             found = nil
@@ -24,9 +24,9 @@ extension ActionRunner {
         }
         guard let found else {
             try await store.release(
-                id, owner: owner, to: .parked, nextAttemptAt: Date(),
+                id, owner: owner, to: .parked, nextAttemptAt: clock.now,
                 message: "Waiting for \(action.actorUsername) to sign in again\(why); it is sent as soon as they do.",
-                backendStatus: nil, now: Date())
+                backendStatus: nil, now: clock.now)
             return nil
         }
         return found
@@ -106,7 +106,7 @@ extension ActionRunner {
     /// why; after `notFoundLimit` the decision fails, in words. Never a conflict: nobody is
     /// known to have changed it.
     func waitOrGiveUp(_ action: ModerationAction, notFound why: String) async throws {
-        let now = Date()
+        let now = clock.now
         let since = action.notFoundSince ?? now
         let giveUpAt = since.addingTimeInterval(notFoundLimit)
         guard now < giveUpAt else {
@@ -128,7 +128,7 @@ extension ActionRunner {
     /// Another runner was sending this when its lease ran out: its PATCH may still arrive.
     /// The re-check waits until that send's deadline has passed, so it sees its effect.
     func waitOutSendInFlight(_ action: ModerationAction) async {
-        let now = Date()
+        let now = clock.now
         let until = now.addingTimeInterval(sendDeadline)
         do {
             try await store.release(
@@ -145,7 +145,7 @@ extension ActionRunner {
     /// The longest a send may take: the PATCH and a token refresh, each within the client's
     /// timeout, and a second for our own work. A send still going then is cut off (its outcome unknown).
     var sendDeadline: TimeInterval {
-        2 * Double(client.configuration.requestTimeout.components.seconds) + 1
+        2 * Double(client.requestTimeout.components.seconds) + 1
     }
 
     /// Runs `body`, cancelling it and throwing a timeout if it has not finished in `seconds`.
@@ -159,8 +159,8 @@ extension ActionRunner {
                     return .failure(error)
                 }
             }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            group.addTask { [clock] in
+                await clock.pause(seconds: seconds)
                 return nil
             }
             let first = await group.next() ?? nil

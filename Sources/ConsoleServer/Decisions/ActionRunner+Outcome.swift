@@ -20,7 +20,7 @@ extension ActionRunner {
     /// someone else's identical decision for ours.
     func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase) async throws {
         let id = action.id ?? 0
-        let now = Date()
+        let now = clock.now
         let sendNotApplied = phase == .write && !error.writeMayHaveApplied
         switch error {
         case .rateLimited(let seconds):
@@ -63,7 +63,7 @@ extension ActionRunner {
         let id = action.id ?? 0
         let failures = action.localFailures + 1
         logger.error("action could not be processed", metadata: ["action.id": "\(id)", "failures": "\(failures)", "error": "\(error)"])
-        let now = Date()
+        let now = clock.now
         do {
             if failures >= Self.localFailureLimit {
                 try await store.release(
@@ -97,7 +97,7 @@ extension ActionRunner {
         _ action: ModerationAction, state: ModerationAction.Ending, target: DecisionTarget?, statusAfter: String, backendStatus: Int?,
         message: String, outcomeDetail: String = ""
     ) async throws {
-        let now = Date()
+        let now = clock.now
         // An applied decision changed the item from what the moderator saw: a re-read after a lost
         // answer shows our own change, never the status before it. Otherwise, what the check read.
         let statusBefore = state == .applied ? action.statusSeen.rawValue : target?.statusText ?? action.statusSeen.rawValue

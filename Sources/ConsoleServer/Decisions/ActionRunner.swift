@@ -13,10 +13,10 @@ import Synchronization
 /// session; after a restart resumes everything unfinished, re-checking before re-sending.
 final class ActionRunner: Service, Sendable {
     let store: ModerationStore
-    let client: BackendClient
+    let client: any DecisionBackend
     /// Reads the checks before decisions: without retries of its own, so each read the check
     /// makes is one HTTP request, counted in its budget.
-    let checkClient: BackendClient
+    let checkClient: any DecisionBackend
     let sessions: StaffSessions
     let logger: Logger
     let bundleID: String
@@ -25,7 +25,9 @@ final class ActionRunner: Service, Sendable {
     let leaseSeconds: TimeInterval
     /// This runner's name on its claims.
     let owner = UUID().uuidString
-    let doorbell = Doorbell()
+    let doorbell: Doorbell
+    /// What "now" is for every state the runner stores, and what its waits are measured on.
+    let clock: ServiceClock
     let holds = HoldBook()
     /// Set by a graceful shutdown: no new action is claimed; the one in hand is finished.
     let stopping = Atomic<Bool>(false)
@@ -40,10 +42,13 @@ final class ActionRunner: Service, Sendable {
     static let localFailureLimit = 5
 
     init(
-        store: ModerationStore, client: BackendClient, sessions: StaffSessions, logger: Logger,
+        store: ModerationStore, client: any DecisionBackend, sessions: StaffSessions, logger: Logger,
         bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil,
-        checkClient: BackendClient? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit
+        checkClient: (any DecisionBackend)? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit,
+        clock: ServiceClock = .system
     ) {
+        self.clock = clock
+        self.doorbell = Doorbell(clock: clock)
         self.notFoundLimit = notFoundLimit
         self.decisionChecks = decisionChecks
         self.store = store
@@ -85,11 +90,12 @@ final class ActionRunner: Service, Sendable {
     }
 
     /// One pass over everything due now.
-    func workThroughDueActions(now: Date = Date()) async throws {
+    func workThroughDueActions(now: Date? = nil) async throws {
+        let now = now ?? clock.now
         for candidate in try await store.dueActions(now: now) {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
-                let (action, tookOver) = try await store.claimNotingTakeover(id, owner: owner, leaseUntil: Date().addingTimeInterval(leaseSeconds), now: now)
+                let (action, tookOver) = try await store.claimNotingTakeover(id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: now)
             else { continue }  // another runner claimed it first
             if tookOver, action.unknownOutcomes > 0 {
                 await waitOutSendInFlight(action)
@@ -108,7 +114,7 @@ final class ActionRunner: Service, Sendable {
             return
         }
         let next = await (try? store.nextDueDate()) ?? nil
-        let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), 1)
+        let wait = min(max((next ?? .distantFuture).timeIntervalSince(clock.now), 0.05), 1)
         await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }
 
@@ -130,12 +136,12 @@ final class ActionRunner: Service, Sendable {
 
     /// Renews this runner's lease on `id` while it works, so that only a dead runner's claims expire.
     func renewingLease(of id: Int64) -> Task<Void, Never> {
-        Task { [store, owner, leaseSeconds, logger] in
+        Task { [store, owner, leaseSeconds, logger, clock] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(leaseSeconds * 1000 / 3)))
+                await clock.pause(seconds: leaseSeconds / 3)
                 guard !Task.isCancelled else { return }
                 do {
-                    try await store.renewLease(id, owner: owner, until: Date().addingTimeInterval(leaseSeconds))
+                    try await store.renewLease(id, owner: owner, until: clock.now.addingTimeInterval(leaseSeconds))
                 } catch ActionStoreError.lostClaim {
                     return
                 } catch is CancellationError {
@@ -150,10 +156,10 @@ final class ActionRunner: Service, Sendable {
 
     func decide(_ action: ModerationAction) async throws {
         guard let id = action.id, let credentials = try await credentials(for: action) else { return }
-        if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > Date() {
+        if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > clock.now {
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: Date())
+                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: clock.now)
             return
         }
         // Never sent unchecked: with the check's budget spent, it waits for the next window as for a 429.
@@ -162,7 +168,7 @@ final class ActionRunner: Service, Sendable {
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message:
                     "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
-                backendStatus: nil, now: Date())
+                backendStatus: nil, now: clock.now)
             return
         }
         let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil)
@@ -185,7 +191,7 @@ final class ActionRunner: Service, Sendable {
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message:
                     "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
-                backendStatus: nil, now: Date())
+                backendStatus: nil, now: clock.now)
             return
         }
         // Only an attempt whose outcome is unknown may have applied the status we find now;
@@ -220,7 +226,7 @@ final class ActionRunner: Service, Sendable {
         }
         // The lease now outlasts the send's deadline, and the send is cut off at it: no other
         // runner can claim this action while the PATCH may still arrive.
-        let sendStart = Date()
+        let sendStart = clock.now
         try await store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
         let sent: BackendError?
         do {

@@ -12,6 +12,12 @@ final class Doorbell: Sendable {
     }
 
     private let state = Mutex(State())
+    /// What a wait's timeout is measured on.
+    private let clock: ServiceClock
+
+    init(clock: ServiceClock = .system) {
+        self.clock = clock
+    }
 
     func ring() {
         let waiter = state.withLock { state in
@@ -46,8 +52,8 @@ final class Doorbell: Sendable {
                     continuation.resume()
                     return
                 }
-                Task { [weak self] in
-                    try? await Task.sleep(for: timeout)
+                Task { [weak self, clock] in
+                    try? await clock.sleep(for: timeout)
                     self?.release(ticket)
                 }
             }

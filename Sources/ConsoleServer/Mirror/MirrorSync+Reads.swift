@@ -26,8 +26,6 @@ extension MirrorSync {
             try await confirmMissingLibrary(credentials: credentials, startedAt: startedAt)
         case (.libraryList, _), (.reportList, _), (.photoList, _):
             try await readList(scope, purpose, credentials: credentials, startedAt: startedAt)
-        case (.publicLibraryList, _):
-            break
         }
     }
 

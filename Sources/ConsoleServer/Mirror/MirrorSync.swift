@@ -168,8 +168,6 @@ actor MirrorSync: Service {
             var purposes: Set<ReadPurpose> = libraryChecks.isEmpty ? [] : [.pendingItems]
             if await (try? nextMissingLibrary()) != nil { purposes.insert(.fullPass) }
             return purposes
-        case .publicLibraryList:
-            return []
         }
     }
 

@@ -215,7 +215,7 @@ public struct ReadPlanner: Sendable {
     static func queueFronts(_ scope: MirrorScope) -> Int {
         switch scope {
         case .libraryList, .reportList, .photoList, .summary: 1
-        case .libraryDetail, .statistics, .publicLibraryList: 0
+        case .libraryDetail, .statistics: 0
         }
     }
 }

@@ -38,11 +38,6 @@ extension ModerationStore {
         }
     }
 
-    /// Records a decision (see `record`) and answers its action.
-    public func enqueue(_ action: ModerationAction) async throws -> ModerationAction {
-        try await record(action).action
-    }
-
     public func action(id: Int64) async throws -> ModerationAction? {
         try await writer.read { db in try ModerationAction.fetchOne(db, key: id) }
     }

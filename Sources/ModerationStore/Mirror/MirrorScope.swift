@@ -8,6 +8,4 @@ public enum MirrorScope: String, Codable, Sendable, CaseIterable {
     case photoList = "api-photo-moderation-list"
     case summary = "api-moderation-summary"
     case statistics = "api-statistics"
-    /// The public `libraries/` search.
-    case publicLibraryList = "api-library-list"
 }

@@ -35,12 +35,12 @@ struct ActionClaimTests {
                     for slug in slugs {
                         ids.append(
                             try #require(
-                                try await first.store.enqueue(
+                                try await first.store.record(
                                     ModerationAction(
                                         idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .library,
                                         targetKey: slug, statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "test",
                                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())
-                                ).id))
+                                ).action.id))
                     }
 
                     // act: both work through the same due actions at the same time, a few passes each

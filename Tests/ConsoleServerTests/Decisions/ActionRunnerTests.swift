@@ -98,7 +98,7 @@ struct ActionRunnerTests {
     func resumeAfterCrash() async throws {
         try await withRunner { dependencies, sandbox, account in
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            var recorded = try await dependencies.store.enqueue(action(account, slug: slug))
+            var recorded = try await dependencies.store.record(action(account, slug: slug)).action
             let id = try #require(recorded.id)
             // The previous process claimed it under a 1-second lease and started its PATCH, which landed;
             // then it died, and its lease ran out.
@@ -135,7 +135,7 @@ struct ActionRunnerTests {
             try await withDependencies(backendURL: sandbox.baseURL, signedIn: false) { dependencies, account in
                 // setup: the author's decision, queued while they have no session
                 let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-                let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+                let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
                 try await dependencies.runner.workThroughDueActions()
                 let parked = try #require(try await dependencies.store.action(id: id))
                 #expect(parked.state == .parked)
@@ -161,7 +161,7 @@ struct ActionRunnerTests {
     @Test("an item that no longer exists: failed, audited, nobody notified")
     func missingItem() async throws {
         try await withRunner { dependencies, _, account in
-            let id = try #require(try await dependencies.store.enqueue(action(account, slug: "no-such-library")).id)
+            let id = try #require(try await dependencies.store.record(action(account, slug: "no-such-library")).action.id)
             try await dependencies.runner.workThroughDueActions()
             let failed = try #require(try await dependencies.store.action(id: id))
             #expect(failed.state == .failed)
@@ -177,7 +177,7 @@ struct ActionRunnerTests {
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             var refused = action(account, slug: slug, wanted: .rejected)
             refused.reason = String(repeating: "x", count: 2_001)
-            let id = try #require(try await dependencies.store.enqueue(refused).id)
+            let id = try #require(try await dependencies.store.record(refused).action.id)
             try await dependencies.runner.workThroughDueActions()
             let failed = try #require(try await dependencies.store.action(id: id))
             #expect(failed.state == .failed && failed.backendStatus == 422)
@@ -193,7 +193,7 @@ struct ActionRunnerTests {
             let slugs = try await pendingSlugs(sandbox, 2)
             try await waitPastBoundary(window: 4)
             var ids: [Int64] = []
-            for slug in slugs { ids.append(try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)) }
+            for slug in slugs { ids.append(try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)) }
             try await dependencies.runner.workThroughDueActions()
             var states: [ModerationAction.State?] = []
             for id in ids { states.append(try await dependencies.store.action(id: id)?.state) }
@@ -217,7 +217,7 @@ struct ActionRunnerTests {
             var granted = 0
             while await sync.reserveDecisionCheck(.libraryDetail) == .granted { granted += 1 }
             let windowEnd = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 6).rounded(.up) * 6)
-            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
             // act
             try await dependencies.runner.workThroughDueActions()
             let waiting = try #require(try await dependencies.store.action(id: id))
@@ -265,7 +265,7 @@ struct ActionRunnerTests {
                 let (slug, submitter) = try #require(try await pendingLibraries(sandbox, 1).first)
                 try await dependencies.store.addDevice(
                     userID: submitter, token: SandboxDeviceTokens.token(userID: submitter), environment: .sandbox, now: Date())
-                let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+                let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
                 // act: the PATCH lands but its answer never comes; the next pass re-checks
                 try await dependencies.runner.workThroughDueActions()
                 let waiting = try #require(try await dependencies.store.action(id: id))
@@ -334,7 +334,7 @@ struct ActionRunnerTests {
                 let id: Int64
                 do {
                     let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-                    id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+                    id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
                     // act
                     try await other.runner.workThroughDueActions()
                 } catch {
@@ -361,7 +361,7 @@ struct ActionRunnerTests {
                 try db.execute(sql: "CREATE TRIGGER brokenDisk BEFORE INSERT ON auditEntry BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
             }
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check: not due again at once, and says why
@@ -411,7 +411,7 @@ struct ActionRunnerTests {
                         targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                         clientAddress: "127.0.0.1", userAgent: "test", now: Date())
                     decision.reportReason = ReportReason(rawValue: reportReason)
-                    let id = try #require(try await dependencies.store.enqueue(decision).id)
+                    let id = try #require(try await dependencies.store.record(decision).action.id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check
@@ -434,12 +434,12 @@ struct ActionRunnerTests {
                     let reportID = try #require(((open?["items"] as? [[String: Any]]) ?? []).first?["id"] as? Int)
                     _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/reports/\(reportID)", token: token, json: #"{"status": "dismissed"}"#)
                     let id = try #require(
-                        try await dependencies.store.enqueue(
+                        try await dependencies.store.record(
                             ModerationAction(
                                 idempotencyKey: UUID().uuidString, actorId: account.id, actorUsername: account.username, targetKind: .report,
                                 targetKey: String(reportID), statusSeen: .open, statusWanted: .resolved, reason: "", requestId: "test",
                                 clientAddress: "127.0.0.1", userAgent: "test", now: Date())
-                        ).id)
+                        ).action.id)
                     // act
                     try await dependencies.runner.workThroughDueActions()
                     // check
@@ -497,11 +497,11 @@ struct ActionRunnerTests {
             let report = try await oldest(sandbox, "reports?status=open&reason=\(reason)")
             let reportID = try #require(report.item["id"] as? Int)
             #expect(photo.page > 10 && report.page > 10, "beyond the 500 newest of their lists")
-            let photoAction = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            let photoAction = try #require(try await dependencies.store.record(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).action.id)
             let reportAction = try #require(
-                try await dependencies.store.enqueue(
+                try await dependencies.store.record(
                     decision(account, .report, reportID, seen: .open, wanted: .resolved, reportReason: reason)
-                ).id)
+                ).action.id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check
@@ -534,7 +534,7 @@ struct ActionRunnerTests {
             let database = try DatabaseQueue.waiting(path: sandboxDatabase)
             try await database.write { db in try db.execute(sql: "DELETE FROM photo WHERE id = ?", arguments: [photoID]) }
             try database.close()
-            let id = try #require(try await dependencies.store.enqueue(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).id)
+            let id = try #require(try await dependencies.store.record(decision(account, .photo, photoID, seen: .pending, wanted: .approved)).action.id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check: waiting, with words
@@ -568,7 +568,7 @@ struct ActionRunnerTests {
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             var restored = action(account, slug: slug)
             restored.restoredAt = Date()
-            let id = try #require(try await dependencies.store.enqueue(restored).id)
+            let id = try #require(try await dependencies.store.record(restored).action.id)
             // act
             try await dependencies.runner.workThroughDueActions()
             // check
@@ -590,7 +590,7 @@ struct ActionRunnerTests {
             // setup: two runners with 1-second leases on one database
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             let path = "/api/v1/libraries/moderation/\(slug)"
-            let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+            let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
             let runners = (0..<2).map { _ in
                 ActionRunner(
                     store: dependencies.store, client: dependencies.client, sessions: dependencies.sessions, logger: ConsoleFixture.quietLogger,
@@ -630,7 +630,7 @@ struct ActionRunnerTests {
         _ dependencies: ConsoleDependencies, _ sandbox: SandboxFixture, _ account: Account
     ) async throws -> (slug: String, id: Int64, waiting: ModerationAction) {
         let slug = try #require(try await pendingSlugs(sandbox, 1).first)
-        let id = try #require(try await dependencies.store.enqueue(action(account, slug: slug)).id)
+        let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
         try await dependencies.runner.workThroughDueActions()
         let waiting = try #require(try await dependencies.store.action(id: id))
         #expect(waiting.state == .waiting)

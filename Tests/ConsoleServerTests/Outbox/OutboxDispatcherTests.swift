@@ -1,7 +1,9 @@
+import Clocks
 import Foundation
 import Logging
 import ModerationStore
 import ServiceLifecycle
+import Synchronization
 import TestSupport
 import Testing
 
@@ -24,13 +26,13 @@ struct OutboxDispatcherTests {
     }
 
     private func dispatcher(
-        _ transport: ScriptedTransport, policy: DeliveryPolicy = .standard, maxAttempts: Int = 10, owner: String = "one",
-        leaseSeconds: TimeInterval = 120
+        _ transport: any OutboxTransport, policy: DeliveryPolicy = .standard, maxAttempts: Int = 10, owner: String = "one",
+        leaseSeconds: TimeInterval = 120, clock: ServiceClock = .system
     ) -> OutboxDispatcher {
         OutboxDispatcher(
             store: store, transport: transport, policy: policy,
             configuration: .init(maxAttempts: maxAttempts, leaseSeconds: leaseSeconds, firstBackoff: 5, maxBackoff: 3600),
-            logger: Logger(label: "test"), owner: owner, jitter: { 0.5 })
+            logger: Logger(label: "test"), owner: owner, jitter: { 0.5 }, clock: clock)
     }
 
     private func message(_ id: String) async throws -> OutboxMessage {
@@ -255,26 +257,57 @@ struct OutboxDispatcherTests {
         await #expect(try store.activeDevices(userID: 16).isEmpty, "and the token it found gone is disabled")
     }
 
-    @Test("a batch held up longer than its lease keeps its claim: a second dispatcher does not take the message meanwhile")
+    @Test("a batch held up five times its lease keeps its claim, renewed on the dispatcher's clock: a second dispatcher does not take the message meanwhile")
     func slowBatchKeepsItsLease() async throws {
-        // setup: a 0.9 s lease, a transport that takes 2 s
+        // setup: a 30-s lease on a clock the test moves; a transport that answers when told
         let sent = try await filler.add(1, firstRecipient: 19)[0]
         try await filler.addDevices(for: [19])
-        let slow = ScriptedTransport(delay: .seconds(2))
-        let holder = dispatcher(slow, owner: "holder", leaseSeconds: 0.9)
+        let clock = TestClock<Duration>()
+        let time = ServiceClock(clock, startingAt: Date())
+        let slow = HeldTransport()
+        let holder = dispatcher(slow, owner: "holder", leaseSeconds: 30, clock: time)
         let other = ScriptedTransport()
-        let rival = dispatcher(other, owner: "rival", leaseSeconds: 0.9)
-        // act: the rival keeps looking while the holder's delivery is slow
-        async let held = holder.deliverDueBatch()
-        for _ in 0..<20 {
-            try await Task.sleep(for: .milliseconds(100))
-            _ = try await rival.deliverDueBatch()
+        let rival = dispatcher(other, owner: "rival", leaseSeconds: 30, clock: time)
+        let held = Task { try await holder.deliverDueBatch() }
+        try await MirrorFixture.eventually("the delivery is under way", timeout: .seconds(10)) { slow.isHolding }
+        // act: 150 s pass on the clock, 15 s at a time; the rival looks after each step
+        for _ in 0..<10 {
+            await clock.advance(by: .seconds(15))
+            try await MirrorFixture.eventually("the lease was renewed past the clock's now", timeout: .seconds(10)) {
+                try await message(sent.id).leaseExpiresAt.map { $0 > time.now } ?? false
+            }
+            #expect(try await rival.deliverDueBatch() == 0)
         }
-        _ = try await held
+        slow.release()
+        _ = try await held.value
         // check
         #expect(other.calls == 0)
-        #expect(slow.delivered.map(\.messageID) == [sent.id])
         await #expect(try message(sent.id).status == .delivered)
+        await #expect(try store.outboxAttempts(messageID: sent.id).count == 1)
+    }
+
+    @Test("the dispatcher's clock decides when a retry is due: a pass a moment before the backoff ends sends nothing, one at its end delivers")
+    func retryDueOnTheClock() async throws {
+        let sent = try await filler.add(1, firstRecipient: 20)[0]
+        try await filler.addDevices(for: [20])
+        let transport = ScriptedTransport()
+        transport.script([DeliveryResult(outcome: .retry, httpStatus: 503, reason: "APNs answered 503 ServiceUnavailable.")])
+        let clock = TestClock<Duration>()
+        let start = Date()
+        let dispatcher = dispatcher(transport, clock: ServiceClock(clock, startingAt: start))
+        // act 1
+        #expect(try await dispatcher.deliverDueBatch() == 1)
+        let waiting = try await message(sent.id)
+        #expect(waiting.status == .pending)
+        #expect(abs(waiting.nextAttemptAt.timeIntervalSince(start) - 5) < 0.01, "5 s: the first backoff with the jitter fixed at its middle")
+        // act 2
+        await clock.advance(by: .milliseconds(4_900))
+        #expect(try await dispatcher.deliverDueBatch() == 0)
+        await clock.advance(by: .milliseconds(100))
+        #expect(try await dispatcher.deliverDueBatch() == 1)
+        // check
+        await #expect(try message(sent.id).status == .delivered)
+        #expect(transport.calls == 2)
     }
 
     @Test("two dispatchers on one database never both deliver a message")
@@ -348,4 +381,21 @@ struct OutboxDispatcherTests {
         }
         Issue.record("condition never held")
     }
+}
+
+/// A transport whose delivery waits until the test releases it, then delivers.
+private final class HeldTransport: OutboxTransport {
+    let name = "held"
+    private let state = Mutex((holding: false, released: false))
+
+    var isHolding: Bool { state.withLock { $0.holding } }
+    func release() { state.withLock { $0.released = true } }
+
+    func deliver(_ delivery: OutboxDelivery) async -> [DeliveryResult] {
+        state.withLock { $0.holding = true }
+        while !state.withLock({ $0.released }) { try? await Task.sleep(for: .milliseconds(5)) }
+        return delivery.devices.map { DeliveryResult(deviceToken: $0.token, outcome: .delivered, httpStatus: 200) }
+    }
+
+    func shutdown() async {}
 }

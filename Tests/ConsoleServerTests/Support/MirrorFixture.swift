@@ -91,7 +91,6 @@ enum BackendScope {
         case "libraries/moderation/reports": return .reportList
         case "libraries/moderation/photos": return .photoList
         case "statistics/": return .statistics
-        case "libraries/": return .publicLibraryList
         default: return path.hasPrefix("libraries/moderation/") ? .libraryDetail : nil
         }
     }

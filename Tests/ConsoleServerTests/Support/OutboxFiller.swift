@@ -18,11 +18,12 @@ struct OutboxFiller {
         let store = try ModerationStore(path: path)
         var messages: [OutboxMessage] = []
         for index in 0..<count {
-            let action = try await store.enqueue(
+            let action = try await store.record(
                 ModerationAction(
                     idempotencyKey: UUID().uuidString, actorId: 3, actorUsername: "staff", targetKind: .photo, targetKey: "\(index + 1)",
                     statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test",
-                    now: createdAt))
+                    now: createdAt)
+            ).action
             let id = UUID().uuidString
             messages.append(
                 OutboxMessage(

@@ -45,7 +45,9 @@ public final class OutboxDispatcher: Service, Sendable {
     private let logger: Logger
     /// This dispatcher's name on its claims.
     let owner: String
-    private let doorbell = Doorbell()
+    private let doorbell: Doorbell
+    /// What "now" is for every state the dispatcher stores, and what its waits are measured on.
+    private let clock: ServiceClock
     private let stopping = Atomic<Bool>(false)
     private let passes = PassMetrics(service: "outbox")
     /// A number in 0..<1 for the jitter of each backoff (fixed in tests).
@@ -53,8 +55,11 @@ public final class OutboxDispatcher: Service, Sendable {
 
     public init(
         store: ModerationStore, transport: any OutboxTransport, policy: DeliveryPolicy, configuration: Configuration = Configuration(),
-        logger: Logger, owner: String = UUID().uuidString, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        logger: Logger, owner: String = UUID().uuidString, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        clock: ServiceClock = .system
     ) {
+        self.clock = clock
+        self.doorbell = Doorbell(clock: clock)
         self.store = store
         self.transport = transport
         self.policy = policy
@@ -100,7 +105,8 @@ public final class OutboxDispatcher: Service, Sendable {
     /// Claims and settles one batch of due messages; answers how many it handled (`run` calls it
     /// in a loop; benchmarks call it directly).
     @discardableResult
-    public func deliverDueBatch(now: Date = Date()) async throws -> Int {
+    public func deliverDueBatch(now: Date? = nil) async throws -> Int {
+        let now = now ?? clock.now
         let claimed = try await store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
@@ -121,18 +127,18 @@ public final class OutboxDispatcher: Service, Sendable {
         }
         // In a task of its own: a shutdown whose grace runs out cancels this one, and a cancelled
         // write is rolled back, but what APNs accepted must be recorded, or it is pushed again.
-        let lost = try await Task { [store, owner] in try await store.settleOutboxMessages(settlements, owner: owner, now: Date()) }.value
+        let lost = try await Task { [store, owner, clock] in try await store.settleOutboxMessages(settlements, owner: owner, now: clock.now) }.value
         for id in lost { logger.warning("outbox claim lost; another dispatcher's outcome stands", metadata: ["outbox.id": "\(id)"]) }
         return claimed.count
     }
 
     private func renewingLeases(of ids: [String]) -> Task<Void, Never> {
-        Task { [store, owner, configuration, logger] in
+        Task { [store, owner, configuration, logger, clock] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(Int(configuration.leaseSeconds * 1000 / 3)))
+                await clock.pause(seconds: configuration.leaseSeconds / 3)
                 guard !Task.isCancelled else { return }
                 do {
-                    try await store.renewOutboxLeases(ids, owner: owner, until: Date().addingTimeInterval(configuration.leaseSeconds))
+                    try await store.renewOutboxLeases(ids, owner: owner, until: clock.now.addingTimeInterval(configuration.leaseSeconds))
                 } catch is CancellationError {
                     return  // the batch ended while a renewal waited for the database
                 } catch {
@@ -144,7 +150,7 @@ public final class OutboxDispatcher: Service, Sendable {
 
     /// What one claimed message comes to.
     private func settle(_ message: OutboxMessage, devices: [Device], alreadyReached: Bool) async -> OutboxSettlement {
-        let now = Date()
+        let now = clock.now
         if policy.recordsOnly(message) {
             return OutboxSettlement(messageID: message.id, state: .recordedOnly, reason: "Book Corners sends this itself.", attempts: [])
         }
@@ -162,12 +168,12 @@ public final class OutboxDispatcher: Service, Sendable {
         let attempts = results.map {
             OutboxAttempt(
                 messageId: message.id, deviceToken: $0.deviceToken, transport: transport.name, httpStatus: $0.httpStatus, outcome: $0.outcome,
-                reason: $0.reason, attemptedAt: Date())
+                reason: $0.reason, attemptedAt: clock.now)
         }
         let environments = Dictionary(devices.map { ($0.token, $0.environment) }, uniquingKeysWith: { first, _ in first })
         return OutboxSettlement(
             messageID: message.id, attempts: attempts,
-            outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: Date()),
+            outcome: outcome(of: message, results: results, alreadyReached: alreadyReached, now: clock.now),
             deviceReports: results.compactMap { Self.report(of: $0, environment: environments[$0.deviceToken], at: now) })
     }
 
@@ -226,7 +232,7 @@ public final class OutboxDispatcher: Service, Sendable {
             return
         }
         let next = await (try? store.nextOutboxDueDate()) ?? nil
-        let wait = min(max((next ?? .distantFuture).timeIntervalSinceNow, 0.05), configuration.idlePoll)
+        let wait = min(max((next ?? .distantFuture).timeIntervalSince(clock.now), 0.05), configuration.idlePoll)
         await doorbell.wait(atMost: .milliseconds(Int(wait * 1000)))
     }
 
