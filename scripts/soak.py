@@ -467,7 +467,7 @@ def sandbox_patches(request_log):
     return lines
 
 
-def main():
+def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--console", required=True)
     parser.add_argument("--dir", required=True)
@@ -478,202 +478,244 @@ def main():
     parser.add_argument("--warmup", type=int, default=60, help="seconds after the last console start when RSS is taken as warmed up (60)")
     parser.add_argument("--down", type=float, default=5, help="seconds the console stays down after each SIGKILL (5)")
     parser.add_argument("--fault-rate", type=float, default=0.3, help="share of API calls the proxy fails while faults are on (0.3)")
-    args = parser.parse_args()
-    duration = args.duration
-    procs = Processes(args)
-    stop = threading.Event()
-    results = {}
+    return parser.parse_args()
 
-    def on_signal(number, _frame):
-        log(f"signal {number}: stopping")
-        stop.set()
-        procs.stop_all()
-        sys.exit(130)
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
-        procs.start_sandbox()
-        procs.start_proxy()
-        procs.start_console()
-        global START
-        START = time.time()
-        end = START + duration
-        stats = Stats()
-        all_staff = [Staff(i + 1, procs.console_url, stats, stop) for i in range(args.staff)]
-        plan = plan_decisions(duration, args.staff, args.seed)
-        tasks = {i: [] for i in range(args.staff)}
-        for offset, index, task in plan:
+# The schedule, in fractions of the duration.
+SCHEDULE = [(0.20, "restart sandbox"), (0.30, "SIGKILL console"), (0.42, "faults on"), (0.55, "faults off"),
+            (0.62, "SIGKILL console"), (0.80, "backup")]
+
+TARGET_PATH = {"library": "/api/v1/libraries/moderation/{}", "report": "/api/v1/libraries/moderation/reports/{}",
+               "photo": "/api/v1/libraries/moderation/photos/{}"}
+
+
+class Soak:
+    """One run: the load, the schedule of failures, the wait for decisions on their way, then what they came to."""
+
+    def __init__(self, args):
+        self.args = args
+        self.procs = Processes(args)
+        self.stop = threading.Event()
+        self.results = {}
+        self.events = []
+        self.rss_samples = []
+        self.errors = []
+        self.warmup_at = None
+        self.backup_path = os.path.join(args.dir, "backup-during-soak.sqlite")
+        self.backup_result = None
+
+    # MARK: running
+
+    def run(self):
+        """Runs the load and the schedule; always stops every process."""
+        try:
+            self.procs.start_sandbox()
+            self.procs.start_proxy()
+            self.procs.start_console()
+            global START
+            START = time.time()
+            self.stats = Stats()
+            threads = self.start_staff(START + self.args.duration)
+            self.follow_schedule()
+            self.stop.set()
+            join_deadline = time.time() + 200
+            for thread in threads:
+                thread.join(timeout=max(0.1, join_deadline - time.time()))
+            self.results["rss_end_of_load"] = (self.procs.rss_kib(), time.time() - START, self.procs.console.pid)
+            self.settle()
+            self.results["rss_end"] = (self.procs.rss_kib(), time.time() - START, self.procs.console.pid)
+            self.console_alive = self.procs.console.poll() is None
+            self.rows = actions(self.procs.database)
+            self.verify_live = self.procs.run_cli("audit", "verify", "--database", self.procs.database)
+            self.verify_backup = (self.procs.run_cli("audit", "verify", "--database", self.backup_path)
+                                  if os.path.exists(self.backup_path) else (1, "no backup file"))
+        finally:
+            self.stop.set()
+            self.procs.stop_all()
+
+    def start_staff(self, end):
+        all_staff = [Staff(i + 1, self.procs.console_url, self.stats, self.stop) for i in range(self.args.staff)]
+        tasks = {i: [] for i in range(self.args.staff)}
+        for offset, index, task in plan_decisions(self.args.duration, self.args.staff, self.args.seed):
             tasks[index].append([offset, index, task, False])
-        pool, used, errors = Library(), {"lock": threading.Lock(), "reports": set(), "photos": set()}, []
-        threads = [threading.Thread(target=staff_loop, args=(s, i, tasks[i], end, pool, all_staff, used, stop, errors), daemon=True)
+        pool, used = Library(), {"lock": threading.Lock(), "reports": set(), "photos": set()}
+        threads = [threading.Thread(target=staff_loop, args=(s, i, tasks[i], end, pool, all_staff, used, self.stop, self.errors), daemon=True)
                    for i, s in enumerate(all_staff)]
         for thread in threads:
             thread.start()
+        return threads
 
-        # The schedule, in fractions of the duration.
-        schedule = [(0.20, "restart sandbox"), (0.30, "SIGKILL console"), (0.42, "faults on"), (0.55, "faults off"),
-                    (0.62, "SIGKILL console"), (0.80, "backup")]
-        warmup_at = None
-        rss_samples = []
-        events = []
-        backup_path = os.path.join(args.dir, "backup-during-soak.sqlite")
-        backup_result = None
-        for fraction, event in schedule:
-            while time.time() < START + fraction * duration:
-                time.sleep(0.5)
-                if warmup_at and not results.get("rss_warm") and time.time() >= warmup_at:
-                    results["rss_warm"] = (procs.rss_kib(), time.time() - START, procs.console.pid)
-                    log(f"RSS after warm-up: {results['rss_warm'][0]} KiB (pid {procs.console.pid})")
+    def follow_schedule(self):
+        """Each event at its time, sampling RSS meanwhile, until the duration is over."""
+        for fraction, event in SCHEDULE:
+            self.wait_until(START + fraction * self.args.duration)
             log(f"schedule: {event}")
-            events.append((round(time.time() - START), event))
-            if event == "restart sandbox":
-                procs.stop_sandbox()
-                time.sleep(3)
-                procs.start_sandbox()
-            elif event == "SIGKILL console":
-                procs.kill_console()
-                time.sleep(args.down)    # staff meet a dead console meanwhile: refused connections, forms sent again
-                procs.start_console()
-                # RSS is measured on the console started after the last SIGKILL: forget any earlier one's.
-                results.pop("rss_warm", None)
-                warmup_at = time.time() + args.warmup
-            elif event == "faults on":
-                procs.faults(args.fault_rate)
-            elif event == "faults off":
-                results["faults"] = procs.faults(0)
-                log(f"faults off: {results['faults']}")
-            elif event == "backup":
-                backup_result = procs.run_cli("backup", "--database", procs.database, "--to", backup_path)
-                log("backup: " + backup_result[1].replace("\n", " | "))
-        while time.time() < end:
+            self.events.append((round(time.time() - START), event))
+            self.happen(event)
+        self.wait_until(START + self.args.duration, sample_every=30)
+
+    def wait_until(self, moment, sample_every=None):
+        while time.time() < moment:
             time.sleep(0.5)
-            if warmup_at and not results.get("rss_warm") and time.time() >= warmup_at:
-                results["rss_warm"] = (procs.rss_kib(), time.time() - START, procs.console.pid)
-                log(f"RSS after warm-up: {results['rss_warm'][0]} KiB (pid {procs.console.pid})")
-            if int(time.time()) % 30 == 0:
-                rss_samples.append((round(time.time() - START), procs.console.pid, procs.rss_kib()))
-        stop.set()
-        join_deadline = time.time() + 200
-        for thread in threads:
-            thread.join(timeout=max(0.1, join_deadline - time.time()))
-        results["rss_end_of_load"] = (procs.rss_kib(), time.time() - START, procs.console.pid)
-        log(f"staff stopped; RSS {results['rss_end_of_load'][0]} KiB; waiting for decisions on their way (at most {args.settle} s)")
+            if self.warmup_at and not self.results.get("rss_warm") and time.time() >= self.warmup_at:
+                self.results["rss_warm"] = (self.procs.rss_kib(), time.time() - START, self.procs.console.pid)
+                log(f"RSS after warm-up: {self.results['rss_warm'][0]} KiB (pid {self.procs.console.pid})")
+            if sample_every and int(time.time()) % sample_every == 0:
+                self.rss_samples.append((round(time.time() - START), self.procs.console.pid, self.procs.rss_kib()))
+
+    def happen(self, event):
+        procs = self.procs
+        if event == "restart sandbox":
+            procs.stop_sandbox()
+            time.sleep(3)
+            procs.start_sandbox()
+        elif event == "SIGKILL console":
+            procs.kill_console()
+            time.sleep(self.args.down)    # staff meet a dead console meanwhile: refused connections, forms sent again
+            procs.start_console()
+            # RSS is measured on the console started after the last SIGKILL: forget any earlier one's.
+            self.results.pop("rss_warm", None)
+            self.warmup_at = time.time() + self.args.warmup
+        elif event == "faults on":
+            procs.faults(self.args.fault_rate)
+        elif event == "faults off":
+            self.results["faults"] = procs.faults(0)
+            log(f"faults off: {self.results['faults']}")
+        elif event == "backup":
+            self.backup_result = procs.run_cli("backup", "--database", procs.database, "--to", self.backup_path)
+            log("backup: " + self.backup_result[1].replace("\n", " | "))
+
+    def settle(self):
+        log(f"staff stopped; RSS {self.results['rss_end_of_load'][0]} KiB; waiting for decisions on their way (at most {self.args.settle} s)")
         settle_start = time.time()
-        while time.time() - settle_start < args.settle:
-            left = unfinished(procs.database)
+        while time.time() - settle_start < self.args.settle:
+            left = unfinished(self.procs.database)
             if left == 0:
                 break
             if int(time.time() - settle_start) % 30 == 0:
                 log(f"{left} decisions still on their way")
             time.sleep(1)
-        results["settle_seconds"] = round(time.time() - settle_start)
-        results["rss_end"] = (procs.rss_kib(), time.time() - START, procs.console.pid)
-        console_alive = procs.console.poll() is None
+        self.results["settle_seconds"] = round(time.time() - settle_start)
 
-        # Gather.
-        rows = actions(procs.database)
-        verify_live = procs.run_cli("audit", "verify", "--database", procs.database)
-        verify_backup = procs.run_cli("audit", "verify", "--database", backup_path) if os.path.exists(backup_path) else (1, "no backup file")
-    finally:
-        stop.set()
-        procs.stop_all()
+    # MARK: what it came to
 
-    # MARK: checks and the table
-    log_lines = sandbox_patches(procs.request_log)
-    patches = [l for l in log_lines if l["method"] == "PATCH" and l["client"] == "127.0.0.1"]
-    effective = collections.Counter(l["path"] for l in patches if 200 <= l["status"] < 300)
-    target_path = {"library": "/api/v1/libraries/moderation/{}", "report": "/api/v1/libraries/moderation/reports/{}",
-                   "photo": "/api/v1/libraries/moderation/photos/{}"}
-    by_state = collections.Counter(r["state"] for r in rows)
-    applied = [r for r in rows if r["state"] == "applied"]
-    applied_paths = collections.Counter(target_path[r["targetKind"]].format(urllib.parse.quote(r["targetKey"])) for r in applied)
-    twice = {p: n for p, n in effective.items() if n > 1}
-    missing_patch = [p for p in applied_paths if effective.get(p, 0) == 0]
-    unexplained_patch = [p for p in effective if p not in applied_paths]
-    failed_without_reason = [r["id"] for r in rows if r["state"] == "failed" and not (r["outcomeMessage"] or "").strip()]
-    not_final = [r["id"] for r in rows if r["state"] not in ("applied", "conflict", "failed")]
+    def evaluate(self):
+        """Compares what staff sent, what the console recorded and what the sandbox saw; answers the checks."""
+        rows, stats = self.rows, self.stats
+        self.log_lines = sandbox_patches(self.procs.request_log)
+        patches = [l for l in self.log_lines if l["method"] == "PATCH" and l["client"] == "127.0.0.1"]
+        effective = collections.Counter(l["path"] for l in patches if 200 <= l["status"] < 300)
+        by_state = collections.Counter(r["state"] for r in rows)
+        applied = [r for r in rows if r["state"] == "applied"]
+        applied_paths = collections.Counter(TARGET_PATH[r["targetKind"]].format(urllib.parse.quote(r["targetKey"])) for r in applied)
+        self.twice = {p: n for p, n in effective.items() if n > 1}
+        self.mismatched = [p for p in applied_paths if effective.get(p, 0) == 0] + [p for p in effective if p not in applied_paths]
+        failed_without_reason = [r["id"] for r in rows if r["state"] == "failed" and not (r["outcomeMessage"] or "").strip()]
+        not_final = [r["id"] for r in rows if r["state"] not in ("applied", "conflict", "failed")]
+        subs = stats.submissions
+        self.recorded_keys = collections.defaultdict(list)
+        for r in rows:
+            self.recorded_keys[(r["actorUsername"], r["targetKind"], r["targetKey"])].append(r)
+        refused = [s for s in subs if s.get("refused")]
+        self.lost = [s for s in subs if not s.get("refused") and not self.recorded_keys.get((s["staff"], s["kind"], s["target"]))]
+        fivexx_total = sum(stats.fivexx.values())
+        backup_at = dict((e, t) for t, e in self.events).get("backup")
+        return [
+            ("every decision accounted for",
+             not self.lost and not not_final and not failed_without_reason and len(rows) > 0,
+             f"{len(subs)} submitted by staff ({len(subs) - len(refused)} recorded as actions, {len(refused)} refused by the form before recording); "
+             f"{len(rows)} actions: " + ", ".join(f"{k} {v}" for k, v in sorted(by_state.items()))
+             + f"; lost {len(self.lost)}; unfinished {len(not_final)}; failed without a reason {len(failed_without_reason)}"),
+            ("no PATCH twice with effect",
+             not self.twice and not self.mismatched,
+             f"{len(patches)} PATCHes from the console at the sandbox, {sum(effective.values())} answered 2xx on {len(effective)} items; "
+             f"applied decisions {len(applied)} on {len(applied_paths)} items; items with >1 effective PATCH {len(self.twice)}; "
+             f"applied without an effective PATCH, or effective without an applied decision: {len(self.mismatched)}"),
+            ("audit chain verifies (live database)", self.verify_live[0] == 0 and self.verify_live[1].startswith("OK"), self.verify_live[1]),
+            ("backup taken during the soak verifies", self.backup_result is not None and self.backup_result[0] == 0
+             and self.verify_backup[0] == 0 and self.verify_backup[1].startswith("OK"),
+             f"backup at +{backup_at} s: " + (self.backup_result[1].replace(chr(10), '; ') if self.backup_result else 'not taken')
+             + f"; audit verify: {self.verify_backup[1]}"),
+            ("no 5xx from the console", fivexx_total == 0,
+             f"{sum(stats.status.values())} answers to staff ({stats.views} page views): "
+             + ", ".join(f"{k}: {v}" for k, v in sorted(stats.status.items()))
+             + (f"; 5xx: " + ", ".join(f"{s} {m} {p} x{n}" for (s, m, p), n in stats.fivexx.items()) if fivexx_total else "")
+             + f"; requests retried while the console was down: {stats.down}"),
+            self.memory_check(),
+            ("console alive at the end; no staff thread died", self.console_alive and not self.errors,
+             f"console running: {self.console_alive}; staff errors: {self.errors or 'none'}"),
+        ]
 
-    subs = stats.submissions
-    recorded_keys = collections.defaultdict(list)
-    for r in rows:
-        recorded_keys[(r["actorUsername"], r["targetKind"], r["targetKey"])].append(r)
-    lost, refused = [], []
-    for s in subs:
-        if s.get("refused"):
-            refused.append(s)
-        elif not recorded_keys.get((s["staff"], s["kind"], s["target"])):
-            lost.append(s)
-    conflicts_pairs = collections.defaultdict(list)
-    for s in subs:
-        if s.get("conflict"):
-            conflicts_pairs[s["conflict"]].append(s)
+    def memory_check(self):
+        """RSS of the last console started: after warm-up, when the staff stopped, and at the end, within 20 % of each other."""
+        warm, load, end = (self.results.get(k) for k in ("rss_warm", "rss_end_of_load", "rss_end"))
+        if not (warm and load and end):
+            return ("RSS at the end within 20 % of after warm-up", False, "not measured")
 
-    rss_warm, rss_end = results.get("rss_warm"), results.get("rss_end")
-    rss_load = results.get("rss_end_of_load")
-    def within(a, b):
-        return a and b and abs(b - a) <= 0.2 * a
-    fivexx_total = sum(stats.fivexx.values())
+        def within(a, b):
+            return abs(b - a) <= 0.2 * a
+        ok = warm[2] == end[2] == load[2] and within(warm[0], end[0]) and within(warm[0], load[0])
+        return ("RSS at the end within 20 % of after warm-up", ok,
+                f"VmRSS of console pid {warm[2]} (started after the 2nd SIGKILL; pids at the 3 samples {warm[2]}/{load[2]}/{end[2]}): "
+                f"{warm[0] / 1024:.1f} MiB at +{warm[1]:.0f} s ({self.args.warmup} s after its start), "
+                f"{load[0] / 1024:.1f} MiB when the staff stopped (+{load[1]:.0f} s), "
+                f"{end[0] / 1024:.1f} MiB at the end (+{end[1]:.0f} s, after settling): {(end[0] - warm[0]) * 100 / warm[0]:+.1f} %")
 
-    checks = [
-        ("every decision accounted for",
-         not lost and not not_final and not failed_without_reason and len(rows) > 0,
-         f"{len(subs)} submitted by staff ({len(subs) - len(refused)} recorded as actions, {len(refused)} refused by the form before recording); "
-         f"{len(rows)} actions: " + ", ".join(f"{k} {v}" for k, v in sorted(by_state.items()))
-         + f"; lost {len(lost)}; unfinished {len(not_final)}; failed without a reason {len(failed_without_reason)}"),
-        ("no PATCH twice with effect",
-         not twice and not missing_patch and not unexplained_patch,
-         f"{len(patches)} PATCHes from the console at the sandbox, {sum(effective.values())} answered 2xx on {len(effective)} items; "
-         f"applied decisions {len(applied)} on {len(applied_paths)} items; items with >1 effective PATCH {len(twice)}; "
-         f"applied without an effective PATCH {len(missing_patch)}; effective PATCH without an applied decision {len(unexplained_patch)}"),
-        ("audit chain verifies (live database)", verify_live[0] == 0 and verify_live[1].startswith("OK"), verify_live[1]),
-        ("backup taken during the soak verifies", backup_result is not None and backup_result[0] == 0 and verify_backup[0] == 0
-         and verify_backup[1].startswith("OK"), f"backup at +{dict((e, t) for t, e in events).get('backup')} s: "
-         + (backup_result[1].replace(chr(10), '; ') if backup_result else 'not taken') + f"; audit verify: {verify_backup[1]}"),
-        ("no 5xx from the console", fivexx_total == 0,
-         f"{sum(stats.status.values())} answers to staff ({stats.views} page views): "
-         + ", ".join(f"{k}: {v}" for k, v in sorted(stats.status.items()))
-         + (f"; 5xx: " + ", ".join(f"{s} {m} {p} x{n}" for (s, m, p), n in stats.fivexx.items()) if fivexx_total else "")
-         + f"; requests retried while the console was down: {stats.down}"),
-        ("RSS at the end within 20 % of after warm-up",
-         bool(rss_warm and rss_end and rss_load and rss_warm[2] == rss_end[2] == rss_load[2])
-         and within(rss_warm and rss_warm[0], rss_end and rss_end[0]) and within(rss_warm and rss_warm[0], rss_load and rss_load[0]),
-         (f"VmRSS of console pid {rss_warm[2]} (started after the 2nd SIGKILL; pids at the 3 samples {rss_warm[2]}/{rss_load[2]}/{rss_end[2]}): {rss_warm[0] / 1024:.1f} MiB at +{rss_warm[1]:.0f} s "
-          f"({args.warmup} s after its start), {rss_load[0] / 1024:.1f} MiB when the staff stopped (+{rss_load[1]:.0f} s), "
-          f"{rss_end[0] / 1024:.1f} MiB at the end (+{rss_end[1]:.0f} s, after settling): "
-          f"{(rss_end[0] - rss_warm[0]) * 100 / rss_warm[0]:+.1f} %") if rss_warm and rss_end and rss_load else "not measured"),
-        ("console alive at the end; no staff thread died", console_alive and not errors,
-         f"console running: {console_alive}; staff errors: {errors or 'none'}"),
-    ]
+    def report(self, checks):
+        """Prints the run's story and the table; keeps everything in soak-result.json."""
+        stats = self.stats
+        print()
+        print(f"Soak: {self.args.staff} staff, {self.args.duration} s, settle {self.results['settle_seconds']} s; events (s from start): "
+              + ", ".join(f"{name} +{t}" for t, name in self.events))
+        print(f"Sign-ins: " + ", ".join(f"{k} {v}" for k, v in stats.sign_ins.items())
+              + (f"; notes: " + ", ".join(f"{k} x{v}" for k, v in stats.notes.items()) if stats.notes else ""))
+        print(f"Fault proxy: {self.results.get('faults')}")
+        print("Conflicting pairs: " + "; ".join(f"{pair} -> " + ", ".join(self.pair_outcome(s) for s in ss) for pair, ss in self.conflict_pairs().items()))
+        sandbox_status = collections.Counter((l["kind"], l["status"]) for l in self.log_lines if l["client"] == "127.0.0.1")
+        print("Sandbox answers to the console (kind status: count): " + ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(sandbox_status.items())))
+        print()
+        print("| check | result | measured |")
+        print("|---|---|---|")
+        for name, ok, detail in checks:
+            print(f"| {name} | {'PASS' if ok else 'FAIL'} | {detail} |")
+        for r in (r for r in self.rows if r["state"] == "failed"):
+            print(f"failed action {r['id']} ({r['actorUsername']} {r['targetKind']} {r['targetKey']}): {r['outcomeMessage']}")
+        for s in self.lost:
+            print(f"LOST: {s}")
+        for p, n in self.twice.items():
+            print(f"PATCHED {n} times with effect: {p}")
+        for p in self.mismatched:
+            print(f"PATCH/decision mismatch: {p}")
+        with open(os.path.join(self.args.dir, "soak-result.json"), "w") as file:
+            json.dump({"checks": checks, "submissions": stats.submissions, "events": self.events, "rss_samples": self.rss_samples,
+                       "results": dict(self.results)}, file, indent=1, default=str)
 
-    print()
-    print(f"Soak: {args.staff} staff, {duration} s, settle {results['settle_seconds']} s; events (s from start): "
-          + ", ".join(f"{name} +{t}" for t, name in events))
-    print(f"Sign-ins: " + ", ".join(f"{k} {v}" for k, v in stats.sign_ins.items())
-          + (f"; notes: " + ", ".join(f"{k} x{v}" for k, v in stats.notes.items()) if stats.notes else ""))
-    print(f"Fault proxy: {results.get('faults')}")
-    print(f"Conflicting pairs: " + "; ".join(
-        f"{pair} -> " + ", ".join(f"{s['staff']} {s['decision']}: " + "/".join(r["state"] for r in recorded_keys.get((s["staff"], "library", s["target"]), [])) or f"{s['staff']} {s['decision']}: {s.get('refused', 'not recorded')}"
-                                  for s in ss) for pair, ss in conflicts_pairs.items()))
-    sandbox_status = collections.Counter((l["kind"], l["status"]) for l in log_lines if l["client"] == "127.0.0.1")
-    print("Sandbox answers to the console (kind status: count): " + ", ".join(f"{k} {s}: {n}" for (k, s), n in sorted(sandbox_status.items())))
-    print()
-    print("| check | result | measured |")
-    print("|---|---|---|")
-    for name, ok, detail in checks:
-        print(f"| {name} | {'PASS' if ok else 'FAIL'} | {detail} |")
-    failed_rows = [r for r in rows if r["state"] == "failed"]
-    for r in failed_rows:
-        print(f"failed action {r['id']} ({r['actorUsername']} {r['targetKind']} {r['targetKey']}): {r['outcomeMessage']}")
-    for s in lost:
-        print(f"LOST: {s}")
-    for p, n in twice.items():
-        print(f"PATCHED {n} times with effect: {p}")
-    for p in missing_patch + unexplained_patch:
-        print(f"PATCH/decision mismatch: {p}")
-    with open(os.path.join(args.dir, "soak-result.json"), "w") as file:
-        json.dump({"checks": checks, "submissions": subs, "events": events, "rss_samples": rss_samples,
-                   "results": {k: v for k, v in results.items()}}, file, indent=1, default=str)
+    def conflict_pairs(self):
+        pairs = collections.defaultdict(list)
+        for s in self.stats.submissions:
+            if s.get("conflict"):
+                pairs[s["conflict"]].append(s)
+        return pairs
+
+    def pair_outcome(self, submission):
+        states = "/".join(r["state"] for r in self.recorded_keys.get((submission["staff"], "library", submission["target"]), []))
+        return f"{submission['staff']} {submission['decision']}: " + (states or str(submission.get("refused", "not recorded")))
+
+
+def main():
+    soak = Soak(parse_args())
+
+    def on_signal(number, _frame):
+        log(f"signal {number}: stopping")
+        soak.stop.set()
+        soak.procs.stop_all()
+        sys.exit(130)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    soak.run()
+    checks = soak.evaluate()
+    soak.report(checks)
     sys.exit(0 if all(ok for _, ok, _ in checks) else 1)
 
 

@@ -1,0 +1,50 @@
+import Foundation
+import ModerationStore
+import Mustache
+
+/// One labelled field of the entry page.
+struct AuditField: MustacheParent {
+    let label: String
+    let value: String
+    let isCode: Bool
+
+    static func fields(of entry: AuditEntry) -> [AuditField] {
+        func text(_ label: String, _ value: String, code: Bool = false) -> AuditField {
+            AuditField(label: label, value: value.isEmpty ? "—" : value, isCode: code && !value.isEmpty)
+        }
+        return [
+            text("Recorded", "\(ISOTime.string(entry.recordedAt)) (\(TimeText.utc(entry.recordedAt)))"),
+            // A failed or refused sign-in records whatever login was typed: not necessarily anyone on the staff.
+            text(
+                entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
+                entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
+            text("Action", entry.action, code: true),
+            text(
+                "Target",
+                [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
+                    .filter { !$0.isEmpty }.joined(separator: " ")),
+            text("Slug", entry.targetSlug, code: true),
+            text("Status before", entry.statusBefore),
+            text("Status after", entry.statusAfter),
+            text("Reason", entry.reason),
+            text("Outcome", entry.outcomeText),
+            text("Backend answer", entry.backendStatus.map { "HTTP \($0)" } ?? ""),
+            text("Submitted", entry.itemCreatedAt.map { "\(ISOTime.string($0)) (\(TimeText.utc($0)))" } ?? ""),
+            text("Request id", entry.requestId, code: true),
+            text("Client address", entry.clientAddress),
+            text("Browser", entry.userAgent),
+            text("Action record", entry.actionId.map { "#\($0)" } ?? ""),
+            text("Previous hash", entry.previousHash, code: true),
+            text("Hash", entry.hash, code: true),
+        ]
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "label": label
+        case "value": value
+        case "isCode": isCode
+        default: nil
+        }
+    }
+}
