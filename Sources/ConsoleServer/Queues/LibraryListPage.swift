@@ -7,22 +7,15 @@ import Mustache
 
 /// The libraries queue page.
 struct LibraryListPage: MustacheParent {
-    let layout: LayoutModel
-    let statusOptions: [FilterOption]
+    var frame: QueueListFrame
     let text: String
     let country: String
     let source: String
     let rows: [LibraryRow]
-    let loaded: Bool
-    let pager: Pager?
-    let orderSwitch: OrderSwitch
-    let isEmpty: Bool
     let hasRows: Bool
     /// Whether any row can be selected: bulk decisions are for waiting libraries only.
     let hasWaitingRows: Bool
     let presetReasons = DecisionController.presetReasons
-    let back: String
-    let filterURL = SiteURL.libraries.path
     let bulkURL = SiteURL.librariesBulk.path
     /// One key per rendered list: a row's one-click approval uses it with the row's slug.
     let decisionKey = UUID().uuidString
@@ -49,44 +42,27 @@ struct LibraryListPage: MustacheParent {
         layout: LayoutModel, statusOptions: [FilterOption], text: String, country: String, source: String, rows: [LibraryRow], loaded: Bool,
         pager: Pager?, orderSwitch: OrderSwitch = .none, back: String = SiteURL.libraries.path, timeHeading: String = "Waiting"
     ) {
+        frame = QueueListFrame(
+            layout: layout, statusOptions: statusOptions, loaded: loaded, pager: pager, itemCount: rows.count, list: .libraries,
+            orderSwitch: orderSwitch, back: back)
         self.timeHeading = timeHeading
-        self.layout = layout
-        self.statusOptions = statusOptions
         self.text = text
         self.country = country
         self.source = source
         self.rows = rows
-        self.loaded = loaded
-        self.pager = pager
-        self.orderSwitch = orderSwitch
-        isEmpty = loaded && rows.isEmpty
         hasRows = !rows.isEmpty
         hasWaitingRows = rows.contains { $0.isWaiting }
-        self.back = back
     }
-
-    /// The page size the list was asked for, when not the standard one: filtering keeps it.
-    var pageSize = ""
 
     func child(named key: String) -> Any? {
         switch key {
-        case "pageSize": pageSize
-        case "hasPageSize": !pageSize.isEmpty
-        case "layout": layout
-        case "statusOptions": statusOptions
         case "text": text
         case "country": country
         case "source": source
         case "rows": rows
-        case "loaded": loaded
-        case "pager": pager
-        case "orderSwitch": orderSwitch
-        case "isEmpty": isEmpty
         case "hasRows": hasRows
         case "hasWaitingRows": hasWaitingRows
         case "presetReasons": presetReasons
-        case "back": back
-        case "filterURL": filterURL
         case "bulkURL": bulkURL
         case "decisionKey": decisionKey
         case "timeHeading": timeHeading
@@ -95,7 +71,7 @@ struct LibraryListPage: MustacheParent {
         case "bulkReasons": presetReasons.map { FilterOption(value: $0, label: $0, selected: $0 == bulkPreset) }
         case "bulkRejects": bulkDecision == "reject"
         case "bulkReason": bulkReason
-        default: nil
+        default: frame.child(named: key)
         }
     }
 }

@@ -80,7 +80,7 @@ struct LibraryQueueController {
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
-        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
+        page.frame.keepPageSize(of: query)
         return page
     }
 

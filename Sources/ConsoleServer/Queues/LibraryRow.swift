@@ -60,27 +60,6 @@ struct LibraryRow: MustacheParent {
         mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
-    init(_ library: ModerationLibrary, now: Date) {
-        slug = library.slug
-        libraryURL = SiteURL.library(library.slug).path
-        decideURL = SiteURL.libraryDecide(library.slug).path
-        isUnnamed = LibraryText.isBlank(library.name)
-        name = LibraryText.displayName(library.name)
-        thumbnailURL = library.thumbnailUrl
-        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
-        submitter = library.createdBy?.username ?? "imported"
-        age = TimeText.age(of: library.createdAt, now: now)
-        createdAt = TimeText.iso(library.createdAt)
-        createdUTC = TimeText.utc(library.createdAt)
-        status = library.status
-        selection = "\(library.slug)|\(library.status)|\(library.name.replacingOccurrences(of: "|", with: " "))"
-        // A status this console does not know is shown, never decided on.
-        canApprove = library.moderationStatus == .pending
-        isWaiting = library.moderationStatus == .pending
-        hasDuplicate = false
-        mark = .none
-    }
-
     /// The row of an item with a decision on its way: the note instead of the decision controls.
     mutating func queuedDecision(_ note: QueuedDecisionNote) {
         queued = note

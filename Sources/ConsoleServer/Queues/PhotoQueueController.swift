@@ -64,9 +64,9 @@ struct PhotoQueueController {
             },
             loaded: summary != nil || !photos.isEmpty,
             pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
-        page.back = back
-        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
-        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
+        page.frame.back = back
+        page.frame.keepPageSize(of: query)
+        page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return page
     }
 }

@@ -125,9 +125,9 @@ struct ReportQueueController {
             },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
-        page.back = back
-        if query.page.size != ListQuery.defaultPageSize { page.pageSize = String(query.page.size) }
-        page.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
+        page.frame.back = back
+        page.frame.keepPageSize(of: query)
+        page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }
 }

@@ -158,9 +158,13 @@ struct TemplateFieldCheck {
         return value
     }
 
-    /// The stored property `key` of `value`, if it has one.
+    /// The stored property `key` of `value`, if it has one, or of the `frame` it leaves shared
+    /// names to (a queue list's `QueueListFrame`).
     private static func field(_ key: String, of value: Any) -> Any? {
-        Mirror(reflecting: value).children.first { $0.label == key }?.value
+        let children = Mirror(reflecting: value).children
+        if let own = children.first(where: { $0.label == key }) { return own.value }
+        guard let frame = children.first(where: { $0.label == "frame" })?.value, frame is MustacheParent else { return nil }
+        return field(key, of: frame)
     }
 
     /// What `value` answers for `key`: its `child(named:)`, else its stored property of that name
