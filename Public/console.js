@@ -184,7 +184,7 @@
   }
 
   // Lists: a visible focus moves between rows.
-  var list = document.querySelector("table[data-keyboard-list]");
+  var list = document.querySelector("[data-keyboard-list]");
   var rows = list ? Array.prototype.slice.call(list.querySelectorAll("[data-row]")) : [];
   var current = -1;
   function rowName(row) { var link = row.querySelector("a"); return link ? link.textContent.trim() : "row"; }
@@ -196,7 +196,7 @@
     row.tabIndex = -1;
     row.focus({ preventScroll: true });
     row.scrollIntoView({ block: "nearest" });
-    var decided = row.classList.contains("decided") ? ", already decided" : "";
+    var decided = row.classList.contains("decided") || row.classList.contains("live-decided") ? ", already decided" : "";
     say("Row " + (current + 1) + " of " + rows.length + ": " + rowName(row) + decided);
   }
   function focusedRow() { return current >= 0 ? rows[current] : null; }
@@ -393,4 +393,125 @@
     window.setTimeout(tick, Math.min(15000, Math.max(1000, left - warnBefore)));
   }
   tick();
+})();
+
+// Open lists follow what colleagues do (server-sent events from /events, fed by the console's
+// own database): a row decided or claimed elsewhere says so and its one-click buttons stop
+// applying; new submissions are announced above the list instead of moving rows under the
+// pointer. One stream per visible tab: a hidden tab closes its stream and catches up on return.
+(function () {
+  var announce = document.querySelector("[data-live-new]");
+  if (!window.EventSource || (!document.querySelector("[data-item]") && !announce)) { return; }
+  var source = null, lastId = "", newCount = 0;
+
+  function rowFor(kind, key) {
+    var escaped = window.CSS && CSS.escape ? CSS.escape(kind + ":" + key) : (kind + ":" + key).replace(/["\\]/g, "\\$&");
+    return document.querySelector("[data-item=\"" + escaped + "\"]");
+  }
+  // Decided elsewhere: nothing in the row decides it any more. Claimed by someone else: its
+  // one-click decisions and the claim button wait (its page still offers "decide anyway").
+  var ONE_CLICK = "button[data-key=approve], a[data-key=approve], button[name=quick], button[name=decision], .claim-button";
+  var EVERY_CONTROL = "button, input[type=checkbox], a[data-key]";
+  function disable(control) {
+    if (control.tagName.toLowerCase() === "a") {
+      if (!control.dataset.liveHref) { control.dataset.liveHref = control.getAttribute("href"); }
+      control.removeAttribute("href"); control.setAttribute("aria-disabled", "true");
+    } else if (!control.disabled) { control.disabled = true; control.dataset.liveDisabled = "1"; }
+  }
+  function restore(control) {
+    if (control.dataset.liveHref) { control.setAttribute("href", control.dataset.liveHref); control.removeAttribute("aria-disabled"); delete control.dataset.liveHref; }
+    else if (control.dataset.liveDisabled) { control.disabled = false; delete control.dataset.liveDisabled; }
+  }
+  function setControls(row, waiting, claimedByOther) {
+    row.querySelectorAll(EVERY_CONTROL).forEach(restore);
+    if (!waiting) { row.querySelectorAll(EVERY_CONTROL).forEach(disable); }
+    else if (claimedByOther) { row.querySelectorAll(ONE_CLICK).forEach(disable); }
+  }
+  function showItem(data) {
+    var row = rowFor(data.kind, data.key);
+    if (!row) { return; }
+    var note = row.querySelector("[data-live-note]");
+    if (note) { note.textContent = data.note || data.claim; note.hidden = !(data.note || data.claim); }
+    row.classList.toggle("live-decided", !data.waiting);
+    row.classList.toggle("live-claimed", data.claimedByOther);
+    setControls(row, data.waiting, data.claimedByOther);
+  }
+  function showNew(data) {
+    if (!announce || announce.dataset.liveNew !== data.kind) { return; }
+    newCount += data.count;
+    announce.hidden = false;
+    var link = announce.querySelector("a") || announce.appendChild(document.createElement("a"));
+    link.href = window.location.pathname + window.location.search;
+    link.textContent = newCount + (newCount === 1 ? " new submission" : " new submissions") + " — show";
+  }
+  function open() {
+    if (source || document.hidden) { return; }
+    source = new EventSource("/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : ""));
+    source.addEventListener("item", function (event) { lastId = event.lastEventId || lastId; showItem(JSON.parse(event.data)); });
+    source.addEventListener("submitted", function (event) { showNew(JSON.parse(event.data)); });
+    source.addEventListener("reload", function () {
+      if (announce) { announce.hidden = false; announce.textContent = "This page missed changes while it was away: "; var link = announce.appendChild(document.createElement("a")); link.href = window.location.href; link.textContent = "reload"; }
+    });
+  }
+  function close() { if (source) { source.close(); source = null; } }
+  document.addEventListener("visibilitychange", function () { if (document.hidden) { close(); } else { open(); } });
+  window.addEventListener("pagehide", close);
+  open();
+})();
+
+// Decisions in place: with script, a row's one-click decision (Approve, Resolve, Dismiss, Use
+// this photo) is sent without leaving the list: the row says what became of it (the event
+// stream keeps it up to date), focus moves to the next row and the scroll stays. Anything but a
+// plain success (a confirmation to answer, an error, a session that ended) is sent again the
+// ordinary way, so it shows exactly as it would without script.
+(function () {
+  if (!window.fetch || !window.FormData || !window.DOMParser) { return; }
+  function sendNormally(form, submitter) {
+    form.dataset.sendingNormally = "1";
+    if (form.requestSubmit) { form.requestSubmit(submitter); } else { submitter.click(); }
+  }
+  function showFlash(page, row) {
+    var flash = page.querySelector(".flash");
+    var note = row.querySelector("[data-live-note]");
+    if (note && flash) { note.textContent = flash.childNodes[0] ? flash.childNodes[0].textContent.trim() : flash.textContent.trim(); note.hidden = false; }
+    var current = document.querySelector(".flash");
+    if (flash) {
+      var copy = document.importNode(flash, true);
+      if (current) { current.replaceWith(copy); } else { var main = document.querySelector("main"); if (main) { main.insertBefore(copy, main.firstChild); } }
+    }
+  }
+  function focusNext(row) {
+    var rows = Array.prototype.slice.call(document.querySelectorAll("[data-row]"));
+    var next = rows.slice(rows.indexOf(row) + 1).find(function (candidate) { return !candidate.classList.contains("live-decided") && !candidate.classList.contains("decided"); });
+    if (!next) { return; }
+    rows.forEach(function (candidate) { candidate.classList.toggle("keyboard-focus", candidate === next); });
+    next.tabIndex = -1;
+    next.focus({ preventScroll: true });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target, submitter = event.submitter;
+    if (!submitter || form.dataset.sendingNormally || !submitter.matches("button[name=quick], button[name=decision]")) { return; }
+    var row = submitter.closest("[data-item]");
+    if (!row) { return; }
+    event.preventDefault();
+    var list = window.location.pathname + window.location.search;
+    row.classList.add("live-sending");
+    row.querySelectorAll("button").forEach(function (button) { button.disabled = true; button.dataset.liveDisabled = "1"; });
+    fetch(submitter.formAction || form.action, {
+      method: "POST", body: new URLSearchParams(new FormData(form, submitter)), credentials: "same-origin", redirect: "follow",
+    }).then(function (response) {
+      var landed = new URL(response.url);
+      if (!(response.ok && response.redirected && landed.pathname + landed.search === list)) { throw new Error("not in place"); }
+      return response.text();
+    }).then(function (html) {
+      row.classList.remove("live-sending");
+      row.classList.add("live-decided");
+      showFlash(new DOMParser().parseFromString(html, "text/html"), row);
+      focusNext(row);
+    }).catch(function () {
+      row.classList.remove("live-sending");
+      row.querySelectorAll("[data-live-disabled]").forEach(function (button) { button.disabled = false; delete button.dataset.liveDisabled; });
+      sendNormally(form, submitter);
+    });
+  });
 })();

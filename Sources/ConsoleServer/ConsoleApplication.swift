@@ -23,6 +23,7 @@ public func buildConsoleApplication(
     services.append(dependencies.runner)
     if let dispatcher = dependencies.dispatcher { services.append(dispatcher) }
     services.append(dependencies.handoffs)
+    services.append(dependencies.live)
     services.append(
         SessionPruner(
             sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
@@ -146,7 +147,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client),
         audit: StaffAuditWriter(store: store),
-        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs, backendMetrics: backendMetrics, logger: logger)
+        mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
+        live: LiveChangeFeed(store: store, logger: logger), backendMetrics: backendMetrics, logger: logger)
 }
 
 /// The one budget of backend calls every console process on the database shares: the configured
@@ -238,6 +240,9 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
         staff = staff.add(middleware: RecentPageMiddleware(pages: pages, store: dependencies.store))
     }
     signIn.addSignedInRoutes(to: staff)
+    // Outside the page copies and the kept forms: a stream is neither a page nor a form.
+    LiveEventsController(store: store, sessions: dependencies.sessions, feed: dependencies.live, logger: dependencies.logger).addRoutes(
+        to: router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)))
     UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)

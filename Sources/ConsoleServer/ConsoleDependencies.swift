@@ -28,6 +28,8 @@ struct ConsoleDependencies: Sendable {
     let delivery: OutboxDeliveryOverview
     /// On call: builds each hand-off's digest and sends its `shift.handoff` message.
     let handoffs: HandoffService
+    /// Tells open pages' event streams that items changed (any process's writes).
+    let live: LiveChangeFeed
     /// Every backend call, counted for `/metrics` and remembered for `/readyz`.
     let backendMetrics: BackendCallMetrics
     let logger: Logger

@@ -197,6 +197,7 @@ enum ModerationStoreMigrations {
         DeviceMigrations.register(in: &migrator)
         BackendBudgetMigrations.register(in: &migrator)
         OnCallMigrations.registerHandoffIdentity(in: &migrator)
+        LiveMigrations.register(in: &migrator)
         return migrator
     }
 }

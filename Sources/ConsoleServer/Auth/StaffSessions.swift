@@ -151,6 +151,14 @@ actor StaffSessions {
         forget(sessionID: sessionID)
     }
 
+    /// Whether the session is still live (not ended, not past its idle or absolute limit), without
+    /// counting as activity: a page left open does not keep its session alive.
+    func isLive(sessionID: String, now: Date = Date()) async throws -> Bool {
+        guard let session = try await store.session(id: sessionID) else { return false }
+        let lastSeen = max(session.lastSeenAt, touching[sessionID]?.at ?? .distantPast)
+        return session.expiresAt > now && now.timeIntervalSince(lastSeen) <= idleTimeout
+    }
+
     /// Credentials of the staff member's latest live session, for work done on their behalf
     /// after their request ended (the action runner); `nil` when they have none.
     func credentials(forStaff staffId: Int, now: Date = Date()) async throws -> StaffCredentials? {

@@ -275,7 +275,7 @@ struct DecisionController {
     ) async throws -> Response {
         // A library decided on its page opened from a list: on to the next one of that list.
         func destination() async throws -> String {
-            guard let queue else { return back }
+            guard let queue else { return Self.atRow(kind, key: key, in: back) }
             return try await LibraryQueueNavigator(store: store).afterDecision(on: key, in: queue, viewer: context.session?.staffId, now: Date())
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
@@ -311,6 +311,20 @@ struct DecisionController {
         }
         try await sessions.flash(message, sessionID: session.id)
         return await .redirect(to: try destination(), type: .normal)
+    }
+
+    /// `back` with the decided item's row as its fragment when `back` is that kind's list: the
+    /// browser returns to the row, not to the top of the page.
+    static func atRow(_ kind: ModerationAction.TargetKind, key: String, in back: String) -> String {
+        let list: SiteURL =
+            switch kind {
+            case .library: .libraries
+            case .report: .reports
+            case .photo: .photos
+            }
+        let path = back.split(separator: "?", maxSplits: 1).first.map(String.init) ?? back
+        guard path == list.path, !back.contains("#") else { return back }
+        return back + "#\(kind.rawValue)-\(key)"
     }
 
     /// Records an action; a form key reused for another decision is refused in words.

@@ -43,6 +43,8 @@ enum SiteURL: Hashable, Sendable {
     case auditSummary
     case statistics
     case statisticsData(String)
+    /// The stream of changes open pages follow (server-sent events).
+    case events
     case staticFile(String)
     // On call: schedule
     case onCall
@@ -107,6 +109,7 @@ enum SiteURL: Hashable, Sendable {
         case auditSummary = "/audit/summary"
         case statistics = "/statistics"
         case statisticsData = "/statistics/data/:chart"
+        case events = "/events"
         /// Served by `StaticFileMiddleware` from the files read at start-up, not by a route.
         case staticFile = "/static/:name"
         // On call: schedule
@@ -186,6 +189,7 @@ enum SiteURL: Hashable, Sendable {
         case .auditSummary: .auditSummary
         case .statistics: .statistics
         case .statisticsData: .statisticsData
+        case .events: .events
         case .staticFile: .staticFile
         // On call: schedule
         case .onCall: .onCall

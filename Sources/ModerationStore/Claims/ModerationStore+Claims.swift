@@ -146,7 +146,7 @@ extension ModerationStore {
             arguments: [target.kind.rawValue, target.key])
     }
 
-    private static func liveClaim(_ db: Database, _ target: ItemClaim.Target, now: Date) throws -> ItemClaim? {
+    static func liveClaim(_ db: Database, _ target: ItemClaim.Target, now: Date) throws -> ItemClaim? {
         try activeClaim(db, target).flatMap { $0.expiresAt > now ? $0 : nil }
     }
 

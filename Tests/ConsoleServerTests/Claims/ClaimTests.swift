@@ -236,7 +236,7 @@ struct ClaimTests {
             #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
             let done = try await maria.post("/photos/\(id)/decide", form: ask.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide"))
             // check
-            #expect(done.status == .seeOther && done.location == "/photos", "\(done)")
+            #expect(done.status == .seeOther && done.location == "/photos#photo-\(id)", "back at its card: \(done)")
             let claims = try await store(directory).claims(on: .init(kind: .photo, key: id))
             #expect(claims.map(\.state) == [.decided] && claims.first?.endedBy == "maria")
         }

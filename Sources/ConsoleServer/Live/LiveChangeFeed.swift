@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import ModerationStore
+import ServiceLifecycle
+import Synchronization
+
+/// Tells open pages' streams that the change record has moved. One poller per process looks
+/// at the database's change stamp (a read of a few bytes) several times a second while any
+/// stream is open, and reads the newest change id only when the stamp moved; every stream is
+/// told that id and reads what it has not sent from the database itself, at its own pace, so a
+/// slow reader holds no queue of events in memory. Every `heartbeat` each stream is woken
+/// anyway, to keep proxies from closing it and to check its session.
+final class LiveChangeFeed: Service, Sendable {
+    /// How many streams one session, and the whole process, may hold open.
+    struct Limits: Sendable {
+        var perSession = 4
+        var total = 200
+    }
+
+    /// What a stream is woken with.
+    enum Wake: Sendable, Equatable {
+        /// The newest change recorded now.
+        case changed(newest: Int64)
+        /// Nothing new since the last wake: time for a heartbeat.
+        case quiet
+    }
+
+    private struct Subscriber {
+        let sessionID: String
+        let continuation: AsyncStream<Wake>.Continuation
+    }
+
+    private struct State {
+        var subscribers: [UInt64: Subscriber] = [:]
+        var nextTicket: UInt64 = 0
+        var newest: Int64 = 0
+        var finished = false
+    }
+
+    private let store: ModerationStore
+    private let limits: Limits
+    private let pollInterval: Duration
+    private let heartbeat: Duration
+    /// How long changes are kept for pages that reconnect.
+    private let keptFor: TimeInterval
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    init(
+        store: ModerationStore, limits: Limits = Limits(), pollInterval: Duration = .milliseconds(200), heartbeat: Duration = .seconds(15),
+        keptFor: TimeInterval = 600, logger: Logger
+    ) {
+        self.store = store
+        self.limits = limits
+        self.pollInterval = pollInterval
+        self.heartbeat = heartbeat
+        self.keptFor = keptFor
+        self.logger = logger
+    }
+
+    /// Why a stream was not opened.
+    enum Refusal: Error, Equatable {
+        case tooManyForSession, tooMany, shuttingDown
+    }
+
+    /// A stream of wakes for one open page, or a refusal when the limits are reached; the
+    /// subscription ends when the stream's consumer stops iterating.
+    func subscribe(sessionID: String) -> Result<AsyncStream<Wake>, Refusal> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(1))
+        let outcome: Result<UInt64, Refusal> = state.withLock { state in
+            guard !state.finished else { return .failure(.shuttingDown) }
+            guard state.subscribers.count < limits.total else { return .failure(.tooMany) }
+            guard state.subscribers.values.filter({ $0.sessionID == sessionID }).count < limits.perSession else {
+                return .failure(.tooManyForSession)
+            }
+            state.nextTicket += 1
+            state.subscribers[state.nextTicket] = Subscriber(sessionID: sessionID, continuation: continuation)
+            return .success(state.nextTicket)
+        }
+        switch outcome {
+        case .failure(let refusal):
+            continuation.finish()
+            return .failure(refusal)
+        case .success(let ticket):
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: ticket) }
+            }
+            return .success(stream)
+        }
+    }
+
+    /// Streams open now, for the metrics and the tests.
+    var openStreams: Int { state.withLock { $0.subscribers.count } }
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            var lastStamp: ChangeStamp?
+            var sinceHeartbeat = Duration.zero
+            var sincePrune = Duration.seconds(3600)
+            while !Task.isCancelled && !state.withLock({ $0.finished }) {
+                try? await Task.sleep(for: pollInterval)
+                sinceHeartbeat += pollInterval
+                sincePrune += pollInterval
+                if sincePrune >= .seconds(60) {
+                    sincePrune = .zero
+                    await prune()
+                }
+                guard state.withLock({ !$0.subscribers.isEmpty }) else { continue }
+                let stamp = store.changeStamp()
+                if stamp == nil || stamp != lastStamp {
+                    lastStamp = stamp
+                    if let newest = try? await store.lastLiveChangeID(), newest != state.withLock({ $0.newest }) {
+                        state.withLock { $0.newest = newest }
+                        broadcast(.changed(newest: newest))
+                        sinceHeartbeat = .zero
+                        continue
+                    }
+                }
+                if sinceHeartbeat >= heartbeat {
+                    sinceHeartbeat = .zero
+                    broadcast(.quiet)
+                }
+            }
+        } onGracefulShutdown: {
+            self.finishAll()
+        }
+        finishAll()
+    }
+
+    /// Ends every stream (a shutdown does not wait for open pages).
+    func finishAll() {
+        let continuations = state.withLock { state in
+            state.finished = true
+            return state.subscribers.values.map(\.continuation)
+        }
+        for continuation in continuations { continuation.finish() }
+    }
+
+    private func broadcast(_ wake: Wake) {
+        let continuations = state.withLock { $0.subscribers.values.map(\.continuation) }
+        for continuation in continuations { continuation.yield(wake) }
+    }
+
+    private func prune() async {
+        do {
+            try await store.pruneLiveChanges(before: Date().addingTimeInterval(-keptFor))
+        } catch {
+            // Kept a little longer: the next prune tries again.
+            logger.warning("live changes not pruned", metadata: ["error": "\(error)"])
+        }
+    }
+}

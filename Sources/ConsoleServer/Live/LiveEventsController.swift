@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import ModerationStore
+import NIOCore
+import ServiceLifecycle
+
+/// `GET /events`: a server-sent event stream of changes to items (decisions, claims, what the
+/// mirror saw at Book Corners), for open queue pages to stay true without a reload. Behind the
+/// session: it ends when the session does, and carries only what the viewer's pages show. A
+/// page that reconnects with `Last-Event-ID` gets what it missed while the change record keeps
+/// it, or `event: reload` when it has been away longer.
+struct LiveEventsController {
+    let store: ModerationStore
+    let sessions: StaffSessions
+    let feed: LiveChangeFeed
+    let logger: Logger
+
+    func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
+        router.get(SiteURL.Route.events.pattern, use: events)
+    }
+
+    @Sendable func events(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        guard let session = context.session else { throw HTTPError(.unauthorized) }
+        let stream: AsyncStream<LiveChangeFeed.Wake>
+        switch feed.subscribe(sessionID: session.id) {
+        case .success(let subscribed):
+            stream = subscribed
+        case .failure(let refusal):
+            // The page's script tries again later; nothing it shows is wrong meanwhile, only not live.
+            let text = refusal == .tooManyForSession ? "Too many open pages follow changes for this session." : "Too many open pages follow changes."
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
+        let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["after"].flatMap { Int64($0) }
+        let start = try await startingPoint(after: lastEventID)
+        let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
+        let body = ResponseBody { writer in
+            var sent = start.after
+            // A page that reconnects quickly tries again within 2 s.
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n" + (start.missed ? "event: reload\ndata: {}\n\n" : "")))
+            // A shutdown ends every stream at once: open pages must not hold the server's grace period.
+            try await withGracefulShutdownHandler {
+                // What a reconnecting page missed first, then whatever each wake brings.
+                sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
+                for await wake in stream {
+                    let before = sent
+                    sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
+                    if sent == before, wake == .quiet {
+                        guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                    }
+                }
+            } onGracefulShutdown: {
+                feed.finishAll()
+            }
+            logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)"])
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
+            body: body)
+    }
+
+    /// Where a stream begins: after the page's last event when the record still holds what
+    /// followed it; otherwise now, saying the page missed changes.
+    private func startingPoint(after lastEventID: Int64?) async throws -> (after: Int64, missed: Bool) {
+        let newest = try await store.lastLiveChangeID()
+        guard let lastEventID, lastEventID <= newest else { return (newest, false) }
+        let oldest = try await store.oldestLiveChangeID() ?? newest + 1
+        return lastEventID + 1 >= oldest ? (lastEventID, false) : (newest, true)
+    }
+
+    /// Writes the events recorded after `id`, if any; answers the id of the last one written (or `id`).
+    private static func send(after id: Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore, viewer: Int) async throws -> Int64 {
+        let changes = try await store.liveChanges(after: id)
+        guard let last = changes.last else { return id }
+        try await writer.write(ByteBuffer(string: try await events(for: changes, store: store, viewer: viewer)))
+        return last.id
+    }
+
+    /// One event per item changed (the latest state of each), with the id of the newest change
+    /// it covers; new submissions as one count per kind.
+    static func events(for changes: [LiveChange], store: ModerationStore, viewer: Int) async throws -> String {
+        let now = Date()
+        var latest: [ItemClaim.Target: Int64] = [:]
+        var submitted: [ModerationAction.TargetKind: Int] = [:]
+        for change in changes {
+            if change.cause == .submitted { submitted[change.targetKind, default: 0] += 1 }
+            latest[change.target] = change.id
+        }
+        let ordered = latest.sorted { $0.value < $1.value }
+        let items = try await store.liveItems(ordered.map(\.key), now: now)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var text = ""
+        for (item, (_, id)) in zip(items, ordered) {
+            let json = String(decoding: try encoder.encode(LiveItemView(item, viewerId: viewer, now: now)), as: UTF8.self)
+            text += "id: \(id)\nevent: item\ndata: \(json)\n\n"
+        }
+        for (kind, count) in submitted.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            text += "event: submitted\ndata: {\"count\":\(count),\"kind\":\"\(kind.rawValue)\"}\n\n"
+        }
+        return text
+    }
+}

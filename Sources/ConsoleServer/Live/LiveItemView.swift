@@ -1,0 +1,54 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+
+/// What an open page shows of one item after a change, for one viewer: the same words its
+/// row would have on a reload ("Approved by maria 12 s ago", "Approval queued by you, sending
+/// now", "maria is reviewing · 14 min left"), and whether its one-click buttons still apply.
+struct LiveItemView: Encodable, Equatable {
+    let kind: String
+    let key: String
+    /// Waiting, with no decision on its way: its decision buttons apply.
+    let waiting: Bool
+    /// What became of it, or what is on its way; empty while it simply waits.
+    let note: String
+    /// Someone else's claim, in words; empty when there is none (or it is the viewer's).
+    let claim: String
+    let claimedByOther: Bool
+
+    init(_ item: LiveItem, viewerId: Int, now: Date) {
+        kind = item.target.kind.rawValue
+        key = item.target.key
+        if let decision = item.latestDecision, !decision.state.isFinal {
+            let queued = QueuedDecisionNote(decision, viewerId: viewerId, now: now)
+            waiting = false
+            note = "\(queued.text), \(queued.when)\(queued.hasTime ? " \(queued.timeText)" : "")"
+        } else if item.isGone {
+            waiting = false
+            note = "Deleted at Book Corners"
+        } else if let status = item.status, status != .pending, status != .open {
+            waiting = false
+            note = Self.decided(status, by: item.latestDecision, viewerId: viewerId, now: now)
+        } else {
+            waiting = item.status != nil
+            note = ""
+        }
+        if let held = item.claim, held.holderId != viewerId, waiting {
+            claim = "\(held.holderUsername) is reviewing · \(held.minutesLeft(at: now)) min left"
+            claimedByOther = true
+        } else {
+            claim = ""
+            claimedByOther = false
+        }
+    }
+
+    /// "Approved by maria 12 s ago" when a decision through the console made it so; otherwise
+    /// the change was made at Book Corners itself.
+    private static func decided(_ status: ItemStatus, by decision: ModerationAction?, viewerId: Int, now: Date) -> String {
+        guard let decision, decision.state == .applied, decision.statusWanted == status else {
+            return "\(status.pastTense) at Book Corners"
+        }
+        let who = decision.actorId == viewerId ? "you" : decision.actorUsername
+        return "\(status.pastTense) by \(who) \(TimeText.age(of: decision.updatedAt, now: now))"
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Sandbox
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// Two Chromium windows, staff and maria, on the same list: what one does shows in the other
+/// without a reload.
+@Suite("Live queue: in a real browser", .serialized, .timeLimit(.minutes(3)))
+struct LiveBrowserTests {
+    @Test("maria's claim, then her decision, show on staff's open list within 2 s without a reload; the row's one-click buttons stop applying")
+    func colleagueSeesClaimAndDecision() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            let configuration = ConsoleFixture.configuration(backendURL: sandbox.baseURL, directory: directory)
+            let app = try await buildConsoleApplication(configuration: configuration, logger: ConsoleFixture.quietLogger)
+            try await app.test(.live) { client in
+                try await ConsoleFixture.fillMirror(client: client, directory: directory, backendURL: sandbox.baseURL)
+                let console = "http://127.0.0.1:\(try #require(client.port))"
+                let staff = try WebDriver()
+                let maria = try WebDriver()
+                do {
+                    try await staff.start()
+                    try await maria.start()
+                    for (browser, login) in [(staff, "staff"), (maria, "maria")] {
+                        try await browser.go(console + "/sign-in")
+                        try await browser.type(login, into: "#login")
+                        try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+                        try await browser.click("button[type=submit]")
+                        _ = try await browser.currentURL { $0 == console + "/" }
+                        try await browser.go(console + "/libraries")
+                    }
+                    // setup: the row both see; a mark that a reload would wipe
+                    let source = try await staff.source(containing: "data-item=\"library:")
+                    let slug = try #require(source.firstMatch(of: #/data-item="library:([^"]+)"/#).map { String($0.1) })
+                    _ = try await staff.execute("window.notReloaded = true; return true;")
+                    let row = "tr[data-item=\"library:\(slug)\"]"
+                    // act 1: maria claims it from her list
+                    try await maria.click("\(row) button[formaction$=\"/claim\"]")
+                    // check 1
+                    let claimedAfter = try await waitFor(staff, within: .seconds(2)) {
+                        try await staff.execute("var n = document.querySelector('\(row) [data-live-note]'); return n ? n.textContent : '';") as? String
+                            == "maria is reviewing · 15 min left"
+                    }
+                    #expect(claimedAfter != nil, "the claim showed on staff's list")
+                    #expect(
+                        try await staff.execute(
+                            "return document.querySelector('\(row) [data-key=approve]').disabled === true || document.querySelector('\(row) [data-key=approve]').getAttribute('aria-disabled') === 'true';"
+                        ) as? Bool == true)
+                    // act 2: maria approves it from its page
+                    try await maria.go(console + "/libraries/\(slug)")
+                    try await maria.click("section.decide .approve-form button[data-key=approve]")
+                    // check 2
+                    let decidedAfter = try await waitFor(staff, within: .seconds(2)) {
+                        let text =
+                            try await staff.execute("var n = document.querySelector('\(row) [data-live-note]'); return n ? n.textContent : '';") as? String
+                            ?? ""
+                        return text.hasPrefix("Approval queued by maria") || text.hasPrefix("Approved by maria")
+                    }
+                    let shown = decidedAfter == nil ? String(try await staff.source().suffix(3000)) : ""
+                    #expect(decidedAfter != nil, "the decision showed on staff's list: \(shown)")
+                    #expect(try await staff.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+                } catch {
+                    await staff.quit()
+                    await maria.quit()
+                    throw error
+                }
+                await staff.quit()
+                await maria.quit()
+            }
+        }
+    }
+
+    /// Checks `condition` every 50 ms until it holds or `limit` passes; answers how long it took.
+    private func waitFor(_ browser: WebDriver, within limit: Duration, _ condition: () async throws -> Bool) async throws -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < limit {
+            if try await condition() { return ContinuousClock.now - start }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+}

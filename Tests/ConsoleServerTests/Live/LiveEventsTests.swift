@@ -1,0 +1,118 @@
+import Foundation
+import ModerationStore
+import Sandbox
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// `/events` over a real socket: what colleagues claim and decide, through this process or
+/// another connection to the same database file, reaches an open page within a second or two,
+/// in the words its row would use; behind the session, bounded, and catching up after a reconnect.
+@Suite("Live queue: the event stream", .timeLimit(.minutes(3)))
+struct LiveEventsTests {
+    /// maria, signed in on her own browser against the same console.
+    private func maria(_ browser: Browser) async throws -> Browser {
+        let maria = Browser(client: browser.client)
+        try await maria.signIn("maria", password: SeedAccounts.demoStaffPassword)
+        return maria
+    }
+
+    private func firstClaimableLibrary(_ list: Page) throws -> String {
+        let slugs = list.html.matches(of: #/formaction="/libraries/([^"/]+)/claim"/#).map { String($0.1) }
+        return try #require(slugs.first, "the pending list offers “I'm reviewing this”")
+    }
+
+    private func port(_ browser: Browser) throws -> Int { try #require(browser.client.port) }
+
+    private func item(_ event: EventStreamReader.Event, _ kind: String, _ key: String) -> Bool {
+        event.name == "item" && event.data.contains(#""kind":"\#(kind)""#) && event.data.contains(#""key":"\#(key)""#)
+    }
+
+    @Test("maria's claim and then her decision reach staff's open stream within 2 s, in the row's words, with the buttons' state")
+    func claimAndDecisionArrive() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup
+            try await browser.signIn()
+            let maria = try await maria(browser)
+            let list = try await browser.get("/libraries")
+            let slug = try firstClaimableLibrary(list)
+            let stream = try await EventStreamReader.open(port: try port(browser), cookies: browser.cookies)
+            defer { Task { await stream.close() } }
+            #expect(stream.status == 200 && stream.contentType.hasPrefix("text/event-stream"))
+            // act 1: maria claims it
+            let page = try await maria.get("/libraries")
+            _ = try await maria.post("/libraries/\(slug)/claim", form: [("csrf", page.csrfToken ?? ""), ("back", "/libraries")])
+            // check 1
+            let claimed = try #require(
+                try await stream.first(within: .seconds(2)) { item($0, "library", slug) && $0.data.contains("maria is reviewing") },
+                "the claim arrived: \(stream.received)")
+            #expect(claimed.event.data.contains(#""claimedByOther":true"#) && claimed.event.data.contains(#""waiting":true"#))
+            #expect(claimed.event.data.contains("maria is reviewing · 15 min left"))
+            #expect(!claimed.event.id.isEmpty, "an id to resume from")
+            // act 2: she approves it from its page
+            let detail = try await maria.get("/libraries/\(slug)")
+            let key = try #require(detail.field("key", after: "/libraries/\(slug)/decide"))
+            _ = try await maria.post(
+                "/libraries/\(slug)/decide", form: [("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
+            // check 2: queued or already applied, and no longer offering the buttons
+            let decided = try #require(
+                try await stream.first(within: .seconds(2)) {
+                    item($0, "library", slug) && ($0.data.contains("Approval queued by maria") || $0.data.contains("Approved by maria"))
+                }, "the decision arrived: \(stream.received)")
+            #expect(decided.event.data.contains(#""waiting":false"#))
+            #expect(decided.event.data.contains(#""claim":"""#), "the claim ended with the decision")
+        }
+    }
+
+    @Test("a claim written through another connection to the same database file (as a second console process would) reaches the stream")
+    func anotherProcessesChange() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let slug = try firstClaimableLibrary(try await browser.get("/libraries"))
+            let stream = try await EventStreamReader.open(port: try port(browser), cookies: browser.cookies)
+            defer { Task { await stream.close() } }
+            // act: another connection, another writer
+            let other = try ModerationStore(path: directory.path("console.sqlite"))
+            _ = try await other.claim(.init(kind: .library, key: slug), holderId: 999, holderUsername: "jonas", now: Date(), duration: 600)
+            // check
+            let arrived = try await stream.first(within: .seconds(2)) { item($0, "library", slug) && $0.data.contains("jonas is reviewing · 10 min left") }
+            #expect(arrived != nil, "\(stream.received)")
+            await stream.close()
+        }
+    }
+
+    @Test("behind the session: none leads to sign-in; a fifth stream of one session is refused; a reconnect with Last-Event-ID gets what it missed")
+    func boundedAndResumable() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let port = try port(browser)
+            // no session
+            let anonymous = try await EventStreamReader.open(port: port, cookies: [:])
+            #expect(anonymous.status == 303, "sent to sign in, no stream")
+            await anonymous.close()
+            // four at most per session
+            var open: [EventStreamReader] = []
+            for _ in 0..<4 { open.append(try await EventStreamReader.open(port: port, cookies: browser.cookies)) }
+            #expect(open.allSatisfy { $0.status == 200 })
+            let fifth = try await EventStreamReader.open(port: port, cookies: browser.cookies)
+            #expect(fifth.status == 503)
+            await fifth.close()
+            // a change seen, then another while away
+            let slugs = try await browser.get("/libraries").html.matches(of: #/formaction="/libraries/([^"/]+)/claim"/#).map { String($0.1) }
+            let (first, second) = (try #require(slugs.first), try #require(slugs.dropFirst().first))
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            _ = try await store.claim(.init(kind: .library, key: first), holderId: 999, holderUsername: "jonas", now: Date(), duration: 600)
+            let seen = try #require(try await open[0].first(within: .seconds(2)) { item($0, "library", first) })
+            for stream in open { await stream.close() }
+            _ = try await store.claim(.init(kind: .library, key: second), holderId: 999, holderUsername: "jonas", now: Date(), duration: 600)
+            // act: reconnect from the last event seen (from a new sign-in: the closed streams may still count until their next write fails)
+            let again = Browser(client: browser.client)
+            try await again.signIn()
+            let resumed = try await EventStreamReader.open(port: port, cookies: again.cookies, lastEventID: seen.event.id)
+            defer { Task { await resumed.close() } }
+            // check: the change made while away comes first, without waiting for a new one
+            #expect(try await resumed.first(within: .seconds(2)) { item($0, "library", second) } != nil, "\(resumed.received)")
+        }
+    }
+}
