@@ -56,7 +56,7 @@ struct LayoutModel: MustacheParent {
         case "sessionEndsIn": sessionEnd.map { max(0, Int($0.endsAt.timeIntervalSince($0.now))) } ?? 0
         case "sessionEndsISO": sessionEnd.map { TimeText.iso($0.endsAt) } ?? ""
         case "sessionEndsText": sessionEnd.map { QueuedDecisionNote.clock($0.endsAt, now: $0.now) } ?? ""
-        case "pendingHasProblems": pendingHasProblems
+        case "pendingHasProblems": pendingSummary.hasProblems
         case "homeURL": SiteURL.dashboard.path
         case "signOutURL": SiteURL.signOut.path
         case "devicesURL": SiteURL.devices.path
@@ -87,35 +87,14 @@ struct LayoutModel: MustacheParent {
     let version = ConsoleVersion.current
     let pendingActions: [PendingActionItem]
     let hasPendingActions: Bool
-    /// The panel's one line: "2 decisions on their way to Book Corners · 1 not applied".
-    let pendingSummary: String
-    /// A decision of the last 15 minutes failed or met a conflict: the panel opens by itself.
-    let pendingHasProblems: Bool
+    /// The panel's one line; a decision of the last 15 minutes that failed or met a conflict
+    /// opens the panel by itself (`pendingHasProblems`).
+    let pendingSummary: PendingSummary
     /// When the session ends if nothing more happens, and when the page was made: the footer
     /// says it, and the script warns a few minutes before. `nil` when signed out.
     var sessionEnd: (endsAt: Date, now: Date)?
     /// The header's on-call line; `nil` when signed out.
     let onCall: OnCallHeadline?
-
-    /// The decisions on their way in one line: how many go now, and those waiting for Book
-    /// Corners' limits grouped by when they send ("13 waiting: 10 at 21:35 UTC, 3 at 21:40 UTC");
-    /// nil when none is on its way.
-    static func onTheirWay(_ actions: [ModerationAction], now: Date) -> String? {
-        guard !actions.isEmpty else { return nil }
-        let later = actions.filter { $0.state == .waiting && $0.nextAttemptAt > now }
-        let held = actions.filter { $0.state == .parked }.count
-        let sendingNow = actions.count - later.count - held
-        // To the minute, as each row's "sends at" says it.
-        let minutes = Dictionary(grouping: later) { ($0.nextAttemptAt.timeIntervalSince1970 / 60).rounded(.down) }.sorted { $0.key < $1.key }
-        let groups = minutes.map { minute, actions in
-            "\(actions.count) at \(QueuedDecisionNote.clock(Date(timeIntervalSince1970: minute * 60), now: now))"
-        }
-        return [
-            sendingNow > 0 ? "\(sendingNow) \(sendingNow == 1 ? "decision" : "decisions") on the way to Book Corners" : nil,
-            later.isEmpty ? nil : "\(later.count) waiting: \(groups.joined(separator: ", "))",
-            held > 0 ? "\(held) held until \(held == 1 ? "its author signs" : "their authors sign") in again" : nil,
-        ].compactMap { $0 }.joined(separator: " · ")
-    }
 
     /// One decision still on its way (or just failed), as the Pending actions panel shows it:
     /// in words, the library by name with a link, times relative to now.
@@ -261,12 +240,7 @@ struct LayoutModel: MustacheParent {
             PendingActionItem(action, target: pendingActionTargets[DecisionTargetName.key(action.targetKind, action.targetKey)], now: now)
         }
         self.hasPendingActions = !pendingActions.isEmpty
-        let problems = pendingActions.filter { $0.state == .failed || $0.state == .conflict }.count
-        pendingSummary = [
-            Self.onTheirWay(pendingActions.filter { !$0.state.isFinal }, now: now),
-            problems > 0 ? "\(problems) not applied in the last 15 minutes" : nil,
-        ].compactMap { $0 }.joined(separator: " · ")
-        pendingHasProblems = problems > 0
+        pendingSummary = PendingSummary(pendingActions, now: now)
         guard session != nil else {
             nav = []
             return

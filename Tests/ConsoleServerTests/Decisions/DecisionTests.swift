@@ -286,7 +286,7 @@ struct DecisionTests {
                 form: [
                     ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", back), ("decision", "approve"), ("quick", seen),
                 ])
-            #expect(answer.location == "/libraries?q=Berlin&page_size=50")
+            #expect(answer.location == "/libraries?q=Berlin&page_size=50#library-\(slug)", "the same list, at the row")
             #expect(try await backendStatus(sandbox, slug: slug) == "approved")
             await #expect(try store(directory).auditEntries().contains { $0.action == "library.approve" && $0.targetSlug == slug })
         }

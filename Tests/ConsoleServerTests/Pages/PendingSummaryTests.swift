@@ -23,15 +23,15 @@ struct PendingSummaryTests {
     @Test("13 waiting for two windows: one count per minute they send at, as each row says it")
     func groupedByWindow() {
         let actions = Array(repeating: action(.waiting, sendsIn: 250), count: 10) + Array(repeating: action(.waiting, sendsIn: 570), count: 3)
-        #expect(LayoutModel.onTheirWay(actions, now: now) == "13 waiting: 10 at 20:04 UTC, 3 at 20:09 UTC")
+        #expect(PendingSummary(actions, now: now).text == "13 waiting: 10 at 20:04 UTC, 3 at 20:09 UTC")
     }
 
     @Test("some going now, some waiting, one held for its author: each said once")
     func mixed() {
         let actions = [action(.sending), action(.queued), action(.waiting, sendsIn: 30), action(.parked)]
         #expect(
-            LayoutModel.onTheirWay(actions, now: now)
+            PendingSummary(actions, now: now).text
                 == "2 decisions on the way to Book Corners · 1 waiting: 1 at 20:00 UTC · 1 held until its author signs in again")
-        #expect(LayoutModel.onTheirWay([], now: now) == nil)
+        #expect(PendingSummary([], now: now).parts.isEmpty)
     }
 }
