@@ -148,7 +148,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client),
         audit: StaffAuditWriter(store: store),
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
-        live: LiveChangeFeed(store: store, logger: logger), backendMetrics: backendMetrics, logger: logger)
+        live: LiveChangeFeed(
+            store: store, limits: .init(perSession: configuration.liveStreamsPerSession, total: configuration.liveStreams), logger: logger),
+        backendMetrics: backendMetrics, logger: logger)
 }
 
 /// The one budget of backend calls every console process on the database shares: the configured

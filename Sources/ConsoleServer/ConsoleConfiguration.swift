@@ -68,6 +68,9 @@ public struct ConsoleConfiguration: Sendable {
     /// How long `/readyz` keeps its verdict on the database file's integrity (SQLite's
     /// `quick_check` walks the whole file, so never on every probe).
     public var readinessIntegrityInterval: TimeInterval = 60
+    /// How many open pages may follow changes (`/events`) per session, and in the whole process.
+    public var liveStreamsPerSession = 4
+    public var liveStreams = 200
 
     public init(
         host: String = "127.0.0.1",

@@ -85,6 +85,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var claims: ClaimOptions
 
+    @Option(
+        name: .long,
+        help: "Open pages that may follow changes live, per session. (env: CONSOLE_LIVE_STREAMS_PER_SESSION, default: 4)")
+    var liveStreamsPerSession: Int?
+
+    @Option(name: .long, help: "Open pages that may follow changes live, in all. (env: CONSOLE_LIVE_STREAMS, default: 200)")
+    var liveStreams: Int?
+
     @Option(name: .long, help: "Seconds between deletions of expired sessions and old sign-in attempts. (env: CONSOLE_PRUNE_INTERVAL, default: 3600)")
     var pruneInterval: Int?
 
@@ -189,7 +197,15 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.metrics = try operations.metrics()
         configuration.readinessBackendSilence = try operations.readinessSilence()
         configuration.readinessIntegrityInterval = try operations.readinessIntegrityCheckInterval()
+        configuration.liveStreamsPerSession = try count(liveStreamsPerSession, "--live-streams-per-session", "CONSOLE_LIVE_STREAMS_PER_SESSION", default: 4)
+        configuration.liveStreams = try count(liveStreams, "--live-streams", "CONSOLE_LIVE_STREAMS", default: 200)
         return configuration
+    }
+
+    private func count(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {
+        let value = try EnvironmentOption.integer(flag, variable, default: fallback)
+        guard value >= 0 else { throw ValidationError("\(option) (\(variable)) must not be negative, got \(value).") }
+        return value
     }
 
     private func positive(_ flag: Int?, _ option: String, _ variable: String, default fallback: Int) throws -> Int {
