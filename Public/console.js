@@ -433,6 +433,8 @@
     var note = row.querySelector("[data-live-note]");
     if (note) { note.textContent = data.note || data.claim; note.hidden = !(data.note || data.claim); }
     row.classList.toggle("live-decided", !data.waiting);
+    var badge = row.querySelector(".status");
+    if (badge && data.status) { badge.textContent = data.status; badge.className = "status status-" + data.status; }
     row.classList.toggle("live-claimed", data.claimedByOther);
     setControls(row, data.waiting, data.claimedByOther);
   }
@@ -470,6 +472,12 @@
     form.dataset.sendingNormally = "1";
     if (form.requestSubmit) { form.requestSubmit(submitter); } else { submitter.click(); }
   }
+  // The fields as the browser would send them for this button: the form's, then the button's own.
+  function formBody(form, submitter) {
+    var body = new URLSearchParams(new FormData(form));
+    if (submitter.name) { body.append(submitter.name, submitter.value); }
+    return body;
+  }
   function showFlash(page, row) {
     var flash = page.querySelector(".flash");
     var note = row.querySelector("[data-live-note]");
@@ -497,8 +505,9 @@
     var list = window.location.pathname + window.location.search;
     row.classList.add("live-sending");
     row.querySelectorAll("button").forEach(function (button) { button.disabled = true; button.dataset.liveDisabled = "1"; });
-    fetch(submitter.formAction || form.action, {
-      method: "POST", body: new URLSearchParams(new FormData(form, submitter)), credentials: "same-origin", redirect: "follow",
+    // A button's formAction is the page's own address when it has no formaction of its own.
+    fetch(submitter.hasAttribute("formaction") ? submitter.formAction : form.action, {
+      method: "POST", body: formBody(form, submitter), credentials: "same-origin", redirect: "follow",
     }).then(function (response) {
       var landed = new URL(response.url);
       if (!(response.ok && response.redirected && landed.pathname + landed.search === list)) { throw new Error("not in place"); }

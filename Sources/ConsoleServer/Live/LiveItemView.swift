@@ -15,10 +15,13 @@ struct LiveItemView: Encodable, Equatable {
     /// Someone else's claim, in words; empty when there is none (or it is the viewer's).
     let claim: String
     let claimedByOther: Bool
+    /// Its status as the mirror has it ("pending" until Book Corners confirmed a decision); "" when not mirrored.
+    let status: String
 
     init(_ item: LiveItem, viewerId: Int, now: Date) {
         kind = item.target.kind.rawValue
         key = item.target.key
+        status = item.status?.rawValue ?? ""
         if let decision = item.latestDecision, !decision.state.isFinal {
             let queued = QueuedDecisionNote(decision, viewerId: viewerId, now: now)
             waiting = false
@@ -49,6 +52,7 @@ struct LiveItemView: Encodable, Equatable {
             return "\(status.pastTense) at Book Corners"
         }
         let who = decision.actorId == viewerId ? "you" : decision.actorUsername
-        return "\(status.pastTense) by \(who) \(TimeText.age(of: decision.updatedAt, now: now))"
+        let age = now.timeIntervalSince(decision.updatedAt) < 10 ? "just now" : TimeText.age(of: decision.updatedAt, now: now)
+        return "\(status.pastTense) by \(who) \(age)"
     }
 }

@@ -73,6 +73,40 @@ struct LiveBrowserTests {
         }
     }
 
+    @Test("keys on the report list: j, then a resolves that report in place; the row says so, the next row has the focus, the page is not reloaded")
+    func reportsByKeyboardInPlace() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, _ in
+            // setup
+            try await browser.go(console + "/sign-in")
+            try await browser.type("staff", into: "#login")
+            try await browser.type(SeedAccounts.demoStaffPassword, into: "#password")
+            try await browser.click("button[type=submit]")
+            _ = try await browser.currentURL { $0 == console + "/" }
+            try await browser.go(console + "/reports")
+            let source = try await browser.source(containing: "data-item=\"report:")
+            let ids = source.matches(of: #/data-item="report:(\d+)"/#).map { String($0.1) }
+            let (first, second) = (try #require(ids.first), try #require(ids.dropFirst().first))
+            _ = try await browser.execute("window.notReloaded = true; return true;")
+            // act
+            try await browser.press("j")
+            try await browser.press("a")
+            // check
+            let row = "li[data-item=\"report:\(first)\"]"
+            let shown = try await waitFor(browser, within: .seconds(5)) {
+                let text =
+                    try await browser.execute("var n = document.querySelector('\(row) [data-live-note]'); return n && !n.hidden ? n.textContent : '';")
+                    as? String ?? ""
+                return text.contains("Resolved") || text.contains("resolved") || text.contains("Resolution")
+            }
+            let page = shown == nil ? String(try await browser.source().suffix(2000)) : ""
+            #expect(shown != nil, "the row says what became of it: \(page)")
+            #expect(
+                try await browser.execute("return document.activeElement && document.activeElement.dataset.item;") as? String == "report:\(second)",
+                "the next row has the focus")
+            #expect(try await browser.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+        }
+    }
+
     /// Checks `condition` every 50 ms until it holds or `limit` passes; answers how long it took.
     private func waitFor(_ browser: WebDriver, within limit: Duration, _ condition: () async throws -> Bool) async throws -> Duration? {
         let start = ContinuousClock.now
