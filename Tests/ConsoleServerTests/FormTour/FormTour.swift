@@ -52,6 +52,22 @@ struct FormTour {
     /// follows once it shows `text` (a failure names the stop and shows what the page said).
     @discardableResult
     func send(_ button: String, to route: SiteURL.Route, showing text: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        try await send(button, to: route, showing: text, inPlace: false, sourceLocation: sourceLocation)
+    }
+
+    /// A row's one-click decision, which the script sends without leaving the list: the same
+    /// checks, then the list itself once it shows `text` (the row's words, the message).
+    func sendInPlace(
+        _ button: String, to route: SiteURL.Route, showing text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws
+        -> String
+    {
+        try await send(button, to: route, showing: text, inPlace: true, sourceLocation: sourceLocation)
+    }
+
+    private func send(
+        _ button: String, to route: SiteURL.Route, showing text: String, inPlace: Bool, sourceLocation: SourceLocation
+    ) async throws -> String {
         let target =
             try await browser.execute(
                 """
@@ -67,7 +83,13 @@ struct FormTour {
         #expect(Self.matches(path, route), "\(button) posts to \(path), not \(route.rawValue)", sourceLocation: sourceLocation)
         sent.record(route)
         try await browser.click(button)
-        return try await page(showing: text, after: "sending \(button) to \(path)", sourceLocation: sourceLocation)
+        if inPlace { _ = try await browser.execute("window.formTourPending = false; return true;") }
+        let source = try await page(showing: text, after: "sending \(button) to \(path)", sourceLocation: sourceLocation)
+        if inPlace {
+            let reloaded = try await browser.execute("return window.formTourPending === undefined;") as? Bool
+            #expect(reloaded == false, "\(button) was sent in place, the list not reloaded", sourceLocation: sourceLocation)
+        }
+        return source
     }
 
     /// The source of the page that replaced the one a stop was on (or, for a page just
