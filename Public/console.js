@@ -401,7 +401,7 @@
 // pointer. One stream per visible tab: a hidden tab closes its stream and catches up on return.
 (function () {
   var announce = document.querySelector("[data-live-new]");
-  if (!window.EventSource || (!document.querySelector("[data-item]") && !announce)) { return; }
+  if (!window.EventSource || (!document.querySelector("[data-item], [data-live-banner]") && !announce)) { return; }
   var source = null, lastId = "", newCount = 0;
 
   function rowFor(kind, key) {
@@ -427,7 +427,17 @@
     if (!waiting) { row.querySelectorAll(EVERY_CONTROL).forEach(disable); }
     else if (claimedByOther) { row.querySelectorAll(ONE_CLICK).forEach(disable); }
   }
+  // An item's own page: what happened elsewhere, at the top, before anyone clicks.
+  function showBanner(data) {
+    var banner = document.querySelector("[data-live-banner=\"" + (data.kind + ":" + data.key).replace(/["\\]/g, "\\$&") + "\"]");
+    if (!banner) { return; }
+    var text = !data.waiting && data.note ? data.note + ". This page shows it as it was when you opened it: reload before deciding."
+      : data.claimedByOther ? data.claim + "." : "";
+    banner.textContent = text;
+    banner.hidden = !text;
+  }
   function showItem(data) {
+    showBanner(data);
     var row = rowFor(data.kind, data.key);
     if (!row) { return; }
     var note = row.querySelector("[data-live-note]");

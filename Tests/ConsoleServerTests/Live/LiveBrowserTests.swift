@@ -9,7 +9,9 @@ import Testing
 /// without a reload.
 @Suite("Live queue: in a real browser", .serialized, .timeLimit(.minutes(3)))
 struct LiveBrowserTests {
-    @Test("maria's claim, then her decision, show on staff's open list within 2 s without a reload; the row's one-click buttons stop applying")
+    @Test(
+        "maria's claim, then her decision, show on staff's open list within 2 s without a reload; the row's one-click buttons stop applying; a library's own page says so at the top"
+    )
     func colleagueSeesClaimAndDecision() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -62,6 +64,18 @@ struct LiveBrowserTests {
                     let shown = decidedAfter == nil ? String(try await staff.source().suffix(3000)) : ""
                     #expect(decidedAfter != nil, "the decision showed on staff's list: \(shown)")
                     #expect(try await staff.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+                    // act 3: staff opens another library's page; maria claims it from her list
+                    let other = try #require(source.matches(of: #/data-item="library:([^"]+)"/#).map { String($0.1) }.first { $0 != slug })
+                    try await staff.go(console + "/libraries/\(other)")
+                    _ = try await staff.source(containing: "data-live-banner")
+                    try await maria.go(console + "/libraries")
+                    try await maria.click("tr[data-item=\"library:\(other)\"] button[formaction$=\"/claim\"]")
+                    // check 3: said at the top of staff's page
+                    let bannerAfter = try await waitFor(staff, within: .seconds(2)) {
+                        try await staff.execute("var b = document.querySelector('[data-live-banner]'); return b && !b.hidden ? b.textContent : '';") as? String
+                            == "maria is reviewing · 15 min left."
+                    }
+                    #expect(bannerAfter != nil, "the library's own page says maria took it")
                 } catch {
                     await staff.quit()
                     await maria.quit()
