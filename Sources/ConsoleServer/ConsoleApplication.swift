@@ -251,6 +251,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
+    DecisionCancelController(store: store, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     ClaimController(
         store: store, sessions: dependencies.sessions, renderer: renderer, audit: dependencies.audit, duration: configuration.claimDuration
     ).addRoutes(to: staff)

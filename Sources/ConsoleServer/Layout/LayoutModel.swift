@@ -112,11 +112,17 @@ struct LayoutModel: MustacheParent {
         /// "sends in 4 min", "next try in 3 min" (only after a failure), "sending now", "3 min ago".
         let when: String
         let message: String
+        /// Not yet being sent: its author may still take it back.
+        let canCancel: Bool
+        let cancelURL: String
 
         init(_ action: ModerationAction, target: DecisionTargetName?, now: Date) {
+            canCancel = [.queued, .waiting, .parked].contains(action.state)
+            cancelURL = SiteURL.decisionCancel(action.id ?? 0).path
             switch action.state {
             case .applied, .failed: state = action.state == .failed ? "failed" : "applied"
             case .conflict: state = "conflict"
+            case .cancelled: state = "cancelled"
             case .parked: state = "parked"
             case .waiting: state = "waiting"
             case .queued, .sending: state = "sending"
@@ -126,6 +132,7 @@ struct LayoutModel: MustacheParent {
                 case .applied: "Applied"
                 case .failed: "Not applied"
                 case .conflict: "Not sent"
+                case .cancelled: "Cancelled"
                 case .parked: "Held"
                 case .waiting: "Waiting"
                 case .queued, .sending: "Sending"
@@ -145,7 +152,7 @@ struct LayoutModel: MustacheParent {
             }
             let triedBefore = action.attempts > 0 || action.localFailures > 0
             switch action.state {
-            case .applied, .failed, .conflict: when = TimeText.age(of: action.updatedAt, now: now)
+            case .applied, .failed, .conflict, .cancelled: when = TimeText.age(of: action.updatedAt, now: now)
             case .parked: when = "sends once you are signed in"
             case .waiting where action.nextAttemptAt > now:
                 when = "\(triedBefore ? "next try" : "sends") \(Self.relative(action.nextAttemptAt, now: now))"
@@ -200,6 +207,8 @@ struct LayoutModel: MustacheParent {
             case "when": when
             case "message": message
             case "hasMessage": !message.isEmpty
+            case "canCancel": canCancel
+            case "cancelURL": cancelURL
             default: nil
             }
         }

@@ -37,6 +37,9 @@ struct RowOutcome: MustacheParent, Sendable, Equatable {
         case .failed:
             state = "failed"
             text = action.outcomeMessage ?? "Not applied: Book Corners refused it."
+        case .cancelled:
+            state = "cancelled"
+            text = action.outcomeMessage ?? "Cancelled before it was sent."
         case .queued, .sending, .waiting, .parked:
             state = "waiting"
             text = "\(action.statusWanted.pastTense): recorded, waiting to be sent"
@@ -45,7 +48,8 @@ struct RowOutcome: MustacheParent, Sendable, Equatable {
 
     /// Whether a decision still counts as "just made" at `now`.
     static func isRecent(_ action: ModerationAction, now: Date) -> Bool {
-        !action.state.isFinal || now.timeIntervalSince(action.updatedAt) < keptFor
+        // A cancelled decision leaves the row as it was: waiting, to decide again.
+        action.state != .cancelled && (!action.state.isFinal || now.timeIntervalSince(action.updatedAt) < keptFor)
     }
 
     func child(named key: String) -> Any? {

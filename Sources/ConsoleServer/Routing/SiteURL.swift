@@ -64,6 +64,8 @@ enum SiteURL: Hashable, Sendable {
     // On call: alerts
     case onCallTarget
     case onCallAlertAcknowledge(Int64)
+    /// Takes back a decision of one's own before it is sent (the Pending actions panel).
+    case decisionCancel(Int64)
 
     /// The shape of an address without its values: what the router matches. Its raw value is
     /// Hummingbird's pattern, `:name` standing for one path segment.
@@ -131,6 +133,7 @@ enum SiteURL: Hashable, Sendable {
         // On call: alerts
         case onCallTarget = "/on-call/alerts/targets"
         case onCallAlertAcknowledge = "/on-call/alerts/:id/acknowledge"
+        case decisionCancel = "/decisions/:id/cancel"
 
         /// What a controller registers.
         var pattern: RouterPath { RouterPath(rawValue) }
@@ -209,6 +212,7 @@ enum SiteURL: Hashable, Sendable {
         // On call: alerts
         case .onCallTarget: .onCallTarget
         case .onCallAlertAcknowledge: .onCallAlertAcknowledge
+        case .decisionCancel: .decisionCancel
         }
     }
 
@@ -227,7 +231,7 @@ enum SiteURL: Hashable, Sendable {
         // On call: hand-offs
         case .onCallHandoff(let id), .onCallHandoffFollowUp(let id), .onCallHandoffDismiss(let id): String(id)
         // On call: alerts
-        case .onCallAlertAcknowledge(let id): String(id)
+        case .onCallAlertAcknowledge(let id), .decisionCancel(let id): String(id)
         default: nil
         }
     }

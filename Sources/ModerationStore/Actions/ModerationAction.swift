@@ -20,19 +20,22 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         /// Cannot proceed until a person acts (the author signs in again): not retried on its own.
         case parked
         case applied, conflict, failed
+        /// Its author took it back before it was sent (audited `decision.cancel`).
+        case cancelled
 
-        public var isFinal: Bool { self == .applied || self == .conflict || self == .failed }
+        public var isFinal: Bool { self == .applied || self == .conflict || self == .failed || self == .cancelled }
 
         /// The states an action in this state may move to.
         public var allowedNext: Set<State> {
             switch self {
-            // A runner claims it, or postpones it unclaimed (a rate-limit hold).
-            case .queued, .waiting: [.sending, .waiting]
+            // A runner claims it, or postpones it unclaimed (a rate-limit hold); its author cancels it.
+            case .queued, .waiting: [.sending, .waiting, .cancelled]
             // Its runner renews or hands over the lease, gives it back to wait, parks or finishes it.
+            // Once sending has started it can no longer be cancelled: the PATCH may be on its way.
             case .sending: [.sending, .waiting, .parked, .applied, .conflict, .failed]
-            // Its author signed in again.
-            case .parked: [.queued]
-            case .applied, .conflict, .failed: []
+            // Its author signed in again, or cancelled it.
+            case .parked: [.queued, .cancelled]
+            case .applied, .conflict, .failed, .cancelled: []
             }
         }
 

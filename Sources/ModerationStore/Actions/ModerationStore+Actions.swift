@@ -9,6 +9,9 @@ public enum ActionStoreError: Error, Sendable {
     /// The action was not in a state the move expects, or another runner holds it: someone
     /// else has it now. The runner lets it go quietly.
     case lostClaim(actionID: Int64)
+    /// Only a decision not yet being sent can be cancelled, and only by its author: `current` is
+    /// its state now (nil when there is no such decision of theirs).
+    case notCancellable(current: ModerationAction.State?)
 }
 
 /// A recorded decision, and whether this call recorded it or an earlier one did.
@@ -80,7 +83,7 @@ extension ModerationStore {
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT * FROM action WHERE actorId = ?
-                    AND (state NOT IN ('applied', 'conflict', 'failed') OR (state IN ('conflict', 'failed') AND updatedAt >= ?))
+                    AND (state NOT IN ('applied', 'conflict', 'failed', 'cancelled') OR (state IN ('conflict', 'failed', 'cancelled') AND updatedAt >= ?))
                     ORDER BY id
                     """)
             return try ModerationAction.fetchAll(statement, arguments: [actorId, since])
@@ -170,6 +173,28 @@ extension ModerationStore {
                 notFoundSince = COALESCE(notFoundSince, ?)
                 """,
             arguments: [nextAttemptAt, message, backendStatus, sendNotApplied ? 1 : 0, localFailure, notFoundAt], now: now)
+    }
+
+    /// Cancels the author's decision `id` before it is sent, with `audit`, in one transaction;
+    /// throws `notCancellable` once a runner has claimed it (or it has ended).
+    @discardableResult
+    public func cancel(_ id: Int64, actorId: Int, audit: AuditEntry, now: Date) async throws -> ModerationAction {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE action SET state = 'cancelled', outcomeMessage = ?, updatedAt = ?, nextAttemptAt = ?
+                    WHERE id = ? AND actorId = ? AND state IN (\(Self.sqlList(ModerationAction.State.sources(of: .cancelled))))
+                    """,
+                arguments: ["Cancelled by \(audit.actorUsername) before it was sent.", now, now, id, actorId])
+            guard db.changesCount == 1, let cancelled = try ModerationAction.fetchOne(db, key: id) else {
+                let current = try ModerationAction.fetchOne(db, key: id).flatMap { $0.actorId == actorId ? $0.state : nil }
+                throw ActionStoreError.notCancellable(current: current)
+            }
+            var entry = audit
+            entry.actionId = id
+            try self.append(&entry, db)
+            return cancelled
+        }
     }
 
     /// A signed-in staff member's parked actions become due again.

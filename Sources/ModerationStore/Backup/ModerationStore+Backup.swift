@@ -101,7 +101,7 @@ extension ModerationStore {
         // marked, so that finding it already applied is said as such, not blamed on a colleague.
         try copy.write { db in
             try db.execute(
-                sql: "UPDATE action SET restoredAt = ? WHERE state NOT IN ('applied', 'conflict', 'failed')", arguments: [Date()])
+                sql: "UPDATE action SET restoredAt = ? WHERE state NOT IN ('applied', 'conflict', 'failed', 'cancelled')", arguments: [Date()])
         }
         try holdRestoredOutboxMessages(in: copy, replacing: databasePath, now: Date())
         try copy.close()

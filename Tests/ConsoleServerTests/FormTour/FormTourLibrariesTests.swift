@@ -14,9 +14,12 @@ struct FormTourLibrariesTests {
     /// The routes this part sends a form to; `FormTourCoverageTests` adds up every part's.
     static let routes: Set<SiteURL.Route> = [
         .signIn, .signOut, .libraryClaim, .libraryRelease, .libraryTakeOver, .librariesBulk, .librariesBulkConfirm, .libraryDecide,
+        .decisionCancel,
     ]
 
-    @Test("sign-in refused then accepted; a claim, its release and a take-over; a bulk rejection and a rejection with typed reasons; sign-out")
+    @Test(
+        "sign-in refused then accepted; a claim, its release and a take-over; a waiting decision cancelled; a bulk rejection and a rejection with typed reasons; sign-out"
+    )
     func librariesTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             let tour = FormTour(browser: browser, console: console)
@@ -48,11 +51,30 @@ struct FormTourLibrariesTests {
             #expect(FormTour.flash(of: takenOver).contains("from maria (15 min)"))
             #expect(!Page.text(of: FormTour.main(of: takenOver)).contains("maria is reviewing"))
 
+            // a decision waiting for Book Corners' limits, cancelled from the Pending actions panel
+            let staff = try #require(try await store.staffMember(username: "staff"))
+            var waiting = ModerationAction(
+                idempotencyKey: "tour-cancel", actorId: staff.id, actorUsername: staff.username, targetKind: .library, targetKey: pending[4].slug,
+                statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
+            waiting.state = .waiting
+            waiting.nextAttemptAt = Date().addingTimeInterval(3_600)
+            _ = try await store.record(waiting)
+            try await tour.open("/libraries?status=pending&page_size=50", showing: "pending-cancel")
+            try await browser.click("details.pending-actions summary")
+            let cancelled = try await tour.send("form.pending-cancel button", to: .decisionCancel, showing: "Cancelled: ")
+            #expect(FormTour.flash(of: cancelled).hasSuffix("was not sent, and nothing changed at Book Corners."), "\(FormTour.flash(of: cancelled))")
+            #expect(!cancelled.contains("pending-cancel"), "nothing left to cancel")
+
             // a bulk rejection of two with a typed reason: reviewed, then confirmed
             try await tour.open("/libraries?status=pending&page_size=50", showing: "bulk-bar")
             let third = pending[2].slug, fourth = pending[3].slug
-            try await browser.click("table.queue input[name=item][value^='\(third)|']")
-            try await browser.click("table.queue input[name=item][value^='\(fourth)|']")
+            // Centred first: at the window's bottom edge the sticky bulk bar would cover them.
+            for slug in [third, fourth] {
+                _ = try await browser.execute(
+                    "document.querySelector(arguments[0]).scrollIntoView({block: 'center'}); return true;",
+                    arguments: ["table.queue input[name=item][value^='\(slug)|']"])
+                try await browser.click("table.queue input[name=item][value^='\(slug)|']")
+            }
             try await browser.click(".bulk-bar select[name=decision] option[value=reject]")
             try await tour.type(FormTour.typed, into: ".bulk-bar textarea[name=reason]")
             let review = try await tour.send(".bulk-bar button[type=submit]", to: .librariesBulk, showing: "confirm-list")

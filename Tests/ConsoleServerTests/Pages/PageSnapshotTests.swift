@@ -579,6 +579,7 @@ private func queuedAction(_ slug: String, actorId: Int, username: String) -> Mod
     var action = ModerationAction(
         idempotencyKey: "q-\(slug)", actorId: actorId, actorUsername: username, targetKind: .library, targetKey: slug, statusSeen: .pending,
         statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "test", now: PageModels.now)
+    action.id = 41  // as stored: the panel's Cancel names it
     action.state = .waiting
     action.nextAttemptAt = PageModels.now.addingTimeInterval(3_000)
     return action

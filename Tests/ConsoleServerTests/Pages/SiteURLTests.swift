@@ -57,6 +57,8 @@ struct SiteURLTests {
         (.auditSummary, "/audit/summary", "/audit/summary"),
         (.statistics, "/statistics", "/statistics"),
         (.statisticsData("countries"), "/statistics/data/countries", "/statistics/data/:chart"),
+        (.events, "/events", "/events"),
+        (.decisionCancel(9), "/decisions/9/cancel", "/decisions/:id/cancel"),
         (.staticFile("console.css"), "/static/console.css", "/static/:name"),
         (.onCall, "/on-call", "/on-call"),
         (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
