@@ -199,11 +199,16 @@
     var decided = row.classList.contains("decided") || row.classList.contains("live-decided") ? ", already decided" : "";
     say("Row " + (current + 1) + " of " + rows.length + ": " + rowName(row) + decided);
   }
-  function focusedRow() { return current >= 0 ? rows[current] : null; }
+  function focusedRow() {
+    // A decision sent in place moves the focus on by itself: follow it.
+    var marked = list && list.querySelector(".keyboard-focus");
+    if (marked && rows.indexOf(marked) >= 0) { current = rows.indexOf(marked); }
+    return current >= 0 ? rows[current] : null;
+  }
 
   var listKeys = {
-    j: function () { focusRow(current + 1); },
-    k: function () { focusRow(current < 0 ? 0 : current - 1); },
+    j: function () { focusedRow(); focusRow(current + 1); },
+    k: function () { focusedRow(); focusRow(current < 0 ? 0 : current - 1); },
     x: function () {
       var row = focusedRow(), box = row && row.querySelector("input[type=checkbox]");
       if (!box) { say("This row cannot be selected."); return; }
@@ -402,7 +407,8 @@
 (function () {
   var announce = document.querySelector("[data-live-new]");
   if (!window.EventSource || (!document.querySelector("[data-item], [data-live-banner]") && !announce)) { return; }
-  var source = null, lastId = "", newCount = 0;
+  // From the change the page was made at: what happens before its stream opens is not missed.
+  var source = null, lastId = document.body.dataset.liveAfter || "", newCount = 0;
 
   function rowFor(kind, key) {
     var escaped = window.CSS && CSS.escape ? CSS.escape(kind + ":" + key) : (kind + ":" + key).replace(/["\\]/g, "\\$&");
@@ -462,8 +468,19 @@
     source.addEventListener("item", function (event) { lastId = event.lastEventId || lastId; showItem(JSON.parse(event.data)); });
     source.addEventListener("submitted", function (event) { showNew(JSON.parse(event.data)); });
     source.addEventListener("reload", function () {
-      if (announce) { announce.hidden = false; announce.textContent = "This page missed changes while it was away: "; var link = announce.appendChild(document.createElement("a")); link.href = window.location.href; link.textContent = "reload"; }
+      var place = announce || document.querySelector("[data-live-banner]");
+      if (!place) { return; }
+      place.hidden = false;
+      place.textContent = "This page missed changes while it was away: ";
+      var link = place.appendChild(document.createElement("a"));
+      link.href = window.location.href;
+      link.textContent = "reload";
     });
+    // EventSource gives up for good on an answer it cannot use (too many open pages, signed
+    // out): try again in half a minute; a signed-out page is refused again, harmlessly.
+    source.onerror = function () {
+      if (source && source.readyState === EventSource.CLOSED) { close(); window.setTimeout(open, 30000); }
+    };
   }
   function close() { if (source) { source.close(); source = null; } }
   document.addEventListener("visibilitychange", function () { if (document.hidden) { close(); } else { open(); } });
@@ -523,8 +540,9 @@
       if (!(response.ok && response.redirected && landed.pathname + landed.search === list)) { throw new Error("not in place"); }
       return response.text();
     }).then(function (html) {
+      // What became of it (applied, queued, refused, already recorded) is the stream's to say;
+      // its buttons stay off until the stream says the row waits again.
       row.classList.remove("live-sending");
-      row.classList.add("live-decided");
       showFlash(new DOMParser().parseFromString(html, "text/html"), row);
       focusNext(row);
     }).catch(function () {

@@ -55,7 +55,9 @@ struct SessionMiddleware: RouterMiddleware {
                 } catch {
                     logger.error("navigation counts not read", metadata: ["error": "\(error)"])
                 }
-                return RecentHeaders.Header(pendingActions: pending, pendingActionTargets: try await store.targetNames(of: pending), navigationCounts: counts)
+                return RecentHeaders.Header(
+                    pendingActions: pending, pendingActionTargets: try await store.targetNames(of: pending), navigationCounts: counts,
+                    liveAfter: try await store.lastLiveChangeID())
             }
             let header: RecentHeaders.Header
             if let headers {
@@ -66,6 +68,7 @@ struct SessionMiddleware: RouterMiddleware {
             context.pendingActions = header.pendingActions
             context.pendingActionTargets = header.pendingActionTargets
             context.navigationCounts = header.navigationCounts
+            context.liveAfter = header.liveAfter
             // A schedule the store cannot read leaves the header without its line, never the page without content.
             let now = Date()
             do {

@@ -39,6 +39,9 @@ struct DecisionCancelController {
         } catch ActionStoreError.notCancellable(let current) {
             switch current {
             case .sending?: message = "Too late to cancel: \(what) is being sent to Book Corners now. Its outcome shows under Pending actions."
+            case .waiting?, .parked?:
+                message =
+                    "Too late to cancel: \(what) may already have reached Book Corners (an earlier try got no answer). The console checks before sending it again; its outcome shows under Pending actions."
             case .applied?: message = "Too late to cancel: \(what) has already been applied at Book Corners."
             case .cancelled?: message = "\(what) was already cancelled."
             default: message = "\(what) has already ended: \(action.outcomeMessage ?? "see Pending actions")."

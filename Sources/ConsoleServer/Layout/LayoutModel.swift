@@ -48,6 +48,7 @@ struct LayoutModel: MustacheParent {
         case "freshness": freshness ?? ""
         case "nav": nav
         case "signedIn": signedIn
+        case "liveAfter": liveAfter
         case "version": version
         case "pendingActions": pendingActions
         case "hasPendingActions": hasPendingActions
@@ -84,6 +85,8 @@ struct LayoutModel: MustacheParent {
     var freshness: String?
     let nav: [NavItem]
     let signedIn: Bool
+    /// Where the page's event stream starts ("" when signed out): nothing between the page and its stream is missed.
+    var liveAfter = ""
     let version = ConsoleVersion.current
     let pendingActions: [PendingActionItem]
     let hasPendingActions: Bool
@@ -117,7 +120,7 @@ struct LayoutModel: MustacheParent {
         let cancelURL: String
 
         init(_ action: ModerationAction, target: DecisionTargetName?, now: Date) {
-            canCancel = [.queued, .waiting, .parked].contains(action.state)
+            canCancel = [.queued, .waiting, .parked].contains(action.state) && action.unknownOutcomes == 0
             cancelURL = SiteURL.decisionCancel(action.id ?? 0).path
             switch action.state {
             case .applied, .failed: state = action.state == .failed ? "failed" : "applied"
@@ -227,6 +230,7 @@ struct LayoutModel: MustacheParent {
             summary: summary ?? context.navigationCounts, banner: status?.banner, notice: status?.notice(),
             freshness: status?.freshness, onCall: context.onCall)
         if context.session != nil, let endsAt = context.sessionEndsAt { sessionEnd = (endsAt, Date()) }
+        if context.session != nil, let after = context.liveAfter { liveAfter = String(after) }
         undo = context.flash == nil ? nil : context.undo
     }
 

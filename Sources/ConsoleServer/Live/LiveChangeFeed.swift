@@ -34,7 +34,8 @@ final class LiveChangeFeed: Service, Sendable {
         var subscribers: [UInt64: Subscriber] = [:]
         var nextTicket: UInt64 = 0
         var newest: Int64 = 0
-        var finished = false
+        /// Streams ended (the server is shutting down): none is opened any more.
+        var streamsEnded = false
     }
 
     private let store: ModerationStore
@@ -45,9 +46,14 @@ final class LiveChangeFeed: Service, Sendable {
     private let keptFor: TimeInterval
     private let logger: Logger
     private let state = Mutex(State())
+    /// Set by this service's own graceful shutdown: the poller stops.
+    private let stopping = Atomic<Bool>(false)
+    /// How often an open stream is woken when nothing changed (a stream also checks its session this often).
+    static let heartbeatSeconds: TimeInterval = 15
 
     init(
-        store: ModerationStore, limits: Limits = Limits(), pollInterval: Duration = .milliseconds(200), heartbeat: Duration = .seconds(15),
+        store: ModerationStore, limits: Limits = Limits(), pollInterval: Duration = .milliseconds(200),
+        heartbeat: Duration = .seconds(Int(LiveChangeFeed.heartbeatSeconds)),
         keptFor: TimeInterval = 600, logger: Logger
     ) {
         self.store = store
@@ -68,7 +74,7 @@ final class LiveChangeFeed: Service, Sendable {
     func subscribe(sessionID: String) -> Result<AsyncStream<Wake>, Refusal> {
         let (stream, continuation) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(1))
         let outcome: Result<UInt64, Refusal> = state.withLock { state in
-            guard !state.finished else { return .failure(.shuttingDown) }
+            guard !state.streamsEnded else { return .failure(.shuttingDown) }
             guard state.subscribers.count < limits.total else { return .failure(.tooMany) }
             guard state.subscribers.values.filter({ $0.sessionID == sessionID }).count < limits.perSession else {
                 return .failure(.tooManyForSession)
@@ -97,7 +103,7 @@ final class LiveChangeFeed: Service, Sendable {
             var lastStamp: ChangeStamp?
             var sinceHeartbeat = Duration.zero
             var sincePrune = Duration.seconds(3600)
-            while !Task.isCancelled && !state.withLock({ $0.finished }) {
+            while !Task.isCancelled && !stopping.load(ordering: .relaxed) {
                 try? await Task.sleep(for: pollInterval)
                 sinceHeartbeat += pollInterval
                 sincePrune += pollInterval
@@ -122,15 +128,18 @@ final class LiveChangeFeed: Service, Sendable {
                 }
             }
         } onGracefulShutdown: {
-            self.finishAll()
+            self.stopping.store(true, ordering: .relaxed)
+            self.endStreams()
         }
-        finishAll()
+        endStreams()
     }
 
-    /// Ends every stream (a shutdown does not wait for open pages).
-    func finishAll() {
+    /// Ends every stream and opens no more (a shutdown does not wait for open pages). The
+    /// poller goes on until this service's own shutdown, so that ServiceGroup never sees it
+    /// return early.
+    func endStreams() {
         let continuations = state.withLock { state in
-            state.finished = true
+            state.streamsEnded = true
             return state.subscribers.values.map(\.continuation)
         }
         for continuation in continuations { continuation.finish() }

@@ -30,8 +30,9 @@ struct LiveEventsController {
         case .failure(let refusal):
             // The page's script tries again later; nothing it shows is wrong meanwhile, only not live.
             let text = refusal == .tooManyForSession ? "Too many open pages follow changes for this session." : "Too many open pages follow changes."
+            // 429, not a 5xx: the console is well; this client asks for more than its share.
             return Response(
-                status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30", .cacheControl: "no-store"],
+                status: .tooManyRequests, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["after"].flatMap { Int64($0) }
@@ -45,16 +46,20 @@ struct LiveEventsController {
             try await withGracefulShutdownHandler {
                 // What a reconnecting page missed first, then whatever each wake brings.
                 sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
+                var sessionCheckedAt = Date()
                 for await wake in stream {
+                    // However busy the console, an ended session's stream ends within a heartbeat.
+                    if Date().timeIntervalSince(sessionCheckedAt) >= LiveChangeFeed.heartbeatSeconds || wake == .quiet {
+                        guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
+                        sessionCheckedAt = Date()
+                    }
                     let before = sent
                     sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
-                    if sent == before, wake == .quiet {
-                        guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
-                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
-                    }
+                    if sent == before, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
                 }
             } onGracefulShutdown: {
-                feed.finishAll()
+                // Ends the streams only: the feed itself stops when its own service is told to.
+                feed.endStreams()
             }
             logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)"])
             try await writer.finish(nil)
@@ -69,7 +74,9 @@ struct LiveEventsController {
     /// followed it; otherwise now, saying the page missed changes.
     private func startingPoint(after lastEventID: Int64?) async throws -> (after: Int64, missed: Bool) {
         let newest = try await store.lastLiveChangeID()
-        guard let lastEventID, lastEventID <= newest else { return (newest, false) }
+        guard let lastEventID else { return (newest, false) }
+        // An id the record never gave (a database restored from a backup since): missed, to be safe.
+        guard lastEventID <= newest else { return (newest, true) }
         let oldest = try await store.oldestLiveChangeID() ?? newest + 1
         return lastEventID + 1 >= oldest ? (lastEventID, false) : (newest, true)
     }

@@ -12,6 +12,9 @@ final class RecentHeaders: Sendable {
         let pendingActions: [ModerationAction]
         let pendingActionTargets: [String: DecisionTargetName]
         let navigationCounts: ModerationSummary?
+        /// The change record's newest id when the header was read: a page's stream starts after it,
+        /// so nothing that happens between the page and its stream is missed.
+        let liveAfter: Int64
     }
 
     private struct Copy {

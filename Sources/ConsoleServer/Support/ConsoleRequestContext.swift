@@ -25,6 +25,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     /// The queue counts of the navigation, read from the mirror once per signed-in request, so
     /// every page's header has them (a page that reads the summary itself passes its own).
     var navigationCounts: ModerationSummary?
+    /// Where this page's event stream starts (`RecentHeaders.Header.liveAfter`); nil when signed out.
+    var liveAfter: Int64?
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
     /// The address rate limits, lockouts and the audit log count against: the socket peer,

@@ -176,7 +176,8 @@ extension ModerationStore {
     }
 
     /// Cancels the author's decision `id` before it is sent, with `audit`, in one transaction;
-    /// throws `notCancellable` once a runner has claimed it (or it has ended).
+    /// throws `notCancellable` once a runner has claimed it, once an attempt may have reached
+    /// Book Corners (its outcome unknown: the change may already have been made), or once it ended.
     @discardableResult
     public func cancel(_ id: Int64, actorId: Int, audit: AuditEntry, now: Date) async throws -> ModerationAction {
         try await writer.write { db in
@@ -184,6 +185,7 @@ extension ModerationStore {
                 sql: """
                     UPDATE action SET state = 'cancelled', outcomeMessage = ?, updatedAt = ?, nextAttemptAt = ?
                     WHERE id = ? AND actorId = ? AND state IN (\(Self.sqlList(ModerationAction.State.sources(of: .cancelled))))
+                      AND unknownOutcomes = 0
                     """,
                 arguments: ["Cancelled by \(audit.actorUsername) before it was sent.", now, now, id, actorId])
             guard db.changesCount == 1, let cancelled = try ModerationAction.fetchOne(db, key: id) else {

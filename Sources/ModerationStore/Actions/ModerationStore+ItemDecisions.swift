@@ -12,7 +12,7 @@ extension ModerationStore {
                 db,
                 sql: """
                     SELECT * FROM action WHERE targetKind = ? AND targetKey IN (\(databaseQuestionMarks(count: keys.count)))
-                    AND state NOT IN ('applied', 'conflict', 'failed', 'cancelled') ORDER BY id DESC
+                    AND state NOT IN ('applied', 'conflict', 'failed') AND state != 'cancelled' ORDER BY id DESC
                     """,
                 arguments: StatementArguments([kind.rawValue] + keys))
             var latest: [String: ModerationAction] = [:]

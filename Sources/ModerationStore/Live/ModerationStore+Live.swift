@@ -10,9 +10,12 @@ extension ModerationStore {
         }
     }
 
-    /// The newest change's id (0 when none is kept): where a new stream starts.
+    /// The newest change's id ever given (0 before the first), kept however many were pruned:
+    /// where a new stream starts.
     public func lastLiveChangeID() async throws -> Int64 {
-        try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM liveChange") ?? 0 }
+        try await writer.read { db in
+            try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'liveChange'") ?? 0
+        }
     }
 
     /// The oldest change still kept (nil when none): a reconnection from before it has missed some.

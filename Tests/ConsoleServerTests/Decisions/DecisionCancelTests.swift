@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ModerationStore
 import ModerationVocabulary
 import Sandbox
@@ -57,7 +58,9 @@ struct DecisionCancelTests {
         }
     }
 
-    @Test("a decision a runner is sending has no Cancel, and a Cancel sent anyway is refused in words; someone else's cannot be cancelled")
+    @Test(
+        "a decision a runner is sending, or one an earlier try may have delivered, has no Cancel, and a Cancel sent anyway is refused in words; someone else's cannot be cancelled"
+    )
     func tooLate() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
@@ -75,8 +78,19 @@ struct DecisionCancelTests {
             let answer = try await browser.post("/decisions/\(id)/cancel", form: [("csrf", page.csrfToken ?? "")])
             #expect(try await browser.get(try #require(answer.location)).contains("Too late to cancel: Approve"))
             #expect(try await store.action(id: id)?.state == .sending)
+            // one whose earlier try got no answer: it may have reached Book Corners already
+            var unsure = try await waiting(store, slug: libraries[1].slug, actorId: staffID)
+            unsure.unknownOutcomes = 1
+            let stored = unsure
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in try stored.update(db) }
+            let unsureID = try #require(unsure.id)
+            let panel = try await browser.get("/libraries")
+            #expect(!panel.contains("/decisions/\(unsureID)/cancel"), "no Cancel for a decision that may have gone out")
+            let unsureAnswer = try await browser.post("/decisions/\(unsureID)/cancel", form: [("csrf", panel.csrfToken ?? "")])
+            #expect(try await browser.get(try #require(unsureAnswer.location)).contains("may already have reached Book Corners"))
+            #expect(try await store.action(id: unsureID)?.state == .waiting)
             // someone else's
-            let theirs = try await waiting(store, slug: libraries[1].slug, actorId: staffID + 1_000)
+            let theirs = try await waiting(store, slug: libraries[0].slug + "-x", actorId: staffID + 1_000)
             let refused = try await browser.post("/decisions/\(try #require(theirs.id))/cancel", form: [("csrf", page.csrfToken ?? "")])
             #expect(refused.status == .notFound)
             #expect(try await store.action(id: try #require(theirs.id))?.state == .waiting)

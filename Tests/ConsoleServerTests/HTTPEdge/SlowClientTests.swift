@@ -36,7 +36,9 @@ struct SlowClientTests {
 
             // check
             let closedAfter = try #require(outcome.closedAfter, "still open after 15 s")
-            #expect(closedAfter < .seconds(10), "closed after \(closedAfter), limit 3 s")
+            // Well before the 30-s read deadline: the idle timeout closed it. Under the whole suite's
+            // load on two cores the 3-s timer was seen to fire 7 s late, so the bound leaves room.
+            #expect(closedAfter < .seconds(14), "closed after \(closedAfter), limit 3 s")
             #expect(outcome.received.isEmpty, "no answer to a request that never arrived")
         }
     }
@@ -49,7 +51,9 @@ struct SlowClientTests {
 
             // check
             let closedAfter = try #require(outcome.closedAfter, "still open after 15 s")
-            #expect(closedAfter < .seconds(10), "closed after \(closedAfter), limit 3 s")
+            // Well before the 30-s read deadline: the idle timeout closed it. Under the whole suite's
+            // load on two cores the 3-s timer was seen to fire 7 s late, so the bound leaves room.
+            #expect(closedAfter < .seconds(14), "closed after \(closedAfter), limit 3 s")
         }
     }
 
@@ -78,7 +82,9 @@ struct SlowClientTests {
                 outcome.received.hasPrefix("HTTP/1.1 200"),
                 "answered first: \(outcome.received.prefix(40)) (closed after \(String(describing: outcome.closedAfter)))")
             let closedAfter = try #require(outcome.closedAfter, "still open after 15 s")
-            #expect(closedAfter < .seconds(10), "closed after \(closedAfter), limit 3 s")
+            // Well before the 30-s read deadline: the idle timeout closed it. Under the whole suite's
+            // load on two cores the 3-s timer was seen to fire 7 s late, so the bound leaves room.
+            #expect(closedAfter < .seconds(14), "closed after \(closedAfter), limit 3 s")
         }
     }
 

@@ -82,7 +82,7 @@ struct LiveEventsTests {
         }
     }
 
-    @Test("behind the session: none leads to sign-in; a fifth stream of one session is refused; a reconnect with Last-Event-ID gets what it missed")
+    @Test("behind the session: none leads to sign-in; a fifth stream of one session is refused (429); a reconnect with Last-Event-ID gets what it missed")
     func boundedAndResumable() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             try await browser.signIn()
@@ -96,7 +96,7 @@ struct LiveEventsTests {
             for _ in 0..<4 { open.append(try await EventStreamReader.open(port: port, cookies: browser.cookies)) }
             #expect(open.allSatisfy { $0.status == 200 })
             let fifth = try await EventStreamReader.open(port: port, cookies: browser.cookies)
-            #expect(fifth.status == 503)
+            #expect(fifth.status == 429, "too many for this session, said as such")
             await fifth.close()
             // a change seen, then another while away
             let slugs = try await browser.get("/libraries").html.matches(of: #/formaction="/libraries/([^"/]+)/claim"/#).map { String($0.1) }
@@ -113,6 +113,14 @@ struct LiveEventsTests {
             defer { Task { await resumed.close() } }
             // check: the change made while away comes first, without waiting for a new one
             #expect(try await resumed.first(within: .seconds(2)) { item($0, "library", second) } != nil, "\(resumed.received)")
+            // a page starts its stream where it was made: its frame names the newest change
+            let page = try await again.get("/libraries")
+            #expect(page.contains(#"<body data-live-after="\#(try await store.lastLiveChangeID())">"#))
+            // once the record no longer holds what a page missed, it is told to reload, not left stale
+            try await store.pruneLiveChanges(before: Date().addingTimeInterval(60))
+            let stale = try await EventStreamReader.open(port: port, cookies: again.cookies, lastEventID: seen.event.id)
+            defer { Task { await stale.close() } }
+            #expect(try await stale.first(within: .seconds(2)) { $0.name == "reload" } != nil, "\(stale.received)")
         }
     }
 }

@@ -167,7 +167,7 @@ struct RecentPagesTests {
         var reads = 0
         let read = { () -> RecentHeaders.Header in
             reads += 1
-            return RecentHeaders.Header(pendingActions: [], pendingActionTargets: [:], navigationCounts: nil)
+            return RecentHeaders.Header(pendingActions: [], pendingActionTargets: [:], navigationCounts: nil, liveAfter: 0)
         }
         // act / check
         _ = await headers.header(session: "a", store: store, read: read)

@@ -152,6 +152,8 @@ struct ResponseBytes {
                 continue
             }
             if isHead || status == 204 || status == 304 { return .complete(status: status) }
+            // A stream of server-sent events (`/events`) never ends by design: its head is its answer.
+            if status == 200, headers["content-type"]?.lowercased().hasPrefix("text/event-stream") == true { return .complete(status: status) }
             if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
                 return Self.chunkedBodyEnds(in: bytes, from: bodyStart) ? .complete(status: status) : .incomplete
             }
