@@ -68,7 +68,8 @@ struct SessionWarningBrowserTests {
                     try await browser.click(".session-warning button")
                     // check: it says so instead of pretending
                     var said = ""
-                    for _ in 0..<50 {
+                    // Up to 15 s: under the whole suite's load a clean-clone run saw 5 s not suffice.
+                    for _ in 0..<150 {
                         said = try await browser.execute("var w = document.querySelector('.session-warning'); return w ? w.textContent : '';") as? String ?? ""
                         if said.contains("already ended") { break }
                         try await Task.sleep(for: .milliseconds(100))
