@@ -406,7 +406,7 @@
 // pointer. One stream per visible tab: a hidden tab closes its stream and catches up on return.
 (function () {
   var announce = document.querySelector("[data-live-new]");
-  if (!window.EventSource || (!document.querySelector("[data-item], [data-live-banner]") && !announce)) { return; }
+  if (!window.EventSource || (!document.querySelector("[data-item], [data-live-banner], [data-live-count]") && !announce)) { return; }
   // From the change the page was made at: what happens before its stream opens is not missed.
   var source = null, lastId = document.body.dataset.liveAfter || "", newCount = 0;
 
@@ -452,6 +452,14 @@
     var badge = row.querySelector(".status");
     if (badge && data.status) { badge.textContent = data.status; badge.className = "status status-" + data.status; }
     row.classList.toggle("live-claimed", data.claimedByOther);
+    // The claim badge the page was made with: its words give way to the live note, and it goes
+    // once the claim does (its Take over… would only say there is nothing to take over).
+    var other = row.querySelector(".claim-other");
+    if (other) {
+      other.hidden = !data.claimedByOther;
+      var words = other.querySelector(".claim-text");
+      if (words) { words.hidden = true; }
+    }
     setControls(row, data.waiting, data.claimedByOther);
   }
   function showNew(data) {
@@ -467,6 +475,14 @@
     source = new EventSource("/events" + (lastId ? "?after=" + encodeURIComponent(lastId) : ""));
     source.addEventListener("item", function (event) { lastId = event.lastEventId || lastId; showItem(JSON.parse(event.data)); });
     source.addEventListener("submitted", function (event) { showNew(JSON.parse(event.data)); });
+    // The waiting counts in the navigation and on the dashboard.
+    source.addEventListener("counts", function (event) {
+      var counts = JSON.parse(event.data);
+      document.querySelectorAll("[data-live-count]").forEach(function (count) {
+        var value = counts[count.dataset.liveCount];
+        if (typeof value === "number" && count.textContent !== String(value)) { count.textContent = String(value); }
+      });
+    });
     source.addEventListener("reload", function () {
       var place = announce || document.querySelector("[data-live-banner]");
       if (!place) { return; }
@@ -515,6 +531,15 @@
       if (current) { current.replaceWith(copy); } else { var main = document.querySelector("main"); if (main) { main.insertBefore(copy, main.firstChild); } }
     }
   }
+  // The Pending actions panel as the answer's page has it: the decision just sent is in it.
+  function refreshPanel(page) {
+    var fresh = page.querySelector("details.pending-actions"), mine = document.querySelector("details.pending-actions");
+    if (!fresh) { if (mine) { mine.remove(); } return; }
+    fresh = document.importNode(fresh, true);
+    if (mine) { fresh.open = mine.open || fresh.open; mine.replaceWith(fresh); return; }
+    var main = document.getElementById("main");
+    if (main) { main.parentNode.insertBefore(fresh, main); }
+  }
   function focusNext(row) {
     var rows = Array.prototype.slice.call(document.querySelectorAll("[data-row]"));
     var next = rows.slice(rows.indexOf(row) + 1).find(function (candidate) { return !candidate.classList.contains("live-decided") && !candidate.classList.contains("decided"); });
@@ -543,7 +568,9 @@
       // What became of it (applied, queued, refused, already recorded) is the stream's to say;
       // its buttons stay off until the stream says the row waits again.
       row.classList.remove("live-sending");
-      showFlash(new DOMParser().parseFromString(html, "text/html"), row);
+      var page = new DOMParser().parseFromString(html, "text/html");
+      showFlash(page, row);
+      refreshPanel(page);
       focusNext(row);
     }).catch(function () {
       row.classList.remove("live-sending");

@@ -81,8 +81,9 @@ struct BulkConfirmPage: MustacheParent {
 
     init(
         layout: LayoutModel, decision: String, verb: String, count: Int, items: [Item], heading: String, reason: String, isReject: Bool,
-        key: String, back: String = SiteURL.libraries.path
+        key: String, back: String = SiteURL.libraries.path, draft: BulkDraft = BulkDraft()
     ) {
+        cancelURL = draft.url(returningTo: back)
         buttonLabel = "\(verb) \(CountText.libraries(count))"
         self.back = back
         self.layout = layout
@@ -129,7 +130,8 @@ struct BulkConfirmPage: MustacheParent {
     static func heading(verb: String, count: Int) -> String {
         "\(verb) \(CountText.libraries(count))?"
     }
-    var cancelURL: String { back }
+    /// The list again with the same rows ticked and the same decision and reason: Cancel loses nothing.
+    let cancelURL: String
 
     func child(named key: String) -> Any? {
         switch key {

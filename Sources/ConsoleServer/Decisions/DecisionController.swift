@@ -113,7 +113,7 @@ struct DecisionController {
             return try await record(
                 kind: kind, key: key, wanted: decision.statusWanted, reason: reason, seen: seen, idempotencyKey: idempotencyKey,
                 request: request, context: context, back: SafeRedirect.path(form.back ?? fallback), reportReason: reportReason,
-                queue: kind == .library ? LibraryQueueContext(formValue: form.queue) : nil)
+                queue: ItemQueue(kind: kind, formValue: form.queue))
         }
     }
 
@@ -216,9 +216,7 @@ struct DecisionController {
             let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
             var page = try await LibraryQueueController(store: store, renderer: renderer).listPage(query: ListQuery(query: query), back: back, context: context)
             page.bulkError = error.message
-            page.bulkPreset = form.reasonPreset ?? ""
-            page.bulkDecision = form.decision ?? ""
-            page.bulkReason = form.reason ?? ""
+            page.keep(BulkDraft(form: form))
             return try renderer.render(page, with: "libraries", status: .unprocessableContent)
         }
         let verb = selection.decision == .approve ? "Approve" : "Reject"
@@ -243,7 +241,7 @@ struct DecisionController {
             decision: selection.decision.rawValue, verb: verb, count: selection.items.count, items: items,
             heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString,
-            back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path))
+            back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path), draft: BulkDraft(form: form))
         return try renderer.render(page, with: "bulk-confirm")
     }
 
@@ -271,12 +269,12 @@ struct DecisionController {
     private func record(
         kind: ModerationAction.TargetKind, key: String, wanted: ItemStatus, reason: String, seen: ItemStatus, idempotencyKey: String,
         request: Request, context: ConsoleRequestContext, back: String, reportReason: ReportReason? = nil,
-        queue: LibraryQueueContext? = nil
+        queue: ItemQueue? = nil
     ) async throws -> Response {
-        // A library decided on its page opened from a list: on to the next one of that list.
+        // An item decided on its page opened from a list: on to the next one of that list.
         func destination() async throws -> String {
             guard let queue else { return Self.atRow(kind, key: key, in: back) }
-            return try await LibraryQueueNavigator(store: store).afterDecision(on: key, in: queue, viewer: context.session?.staffId, now: Date())
+            return try await queue.afterDecision(on: key, store: store, viewer: context.session?.staffId, now: Date())
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         var action = makeAction(
@@ -302,6 +300,7 @@ struct DecisionController {
         let message: String
         switch outcome?.state {
         case .applied?, .conflict?, .failed?: message = outcome?.outcomeMessage ?? "Done."
+        case .cancelled?: message = "Your decision was cancelled before it was sent: nothing changed at Book Corners."
         default:
             // The runner's "next try <UTC>" is for the log; the panel says when, in the viewer's terms.
             let why =

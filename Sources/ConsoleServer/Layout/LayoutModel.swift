@@ -16,6 +16,8 @@ struct LayoutModel: MustacheParent {
         let href: String
         let current: Bool
         let count: Int?
+        /// Which queue the count is of (`library`, `report`, `photo`): open pages keep it live; "" for none.
+        var countKind = ""
 
         func child(named key: String) -> Any? {
             switch key {
@@ -24,6 +26,7 @@ struct LayoutModel: MustacheParent {
             case "current": current
             case "hasCount": count != nil
             case "count": count ?? 0
+            case "countKind": countKind
             default: nil
             }
         }
@@ -260,9 +263,10 @@ struct LayoutModel: MustacheParent {
         }
         nav = [
             NavItem(label: "Dashboard", href: SiteURL.dashboard.path, current: active == .dashboard, count: nil),
-            NavItem(label: "Libraries", href: SiteURL.libraries.path, current: active == .libraries, count: summary?.pendingLibrariesCount),
-            NavItem(label: "Reports", href: SiteURL.reports.path, current: active == .reports, count: summary?.openReportsCount),
-            NavItem(label: "Photos", href: SiteURL.photos.path, current: active == .photos, count: summary?.pendingPhotosCount),
+            NavItem(
+                label: "Libraries", href: SiteURL.libraries.path, current: active == .libraries, count: summary?.pendingLibrariesCount, countKind: "library"),
+            NavItem(label: "Reports", href: SiteURL.reports.path, current: active == .reports, count: summary?.openReportsCount, countKind: "report"),
+            NavItem(label: "Photos", href: SiteURL.photos.path, current: active == .photos, count: summary?.pendingPhotosCount, countKind: "photo"),
             NavItem(label: "Audit", href: SiteURL.audit.path, current: active == .audit, count: nil),
             NavItem(label: "Outbox", href: SiteURL.outbox.path, current: active == .outbox, count: nil),
             NavItem(label: "Statistics", href: SiteURL.statistics.path, current: active == .statistics, count: nil),

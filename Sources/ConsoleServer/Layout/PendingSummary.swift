@@ -57,6 +57,7 @@ struct PendingSummary: MustacheParent {
         let held = onTheirWay.filter { $0.state == .parked }.count
         let sendingNow = onTheirWay.count - later.count - held
         let problems = actions.filter { $0.state == .failed || $0.state == .conflict }.count
+        let cancelled = actions.filter { $0.state == .cancelled }.count
         // To the minute, as each row's "sends at" says it.
         let minutes = Dictionary(grouping: later) { ($0.nextAttemptAt.timeIntervalSince1970 / 60).rounded(.down) }.sorted { $0.key < $1.key }
         let groups = minutes.enumerated().map { index, entry in
@@ -70,6 +71,8 @@ struct PendingSummary: MustacheParent {
         if !later.isEmpty { facts.append(("\(later.count) waiting: ", groups)) }
         if held > 0 { facts.append(("\(held) held until \(held == 1 ? "its author signs" : "their authors sign") in again", nil)) }
         if problems > 0 { facts.append(("\(problems) not applied in the last 15 minutes", nil)) }
+        // Listed in the panel too: a line that said nothing about them would read as empty.
+        if cancelled > 0 { facts.append(("\(cancelled) cancelled in the last 15 minutes", nil)) }
         parts = facts.enumerated().map { index, fact in
             Part(
                 separator: index == 0 ? "" : " · ", text: fact.text, isWaiting: fact.groups != nil, count: fact.groups?.count ?? 0,

@@ -46,6 +46,7 @@ struct LiveEventsController {
             try await withGracefulShutdownHandler {
                 // What a reconnecting page missed first, then whatever each wake brings.
                 sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
+                var counts = try await Self.sendCounts(unless: "", to: &writer, store: store)
                 var sessionCheckedAt = Date()
                 for await wake in stream {
                     // However busy the console, an ended session's stream ends within a heartbeat.
@@ -55,7 +56,9 @@ struct LiveEventsController {
                     }
                     let before = sent
                     sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
-                    if sent == before, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                    let countsBefore = counts
+                    counts = try await Self.sendCounts(unless: counts, to: &writer, store: store)
+                    if sent == before, counts == countsBefore, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
                 }
             } onGracefulShutdown: {
                 // Ends the streams only: the feed itself stops when its own service is told to.
@@ -87,6 +90,16 @@ struct LiveEventsController {
         guard let last = changes.last else { return id }
         try await writer.write(ByteBuffer(string: try await events(for: changes, store: store, viewer: viewer)))
         return last.id
+    }
+
+    /// Writes the queue counts the navigation and the dashboard show (`event: counts`) unless
+    /// they are `lastSent`; answers what they are now. A decision, a submission or the mirror's
+    /// read of Book Corners' statistics moves them; a summary not loaded yet sends nothing.
+    private static func sendCounts(unless lastSent: String, to writer: inout any ResponseBodyWriter, store: ModerationStore) async throws -> String {
+        guard let summary = try await store.mirrorSummary() else { return lastSent }
+        let counts = "{\"library\":\(summary.pendingLibraries),\"photo\":\(summary.pendingPhotos),\"report\":\(summary.openReports)}"
+        if counts != lastSent { try await writer.write(ByteBuffer(string: "event: counts\ndata: \(counts)\n\n")) }
+        return counts
     }
 
     /// One event per item changed (the latest state of each), with the id of the newest change

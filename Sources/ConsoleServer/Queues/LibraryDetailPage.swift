@@ -58,50 +58,6 @@ struct LibraryDetailPage: MustacheParent {
         }
     }
 
-    /// The list this page was opened from, and its neighbours there.
-    struct QueueLinks: MustacheParent {
-        /// "pending libraries, oldest first".
-        let label: String
-        let listURL: String
-        let previousURL: String
-        let hasPrevious: Bool
-        let nextURL: String
-        let hasNext: Bool
-        /// What the decision forms send back as `queue`, so a decision leads to the next one.
-        let formValue: String
-        /// This page, with the list it was opened from.
-        let hereURL: String
-
-        init(queue: LibraryQueueContext, previous: String?, next: String?, here: String) {
-            let status = queue.filter.status == .all ? "all" : queue.filter.status.rawValue
-            let filtered = queue.filter.text != nil || queue.filter.country != nil || queue.filter.source != nil
-            label = "\(status) libraries\(filtered ? " (filtered)" : ""), \(queue.order.label.lowercased())"
-            listURL = queue.listPath
-            previousURL = previous ?? ""
-            hasPrevious = previous != nil
-            nextURL = next ?? ""
-            hasNext = next != nil
-            formValue = queue.formValue
-            hereURL = here
-        }
-
-        static let none = QueueLinks(queue: LibraryQueueContext(ListQuery(query: nil)), previous: nil, next: nil, here: SiteURL.libraries.path)
-
-        func child(named key: String) -> Any? {
-            switch key {
-            case "label": label
-            case "listURL": listURL
-            case "previousURL": previousURL
-            case "hasPrevious": hasPrevious
-            case "nextURL": nextURL
-            case "hasNext": hasNext
-            case "formValue": formValue
-            case "hereURL": hereURL
-            default: nil
-            }
-        }
-    }
-
     let layout: LayoutModel
     let loaded: Bool
     let name: String

@@ -11,7 +11,7 @@ struct LibraryListPage: MustacheParent {
     let text: String
     let country: String
     let source: String
-    let rows: [LibraryRow]
+    private(set) var rows: [LibraryRow]
     let hasRows: Bool
     /// Whether any row can be selected: bulk decisions are for waiting libraries only.
     let hasWaitingRows: Bool
@@ -52,6 +52,18 @@ struct LibraryListPage: MustacheParent {
         self.rows = rows
         hasRows = !rows.isEmpty
         hasWaitingRows = rows.contains { $0.isWaiting }
+    }
+
+    /// Shows the bulk form as the moderator left it: the same waiting rows ticked, the same
+    /// decision and reason (after a review's Cancel, or a refusal).
+    mutating func keep(_ draft: BulkDraft) {
+        let ticked = Set(draft.slugs)
+        for index in rows.indices where rows[index].isWaiting && ticked.contains(rows[index].slug) {
+            rows[index].isSelected = true
+        }
+        bulkDecision = draft.decision
+        bulkPreset = draft.preset
+        bulkReason = draft.reason
     }
 
     func child(named key: String) -> Any? {

@@ -17,8 +17,11 @@ struct LibraryQueueController {
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
-        return try await renderer.render(try listPage(query: ListQuery(request), back: back, context: context), with: "libraries")
+        // A bulk draft in the address ticks its rows once; the list's forms return without it.
+        let back = SafeRedirect.path(request.uri.path + (BulkDraft.removed(from: request.uri.query).map { "?" + $0 } ?? ""))
+        var page = try await listPage(query: ListQuery(request), back: back, context: context)
+        page.keep(BulkDraft(query: request.uri.query))
+        return try renderer.render(page, with: "libraries")
     }
 
     /// The list for `query`; `back` is its own address (where its forms return). Also what a
@@ -138,7 +141,7 @@ struct LibraryQueueController {
             page.decided = DecidedNote(status: ItemStatus(current), entry: entry, mirroredReason: library.rejectionReason, now: now)
         }
         let neighbours = try await LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
-        page.queue = LibraryDetailPage.QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
+        page.queue = QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
         return page
     }
 }

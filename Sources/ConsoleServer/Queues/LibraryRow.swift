@@ -38,6 +38,8 @@ struct LibraryRow: MustacheParent {
     private(set) var queued = QueuedDecisionNote.none
     /// Who decided a decided row, when and why.
     var decidedNote = DecidedNote.none
+    /// Ticked for the bulk form when the list is shown again with what the moderator had ticked.
+    var isSelected = false
 
     init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
         slug = library.slug
@@ -100,6 +102,7 @@ struct LibraryRow: MustacheParent {
         case "queued": queued
         case "isQueued": queued.isShown
         case "decidedNote": decidedNote
+        case "isSelected": isSelected
         default: nil
         }
     }

@@ -110,7 +110,8 @@ struct ReportDetailPage: MustacheParent {
     let decisionKey = UUID().uuidString
     /// Decisions come back here: the flash and its Undo show on this page.
     let back: String
-    let listURL: String
+    /// Where this page leads: back to its list, previous, next.
+    var queue: QueueLinks
     var claim = ClaimBadge.hidden
     /// A decision on the report waiting to be sent: shown instead of the decision forms.
     var queued = QueuedDecisionNote.none
@@ -155,7 +156,7 @@ struct ReportDetailPage: MustacheParent {
         noteURL = SiteURL.reportNote(report.id).path
         decideURL = SiteURL.reportDecide(report.id).path
         back = SiteURL.report(report.id).path
-        listURL = SiteURL.reports.path
+        queue = QueueLinks(queue: ReportQueueContext(ListQuery(query: nil)), previous: nil, next: nil, here: back)
         mark = isOpen ? QueueStandingMark(.reports, createdAt: report.createdAt, targets: targets, now: now) : .none
     }
 
@@ -199,7 +200,7 @@ struct ReportDetailPage: MustacheParent {
         case "decideURL": decideURL
         case "decisionKey": decisionKey
         case "back": back
-        case "listURL": listURL
+        case "queue": queue
         case "claim": claim
         case "queued": queued
         case "isQueued": queued.isShown

@@ -21,11 +21,11 @@ struct ReportQueueController {
 
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let id = try reportID(context)
-        return try await renderer.render(try detailPage(id: id, context: context), with: "report-detail")
+        return try await renderer.render(try detailPage(id: id, queue: ReportQueueContext(ListQuery(request)), context: context), with: "report-detail")
     }
 
-    /// The page of report `id`; an unknown report is a 404, as the backend's would be.
-    private func detailPage(id: Int, context: ConsoleRequestContext) async throws -> ReportDetailPage {
+    /// The page of report `id` as opened from `queue`; an unknown report is a 404, as the backend's would be.
+    private func detailPage(id: Int, queue: ReportQueueContext, context: ConsoleRequestContext) async throws -> ReportDetailPage {
         var status = PageStatus()
         let summary = try await MirrorPageData.summary(store, status: &status)
         guard let report = try await store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
@@ -37,6 +37,8 @@ struct ReportQueueController {
             report: report, library: try await store.mirroredLibrary(slug: report.librarySlug),
             others: try await store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
             notes: try await store.reportNotes(reportId: report.id), targets: try await store.queueTargets(), now: now)
+        let neighbours = try await ReportQueueNavigator(store: store).neighbours(of: report, in: queue, viewer: context.session?.staffId, now: now)
+        page.queue = QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: queue.detailPath(id: report.id))
         let target = ItemClaim.Target(kind: .report, key: String(report.id))
         if let action = try await store.unfinishedDecisions(kind: .report, keys: [target.key])[target.key] {
             page.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)
@@ -66,7 +68,7 @@ struct ReportQueueController {
             try await store.addReportNote(
                 ReportNote(reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date()), audit: withText)
         } catch let problem as ReportNote.Problem {
-            var page = try await detailPage(id: id, context: context)
+            var page = try await detailPage(id: id, queue: ReportQueueContext(ListQuery(query: nil)), context: context)
             page.noteText = typed
             page.noteProblem = problem.description
             return try renderer.render(page, with: "report-detail", status: .unprocessableContent).response(from: request, context: context)
@@ -82,15 +84,13 @@ struct ReportQueueController {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         let query = ListQuery(request)
-        let statusFilter = query.choice("status", default: ReportStatusFilter.open)
-        let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
+        let queue = ReportQueueContext(query)
+        let (statusFilter, reason, order) = (queue.status, queue.reason, queue.order)
         var status = PageStatus()
         let summary = try await MirrorPageData.summary(store, status: &status)
-        let reportStatus = ReportStatus(rawValue: statusFilter.rawValue)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .open)
-        let order = query.chosenOrder ?? standardOrder
         let (rows, total) = try await store.mirroredReportPage(
-            status: reportStatus, reason: reason, order: order, limit: query.page.size,
+            status: queue.mirrorStatus, reason: reason, order: order, limit: query.page.size,
             offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
         if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
@@ -113,6 +113,7 @@ struct ReportQueueController {
                 + ReportReason.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == reason) },
             rows: rows.map { report in
                 var row = ReportRow(report, targets: targets, now: now)
+                row.reportURL = queue.detailPath(id: report.id)
                 let target = ItemClaim.Target(kind: .report, key: String(report.id))
                 if let action = queued[target.key] {
                     row.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)

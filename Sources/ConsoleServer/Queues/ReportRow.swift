@@ -26,7 +26,8 @@ struct ReportRow: MustacheParent {
     let decisionKey = UUID().uuidString
     let libraryURL: String
     /// The report's own page.
-    let reportURL: String
+    /// The report's page, with the list it was opened from (for previous and next).
+    var reportURL: String
     let decideURL: String
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden

@@ -206,6 +206,26 @@ extension ModerationStore {
         }
     }
 
+    /// The reports just before and just after `report` in `order` among those in `status` (all
+    /// when `nil`) for `reason` (any when `nil`), at most `limit` each, nearest first: where a
+    /// report's "previous" and "next" lead. As for libraries, `report` itself need not match.
+    public func mirroredReports(
+        around report: MirrorReport, status: ReportStatus?, reason: ReportReason?, order: QueueOrder, limit: Int
+    ) async throws -> (before: [MirrorReport], after: [MirrorReport]) {
+        try await writer.read { db in
+            var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.id != report.id)
+            if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
+            if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
+            let created = MirrorReport.Columns.createdAt
+            let id = MirrorReport.Columns.id
+            let earlier = created < report.createdAt || (created == report.createdAt && id < report.id)
+            let later = created > report.createdAt || (created == report.createdAt && id > report.id)
+            let newer = try request.filter(later).order(created, id).limit(limit).fetchAll(db)
+            let older = try request.filter(earlier).order(created.desc, id.desc).limit(limit).fetchAll(db)
+            return order == .oldest ? (older, newer) : (newer, older)
+        }
+    }
+
     /// The libraries named by `slugs` that match `query` but for its status.
     public func mirroredLibraries(slugs: [String], matching query: MirrorLibraryQuery) async throws -> [MirrorLibrary] {
         guard !slugs.isEmpty else { return [] }

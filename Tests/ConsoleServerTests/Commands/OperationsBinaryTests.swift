@@ -120,16 +120,20 @@ struct OperationsBinaryTests {
                 let slug = try #require(((list?["items"] as? [[String: Any]]) ?? []).first?["slug"] as? String)
                 let decided = try await RawForms.approve(slug: slug, base: base, session: session)
                 #expect(decided.status == 303)
-                // The PATCH is on its way (held by the slow backend) when the signal comes.
-                let deadline = Date().addingTimeInterval(20)
+                // The PATCH is on its way (held by the slow backend) when the signal comes. Under the
+                // whole suite's load on two cores the runner may take a while to reach it: poll, and
+                // stop with a named failure rather than signal a console that has not got there.
+                let deadline = Date().addingTimeInterval(90)
                 while await proxy.arrived(.patch, "/api/v1/libraries/moderation/\(slug)") == 0, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }
+                try #require(await proxy.arrived(.patch, "/api/v1/libraries/moderation/\(slug)") == 1, "the PATCH reached the backend")
                 // And so is a second staff member's sign-in.
                 async let signingIn = RawForms.signIn(base: base, login: "maria", password: SeedAccounts.demoStaffPassword)
                 while await proxy.arrived(.post, "/api/v1/auth/login") < 2, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }
+                try #require(await proxy.arrived(.post, "/api/v1/auth/login") == 2, "the second sign-in reached the backend")
                 let signalled = Date()
                 console.signal(SIGTERM)
 

@@ -48,7 +48,6 @@ struct BulkWorkTests {
                     ("item", "sunrise-paris|pending|Sunrise Library Box"), ("item", "sunrise-lyon|pending|Sunrise Library Box"),
                 ])
             let fields = confirm.hiddenFields(ofFormPostingTo: "/libraries/bulk/confirm")
-            let done = try await browser.post("/libraries/bulk/confirm", form: fields)
             // check
             #expect(list.contains(#"name="reason""#) && list.contains("<textarea"), "a reason of one's own, beside the presets")
             #expect(confirm.status == .ok, "\(confirm)")
@@ -58,9 +57,26 @@ struct BulkWorkTests {
             #expect(confirm.contains(PageModels.escapedHostile), "the typed reason, escaped")
             #expect(!confirm.contains("<script>alert"))
             #expect(fields.contains { $0 == ("back", back) }, "\(fields)")
+            // Cancel returns to the list as it was, the same rows ticked, the decision and reason kept
+            let cancelURL = Page.unescaped(try #require(confirm.html.firstMatch(of: #/<a href="([^"]*)" data-key="cancel">/#).map { String($0.1) }))
+            #expect(cancelURL.hasPrefix(back + "&bulk_item=sunrise-paris&bulk_item=sunrise-lyon&bulk_decision=reject&bulk_reason="), "\(cancelURL)")
+            #expect(cancelURL.hasSuffix("#library-sunrise-paris"), "the list opens at the first ticked row")
+            // (Cancel is followed before confirming: once confirmed, the rows wait for Book Corners and offer no box.)
+            let cancelled = try await browser.get(String(cancelURL.prefix { $0 != "#" }))
+            let done = try await browser.post("/libraries/bulk/confirm", form: fields)
+            for slug in ["sunrise-paris", "sunrise-lyon"] {
+                #expect(
+                    cancelled.contains(#"value="\#(slug)|pending|Sunrise Library Box" aria-label="Select Sunrise Library Box" checked>"#),
+                    "\(slug) still ticked")
+            }
+            #expect(cancelled.contains(#"<option value="reject" selected>Reject</option>"#))
             #expect(
-                confirm.contains(#"<a href="\#(back.replacingOccurrences(of: "&", with: "&amp;"))" data-key="cancel">Cancel</a>"#),
-                "Cancel returns to the list as it was")
+                cancelled.contains(
+                    #"placeholder="or your own reason">"# + "Both are the same box, already on the map as \(PageModels.escapedHostile)</textarea>"),
+                "the reason as typed")
+            #expect(
+                cancelled.contains(#"<input type="hidden" name="back" value="\#(back.replacingOccurrences(of: "&", with: "&amp;"))">"#),
+                "its forms return without the draft")
             #expect(done.status == .seeOther)
             #expect(done.location == back, "the same filters, order and page after the decision")
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))

@@ -193,16 +193,16 @@ enum PageModels {
                     layout: layout("Dashboard", active: .dashboard, summary: summary), summary: DashboardPage.Counts(summary),
                     queues: [
                         DashboardPage.Queue(
-                            title: "Libraries", href: "/libraries", total: 17,
+                            title: "Libraries", kind: .library, href: "/libraries", total: 17,
                             items: [
                                 .init(
-                                    label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
+                                    item: .init(kind: .library, key: "slug"), label: hostile, detail: hostile, href: "/libraries/slug", age: "3 d ago",
                                     mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-3 * 86_400), targets: .defaults, now: now)),
                                 .init(
-                                    label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
+                                    item: .init(kind: .library, key: "near"), label: "Near", detail: "", href: "/libraries/near", age: "40 h ago",
                                     mark: QueueStandingMark(.libraries, createdAt: now.addingTimeInterval(-40 * 3_600), targets: .defaults, now: now)),
                             ]),
-                        DashboardPage.Queue(title: "Photos", href: "/photos", total: nil, items: []),
+                        DashboardPage.Queue(title: "Photos", kind: .photo, href: "/photos", total: nil, items: []),
                     ],
                     backendState: "ok", backendStatus: "Book Corners is answering normally.",
                     outside: OutsideChanges(
@@ -237,7 +237,7 @@ enum PageModels {
                         targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
-                    page.queue = LibraryDetailPage.QueueLinks(
+                    page.queue = QueueLinks(
                         queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
                     // The rejection form sent back: too long, what was typed kept.
                     page.rejection = RejectionFormState(
@@ -272,6 +272,9 @@ enum PageModels {
                         notes: [ReportNote(reportId: report.id, authorId: 4, authorUsername: hostile, text: hostile, writtenAt: now.addingTimeInterval(-600))],
                         targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .report, key: String(report.id))
+                    let queue = ReportQueueContext(ListQuery(query: "status=open&reason=missing&order=newest"))
+                    page.queue = QueueLinks(
+                        queue: queue, previous: queue.detailPath(id: 6), next: queue.detailPath(id: 8), here: queue.detailPath(id: report.id))
                     page.noteText = hostile
                     page.noteProblem = ReportNote.Problem.tooLong.description
                     return page
@@ -531,12 +534,12 @@ struct PageSnapshotTests {
             html.range(of: #"<nav aria-label="Main">"#).flatMap { start in
                 html.range(of: "</nav>", range: start.upperBound..<html.endIndex).map { String(html[start.upperBound..<$0.lowerBound]) }
             })
-        #expect(nav.contains(#"Libraries <span class="count">17</span>"#))
-        #expect(nav.contains(#"Reports <span class="count">7</span>"#))
+        #expect(nav.contains(#"Libraries <span class="count" data-live-count="library">17</span>"#))
+        #expect(nav.contains(#"Reports <span class="count" data-live-count="report">7</span>"#))
         for label in ["Dashboard", "Audit", "Outbox", "Statistics"] {
             #expect(nav.contains(">\(label)</a>"), "\(label) has no badge")
         }
-        #expect(!nav.contains(#"<span class="count">3</span>"#))
+        #expect(!nav.contains(#">3</span>"#))
         #expect(html.contains("Reject 3 libraries"), "the page's own count is still there")
     }
 

@@ -34,4 +34,12 @@ struct PendingSummaryTests {
                 == "2 decisions on the way to Book Corners · 1 waiting: 1 at 20:00 UTC · 1 held until its author signs in again")
         #expect(PendingSummary([], now: now).parts.isEmpty)
     }
+
+    @Test("decisions cancelled or not applied lately are said, never a blank line above a list of them")
+    func cancelledAndRefused() {
+        #expect(PendingSummary([action(.cancelled), action(.cancelled)], now: now).text == "2 cancelled in the last 15 minutes")
+        #expect(
+            PendingSummary([action(.waiting, sendsIn: 30), action(.failed), action(.cancelled)], now: now).text
+                == "1 waiting: 1 at 20:00 UTC · 1 not applied in the last 15 minutes · 1 cancelled in the last 15 minutes")
+    }
 }

@@ -177,4 +177,50 @@ struct TriageTests {
         }
     }
 
+    @Test(
+        "a report's page has previous and next in its list; a decision on it opens the next report of that list, with its Undo; the last leads back to the list"
+    )
+    func reportNextAfterDecision() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: the three oldest open reports, opened from the list oldest first
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let oldest = try await store.oldestMirroredReports(status: .open, count: 3).map(\.id)
+            try #require(oldest.count == 3)
+            let list = try await browser.get("/reports?status=open&order=oldest")
+            let firstURL = try #require(list.linkTargets.first { $0.hasPrefix("/reports/\(oldest[0])?") })
+            let first = try await browser.get(firstURL)
+            let second = try await browser.get("/reports/\(oldest[1])?status=open")
+            let key = try #require(first.field("key", after: #"data-key="list""#))
+            let queue = Page.unescaped(try #require(first.field("queue", after: #"data-key="list""#)))
+            // act
+            let decided = try await browser.post(
+                "/reports/\(oldest[0])/decide",
+                form: [
+                    ("csrf", first.csrfToken ?? ""), ("key", key), ("queue", queue), ("seen", "open"), ("decision", "resolve"),
+                    ("back", "/reports/\(oldest[0])"),
+                ])
+            let next = try await browser.get(try #require(decided.location))
+            // check
+            #expect(firstURL == "/reports/\(oldest[0])?status=open", "the list's rows open their report in the list")
+            #expect(queue == "status=open")
+            #expect(first.linkTargets.contains("/reports?status=open"), "back to the same list")
+            #expect(first.linkTargets.contains("/reports/\(oldest[1])?status=open"), "next")
+            #expect(!first.contains(#"data-key="previous""#), "the oldest has nothing before it")
+            #expect(second.linkTargets.contains("/reports/\(oldest[0])?status=open"), "previous")
+            #expect(decided.status == .seeOther)
+            #expect(decided.location == "/reports/\(oldest[1])?status=open", "on to the next report")
+            #expect(next.contains("resolved. Undo") || next.contains("flash-undo"), "the outcome and its Undo on top of the next report")
+            // newest first, the oldest open report (oldest[1], now that oldest[0] is resolved) is the last
+            let lastPage = try await browser.get("/reports/\(oldest[1])?status=open&order=newest")
+            #expect(lastPage.contains("Last in this list"))
+            let fromLast = try await browser.post(
+                "/reports/\(oldest[1])/decide",
+                form: [
+                    ("csrf", lastPage.csrfToken ?? ""), ("key", try #require(lastPage.field("key", after: #"data-key="list""#))),
+                    ("queue", "status=open&order=newest"), ("seen", "open"), ("decision", "dismiss"),
+                ])
+            #expect(fromLast.location == "/reports?status=open&order=newest")
+        }
+    }
 }

@@ -1,0 +1,70 @@
+import BookCornersAPI
+import Foundation
+
+/// What the library list's bulk form held — the ticked libraries, the decision and the reason —
+/// carried back to the list when its review is cancelled or refused, so that nothing ticked or
+/// typed is lost. It travels in the list's address (`bulk_item=…`), which works without
+/// JavaScript and survives a reload.
+struct BulkDraft: Equatable, Sendable {
+    /// The parameter names the draft uses; a list's own address (where its forms return) drops them.
+    static let parameterPrefix = "bulk_"
+    private static let maxReasonLength = 2_000
+
+    var slugs: [String] = []
+    var decision = ""
+    var preset = ""
+    var reason = ""
+
+    init(slugs: [String] = [], decision: String = "", preset: String = "", reason: String = "") {
+        self.slugs = Array(slugs.prefix(BulkSelectionForm.maxItems))
+        self.decision = decision
+        self.preset = preset
+        self.reason = String(reason.prefix(Self.maxReasonLength))
+    }
+
+    /// The draft a list's query string carries, bounded as the bulk form is.
+    init(query: String?) {
+        var slugs: [String] = []
+        var decision = "", preset = "", reason = ""
+        for (name, value) in FormQuery.parameters(query) {
+            switch name {
+            case "bulk_item": slugs.append(value)
+            case "bulk_decision": decision = value
+            case "bulk_preset": preset = value
+            case "bulk_reason": reason = value
+            default: continue
+            }
+        }
+        self.init(slugs: slugs, decision: decision, preset: preset, reason: reason)
+    }
+
+    /// The draft of a bulk form as it was sent (its rows as `slug|status|name`).
+    init(form: BulkSelectionForm) {
+        self.init(
+            slugs: (form.item?.values ?? []).compactMap(BulkItem.init(field:)).map(\.slug), decision: form.decision ?? "",
+            preset: form.reasonPreset ?? "", reason: form.reason ?? "")
+    }
+
+    var isEmpty: Bool { slugs.isEmpty && decision.isEmpty && preset.isEmpty && reason.isEmpty }
+
+    /// `back` (a list's safe path and query) with the draft added, and the first ticked row as
+    /// its fragment so the list opens where the moderator was.
+    func url(returningTo back: String) -> String {
+        let path = String(back.prefix { $0 != "#" })
+        var parameters = slugs.map { ("bulk_item", $0) }
+        for (name, value) in [("bulk_decision", decision), ("bulk_preset", preset), ("bulk_reason", reason)] where !value.isEmpty {
+            parameters.append((name, value))
+        }
+        guard !parameters.isEmpty else { return path }
+        let query = parameters.map { "\($0)=\(SiteURL.encoded($1))" }.joined(separator: "&")
+        let fragment = slugs.first.map { "#library-\(SiteURL.encoded($0))" } ?? ""
+        return path + (path.contains("?") ? "&" : "?") + query + fragment
+    }
+
+    /// `query` without the draft's parameters: where a list's forms return once the draft is used.
+    static func removed(from query: String?) -> String? {
+        guard let query else { return nil }
+        let kept = query.split(separator: "&").filter { !$0.hasPrefix(parameterPrefix) }.joined(separator: "&")
+        return kept.isEmpty ? nil : kept
+    }
+}

@@ -1,0 +1,49 @@
+import ModerationStore
+import ModerationVocabulary
+
+/// The reports list a moderator is working through: its status, reason and order. Like
+/// `LibraryQueueContext`, it travels in the address of each report's page opened from the
+/// list and in its decision forms, so previous, next and the report after a decision keep it.
+struct ReportQueueContext: Equatable {
+    var status: ReportStatusFilter
+    var reason: ReportReason?
+    var order: QueueOrder
+    /// Whether the address named an order other than the status's usual one.
+    var orderIsChosen: Bool
+    var pageSize: Int
+
+    init(_ query: ListQuery) {
+        status = query.choice("status", default: ReportStatusFilter.open)
+        reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
+        let standard = QueueOrder.standard(listsWaitingItems: status == .open)
+        order = query.chosenOrder ?? standard
+        orderIsChosen = order != standard
+        pageSize = query.page.size
+    }
+
+    /// The context a form sent back (`queue=<query string>`); `nil` when it sent none.
+    init?(formValue: String?) {
+        guard let formValue else { return nil }
+        self.init(ListQuery(query: String(formValue.prefix(1000))))
+    }
+
+    /// The list's filters as query items, the order only when chosen; empty ones drop out.
+    var filterItems: [(name: String, value: String?)] {
+        [
+            ("status", status.rawValue), ("reason", reason?.rawValue), ("order", orderIsChosen ? order.rawValue : nil),
+            ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)),
+        ]
+    }
+
+    /// What the mirror filters by: `nil` for every status.
+    var mirrorStatus: ReportStatus? { ReportStatus(rawValue: status.rawValue) }
+
+    /// The query string a page's forms carry (`status=open&reason=damaged`).
+    var formValue: String { String(listPath.drop { $0 != "?" }.dropFirst()) }
+
+    /// The list itself, first page.
+    var listPath: String { SiteURL.reports.path(query: filterItems) }
+
+    /// A report's page opened from this list.
+    func detailPath(id: Int) -> String { SiteURL.report(id).path(query: filterItems) }
+}
