@@ -22,8 +22,9 @@ public final class WebDriver: @unchecked Sendable {
         http = HTTPClient(eventLoopGroupProvider: .singleton)
     }
 
-    /// Starts a headless browser session with a 1280×900 window.
-    public func start() async throws {
+    /// Starts a headless browser session with a 1280×900 window; with `javaScript` false the
+    /// pages' own scripts do not run (the WebDriver's `execute` still does, for the checks).
+    public func start(javaScript: Bool = true) async throws {
         for _ in 0..<100 {
             if (try? await send("GET", "/status")) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -32,8 +33,9 @@ public final class WebDriver: @unchecked Sendable {
             "capabilities": [
                 "alwaysMatch": [
                     "goog:chromeOptions": [
-                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]
-                    ]
+                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"],
+                        "prefs": ["profile.managed_default_content_settings.javascript": javaScript ? 1 : 2],
+                    ] as [String: Any]
                 ]
             ]
         ]

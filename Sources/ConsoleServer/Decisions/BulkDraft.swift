@@ -31,7 +31,7 @@ struct BulkDraft: Equatable, Sendable {
             case "bulk_item": slugs.append(value)
             case "bulk_decision": decision = value
             case "bulk_preset": preset = value
-            case "bulk_reason": reason = value
+            case "bulk_reason": reason = Self.unwrapped(value)
             default: continue
             }
         }
@@ -45,20 +45,33 @@ struct BulkDraft: Equatable, Sendable {
             preset: form.reasonPreset ?? "", reason: form.reason ?? "")
     }
 
-    var isEmpty: Bool { slugs.isEmpty && decision.isEmpty && preset.isEmpty && reason.isEmpty }
-
     /// `back` (a list's safe path and query) with the draft added, and the first ticked row as
     /// its fragment so the list opens where the moderator was.
     func url(returningTo back: String) -> String {
         let path = String(back.prefix { $0 != "#" })
         var parameters = slugs.map { ("bulk_item", $0) }
-        for (name, value) in [("bulk_decision", decision), ("bulk_preset", preset), ("bulk_reason", reason)] where !value.isEmpty {
+        for (name, value) in [("bulk_decision", decision), ("bulk_preset", preset), ("bulk_reason", Self.wrapped(reason))] where !value.isEmpty {
             parameters.append((name, value))
         }
         guard !parameters.isEmpty else { return path }
         let query = parameters.map { "\($0)=\(SiteURL.encoded($1))" }.joined(separator: "&")
         let fragment = slugs.first.map { "#library-\(SiteURL.encoded($0))" } ?? ""
         return path + (path.contains("?") ? "&" : "?") + query + fragment
+    }
+
+    /// The reason as base64url: typed line breaks (CR LF from a browser) would be control
+    /// characters in the address, which the console refuses in any request target.
+    private static func wrapped(_ reason: String) -> String {
+        Data(reason.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The reason a `wrapped` value carries; "" for one that is not base64url of UTF-8 text.
+    private static func unwrapped(_ value: String) -> String {
+        var base64 = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8) else { return "" }
+        return text
     }
 
     /// `query` without the draft's parameters: where a list's forms return once the draft is used.

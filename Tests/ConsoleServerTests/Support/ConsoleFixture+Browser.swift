@@ -9,6 +9,7 @@ extension ConsoleFixture {
     /// A console on a loopback port against a fresh sandbox, its mirror filled, and a started
     /// headless Chromium (quit afterwards, whatever happens); `body` gets the console's origin.
     static func withBrowser(
+        javaScript: Bool = true,
         _ body: @escaping @Sendable (_ browser: WebDriver, _ console: String, SandboxFixture, TemporaryDirectory) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
@@ -21,7 +22,7 @@ extension ConsoleFixture {
                 let console = "http://127.0.0.1:\(try #require(client.port))"
                 let browser = try WebDriver()
                 do {
-                    try await browser.start()
+                    try await browser.start(javaScript: javaScript)
                     try await body(browser, console, sandbox, directory)
                 } catch {
                     await browser.quit()
