@@ -38,6 +38,8 @@ struct LiveBrowserTests {
                     let source = try await staff.source(containing: "data-item=\"library:")
                     let slug = try #require(source.firstMatch(of: #/data-item="library:([^"]+)"/#).map { String($0.1) })
                     _ = try await staff.execute("window.notReloaded = true; return true;")
+                    let countScript = "return document.querySelector('nav [data-live-count=library]').textContent;"
+                    let countBefore = try #require(Int(try await staff.execute(countScript) as? String ?? ""), "the navigation's count")
                     let row = "tr[data-item=\"library:\(slug)\"]"
                     // act 1: maria claims it from her list
                     try await maria.click("\(row) button[formaction$=\"/claim\"]")
@@ -64,6 +66,11 @@ struct LiveBrowserTests {
                     let shown = decidedAfter == nil ? String(try await staff.source().suffix(3000)) : ""
                     #expect(decidedAfter != nil, "the decision showed on staff's list: \(shown)")
                     #expect(try await staff.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+                    // check 2b: once Book Corners has it, the navigation counts one fewer waiting
+                    let countAfter = try await waitFor(staff, within: .seconds(15)) {
+                        try await staff.execute(countScript) as? String == String(countBefore - 1)
+                    }
+                    #expect(countAfter != nil, "the navigation's count followed the decision")
                     // act 3: staff opens another library's page; maria claims it from her list
                     let other = try #require(source.matches(of: #/data-item="library:([^"]+)"/#).map { String($0.1) }.first { $0 != slug })
                     try await staff.go(console + "/libraries/\(other)")

@@ -65,6 +65,30 @@ struct LiveEventsTests {
         }
     }
 
+    @Test("the waiting counts the navigation shows come first on a stream, then again when a decision moves them")
+    func countsFollowDecisions() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            // setup: the count the page was made with
+            try await browser.signIn()
+            let list = try await browser.get("/libraries")
+            let shown = try #require(
+                list.html.firstMatch(of: #/data-live-count="library">(\d+)</#).flatMap { Int($0.1) }, "the navigation's library count is marked")
+            let stream = try await EventStreamReader.open(port: try port(browser), cookies: browser.cookies)
+            defer { Task { await stream.close() } }
+            let first = try #require(try await stream.first(within: .seconds(2)) { $0.name == "counts" }, "\(stream.received)")
+            #expect(first.event.data.contains(#""library":\#(shown),"#), "the same count as the page: \(first.event.data)")
+            // act: a waiting library approved from the list, as its one-click button sends it
+            let slug = try firstClaimableLibrary(list)
+            let detail = try await browser.get("/libraries/\(slug)")
+            let key = try #require(detail.field("key", after: "/libraries/\(slug)/decide"))
+            _ = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
+            // check: once Book Corners has it, one fewer waits, said without a reload
+            let fewer = try await stream.first(within: .seconds(15)) { $0.name == "counts" && $0.data.contains(#""library":\#(shown - 1),"#) }
+            #expect(fewer != nil, "the count went down by one: \(stream.received.filter { $0.name == "counts" })")
+        }
+    }
+
     @Test("a claim written through another connection to the same database file (as a second console process would) reaches the stream")
     func anotherProcessesChange() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
