@@ -42,35 +42,56 @@ struct LiveEventsController {
             var sent = start.after
             // A page that reconnects quickly tries again within 2 s.
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n" + (start.missed ? "event: reload\ndata: {}\n\n" : "")))
-            // A shutdown ends every stream at once: open pages must not hold the server's grace period.
-            try await withGracefulShutdownHandler {
-                // What a reconnecting page missed first, then whatever each wake brings.
-                sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
-                var counts = try await Self.sendCounts(unless: "", to: &writer, store: store)
-                var sessionCheckedAt = Date()
-                for await wake in stream {
-                    // However busy the console, an ended session's stream ends within a heartbeat.
-                    if Date().timeIntervalSince(sessionCheckedAt) >= LiveChangeFeed.heartbeatSeconds || wake == .quiet {
-                        guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
-                        sessionCheckedAt = Date()
-                    }
-                    let before = sent
-                    sent = try await Self.send(after: sent, to: &writer, store: store, viewer: viewer)
-                    let countsBefore = counts
-                    counts = try await Self.sendCounts(unless: counts, to: &writer, store: store)
-                    if sent == before, counts == countsBefore, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+            // A page that goes away (its tab closed, or it moved on) frees its stream at once, not
+            // at the next heartbeat's failed write: someone stepping through pages would
+            // otherwise meet the limit of streams per session. The request's own body is not read.
+            let closedByPage: Bool
+            do {
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    try await Self.follow(
+                        stream, from: &sent, to: &writer, store: store, sessions: sessions, feed: feed, viewer: viewer, sessionID: sessionID)
                 }
-            } onGracefulShutdown: {
-                // Ends the streams only: the feed itself stops when its own service is told to.
-                feed.endStreams()
+                closedByPage = false
+            } catch is CancellationError {
+                closedByPage = true
             }
-            logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)"])
-            try await writer.finish(nil)
+            logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)", "closedByPage": "\(closedByPage)"])
+            if !closedByPage { try await writer.finish(nil) }
         }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", HTTPField.Name("X-Accel-Buffering")!: "no"],
             body: body)
+    }
+
+    /// Writes what a stream's page must hear until the stream ends (a shutdown, or the
+    /// session's end): what it missed, the counts, then whatever each wake brings.
+    private static func follow(
+        _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore,
+        sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String
+    ) async throws {
+        // A shutdown ends every stream at once: open pages must not hold the server's grace period.
+        try await withGracefulShutdownHandler {
+            // What a reconnecting page missed first, then whatever each wake brings.
+            sent = try await send(after: sent, to: &writer, store: store, viewer: viewer)
+            var counts = try await sendCounts(unless: "", to: &writer, store: store)
+            var sessionCheckedAt = Date()
+            for await wake in stream {
+                // However busy the console, an ended session's stream ends within a heartbeat.
+                if Date().timeIntervalSince(sessionCheckedAt) >= LiveChangeFeed.heartbeatSeconds || wake == .quiet {
+                    guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
+                    sessionCheckedAt = Date()
+                }
+                let before = sent
+                sent = try await send(after: sent, to: &writer, store: store, viewer: viewer)
+                let countsBefore = counts
+                counts = try await sendCounts(unless: counts, to: &writer, store: store)
+                if sent == before, counts == countsBefore, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+            }
+        } onGracefulShutdown: {
+            // Ends the streams only: the feed itself stops when its own service is told to.
+            feed.endStreams()
+        }
     }
 
     /// Where a stream begins: after the page's last event when the record still holds what
