@@ -171,6 +171,19 @@ struct MirrorStoreTests {
         }
     }
 
+    @Test("what an open page is told of an item starts from its latest decision, found by index rather than a scan of every decision")
+    func latestDecisionUsesAnIndex() async throws {
+        try await withStore { _ in
+            let plan = try DatabaseQueue(path: path).read { db in
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN SELECT * FROM action WHERE targetKind = 'library' AND targetKey = 'corner' ORDER BY id DESC LIMIT 1"
+                ).map { $0["detail"] as String? ?? "" }.joined(separator: "; ")
+            }
+            #expect(plan.contains("action_target_latest"), "\(plan)")
+            #expect(!plan.contains("TEMP B-TREE") && !plan.contains("SCAN action"), "\(plan)")
+        }
+    }
+
     @Test("page counts and newest-first pages of present rows read an index of present rows: no row lookups, no scan, no sort")
     func pageCountsReadOnlyPresentRowIndexes() async throws {
         try await withStore { _ in

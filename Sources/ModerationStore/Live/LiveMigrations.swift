@@ -41,5 +41,10 @@ enum LiveMigrations {
                         """)
             }
         }
+        // What an open page is told of an item starts from its latest decision: found by
+        // index, not by reading every decision ever recorded.
+        migrator.registerMigration("v33-live-latest-decision") { db in
+            try db.execute(sql: "CREATE INDEX action_target_latest ON action(targetKind, targetKey, id)")
+        }
     }
 }
