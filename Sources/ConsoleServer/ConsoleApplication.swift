@@ -150,7 +150,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(
             store: store, limits: .init(perSession: configuration.liveStreamsPerSession, total: configuration.liveStreams), logger: logger),
-        backendMetrics: backendMetrics, logger: logger)
+        sendSchedule: SendSchedule(limits: budget.limits), backendMetrics: backendMetrics, logger: logger)
 }
 
 /// The one budget of backend calls every console process on the database shares: the configured
@@ -211,7 +211,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
         middleware: SessionMiddleware(
             sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
             store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
-            headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil))
+            headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil, schedule: dependencies.sendSchedule))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(

@@ -30,6 +30,8 @@ struct ConsoleDependencies: Sendable {
     let handoffs: HandoffService
     /// Tells open pages' event streams that items changed (any process's writes).
     let live: LiveChangeFeed
+    /// When the decisions on their way should reach Book Corners, by the budget's own arithmetic.
+    let sendSchedule: SendSchedule
     /// Every backend call, counted for `/metrics` and remembered for `/readyz`.
     let backendMetrics: BackendCallMetrics
     let logger: Logger

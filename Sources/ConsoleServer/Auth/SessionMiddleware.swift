@@ -17,6 +17,8 @@ struct SessionMiddleware: RouterMiddleware {
     let forwardClientAddress: Bool
     /// The header's reads, kept per session while the database is unchanged; `nil` reads them on every request.
     let headers: RecentHeaders?
+    /// Gives each decision waiting its turn in the Pending actions panel its expected send time.
+    let schedule: SendSchedule
     /// Keeps the address or the decision form of a request whose session has just expired.
     var unsent: UnsentWork { UnsentWork(store: store) }
 
@@ -47,7 +49,8 @@ struct SessionMiddleware: RouterMiddleware {
             context.staff.set(id: session.staffId, username: session.username)
             let logger = context.logger
             let readHeader = { () async throws -> RecentHeaders.Header in
-                let pending = try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+                let pending = try await schedule.shown(
+                    try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60)), store: store, now: Date())
                 // Counts the store cannot read leave the navigation without badges, never the page without content.
                 var counts: ModerationSummary?
                 do {

@@ -141,6 +141,7 @@ struct LayoutModel: MustacheParent {
                 case .cancelled: "Cancelled"
                 case .parked: "Held"
                 case .waiting: "Waiting"
+                case .queued where action.nextAttemptAt > now: "Waiting"
                 case .queued, .sending: "Sending"
                 }
             verb = Self.verb(kind: action.targetKind, wanted: action.statusWanted)
@@ -160,7 +161,7 @@ struct LayoutModel: MustacheParent {
             switch action.state {
             case .applied, .failed, .conflict, .cancelled: when = TimeText.age(of: action.updatedAt, now: now)
             case .parked: when = "sends once you are signed in"
-            case .waiting where action.nextAttemptAt > now:
+            case .waiting where action.nextAttemptAt > now, .queued where action.nextAttemptAt > now:
                 when = "\(triedBefore ? "next try" : "sends") \(Self.relative(action.nextAttemptAt, now: now))"
             case .queued, .sending, .waiting: when = "sending now"
             }

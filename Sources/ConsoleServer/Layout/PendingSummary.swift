@@ -53,7 +53,8 @@ struct PendingSummary: MustacheParent {
 
     init(_ actions: [ModerationAction], now: Date) {
         let onTheirWay = actions.filter { !$0.state.isFinal }
-        let later = onTheirWay.filter { $0.state == .waiting && $0.nextAttemptAt > now }
+        // Queued ones past this window's sends wait too (their time is the expected one, see `SendSchedule`).
+        let later = onTheirWay.filter { ($0.state == .waiting || $0.state == .queued) && $0.nextAttemptAt > now }
         let held = onTheirWay.filter { $0.state == .parked }.count
         let sendingNow = onTheirWay.count - later.count - held
         let problems = actions.filter { $0.state == .failed || $0.state == .conflict }.count

@@ -45,6 +45,15 @@ extension ModerationStore {
         try await writer.read { db in try ModerationAction.fetchOne(db, key: id) }
     }
 
+    /// Every decision not yet at its end (queued, waiting, being sent or held for its author),
+    /// in the order runners take them: what the expected send times are worked out from.
+    public func unfinishedActions() async throws -> [ModerationAction] {
+        try await writer.read { db in
+            try ModerationAction.fetchAll(
+                db, sql: "SELECT * FROM action WHERE state IN ('queued', 'waiting', 'sending', 'parked') ORDER BY nextAttemptAt, id")
+        }
+    }
+
     /// Actions a runner may claim now: due and waiting their turn, or `sending` with an
     /// expired lease (the runner that held it died). This only reads; `claim` decides.
     public func dueActions(now: Date, limit: Int = 50) async throws -> [ModerationAction] {
