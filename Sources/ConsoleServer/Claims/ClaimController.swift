@@ -119,7 +119,8 @@ struct ClaimController {
         return (session, ItemClaim.Target(kind: kind, key: key))
     }
 
-    /// Where to return: the form's page, else the item's own page or its queue.
+    /// Where to return: the form's page, else the item's own page or its queue; on a list, at
+    /// the item's row (without script the browser would otherwise open the list at its top).
     private func back(_ form: ClaimForm, _ target: ItemClaim.Target) -> String {
         let fallback =
             switch target.kind {
@@ -127,7 +128,7 @@ struct ClaimController {
             case .report: SiteURL.reports.path
             case .photo: SiteURL.photos.path
             }
-        return SafeRedirect.path(form.back ?? fallback)
+        return DecisionController.atRow(target.kind, key: target.key, in: SafeRedirect.path(form.back ?? fallback))
     }
 
     private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) async -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import ModerationStore
 import ModerationVocabulary
 
 /// Puts rows the viewer just decided back where they stood on a list page, so a decision
@@ -32,5 +33,16 @@ enum DecidedRows {
             return afterStart && beforeEnd
         }
         return (page + kept).sorted { precedes(key($0), key($1)) }
+    }
+
+    /// The viewer's own decisions on items of `kind` recent enough to show in place, by item key
+    /// (the latest per item): the rows a list keeps after they left it.
+    static func recentDecisions(
+        _ store: ModerationStore, kind: ModerationAction.TargetKind, viewer: Int?, now: Date
+    ) async throws -> [String: ModerationAction] {
+        guard let viewer else { return [:] }
+        let actions = try await store.recentDecisions(actorId: viewer, kind: kind, since: now.addingTimeInterval(-3600))
+            .filter { RowOutcome.isRecent($0, now: now) }
+        return Dictionary(actions.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -36,7 +36,7 @@ struct LibraryQueueController {
             queue.mirrorQuery, order: queue.order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
         let now = Date()
-        let decisions = try await recentDecisions(viewer: context.session?.staffId, now: now)
+        let decisions = try await DecidedRows.recentDecisions(store, kind: .library, viewer: context.session?.staffId, now: now)
         // Rows the viewer just decided out of this list stay where they were, with their outcome.
         let onPage = Set(pageRows.map(\.slug))
         let decidedAway = try await store.mirroredLibraries(
@@ -88,13 +88,6 @@ struct LibraryQueueController {
     }
 
     /// The viewer's decisions on libraries that still count as just made, by slug.
-    private func recentDecisions(viewer: Int?, now: Date) async throws -> [String: ModerationAction] {
-        guard let viewer else { return [:] }
-        let actions = try await store.recentDecisions(actorId: viewer, kind: .library, since: now.addingTimeInterval(-3600))
-            .filter { RowOutcome.isRecent($0, now: now) }
-        return Dictionary(actions.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
-    }
-
     @Sendable func detail(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
         // Only slug characters: anything else cannot be a library.
         guard let slug = SiteURL.Route.library.value(in: context.parameters), ItemReference.isSlug(slug) else { throw ConsoleError.notFound }

@@ -31,13 +31,22 @@ struct PhotoQueueController {
         let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .pending)
         let order = query.chosenOrder ?? standardOrder
-        let (photos, total) = try await store.mirroredPhotoPage(
+        let (pagePhotos, total) = try await store.mirroredPhotoPage(
             status: photoStatus, order: order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
+        // Photos the viewer just decided out of this list stay where they were, decided.
+        let decisions = try await DecidedRows.recentDecisions(store, kind: .photo, viewer: context.session?.staffId, now: Date())
+        let onPage = Set(pagePhotos.map { String($0.id) })
+        let decidedAway = try await store.mirroredPhotos(
+            ids: decisions.values.filter { !onPage.contains($0.targetKey) && statusFilter.rawValue == $0.statusSeen.rawValue }
+                .compactMap { Int($0.targetKey) })
+        let photos = DecidedRows.merge(
+            page: pagePhotos, decided: decidedAway, order: order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
+            key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
         let currentPhotos = try await store.mirroredPhotoURLs(libraryIDs: Set(photos.map(\.libraryId)))
         if statusFilter == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
-        for photo in photos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
-        if !photos.isEmpty { status.showsMirroredRows() }
+        for photo in pagePhotos { status.mirrored(confirmedAt: photo.lastConfirmedAt) }
+        if !pagePhotos.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
         let targets = try await store.queueTargets()

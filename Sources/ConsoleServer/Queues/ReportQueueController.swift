@@ -89,13 +89,23 @@ struct ReportQueueController {
         var status = PageStatus()
         let summary = try await MirrorPageData.summary(store, status: &status)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .open)
-        let (rows, total) = try await store.mirroredReportPage(
+        let (pageRows, total) = try await store.mirroredReportPage(
             status: queue.mirrorStatus, reason: reason, order: order, limit: query.page.size,
             offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)
+        // Reports the viewer just decided out of this list stay where they were, decided (and a
+        // form sent without script comes back to its row, not to a list without it).
+        let decisions = try await DecidedRows.recentDecisions(store, kind: .report, viewer: context.session?.staffId, now: Date())
+        let onPage = Set(pageRows.map { String($0.id) })
+        let decidedAway = try await store.mirroredReports(
+            ids: decisions.values.filter { !onPage.contains($0.targetKey) && statusFilter.rawValue == $0.statusSeen.rawValue }
+                .compactMap { Int($0.targetKey) }, reason: reason)
+        let rows = DecidedRows.merge(
+            page: pageRows, decided: decidedAway, order: order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
+            key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
         if statusFilter == .open { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
-        for row in rows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
-        if !rows.isEmpty { status.showsMirroredRows() }
+        for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
+        if !pageRows.isEmpty { status.showsMirroredRows() }
         let now = Date()
         let filters: [(String, String?)] = [
             ("status", statusFilter.rawValue), ("reason", reason?.rawValue), ("order", order == standardOrder ? nil : order.rawValue),

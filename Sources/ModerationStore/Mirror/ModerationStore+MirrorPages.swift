@@ -226,6 +226,24 @@ extension ModerationStore {
         }
     }
 
+    /// The present reports with these ids (a list shows the ones its viewer just decided in place).
+    public func mirroredReports(ids: [Int], reason: ReportReason?) async throws -> [MirrorReport] {
+        guard !ids.isEmpty else { return [] }
+        return try await writer.read { db in
+            var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil && ids.contains(MirrorReport.Columns.id))
+            if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
+            return try request.fetchAll(db)
+        }
+    }
+
+    /// The present community photos with these ids (as for reports).
+    public func mirroredPhotos(ids: [Int]) async throws -> [MirrorPhoto] {
+        guard !ids.isEmpty else { return [] }
+        return try await writer.read { db in
+            try MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil && ids.contains(MirrorPhoto.Columns.id)).fetchAll(db)
+        }
+    }
+
     /// The libraries named by `slugs` that match `query` but for its status.
     public func mirroredLibraries(slugs: [String], matching query: MirrorLibraryQuery) async throws -> [MirrorLibrary] {
         guard !slugs.isEmpty else { return [] }

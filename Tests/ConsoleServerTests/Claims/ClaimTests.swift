@@ -29,7 +29,12 @@ struct ClaimTests {
     private func claim(_ browser: Browser, _ path: String, back: String) async throws {
         let csrf = try await browser.get(back).csrfToken ?? ""
         let answer = try await browser.post(path, form: [("csrf", csrf), ("back", back)])
-        #expect(answer.status == .seeOther && answer.location == back, "\(answer)")
+        // Back to the page the form was on; on a list, at the item's row.
+        let parts = path.split(separator: "/").map(String.init)
+        let list = "/" + parts[0]
+        let kind = ["libraries": "library", "reports": "report", "photos": "photo"][parts[0]] ?? parts[0]
+        let onList = back == list || back.hasPrefix(list + "?")
+        #expect(answer.status == .seeOther && answer.location == back + (onList ? "#\(kind)-\(parts[1])" : ""), "\(answer)")
     }
 
     @Test("staff claims a library: maria's list and detail page say who and how long; her decision asks first, then ends the claim")
@@ -195,7 +200,7 @@ struct ClaimTests {
             #expect(try await store.auditEntries().allSatisfy { $0.action != "claim.takeOver" }, "nothing audited before confirming")
             let taken = try await maria.post("/reports/\(id)/take-over", form: ask.hiddenFields(ofFormPostingTo: "/reports/\(id)/take-over"))
             // check: the take-over happened, is audited, and staff's view names maria
-            #expect(taken.status == .seeOther && taken.location == "/reports")
+            #expect(taken.status == .seeOther && taken.location == "/reports#report-\(id)", "back to the report's row on the list")
             let entry = try #require(try await store.auditEntries().first { $0.action == "claim.takeOver" })
             #expect(entry.actorUsername == "maria" && entry.targetKind == "report" && entry.targetId == id)
             #expect(entry.statusBefore == "reviewed by staff" && entry.statusAfter == "reviewed by maria")

@@ -17,6 +17,16 @@ struct NoScriptBrowserTests {
     func everyFlowWithoutScript() async throws {
         try await ConsoleFixture.withBrowser(javaScript: false) { browser, console, _, directory in
             let tour = FormTour(browser: browser, console: console)
+            /// Whether the element `id` is on the page, within the window, the page scrolled away from its top.
+            func box(_ id: String) async throws -> [Double] {
+                try await browser.execute(
+                    "var e = document.getElementById(arguments[0]); if (!e) return []; var r = e.getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY];",
+                    arguments: [id]) as? [Double] ?? []
+            }
+            func rowInSight(_ id: String) async throws -> Bool {
+                let box = try await box(id)
+                return box.count == 4 && box[0] >= -2 && box[0] < box[2] && box[3] > 0
+            }
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             try await browser.signInAsStaff(console: console)
 
@@ -40,12 +50,20 @@ struct NoScriptBrowserTests {
             // check 1: back at the row, which is in sight and says what became of it
             let landed = try await browser.currentURL()
             #expect(landed.hasSuffix(list + "#\(row)"), "returned to the row: \(landed)")
-            let inSight =
-                try await browser.execute(
-                    "var r = document.getElementById(arguments[0]).getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight, window.scrollY];",
-                    arguments: [row]) as? [Double] ?? []
-            #expect(inSight.count == 4 && inSight[0] >= 0 && inSight[1] <= inSight[2] + 1 && inSight[3] > 0, "the row is in sight, not the top: \(inSight)")
+            #expect(try await rowInSight(row), "the row is in sight, not the top of the list")
             #expect(FormTour.flash(of: approved).contains("pprov"), "\(FormTour.flash(of: approved))")
+
+            // act 1b: a claim from far down the list comes back to its row too
+            let claimable =
+                try await browser.execute(
+                    "return Array.from(document.querySelectorAll('tr[data-item] button.claim-button')).map(function (b) { return b.closest('tr').id; });")
+                as? [String] ?? []
+            let claimRow = try #require(claimable.dropFirst(12).first, "\(claimable.count) rows to claim")
+            _ = try await browser.execute("document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); return true;", arguments: [claimRow])
+            try await tour.send("#\(claimRow) button.claim-button", to: .libraryClaim, showing: "You are reviewing")
+            #expect(try await browser.currentURL().hasSuffix("#\(claimRow)"), "back at the claimed row")
+            let claimedBox = try await box(claimRow)
+            #expect(try await rowInSight(claimRow), "the claimed row is in sight: \(claimedBox)")
 
             // act 2: bulk review of two rows with a reason, then Cancel
             let boxes =
@@ -80,6 +98,7 @@ struct NoScriptBrowserTests {
             let resolved = try await tour.send(
                 "#report-\(reports[0]) button[name=decision][value=resolve]", to: .reportDecide, showing: "class=\"flash\"")
             #expect(try await browser.currentURL().hasSuffix("/reports#report-\(reports[0])"), "back at the report's row")
+            #expect(try await rowInSight("report-\(reports[0])"), "the decided report stays in the list, in sight")
             #expect(FormTour.flash(of: resolved).contains("resolved"), "\(FormTour.flash(of: resolved))")
             try await tour.open("/reports/\(reports[1])?status=open", showing: "report-choice")
             try await tour.send("form.report-choice:has(input[name=decision][value=dismiss]) button", to: .reportDecide, showing: "class=\"flash\"")
@@ -92,6 +111,8 @@ struct NoScriptBrowserTests {
             try await tour.send(
                 "form.row-actions[action='/photos/\(photo)/decide'] button[value=approve]", to: .photoDecide, showing: "class=\"flash\"")
             #expect(try await browser.currentURL().hasSuffix("/photos#photo-\(photo)"), "back at the photo's card")
+            let photoBox = try await box("photo-\(photo)")
+            #expect(try await rowInSight("photo-\(photo)"), "the decided photo stays in the list, in sight: \(photoBox)")
 
             // act 5: a decision waiting for Book Corners' limits, cancelled from the panel
             let staff = try #require(try await store.staffMember(username: "staff"))

@@ -87,8 +87,9 @@ struct ReportPageTests {
             let row = list.item(containing: "/reports/\(Self.reportID)/decide")
             let dashboard = try await browser.get("/")
             // check
-            #expect(row.contains(#"data-open="/reports/\#(Self.reportID)""#), "\(row.prefix(400))")
-            #expect(row.contains(#"<h2><a href="/reports/\#(Self.reportID)">"#))
+            // The report's page, opened in the list it was opened from (for previous and next).
+            #expect(row.contains(#"data-open="/reports/\#(Self.reportID)?status=all&amp;page_size=50""#), "\(row.prefix(400))")
+            #expect(row.contains(#"<h2><a href="/reports/\#(Self.reportID)?status=all&amp;page_size=50">"#))
             let reportLinks = dashboard.html.matches(of: #/href="/reports/(\d+)"/#).count
             #expect(reportLinks > 0, "the dashboard's waiting reports open their pages")
         }
