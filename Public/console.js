@@ -447,7 +447,16 @@
     var row = rowFor(data.kind, data.key);
     if (!row) { return; }
     var note = row.querySelector("[data-live-note]");
-    if (note) { note.textContent = data.note || data.claim; note.hidden = !(data.note || data.claim); }
+    if (note) {
+      note.textContent = data.note || data.claim;
+      note.hidden = !(data.note || data.claim);
+      // A claim shown here counts down, and goes when it runs out (see tickClaims).
+      if (!data.note && data.claimedByOther && data.claimEndsAt) {
+        note.dataset.claimEnds = data.claimEndsAt;
+        note.dataset.claimHolder = data.claimHolder;
+        window.setTimeout(tickClaims, 0);
+      } else { delete note.dataset.claimEnds; delete note.dataset.claimHolder; }
+    }
     row.classList.toggle("live-decided", !data.waiting);
     var badge = row.querySelector(".status");
     if (badge && data.status) { badge.textContent = data.status; badge.className = "status status-" + data.status; }
@@ -462,6 +471,37 @@
     }
     setControls(row, data.waiting, data.claimedByOther);
   }
+  // Claims run out without anyone doing anything: every 20 s, each claim on the page says how
+  // long it has left, and one that has run out goes, its row's buttons applying again.
+  var claimTimer = null;
+  function tickClaims() {
+    var now = Date.now(), soonest = Infinity;
+    if (claimTimer) { window.clearTimeout(claimTimer); claimTimer = null; }
+    document.querySelectorAll("[data-claim-ends]").forEach(function (element) {
+      var ends = Date.parse(element.dataset.claimEnds);
+      if (!ends) { return; }
+      var left = Math.ceil((ends - now) / 60000);
+      if (left > 0) {
+        soonest = Math.min(soonest, ends);
+        var words = left + " min left";
+        if (element.hasAttribute("data-live-note")) { element.textContent = element.dataset.claimHolder + " is reviewing · " + words; }
+        var span = element.querySelector(".claim-left");
+        if (span) { span.textContent = words; }
+        return;
+      }
+      delete element.dataset.claimEnds;
+      element.hidden = true;
+      var row = element.closest("[data-item]");
+      if (row && !row.classList.contains("live-decided")) {
+        row.classList.remove("live-claimed");
+        row.querySelectorAll(ONE_CLICK).forEach(restore);
+      }
+    });
+    // The next claim to run out goes the moment it does, not up to 20 s later.
+    if (soonest - now < 20000) { claimTimer = window.setTimeout(tickClaims, Math.max(0, soonest - now) + 200); }
+  }
+  window.setInterval(tickClaims, 20000);
+  tickClaims();
   function showNew(data) {
     if (!announce || announce.dataset.liveNew !== data.kind) { return; }
     newCount += data.count;
@@ -524,7 +564,13 @@
   function showFlash(page, row) {
     var flash = page.querySelector(".flash");
     var note = row.querySelector("[data-live-note]");
-    if (note && flash) { note.textContent = flash.childNodes[0] ? flash.childNodes[0].textContent.trim() : flash.textContent.trim(); note.hidden = false; }
+    if (note && flash) {
+      // The row says it in a few words (its first sentence); the message above says it all.
+      var said = (flash.childNodes[0] ? flash.childNodes[0].textContent : flash.textContent).trim();
+      var first = said.split(/(?<=[.:])\s/)[0];
+      note.textContent = first.length > 90 ? first.slice(0, 88) + "…" : first;
+      note.hidden = false;
+    }
     var current = document.querySelector(".flash");
     if (flash) {
       var copy = document.importNode(flash, true);

@@ -15,6 +15,8 @@ struct ClaimBadge: Sendable, MustacheParent {
     let holder: String
     /// "8 min left".
     let timeLeft: String
+    /// When the claim runs out (ISO 8601), "" without one: an open page counts down and clears it.
+    let endsISO: String
     /// Inside another form (a library list row sits in the bulk form): buttons use `formaction`.
     let insideForm: Bool
     let claimURL: String
@@ -30,6 +32,7 @@ struct ClaimBadge: Sendable, MustacheParent {
         isShown = claim != nil || canClaim
         holder = claim?.holderUsername ?? ""
         timeLeft = claim.map { "\($0.minutesLeft(at: now)) min left" } ?? ""
+        endsISO = claim.map { TimeText.iso($0.expiresAt) } ?? ""
         self.insideForm = insideForm
         claimURL = SiteURL.claim(target).path
         releaseURL = SiteURL.claimRelease(target).path
@@ -47,6 +50,7 @@ struct ClaimBadge: Sendable, MustacheParent {
         canClaim = false
         holder = ""
         timeLeft = ""
+        endsISO = ""
         insideForm = false
         claimURL = ""
         releaseURL = ""
@@ -62,6 +66,7 @@ struct ClaimBadge: Sendable, MustacheParent {
         case "canClaim": canClaim
         case "holder": holder
         case "timeLeft": timeLeft
+        case "endsISO": endsISO
         case "insideForm": insideForm
         case "claimURL": claimURL
         case "releaseURL": releaseURL

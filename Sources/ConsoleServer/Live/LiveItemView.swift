@@ -15,6 +15,9 @@ struct LiveItemView: Encodable, Equatable {
     /// Someone else's claim, in words; empty when there is none (or it is the viewer's).
     let claim: String
     let claimedByOther: Bool
+    /// Who holds that claim and when it runs out (ISO 8601): the page counts down and clears it; "" without one.
+    let claimHolder: String
+    let claimEndsAt: String
     /// Its status as the mirror has it ("pending" until Book Corners confirmed a decision); "" when not mirrored.
     let status: String
 
@@ -39,9 +42,13 @@ struct LiveItemView: Encodable, Equatable {
         if let held = item.claim, held.holderId != viewerId, waiting {
             claim = "\(held.holderUsername) is reviewing · \(held.minutesLeft(at: now)) min left"
             claimedByOther = true
+            claimHolder = held.holderUsername
+            claimEndsAt = TimeText.iso(held.expiresAt)
         } else {
             claim = ""
             claimedByOther = false
+            claimHolder = ""
+            claimEndsAt = ""
         }
     }
 

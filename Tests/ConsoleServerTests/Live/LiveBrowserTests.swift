@@ -1,4 +1,5 @@
 import Foundation
+import ModerationStore
 import Sandbox
 import TestSupport
 import Testing
@@ -127,6 +128,34 @@ struct LiveBrowserTests {
             }
             #expect(focused != nil, "the next row has the focus")
             #expect(try await browser.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+        }
+    }
+
+    @Test("a colleague's claim that runs out with nobody doing anything goes from the open list, and the row's Approve applies again")
+    func claimRunsOut() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            // setup: staff on the pending list
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries")
+            let source = try await browser.source(containing: "name=\"quick\"")
+            let slug = try #require(source.firstMatch(of: #/formaction="/libraries/([^"/]+)/decide" name="quick"/#).map { String($0.1) })
+            let row = "tr[data-item=\"library:\(slug)\"]"
+            // act: maria's claim of 6 s, written as her console would write it
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            _ = try await store.claim(.init(kind: .library, key: slug), holderId: 999_002, holderUsername: "maria", now: Date(), duration: 6)
+            // check: shown, the one-click Approve off; then gone once it ran out, Approve on again
+            let noteScript = "var n = document.querySelector('\(row) [data-live-note]'); return n && !n.hidden ? n.textContent : '';"
+            let shown = try await waitFor(browser, within: .seconds(3)) {
+                (try await browser.execute(noteScript) as? String ?? "").hasPrefix("maria is reviewing")
+            }
+            #expect(shown != nil, "the claim showed")
+            #expect(try await browser.execute("return document.querySelector('\(row) button[name=quick]').disabled;") as? Bool == true)
+            let gone = try await waitFor(browser, within: .seconds(12)) {
+                let note = try await browser.execute(noteScript) as? String
+                let disabled = try await browser.execute("return document.querySelector('\(row) button[name=quick]').disabled;") as? Bool
+                return note == "" && disabled == false
+            }
+            #expect(gone != nil, "the claim went when it ran out, and Approve applies again")
         }
     }
 
