@@ -43,17 +43,22 @@ struct DashboardPage: MustacheParent {
 
     struct Queue: MustacheParent {
         struct Item: MustacheParent {
-            /// `library:<slug>`, `report:<id>`: what open dashboards follow.
-            let item: String
+            /// The item, for what open dashboards follow (`library:<slug>`, `report:<id>`).
+            let target: ItemClaim.Target
+            var item: String { "\(target.kind.rawValue):\(target.key)" }
             let label: String
             let detail: String
             let href: String
             let age: String
             /// Overdue or near its queue's target (On call: alerts).
             var mark = QueueStandingMark.none
+            /// Someone else's claim or a decision on its way, as the lists say it; "" for none.
+            var note = ""
+            /// When that claim runs out (ISO 8601), for the page to count down; "" for none.
+            var claimEnds = ""
 
             init(item: ItemClaim.Target, label: String, detail: String, href: String, age: String, mark: QueueStandingMark = .none) {
-                self.item = "\(item.kind.rawValue):\(item.key)"
+                target = item
                 self.label = label
                 self.detail = detail
                 self.href = href
@@ -69,6 +74,9 @@ struct DashboardPage: MustacheParent {
                 case "href": href
                 case "age": age
                 case "mark": mark
+                case "note": note
+                case "hasNote": !note.isEmpty
+                case "claimEnds": claimEnds
                 default: nil
                 }
             }
@@ -81,7 +89,7 @@ struct DashboardPage: MustacheParent {
         // Never nil: a nil would send the template looking for `total` further up the context.
         let total: Int
         let hasTotal: Bool
-        let items: [Item]
+        var items: [Item]
         /// Empty because the queue is empty, or because nothing is mirrored yet: never "Nothing
         /// waiting" before the first read.
         let nothingWaiting: Bool
@@ -115,7 +123,7 @@ struct DashboardPage: MustacheParent {
 
     let layout: LayoutModel
     let summary: Counts?
-    let queues: [Queue]
+    var queues: [Queue]
     /// `ok`, `down` (silent past the grace period) or `loading` (nothing mirrored yet): the dot's colour.
     let backendState: String
     let backendStatus: String

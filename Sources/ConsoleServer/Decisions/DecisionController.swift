@@ -93,7 +93,17 @@ struct DecisionController {
         }
         switch intent {
         case .quickApproval(let seen, let listKey):
-            // A list row's one-click approval, sent with the list's bulk form.
+            // A list row's one-click approval, sent with the list's bulk form. A possible
+            // duplicate has none on the list (its row offers Compare…): one sent anyway is not
+            // recorded, and the library's page shows the candidates beside it.
+            if let library = try await store.mirroredLibrary(slug: key), try await !store.idsWithDuplicates(among: [library]).isEmpty,
+                let session = context.session
+            {
+                try await sessions.flash(
+                    "Not approved: \(LibraryText.nameInCity(library.name, city: library.city)) may be a duplicate. Compare it with the libraries beside it, then decide here.",
+                    sessionID: session.id)
+                return .redirect(to: SiteURL.library(key).path + "#compare", type: .normal)
+            }
             return try await record(
                 kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: ItemStatus(seen),
                 idempotencyKey: "\(listKey)-\(key)", request: request, context: context,

@@ -292,6 +292,26 @@ struct DecisionTests {
         }
     }
 
+    @Test("a possible duplicate's row has no one-click Approve, and one sent anyway is not recorded: its page opens at the candidates")
+    func duplicateNotApprovedInOneClick() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            try await browser.signIn()
+            let list = try await browser.get("/libraries?page_size=50")
+            // A row offering Compare… in place of Approve.
+            let slug = try #require(
+                list.html.firstMatch(of: #/href="/libraries/([^"?#]+)[^"]*#compare" class="button small" data-key="approve"/#).map { String($0.1) },
+                "the list has a possible duplicate")
+            let answer = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries?page_size=50"), ("quick", "pending")])
+            #expect(answer.location == "/libraries/\(slug)#compare", "\(answer)")
+            let page = try await browser.get(try #require(answer.location))
+            #expect(page.contains("may be a duplicate. Compare it with the libraries beside it, then decide here."))
+            #expect(try await store(directory).auditEntries().allSatisfy { $0.targetSlug != slug }, "nothing recorded")
+            #expect(try await backendStatus(sandbox, slug: slug) == "pending")
+        }
+    }
+
     @Test("bad decision forms get clear errors and record nothing")
     func badForms() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in

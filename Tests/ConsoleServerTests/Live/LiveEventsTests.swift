@@ -89,6 +89,32 @@ struct LiveEventsTests {
         }
     }
 
+    @Test("the dashboard, when it opens, says of its oldest items what the lists do: a colleague's claim, a decision on its way")
+    func dashboardOpensTrue() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup: the two oldest pending libraries, one claimed by maria, one with a decision on its way
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let oldest = try await store.oldestMirroredLibraries(status: .pending, count: 2)
+            try #require(oldest.count == 2)
+            _ = try await store.claim(.init(kind: .library, key: oldest[0].slug), holderId: 999_003, holderUsername: "maria", now: Date(), duration: 900)
+            let staff = try #require(try await store.staffMember(username: "staff"))
+            var waiting = ModerationAction(
+                idempotencyKey: "dashboard-note", actorId: staff.id, actorUsername: staff.username, targetKind: .library, targetKey: oldest[1].slug,
+                statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
+            waiting.state = .waiting
+            waiting.nextAttemptAt = Date().addingTimeInterval(3_600)
+            _ = try await store.record(waiting)
+            // act
+            let dashboard = try await browser.get("/")
+            // check
+            let claimed = dashboard.item(containing: "data-item=\"library:\(oldest[0].slug)\"")
+            #expect(claimed.contains(">maria is reviewing · 15 min left</span>") && claimed.contains("data-claim-ends="), "\(claimed)")
+            let queued = dashboard.item(containing: "data-item=\"library:\(oldest[1].slug)\"")
+            #expect(queued.contains("Approval queued by you"), "\(queued)")
+        }
+    }
+
     @Test("a claim written through another connection to the same database file (as a second console process would) reaches the stream")
     func anotherProcessesChange() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
