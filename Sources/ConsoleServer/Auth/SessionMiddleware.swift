@@ -31,10 +31,11 @@ struct SessionMiddleware: RouterMiddleware {
         case .expired(let staffId):
             var request = request
             let path = await unsent.signInPath(for: &request, context: context, ending: .expired, owner: staffId)
-            return SessionEnding.expired.response(cookie: cookie, to: path)
+            return SignInAnswer.adapted(SessionEnding.expired.response(cookie: cookie, to: path), for: request)
         case .active(let session, let flash, let endsAt):
             if let ending = try await ending(of: session, context: context) {
-                return try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
+                return SignInAnswer.adapted(
+                    try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context), for: request)
             }
             context.session = session
             context.flash = flash

@@ -18,7 +18,7 @@ struct RequireStaffMiddleware: RouterMiddleware {
             let path = await unsent.signInPath(for: &request, context: context, ending: hadSession ? .expired : nil)
             var response = Response.redirect(to: path, type: .normal)
             if hadSession { response.setCookie(cookie.clear()) }
-            return response
+            return SignInAnswer.adapted(response, for: request)
         }
         return try await next(request, context)
     }

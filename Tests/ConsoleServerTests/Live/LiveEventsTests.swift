@@ -141,7 +141,7 @@ struct LiveEventsTests {
             let port = try port(browser)
             // no session
             let anonymous = try await EventStreamReader.open(port: port, cookies: [:])
-            #expect(anonymous.status == 303, "sent to sign in, no stream")
+            #expect(anonymous.status == 401, "no stream, and no sign-in page for a script to read")
             await anonymous.close()
             // four at most per session
             var open: [EventStreamReader] = []
