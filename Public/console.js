@@ -226,7 +226,18 @@
       // A library's rejection needs its reason, on its page; a report's Dismiss and a photo's Reject are one click, as with the mouse.
       var row = focusedRow(), control = within(row, "reject");
       if (!control) { say(row ? "This row cannot be rejected here." : "Move to a row with j first."); return; }
-      if (control.href) { window.location.href = control.href; } else { say("Rejecting " + rowName(row)); control.click(); }
+      if (control.href) { window.location.href = control.href; return; }
+      // A photo's Reject… opens its reason: the reason's picker takes the focus, nothing is sent yet.
+      if (control.tagName.toLowerCase() === "summary") {
+        var details = control.closest("details");
+        if (details) { details.open = true; }
+        var picker = details && details.querySelector("select");
+        if (picker) { picker.focus(); }
+        say("Choose a reason for rejecting " + rowName(row) + ", then Reject photo");
+        return;
+      }
+      say("Rejecting " + rowName(row));
+      control.click();
     },
     A: function () {
       var form = list.closest("form"), chosen = form && form.querySelectorAll("input[name=item]:checked").length;
@@ -256,12 +267,19 @@
   var rejectControl = within(decide, "reject");
   if (decide && window.location.hash === "#decide" && rejectControl && rejectControl.tagName.toLowerCase() === "select") { press(rejectControl); }
 
-  var help = [
-    ["j / k", "next / previous row"], ["x", "select the row"], ["o or Enter", "open the row"], ["a", "approve (a report: resolve)"],
-    ["r", "reject: a library's reason, a report's dismissal"], ["shift + a", "review approving the selected rows"], ["n / p", "next / previous library"],
-    ["c", "I'm reviewing this"], ["/", "search"], ["g then d l r p a s", "go to dashboard, libraries, reports, photos, audit, statistics"],
+  // The keys this page answers, in its own words.
+  var bulk = list && list.closest("form") && list.closest("form").querySelector("select[name=decision]");
+  var help = list ? [
+    ["j / k", "next / previous row"], ["o or Enter", "open the row"], ["a", "approve (a report: resolve; a photo: use it)"],
+    ["r", "reject: a library's reason, a report's dismissal, a photo's reason"],
+  ].concat(bulk ? [["x", "select the row"], ["shift + a", "review approving the selected rows"]] : []) : decide ? [
+    ["a", "approve (a report: resolve)"], ["r", "reject: the reason (a report: dismiss)"], ["n / p", "next / previous in this list"],
+    ["c", "I'm reviewing this"],
+  ] : [];
+  help = help.concat([
+    ["/", "search"], ["g then d l r p a s", "go to dashboard, libraries, reports, photos, audit, statistics"],
     ["?", "this list"], ["Escape", "close it, or cancel a confirmation"],
-  ];
+  ]);
   var dialog = null;
   function showHelp() {
     if (!dialog) {

@@ -201,7 +201,7 @@ struct BrowserTests {
                     try await onCall.go(console + "/libraries?status=pending")
                     try await onCall.click("table.queue button.claim-button")
                     let claimed = try await onCall.source(containing: "You are reviewing")
-                    #expect(claimed.contains("You are reviewing</strong> · 15 min left"))
+                    #expect(claimed.contains(#"You are reviewing</strong> · <span class="claim-left">15 min left</span>"#))
                     // check: maria's browser shows who has it
                     try await colleague.go(console + "/libraries?status=pending")
                     let seen = try await colleague.source(containing: "is reviewing")
