@@ -133,8 +133,8 @@ struct DecisionInputTests {
             // setup: approve a row in one click, then someone returns it to pending
             try await browser.signIn()
             let list = try await browser.get("/libraries?page_size=50")
-            let button = try #require(list.html.range(of: #"formaction="/libraries/"#))
-            let slug = String(list.html[button.upperBound...].prefix { $0 != "/" })
+            // A row with a one-click Approve (a possible duplicate offers Compare… instead).
+            let slug = try #require(list.html.firstMatch(of: #/formaction="/libraries/([^/"]+)/decide" name="quick"/#).map { String($0.1) })
             let form = [
                 ("csrf", list.csrfToken ?? ""), ("key", list.field("key") ?? ""), ("back", "/libraries"), ("decision", "approve"), ("quick", "pending"),
             ]

@@ -32,7 +32,7 @@ struct QueuedReportTests {
             let page = try await browser.get("/reports/\(queuedReport.id)")
             let other = try await browser.get("/reports/\(otherReport.id)")
             // check
-            let row = list.item(containing: "/reports/\(queuedReport.id)\"")
+            let row = list.item(containing: "data-item=\"report:\(queuedReport.id)\"")
             #expect(row.contains("Dismissal queued by amir &lt;script&gt;"), "\(row)")
             #expect(row.contains("sends at"))
             #expect(!row.contains("value=\"dismiss\"") && !row.contains("value=\"resolve\""), "no decision buttons on the row: \(row)")

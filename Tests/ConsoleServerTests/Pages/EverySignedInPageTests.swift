@@ -55,7 +55,7 @@ struct EverySignedInPageTests {
             #expect(reject.contains("<h1>Reject <span dir=\"auto\""), "\(reject)")
             #expect(reject.contains(Self.escapedHostile), "the reason, escaped")
             for (name, page) in pages {
-                #expect(page.contains(#"Libraries <span class="count">60</span>"#), "\(name): \(page)")
+                #expect(page.contains(#"Libraries <span class="count" data-live-count="library">60</span>"#), "\(name): \(page)")
             }
         }
     }

@@ -32,11 +32,11 @@ struct PageTests {
         try await ConsoleFixture.withConsole { browser, _, _ in
             try await browser.signIn()
             let page = try await browser.get("/")
-            #expect(page.contains(#"<span class="stat">60</span> library submissions waiting"#))
+            #expect(page.contains(#"<span class="stat" data-live-count="library">60</span> library submissions waiting"#))
             #expect(page.contains("Waiting longest"))
             #expect(page.contains("d ago"))
             #expect(page.contains("Data from Book Corners, as of"), "how fresh the mirrored data is")
-            #expect(page.contains(#"Libraries <span class="count">60</span>"#))
+            #expect(page.contains(#"Libraries <span class="count" data-live-count="library">60</span>"#))
         }
     }
 
