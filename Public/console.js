@@ -117,6 +117,14 @@
     input.insertAdjacentElement("afterend", button);
   });
 
+  // A list opened with a bulk draft (a review's Cancel) ticks its rows once: the address drops
+  // the draft, so it is the list's own again (a reload does not tick them again, and a decision
+  // sent in place comes back to the same address).
+  if (window.history && history.replaceState && /[?&]bulk_/.test(window.location.search)) {
+    var kept = window.location.search.slice(1).split("&").filter(function (pair) { return pair.indexOf("bulk_") !== 0; }).join("&");
+    history.replaceState(history.state, "", window.location.pathname + (kept ? "?" + kept : "") + window.location.hash);
+  }
+
   // Bulk selection: the form works without this (tick boxes one by one, then Review…).
   document.querySelectorAll("form.bulk").forEach(function (form) {
     var boxes = Array.prototype.slice.call(form.querySelectorAll("input[type=checkbox][name=item]"));
@@ -484,6 +492,8 @@
     var other = row.querySelector(".claim-other");
     if (other) {
       other.hidden = !data.claimedByOther;
+      // Its countdown follows the claim as it is now (renewed, taken over, or none).
+      if (data.claimedByOther && data.claimEndsAt) { other.dataset.claimEnds = data.claimEndsAt; } else { delete other.dataset.claimEnds; }
       var words = other.querySelector(".claim-text");
       if (words) { words.hidden = true; }
     }
@@ -502,7 +512,7 @@
       if (left > 0) {
         soonest = Math.min(soonest, ends);
         var words = left + " min left";
-        if (element.hasAttribute("data-live-note")) { element.textContent = element.dataset.claimHolder + " is reviewing · " + words; }
+        if (element.hasAttribute("data-live-note") && element.dataset.claimHolder) { element.textContent = element.dataset.claimHolder + " is reviewing · " + words; }
         var span = element.querySelector(".claim-left");
         if (span) { span.textContent = words; }
         return;
@@ -585,7 +595,8 @@
     if (note && flash) {
       // The row says it in a few words (its first sentence); the message above says it all.
       var said = (flash.childNodes[0] ? flash.childNodes[0].textContent : flash.textContent).trim();
-      var first = said.split(/(?<=[.:])\s/)[0];
+      var sentence = said.match(/^.*?[.:](?=\s|$)/);
+      var first = sentence ? sentence[0] : said;
       note.textContent = first.length > 90 ? first.slice(0, 88) + "…" : first;
       note.hidden = false;
     }

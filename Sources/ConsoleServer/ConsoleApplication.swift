@@ -150,7 +150,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(
             store: store, limits: .init(perSession: configuration.liveStreamsPerSession, total: configuration.liveStreams), logger: logger),
-        sendSchedule: SendSchedule(limits: budget.limits), backendMetrics: backendMetrics, logger: logger)
+        sendSchedule: SendSchedule(limits: configuration.backendLimits == nil ? nil : budget.limits), backendMetrics: backendMetrics, logger: logger)
 }
 
 /// The one budget of backend calls every console process on the database shares: the configured

@@ -50,8 +50,13 @@ struct SessionMiddleware: RouterMiddleware {
             context.staff.set(id: session.staffId, username: session.username)
             let logger = context.logger
             let readHeader = { () async throws -> RecentHeaders.Header in
-                let pending = try await schedule.shown(
-                    try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60)), store: store, now: Date())
+                var pending = try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
+                // Expected send times the store cannot read leave each decision's own next try, never the page without content.
+                do {
+                    pending = try await schedule.shown(pending, store: store, now: Date())
+                } catch {
+                    logger.error("expected send times not read", metadata: ["error": "\(error)"])
+                }
                 // Counts the store cannot read leave the navigation without badges, never the page without content.
                 var counts: ModerationSummary?
                 do {

@@ -88,6 +88,7 @@ struct DashboardController {
                 } else if let claim = claims[target.key], claim.holderId != viewer {
                     item.note = "\(claim.holderUsername) is reviewing · \(claim.minutesLeft(at: now)) min left"
                     item.claimEnds = TimeText.iso(claim.expiresAt)
+                    item.claimHolder = claim.holderUsername
                 }
                 return item
             }

@@ -54,7 +54,8 @@ struct DashboardPage: MustacheParent {
             var mark = QueueStandingMark.none
             /// Someone else's claim or a decision on its way, as the lists say it; "" for none.
             var note = ""
-            /// When that claim runs out (ISO 8601), for the page to count down; "" for none.
+            /// Who holds that claim and when it runs out (ISO 8601), for the page to count down; "" for none.
+            var claimHolder = ""
             var claimEnds = ""
 
             init(item: ItemClaim.Target, label: String, detail: String, href: String, age: String, mark: QueueStandingMark = .none) {
@@ -77,6 +78,7 @@ struct DashboardPage: MustacheParent {
                 case "note": note
                 case "hasNote": !note.isEmpty
                 case "claimEnds": claimEnds
+                case "claimHolder": claimHolder
                 default: nil
                 }
             }

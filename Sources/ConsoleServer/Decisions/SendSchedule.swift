@@ -13,7 +13,9 @@ struct SendSchedule: Sendable {
         var pausedUntil: Date?
     }
 
-    let limits: BackendLimits
+    /// The backend's limits the budget holds writes to; `nil` when writes are not budgeted (then
+    /// nothing can be said beyond each decision's own next try, and `shown` changes nothing).
+    let limits: BackendLimits?
 
     /// The write scope the budget counts decisions on items of `kind` in (as `BackendEndpoint` names it).
     static func writeScope(_ kind: ModerationAction.TargetKind) -> String {
@@ -27,6 +29,7 @@ struct SendSchedule: Sendable {
     /// The expected send time of every unfinished action in `unfinished` (all authors'): a
     /// `sending` one now, a parked one not at all (it waits for its author).
     func expectedSends(of unfinished: [ModerationAction], kinds: [ModerationAction.TargetKind: KindState], now: Date) -> [Int64: Date] {
+        guard let limits, limits.writes > 0, limits.windowSeconds > 0 else { return [:] }
         let window = Double(limits.windowSeconds)
         func index(_ date: Date) -> Int { Int((date.timeIntervalSince1970 / window).rounded(.down)) }
         let current = index(now)
@@ -53,7 +56,7 @@ struct SendSchedule: Sendable {
     /// `actions` as the Pending actions panel shows them: each one waiting its turn carries its
     /// expected send time as its `nextAttemptAt` (for display only; nothing is stored).
     func shown(_ actions: [ModerationAction], store: ModerationStore, now: Date) async throws -> [ModerationAction] {
-        guard actions.contains(where: { $0.state == .queued || $0.state == .waiting }) else { return actions }
+        guard let limits, actions.contains(where: { $0.state == .queued || $0.state == .waiting }) else { return actions }
         var kinds: [ModerationAction.TargetKind: KindState] = [:]
         let window = Int((now.timeIntervalSince1970 / Double(limits.windowSeconds)).rounded(.down))
         for kind in [ModerationAction.TargetKind.library, .report, .photo] {

@@ -45,7 +45,7 @@ struct ReportQueueController {
         } else {
             page.claim = await ClaimBadge(
                 claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId, isWaiting: report.status == .open,
-                now: now, back: page.back)
+                now: now, back: queue.detailPath(id: report.id))
         }
         return page
     }

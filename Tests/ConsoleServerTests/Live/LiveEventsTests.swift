@@ -109,7 +109,9 @@ struct LiveEventsTests {
             let dashboard = try await browser.get("/")
             // check
             let claimed = dashboard.item(containing: "data-item=\"library:\(oldest[0].slug)\"")
-            #expect(claimed.contains(">maria is reviewing · 15 min left</span>") && claimed.contains("data-claim-ends="), "\(claimed)")
+            #expect(
+                claimed.contains(">maria is reviewing · 15 min left</span>") && claimed.contains("data-claim-ends=")
+                    && claimed.contains(#"data-claim-holder="maria""#), "\(claimed)")
             let queued = dashboard.item(containing: "data-item=\"library:\(oldest[1].slug)\"")
             #expect(queued.contains("Approval queued by you"), "\(queued)")
         }

@@ -122,16 +122,25 @@ struct ReportPageTests {
             #expect(!after.contains("Dismissed: Community Bookcase"))
             #expect(after.contains("Undo: reopen the report"))
             #expect(undoFields.contains { $0 == ("decision", "reopen") } && undoFields.contains { $0 == ("seen", "dismissed") }, "\(undoFields)")
-            #expect(afterUndo.contains("Report on Community Bookcase (Stockholm) reopened."), "\(afterUndo)")
+            // Under the whole suite's load the reopening may still be on its way when the page answers.
+            #expect(
+                afterUndo.contains("Report on Community Bookcase (Stockholm) reopened.") || afterUndo.contains("recorded and waiting to be sent"),
+                "\(afterUndo.html.firstMatch(of: #/<div class="flash"[^>]*>[^<]*/#).map { String($0.0) } ?? "no message")")
             #expect(!afterUndo.contains("Undo: reopen"), "a reopening offers no undo of its own")
             let token = try await sandbox.accessToken()
-            let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
-            let ids = ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }
-            #expect(ids.contains(Self.reportID), "open again at Book Corners")
+            try await MirrorFixture.eventually("open again at Book Corners", timeout: .seconds(30)) {
+                let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/reports?status=open&page_size=50", token: token).jsonObject()
+                return ((list?["items"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }.contains(Self.reportID)
+            }
             let store = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
-            let audited = try await store.read { db in
-                try String.fetchAll(
-                    db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
+            var audited: [String] = []
+            // The runner audits its outcome just after Book Corners answered.
+            for _ in 0..<50 where audited != ["report.dismiss", "report.reopen"] {
+                audited = try await store.read { db in
+                    try String.fetchAll(
+                        db, sql: "SELECT action FROM auditEntry WHERE targetKind = 'report' AND targetId = ? ORDER BY id", arguments: [String(Self.reportID)])
+                }
+                try await Task.sleep(for: .milliseconds(200))
             }
             #expect(audited == ["report.dismiss", "report.reopen"])
         }
