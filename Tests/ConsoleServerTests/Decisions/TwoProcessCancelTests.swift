@@ -9,15 +9,6 @@ import Testing
 /// ends one way only: cancelled and never sent, or sent once and the Cancel refused in words.
 @Suite("Two console processes and a Cancel", .serialized, .timeLimit(.minutes(3)))
 struct TwoProcessCancelTests {
-    private func startConsole(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
-        try ConsoleBinary.start(
-            [
-                "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
-                "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-                "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
-            ], in: directory.url, log: directory.path("console-\(port).log"))
-    }
-
     @Test(
         "six decisions, four falling due as their Cancels arrive through the other process: each is either cancelled and never sent, or sent once with its Cancel refused; the audit matches"
     )
@@ -32,7 +23,7 @@ struct TwoProcessCancelTests {
                 var consoles: [SpawnedProcess] = []
                 defer { consoles.forEach { $0.stop() } }
                 for port in ports {
-                    let console = try startConsole(port: port, backend: proxyOrigin, directory: directory)
+                    let console = try ConsoleBinary.startServe(port: port, backend: proxyOrigin, directory: directory)
                     consoles.append(console)
                     try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
                 }

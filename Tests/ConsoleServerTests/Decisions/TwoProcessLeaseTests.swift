@@ -9,15 +9,6 @@ import Testing
 /// is never sent again by the other process, even when the sender cannot renew its lease.
 @Suite("Two console processes and a PATCH in flight", .serialized, .timeLimit(.minutes(3)))
 struct TwoProcessLeaseTests {
-    private func startConsole(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
-        try ConsoleBinary.start(
-            [
-                "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
-                "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-                "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
-            ], in: directory.url, log: directory.path("console-\(port).log"))
-    }
-
     @Test(
         "a PATCH held 8 s while another connection holds the database 6 s (no lease renewal meanwhile): the second process never sends it; one PATCH, applied, audited once"
     )
@@ -33,7 +24,7 @@ struct TwoProcessLeaseTests {
                 var consoles: [SpawnedProcess] = []
                 defer { consoles.forEach { $0.stop() } }
                 for port in ports {
-                    let console = try startConsole(port: port, backend: proxyOrigin, directory: directory)
+                    let console = try ConsoleBinary.startServe(port: port, backend: proxyOrigin, directory: directory)
                     consoles.append(console)
                     try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
                 }

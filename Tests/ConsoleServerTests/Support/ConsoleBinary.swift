@@ -17,6 +17,18 @@ enum ConsoleBinary {
         try SpawnedProcess.start(executable, arguments, in: workingDirectory.path, outputPath: log)
     }
 
+    /// `console serve` on `port` against `backend` (an origin, without `/api/v1/`), its database in
+    /// `directory`, no metrics and no watcher, the mirror reading freely: one of several processes
+    /// on one database, as the two-process tests start them.
+    static func startServe(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
+        try start(
+            [
+                "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
+                "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
+                "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+            ], in: directory.url, log: directory.path("console-\(port).log"))
+    }
+
     /// Waits until `/healthz` on `port` answers, or the process stops (then throws with its output).
     static func waitUntilUp(_ process: SpawnedProcess, port: Int, log: String) async throws {
         for _ in 0..<300 {
