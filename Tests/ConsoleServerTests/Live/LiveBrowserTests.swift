@@ -159,6 +159,44 @@ struct LiveBrowserTests {
         }
     }
 
+    @Test("a click on row 13's Approve leaves the list where it was: the row stays put on screen, says what became of it, the next row has the focus")
+    func clickInPlaceKeepsThePlace() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, _ in
+            // setup: a long list scrolled to its 13th one-click row
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries?status=pending&page_size=50")
+            _ = try await browser.source(containing: "name=\"quick\"")
+            let ids =
+                try await browser.execute(
+                    "return Array.from(document.querySelectorAll('tr[data-item]')).filter(function (r) { return r.querySelector('button[name=quick]'); }).map(function (r) { return r.id; });"
+                ) as? [String] ?? []
+            try #require(ids.count > 14, "\(ids.count) rows with a one-click Approve")
+            let (row, next) = (ids[12], ids[13])
+            _ = try await browser.execute(
+                "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); window.notReloaded = true; return true;", arguments: [row])
+            // Where the row is on screen (a message added above it moves the page's scroll offset, not the row).
+            let topScript = "return document.getElementById(arguments[0]).getBoundingClientRect().top;"
+            let before = try await browser.execute(topScript, arguments: [row]) as? Double ?? -1
+            // act
+            try await browser.click("#\(row) button[name=quick]")
+            // check
+            let decided = try await waitFor(browser, within: .seconds(5)) {
+                let note =
+                    try await browser.execute("var n = document.querySelector('#\(row) [data-live-note]'); return n && !n.hidden ? n.textContent : '';")
+                    as? String
+                return !(note ?? "").isEmpty
+            }
+            #expect(decided != nil, "the row says what became of it")
+            let focused = try await waitFor(browser, within: .seconds(5)) {
+                try await browser.execute("return document.activeElement && document.activeElement.id;") as? String == next
+            }
+            #expect(focused != nil, "the next one-click row has the focus")
+            let after = try await browser.execute(topScript, arguments: [row]) as? Double ?? -1
+            #expect(before > 0 && abs(after - before) < 2, "the row stayed where it was on screen: \(before) → \(after)")
+            #expect(try await browser.execute("return window.notReloaded === true;") as? Bool == true, "no reload")
+        }
+    }
+
     /// Checks `condition` every 50 ms until it holds or `limit` passes; answers how long it took.
     private func waitFor(_ browser: WebDriver, within limit: Duration, _ condition: () async throws -> Bool) async throws -> Duration? {
         let start = ContinuousClock.now
