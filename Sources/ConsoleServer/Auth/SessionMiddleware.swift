@@ -38,6 +38,7 @@ struct SessionMiddleware: RouterMiddleware {
                     try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context), for: request)
             }
             context.session = session
+            context.sendSchedule = schedule
             context.flash = flash
             // Only a page with a message looks for its Undo (one indexed read, not on every view).
             if flash != nil {

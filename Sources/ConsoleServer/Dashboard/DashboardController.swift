@@ -66,12 +66,12 @@ struct DashboardController {
                 outside: try await OutsideChanges.load(from: store, now: now), alerts: alerts,
                 deliveryWarning: await DeliveryWarning.text(
                     health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
-                handoff: handoff), viewer: context.session?.staffId, now: now)
+                handoff: handoff), viewer: context.session?.staffId, schedule: context.sendSchedule, now: now)
         return try renderer.render(page, with: "dashboard")
     }
 
     /// `page` with each item's note as the lists would show it on load (the stream keeps it true after).
-    private func annotated(_ page: DashboardPage, viewer: Int?, now: Date) async throws -> DashboardPage {
+    private func annotated(_ page: DashboardPage, viewer: Int?, schedule: SendSchedule, now: Date) async throws -> DashboardPage {
         var page = page
         for index in page.queues.indices {
             let items = page.queues[index].items
@@ -79,7 +79,7 @@ struct DashboardController {
             guard let kind = targets.first?.kind else { continue }
             let keys = targets.map(\.key)
             let claims = try await store.activeClaims(kind: kind, keys: keys, now: now)
-            let queued = try await store.unfinishedDecisions(kind: kind, keys: keys)
+            let queued = await schedule.shown(byKey: try store.unfinishedDecisions(kind: kind, keys: keys), store: store, now: now)
             page.queues[index].items = zip(items, targets).map { item, target in
                 var item = item
                 if let action = queued[target.key] {

@@ -53,6 +53,13 @@ struct SendSchedule: Sendable {
         return expected
     }
 
+    /// `queued` (decisions by item key, as a list reads them) with their expected send times, as
+    /// `shown`; on a store error, as they are (a page never fails for an estimate).
+    func shown(byKey queued: [String: ModerationAction], store: ModerationStore, now: Date) async -> [String: ModerationAction] {
+        guard let shown = try? await shown(Array(queued.values), store: store, now: now) else { return queued }
+        return Dictionary(shown.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// `actions` as the Pending actions panel shows them: each one waiting its turn carries its
     /// expected send time as its `nextAttemptAt` (for display only; nothing is stored).
     func shown(_ actions: [ModerationAction], store: ModerationStore, now: Date) async throws -> [ModerationAction] {

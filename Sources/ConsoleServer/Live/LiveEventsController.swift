@@ -38,6 +38,7 @@ struct LiveEventsController {
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["after"].flatMap { Int64($0) }
         let start = try await startingPoint(after: lastEventID)
         let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
+        let schedule = context.sendSchedule
         let body = ResponseBody { writer in
             var sent = start.after
             // A page that reconnects quickly tries again within 2 s.
@@ -49,7 +50,8 @@ struct LiveEventsController {
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     try await Self.follow(
-                        stream, from: &sent, to: &writer, store: store, sessions: sessions, feed: feed, viewer: viewer, sessionID: sessionID)
+                        stream, from: &sent, to: &writer, store: store, sessions: sessions, feed: feed, viewer: viewer, sessionID: sessionID,
+                        schedule: schedule)
                 }
                 closedByPage = false
             } catch is CancellationError {
@@ -68,12 +70,12 @@ struct LiveEventsController {
     /// session's end): what it missed, the counts, then whatever each wake brings.
     private static func follow(
         _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore,
-        sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String
+        sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule
     ) async throws {
         // A shutdown ends every stream at once: open pages must not hold the server's grace period.
         try await withGracefulShutdownHandler {
             // What a reconnecting page missed first, then whatever each wake brings.
-            sent = try await send(after: sent, to: &writer, store: store, viewer: viewer)
+            sent = try await send(after: sent, to: &writer, store: store, viewer: viewer, schedule: schedule)
             var counts = try await sendCounts(unless: "", to: &writer, store: store)
             var sessionCheckedAt = Date()
             for await wake in stream {
@@ -83,7 +85,7 @@ struct LiveEventsController {
                     sessionCheckedAt = Date()
                 }
                 let before = sent
-                sent = try await send(after: sent, to: &writer, store: store, viewer: viewer)
+                sent = try await send(after: sent, to: &writer, store: store, viewer: viewer, schedule: schedule)
                 let countsBefore = counts
                 counts = try await sendCounts(unless: counts, to: &writer, store: store)
                 if sent == before, counts == countsBefore, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
@@ -106,10 +108,12 @@ struct LiveEventsController {
     }
 
     /// Writes the events recorded after `id`, if any; answers the id of the last one written (or `id`).
-    private static func send(after id: Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore, viewer: Int) async throws -> Int64 {
+    private static func send(
+        after id: Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore, viewer: Int, schedule: SendSchedule
+    ) async throws -> Int64 {
         let changes = try await store.liveChanges(after: id)
         guard let last = changes.last else { return id }
-        try await writer.write(ByteBuffer(string: try await events(for: changes, store: store, viewer: viewer)))
+        try await writer.write(ByteBuffer(string: try await events(for: changes, store: store, viewer: viewer, schedule: schedule)))
         return last.id
     }
 
@@ -125,7 +129,9 @@ struct LiveEventsController {
 
     /// One event per item changed (the latest state of each), with the id of the newest change
     /// it covers; new submissions as one count per kind.
-    static func events(for changes: [LiveChange], store: ModerationStore, viewer: Int) async throws -> String {
+    static func events(
+        for changes: [LiveChange], store: ModerationStore, viewer: Int, schedule: SendSchedule = SendSchedule(limits: nil)
+    ) async throws -> String {
         let now = Date()
         var latest: [ItemClaim.Target: Int64] = [:]
         var submitted: [ModerationAction.TargetKind: Int] = [:]
@@ -135,11 +141,16 @@ struct LiveEventsController {
         }
         let ordered = latest.sorted { $0.value < $1.value }
         let items = try await store.liveItems(ordered.map(\.key), now: now)
+        // Decisions on their way say when they should really be sent, as the panel does.
+        let waiting = items.compactMap(\.latestDecision).filter { !$0.state.isFinal }
+        let shown = (try? await schedule.shown(waiting, store: store, now: now)) ?? waiting
+        let shownByID = Dictionary(shown.compactMap { action in action.id.map { ($0, action) } }, uniquingKeysWith: { first, _ in first })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var text = ""
         for (item, (_, id)) in zip(items, ordered) {
-            let json = String(decoding: try encoder.encode(LiveItemView(item, viewerId: viewer, now: now)), as: UTF8.self)
+            let decision = item.latestDecision.map { latest in latest.id.flatMap { shownByID[$0] } ?? latest }
+            let json = String(decoding: try encoder.encode(LiveItemView(item, decision: decision, viewerId: viewer, now: now)), as: UTF8.self)
             text += "id: \(id)\nevent: item\ndata: \(json)\n\n"
         }
         for (kind, count) in submitted.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {

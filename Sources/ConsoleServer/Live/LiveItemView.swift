@@ -21,11 +21,13 @@ struct LiveItemView: Encodable, Equatable {
     /// Its status as the mirror has it ("pending" until Book Corners confirmed a decision); "" when not mirrored.
     let status: String
 
-    init(_ item: LiveItem, viewerId: Int, now: Date) {
+    /// `decision` is the item's latest decision as pages show it (with its expected send time); nil for the item's own.
+    init(_ item: LiveItem, decision: ModerationAction? = nil, viewerId: Int, now: Date) {
+        let latestDecision = decision ?? item.latestDecision
         kind = item.target.kind.rawValue
         key = item.target.key
         status = item.status?.rawValue ?? ""
-        if let decision = item.latestDecision, !decision.state.isFinal {
+        if let decision = latestDecision, !decision.state.isFinal {
             let queued = QueuedDecisionNote(decision, viewerId: viewerId, now: now)
             waiting = false
             note = "\(queued.text), \(queued.when)\(queued.hasTime ? " \(queued.timeText)" : "")"
@@ -34,7 +36,7 @@ struct LiveItemView: Encodable, Equatable {
             note = "Deleted at Book Corners"
         } else if let status = item.status, status != .pending, status != .open {
             waiting = false
-            note = Self.decided(status, by: item.latestDecision, viewerId: viewerId, now: now)
+            note = Self.decided(status, by: latestDecision, viewerId: viewerId, now: now)
         } else {
             waiting = item.status != nil
             note = ""

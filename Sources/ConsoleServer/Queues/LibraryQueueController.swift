@@ -52,7 +52,7 @@ struct LibraryQueueController {
         let claims = try await store.activeClaims(kind: .library, keys: rows.map(\.slug), now: now)
         let targets = try await store.queueTargets()
         // Decisions on their way show as such; decided rows say who decided, when and why.
-        let queued = try await store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug))
+        let queued = await context.sendSchedule.shown(byKey: try store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug)), store: store, now: now)
         let lastDecisions = try await store.latestDecisions(kind: .library, targetIds: rows.filter { $0.status != .pending }.map { String($0.id) })
         var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
@@ -126,7 +126,9 @@ struct LibraryQueueController {
         page.claim = await ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,
             isWaiting: library.moderationStatus == .pending, now: now, back: here)
-        if let action = try await store.unfinishedDecisions(kind: .library, keys: [library.slug])[library.slug] {
+        if let action = await context.sendSchedule.shown(
+            byKey: try store.unfinishedDecisions(kind: .library, keys: [library.slug]), store: store, now: now)[library.slug]
+        {
             page.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now))
         }
         if let current = library.moderationStatus, current != .pending {

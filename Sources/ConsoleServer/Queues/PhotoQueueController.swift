@@ -51,7 +51,8 @@ struct PhotoQueueController {
         let filters: [(String, String?)] = [("status", statusFilter.rawValue), ("order", order == standardOrder ? nil : order.rawValue)]
         let targets = try await store.queueTargets()
         let claims = try await store.activeClaims(kind: .photo, keys: photos.map { String($0.id) }, now: now)
-        let queued = try await store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) })
+        let queued = await context.sendSchedule.shown(
+            byKey: try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) }), store: store, now: now)
         // Decided cards say who decided, when and why: one read of the audit log for the page.
         let lastDecisions = try await store.latestDecisions(kind: .photo, targetIds: photos.filter { $0.status != .pending }.map { String($0.id) })
         var page = PhotoGridPage(

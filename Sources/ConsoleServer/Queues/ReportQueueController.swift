@@ -40,7 +40,9 @@ struct ReportQueueController {
         let neighbours = try await ReportQueueNavigator(store: store).neighbours(of: report, in: queue, viewer: context.session?.staffId, now: now)
         page.queue = QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: queue.detailPath(id: report.id))
         let target = ItemClaim.Target(kind: .report, key: String(report.id))
-        if let action = try await store.unfinishedDecisions(kind: .report, keys: [target.key])[target.key] {
+        if let action = await context.sendSchedule.shown(
+            byKey: try store.unfinishedDecisions(kind: .report, keys: [target.key]), store: store, now: now)[target.key]
+        {
             page.queued = QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)
         } else {
             page.claim = await ClaimBadge(
@@ -114,7 +116,8 @@ struct ReportQueueController {
         let back = SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? ""))
         let claims = try await store.activeClaims(kind: .report, keys: rows.map { String($0.id) }, now: now)
         // A decision on its way shows as such, with nothing left to decide until it is sent.
-        let queued = try await store.unfinishedDecisions(kind: .report, keys: rows.map { String($0.id) })
+        let queued = await context.sendSchedule.shown(
+            byKey: try store.unfinishedDecisions(kind: .report, keys: rows.map { String($0.id) }), store: store, now: now)
         let targets = try await store.queueTargets()
         var page = ReportListPage(
             layout: LayoutModel(context: context, title: "Reports", active: .reports, summary: summary, status: status),

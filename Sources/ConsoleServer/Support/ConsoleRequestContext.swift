@@ -27,6 +27,8 @@ public struct ConsoleRequestContext: RequestContext, RemoteAddressRequestContext
     var navigationCounts: ModerationSummary?
     /// Where this page's event stream starts (`RecentHeaders.Header.liveAfter`); nil when signed out.
     var liveAfter: Int64?
+    /// When decisions on their way should really be sent, for every "sends at" a page shows.
+    var sendSchedule = SendSchedule(limits: nil)
     /// Our id for this request: in the logs, in `X-Request-ID` to the backend, on error pages.
     public var requestID: String
     /// The address rate limits, lockouts and the audit log count against: the socket peer,

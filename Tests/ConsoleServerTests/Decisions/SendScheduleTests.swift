@@ -63,4 +63,41 @@ struct SendScheduleTests {
         #expect(expected[200] == nil, "held for its author")
         #expect(photos.compactMap { expected[$0.id ?? 0] } == [pause, pause])
     }
+
+    @Test("the list's rows and the panel say the same times: the 11th and 12th of twelve waiting for one window send in the next")
+    func rowsAndPanelAgree() async throws {
+        // Writes budgeted as in production (the fixture leaves them to the backend's 429s).
+        try await ConsoleFixture.withConsole(configure: { $0.backendLimits = BackendLimits() }) { browser, _, directory in
+            // setup: twelve approvals of the oldest pending libraries, all first tried at one window's start an hour ahead
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let staff = try #require(try await store.staffMember(username: "staff"))
+            let libraries = try await store.oldestMirroredLibraries(status: .pending, count: 12)
+            try #require(libraries.count == 12)
+            let window = (Date().timeIntervalSince1970 / 300).rounded(.down) * 300 + 12 * 300
+            let first = Date(timeIntervalSince1970: window), second = Date(timeIntervalSince1970: window + 300)
+            for (index, library) in libraries.enumerated() {
+                var action = ModerationAction(
+                    idempotencyKey: "schedule-\(index)", actorId: staff.id, actorUsername: staff.username, targetKind: .library, targetKey: library.slug,
+                    statusSeen: .pending, statusWanted: .approved, reason: "", requestId: "r", clientAddress: "127.0.0.1", userAgent: "", now: Date())
+                action.state = .waiting
+                action.nextAttemptAt = first
+                _ = try await store.record(action)
+            }
+            // act
+            let list = try await browser.get("/libraries?page_size=50")
+            // check
+            let now = Date()
+            let panel = Page.text(of: list.html.firstMatch(of: #/<summary><strong>Pending actions.*</summary>/#).map { String($0.0) } ?? "")
+                .replacingOccurrences(of: " ,", with: ",")
+            #expect(
+                panel.contains("12 waiting: 10 at \(QueuedDecisionNote.clock(first, now: now)), 2 at \(QueuedDecisionNote.clock(second, now: now))"),
+                "\(panel)")
+            for (index, library) in libraries.enumerated() {
+                let row = list.item(containing: "data-item=\"library:\(library.slug)\"")
+                let expected = QueuedDecisionNote.clock(index < 10 ? first : second, now: now)
+                #expect(row.contains(expected), "row \(index + 1) sends at \(expected)")
+            }
+        }
+    }
 }
