@@ -19,15 +19,9 @@ struct TwoProcessCancelTests {
             let origin = sandbox.baseURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
             try await FaultingProxy.run(to: origin, plan: { _, _, _ in .pass }) { proxy, proxyOrigin in
                 // setup: two consoles on one database, staff signed in on the second
-                let ports = [try FreePort.find(), try FreePort.find()]
-                var consoles: [SpawnedProcess] = []
-                defer { consoles.forEach { $0.stop() } }
-                for port in ports {
-                    let console = try ConsoleBinary.startServe(port: port, backend: proxyOrigin, directory: directory)
-                    consoles.append(console)
-                    try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
-                }
-                let second = "http://127.0.0.1:\(ports[1])"
+                let serves = try await ConsoleBinary.startServes(2, backend: proxyOrigin, directory: directory)
+                defer { serves.processes.forEach { $0.stop() } }
+                let second = serves.bases[1]
                 let session = try #require(try await RawForms.signIn(base: second, login: "staff", password: SeedAccounts.demoStaffPassword))
                 let token = try await sandbox.accessToken()
                 let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=6", token: token).jsonObject()

@@ -20,15 +20,9 @@ struct TwoProcessLeaseTests {
             let origin = sandbox.baseURL.absoluteString.replacingOccurrences(of: "/api/v1/", with: "")
             try await FaultingProxy.run(to: origin, plan: { method, _, _ in method == .patch ? .passAfter(.seconds(8)) : .pass }) { proxy, proxyOrigin in
                 // setup: two consoles on one database (the second once the first made the token key), a pending library
-                let ports = [try FreePort.find(), try FreePort.find()]
-                var consoles: [SpawnedProcess] = []
-                defer { consoles.forEach { $0.stop() } }
-                for port in ports {
-                    let console = try ConsoleBinary.startServe(port: port, backend: proxyOrigin, directory: directory)
-                    consoles.append(console)
-                    try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
-                }
-                let base = "http://127.0.0.1:\(ports[0])"
+                let serves = try await ConsoleBinary.startServes(2, backend: proxyOrigin, directory: directory)
+                defer { serves.processes.forEach { $0.stop() } }
+                let base = serves.bases[0]
                 let session = try #require(try await RawForms.signIn(base: base, login: "staff", password: SeedAccounts.demoStaffPassword))
                 let token = try await sandbox.accessToken()
                 let list = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/pending?page_size=1", token: token).jsonObject()

@@ -29,6 +29,26 @@ enum ConsoleBinary {
             ], in: directory.url, log: directory.path("console-\(port).log"))
     }
 
+    /// `count` `console serve` processes on one database, each started once the one before is up
+    /// (the first makes the token key); answers them with their addresses. Stop them with `stop`.
+    static func startServes(_ count: Int, backend: String, directory: TemporaryDirectory) async throws -> (processes: [SpawnedProcess], bases: [String]) {
+        var processes: [SpawnedProcess] = []
+        var bases: [String] = []
+        do {
+            for _ in 0..<count {
+                let port = try FreePort.find()
+                let console = try startServe(port: port, backend: backend, directory: directory)
+                processes.append(console)
+                try await waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
+                bases.append("http://127.0.0.1:\(port)")
+            }
+        } catch {
+            processes.forEach { $0.stop() }
+            throw error
+        }
+        return (processes, bases)
+    }
+
     /// Waits until `/healthz` on `port` answers, or the process stops (then throws with its output).
     static func waitUntilUp(_ process: SpawnedProcess, port: Int, log: String) async throws {
         for _ in 0..<300 {
