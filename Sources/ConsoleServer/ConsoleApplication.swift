@@ -243,7 +243,10 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     }
     signIn.addSignedInRoutes(to: staff)
     // Outside the page copies and the kept forms: a stream is neither a page nor a form.
-    LiveEventsController(store: store, sessions: dependencies.sessions, feed: dependencies.live, logger: dependencies.logger).addRoutes(
+    LiveEventsController(
+        store: store, sessions: dependencies.sessions, feed: dependencies.live, stallLimit: dependencies.configuration.liveStreamStallLimit,
+        logger: dependencies.logger
+    ).addRoutes(
         to: router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)))
     UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)

@@ -71,6 +71,9 @@ public struct ConsoleConfiguration: Sendable {
     /// How many open pages may follow changes (`/events`) per session, and in the whole process.
     public var liveStreamsPerSession = 4
     public var liveStreams = 200
+    /// How long one write of a live stream may wait for a page that stopped reading before the
+    /// stream is ended and its place freed.
+    public var liveStreamStallLimit: Duration = .seconds(30)
 
     public init(
         host: String = "127.0.0.1",

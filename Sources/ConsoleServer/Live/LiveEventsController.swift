@@ -15,6 +15,8 @@ struct LiveEventsController {
     let store: ModerationStore
     let sessions: StaffSessions
     let feed: LiveChangeFeed
+    /// How long one write may wait for a page that stopped reading before its stream ends.
+    let stallLimit: Duration
     let logger: Logger
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -39,6 +41,7 @@ struct LiveEventsController {
         let start = try await startingPoint(after: lastEventID)
         let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
         let schedule = context.sendSchedule
+        let stallLimit = stallLimit
         let body = ResponseBody { writer in
             var sent = start.after
             // A page that reconnects quickly tries again within 2 s.
@@ -46,19 +49,27 @@ struct LiveEventsController {
             // A page that goes away (its tab closed, or it moved on) frees its stream at once, not
             // at the next heartbeat's failed write: someone stepping through pages would
             // otherwise meet the limit of streams per session. The request's own body is not read.
-            let closedByPage: Bool
+            // A page that stopped reading is let go the same way, once a write has waited too long.
+            let watch = StalledReaderWatch(limit: stallLimit)
+            /// Why the stream ended: only one that ran its course still owns its response's end.
+            enum Ending: String { case finished, closedByPage, notRead }
+            let ending: Ending
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
-                    try await Self.follow(
-                        stream, from: &sent, to: &writer, store: store, sessions: sessions, feed: feed, viewer: viewer, sessionID: sessionID,
-                        schedule: schedule)
+                    try await watch.run {
+                        try await Self.follow(
+                            stream, from: &sent, to: &writer, watch: watch, store: store, sessions: sessions, feed: feed, viewer: viewer,
+                            sessionID: sessionID, schedule: schedule)
+                    }
                 }
-                closedByPage = false
+                ending = .finished
             } catch is CancellationError {
-                closedByPage = true
+                ending = .closedByPage
+            } catch is StalledReaderWatch.Stalled {
+                ending = .notRead
             }
-            logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)", "closedByPage": "\(closedByPage)"])
-            if !closedByPage { try await writer.finish(nil) }
+            logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)", "ending": "\(ending.rawValue)"])
+            if ending == .finished { try await writer.finish(nil) }
         }
         return Response(
             status: .ok,
@@ -69,14 +80,14 @@ struct LiveEventsController {
     /// Writes what a stream's page must hear until the stream ends (a shutdown, or the
     /// session's end): what it missed, the counts, then whatever each wake brings.
     private static func follow(
-        _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore,
-        sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule
+        _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch,
+        store: ModerationStore, sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule
     ) async throws {
         // A shutdown ends every stream at once: open pages must not hold the server's grace period.
         try await withGracefulShutdownHandler {
             // What a reconnecting page missed first, then whatever each wake brings.
-            sent = try await send(after: sent, to: &writer, store: store, viewer: viewer, schedule: schedule)
-            var counts = try await sendCounts(unless: "", to: &writer, store: store)
+            sent = try await send(after: sent, to: &writer, watch: watch, store: store, viewer: viewer, schedule: schedule)
+            var counts = try await sendCounts(unless: "", to: &writer, watch: watch, store: store)
             var sessionCheckedAt = Date()
             for await wake in stream {
                 // However busy the console, an ended session's stream ends within a heartbeat.
@@ -85,10 +96,12 @@ struct LiveEventsController {
                     sessionCheckedAt = Date()
                 }
                 let before = sent
-                sent = try await send(after: sent, to: &writer, store: store, viewer: viewer, schedule: schedule)
+                sent = try await send(after: sent, to: &writer, watch: watch, store: store, viewer: viewer, schedule: schedule)
                 let countsBefore = counts
-                counts = try await sendCounts(unless: counts, to: &writer, store: store)
-                if sent == before, counts == countsBefore, wake == .quiet { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                counts = try await sendCounts(unless: counts, to: &writer, watch: watch, store: store)
+                if sent == before, counts == countsBefore, wake == .quiet {
+                    try await watch.write { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
+                }
             }
         } onGracefulShutdown: {
             // Ends the streams only: the feed itself stops when its own service is told to.
@@ -109,21 +122,25 @@ struct LiveEventsController {
 
     /// Writes the events recorded after `id`, if any; answers the id of the last one written (or `id`).
     private static func send(
-        after id: Int64, to writer: inout any ResponseBodyWriter, store: ModerationStore, viewer: Int, schedule: SendSchedule
+        after id: Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, store: ModerationStore, viewer: Int,
+        schedule: SendSchedule
     ) async throws -> Int64 {
         let changes = try await store.liveChanges(after: id)
         guard let last = changes.last else { return id }
-        try await writer.write(ByteBuffer(string: try await events(for: changes, store: store, viewer: viewer, schedule: schedule)))
+        let text = try await events(for: changes, store: store, viewer: viewer, schedule: schedule)
+        try await watch.write { try await writer.write(ByteBuffer(string: text)) }
         return last.id
     }
 
     /// Writes the queue counts the navigation and the dashboard show (`event: counts`) unless
     /// they are `lastSent`; answers what they are now. A decision, a submission or the mirror's
     /// read of Book Corners' statistics moves them; a summary not loaded yet sends nothing.
-    private static func sendCounts(unless lastSent: String, to writer: inout any ResponseBodyWriter, store: ModerationStore) async throws -> String {
+    private static func sendCounts(
+        unless lastSent: String, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, store: ModerationStore
+    ) async throws -> String {
         guard let summary = try await store.mirrorSummary() else { return lastSent }
         let counts = "{\"library\":\(summary.pendingLibraries),\"photo\":\(summary.pendingPhotos),\"report\":\(summary.openReports)}"
-        if counts != lastSent { try await writer.write(ByteBuffer(string: "event: counts\ndata: \(counts)\n\n")) }
+        if counts != lastSent { try await watch.write { try await writer.write(ByteBuffer(string: "event: counts\ndata: \(counts)\n\n")) } }
         return counts
     }
 

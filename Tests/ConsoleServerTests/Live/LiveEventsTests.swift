@@ -186,4 +186,60 @@ struct LiveEventsTests {
             #expect(try await stale.first(within: .seconds(2)) { $0.name == "reload" } != nil, "\(stale.received)")
         }
     }
+
+    @Test(
+        "a page that stops reading is let go once a write has waited for it past the limit, freeing its place; a page that reads keeps its stream"
+    )
+    func stalledReaderIsLetGo() async throws {
+        try await ConsoleFixture.withConsole(configure: { settings in
+            settings.liveStreamsPerSession = 1
+            settings.liveStreamStallLimit = .seconds(3)
+        }) { browser, _, directory in
+            try await browser.signIn()
+            let port = try port(browser)
+            let reading = try await EventStreamReader.open(port: port, cookies: try await maria(browser).cookies)
+            defer { Task { await reading.close() } }
+            #expect(reading.status == 200)
+            // setup: staff's one stream, asked for by a connection that never reads what comes
+            let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+            let frozen = try await UnreadConnection.open(
+                port: port, request: "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: \(cookie)\r\nAccept: text/event-stream\r\n\r\n")
+            defer { Task { await frozen.close() } }
+            try #require(frozen.status == 200, "the stream was opened for it")
+            // it holds the session's one place
+            let second = try await EventStreamReader.open(port: port, cookies: browser.cookies)
+            await second.close()
+            try #require(second.status == 429, "the unread stream holds the session's one place")
+            // act: colleagues claim and release the queue's libraries, again and again, until what
+            // the console has to tell the frozen page no longer fits in the buffers between them (on
+            // loopback the kernel's send buffer grows to megabytes: a long name makes each event large)
+            let colleague = "jonas" + String(repeating: "x", count: 6000)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let slugs = try await store.oldestMirroredLibraries(status: .pending, count: 40).map(\.slug)
+            try #require(slugs.count >= 10)
+            var freed: EventStreamReader?
+            let began = ContinuousClock.now
+            while freed == nil, ContinuousClock.now - began < .seconds(90) {
+                for slug in slugs {
+                    _ = try await store.claim(.init(kind: .library, key: slug), holderId: 999, holderUsername: colleague, now: Date(), duration: 600)
+                }
+                try await Task.sleep(for: .milliseconds(250))
+                for slug in slugs {
+                    try await store.releaseClaim(.init(kind: .library, key: slug), holderId: 999, holderUsername: colleague, now: Date())
+                }
+                try await Task.sleep(for: .milliseconds(250))
+                let attempt = try await EventStreamReader.open(port: port, cookies: browser.cookies)
+                if attempt.status == 200 { freed = attempt } else { await attempt.close() }
+            }
+            // check: the frozen page's place is free again
+            let replacement = try #require(freed, "a stream nobody reads is ended once a write waited 3 s for it")
+            defer { Task { await replacement.close() } }
+            // the page that reads was never let go: it hears the next change, as does the new stream
+            let last = try #require(slugs.last)
+            _ = try await store.claim(.init(kind: .library, key: last), holderId: 998, holderUsername: "ilse", now: Date(), duration: 600)
+            let heard = { (event: EventStreamReader.Event) in self.item(event, "library", last) && event.data.contains("ilse is reviewing") }
+            #expect(try await reading.first(within: .seconds(5), where: heard) != nil, "the reading page still follows changes")
+            #expect(try await replacement.first(within: .seconds(5), where: heard) != nil)
+        }
+    }
 }
