@@ -198,6 +198,7 @@ enum ModerationStoreMigrations {
         BackendBudgetMigrations.register(in: &migrator)
         OnCallMigrations.registerHandoffIdentity(in: &migrator)
         LiveMigrations.register(in: &migrator)
+        ConcernMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -293,7 +293,8 @@ struct MirrorStoreTests {
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
 
-    @Test("a name shared by many libraries in one city gives at most 20 duplicates, the near one first; the badge check says yes without listing them")
+    @Test(
+        "a name shared by many libraries in one city gives at most 20 duplicates, the near one first; the row's evidence names the near one, not the namesakes")
     func manyNamesakes() async throws {
         try await withStore { store in
             // setup: the library, one neighbour 10 m away under another name, and 40 namesakes across the city
@@ -303,12 +304,13 @@ struct MirrorStoreTests {
             let anchor = try #require(try await store.mirroredLibrary(slug: "library-1"))
             // act
             let duplicates = try await store.mirroredDuplicates(of: anchor)
-            let badged = try await store.idsWithDuplicates(among: [anchor])
+            let evidence = try await store.libraryEvidence(for: [anchor])[1]
             // check
             #expect(duplicates.count == 20)
             #expect(duplicates.first?.id == 2, "the one within 50 m comes first")
             #expect(!duplicates.contains { $0.id == 1 }, "never itself")
-            #expect(badged == [1])
+            #expect(evidence?.nearest?.id == 2, "the row's badge is for the one within 50 m")
+            #expect(evidence?.namesakeNearby == nil, "namesakes across the city are no reason on their own")
         }
     }
 }

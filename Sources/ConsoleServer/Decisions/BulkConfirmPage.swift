@@ -17,17 +17,17 @@ struct BulkConfirmPage: MustacheParent {
         private(set) var thumbnailURL = ""
         /// Whether someone submitted it (and reads a rejection's reason); nil when the mirror does not know it.
         private(set) var hasSubmitter: Bool?
-        /// The mirror knows another approved or pending library within 50 m or with its name in its city.
-        let hasDuplicate: Bool
+        /// Why it needs a look (`LibraryConcerns`), strong reasons first.
+        let concerns: [LibraryConcern]
         /// "maria is reviewing · 8 min left" when someone else holds a claim on it; "" otherwise.
         let claimNote: String
         let isClaimed: Bool
 
-        init(slug: String, seen: String, name: String, hasDuplicate: Bool, claimNote: String = "") {
+        init(slug: String, seen: String, name: String, concerns: [LibraryConcern], claimNote: String = "") {
             self.slug = slug
             self.seen = seen
             self.name = name
-            self.hasDuplicate = hasDuplicate
+            self.concerns = concerns
             self.claimNote = claimNote
             isClaimed = !claimNote.isEmpty
             libraryURL = SiteURL.library(slug).path
@@ -50,7 +50,7 @@ struct BulkConfirmPage: MustacheParent {
             case "thumbnailURL": thumbnailURL
             case "hasThumbnail": !thumbnailURL.isEmpty
             case "libraryURL": libraryURL
-            case "hasDuplicate": hasDuplicate
+            case "concerns": concerns
             case "claimNote": claimNote
             case "isClaimed": isClaimed
             default: nil

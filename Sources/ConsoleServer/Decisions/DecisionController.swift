@@ -93,16 +93,20 @@ struct DecisionController {
         }
         switch intent {
         case .quickApproval(let seen, let listKey):
-            // A list row's one-click approval, sent with the list's bulk form. A possible
-            // duplicate has none on the list (its row offers Compare…): one sent anyway is not
-            // recorded, and the library's page shows the candidates beside it.
-            if let library = try await store.mirroredLibrary(slug: key), try await !store.idsWithDuplicates(among: [library]).isEmpty,
+            // A list row's one-click approval, sent with the list's bulk form. A library with a
+            // strong reason to look has none on the list (its row offers Compare… or Look
+            // first…): one sent anyway is not recorded, and the library's page shows why.
+            if let library = try await store.mirroredLibrary(slug: key),
+                let strong = try await LibraryConcerns.of([library], in: store)[library.id]?.first(where: { $0.strength == .strong }),
                 let session = context.session
             {
-                try await sessions.flash(
-                    "Not approved: \(LibraryText.nameInCity(library.name, city: library.city)) may be a duplicate. Compare it with the libraries beside it, then decide here.",
-                    sessionID: session.id)
-                return .redirect(to: SiteURL.library(key).path + "#compare", type: .normal)
+                let named = LibraryText.nameInCity(library.name, city: library.city)
+                let words =
+                    strong.kind == .duplicate
+                    ? "Not approved: \(named) may be a duplicate. Compare it with the libraries beside it, then decide here."
+                    : "Not approved: \(named) needs a look first (\(strong.badge)). See why, then decide here."
+                try await sessions.flash(words, sessionID: session.id)
+                return .redirect(to: SiteURL.library(key).path + (strong.kind == .duplicate ? "#compare" : "#concerns"), type: .normal)
             }
             return try await record(
                 kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: ItemStatus(seen),
@@ -238,10 +242,10 @@ struct DecisionController {
         for item in selection.items {
             // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
             let library = try await store.mirroredLibrary(slug: item.slug)
-            var hasDuplicate = false
-            if let library { hasDuplicate = try await !store.idsWithDuplicates(among: [library]).isEmpty }
+            var concerns: [LibraryConcern] = []
+            if let library { concerns = try await LibraryConcerns.of([library], in: store)[library.id] ?? [] }
             var row = BulkConfirmPage.Item(
-                slug: item.slug, seen: item.seen.rawValue, name: item.name, hasDuplicate: hasDuplicate,
+                slug: item.slug, seen: item.seen.rawValue, name: item.name, concerns: concerns,
                 claimNote: claims[item.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
             if let library { row.shows(library) }
             items.append(row)

@@ -30,8 +30,9 @@ struct LibraryDetailPage: MustacheParent {
         let slug: String
         let place: String
         let distance: String
+        /// Within 50 m.
         let isClose: Bool
-        /// Farther than 50 m, but with the same name in the same city.
+        /// Its name is this library's (normalised).
         let isSameName: Bool
         let status: String
         let libraryURL: String
@@ -82,7 +83,10 @@ struct LibraryDetailPage: MustacheParent {
     let fields: [Field]
     let coordinates: String
     let mapURL: String
+    /// Approved or pending libraries within 50 m, or with the same name within 200 m: to compare.
     let duplicates: [Duplicate]
+    /// Others with this name in the city, farther away: context, not a reason on their own.
+    let namesakes: [Duplicate]
     let duplicatesChecked: Bool
     let hasDuplicates: Bool
     let hasCloseDuplicate: Bool
@@ -110,6 +114,8 @@ struct LibraryDetailPage: MustacheParent {
     var claim = ClaimBadge.hidden
     /// Pending past or near the queue's target (On call: alerts).
     let mark: QueueStandingMark
+    /// Why it needs a look (`LibraryConcerns`), strong reasons first; shown while it waits.
+    var concerns: [LibraryConcern] = []
 
     init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
         self.layout = layout
@@ -146,18 +152,25 @@ struct LibraryDetailPage: MustacheParent {
         coordinates = String(format: "%.6f, %.6f", library.lat, library.lng)
         mapURL = String(format: "https://www.openstreetmap.org/?mlat=%.6f&mlon=%.6f#map=19/%.6f/%.6f", library.lat, library.lng, library.lat, library.lng)
         duplicatesChecked = true
-        duplicates = others.filter { $0.id != library.id }.map { other in
+        let key = LibraryNameKey.normalize(library.name)
+        let candidates = others.filter { $0.id != library.id }.map { other in
             let metres = GreatCircle.metres(library.lat, library.lng, other.lat, other.lng)
-            let isClose = metres <= ModerationStore.duplicateMetres
             var duplicate = Duplicate(
                 name: LibraryText.displayName(other.name), slug: other.slug,
                 place: LibraryText.place(address: other.address, city: other.city, country: other.country),
-                distance: Distance.text(metres), isClose: isClose, isSameName: !isClose, status: other.status.rawValue,
+                distance: Distance.text(metres), isClose: metres <= LibraryConcerns.duplicateMetres,
+                isSameName: !key.isEmpty && other.normalizedName == key, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
             duplicate.age = TimeText.age(of: other.createdAt, now: now)
-            return duplicate
+            return (duplicate, metres)
         }
+        // A generic name ("Little Library Box") is shared across a city: only a namesake close by is worth comparing.
+        let comparable = { (candidate: (Duplicate, Double)) in
+            candidate.0.isClose || candidate.1 <= LibraryEvidence.neighbourhoodMetres
+        }
+        duplicates = candidates.filter(comparable).map(\.0)
+        namesakes = candidates.filter { !comparable($0) }.map(\.0)
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
         warnsOfDuplicate = hasDuplicates && current == .pending
@@ -194,6 +207,7 @@ struct LibraryDetailPage: MustacheParent {
         coordinates = ""
         mapURL = ""
         duplicates = []
+        namesakes = []
         duplicatesChecked = false
         hasDuplicates = false
         hasCloseDuplicate = false
@@ -236,6 +250,12 @@ struct LibraryDetailPage: MustacheParent {
         case "coordinates": coordinates
         case "mapURL": mapURL
         case "duplicates": duplicates
+        case "namesakes": namesakes
+        case "hasNamesakes": !namesakes.isEmpty
+        case "concerns": concerns
+        case "hasConcerns": !concerns.isEmpty
+        // The reasons are for the decision: a decided library's page no longer raises them.
+        case "concernsShown": loaded && status == LibraryStatus.pending.rawValue
         case "duplicatesChecked": duplicatesChecked
         case "hasDuplicates": hasDuplicates
         case "hasCloseDuplicate": hasCloseDuplicate

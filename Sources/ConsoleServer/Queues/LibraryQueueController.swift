@@ -45,7 +45,7 @@ struct LibraryQueueController {
         let rows = DecidedRows.merge(
             page: pageRows, decided: decidedAway, order: queue.order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
             key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
-        let duplicated = try await store.idsWithDuplicates(among: rows)
+        let concerns = try await LibraryConcerns.of(rows, in: store)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !pageRows.isEmpty { status.showsMirroredRows() }
@@ -59,7 +59,7 @@ struct LibraryQueueController {
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
             rows: rows.map { library in
-                var row = LibraryRow(library, hasDuplicate: duplicated.contains(library.id), targets: targets, now: now)
+                var row = LibraryRow(library, concerns: concerns[library.id] ?? [], targets: targets, now: now)
                 row.libraryURL = queue.detailPath(slug: library.slug)
                 if library.status != .pending {
                     row.decidedNote = DecidedNote(
@@ -122,6 +122,7 @@ struct LibraryQueueController {
         var page = await LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
+        page.concerns = try await LibraryConcerns.of([mirrored], in: store)[mirrored.id] ?? []
         let here = queue.detailPath(slug: library.slug)
         page.claim = await ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,

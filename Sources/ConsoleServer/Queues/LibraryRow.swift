@@ -26,8 +26,10 @@ struct LibraryRow: MustacheParent {
     let decideURL: String
     /// What became of the viewer's decision on it, when just made.
     private(set) var outcome = RowOutcome.none
-    /// Another approved or pending library is within 50 m or has its name in its city.
-    let hasDuplicate: Bool
+    /// Why it needs a look, strong reasons first (`LibraryConcerns`).
+    let concerns: [LibraryConcern]
+    /// A strong reason: the row sends the moderator to the library's page instead of approving in one click.
+    let firstStrongConcern: LibraryConcern?
     /// Who is reviewing it, or the "I'm reviewing this" button.
     var claim = ClaimBadge.hidden
     /// A pending library past or near the queue's target (On call: alerts).
@@ -41,7 +43,7 @@ struct LibraryRow: MustacheParent {
     /// Ticked for the bulk form when the list is shown again with what the moderator had ticked.
     var isSelected = false
 
-    init(_ library: MirrorLibrary, hasDuplicate: Bool, targets: QueueTargets, now: Date) {
+    init(_ library: MirrorLibrary, concerns: [LibraryConcern], targets: QueueTargets, now: Date) {
         slug = library.slug
         libraryURL = SiteURL.library(library.slug).path
         decideURL = SiteURL.libraryDecide(library.slug).path
@@ -58,7 +60,9 @@ struct LibraryRow: MustacheParent {
         // Reversing a decision is confirmed on the library's page, never one click in a list.
         canApprove = library.status == .pending
         isWaiting = library.status == .pending
-        self.hasDuplicate = hasDuplicate
+        // A decided library's reasons were for its decision: the row no longer raises them.
+        self.concerns = library.status == .pending ? concerns : []
+        firstStrongConcern = self.concerns.first { $0.strength == .strong }
         mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
     }
 
@@ -78,7 +82,12 @@ struct LibraryRow: MustacheParent {
 
     func child(named key: String) -> Any? {
         switch key {
-        case "hasDuplicate": hasDuplicate
+        case "concerns": concerns
+        case "needsALook": firstStrongConcern != nil
+        // A likely duplicate opens at the comparison; any other strong reason at the reasons.
+        case "lookURL": libraryURL + (firstStrongConcern?.kind == .duplicate ? "#compare" : "#concerns")
+        case "lookLabel": firstStrongConcern?.kind == .duplicate ? "Compare…" : "Look first…"
+        case "lookTitle": firstStrongConcern.map { "\($0.sentence) Its page shows why, before approving." } ?? ""
         case "outcome": outcome
         case "isDecided": outcome.isShown
         case "claim": claim

@@ -145,48 +145,6 @@ extension ModerationStore {
         return Array((near + sameName).filter { seen.insert($0.id).inserted }.prefix(limit))
     }
 
-    /// Of `libraries`, the ids of those that have at least one duplicate (for the list's badges).
-    /// Each asks only whether one exists: a common name in a big city can have thousands of
-    /// namesakes, and fetching them all made a queue page of 20 read 2 500 rows. One read and two
-    /// cached statements for the whole page: this runs on every view of a queue page.
-    public func idsWithDuplicates(among libraries: [MirrorLibrary]) async throws -> Set<Int> {
-        guard !libraries.isEmpty else { return [] }
-        let statuses = Self.duplicateStatuses.map(\.rawValue)
-        return try await writer.read { db in
-            let namesake = try db.cachedStatement(
-                sql: """
-                    SELECT 1 FROM mirrorLibrary
-                    WHERE city = ? AND normalizedName = ? AND id != ? AND goneAt IS NULL AND status IN (?, ?) LIMIT 1
-                    """)
-            // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
-            // index over the position index and read every approved and pending row.
-            let nearby = try db.cachedStatement(
-                sql: """
-                    SELECT lat, lng, status FROM mirrorLibrary
-                    WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
-                    """)
-            var ids: Set<Int> = []
-            for library in libraries {
-                let key = LibraryNameKey.normalize(library.name)
-                if !key.isEmpty, try Int.fetchOne(namesake, arguments: [library.city, key, library.id, statuses[0], statuses[1]]) != nil {
-                    ids.insert(library.id)
-                    continue
-                }
-                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: Self.duplicateMetres)
-                let rows = try Row.fetchCursor(nearby, arguments: [box.minLat, box.maxLat, box.minLng, box.maxLng, library.id])
-                while let row = try rows.next() {
-                    let status: String = row["status"]
-                    guard statuses.contains(status) else { continue }
-                    if GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"]) <= Self.duplicateMetres {
-                        ids.insert(library.id)
-                        break
-                    }
-                }
-            }
-            return ids
-        }
-    }
-
     /// The libraries just before and just after `library` in `order` among those matching
     /// `query` (at most `limit` each, nearest first): where "previous" and "next" lead. The
     /// library itself need not match any more (a decision just moved it out of the queue):

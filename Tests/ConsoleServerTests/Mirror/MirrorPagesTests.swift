@@ -89,7 +89,9 @@ struct MirrorPagesTests {
         }
     }
 
-    @Test("duplicates are found locally: within 50 m or with the same name in the same city, approved or pending only")
+    @Test(
+        "duplicates are found locally, approved or pending only: 10 m away is strong (no one-click Approve), a namesake 150 m away worth a look, one 11 km away only context"
+    )
     func localDuplicates() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in
             // setup: an anchor in the middle of the Atlantic, with planted neighbours
@@ -112,6 +114,10 @@ struct MirrorPagesTests {
                     ],
                     [
                         "id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
+                        "lng": lng, "status": "pending", "createdAt": recent,
+                    ],
+                    [
+                        "id": 910_006, "slug": "dup-namesake-150", "name": "Ocean Corner Anchor", "city": "Testville", "lat": north(-150),
                         "lng": lng, "status": "pending", "createdAt": recent,
                     ],
                     [
@@ -140,13 +146,21 @@ struct MirrorPagesTests {
             #expect(detail.status == .ok)
             #expect(detail.contains("Possible duplicate."))
             #expect(detail.contains(#"href="/libraries/dup-near-10""#) && detail.contains("within 50 m"))
-            #expect(detail.contains(#"href="/libraries/dup-same-name""#) && detail.contains("same name, same city"))
+            #expect(detail.contains(#"href="/libraries/dup-namesake-150""#) && detail.contains(#"<span class="flag">same name</span> 150 m away"#))
+            let namesakes = try #require(detail.html.range(of: #"<p class="namesakes">"#).map { String(detail.html[$0.lowerBound...].prefix(600)) })
+            #expect(namesakes.contains("Others with this name") && namesakes.contains(#"href="/libraries/dup-same-name""#), "\(namesakes)")
+            #expect(detail.contains("Why this one needs a look") && detail.contains("“Near Ten” (approved) is 10 m away."))
             #expect(!detail.contains("dup-far-60"), "60 m away with another name is no duplicate")
             #expect(!detail.contains("dup-rejected-5"), "a rejected library duplicates nothing")
-            #expect(row(of: "dup-anchor", in: list).contains("possible duplicate"), "a badge in the list: \(row(of: "dup-anchor", in: list))")
-            #expect(!row(of: "dup-far-60", in: list).isEmpty && !row(of: "dup-far-60", in: list).contains("possible duplicate"))
+            let anchorRow = row(of: "dup-anchor", in: list)
+            #expect(anchorRow.contains(#"concern-strong" title="“Near Ten” (approved) is 10 m away.">duplicate? 10 m</span>"#), "\(anchorRow)")
+            #expect(anchorRow.contains(">Compare…</a>") && !anchorRow.contains(#"name="quick""#), "a strong reason takes one-click Approve away")
+            let namesakeRow = row(of: "dup-namesake-150", in: list)
+            #expect(namesakeRow.contains(#"concern-worth-a-look""#) && namesakeRow.contains(">same name 150 m away</span>"), "\(namesakeRow)")
+            #expect(namesakeRow.contains(#"name="quick""#), "worth a look keeps one-click Approve")
+            #expect(!row(of: "dup-same-name", in: list).contains("duplicate?"), "a namesake 11 km away is no reason")
             #expect(bulk.status == .ok)
-            #expect(bulk.contains("possible duplicate"), "the bulk confirmation flags it: \(bulk)")
+            #expect(bulk.contains(">duplicate? 10 m</span>"), "the bulk confirmation flags it: \(bulk)")
         }
     }
 

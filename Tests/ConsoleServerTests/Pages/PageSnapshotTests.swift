@@ -132,6 +132,12 @@ enum PageModels {
         duplicate.id += 1_000
         var sameName = mirrored[1]
         sameName.lat += 1
+        // Reasons to look as a page shows them: a strong one with a hostile neighbour's name, and quieter ones.
+        let concerns = LibraryConcerns.assess(
+            mirrored[0],
+            evidence: LibraryEvidence(
+                nearest: .init(id: 9, slug: "near", name: Self.hostile, status: .approved, metres: 12),
+                submitter: .init(submitted: 1, approved: 0, rejected: 0, lastRejectionReason: "")))
         let options = FilterOption.choices(["pending", hostile], selected: hostile, any: "Any")
         var message = OutboxMessage(
             id: "msg-1", actionId: 4, recipientUserId: 12, eventType: .libraryRejected,
@@ -215,7 +221,7 @@ enum PageModels {
                     layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
                     source: "",
                     rows: mirrored.enumerated().map { index, library in
-                        var row = LibraryRow(library, hasDuplicate: index == 0, targets: .defaults, now: now)
+                        var row = LibraryRow(library, concerns: index == 0 ? concerns : [], targets: .defaults, now: now)
                         row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
                         // The second row was just decided by the viewer, and met a conflict.
                         if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
@@ -236,6 +242,7 @@ enum PageModels {
                         layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName],
                         targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
+                    page.concerns = concerns
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
                     page.queue = QueueLinks(
                         queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
@@ -315,7 +322,7 @@ enum PageModels {
                     layout: layout("Confirm", active: .libraries, summary: summary), decision: "reject", verb: "Reject", count: 3,
                     items: (1...3).map {
                         var item = BulkConfirmPage.Item(
-                            slug: "slug-\($0)", seen: "pending", name: hostile, hasDuplicate: $0 == 1,
+                            slug: "slug-\($0)", seen: "pending", name: hostile, concerns: $0 == 1 ? concerns : [],
                             claimNote: $0 == 2 ? "\(hostile) is reviewing · 8 min left" : "")
                         // The first two as the mirror knows them: their places and photos tell namesakes apart.
                         if $0 < 3 { item.shows(mirrored[$0 - 1]) }

@@ -25,7 +25,7 @@ struct PluralTests {
         let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
         let page = BulkConfirmPage(
             layout: PageModels.layout("Confirm", active: .libraries), decision: "reject", verb: "Reject", count: 1,
-            items: [.init(slug: "one", seen: "pending", name: PageModels.hostile, hasDuplicate: false)],
+            items: [.init(slug: "one", seen: "pending", name: PageModels.hostile, concerns: [])],
             heading: BulkConfirmPage.heading(verb: "Reject", count: 1), reason: "Not a library.", isReject: true, key: "k")
         // act
         let html = try renderer.render(page, with: "bulk-confirm").html

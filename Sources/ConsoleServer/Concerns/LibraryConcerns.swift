@@ -1,0 +1,162 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+
+/// Why a waiting library needs a look, drawn from the library itself and what the mirror knows
+/// around it (`LibraryEvidence`): strong reasons first, then those worth a look.
+enum LibraryConcerns {
+    /// Within this distance another library is most likely the same one.
+    static let strongDuplicateMetres = 25.0
+    /// Within this distance, or with the same name within `LibraryEvidence.neighbourhoodMetres`, it is worth comparing.
+    static let duplicateMetres = 50.0
+    /// More than this many submissions by one person within an hour either side is a burst.
+    static let burstSubmissions = 5
+
+    /// The reasons of each waiting one of `libraries`, by id, from one read of the mirror (a
+    /// decided library has none: they were for its decision).
+    static func of(_ libraries: [MirrorLibrary], in store: ModerationStore) async throws -> [Int: [LibraryConcern]] {
+        let waiting = libraries.filter { $0.status == .pending }
+        let evidence = try await store.libraryEvidence(for: waiting)
+        return Dictionary(waiting.map { ($0.id, assess($0, evidence: evidence[$0.id])) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The reasons of one library, strongest first.
+    static func assess(_ library: MirrorLibrary, evidence: LibraryEvidence?) -> [LibraryConcern] {
+        var concerns: [LibraryConcern] = []
+        if let evidence {
+            concerns += duplicate(evidence)
+            concerns += submitter(library, evidence)
+        }
+        concerns += text(library)
+        concerns += place(library, evidence)
+        if library.photoUrl.isEmpty, library.thumbnailUrl.isEmpty {
+            concerns.append(.init(kind: .noPhoto, strength: .worthALook, badge: "no photo", sentence: "No photo was sent with it."))
+        }
+        // Stable: strong ones first, each group in the order above.
+        return concerns.enumerated().sorted { ($0.element.strength, $0.offset) < ($1.element.strength, $1.offset) }.map(\.element)
+    }
+
+    // MARK: The reasons
+
+    private static func duplicate(_ evidence: LibraryEvidence) -> [LibraryConcern] {
+        if let nearest = evidence.nearest, nearest.metres <= duplicateMetres {
+            let strength: LibraryConcern.Strength = nearest.metres <= strongDuplicateMetres ? .strong : .worthALook
+            return [
+                .init(
+                    kind: .duplicate, strength: strength, badge: "duplicate? \(Distance.text(nearest.metres))",
+                    sentence: "\(named(nearest)) is \(Distance.text(nearest.metres)) away.")
+            ]
+        }
+        if let namesake = evidence.namesakeNearby {
+            return [
+                .init(
+                    kind: .duplicate, strength: .worthALook, badge: "same name \(Distance.text(namesake.metres)) away",
+                    sentence: "\(named(namesake)), with the same name, is \(Distance.text(namesake.metres)) away.")
+            ]
+        }
+        return []
+    }
+
+    private static func submitter(_ library: MirrorLibrary, _ evidence: LibraryEvidence) -> [LibraryConcern] {
+        guard let record = evidence.submitter else { return [] }
+        var concerns: [LibraryConcern] = []
+        let who = library.submitterUsername ?? "The submitter"
+        if record.submitted <= 1 {
+            concerns.append(.init(kind: .newSubmitter, strength: .worthALook, badge: "new submitter", sentence: "\(who)'s first submission."))
+        }
+        let decided = record.approved + record.rejected
+        if decided >= 2, record.rejected * 2 >= decided {
+            let last = record.lastRejectionReason.isEmpty ? "" : ", last: “\(record.lastRejectionReason)”"
+            concerns.append(
+                .init(
+                    kind: .oftenRejected, strength: record.rejected >= 3 ? .strong : .worthALook,
+                    badge: "\(record.rejected) of \(decided) rejected",
+                    sentence: "\(who) had \(record.rejected) of \(decided) decided submissions rejected\(last)."))
+        }
+        if evidence.sameHourSubmissions >= burstSubmissions {
+            concerns.append(
+                .init(
+                    kind: .burst, strength: .worthALook, badge: "\(evidence.sameHourSubmissions + 1) in an hour",
+                    sentence: "\(who) sent \(evidence.sameHourSubmissions + 1) libraries within an hour of this one."))
+        }
+        return concerns
+    }
+
+    private static func text(_ library: MirrorLibrary) -> [LibraryConcern] {
+        var concerns: [LibraryConcern] = []
+        let written = library.name + "\n" + library.description
+        if hasMarkup(written) || written.localizedCaseInsensitiveContains("http://") || written.localizedCaseInsensitiveContains("https://")
+            || written.localizedCaseInsensitiveContains("www.")
+        {
+            concerns.append(
+                .init(kind: .markup, strength: .strong, badge: "links or markup", sentence: "The name or description has a link or markup in it."))
+        }
+        if hasEmailAddress(written) || hasPhoneNumber(written) {
+            concerns.append(
+                .init(
+                    kind: .contactDetails, strength: .worthALook, badge: "contact details in text",
+                    sentence: "The name or description has a phone number or e-mail address (the contact field is meant for them)."))
+        }
+        let letters = library.name.unicodeScalars.filter { $0.properties.isAlphabetic && $0.properties.changesWhenLowercased || $0.properties.isLowercase }
+        if letters.count >= 4, letters.allSatisfy({ $0.properties.isUppercase }) {
+            concerns.append(.init(kind: .allCapitals, strength: .worthALook, badge: "all capitals", sentence: "The name is written in capitals."))
+        }
+        let address = LibraryNameKey.normalize(library.address)
+        if !address.isEmpty, LibraryNameKey.normalize(library.name) == address {
+            concerns.append(.init(kind: .nameIsAddress, strength: .worthALook, badge: "name is the address", sentence: "The name is only its address."))
+        }
+        return concerns
+    }
+
+    private static func place(_ library: MirrorLibrary, _ evidence: LibraryEvidence?) -> [LibraryConcern] {
+        if library.lat == 0, library.lng == 0 {
+            return [
+                .init(
+                    kind: .place, strength: .strong, badge: "placed at 0, 0",
+                    sentence: "It is placed at 0° N, 0° E, off the coast of Africa: no place was given.")
+            ]
+        }
+        var concerns: [LibraryConcern] = []
+        if isRound(library.lat), isRound(library.lng) {
+            concerns.append(
+                .init(
+                    kind: .place, strength: .worthALook, badge: "round coordinates",
+                    sentence: "It is placed on round coordinates (\(library.lat), \(library.lng)): probably not the real spot."))
+        }
+        if evidence?.repeatsOwnCoordinates == true {
+            concerns.append(
+                .init(
+                    kind: .place, strength: .worthALook, badge: "place used before",
+                    sentence: "Another of this submitter's libraries has exactly the same coordinates."))
+        }
+        return concerns
+    }
+
+    // MARK: Helpers
+
+    /// An opening or closing tag: `<` then a letter or `/`.
+    private static func hasMarkup(_ text: String) -> Bool { text.contains(/<\/?[A-Za-z]/) }
+
+    private static func hasEmailAddress(_ text: String) -> Bool { text.contains(/[^\s@<>]+@[^\s@<>]+\.[A-Za-z]{2,}/) }
+
+    /// Eight digits or more in one run of digits, spaces and phone punctuation, written as a
+    /// phone number is (a leading `+`, `0` or `(`, three groups or more, or ten digits and more):
+    /// "+49 30 1234 5678", "(555) 123-4567", but not "2020-2024".
+    private static func hasPhoneNumber(_ text: String) -> Bool {
+        text.matches(of: /[+(]?[0-9][0-9 ()\-.\/]{6,}[0-9]/).contains { match in
+            let run = match.output
+            let digits = run.filter(\.isNumber).count
+            let groups = run.split { !$0.isNumber }.count
+            return digits >= 8 && (run.first.map { "+0(".contains($0) } == true || groups >= 3 || digits >= 10)
+        }
+    }
+
+    /// At most one decimal place: about 11 km of precision, not a spot on a street.
+    private static func isRound(_ degrees: Double) -> Bool {
+        (degrees * 10).rounded() == degrees * 10
+    }
+
+    private static func named(_ neighbour: LibraryEvidence.Neighbour) -> String {
+        "“\(LibraryText.displayName(neighbour.name))” (\(neighbour.status.rawValue))"
+    }
+}

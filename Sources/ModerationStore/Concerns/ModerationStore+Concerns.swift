@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+import ModerationVocabulary
+
+extension ModerationStore {
+    /// The evidence for each of `libraries`, by id, in one read: every queue page's rows ask,
+    /// so each question is one cached statement on an index (position, submitter).
+    public func libraryEvidence(for libraries: [MirrorLibrary]) async throws -> [Int: LibraryEvidence] {
+        guard !libraries.isEmpty else { return [:] }
+        return try await writer.read { db in
+            // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
+            // index over the position index.
+            let nearby = try db.cachedStatement(
+                sql: """
+                    SELECT id, slug, name, normalizedName, lat, lng, status FROM mirrorLibrary
+                    WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
+                    """)
+            let record = try db.cachedStatement(
+                sql: """
+                    SELECT count(*), coalesce(sum(status = 'approved'), 0), coalesce(sum(status = 'rejected'), 0)
+                    FROM mirrorLibrary WHERE submitterId = ? AND goneAt IS NULL
+                    """)
+            let lastRejection = try db.cachedStatement(
+                sql: """
+                    SELECT rejectionReason FROM mirrorLibrary
+                    WHERE submitterId = ? AND goneAt IS NULL AND status = 'rejected' AND rejectionReason != ''
+                    ORDER BY createdAt DESC LIMIT 1
+                    """)
+            let sameHour = try db.cachedStatement(
+                sql: "SELECT count(*) FROM mirrorLibrary WHERE submitterId = ? AND goneAt IS NULL AND createdAt >= ? AND createdAt <= ? AND id != ?")
+            let samePlace = try db.cachedStatement(
+                sql: "SELECT 1 FROM mirrorLibrary WHERE submitterId = ? AND goneAt IS NULL AND lat = ? AND lng = ? AND id != ? LIMIT 1")
+            var records: [Int: LibraryEvidence.SubmitterRecord] = [:]
+            var evidence: [Int: LibraryEvidence] = [:]
+            for library in libraries {
+                var found = LibraryEvidence()
+                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: LibraryEvidence.neighbourhoodMetres)
+                let rows = try Row.fetchCursor(nearby, arguments: [box.minLat, box.maxLat, box.minLng, box.maxLng, library.id])
+                while let row = try rows.next() {
+                    guard let status = LibraryStatus(rawValue: row["status"]), Self.duplicateStatuses.contains(status) else { continue }
+                    let metres = GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"])
+                    guard metres <= LibraryEvidence.neighbourhoodMetres else { continue }
+                    let neighbour = LibraryEvidence.Neighbour(id: row["id"], slug: row["slug"], name: row["name"], status: status, metres: metres)
+                    if metres < found.nearest?.metres ?? .infinity { found.nearest = neighbour }
+                    let namesake: String = row["normalizedName"]
+                    if !library.normalizedName.isEmpty, namesake == library.normalizedName, metres < found.namesakeNearby?.metres ?? .infinity {
+                        found.namesakeNearby = neighbour
+                    }
+                }
+                if let submitter = library.submitterId {
+                    if records[submitter] == nil, let counts = try Row.fetchOne(record, arguments: [submitter]) {
+                        let reason = try String.fetchOne(lastRejection, arguments: [submitter]) ?? ""
+                        records[submitter] = .init(submitted: counts[0], approved: counts[1], rejected: counts[2], lastRejectionReason: reason)
+                    }
+                    found.submitter = records[submitter]
+                    found.sameHourSubmissions =
+                        try Int.fetchOne(
+                            sameHour,
+                            arguments: [submitter, library.createdAt.addingTimeInterval(-3600), library.createdAt.addingTimeInterval(3600), library.id]
+                        ) ?? 0
+                    found.repeatsOwnCoordinates = try Int.fetchOne(samePlace, arguments: [submitter, library.lat, library.lng, library.id]) != nil
+                }
+                evidence[library.id] = found
+            }
+            return evidence
+        }
+    }
+}

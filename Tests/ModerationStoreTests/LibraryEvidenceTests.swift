@@ -1,0 +1,61 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+import Testing
+
+@Suite("ModerationStore: the evidence a library's reasons are drawn from")
+struct LibraryEvidenceTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("evidence-\(UUID().uuidString)")
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func library(
+        _ id: Int, status: LibraryStatus = .pending, name: String = "Corner Books", metresNorth: Double = 0, submitter: Int? = 7,
+        created: TimeInterval = 0, reason: String = ""
+    ) -> MirrorLibrary {
+        MirrorLibrary(
+            id: id, slug: "library-\(id)", name: name, description: "", address: "Via Roma \(id)", city: "Florence", country: "IT",
+            postalCode: "50100", lat: 43.77 + metresNorth / GreatCircle.metresPerDegree, lng: 11.25, photoUrl: "", thumbnailUrl: "",
+            status: status, rejectionReason: reason, submitterId: submitter, submitterUsername: submitter.map { "user\($0)" },
+            createdAt: now.addingTimeInterval(created), lastConfirmedAt: now)
+    }
+
+    @Test(
+        "nearest approved or pending neighbour and nearest namesake within 200 m; the submitter's record, last reason, submissions within the hour and a repeated spot"
+    )
+    func evidence() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
+        // setup: the submission (1), its submitter's history, and its neighbourhood
+        var rows = [
+            library(1),
+            library(2, status: .rejected, metresNorth: 5_000, created: -10 * 86_400, reason: "Private garden"),
+            library(3, status: .approved, metresNorth: 9_000, created: -20 * 86_400),
+            // the same spot as 1, rejected: a repeated place, but no duplicate (rejected ones duplicate nothing)
+            library(9, status: .rejected, created: -86_400),
+        ]
+        rows += (4...8).map { library($0, metresNorth: 3_000 + Double($0) * 100, created: Double($0) * 300) }
+        rows += [
+            library(10, status: .approved, metresNorth: 150, submitter: 20),
+            library(11, name: "Garden Shelf", metresNorth: -40, submitter: 21),
+            library(12, status: .rejected, name: "Garden Shelf", metresNorth: 5, submitter: 22),
+            library(13, status: .approved, metresNorth: 900, submitter: 23),
+            library(14, name: "Another", submitter: nil),
+        ]
+        rows[rows.count - 1].lat += 3_000 / GreatCircle.metresPerDegree
+        try await store.upsertMirror(libraries: rows)
+        let anchor = try #require(try await store.mirroredLibrary(slug: "library-1"))
+        let imported = try #require(try await store.mirroredLibrary(slug: "library-14"))
+        // act
+        let evidence = try await store.libraryEvidence(for: [anchor, imported])
+        // check
+        let found = try #require(evidence[1])
+        #expect(found.nearest?.id == 11 && (found.nearest?.metres ?? 0).rounded() == 40, "\(String(describing: found.nearest))")
+        #expect(found.namesakeNearby?.id == 10 && found.namesakeNearby?.status == .approved, "the namesake 900 m away is too far")
+        #expect(found.submitter == .init(submitted: 9, approved: 1, rejected: 2, lastRejectionReason: "Private garden"))
+        #expect(found.sameHourSubmissions == 5)
+        #expect(found.repeatsOwnCoordinates)
+        let alone = try #require(evidence[14])
+        #expect(alone.submitter == nil && alone.nearest == nil && alone.sameHourSubmissions == 0 && !alone.repeatsOwnCoordinates)
+    }
+}
