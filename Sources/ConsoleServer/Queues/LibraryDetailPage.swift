@@ -80,7 +80,7 @@ struct LibraryDetailPage: MustacheParent {
     let description: String
     /// Who reads a rejection's reason: its submitter, or nobody for an imported library.
     let reasonReader: String
-    let fields: [Field]
+    private(set) var fields: [Field]
     let coordinates: String
     let mapURL: String
     /// Approved or pending libraries within 50 m, or with the same name within 200 m: to compare.
@@ -219,6 +219,15 @@ struct LibraryDetailPage: MustacheParent {
         canReturnToPending = false
         approveReverses = false
         mark = .none
+    }
+
+    /// Adds the submitter's record beside their name: "12 submitted · 9 approved · 3 rejected,
+    /// last rejected: “Private garden”" (the mirror's libraries, this one included).
+    mutating func showsSubmitter(_ record: LibraryEvidence.SubmitterRecord?) {
+        guard let record, let at = fields.firstIndex(where: { $0.label == "Submitted by" }) else { return }
+        var line = "\(record.submitted) submitted · \(record.approved) approved · \(record.rejected) rejected"
+        if !record.lastRejectionReason.isEmpty { line += ", last rejected: “\(record.lastRejectionReason)”" }
+        fields.insert(Field(label: "Their submissions", value: line), at: at + 1)
     }
 
     /// A decision on its way: no decision form until it is sent.

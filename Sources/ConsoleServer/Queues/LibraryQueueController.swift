@@ -122,7 +122,9 @@ struct LibraryQueueController {
         var page = await LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
-        page.concerns = try await LibraryConcerns.of([mirrored], in: store)[mirrored.id] ?? []
+        let evidence = try await store.libraryEvidence(for: [mirrored])[mirrored.id]
+        page.showsSubmitter(evidence?.submitter)
+        if mirrored.status == .pending { page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence) }
         let here = queue.detailPath(slug: library.slug)
         page.claim = await ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,

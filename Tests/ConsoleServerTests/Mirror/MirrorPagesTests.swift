@@ -102,7 +102,7 @@ struct MirrorPagesTests {
                 [
                     [
                         "id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
-                        "status": "pending", "createdAt": recent,
+                        "status": "pending", "createdAt": recent, "createdById": 1,
                     ],
                     [
                         "id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
@@ -150,6 +150,7 @@ struct MirrorPagesTests {
             let namesakes = try #require(detail.html.range(of: #"<p class="namesakes">"#).map { String(detail.html[$0.lowerBound...].prefix(600)) })
             #expect(namesakes.contains("Others with this name") && namesakes.contains(#"href="/libraries/dup-same-name""#), "\(namesakes)")
             #expect(detail.contains("Why this one needs a look") && detail.contains("“Near Ten” (approved) is 10 m away."))
+            #expect(detail.contains("<dt>Their submissions</dt>"), "the submitter's record sits beside their name")
             #expect(!detail.contains("dup-far-60"), "60 m away with another name is no duplicate")
             #expect(!detail.contains("dup-rejected-5"), "a rejected library duplicates nothing")
             let anchorRow = row(of: "dup-anchor", in: list)

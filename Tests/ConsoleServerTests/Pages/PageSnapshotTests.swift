@@ -243,6 +243,7 @@ enum PageModels {
                         targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                     page.concerns = concerns
+                    page.showsSubmitter(.init(submitted: 12, approved: 9, rejected: 3, lastRejectionReason: Self.hostile))
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
                     page.queue = QueueLinks(
                         queue: queue, previous: queue.detailPath(slug: "before"), next: nil, here: queue.detailPath(slug: libraries[0].slug))
