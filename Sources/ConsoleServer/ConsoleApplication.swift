@@ -27,6 +27,7 @@ public func buildConsoleApplication(
     services.append(
         SessionPruner(
             sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
+    services.append(ConcernRefresher(store: dependencies.store, interval: configuration.concernRefreshInterval, logger: logger))
     services.append(
         BackendContactProbe(
             client: dependencies.client, backend: dependencies.backendMetrics, interval: configuration.readinessBackendSilence / 4, logger: logger))

@@ -74,6 +74,9 @@ public struct ConsoleConfiguration: Sendable {
     /// How long one write of a live stream may wait for a page that stopped reading before the
     /// stream is ended and its place freed.
     public var liveStreamStallLimit: Duration = .seconds(30)
+    /// How often the reasons of every waiting library are worked out again for the queue's
+    /// filter by reason (within the pending sweep's 120 s).
+    public var concernRefreshInterval: TimeInterval = 60
 
     public init(
         host: String = "127.0.0.1",

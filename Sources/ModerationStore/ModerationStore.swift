@@ -199,6 +199,7 @@ enum ModerationStoreMigrations {
         OnCallMigrations.registerHandoffIdentity(in: &migrator)
         LiveMigrations.register(in: &migrator)
         ConcernMigrations.register(in: &migrator)
+        ConcernMigrations.registerStoredConcerns(in: &migrator)
         return migrator
     }
 }

@@ -6,6 +6,22 @@ struct LibraryConcern: MustacheParent, Equatable {
     /// What kind of reason it is (what the queue can be filtered by).
     enum Kind: String, CaseIterable {
         case duplicate, newSubmitter, oftenRejected, burst, markup, contactDetails, allCapitals, nameIsAddress, place, noPhoto
+
+        /// What the queue's filter calls it.
+        var label: String {
+            switch self {
+            case .duplicate: "Duplicate nearby"
+            case .newSubmitter: "New submitter"
+            case .oftenRejected: "Often rejected"
+            case .burst: "Many in an hour"
+            case .markup: "Links or markup"
+            case .contactDetails: "Contact details in the text"
+            case .allCapitals: "All capitals"
+            case .nameIsAddress: "Name is the address"
+            case .place: "Odd place"
+            case .noPhoto: "No photo"
+            }
+        }
     }
 
     enum Strength: String, Comparable {

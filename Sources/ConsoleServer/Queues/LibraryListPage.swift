@@ -28,6 +28,15 @@ struct LibraryListPage: MustacheParent {
     /// The decision and the typed reason of a bulk form sent back with its error.
     var bulkDecision = ""
     var bulkReason = ""
+    /// The filter by reason to look: any, any strong one, or one kind.
+    var reasonOptions: [FilterOption] = LibraryListPage.reasonOptions(chosen: nil)
+
+    /// The choices of the filter by reason, `chosen` selected.
+    static func reasonOptions(chosen: String?) -> [FilterOption] {
+        FilterOption.choices(LibraryQueueContext.concernChoices, selected: chosen, any: "Any reason or none") { value in
+            LibraryConcern.Kind(rawValue: value)?.label ?? "Any strong reason"
+        }
+    }
 
     /// What the time column shows for a list of libraries in `status`.
     static func timeHeading(_ status: StatusFilter) -> String {
@@ -83,6 +92,7 @@ struct LibraryListPage: MustacheParent {
         case "bulkReasons": presetReasons.map { FilterOption(value: $0, label: $0, selected: $0 == bulkPreset) }
         case "bulkRejects": bulkDecision == "reject"
         case "bulkReason": bulkReason
+        case "reasonOptions": reasonOptions
         default: frame.child(named: key)
         }
     }

@@ -13,6 +13,11 @@ struct LibraryQueueContext: Equatable {
     /// switching the status filter also switches to that status's usual order.
     var orderIsChosen: Bool
     var pageSize: Int
+    /// Only libraries with this reason to look (`reason=duplicate`, or `strong` for any strong one).
+    var concern: String?
+
+    /// What `reason=` may name: any strong reason, or one kind.
+    static let concernChoices = ["strong"] + LibraryConcern.Kind.allCases.map(\.rawValue)
 
     init(_ query: ListQuery) {
         filter = LibraryFilter(
@@ -22,6 +27,7 @@ struct LibraryQueueContext: Equatable {
         order = query.chosenOrder ?? standard
         orderIsChosen = query.chosenOrder != nil && query.chosenOrder != standard
         pageSize = query.page.size
+        concern = query.text("reason", maxLength: 40).flatMap { Self.concernChoices.contains($0) ? $0 : nil }
     }
 
     /// The context a form sent back (`queue=<query string>`); `nil` when it sent none.
@@ -33,7 +39,7 @@ struct LibraryQueueContext: Equatable {
     /// The list's filters as query items, the order only when chosen; empty ones drop out.
     var filterItems: [(name: String, value: String?)] {
         [
-            ("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source),
+            ("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source), ("reason", concern),
             ("order", orderIsChosen ? order.rawValue : nil), ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)),
         ]
     }
@@ -59,6 +65,8 @@ struct LibraryQueueContext: Equatable {
 
     /// What the mirror filters by.
     var mirrorQuery: MirrorLibraryQuery {
-        MirrorLibraryQuery(status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source)
+        MirrorLibraryQuery(
+            status: LibraryStatus(rawValue: filter.status.rawValue), text: filter.text, country: filter.country, source: filter.source,
+            concern: concern.map { $0 == "strong" ? .anyStrong : .kind($0) })
     }
 }

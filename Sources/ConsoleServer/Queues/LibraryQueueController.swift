@@ -83,6 +83,7 @@ struct LibraryQueueController {
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
+        page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)
         return page
     }

@@ -9,3 +9,22 @@ enum ConcernMigrations {
         }
     }
 }
+
+extension ConcernMigrations {
+    /// The reasons of every waiting library as last worked out, for the queue's filter by reason.
+    static func registerStoredConcerns(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v35-library-concerns") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE libraryConcern (
+                        libraryId INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        strength TEXT NOT NULL,
+                        PRIMARY KEY (libraryId, kind)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX libraryConcern_kind ON libraryConcern(kind, libraryId);
+                    CREATE INDEX libraryConcern_strength ON libraryConcern(strength, libraryId);
+                    """)
+        }
+    }
+}

@@ -65,4 +65,56 @@ extension ModerationStore {
             return evidence
         }
     }
+
+    /// Replaces the stored reasons of the libraries in `concerns` (an empty list clears one's).
+    public func replaceLibraryConcerns(_ concerns: [Int: [StoredLibraryConcern]]) async throws {
+        guard !concerns.isEmpty else { return }
+        try await writer.write { db in
+            for (libraryId, list) in concerns {
+                try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId = ?", arguments: [libraryId])
+                for concern in list {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO libraryConcern (libraryId, kind, strength) VALUES (?, ?, ?)",
+                        arguments: [libraryId, concern.kind, concern.strength])
+                }
+            }
+        }
+    }
+
+    /// Forgets the reasons of libraries that no longer wait (decided, or gone).
+    @discardableResult
+    public func pruneLibraryConcerns() async throws -> Int {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    DELETE FROM libraryConcern WHERE libraryId NOT IN
+                        (SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL)
+                    """)
+            return db.changesCount
+        }
+    }
+
+    /// Waiting libraries by id, `limit` after `id`: the whole queue, a batch at a time.
+    public func pendingLibraries(afterID id: Int, limit: Int) async throws -> [MirrorLibrary] {
+        try await writer.read { db in
+            try MirrorLibrary
+                .filter(MirrorLibrary.Columns.status == LibraryStatus.pending.rawValue && MirrorLibrary.Columns.goneAt == nil)
+                .filter(MirrorLibrary.Columns.id > id)
+                .order(MirrorLibrary.Columns.id)
+                .limit(limit)
+                .fetchAll(db)
+        }
+    }
+}
+
+/// One reason a waiting library needs a look, as stored for the queue's filter.
+public struct StoredLibraryConcern: Sendable, Equatable {
+    public var kind: String
+    /// "strong" or "worth-a-look".
+    public var strength: String
+
+    public init(kind: String, strength: String) {
+        self.kind = kind
+        self.strength = strength
+    }
 }

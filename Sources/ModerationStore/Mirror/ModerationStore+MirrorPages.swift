@@ -12,12 +12,23 @@ public struct MirrorLibraryQuery: Sendable, Equatable {
     public var country: String?
     /// A substring of the source.
     public var source: String?
+    /// Only libraries with this stored reason to look (`libraryConcern`).
+    public var concern: ConcernFilter?
 
-    public init(status: LibraryStatus?, text: String? = nil, country: String? = nil, source: String? = nil) {
+    /// Which stored reasons a library must have.
+    public enum ConcernFilter: Sendable, Equatable {
+        /// Any strong reason.
+        case anyStrong
+        /// A reason of this kind, strong or not.
+        case kind(String)
+    }
+
+    public init(status: LibraryStatus?, text: String? = nil, country: String? = nil, source: String? = nil, concern: ConcernFilter? = nil) {
         self.status = status
         self.text = text
         self.country = country
         self.source = source
+        self.concern = concern
     }
 }
 
@@ -231,6 +242,15 @@ extension ModerationStore {
         }
         if let country = query.country { request = request.filter(MirrorLibrary.Columns.country == country.uppercased()) }
         if let source = query.source { request = request.filter(MirrorLibrary.Columns.source.like(likePattern(source), escape: "\\")) }
+        switch query.concern {
+        case .anyStrong:
+            request = request.filter(
+                sql: "EXISTS (SELECT 1 FROM libraryConcern c WHERE c.libraryId = mirrorLibrary.id AND c.strength = 'strong')")
+        case .kind(let kind):
+            request = request.filter(sql: "EXISTS (SELECT 1 FROM libraryConcern c WHERE c.libraryId = mirrorLibrary.id AND c.kind = ?)", arguments: [kind])
+        case nil:
+            break
+        }
         return request
     }
 

@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import ModerationStore
+import ServiceLifecycle
+
+/// Works out the reasons of every waiting library, a batch at a time, and stores them for the
+/// queue's filter by reason (a page's own rows are worked out when it is shown, so they are
+/// never older than the page). Every `interval`, within the pending sweep's 120 s; from the
+/// mirror only, no backend read. Two console processes on one file both refresh: each pass
+/// writes the same rows.
+struct ConcernRefresher: Service {
+    let store: ModerationStore
+    let interval: TimeInterval
+    let logger: Logger
+    var batchSize = 500
+
+    func run() async throws {
+        await repeatUntilShutdown(every: .seconds(interval)) { await self.refreshOnce() }
+    }
+
+    /// One pass over the whole queue; a failure is logged and the next pass tries again.
+    func refreshOnce() async {
+        do {
+            var after = 0
+            var count = 0
+            while true {
+                let batch = try await store.pendingLibraries(afterID: after, limit: batchSize)
+                guard let last = batch.last else { break }
+                let concerns = try await LibraryConcerns.of(batch, in: store)
+                try await store.replaceLibraryConcerns(
+                    Dictionary(
+                        batch.map { library in
+                            (library.id, (concerns[library.id] ?? []).map { StoredLibraryConcern(kind: $0.kind.rawValue, strength: $0.strength.rawValue) })
+                        }, uniquingKeysWith: { first, _ in first }))
+                count += batch.count
+                after = last.id
+                try Task.checkCancellation()
+            }
+            try await store.pruneLibraryConcerns()
+            logger.debug("library reasons refreshed", metadata: ["libraries": "\(count)"])
+        } catch is CancellationError {
+            return  // shutting down: the next start refreshes
+        } catch {
+            logger.error("refreshing library reasons failed", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// The queue's filter by reason: every waiting library's reasons are worked out and stored,
+/// a batch at a time, and the list filters by them; a decided library's are forgotten.
+@Suite("Reasons to look: stored for the whole queue, filtered by", .timeLimit(.minutes(3)))
+struct ConcernRefresherTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func library(_ id: Int, name: String = "Corner Books \(UUID().uuidString.prefix(4))", metresNorth: Double = 0) -> MirrorLibrary {
+        MirrorLibrary(
+            id: id, slug: "library-\(id)", name: name, description: "", address: "Via Roma \(id)", city: "Florence", country: "IT",
+            postalCode: "50100", lat: 43.77 + metresNorth / GreatCircle.metresPerDegree, lng: 11.25 + Double(id) * 0.01, photoUrl: "/p.jpg",
+            thumbnailUrl: "/p.jpg", status: .pending, rejectionReason: "", submitterId: nil, submitterUsername: nil,
+            createdAt: now.addingTimeInterval(Double(id)), lastConfirmedAt: now)
+    }
+
+    @Test(
+        "a pass over the whole queue in small batches stores each library's reasons; the list filters by a kind or any strong one; a decided library drops out")
+    func refreshAndFilter() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        // setup: seven libraries far apart; 2 has a twin 10 m away (strong), 4 one 40 m away (worth a look), 6 a link in its name
+        var rows = (1...7).map { library($0) }
+        var twin = library(20)
+        twin.lng = rows[1].lng
+        twin.lat = rows[1].lat + 10 / GreatCircle.metresPerDegree
+        twin.status = .approved
+        var near = library(21)
+        near.lng = rows[3].lng
+        near.lat = rows[3].lat + 40 / GreatCircle.metresPerDegree
+        near.status = .approved
+        rows[5].name = "Books at www.example.test"
+        try await store.upsertMirror(libraries: rows + [twin, near])
+        // act: batches of 3, so the pass has to go on past the first
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger, batchSize: 3).refreshOnce()
+        // check
+        func ids(_ concern: MirrorLibraryQuery.ConcernFilter?) async throws -> [Int] {
+            try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending, concern: concern), order: .oldest, limit: 50, offset: { _ in 0 })
+                .rows.map(\.id)
+        }
+        #expect(try await ids(.kind("duplicate")) == [2, 4])
+        #expect(try await ids(.anyStrong) == [2, 6])
+        #expect(try await ids(.kind("markup")) == [6])
+        #expect(try await ids(nil).count == 7)
+        // act: 2 is approved, and the next pass runs
+        rows[1].status = .approved
+        try await store.upsertMirror(libraries: [rows[1]])
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger, batchSize: 3).refreshOnce()
+        // check: it is no longer among those waiting with a strong reason, and its rows are gone
+        #expect(try await ids(.anyStrong) == [6])
+        let approvedWithReason = try await store.mirroredLibraryPage(
+            MirrorLibraryQuery(status: .approved, concern: .kind("duplicate")), order: .oldest, limit: 50, offset: { _ in 0 })
+        #expect(approvedWithReason.rows.isEmpty, "a decided library's reasons are forgotten")
+    }
+
+    @Test("the libraries list filtered by a reason shows only rows with it, says which is chosen, and keeps it in each row's address")
+    func listFilteredByReason() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 1 }) { browser, _, _ in
+            try await browser.signIn()
+            // The seed has eight second submissions of libraries already on the map, 10–45 m away.
+            var page = try await browser.get("/libraries?reason=duplicate&page_size=50")
+            let refreshedBy = ContinuousClock.now + .seconds(30)
+            while !page.contains("duplicate? "), ContinuousClock.now < refreshedBy {
+                try await Task.sleep(for: .milliseconds(500))
+                page = try await browser.get("/libraries?reason=duplicate&page_size=50")
+            }
+            let rows = page.html.components(separatedBy: "<tr").dropFirst().filter { $0.contains("data-row") }
+            #expect(rows.count >= 4, "\(rows.count) rows")
+            let unlike = rows.filter { !$0.contains(">duplicate? ") && !$0.contains(">same name ") }
+            #expect(unlike.isEmpty, "every row shown has a duplicate nearby: \(unlike.first?.prefix(1500) ?? "")")
+            #expect(rows.allSatisfy { $0.contains("reason=duplicate") }, "a row's page keeps the list, filter included")
+            #expect(page.contains(#"<option value="duplicate" selected>Duplicate nearby</option>"#))
+            let strong = try await browser.get("/libraries?reason=strong&page_size=50")
+            let strongRows = strong.html.components(separatedBy: "<tr").dropFirst().filter { $0.contains("data-row") }
+            #expect(!strongRows.isEmpty && strongRows.allSatisfy { $0.contains("concern-strong") && !$0.contains(#"name="quick""#) })
+            // A reason the console does not know filters nothing, and says nothing is chosen.
+            let unknown = try await browser.get("/libraries?reason=%3Cscript%3E")
+            #expect(unknown.status == .ok && unknown.contains(#"<option value="" selected>Any reason or none</option>"#))
+        }
+    }
+}
