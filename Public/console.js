@@ -228,7 +228,10 @@
     a: function () {
       var row = focusedRow();
       if (!row) { say("Move to a row with j first."); return; }
-      if (press(within(row, "approve"))) { say("Approving " + rowName(row)); } else { say("This row cannot be approved here."); }
+      var approve = within(row, "approve");
+      // A row with a strong reason to look offers its page (Compare… or Look first…), not an approval.
+      var opens = approve && approve.tagName.toLowerCase() === "a";
+      if (press(approve)) { say((opens ? "Opening " + rowName(row) + " to look first" : "Approving " + rowName(row))); } else { say("This row cannot be approved here."); }
     },
     r: function () {
       // A library's rejection needs its reason, on its page; a report's Dismiss and a photo's Reject are one click, as with the mouse.
@@ -372,6 +375,8 @@
   // After Stay signed in, a quiet spell: with an idle timeout shorter than the warning's lead,
   // the next tick would otherwise bring the warning straight back.
   var quietUntil = 0;
+  // Set once Stay signed in found the session already gone: the countdown must not talk over that.
+  var knownEnded = false;
   function minutes(ms) { var m = Math.ceil(ms / 60000); return m === 1 ? "1 minute" : m + " minutes"; }
   var words = null;
   var extend = null;
@@ -389,6 +394,7 @@
         // (an ended one is sent to sign-in), and asking for it counts as activity.
         fetch("/", { credentials: "same-origin", cache: "no-store", redirect: "manual" }).then(function (answer) {
           if (answer.type === "opaqueredirect" || !answer.ok) {
+            knownEnded = true;
             words.textContent = "Your session has already ended: reload the page to sign in again (what you typed here is kept when you send it).";
             extend.remove();
             return;
@@ -409,6 +415,7 @@
     extend.hidden = !canExtend;
   }
   function tick() {
+    if (knownEnded) { return; }
     var left = deadline - Date.now();
     if (left > 0 && Date.now() < quietUntil) {
       window.setTimeout(tick, quietUntil - Date.now());

@@ -246,6 +246,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     // Outside the page copies and the kept forms: a stream is neither a page nor a form.
     LiveEventsController(
         store: store, sessions: dependencies.sessions, feed: dependencies.live, stallLimit: dependencies.configuration.liveStreamStallLimit,
+        lifetime: dependencies.configuration.liveStreamLifetime,
         logger: dependencies.logger
     ).addRoutes(
         to: router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)))

@@ -74,6 +74,8 @@ public struct ConsoleConfiguration: Sendable {
     /// How long one write of a live stream may wait for a page that stopped reading before the
     /// stream is ended and its place freed.
     public var liveStreamStallLimit: Duration = .seconds(30)
+    /// How long one live stream lasts before its page reconnects (missing nothing).
+    public var liveStreamLifetime: TimeInterval = 30 * 60
     /// How often the reasons of every waiting library are worked out again for the queue's
     /// filter by reason (within the pending sweep's 120 s).
     public var concernRefreshInterval: TimeInterval = 60

@@ -34,7 +34,9 @@ struct LibraryEvidenceTests {
             // the same spot as 1, rejected: a repeated place, but no duplicate (rejected ones duplicate nothing)
             library(9, status: .rejected, created: -86_400),
         ]
-        rows += (4...8).map { library($0, metresNorth: 3_000 + Double($0) * 100, created: Double($0) * 300) }
+        rows += (4...8).map { library($0, metresNorth: 3_000 + Double($0) * 100, created: Double($0 - 3) * 300) }
+        // one more, 40 minutes later: outside the hour around it
+        rows.append(library(15, metresNorth: 4_000, created: 2_400))
         rows += [
             library(10, status: .approved, metresNorth: 150, submitter: 20),
             library(11, name: "Garden Shelf", metresNorth: -40, submitter: 21),
@@ -52,7 +54,7 @@ struct LibraryEvidenceTests {
         let found = try #require(evidence[1])
         #expect(found.nearest?.id == 11 && (found.nearest?.metres ?? 0).rounded() == 40, "\(String(describing: found.nearest))")
         #expect(found.namesakeNearby?.id == 10 && found.namesakeNearby?.status == .approved, "the namesake 900 m away is too far")
-        #expect(found.submitter == .init(submitted: 9, approved: 1, rejected: 2, lastRejectionReason: "Private garden"))
+        #expect(found.submitter == .init(submitted: 10, approved: 1, rejected: 2, lastRejectionReason: "Private garden"))
         #expect(found.sameHourSubmissions == 5)
         #expect(found.repeatsOwnCoordinates)
         let alone = try #require(evidence[14])

@@ -77,7 +77,7 @@ enum LibraryConcerns {
             concerns.append(
                 .init(
                     kind: .burst, strength: .worthALook, badge: "\(evidence.sameHourSubmissions + 1) in an hour",
-                    sentence: "\(who) sent \(evidence.sameHourSubmissions + 1) libraries within an hour of this one."))
+                    sentence: "\(who) sent \(evidence.sameHourSubmissions + 1) libraries within the hour around this one."))
         }
         return concerns
     }
@@ -139,15 +139,20 @@ enum LibraryConcerns {
 
     private static func hasEmailAddress(_ text: String) -> Bool { text.contains(/[^\s@<>]+@[^\s@<>]+\.[A-Za-z]{2,}/) }
 
-    /// Eight digits or more in one run of digits, spaces and phone punctuation, written as a
-    /// phone number is (a leading `+`, `0` or `(`, three groups or more, or ten digits and more):
-    /// "+49 30 1234 5678", "(555) 123-4567", but not "2020-2024".
+    /// A run of digits, spaces and phone punctuation written as a phone number is: eight digits
+    /// or more after a `+` ("+49 30 1234 5678"), nine or more otherwise ("030 12345678",
+    /// "(555) 123-4567"), and no date in it ("2021-06-01", "01.06.2021") nor opening hours
+    /// ("10.00 - 18.00"), which are no phone number however many digits they have.
     private static func hasPhoneNumber(_ text: String) -> Bool {
         text.matches(of: /[+(]?[0-9][0-9 ()\-.\/]{6,}[0-9]/).contains { match in
             let run = match.output
+            if run.contains(/[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/) || run.contains(/[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{2,4}/)
+                || run.contains(/[0-9]{1,2}\.[0-9]{2} ?- ?[0-9]{1,2}\.[0-9]{2}/)
+            {
+                return false
+            }
             let digits = run.filter(\.isNumber).count
-            let groups = run.split { !$0.isNumber }.count
-            return digits >= 8 && (run.first.map { "+0(".contains($0) } == true || groups >= 3 || digits >= 10)
+            return run.hasPrefix("+") ? digits >= 8 : digits >= 9
         }
     }
 

@@ -17,6 +17,10 @@ struct LiveEventsController {
     let feed: LiveChangeFeed
     /// How long one write may wait for a page that stopped reading before its stream ends.
     let stallLimit: Duration
+    /// How long one stream lasts before it ends and its page reconnects (with `Last-Event-ID`,
+    /// missing nothing): a frozen page on a quiet console never fills its socket, so this is
+    /// what lets its place go.
+    let lifetime: TimeInterval
     let logger: Logger
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -41,7 +45,7 @@ struct LiveEventsController {
         let start = try await startingPoint(after: lastEventID)
         let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
         let schedule = context.sendSchedule
-        let stallLimit = stallLimit
+        let (stallLimit, lifetime) = (stallLimit, lifetime)
         let body = ResponseBody { writer in
             var sent = start.after
             // A page that reconnects quickly tries again within 2 s.
@@ -59,7 +63,7 @@ struct LiveEventsController {
                     try await watch.run {
                         try await Self.follow(
                             stream, from: &sent, to: &writer, watch: watch, store: store, sessions: sessions, feed: feed, viewer: viewer,
-                            sessionID: sessionID, schedule: schedule)
+                            sessionID: sessionID, schedule: schedule, until: Date().addingTimeInterval(lifetime))
                     }
                 }
                 ending = .finished
@@ -69,7 +73,12 @@ struct LiveEventsController {
                 ending = .notRead
             }
             logger.debug("live stream ended", metadata: ["session.staffId": "\(viewer)", "ending": "\(ending.rawValue)"])
-            if ending == .finished { try await writer.finish(nil) }
+            switch ending {
+            case .finished: try await writer.finish(nil)
+            // Thrown on, so that the connection is closed rather than kept for a next request it would never read.
+            case .notRead: throw StalledReaderWatch.Stalled()
+            case .closedByPage: break
+            }
         }
         return Response(
             status: .ok,
@@ -77,11 +86,12 @@ struct LiveEventsController {
             body: body)
     }
 
-    /// Writes what a stream's page must hear until the stream ends (a shutdown, or the
-    /// session's end): what it missed, the counts, then whatever each wake brings.
+    /// Writes what a stream's page must hear until the stream ends (a shutdown, the session's
+    /// end, or `end`): what it missed, the counts, then whatever each wake brings.
     private static func follow(
         _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch,
-        store: ModerationStore, sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule
+        store: ModerationStore, sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule,
+        until end: Date
     ) async throws {
         // A shutdown ends every stream at once: open pages must not hold the server's grace period.
         try await withGracefulShutdownHandler {
@@ -90,6 +100,7 @@ struct LiveEventsController {
             var counts = try await sendCounts(unless: "", to: &writer, watch: watch, store: store)
             var sessionCheckedAt = Date()
             for await wake in stream {
+                guard Date() < end else { break }
                 // However busy the console, an ended session's stream ends within a heartbeat.
                 if Date().timeIntervalSince(sessionCheckedAt) >= LiveChangeFeed.heartbeatSeconds || wake == .quiet {
                     guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }

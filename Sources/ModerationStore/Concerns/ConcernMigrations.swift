@@ -24,6 +24,8 @@ extension ConcernMigrations {
                     ) WITHOUT ROWID;
                     CREATE INDEX libraryConcern_kind ON libraryConcern(kind, libraryId);
                     CREATE INDEX libraryConcern_strength ON libraryConcern(strength, libraryId);
+                    -- "a spot used before" per row: by submitter and place, not every library of a prolific submitter
+                    CREATE INDEX mirrorLibrary_submitter_place ON mirrorLibrary(submitterId, lat, lng);
                     """)
         }
     }

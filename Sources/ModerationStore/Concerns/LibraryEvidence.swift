@@ -43,7 +43,7 @@ public struct LibraryEvidence: Sendable, Equatable {
     public var namesakeNearby: Neighbour?
     /// `nil` for an imported library, which has no submitter.
     public var submitter: SubmitterRecord?
-    /// The submitter's other libraries sent within an hour either side of this one.
+    /// The submitter's other libraries sent within the hour around this one (half an hour either side).
     public var sameHourSubmissions: Int
     /// Another of the submitter's libraries has exactly these coordinates.
     public var repeatsOwnCoordinates: Bool

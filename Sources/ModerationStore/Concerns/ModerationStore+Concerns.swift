@@ -56,7 +56,7 @@ extension ModerationStore {
                     found.sameHourSubmissions =
                         try Int.fetchOne(
                             sameHour,
-                            arguments: [submitter, library.createdAt.addingTimeInterval(-3600), library.createdAt.addingTimeInterval(3600), library.id]
+                            arguments: [submitter, library.createdAt.addingTimeInterval(-1800), library.createdAt.addingTimeInterval(1800), library.id]
                         ) ?? 0
                     found.repeatsOwnCoordinates = try Int.fetchOne(samePlace, arguments: [submitter, library.lat, library.lng, library.id]) != nil
                 }

@@ -145,13 +145,21 @@ extension ModerationStore {
     }
 
     /// Other approved or pending libraries within `duplicateMetres` of `library`, or with its
-    /// normalised name in its city: nearest first, same-name ones (farther away) after; at most
-    /// `limit` (a common name in a big city can have thousands of namesakes).
+    /// normalised name within `LibraryEvidence.neighbourhoodMetres` (as its reasons see them),
+    /// then its namesakes elsewhere in its city, nearest first: at most `limit` (a common name in
+    /// a big city can have thousands of namesakes).
     public func mirroredDuplicates(of library: MirrorLibrary, limit: Int = 20) async throws -> [MirrorLibrary] {
-        let near = try await mirroredLibraries(
-            near: library.lat, library.lng, withinMetres: Self.duplicateMetres, statuses: Self.duplicateStatuses)
-        let sameName = try await mirroredLibraries(
-            city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses, limit: limit + near.count + 1)
+        let neighbourhood = try await mirroredLibraries(
+            near: library.lat, library.lng, withinMetres: LibraryEvidence.neighbourhoodMetres, statuses: Self.duplicateStatuses)
+        let key = library.normalizedName
+        let near = neighbourhood.filter {
+            GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres || (!key.isEmpty && $0.normalizedName == key)
+        }
+        let sameName = try await mirroredLibraries(city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses)
+            .map { (library: $0, metres: GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)) }
+            .sorted { ($0.metres, $0.library.id) < ($1.metres, $1.library.id) }
+            .prefix(limit + near.count + 1)
+            .map(\.library)
         var seen: Set<Int> = [library.id]
         return Array((near + sameName).filter { seen.insert($0.id).inserted }.prefix(limit))
     }
@@ -244,10 +252,9 @@ extension ModerationStore {
         if let source = query.source { request = request.filter(MirrorLibrary.Columns.source.like(likePattern(source), escape: "\\")) }
         switch query.concern {
         case .anyStrong:
-            request = request.filter(
-                sql: "EXISTS (SELECT 1 FROM libraryConcern c WHERE c.libraryId = mirrorLibrary.id AND c.strength = 'strong')")
+            request = request.filter(sql: "id IN (SELECT libraryId FROM libraryConcern WHERE strength = 'strong')")
         case .kind(let kind):
-            request = request.filter(sql: "EXISTS (SELECT 1 FROM libraryConcern c WHERE c.libraryId = mirrorLibrary.id AND c.kind = ?)", arguments: [kind])
+            request = request.filter(sql: "id IN (SELECT libraryId FROM libraryConcern WHERE kind = ?)", arguments: [kind])
         case nil:
             break
         }

@@ -242,4 +242,40 @@ struct LiveEventsTests {
             #expect(try await replacement.first(within: .seconds(5), where: heard) != nil)
         }
     }
+
+    @Test("a stream ends after its lifetime, freeing its place, and the page's reconnect with its last event id misses nothing")
+    func streamLifetime() async throws {
+        try await ConsoleFixture.withConsole(configure: { settings in
+            settings.liveStreamsPerSession = 1
+            settings.liveStreamLifetime = 2
+        }) { browser, _, directory in
+            try await browser.signIn()
+            let port = try port(browser)
+            // A page starts its stream at the change it was made at.
+            let list = try await browser.get("/libraries")
+            let slug = try firstClaimableLibrary(list)
+            let after = try #require(list.html.firstMatch(of: #/data-live-after="([0-9]+)"/#).map { String($0.1) })
+            let first = try await EventStreamReader.open(port: port, cookies: browser.cookies, lastEventID: after)
+            defer { Task { await first.close() } }
+            try #require(try await first.first(within: .seconds(5)) { $0.name == "counts" } != nil, "the stream is open")
+            let second = try await EventStreamReader.open(port: port, cookies: browser.cookies)
+            await second.close()
+            try #require(second.status == 429, "the first holds the session's one place")
+            // act: past its lifetime, a colleague's claim wakes the stream
+            try await Task.sleep(for: .milliseconds(2_500))
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            _ = try await store.claim(.init(kind: .library, key: slug), holderId: 999, holderUsername: "jonas", now: Date(), duration: 600)
+            // check: the place is free within a few seconds, and the reconnect gets the claim it did not hear
+            var again: EventStreamReader?
+            let freedBy = ContinuousClock.now + .seconds(10)
+            while again == nil, ContinuousClock.now < freedBy {
+                let attempt = try await EventStreamReader.open(port: port, cookies: browser.cookies, lastEventID: after)
+                if attempt.status == 200 { again = attempt } else { await attempt.close(); try await Task.sleep(for: .milliseconds(200)) }
+            }
+            let reconnected = try #require(again, "the stream ended after its lifetime")
+            defer { Task { await reconnected.close() } }
+            #expect(!first.received.contains { item($0, "library", slug) }, "the ended stream did not send it")
+            #expect(try await reconnected.first(within: .seconds(5)) { item($0, "library", slug) } != nil, "\(reconnected.received)")
+        }
+    }
 }
