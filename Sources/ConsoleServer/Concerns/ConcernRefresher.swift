@@ -15,11 +15,20 @@ struct ConcernRefresher: Service {
     var batchSize = 500
 
     func run() async throws {
-        await repeatUntilShutdown(every: .seconds(interval)) { await self.refreshOnce() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let covered = await refreshOnce() ?? 1
+                // Until the mirror holds a waiting library (a first start, before anyone signed in),
+                // look again soon: the filter must not come up empty for a minute after the first fill.
+                try? await Task.sleep(for: .seconds(covered > 0 ? interval : min(interval, 5)))
+            }
+        }
     }
 
-    /// One pass over the whole queue; a failure is logged and the next pass tries again.
-    func refreshOnce() async {
+    /// One pass over the whole queue; answers how many libraries it covered, nil when it failed
+    /// (logged; the next pass, one interval later, tries again).
+    @discardableResult
+    func refreshOnce() async -> Int? {
         do {
             var after = 0
             var count = 0
@@ -38,10 +47,12 @@ struct ConcernRefresher: Service {
             }
             try await store.pruneLibraryConcerns()
             logger.debug("library reasons refreshed", metadata: ["libraries": "\(count)"])
+            return count
         } catch is CancellationError {
-            return  // shutting down: the next start refreshes
+            return nil  // shutting down: the next start refreshes
         } catch {
             logger.error("refreshing library reasons failed", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 }

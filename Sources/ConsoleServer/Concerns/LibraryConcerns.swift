@@ -36,6 +36,19 @@ enum LibraryConcerns {
         return concerns.enumerated().sorted { ($0.element.strength, $0.offset) < ($1.element.strength, $1.offset) }.map(\.element)
     }
 
+    /// The rejection reason naming the library this one duplicates ("Duplicate of “Corner Books”,
+    /// already on the map 12 m away."), for the reason presets; nil without a likely duplicate.
+    static func duplicateReason(_ evidence: LibraryEvidence?) -> String? {
+        guard let evidence else { return nil }
+        let close = evidence.nearest.flatMap { $0.metres <= duplicateMetres ? $0 : nil }
+        guard let original = close ?? evidence.namesakeNearby else { return nil }
+        let name = LibraryText.displayName(original.name)
+        let away = Distance.text(original.metres)
+        return original.status == .approved
+            ? "Duplicate of “\(name)”, already on the map \(away) away."
+            : "Duplicate of “\(name)” \(away) away, already waiting for review."
+    }
+
     // MARK: The reasons
 
     private static func duplicate(_ evidence: LibraryEvidence) -> [LibraryConcern] {

@@ -163,7 +163,7 @@ struct DecisionController {
             var page = try await LibraryQueueController(store: store, renderer: renderer).detailPage(
                 slug: key, queue: queue ?? LibraryQueueContext(ListQuery(query: nil)), context: context)
             page.rejection = RejectionFormState(
-                error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: Self.presetReasons)
+                error: error.message, typedReason: form.reason ?? "", chosenPreset: form.reasonPreset ?? "", presets: page.presetReasons)
             return try renderer.render(page, with: "library-detail", status: .unprocessableContent)
         }
     }

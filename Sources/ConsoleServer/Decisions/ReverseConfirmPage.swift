@@ -32,20 +32,22 @@ struct ReverseConfirmPage: MustacheParent {
         self.decideURL = decideURL
         self.fields = fields.filter { $0.name != "confirmed" }
         self.cancelURL = cancelURL
+        // "an approved library", "a rejected library": the article follows the word's sound.
+        let seenWithArticle = (seen.rawValue.first.map { "aeiou".contains($0) } == true ? "an " : "a ") + seen.rawValue
         switch wanted {
         case .approved:
             heading = "Approve a library that was \(seen.rawValue)?"
             verb = "Approve"
             consequence = "Approving reverses that decision: the library appears on the map."
         case .pending:
-            heading = "Return a \(seen.rawValue) library to pending?"
+            heading = "Return \(seenWithArticle) library to pending?"
             verb = "Return to pending"
             consequence =
                 seen == .approved
                 ? "Returning it to pending reverses that decision: the library leaves the map and waits in the queue again."
                 : "Returning it to pending reverses that decision: the library waits in the queue again."
         default:
-            heading = "Change a \(seen.rawValue) library to \(wanted.rawValue)?"
+            heading = "Change \(seenWithArticle) library to \(wanted.rawValue)?"
             verb = "Change"
             consequence = "This reverses that decision."
         }

@@ -98,7 +98,8 @@ struct LibraryDetailPage: MustacheParent {
     let age: String
     /// A fresh idempotency key per rendered form: posting the same form twice records one decision.
     let decisionKey = UUID().uuidString
-    let presetReasons = DecisionController.presetReasons
+    /// The common reasons, the duplicate one naming the library it duplicates when there is one.
+    private(set) var presetReasons = DecisionController.presetReasons
     /// The rejection form as it was sent when it needs fixing: the error beside its field, what was typed kept.
     var rejection = RejectionFormState.empty
     private(set) var canApprove: Bool
@@ -228,6 +229,12 @@ struct LibraryDetailPage: MustacheParent {
         var line = "\(record.submitted) submitted · \(record.approved) approved · \(record.rejected) rejected"
         if !record.lastRejectionReason.isEmpty { line += ", last rejected: “\(record.lastRejectionReason)”" }
         fields.insert(Field(label: "Their submissions", value: line), at: at + 1)
+    }
+
+    /// Names the library this one duplicates in the duplicate preset (its submitter reads it).
+    mutating func namesDuplicate(inReason reason: String) {
+        presetReasons = [reason] + DecisionController.presetReasons.dropFirst()
+        rejection = RejectionFormState(error: "", typedReason: "", chosenPreset: "", presets: presetReasons)
     }
 
     /// A decision on its way: no decision form until it is sent.

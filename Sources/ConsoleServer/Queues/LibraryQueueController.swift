@@ -125,7 +125,10 @@ struct LibraryQueueController {
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
         let evidence = try await store.libraryEvidence(for: [mirrored])[mirrored.id]
         page.showsSubmitter(evidence?.submitter)
-        if mirrored.status == .pending { page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence) }
+        if mirrored.status == .pending {
+            page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence)
+            if let reason = LibraryConcerns.duplicateReason(evidence) { page.namesDuplicate(inReason: reason) }
+        }
         let here = queue.detailPath(slug: library.slug)
         page.claim = await ClaimBadge(
             claim: try store.activeClaim(target, now: now), target: target, viewerId: context.session?.staffId,

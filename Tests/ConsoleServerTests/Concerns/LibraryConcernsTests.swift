@@ -108,4 +108,17 @@ struct LibraryConcernsTests {
             ])
         #expect(LibraryConcerns.assess(library(photo: ""), evidence: nil).map(\.badge) == ["no photo"])
     }
+
+    @Test("the duplicate reason preset names the library it duplicates, approved or waiting; none without a likely duplicate")
+    func duplicatePreset() {
+        #expect(LibraryConcerns.duplicateReason(LibraryEvidence(nearest: neighbour(12))) == "Duplicate of “Little Library Box”, already on the map 12 m away.")
+        #expect(
+            LibraryConcerns.duplicateReason(LibraryEvidence(nearest: .init(id: 3, slug: "p", name: "Box", status: .pending, metres: 40)))
+                == "Duplicate of “Box” 40 m away, already waiting for review.")
+        #expect(LibraryConcerns.duplicateReason(LibraryEvidence(nearest: neighbour(80, name: "Other"))) == nil)
+        #expect(
+            LibraryConcerns.duplicateReason(LibraryEvidence(nearest: neighbour(80, name: "Other"), namesakeNearby: neighbour(150)))
+                == "Duplicate of “Little Library Box”, already on the map 150 m away.")
+        #expect(LibraryConcerns.duplicateReason(nil) == nil)
+    }
 }

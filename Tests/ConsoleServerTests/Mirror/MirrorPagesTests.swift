@@ -151,6 +151,7 @@ struct MirrorPagesTests {
             #expect(namesakes.contains("Others with this name") && namesakes.contains(#"href="/libraries/dup-same-name""#), "\(namesakes)")
             #expect(detail.contains("Why this one needs a look") && detail.contains("“Near Ten” (approved) is 10 m away."))
             #expect(detail.contains("<dt>Their submissions</dt>"), "the submitter's record sits beside their name")
+            #expect(detail.contains("<option>Duplicate of “Near Ten”, already on the map 10 m away.</option>"), "the preset names what it duplicates")
             #expect(!detail.contains("dup-far-60"), "60 m away with another name is no duplicate")
             #expect(!detail.contains("dup-rejected-5"), "a rejected library duplicates nothing")
             let anchorRow = row(of: "dup-anchor", in: list)
