@@ -25,8 +25,14 @@ struct SessionMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         guard let value = cookie.value(in: request), !value.isEmpty else { return try await next(request, context) }
-        switch try await sessions.lookup(cookie: value) {
+        // The live stream reconnects in the background: were it to end an expired session and
+        // clear its cookie, the decision the moderator sends next would find no session to keep
+        // it for. It is only told to stop (401); the moderator's own next request ends the session.
+        let isStream = request.uri.path == SiteURL.events.path
+        switch try await sessions.lookup(cookie: value, endingExpired: !isStream) {
         case .none:
+            return try await next(request, context)
+        case .expired where isStream:
             return try await next(request, context)
         case .expired(let staffId):
             var request = request

@@ -60,15 +60,17 @@ actor StaffSessions {
         case active(StaffSession, flash: String?, endsAt: Date)
     }
 
-    /// The live session for a cookie value; expired ones are removed.
-    func lookup(cookie: String, now: Date = Date()) async throws -> Lookup {
+    /// The live session for a cookie value; expired ones are removed unless `endingExpired` is
+    /// false (a page's background stream must leave that to the moderator's own next request,
+    /// which keeps the decision it carries for the session's owner).
+    func lookup(cookie: String, now: Date = Date(), endingExpired: Bool = true) async throws -> Lookup {
         guard let session = try await session(cookie: cookie, now: now) else { return .none }
         let id = session.id
         let pending = touching[id]
         var lastSeen = max(session.lastSeenAt, pending?.at ?? .distantPast)
         // Checked on every request, cached copy or not: the times are the stored ones.
         if session.expiresAt <= now || now.timeIntervalSince(lastSeen) > idleTimeout {
-            try await end(sessionID: id)
+            if endingExpired { try await end(sessionID: id) }
             return .expired(staffId: session.staffId)
         }
         var flash = session.flash

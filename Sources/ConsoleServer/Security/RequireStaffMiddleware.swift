@@ -17,7 +17,8 @@ struct RequireStaffMiddleware: RouterMiddleware {
             let hadSession = !(cookie.value(in: request) ?? "").isEmpty
             let path = await unsent.signInPath(for: &request, context: context, ending: hadSession ? .expired : nil)
             var response = Response.redirect(to: path, type: .normal)
-            if hadSession { response.setCookie(cookie.clear()) }
+            // The live stream leaves the cookie to the moderator's own next request (see SessionMiddleware).
+            if hadSession, request.uri.path != SiteURL.events.path { response.setCookie(cookie.clear()) }
             return SignInAnswer.adapted(response, for: request)
         }
         return try await next(request, context)

@@ -35,6 +35,34 @@ struct SessionExpiryWorkTests {
     }
 
     @Test(
+        "the page's live stream reconnecting after the session expired is refused (401) but leaves the session and its cookie: the decision sent next is still kept"
+    )
+    func streamLeavesTheExpiredSessionToTheDecision() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let slug = try await pendingSlug(directory)
+            let library = try await browser.get("/libraries/\(slug)")
+            let key = try #require(library.field("key", after: "class=\"reject-form\""))
+            let csrf = try #require(library.csrfToken)
+            try await expireSessions(directory)
+            // act: the stream reconnects first, as it does in the background long before anyone clicks
+            let stream = try await EventStreamReader.open(port: try #require(browser.client.port), cookies: browser.cookies)
+            await stream.close()
+            #expect(stream.status == 401)
+            let rows = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session") ?? -1
+            }
+            #expect(rows == 1, "the stream did not end the session")
+            let sent = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", "Not a library."), ("confirmed", "1")])
+            // check: kept for its owner, as without the stream
+            #expect(sent.status == .seeOther)
+            #expect(sent.location?.hasPrefix("/sign-in?expired=1&kept=") == true, "\(sent.location ?? "")")
+        }
+    }
+
+    @Test(
         "a rejection confirmed after the session expired: nothing recorded, the sign-in page names it, and after sign-in the same form comes back filled in, sent with one click"
     )
     func rejectionKeptThroughSignIn() async throws {
