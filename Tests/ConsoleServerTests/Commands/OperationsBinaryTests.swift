@@ -131,7 +131,7 @@ struct OperationsBinaryTests {
                 // And so is a second staff member's sign-in. (Counted from here: under load the first
                 // sign-in was once tried twice, and a second arrival was then not maria's.)
                 let loginsBefore = await proxy.arrived(.post, "/api/v1/auth/login")
-                async let signingIn = RawForms.signIn(base: base, login: "maria", password: SeedAccounts.demoStaffPassword)
+                async let signingIn = RawForms.signIn(base: base, login: "maria", password: SeedAccounts.demoStaffPassword, attempts: 1)
                 while await proxy.arrived(.post, "/api/v1/auth/login") <= loginsBefore, Date() < deadline {
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -139,8 +139,14 @@ struct OperationsBinaryTests {
                 let signalled = Date()
                 console.signal(SIGTERM)
 
-                #expect(try await signingIn != nil, "the request in flight was answered")
+                let answered = try await signingIn
                 let code = console.exitCode(within: 20)
+                #expect(answered != nil, "the request in flight was answered with a session")
+                if answered == nil || code != 0 {
+                    // Under the whole suite's load this once failed without saying why: the log does.
+                    let log = (try? String(contentsOfFile: directory.path("console.log"), encoding: .utf8)) ?? ""
+                    print("console log, last lines:\n" + log.split(separator: "\n").suffix(40).joined(separator: "\n"))
+                }
                 #expect(code == 0, "exit code \(String(describing: code))")
                 #expect(Date().timeIntervalSince(signalled) < 15, "within the grace")
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
