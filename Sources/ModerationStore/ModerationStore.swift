@@ -200,6 +200,7 @@ enum ModerationStoreMigrations {
         LiveMigrations.register(in: &migrator)
         ConcernMigrations.register(in: &migrator)
         ConcernMigrations.registerStoredConcerns(in: &migrator)
+        ConcernMigrations.registerDecidedConcerns(in: &migrator)
         return migrator
     }
 }

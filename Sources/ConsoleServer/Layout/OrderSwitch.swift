@@ -1,16 +1,16 @@
 import ModerationVocabulary
 import Mustache
 
-/// The "Order: Oldest first · Newest first" switch above a queue: each order a link to the
+/// The "Order: Oldest first · Newest first · Needs a look first" switch above a queue: each order a link to the
 /// same list in it, and the order the address named, which the filter form keeps.
 struct OrderSwitch: MustacheParent {
     let options: [FilterOption]
     /// The order the address named; "" when it named the list's usual one.
     let chosen: String
 
-    /// `link` answers the list in the given order; `standard` is the list's usual order.
-    init(order: QueueOrder, standard: QueueOrder, link: (QueueOrder) -> String) {
-        options = QueueOrder.allCases.map { FilterOption(value: link($0), label: $0.label, selected: $0 == order) }
+    /// `link` answers the list in the given order; `standard` is the list's usual order; `choices` what it offers.
+    init(order: QueueOrder, standard: QueueOrder, choices: [QueueOrder] = QueueOrder.byTime, link: (QueueOrder) -> String) {
+        options = choices.map { FilterOption(value: link($0), label: $0.label, selected: $0 == order) }
         chosen = order == standard ? "" : order.rawValue
     }
 

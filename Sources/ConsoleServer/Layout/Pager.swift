@@ -53,8 +53,12 @@ struct Pager: MustacheParent {
         summary = "Page \(pagination.page) of \(pagination.totalPages) · \(CountText.of(pagination.total, "item", "items"))"
         previousHref = pagination.hasPrevious ? href(pagination.page - 1) : nil
         nextHref = pagination.hasNext ? href(pagination.page + 1) : nil
-        previousLabel = order == .newest ? "Newer" : "Older"
-        nextLabel = order == .newest ? "Older" : "Newer"
+        switch order {
+        case .newest: (previousLabel, nextLabel) = ("Newer", "Older")
+        case .oldest: (previousLabel, nextLabel) = ("Older", "Newer")
+        // Ranked pages are not a span of time: the next page is the next reasons, or none.
+        case .needsALookFirst: (previousLabel, nextLabel) = ("Previous", "Next")
+        }
         pageSizes = Self.offeredPageSizes.map { size in
             PageSizeOption(
                 size: size, selected: size == pagination.pageSize,

@@ -5,13 +5,15 @@ import ModerationVocabulary
 /// Puts rows the viewer just decided back where they stood on a list page, so a decision
 /// made from the list shows its outcome in place instead of the row vanishing.
 enum DecidedRows {
-    /// Where an item sorts: its submission time, then its id (as the store orders them).
+    /// Where an item sorts: its rank in a ranked order (`ConcernRank`, 0 when not ranked),
+    /// its submission time, then its id (as the store orders them).
     struct SortKey: Comparable {
+        var rank = 0
         let createdAt: Date
         let id: Int
 
         static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-            (lhs.createdAt, lhs.id) < (rhs.createdAt, rhs.id)
+            (lhs.rank, lhs.createdAt, lhs.id) < (rhs.rank, rhs.createdAt, rhs.id)
         }
     }
 
@@ -23,7 +25,7 @@ enum DecidedRows {
     ) -> [Row] {
         guard !decided.isEmpty else { return page }
         // In list order: "before" is what the page's first row follows.
-        func precedes(_ a: SortKey, _ b: SortKey) -> Bool { order == .oldest ? a < b : b < a }
+        func precedes(_ a: SortKey, _ b: SortKey) -> Bool { order.isOldestFirst ? a < b : b < a }
         let first = page.first.map(key)
         let last = page.last.map(key)
         let kept = decided.filter { row in

@@ -24,10 +24,16 @@ struct LibraryQueueContext: Equatable {
             status: query.choice("status", default: StatusFilter.pending), text: query.text("q", maxLength: 200),
             country: query.country, source: query.text("source", maxLength: 100))
         let standard = QueueOrder.standard(listsWaitingItems: filter.status == .pending)
-        order = query.chosenOrder ?? standard
-        orderIsChosen = query.chosenOrder != nil && query.chosenOrder != standard
+        let chosen = query.chosenOrder(offered: Self.orders(for: filter.status))
+        order = chosen ?? standard
+        orderIsChosen = chosen != nil && chosen != standard
         pageSize = query.page.size
         concern = query.text("reason", maxLength: 40).flatMap { Self.concernChoices.contains($0) ? $0 : nil }
+    }
+
+    /// The orders a list of `status` offers: only waiting libraries have reasons to rank by.
+    static func orders(for status: StatusFilter) -> [QueueOrder] {
+        status == .pending ? [.oldest, .newest, .needsALookFirst] : QueueOrder.byTime
     }
 
     /// The context a form sent back (`queue=<query string>`); `nil` when it sent none.

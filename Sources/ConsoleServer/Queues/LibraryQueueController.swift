@@ -42,9 +42,10 @@ struct LibraryQueueController {
         let decidedAway = try await store.mirroredLibraries(
             slugs: decisions.values.filter { !onPage.contains($0.targetKey) && filter.status.rawValue == $0.statusSeen.rawValue }.map(\.targetKey),
             matching: queue.mirrorQuery)
+        let ranks = queue.order == .needsALookFirst ? try await store.concernRanks(of: pageRows + decidedAway) : [:]
         let rows = DecidedRows.merge(
             page: pageRows, decided: decidedAway, order: queue.order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
-            key: { DecidedRows.SortKey(createdAt: $0.createdAt, id: $0.id) })
+            key: { DecidedRows.SortKey(rank: ranks[$0.id]?.rawValue ?? 0, createdAt: $0.createdAt, id: $0.id) })
         let concerns = try await LibraryConcerns.of(rows, in: store)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
@@ -81,7 +82,8 @@ struct LibraryQueueController {
                 url: .libraries, filters: queue.filterItems.filter { $0.name != "page_size" }.map { ($0.name, $0.value) }, pagination: pagination,
                 order: queue.order),
             orderSwitch: OrderSwitch(
-                order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending), link: { queue.with(order: $0).listPath }),
+                order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending),
+                choices: LibraryQueueContext.orders(for: filter.status), link: { queue.with(order: $0).listPath }),
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
         page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)

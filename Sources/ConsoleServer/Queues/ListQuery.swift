@@ -36,9 +36,9 @@ struct ListQuery {
         return value
     }
 
-    /// The order the URL names, if any.
-    var chosenOrder: QueueOrder? {
-        parameters["order"].flatMap(QueueOrder.init(rawValue:))
+    /// The order the URL names, if any and if the list offers it (`offered`).
+    func chosenOrder(offered: [QueueOrder] = QueueOrder.byTime) -> QueueOrder? {
+        parameters["order"].flatMap(QueueOrder.init(rawValue:)).flatMap { offered.contains($0) ? $0 : nil }
     }
 
     var page: Page {

@@ -30,7 +30,7 @@ struct PhotoQueueController {
         let summary = try await MirrorPageData.summary(store, status: &status)
         let photoStatus = PhotoStatus(rawValue: statusFilter.rawValue)
         let standardOrder = QueueOrder.standard(listsWaitingItems: statusFilter == .pending)
-        let order = query.chosenOrder ?? standardOrder
+        let order = query.chosenOrder() ?? standardOrder
         let (pagePhotos, total) = try await store.mirroredPhotoPage(
             status: photoStatus, order: order, limit: query.page.size, offset: { Pagination.mirroredOffset(query.page, total: $0) })
         let pagination = Pagination.mirrored(query.page, total: total)

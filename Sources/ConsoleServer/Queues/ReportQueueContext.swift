@@ -16,7 +16,7 @@ struct ReportQueueContext: Equatable {
         status = query.choice("status", default: ReportStatusFilter.open)
         reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
         let standard = QueueOrder.standard(listsWaitingItems: status == .open)
-        order = query.chosenOrder ?? standard
+        order = query.chosenOrder() ?? standard
         orderIsChosen = order != standard
         pageSize = query.page.size
     }

@@ -30,3 +30,25 @@ extension ConcernMigrations {
         }
     }
 }
+
+extension ConcernMigrations {
+    /// The reasons each decided library had when it left the queue: a decided row keeps its
+    /// place in "needs a look first", and what each reason caught can be counted afterwards.
+    static func registerDecidedConcerns(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v36-decided-library-concerns") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE decidedLibraryConcern (
+                        libraryId INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        strength TEXT NOT NULL,
+                        -- the library's status when its reasons were set aside: approved, rejected, or gone
+                        outcome TEXT NOT NULL,
+                        recordedAt DATETIME NOT NULL,
+                        PRIMARY KEY (libraryId, kind)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX decidedLibraryConcern_recorded ON decidedLibraryConcern(recordedAt);
+                    """)
+        }
+    }
+}

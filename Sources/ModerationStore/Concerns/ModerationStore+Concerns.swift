@@ -81,15 +81,27 @@ extension ModerationStore {
         }
     }
 
-    /// Forgets the reasons of libraries that no longer wait (decided, or gone).
+    /// Sets aside the reasons of libraries that no longer wait (decided, or gone), recording
+    /// them as they stood with the library's outcome; answers how many were set aside.
+    /// A library back in the queue later gets fresh reasons, and a new record when decided again.
     @discardableResult
-    public func pruneLibraryConcerns() async throws -> Int {
+    public func pruneLibraryConcerns(now: Date = Date()) async throws -> Int {
         try await writer.write { db in
+            let leaving = "SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL"
             try db.execute(
                 sql: """
-                    DELETE FROM libraryConcern WHERE libraryId NOT IN
-                        (SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL)
+                    DELETE FROM decidedLibraryConcern WHERE libraryId IN
+                        (SELECT libraryId FROM libraryConcern WHERE libraryId NOT IN (\(leaving)))
                     """)
+            try db.execute(
+                sql: """
+                    INSERT INTO decidedLibraryConcern (libraryId, kind, strength, outcome, recordedAt)
+                    SELECT c.libraryId, c.kind, c.strength,
+                           coalesce(CASE WHEN m.goneAt IS NOT NULL THEN 'gone' ELSE m.status END, 'gone'), ?
+                    FROM libraryConcern c LEFT JOIN mirrorLibrary m ON m.id = c.libraryId
+                    WHERE c.libraryId NOT IN (\(leaving))
+                    """, arguments: [now])
+            try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId NOT IN (\(leaving))")
             return db.changesCount
         }
     }

@@ -48,11 +48,8 @@ extension ModerationStore {
         try await writer.read { db in
             let request = Self.libraries(matching: query)
             let total = try request.fetchCount(db)
-            let rows =
-                try request
-                .order(Self.ordering(order))
-                .limit(limit, offset: offset(total))
-                .fetchAll(db)
+            let ordered = order == .needsALookFirst ? request.order(sql: Self.libraryRankOrdering) : request.order(Self.ordering(order))
+            let rows = try ordered.limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
         }
     }
@@ -173,13 +170,24 @@ extension ModerationStore {
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
         try await writer.read { db in
             let request = Self.libraries(matching: query).filter(MirrorLibrary.Columns.id != library.id)
+            if order == .needsALookFirst {
+                // Its rank as it stood (a library decided a moment ago keeps its place).
+                let rank = try Self.concernRanks(of: [library], db)[library.id] ?? .none
+                let after = SQL(
+                    "(\(sql: Self.libraryRank), createdAt, id) > (\(rank.rawValue), \(library.createdAt), \(library.id))")
+                let before = SQL(
+                    "(\(sql: Self.libraryRank), createdAt, id) < (\(rank.rawValue), \(library.createdAt), \(library.id))")
+                let next = try request.filter(after).order(sql: Self.libraryRankOrdering).limit(limit).fetchAll(db)
+                let previous = try request.filter(before).order(sql: Self.libraryRankOrderingReversed).limit(limit).fetchAll(db)
+                return (previous, next)
+            }
             let created = MirrorLibrary.Columns.createdAt
             let id = MirrorLibrary.Columns.id
             let earlier = created < library.createdAt || (created == library.createdAt && id < library.id)
             let later = created > library.createdAt || (created == library.createdAt && id > library.id)
             let newer = try request.filter(later).order(created, id).limit(limit).fetchAll(db)
             let older = try request.filter(earlier).order(created.desc, id.desc).limit(limit).fetchAll(db)
-            return order == .oldest ? (older, newer) : (newer, older)
+            return order.isOldestFirst ? (older, newer) : (newer, older)
         }
     }
 
@@ -199,7 +207,7 @@ extension ModerationStore {
             let later = created > report.createdAt || (created == report.createdAt && id > report.id)
             let newer = try request.filter(later).order(created, id).limit(limit).fetchAll(db)
             let older = try request.filter(earlier).order(created.desc, id.desc).limit(limit).fetchAll(db)
-            return order == .oldest ? (older, newer) : (newer, older)
+            return order.isOldestFirst ? (older, newer) : (newer, older)
         }
     }
 
@@ -232,11 +240,12 @@ extension ModerationStore {
         }
     }
 
-    /// Submission time, then id (two items submitted in one instant keep one order).
+    /// Submission time, then id (two items submitted in one instant keep one order); ranked
+    /// orders are only the libraries', and other lists take them as oldest first.
     private static func ordering(_ order: QueueOrder) -> [any SQLOrderingTerm] {
         let created = Column("createdAt")
         let id = Column("id")
-        return order == .oldest ? [created.asc, id.asc] : [created.desc, id.desc]
+        return order.isOldestFirst ? [created.asc, id.asc] : [created.desc, id.desc]
     }
 
     private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {

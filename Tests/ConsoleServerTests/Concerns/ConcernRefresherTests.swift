@@ -60,6 +60,41 @@ struct ConcernRefresherTests {
         #expect(approvedWithReason.rows.isEmpty, "a decided library's reasons are forgotten")
     }
 
+    @Test(
+        "needs a look first: strong reasons, then worth a look, then none, oldest first within each; previous and next follow it; a decided library keeps its place and its reasons are recorded with the outcome"
+    )
+    func needsALookFirst() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        // setup: 1 and 5 plain; 2 and 6 a link in the name (strong); 3 all capitals (worth a look); 4 plain
+        var rows = (1...6).map { library($0) }
+        rows[1].name = "Books at www.example.test"
+        rows[5].name = "Read at www.example.test"
+        rows[2].name = "BIG BOOK BOX"
+        try await store.upsertMirror(libraries: rows)
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger, batchSize: 4).refreshOnce()
+        let pending = MirrorLibraryQuery(status: .pending)
+        // act + check: the page's order
+        let page = try await store.mirroredLibraryPage(pending, order: .needsALookFirst, limit: 50, offset: { _ in 0 })
+        #expect(page.rows.map(\.id) == [2, 6, 3, 1, 4, 5])
+        #expect(try await store.mirroredLibraryPage(pending, order: .needsALookFirst, limit: 2, offset: { _ in 2 }).rows.map(\.id) == [3, 1])
+        // previous and next of 3 (worth a look): the strong ones before, the plain ones after
+        let around = try await store.mirroredLibraries(around: rows[2], matching: pending, order: .needsALookFirst, limit: 2)
+        #expect(around.before.map(\.id) == [6, 2], "nearest first")
+        #expect(around.after.map(\.id) == [1, 4])
+        // act: 6 is rejected, and the next pass sets its reasons aside
+        rows[5].status = .rejected
+        try await store.upsertMirror(libraries: [rows[5]])
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger, batchSize: 4).refreshOnce()
+        // check: it still ranks as strong (where a row decided in place stays), and "next" from it is 3
+        #expect(try await store.concernRanks(of: [rows[5], rows[0]]) == [6: .strong, 1: .none])
+        let afterDecided = try await store.mirroredLibraries(around: rows[5], matching: pending, order: .needsALookFirst, limit: 1)
+        #expect(afterDecided.before.map(\.id) == [2] && afterDecided.after.map(\.id) == [3])
+        let recorded = try await store.decidedLibraryConcerns(since: now.addingTimeInterval(-86_400 * 365 * 10))
+        #expect(recorded.map { [$0.libraryId.description, $0.kind, $0.strength, $0.outcome] } == [["6", "markup", "strong", "rejected"]])
+    }
+
     @Test("the libraries list filtered by a reason shows only rows with it, says which is chosen, and keeps it in each row's address")
     func listFilteredByReason() async throws {
         try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 1 }) { browser, _, _ in
@@ -83,6 +118,45 @@ struct ConcernRefresherTests {
             // A reason the console does not know filters nothing, and says nothing is chosen.
             let unknown = try await browser.get("/libraries?reason=%3Cscript%3E")
             #expect(unknown.status == .ok && unknown.contains(#"<option value="" selected>Any reason or none</option>"#))
+        }
+    }
+    @Test(
+        "the waiting list in 'needs a look first' order opens with the strong rows, says so, and a row's page leads on in that order; other lists do not offer it"
+    )
+    func needsALookFirstPage() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 1 }) { browser, _, _ in
+            try await browser.signIn()
+            // Reasons are stored a pass at a time while the mirror fills: wait until the order has caught up with the rows.
+            func strongFlags(_ page: Page) -> [Bool] {
+                page.html.components(separatedBy: "<tr").dropFirst().filter { $0.contains("data-row") }.map { $0.contains("concern-strong") }
+            }
+            var page = try await browser.get("/libraries?order=needs-a-look&page_size=50")
+            let refreshedBy = ContinuousClock.now + .seconds(60)
+            while strongFlags(page).first != true || strongFlags(page) != strongFlags(page).sorted(by: { $0 && !$1 }), ContinuousClock.now < refreshedBy {
+                try await Task.sleep(for: .seconds(1))
+                page = try await browser.get("/libraries?order=needs-a-look&page_size=50")
+            }
+            #expect(page.contains(#"<strong aria-current="true">Needs a look first</strong>"#))
+            let rows = page.html.components(separatedBy: "<tr").dropFirst().filter { $0.contains("data-row") }
+            let strong = rows.map { $0.contains("concern-strong") }
+            let firstPlain = try #require(strong.firstIndex(of: false), "the seed has rows without a strong reason")
+            #expect(
+                firstPlain > 0 && !strong[firstPlain...].contains(true),
+                "strong rows first: \(strong) \(rows.filter { $0.contains("concern-strong") }.last ?? "")")
+            #expect(rows.allSatisfy { $0.contains("order=needs-a-look") }, "a row's page keeps the order")
+            // The first row's page: "Next" is the second row, as the list has it.
+            let secondSlug = try #require(rows[1].firstMatch(of: /href="\/libraries\/([a-z0-9-]+)\?/)?.1)
+            let firstLink = try #require(rows[0].firstMatch(of: /href="(\/libraries\/[a-z0-9-]+\?[^"]*)"/)?.1)
+            let detail = try await browser.get(String(firstLink).replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(
+                detail.contains("/libraries/\(secondSlug)?"),
+                "next leads to the list's second row, \(secondSlug): \(detail.html.components(separatedBy: "rel=\"next\"").dropFirst().first?.prefix(300) ?? "no next")"
+            )
+            // Decided libraries have no reasons to rank by, and reports none at all.
+            let approved = try await browser.get("/libraries?status=approved&order=needs-a-look")
+            #expect(!approved.contains("Needs a look first") && approved.contains(#"<strong aria-current="true">Newest first</strong>"#))
+            let reports = try await browser.get("/reports?order=needs-a-look")
+            #expect(!reports.contains("Needs a look first") && reports.contains(#"<strong aria-current="true">Oldest first</strong>"#))
         }
     }
 }

@@ -233,7 +233,8 @@ enum PageModels {
                     }, loaded: true,
                     pager: Pager(
                         url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
-                    orderSwitch: OrderSwitch(order: .newest, standard: .oldest, link: { "/libraries?order=\($0.rawValue)" }))
+                    orderSwitch: OrderSwitch(
+                        order: .newest, standard: .oldest, choices: LibraryQueueContext.orders(for: .pending), link: { "/libraries?order=\($0.rawValue)" }))
             ),
             (
                 "library-detail",

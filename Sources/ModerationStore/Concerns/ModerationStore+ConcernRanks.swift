@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+import ModerationVocabulary
+
+extension ModerationStore {
+    /// A `mirrorLibrary` row's `ConcernRank` in SQL, from the stored reasons of waiting libraries.
+    static let libraryRank = """
+        CASE WHEN id IN (SELECT libraryId FROM libraryConcern WHERE strength = 'strong') THEN 0 \
+        WHEN id IN (SELECT libraryId FROM libraryConcern) THEN 1 ELSE 2 END
+        """
+    /// "Needs a look first": by rank, then oldest first.
+    static let libraryRankOrdering = "\(libraryRank), createdAt, id"
+    static let libraryRankOrderingReversed = "\(libraryRank) DESC, createdAt DESC, id DESC"
+
+    /// Each library's rank by id: a waiting one's from its reasons now, a decided one's from
+    /// its reasons as they stood when it was decided (so a row decided in place keeps its place).
+    public func concernRanks(of libraries: [MirrorLibrary]) async throws -> [Int: ConcernRank] {
+        guard !libraries.isEmpty else { return [:] }
+        return try await writer.read { db in try Self.concernRanks(of: libraries, db) }
+    }
+
+    static func concernRanks(of libraries: [MirrorLibrary], _ db: Database) throws -> [Int: ConcernRank] {
+        let ids = libraries.map(\.id)
+        func strengths(_ table: String) throws -> [Int: [String]] {
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT libraryId, strength FROM \(table) WHERE libraryId IN (\(databaseQuestionMarks(count: ids.count)))",
+                arguments: StatementArguments(ids))
+            return Dictionary(grouping: rows, by: { $0["libraryId"] as Int }).mapValues { $0.map { $0["strength"] as String } }
+        }
+        let now = try strengths("libraryConcern")
+        let decided = try strengths("decidedLibraryConcern")
+        var ranks: [Int: ConcernRank] = [:]
+        for library in libraries {
+            // Reasons are worked out a minute apart: until then a just-decided library still has them.
+            let stood = library.status == .pending ? now[library.id] : now[library.id] ?? decided[library.id]
+            ranks[library.id] = ConcernRank(strengths: stood ?? [])
+        }
+        return ranks
+    }
+}
+
+/// A reason a library had when it left the queue, and how it left (approved, rejected, gone).
+public struct DecidedLibraryConcern: Sendable, Equatable, FetchableRecord, Decodable {
+    public var libraryId: Int
+    public var kind: String
+    public var strength: String
+    public var outcome: String
+    public var recordedAt: Date
+}
+
+extension ModerationStore {
+    /// The reasons of libraries that left the queue since `date`, oldest first: what each
+    /// reason caught, and how those libraries were decided.
+    public func decidedLibraryConcerns(since date: Date) async throws -> [DecidedLibraryConcern] {
+        try await writer.read { db in
+            try DecidedLibraryConcern.fetchAll(
+                db, sql: "SELECT * FROM decidedLibraryConcern WHERE recordedAt >= ? ORDER BY recordedAt, libraryId, kind", arguments: [date])
+        }
+    }
+}
