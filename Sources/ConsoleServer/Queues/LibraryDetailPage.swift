@@ -117,6 +117,8 @@ struct LibraryDetailPage: MustacheParent {
     let mark: QueueStandingMark
     /// Why it needs a look (`LibraryConcerns`), strong reasons first; shown while it waits.
     var concerns: [LibraryConcern] = []
+    /// Every library within 500 m, drawn.
+    var neighbourhood = NeighbourhoodMap.none
 
     init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
         self.layout = layout
@@ -291,6 +293,7 @@ struct LibraryDetailPage: MustacheParent {
         case "decided": decided
         case "claim": claim
         case "mark": mark
+        case "neighbourhood": neighbourhood
         default: nil
         }
     }

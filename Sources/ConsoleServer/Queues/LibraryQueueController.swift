@@ -125,6 +125,11 @@ struct LibraryQueueController {
         var page = await LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
             library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
+        page.neighbourhood = NeighbourhoodMap(
+            library: mirrored,
+            neighbours: try await store.mirroredLibraries(
+                near: mirrored.lat, mirrored.lng, withinMetres: NeighbourhoodMap.radiusMetres, statuses: LibraryStatus.allCases),
+            link: { SiteURL.library($0).path })
         let evidence = try await store.libraryEvidence(for: [mirrored])[mirrored.id]
         page.showsSubmitter(evidence?.submitter)
         if mirrored.status == .pending {

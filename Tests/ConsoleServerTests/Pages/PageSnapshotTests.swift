@@ -244,6 +244,10 @@ enum PageModels {
                         targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                     page.concerns = concerns
+                    // The neighbourhood: the hostile-named duplicate on the same spot, and a rejected one 300 m north.
+                    var north = mirrored[2]
+                    (north.lat, north.lng, north.status) = (mirrored[0].lat + 300 / GreatCircle.metresPerDegree, mirrored[0].lng, .rejected)
+                    page.neighbourhood = NeighbourhoodMap(library: mirrored[0], neighbours: [duplicate, north], link: { "/libraries/\($0)" })
                     page.showsSubmitter(.init(submitted: 12, approved: 9, rejected: 3, lastRejectionReason: Self.hostile))
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
                     page.queue = QueueLinks(

@@ -1,0 +1,166 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+import Mustache
+
+/// The neighbourhood of a library, drawn on the server as SVG from the mirror (no tiles, no
+/// outside request): the library in the middle, every library within `radiusMetres` as a
+/// numbered marker, likely duplicates marked, a scale bar. Each marker is a link with its
+/// name and distance, and the numbered list under the drawing says the same in words, so the
+/// map is as usable by keyboard and screen reader as by eye.
+struct NeighbourhoodMap: MustacheParent {
+    /// One library on the map, and its line in the list under it.
+    struct Place: MustacheParent {
+        let number: Int
+        let name: String
+        let libraryURL: String
+        /// "30 m north-east".
+        let whereText: String
+        let status: String
+        let isDuplicate: Bool
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "number": number
+            case "name": name
+            case "libraryURL": libraryURL
+            case "whereText": whereText
+            case "status": status
+            case "isDuplicate": isDuplicate
+            default: nil
+            }
+        }
+    }
+
+    static let radiusMetres = 500.0
+    /// Markers beyond these are summed up in one line: a dense centre stays readable.
+    static let placesShown = 40
+
+    let svg: String
+    let places: [Place]
+    /// "12 libraries within 500 m, the nearest 30 m away."
+    let summary: String
+    /// "And 8 more farther away (not drawn)." or "".
+    let more: String
+
+    /// The map around `library` with `neighbours` (any status, any distance: those farther
+    /// than the radius are left out); `link` answers a neighbour's page.
+    init(library: MirrorLibrary, neighbours: [MirrorLibrary], link: (String) -> String) {
+        let placed =
+            neighbours
+            .filter { $0.id != library.id }
+            .map { (library: $0, metres: GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)) }
+            .filter { $0.metres <= Self.radiusMetres }
+            .sorted { ($0.metres, $0.library.id) < ($1.metres, $1.library.id) }
+        let key = library.normalizedName
+        let shown = placed.prefix(Self.placesShown)
+        places = shown.enumerated().map { index, entry in
+            let other = entry.library
+            let sameName = !key.isEmpty && other.normalizedName == key && entry.metres <= LibraryEvidence.neighbourhoodMetres
+            return Place(
+                number: index + 1, name: LibraryText.displayName(other.name), libraryURL: link(other.slug),
+                whereText: Self.whereText(metres: entry.metres, from: library, to: other), status: other.status.rawValue,
+                isDuplicate: ModerationStore.duplicateStatuses.contains(other.status) && (entry.metres <= LibraryConcerns.duplicateMetres || sameName))
+        }
+        summary =
+            placed.first.map {
+                "\(CountText.of(placed.count, "library", "libraries")) within \(Distance.text(Self.radiusMetres)), "
+                    + ($0.metres < 1 ? "one on the very same spot." : "the nearest \(Distance.text($0.metres)) away.")
+            } ?? "No other library within \(Distance.text(Self.radiusMetres))."
+        more = placed.count > shown.count ? "And \(placed.count - shown.count) more farther away, not drawn." : ""
+        svg = Self.drawing(library: library, shown: Array(shown), places: places)
+    }
+
+    /// No map (a page whose library is not loaded).
+    static let none = NeighbourhoodMap()
+
+    private init() {
+        svg = ""
+        places = []
+        summary = ""
+        more = ""
+    }
+
+    func child(named key: String) -> Any? {
+        switch key {
+        case "isShown": !svg.isEmpty
+        case "svg": svg
+        case "places": places
+        case "hasPlaces": !places.isEmpty
+        case "summary": summary
+        case "more": more
+        case "hasMore": !more.isEmpty
+        default: nil
+        }
+    }
+
+    // MARK: Drawing
+
+    /// The drawing's half-width in its own units; markers and text are sized in these, so they
+    /// read the same whatever the zoom.
+    private static let half = 200.0
+
+    /// Drawn as far out as the farthest library shown (at least 50 m): a duplicate 10 m away is
+    /// not lost under the library's own mark.
+    private static func drawing(library: MirrorLibrary, shown: [(library: MirrorLibrary, metres: Double)], places: [Place]) -> String {
+        let n = SVGWriter.number
+        let reach = max(50, (shown.last?.metres ?? radiusMetres) * 1.15)
+        let scale = (half - 24) / reach  // units per metre
+        let step = [10.0, 25, 50, 100, 250].first { reach / $0 <= 5 } ?? 100
+        var body = ""
+        // Rings every `step` metres to judge distance by.
+        for ring in stride(from: step, through: reach, by: step) {
+            body +=
+                "<circle cx=\"0\" cy=\"0\" r=\"\(n(ring * scale))\" fill=\"none\" stroke=\"\(ChartPalette.grid)\" stroke-width=\"1\" stroke-dasharray=\"4 4\"/>"
+        }
+        body += "<text x=\"0\" y=\"\(n(-half + 14))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartPalette.muted)\">N ↑</text>"
+        // Farthest first, so the nearest (the ones that matter) are drawn on top.
+        for (entry, place) in zip(shown, places).reversed() {
+            let (east, south) = offset(from: library, to: entry.library)
+            let (x, y) = (east * scale, south * scale)
+            let fill = place.isDuplicate ? "#D55E00" : entry.library.status == .rejected ? "#8c857b" : "#0072B2"
+            let label = "\(place.number). \(place.name), \(place.status), \(place.whereText)\(place.isDuplicate ? ", possible duplicate" : "")"
+            body +=
+                "<a href=\"\(SVGWriter.escape(place.libraryURL))\" aria-label=\"\(SVGWriter.escape(label))\"><title>\(SVGWriter.escape(label))</title>"
+                + "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"10\" fill=\"\(fill)\" stroke=\"#fff\" stroke-width=\"1.5\"/>"
+                + (place.isDuplicate ? "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"14\" fill=\"none\" stroke=\"#D55E00\" stroke-width=\"2\"/>" : "")
+                + "<text x=\"\(n(x))\" y=\"\(n(y + 4))\" text-anchor=\"middle\" font-size=\"11\" font-weight=\"600\" fill=\"#fff\">\(place.number)</text></a>"
+        }
+        // The library itself: a ringed dot, not a number.
+        body +=
+            "<g aria-hidden=\"true\"><circle cx=\"0\" cy=\"0\" r=\"9\" fill=\"\(ChartPalette.ink)\" stroke=\"#fff\" stroke-width=\"2\"/>"
+            + "<circle cx=\"0\" cy=\"0\" r=\"3\" fill=\"#fff\"/></g>"
+        // Scale bar: one ring's step, bottom left.
+        let (barLeft, barY) = (-half + 12, half - 12)
+        body +=
+            "<g aria-hidden=\"true\"><line x1=\"\(n(barLeft))\" y1=\"\(n(barY))\" x2=\"\(n(barLeft + step * scale))\" y2=\"\(n(barY))\" stroke=\"\(ChartPalette.ink)\" stroke-width=\"3\"/>"
+            + "<text x=\"\(n(barLeft))\" y=\"\(n(barY - 7))\" font-size=\"12\" fill=\"\(ChartPalette.ink)\">\(Distance.text(step))</text></g>"
+        let title = "Libraries within \(Distance.text(radiusMetres)) of \(LibraryText.displayName(library.name))"
+        let description =
+            places.isEmpty
+            ? "No other library within \(Distance.text(radiusMetres))."
+            : "This library in the middle; the others numbered nearest first, as in the list below. Possible duplicates are ringed. Dashed rings every \(Distance.text(step))."
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="\(n(-half)) \(n(-half)) \(n(half * 2)) \(n(half * 2))" role="group" \
+            aria-labelledby="neighbourhood-title neighbourhood-desc" class="neighbourhood-map" font-family="system-ui, sans-serif">\
+            <title id="neighbourhood-title">\(SVGWriter.escape(title))</title><desc id="neighbourhood-desc">\(SVGWriter.escape(description))</desc>\
+            <rect x="\(n(-half))" y="\(n(-half))" width="\(n(half * 2))" height="\(n(half * 2))" fill="#f6f4ef"/>\(body)</svg>
+            """
+    }
+
+    /// Metres east (x) and south (y, as SVG counts down) of `origin`: flat is close enough within 500 m.
+    static func offset(from origin: MirrorLibrary, to other: MirrorLibrary) -> (x: Double, y: Double) {
+        let east = (other.lng - origin.lng) * cos(origin.lat * .pi / 180) * GreatCircle.metresPerDegree
+        let north = (other.lat - origin.lat) * GreatCircle.metresPerDegree
+        return (east, -north)
+    }
+
+    /// "30 m north-east", "here" when on the same spot.
+    static func whereText(metres: Double, from origin: MirrorLibrary, to other: MirrorLibrary) -> String {
+        let (x, y) = offset(from: origin, to: other)
+        guard metres >= 1, x != 0 || y != 0 else { return "on the same spot" }
+        let degrees = (atan2(x, -y) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360)
+        let names = ["north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"]
+        return "\(Distance.text(metres)) \(names[Int((degrees + 22.5) / 45) % 8])"
+    }
+}
