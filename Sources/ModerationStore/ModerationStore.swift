@@ -201,6 +201,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.register(in: &migrator)
         ConcernMigrations.registerStoredConcerns(in: &migrator)
         ConcernMigrations.registerDecidedConcerns(in: &migrator)
+        SearchMigrations.register(in: &migrator)
         return migrator
     }
 }

@@ -9,12 +9,14 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
 
     public var id: Int
     public var slug: String
-    public var name: String
+    public var name: String { didSet { refreshKeys() } }
     /// `name` folded for duplicate checks (see `LibraryNameKey`).
-    public var normalizedName: String
+    public private(set) var normalizedName: String
+    /// Name, address and city folded for search (`SearchFolding`), indexed by `mirrorLibrarySearch`.
+    public private(set) var searchText: String
     public var description: String
-    public var address: String
-    public var city: String
+    public var address: String { didSet { refreshKeys() } }
+    public var city: String { didSet { refreshKeys() } }
     public var country: String
     public var postalCode: String
     public var lat: Double
@@ -44,6 +46,7 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.slug = slug
         self.name = name
         self.normalizedName = LibraryNameKey.normalize(name)
+        self.searchText = SearchFolding.libraryText(name: name, address: address, city: city)
         self.description = description
         self.address = address
         self.city = city
@@ -64,6 +67,12 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.record = record
     }
 
+    /// The folded copies follow the fields they are made from.
+    private mutating func refreshKeys() {
+        normalizedName = LibraryNameKey.normalize(name)
+        searchText = SearchFolding.libraryText(name: name, address: address, city: city)
+    }
+
     public enum Columns {
         public static let id = Column(CodingKeys.id)
         public static let slug = Column(CodingKeys.slug)
@@ -72,6 +81,7 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         public static let country = Column(CodingKeys.country)
         public static let source = Column(CodingKeys.source)
         public static let normalizedName = Column(CodingKeys.normalizedName)
+        public static let searchText = Column(CodingKeys.searchText)
         public static let city = Column(CodingKeys.city)
         public static let lat = Column(CodingKeys.lat)
         public static let lng = Column(CodingKeys.lng)

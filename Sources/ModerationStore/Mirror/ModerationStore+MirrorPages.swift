@@ -251,11 +251,15 @@ extension ModerationStore {
     private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {
         var request = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
         if let status = query.status { request = request.filter(MirrorLibrary.Columns.status == status.rawValue) }
-        if let text = query.text {
-            let pattern = likePattern(text)
-            request = request.filter(
-                MirrorLibrary.Columns.name.like(pattern, escape: "\\") || MirrorLibrary.Columns.address.like(pattern, escape: "\\")
-                    || MirrorLibrary.Columns.city.like(pattern, escape: "\\"))
+        if let text = query.text.map(SearchFolding.query), !text.isEmpty {
+            // Three characters and more: the trigram index (a quoted phrase is a substring there).
+            // Shorter: a scan of the folded copy, as short a query is rare and matches much anyway.
+            if text.unicodeScalars.count >= 3 {
+                let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                request = request.filter(sql: "id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)", arguments: [phrase])
+            } else {
+                request = request.filter(MirrorLibrary.Columns.searchText.like(likePattern(text), escape: "\\"))
+            }
         }
         if let country = query.country { request = request.filter(MirrorLibrary.Columns.country == country.uppercased()) }
         if let source = query.source { request = request.filter(MirrorLibrary.Columns.source.like(likePattern(source), escape: "\\")) }

@@ -152,8 +152,17 @@ struct MirrorPagesTests {
             #expect(detail.contains("Why this one needs a look") && detail.contains("“Near Ten” (approved) is 10 m away."))
             #expect(detail.contains("<dt>Their submissions</dt>"), "the submitter's record sits beside their name")
             #expect(detail.contains("<option>Duplicate of “Near Ten”, already on the map 10 m away.</option>"), "the preset names what it duplicates")
-            #expect(!detail.contains("dup-far-60"), "60 m away with another name is no duplicate")
-            #expect(!detail.contains("dup-rejected-5"), "a rejected library duplicates nothing")
+            // The map shows every library within 500 m; only the comparison and the map's marks say "duplicate".
+            let (beforeMap, map) = try #require(
+                detail.html.range(of: #"<figure class="neighbourhood""#).map { (detail.html[..<$0.lowerBound], detail.html[$0.lowerBound...]) })
+            #expect(!beforeMap.contains("dup-far-60"), "60 m away with another name is no duplicate")
+            #expect(!beforeMap.contains("dup-rejected-5"), "a rejected library duplicates nothing")
+            func mapLine(_ slug: String) -> String {
+                map.components(separatedBy: "<li ").dropFirst().first { $0.contains(#"href="/libraries/\#(slug)""#) } ?? ""
+            }
+            #expect(mapLine("dup-far-60").contains("60 m") && !mapLine("dup-far-60").contains("possible duplicate"))
+            #expect(mapLine("dup-rejected-5").contains("rejected") && !mapLine("dup-rejected-5").contains("possible duplicate"))
+            #expect(mapLine("dup-near-10").contains("possible duplicate"))
             let anchorRow = row(of: "dup-anchor", in: list)
             #expect(anchorRow.contains(#"concern-strong" title="“Near Ten” (approved) is 10 m away.">duplicate? 10 m</span>"#), "\(anchorRow)")
             #expect(anchorRow.contains(">Compare…</a>") && !anchorRow.contains(#"name="quick""#), "a strong reason takes one-click Approve away")

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Text folded for search, the same way for what is stored and what is typed: case and width
+/// folded, diacritics removed, "ß" → "ss", and the letters no decomposition reaches written
+/// out ("ø" → "o", "æ" → "ae"). So "Strasse" finds "Straße" and "Bucherei" finds "Bücherei".
+public enum SearchFolding {
+    /// Letters Foundation's folding leaves as they are.
+    private static let writtenOut: [Character: String] = [
+        "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ŧ": "t", "ħ": "h",
+    ]
+
+    /// Between fields in `libraryText`: a character nobody searches for, so no match spans two fields.
+    static let fieldSeparator = "\u{1F}"
+
+    public static func fold(_ text: String) -> String {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        guard folded.contains(where: { writtenOut[$0] != nil }) else { return folded }
+        return folded.reduce(into: "") { result, character in
+            if let spelled = writtenOut[character] { result += spelled } else { result.append(character) }
+        }
+    }
+
+    /// What a library's search matches: its name, address and city, each folded.
+    public static func libraryText(name: String, address: String, city: String) -> String {
+        [name, address, city].map(fold).joined(separator: fieldSeparator)
+    }
+
+    /// A typed query folded, control characters (the separator among them) dropped.
+    public static func query(_ text: String) -> String {
+        String(String.UnicodeScalarView(fold(text).unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
+    }
+}
+
+extension Unicode.GeneralCategory {
+    fileprivate var isControl: Bool { self == .control }
+}

@@ -1,0 +1,37 @@
+import GRDB
+
+/// The folded search index over mirrored libraries.
+enum SearchMigrations {
+    static func register(in migrator: inout DatabaseMigrator) {
+        // A trigram index over a folded copy of name, address and city: a substring search of
+        // three characters or more reads the index, not every row. The copy is a column, made in
+        // Swift when the row is written; triggers keep the index in step in the same transaction.
+        migrator.registerMigration("v37-library-search-index") { db in
+            try db.execute(sql: "ALTER TABLE mirrorLibrary ADD COLUMN searchText TEXT NOT NULL DEFAULT ''")
+            let update = try db.makeStatement(sql: "UPDATE mirrorLibrary SET searchText = ? WHERE id = ?")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, name, address, city FROM mirrorLibrary")
+            var folded: [(Int, String)] = []
+            while let row = try rows.next() {
+                folded.append((row["id"], SearchFolding.libraryText(name: row["name"], address: row["address"], city: row["city"])))
+            }
+            for (id, text) in folded { try update.execute(arguments: [text, id]) }
+            try db.execute(
+                sql: """
+                    CREATE VIRTUAL TABLE mirrorLibrarySearch USING fts5(
+                        searchText, tokenize = 'trigram', content = 'mirrorLibrary', content_rowid = 'id');
+                    INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch) VALUES ('rebuild');
+                    CREATE TRIGGER mirrorLibrarySearch_insert AFTER INSERT ON mirrorLibrary BEGIN
+                        INSERT INTO mirrorLibrarySearch(rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    CREATE TRIGGER mirrorLibrarySearch_delete AFTER DELETE ON mirrorLibrary BEGIN
+                        INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+                    END;
+                    CREATE TRIGGER mirrorLibrarySearch_update AFTER UPDATE OF searchText ON mirrorLibrary
+                    WHEN old.searchText IS NOT new.searchText BEGIN
+                        INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+                        INSERT INTO mirrorLibrarySearch(rowid, searchText) VALUES (new.id, new.searchText);
+                    END;
+                    """)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+import ModerationVocabulary
+import Testing
+
+@testable import ModerationStore
+
+/// The libraries list's search: a folded copy of name, address and city, a trigram index for
+/// three characters and more, a scan below that; the index kept in step with every write.
+@Suite("Searching mirrored libraries")
+struct LibrarySearchTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    private func library(_ id: Int, name: String, address: String = "", city: String = "Berlin") -> MirrorLibrary {
+        MirrorLibrary(
+            id: id, slug: "library-\(id)", name: name, description: "", address: address, city: city, country: "DE", postalCode: "10115",
+            lat: 52.5, lng: 13.4, photoUrl: "", thumbnailUrl: "", status: .pending, rejectionReason: "", submitterId: nil, submitterUsername: nil,
+            createdAt: now.addingTimeInterval(Double(id)), lastConfirmedAt: now)
+    }
+
+    private func found(_ text: String, in store: ModerationStore) async throws -> [Int] {
+        try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending, text: text), order: .oldest, limit: 50, offset: { _ in 0 }).rows
+            .map(\.id)
+    }
+
+    private func withStore(_ body: (ModerationStore) async throws -> Void) async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await body(try ModerationStore(path: path))
+    }
+
+    @Test("folded both ways: Strasse finds Straße, Bucherei finds Bücherei, any case; substrings inside words; ø and æ written out")
+    func folding() async throws {
+        try await withStore { store in
+            try await store.upsertMirror(libraries: [
+                library(1, name: "Bücherei am Eck", address: "Hauptstraße 5"),
+                library(2, name: "STRASSENBIBLIOTHEK", address: "Ring 1"),
+                library(3, name: "Bogskab", address: "Søndergade 3", city: "Århus"),
+                library(4, name: "Little Library", address: "Main St 1", city: "Boston"),
+            ])
+            #expect(try await found("Strasse", in: store) == [1, 2])
+            #expect(try await found("straße", in: store) == [1, 2])
+            #expect(try await found("Bucherei", in: store) == [1])
+            #expect(try await found("BÜCHER", in: store) == [1])
+            #expect(try await found("ndergade", in: store) == [3], "a substring inside a word")
+            #expect(try await found("Sondergade", in: store) == [3])
+            #expect(try await found("arhus", in: store) == [3])
+            #expect(try await found("ss", in: store) == [1, 2], "two characters: the scan, folded the same way")
+            #expect(try await found("y", in: store) == [4])
+            #expect(try await found("library boston", in: store).isEmpty, "no match across two fields")
+        }
+    }
+
+    @Test("quotes, percent signs, FTS syntax and control characters in the query are text, never syntax or an error")
+    func hostileQueries() async throws {
+        try await withStore { store in
+            try await store.upsertMirror(libraries: [
+                library(1, name: #"The "Quoted" Shelf"#), library(2, name: "100% Books"), library(3, name: "Books AND More"), library(4, name: "Plain"),
+            ])
+            #expect(try await found(#""Quoted""#, in: store) == [1])
+            #expect(try await found("0% B", in: store) == [2])
+            #expect(try await found("%", in: store) == [2])
+            #expect(try await found("AND", in: store) == [3])
+            #expect(try await found("s AND m", in: store) == [3])
+            #expect(try await found("NEAR(a b)", in: store).isEmpty)
+            #expect(try await found("*", in: store).isEmpty)
+            #expect(try await found("Pla\u{1F}in", in: store) == [4], "the field separator typed is dropped")
+        }
+    }
+
+    @Test("the index follows every write: a renamed library is found by its new name only, in the same transaction")
+    func keptInStep() async throws {
+        try await withStore { store in
+            var renamed = library(1, name: "Old Name Shelf")
+            try await store.upsertMirror(libraries: [renamed, library(2, name: "Other")])
+            #expect(try await found("Old Name", in: store) == [1])
+            renamed.name = "Neue Bücherkiste"
+            try await store.upsertMirror(libraries: [renamed])
+            #expect(try await found("Old Name", in: store).isEmpty)
+            #expect(try await found("bucherkiste", in: store) == [1])
+            // The index and its table agree row for row (FTS5's own check).
+            try await store.writer.write { db in
+                try db.execute(sql: "INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rank) VALUES ('integrity-check', 1)")
+            }
+        }
+    }
+
+    @Test("a database from before the index is folded and indexed by its migration")
+    func migration() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-old-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v36-decided-library-concerns")
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO mirrorLibrary (id, slug, name, normalizedName, description, address, city, country, postalCode, lat, lng,
+                        photoUrl, thumbnailUrl, status, rejectionReason, createdAt, lastConfirmedAt, source)
+                    VALUES (7, 'old', 'Alte Bücherei', 'altebucherei', '', 'Große Straße 1', 'Köln', 'DE', '', 50.9, 6.9, '', '', 'pending', '',
+                        '2026-01-01 00:00:00.000', '2026-01-01 00:00:00.000', '')
+                    """)
+        }
+        try queue.close()
+        let store = try ModerationStore(path: path)
+        #expect(try await found("grosse strasse", in: store) == [7])
+        #expect(try await found("koln", in: store) == [7])
+    }
+}
