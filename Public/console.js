@@ -346,6 +346,18 @@
   });
 })();
 
+// The photo viewer's swipe: the slider reveals the proposed photo over the current one.
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-swipe]").forEach(function (viewer) {
+    var range = viewer.querySelector("[data-swipe-range]");
+    if (!range) { return; }
+    function follow() { viewer.style.setProperty("--reveal", range.value + "%"); }
+    range.addEventListener("input", follow);
+    follow();
+  });
+})();
+
 // Times of day (a decision's send time, the session's end) in the viewer's own zone.
 (function () {
   "use strict";

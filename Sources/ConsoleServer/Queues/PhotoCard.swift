@@ -106,6 +106,7 @@ struct PhotoCard: MustacheParent {
         case "isPending": isPending
         case "decisionKey": decisionKey
         case "libraryURL": libraryURL
+        case "viewerURL": SiteURL.photo(id).path
         case "decideURL": decideURL
         case "claim": claim
         case "mark": mark

@@ -13,6 +13,7 @@ struct PhotoQueueController {
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.photos.pattern, use: grid)
+        router.get(SiteURL.Route.photo.pattern, use: viewer)
     }
 
     @Sendable func grid(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -59,17 +60,10 @@ struct PhotoQueueController {
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
             cards: photos.map { photo in
-                var card = PhotoCard(photo, currentPhotoURL: currentPhotos[photo.libraryId], targets: targets, now: now)
-                if photo.status != .pending {
-                    // Book Corners keeps no reason for photos: only the console's own decision has one.
-                    card.decidedNote = DecidedNote(status: ItemStatus(photo.status), entry: lastDecisions[String(photo.id)], mirroredReason: "", now: now)
-                }
-                let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
-                card.claim = ClaimBadge(
-                    claim: claims[target.key], target: target, viewerId: context.session?.staffId, isWaiting: photo.status == .pending, now: now,
-                    back: back)
+                var card = Self.card(
+                    photo, currentPhotoURL: currentPhotos[photo.libraryId], targets: targets, claim: claims[String(photo.id)],
+                    queued: queued[String(photo.id)], lastDecision: lastDecisions[String(photo.id)], viewer: context.session?.staffId, back: back, now: now)
                 if let rejection, rejection.id == photo.id { card.rejection = rejection.state }
-                if let action = queued[String(photo.id)] { card.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now)) }
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
@@ -78,5 +72,45 @@ struct PhotoQueueController {
         page.frame.keepPageSize(of: query)
         page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return page
+    }
+
+    /// One proposed photo large beside the current one (`view=swipe`: one over the other, a
+    /// slider between); its decisions return to the photo list at its card.
+    @Sendable func viewer(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        guard let text = SiteURL.Route.photo.value(in: context.parameters), let id = ItemReference.id(text) else { throw ConsoleError.notFound }
+        var status = PageStatus()
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        guard let photo = try await store.mirroredPhotos(ids: [id]).first else { throw ConsoleError.backend(.notFound) }
+        status.mirrored(confirmedAt: photo.lastConfirmedAt)
+        let now = Date()
+        let key = String(photo.id)
+        let here = SiteURL.photo(photo.id).path
+        let card = Self.card(
+            photo, currentPhotoURL: try await store.mirroredPhotoURLs(libraryIDs: [photo.libraryId])[photo.libraryId],
+            targets: try await store.queueTargets(), claim: try await store.activeClaims(kind: .photo, keys: [key], now: now)[key],
+            queued: await context.sendSchedule.shown(byKey: try store.unfinishedDecisions(kind: .photo, keys: [key]), store: store, now: now)[key],
+            lastDecision: try await store.latestDecisions(kind: .photo, targetIds: photo.status == .pending ? [] : [key])[key],
+            viewer: context.session?.staffId, back: here, now: now)
+        let page = PhotoViewerPage(
+            layout: LayoutModel(context: context, title: "Photo for \(card.libraryName)", active: .photos, summary: summary, status: status),
+            card: card, view: ListQuery(request).choice("view", default: PhotoViewerPage.View.sideBySide))
+        return try renderer.render(page, with: "photo-viewer")
+    }
+
+    /// A photo's card as the list and the viewer show it: who decided it, who is reviewing it,
+    /// a decision on its way; `back` is where its forms return.
+    private static func card(
+        _ photo: MirrorPhoto, currentPhotoURL: String?, targets: QueueTargets, claim: ItemClaim?, queued: ModerationAction?,
+        lastDecision: AuditEntry?, viewer: Int?, back: String, now: Date
+    ) -> PhotoCard {
+        var card = PhotoCard(photo, currentPhotoURL: currentPhotoURL, targets: targets, now: now)
+        if photo.status != .pending {
+            // Book Corners keeps no reason for photos: only the console's own decision has one.
+            card.decidedNote = DecidedNote(status: ItemStatus(photo.status), entry: lastDecision, mirroredReason: "", now: now)
+        }
+        let target = ItemClaim.Target(kind: .photo, key: String(photo.id))
+        card.claim = ClaimBadge(claim: claim, target: target, viewerId: viewer, isWaiting: photo.status == .pending, now: now, back: back)
+        if let queued { card.queuedDecision(QueuedDecisionNote(queued, viewerId: viewer, now: now)) }
+        return card
     }
 }

@@ -25,6 +25,8 @@ enum SiteURL: Hashable, Sendable {
     case reportDecide(Int)
     case reportNote(Int)
     case photos
+    /// One proposed photo beside the current one, large (side by side or swipe).
+    case photo(Int)
     case photoDecide(Int)
     /// "I'm reviewing this", Release and Take over, on one library, report or photo.
     case claim(ItemClaim.Target)
@@ -88,6 +90,7 @@ enum SiteURL: Hashable, Sendable {
         case reportDecide = "/reports/:id/decide"
         case reportNote = "/reports/:id/note"
         case photos = "/photos"
+        case photo = "/photos/:id"
         case photoDecide = "/photos/:id/decide"
         case libraryClaim = "/libraries/:slug/claim"
         case libraryRelease = "/libraries/:slug/release"
@@ -175,6 +178,7 @@ enum SiteURL: Hashable, Sendable {
         case .reportDecide: .reportDecide
         case .reportNote: .reportNote
         case .photos: .photos
+        case .photo: .photo
         case .photoDecide: .photoDecide
         case .claim(let target): ClaimRoute.claim.route(for: target.kind)
         case .claimRelease(let target): ClaimRoute.release.route(for: target.kind)
@@ -220,7 +224,7 @@ enum SiteURL: Hashable, Sendable {
     private var value: String? {
         switch self {
         case .library(let slug), .libraryDecide(let slug): slug
-        case .report(let id), .reportDecide(let id), .reportNote(let id), .photoDecide(let id): String(id)
+        case .report(let id), .reportDecide(let id), .reportNote(let id), .photo(let id), .photoDecide(let id): String(id)
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
         case .calendarFeed(let token): token

@@ -25,8 +25,8 @@ struct FormTourReportsAndPhotosTests {
             let tour = FormTour(browser: browser, console: console)
             let store = try ModerationStore(path: directory.path("console.sqlite"))
             let report = try #require(try await store.oldestMirroredReports(status: .open, count: 1).first).id
-            let photos = try await store.oldestMirroredPhotos(status: .pending, count: 2).map(\.id)
-            try #require(photos.count == 2)
+            let photos = try await store.oldestMirroredPhotos(status: .pending, count: 3).map(\.id)
+            try #require(photos.count == 3)
             _ = try #require(try await RawForms.signIn(base: console, login: "maria", password: SeedAccounts.demoStaffPassword))
             let maria = try #require(try await store.staffMember(username: "maria"))
             try await browser.signInAsStaff(console: console)
@@ -80,6 +80,26 @@ struct FormTourReportsAndPhotosTests {
                 "form.row-actions[action='/photos/\(photos[1])/decide'] button[value=approve]", to: .photoDecide,
                 showing: "approved: it is the library's photo now.")
             #expect(FormTour.flash(of: used).hasSuffix("approved: it is the library's photo now."))
+            // the third compared large on its own page (side by side, then swipe), and used from there
+            try await tour.open("/photos", showing: "photo-\(photos[2])")
+            try await browser.click("#photo-\(photos[2]) a.button-link")
+            let viewer = try await browser.source(containing: "View:")
+            #expect(try await browser.currentURL().hasSuffix("/photos/\(photos[2])"), "Compare large opens the console's own page")
+            #expect(viewer.contains("viewer-2up") && viewer.contains("Replaces the current photo for good"), "side by side; approving says it is for good")
+            if viewer.contains(">Swipe</a>") {
+                try await browser.click("nav.order-switch a[href$='view=swipe']")
+                _ = try await browser.source(containing: "data-swipe-range")
+                let before = try await browser.execute("return document.querySelector('[data-swipe]').style.getPropertyValue('--reveal')") as? String
+                try await browser.click("[data-swipe-range]")
+                try await browser.press("\u{E012}", "\u{E012}", "\u{E012}")  // ArrowLeft: less of the proposed photo
+                let after = try await browser.execute("return document.querySelector('[data-swipe]').style.getPropertyValue('--reveal')") as? String
+                #expect(before == "50%" && after == "47%", "the slider moves the edge between the photos: \(before ?? "none") → \(after ?? "none")")
+            }
+            let fromViewer = try await tour.send(
+                "form.row-actions[action='/photos/\(photos[2])/decide'] button[value=approve]", to: .photoDecide, showing: "class=\"flash\"")
+            #expect(FormTour.flash(of: fromViewer).hasSuffix("approved: it is the library's photo now."))
+            #expect(try await browser.currentURL().hasSuffix("/photos#photo-\(photos[2])"), "back at the card, which shows the outcome in place")
+            #expect(!FormTour.main(of: fromViewer).contains("Undo:"), "no Undo that could not be kept")
             let reason = try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).read { db in
                 try String.fetchOne(
                     db, sql: "SELECT reason FROM action WHERE targetKind = 'photo' AND targetKey = ? ORDER BY id DESC", arguments: [String(photos[0])])

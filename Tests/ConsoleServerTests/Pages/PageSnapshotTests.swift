@@ -321,6 +321,14 @@ enum PageModels {
                     },
                     loaded: true, pager: nil)
             ),
+            (
+                "photo-viewer",
+                {
+                    var card = PhotoCard(photos[0], currentPhotoURL: "http://127.0.0.1:1/media/current.jpg", now: now)
+                    card.claim = claimBadge(0, kind: .photo, key: String(photos[0].id))
+                    return PhotoViewerPage(layout: layout("Photo", active: .photos, summary: summary), card: card, view: .swipe)
+                }()
+            ),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             (
                 "bulk-confirm",

@@ -34,6 +34,7 @@ struct SiteURLTests {
         (.photos, "/photos", "/photos"),
         (.unsentWork("k3y"), "/unsent/k3y", "/unsent/:key"),
         (.unsentWorkDiscard("k3y"), "/unsent/k3y/discard", "/unsent/:key/discard"),
+        (.photo(7), "/photos/7", "/photos/:id"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),
