@@ -202,6 +202,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerStoredConcerns(in: &migrator)
         ConcernMigrations.registerDecidedConcerns(in: &migrator)
         SearchMigrations.register(in: &migrator)
+        ConcernMigrations.registerContributorIndexes(in: &migrator)
         return migrator
     }
 }

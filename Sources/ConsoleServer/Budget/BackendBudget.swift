@@ -90,6 +90,9 @@ final class BackendBudget: BackendCallGate {
     func mirrorSpending(_ scope: MirrorScope, at now: Date) async -> BudgetSpending {
         do {
             return try await store.backendBudgetSpending(scope: scope.rawValue, pool: Self.mirrorPool, windowIndex: windowIndex(at: now))
+        } catch is CancellationError {
+            // Shutting down: nothing more is read, and nothing went wrong.
+            return BudgetSpending(spent: mirrorPolicy.budget, reserveSpent: mirrorPolicy.decisionReserve)
         } catch {
             logger.error("backend budget could not be read", metadata: ["error": "\(error)"])
             // Unknown counts as spent: nothing is read on a guess.

@@ -119,6 +119,8 @@ struct LibraryDetailPage: MustacheParent {
     var concerns: [LibraryConcern] = []
     /// Every library within 500 m, drawn.
     var neighbourhood = NeighbourhoodMap.none
+    /// The submitter's earlier libraries, photos and reports and how each ended.
+    var submitterHistory = ContributorHistoryView.none
 
     init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
         self.layout = layout
@@ -294,6 +296,7 @@ struct LibraryDetailPage: MustacheParent {
         case "claim": claim
         case "mark": mark
         case "neighbourhood": neighbourhood
+        case "submitterHistory": submitterHistory
         default: nil
         }
     }

@@ -132,6 +132,11 @@ struct LibraryQueueController {
             link: { SiteURL.library($0).path })
         let evidence = try await store.libraryEvidence(for: [mirrored])[mirrored.id]
         page.showsSubmitter(evidence?.submitter)
+        if let submitter = mirrored.submitterId {
+            let name = mirrored.submitterUsername ?? "user \(submitter)"
+            page.submitterHistory = try await ContributorHistoryView.load(
+                heading: "Earlier from \(name)", accountId: submitter, username: name, excludingLibrary: mirrored.id, store: store, now: now)
+        }
         if mirrored.status == .pending {
             page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence)
             if let reason = LibraryConcerns.duplicateReason(evidence) { page.namesDuplicate(inReason: reason) }

@@ -74,6 +74,9 @@ struct ReportDetailPage: MustacheParent {
 
     let layout: LayoutModel
     let id: Int
+    /// The reporter's earlier items, and the library submitter's (`ContributorHistoryView`).
+    var reporterHistory = ContributorHistoryView.none
+    var submitterHistory = ContributorHistoryView.none
     let heading: String
     let reason: String
     let reasonValue: String
@@ -205,6 +208,8 @@ struct ReportDetailPage: MustacheParent {
         case "queued": queued
         case "isQueued": queued.isShown
         case "mark": mark
+        case "reporterHistory": reporterHistory
+        case "submitterHistory": submitterHistory
         default: nil
         }
     }

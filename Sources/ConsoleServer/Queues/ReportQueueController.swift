@@ -31,12 +31,24 @@ struct ReportQueueController {
         guard let report = try await store.mirroredReport(id: id) else { throw ConsoleError.backend(.notFound) }
         status.mirrored(confirmedAt: report.lastConfirmedAt)
         let now = Date()
+        let library = try await store.mirroredLibrary(slug: report.librarySlug)
         var page = ReportDetailPage(
             layout: LayoutModel(
                 context: context, title: "Report on \(LibraryText.displayName(report.libraryName))", active: .reports, summary: summary, status: status),
-            report: report, library: try await store.mirroredLibrary(slug: report.librarySlug),
+            report: report, library: library,
             others: try await store.mirroredReports(libraryId: report.libraryId, excluding: report.id),
             notes: try await store.reportNotes(reportId: report.id), targets: try await store.queueTargets(), now: now)
+        // Both people behind a report: the reporter's earlier reports, and the library's submitter's record.
+        if let reporter = report.reporterId {
+            let name = report.reporterUsername ?? "user \(reporter)"
+            page.reporterHistory = try await ContributorHistoryView.load(
+                heading: "Earlier from \(name), who reported this", accountId: reporter, username: name, excludingReport: report.id, store: store, now: now)
+        }
+        if let library, let submitter = library.submitterId {
+            let name = library.submitterUsername ?? "user \(submitter)"
+            page.submitterHistory = try await ContributorHistoryView.load(
+                heading: "From \(name), who submitted the library", accountId: submitter, username: name, store: store, now: now)
+        }
         let neighbours = try await ReportQueueNavigator(store: store).neighbours(of: report, in: queue, viewer: context.session?.staffId, now: now)
         page.queue = QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: queue.detailPath(id: report.id))
         let target = ItemClaim.Target(kind: .report, key: String(report.id))

@@ -52,3 +52,16 @@ extension ConcernMigrations {
         }
     }
 }
+
+extension ConcernMigrations {
+    /// A contributor's earlier photos and reports, beside a library or report: by account, not a scan.
+    static func registerContributorIndexes(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v38-contributor-history") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX mirrorPhoto_submitter ON mirrorPhoto(submitterId, createdAt);
+                    CREATE INDEX mirrorReport_reporter ON mirrorReport(reporterId, createdAt);
+                    """)
+        }
+    }
+}

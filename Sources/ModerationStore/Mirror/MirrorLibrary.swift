@@ -86,6 +86,7 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         public static let lat = Column(CodingKeys.lat)
         public static let lng = Column(CodingKeys.lng)
         public static let status = Column(CodingKeys.status)
+        public static let submitterId = Column(CodingKeys.submitterId)
         public static let createdAt = Column(CodingKeys.createdAt)
         public static let lastConfirmedAt = Column(CodingKeys.lastConfirmedAt)
         public static let goneAt = Column(CodingKeys.goneAt)

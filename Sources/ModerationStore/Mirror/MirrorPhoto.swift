@@ -52,6 +52,7 @@ public struct MirrorPhoto: Codable, Sendable, Equatable, FetchableRecord, Persis
     public enum Columns {
         public static let id = Column(CodingKeys.id)
         public static let libraryId = Column(CodingKeys.libraryId)
+        public static let submitterId = Column(CodingKeys.submitterId)
         public static let status = Column(CodingKeys.status)
         public static let createdAt = Column(CodingKeys.createdAt)
         public static let lastConfirmedAt = Column(CodingKeys.lastConfirmedAt)

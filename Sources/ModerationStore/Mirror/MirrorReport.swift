@@ -56,6 +56,7 @@ public struct MirrorReport: Codable, Sendable, Equatable, FetchableRecord, Persi
         public static let id = Column(CodingKeys.id)
         public static let status = Column(CodingKeys.status)
         public static let reason = Column(CodingKeys.reason)
+        public static let reporterId = Column(CodingKeys.reporterId)
         public static let createdAt = Column(CodingKeys.createdAt)
         public static let lastConfirmedAt = Column(CodingKeys.lastConfirmedAt)
         public static let missedPasses = Column(CodingKeys.missedPasses)

@@ -238,7 +238,7 @@ enum PageModels {
             ),
             (
                 "library-detail",
-                {
+                try {
                     var page = LibraryDetailPage(
                         layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName],
                         targets: .defaults, now: now)
@@ -248,6 +248,15 @@ enum PageModels {
                     var north = mirrored[2]
                     (north.lat, north.lng, north.status) = (mirrored[0].lat + 300 / GreatCircle.metresPerDegree, mirrored[0].lng, .rejected)
                     page.neighbourhood = NeighbourhoodMap(library: mirrored[0], neighbours: [duplicate, north], link: { "/libraries/\($0)" })
+                    // The submitter's history: a library rejected outside the console (its mirrored reason), and a photo still waiting.
+                    var history = ContributorHistory()
+                    var rejected = mirrored[1]
+                    (rejected.status, rejected.rejectionReason) = (.rejected, hostile)
+                    history.libraries = [rejected]
+                    history.photos = [try MirrorPhoto(photos[0], confirmedAt: now)]
+                    page.submitterHistory = ContributorHistoryView(
+                        heading: "Earlier from \(hostile)", username: hostile, history: history, decisions: .init(), now: now)
+                    page.submitterHistory.incomplete = ContributorHistoryView.incompleteText
                     page.showsSubmitter(.init(submitted: 12, approved: 9, rejected: 3, lastRejectionReason: Self.hostile))
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
                     page.queue = QueueLinks(
@@ -290,6 +299,20 @@ enum PageModels {
                         queue: queue, previous: queue.detailPath(id: 6), next: queue.detailPath(id: 8), here: queue.detailPath(id: report.id))
                     page.noteText = hostile
                     page.noteProblem = ReportNote.Problem.tooLong.description
+                    // The reporter's history: one earlier report dismissed in the console; the submitter has nothing earlier.
+                    var history = ContributorHistory()
+                    history.reports = [other]
+                    other.status = .dismissed
+                    history.reports = [other]
+                    var dismissal = auditEntry(12, actor: hostile, reason: hostile)
+                    (dismissal.targetKind, dismissal.statusAfter) = ("report", "dismissed")
+                    var decisions = ContributorHistoryView.Decisions()
+                    decisions.reports = [String(other.id): dismissal]
+                    page.reporterHistory = ContributorHistoryView(
+                        heading: "Earlier from \(hostile), who reported this", username: hostile, history: history, decisions: decisions, now: now)
+                    page.submitterHistory = ContributorHistoryView(
+                        heading: "From \(hostile), who submitted the library", username: hostile, history: ContributorHistory(),
+                        decisions: .init(), now: now)
                     return page
                 }()
             ),

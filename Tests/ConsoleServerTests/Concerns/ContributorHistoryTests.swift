@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+import ModerationStore
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// The person behind an item, one glance away: their earlier libraries, photos and reports,
+/// how each ended and why, from the mirror and the audit log (no backend read).
+@Suite("Contributor history beside a library and a report", .timeLimit(.minutes(3)))
+struct ContributorHistoryTests {
+    @Test(
+        "a library's page lists its submitter's earlier items with how each ended and the reason; a report's page lists the reporter's and the library submitter's"
+    )
+    func pages() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
+            defer { try? database.close() }
+            // setup: a waiting library whose submitter had another rejected, with its reason
+            let found = try database.read { db in
+                try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT l.slug, l.submitterUsername, o.name, o.rejectionReason FROM mirrorLibrary l JOIN mirrorLibrary o
+                        ON o.submitterId = l.submitterId AND o.id != l.id AND o.status = 'rejected' AND o.rejectionReason != ''
+                        WHERE l.status = 'pending' AND l.goneAt IS NULL AND o.goneAt IS NULL ORDER BY l.id LIMIT 1
+                        """)
+            }
+            let row = try #require(found, "the seed has a submitter rejected before")
+            let (slug, submitter, rejectedName, reason) = (row[0] as String, row[1] as String, row[2] as String, row[3] as String)
+            // act
+            let page = try await browser.get("/libraries/\(slug)")
+            // check
+            let history = try #require(page.html.range(of: #"<section class="contributor-history""#).map { String(page.html[$0.lowerBound...].prefix(6000)) })
+            #expect(history.contains(">Earlier from \(submitter)</h3>"))
+            let line = history.components(separatedBy: "<li>").first { $0.contains(ConsoleHTMLContentType.escape(rejectedName)) } ?? ""
+            #expect(line.contains("status-rejected") && line.contains(ConsoleHTMLContentType.escape(reason)), "the rejected one says why: \(line)")
+            #expect(!history.contains(#"href="/libraries/\#(slug)""#), "not the library on the page itself")
+
+            // a report by someone who reported before
+            let earlierReporter = try await database.read { db in
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT r.id FROM mirrorReport r WHERE r.reporterId IS NOT NULL AND r.goneAt IS NULL AND EXISTS
+                        (SELECT 1 FROM mirrorReport o WHERE o.reporterId = r.reporterId AND o.id != r.id AND o.goneAt IS NULL) ORDER BY r.id LIMIT 1
+                        """)
+            }
+            let reportID = try #require(earlierReporter, "the seed has a reporter who reported before")
+            let report = try await browser.get("/reports/\(reportID)")
+            #expect(report.contains(", who reported this</h3>") && report.contains(#"<span class="history-kind">Report</span>"#))
+            #expect(!report.contains(#"<a href="/reports/\#(reportID)" dir="auto">"#), "not the report on the page itself")
+        }
+    }
+
+    @Test("until the mirror has read libraries, reports and photos once, the history says it may be incomplete; then it does not")
+    func incompleteUntilFirstPass() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let before = try await ContributorHistoryView.load(heading: "Earlier from yuki", accountId: 7, username: "yuki", store: store, now: Date())
+        #expect(before.incomplete == ContributorHistoryView.incompleteText && before.items.isEmpty)
+        for scope in [MirrorScope.libraryList, .reportList] {
+            try await store.saveMirrorScopeState(MirrorScopeState(scope: scope, lastPassCompletedAt: Date()))
+        }
+        let partly = try await ContributorHistoryView.load(heading: "Earlier from yuki", accountId: 7, username: "yuki", store: store, now: Date())
+        #expect(!partly.incomplete.isEmpty, "photos not read once yet")
+        try await store.saveMirrorScopeState(MirrorScopeState(scope: .photoList, lastPassCompletedAt: Date()))
+        let after = try await ContributorHistoryView.load(heading: "Earlier from yuki", accountId: 7, username: "yuki", store: store, now: Date())
+        #expect(after.incomplete.isEmpty && after.empty == "Nothing earlier from yuki in the console's copy of Book Corners.")
+    }
+}
