@@ -10,7 +10,7 @@
 # Knobs (environment): LIBRARIES (50000), SMALL (400), FACTOR (25: a 12-s window), MAX_WINDOWS (120),
 # PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word), SHORT_Q (a two-letter one: the scan, pa),
 # REUSE_MIRROR (a console SQLite filled before, with its .key: measured as the LIBRARIES run, no fill),
-# LIBRARIES_ONLY (1: fill only the libraries), CONSOLE_PORT and SANDBOX_PORT (18180, 18181: give a second run other ports), BIN (a built console: build nothing).
+# LIBRARIES_ONLY (1: fill only the libraries), KEEP_MIRROR (a folder to keep the filled mirror in), CONSOLE_PORT and SANDBOX_PORT (18180, 18181: give a second run other ports), BIN (a built console: build nothing).
 # Needs Debian's wrk and sqlite3. Release build. A seeded sandbox file is kept under .build/benchmark-mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -163,6 +163,10 @@ speed() {
     else
       fill "$count"
       stop_console  # a graceful stop checkpoints the WAL into the file
+      # KEEP_MIRROR=dir: a copy of the filled mirror and its key, to profile or to reuse (REUSE_MIRROR).
+      if [[ -n "${KEEP_MIRROR:-}" && "$count" == "$libraries" ]]; then
+        mkdir -p "$KEEP_MIRROR"; cp "$work/console.sqlite" "$KEEP_MIRROR/console.sqlite"; cp "$work/console.key" "$KEEP_MIRROR/console.key"
+      fi
     fi
     echo "console SQLite with $count libraries: $(size_of "$work"/console.sqlite*) (no VACUUM)"
     sqlite3 "$work/console.sqlite" "VACUUM INTO '$work/vacuumed.sqlite'"

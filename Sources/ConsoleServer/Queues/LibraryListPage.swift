@@ -93,6 +93,7 @@ struct LibraryListPage: MustacheParent {
         case "bulkRejects": bulkDecision == "reject"
         case "bulkReason": bulkReason
         case "reasonOptions": reasonOptions
+        case "reasonsURL": SiteURL.concernFigures.path
         default: frame.child(named: key)
         }
     }

@@ -14,6 +14,19 @@ struct LibraryQueueController {
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.libraries.pattern, use: list)
         router.get(SiteURL.Route.library.pattern, use: detail)
+        router.get(SiteURL.Route.concernFigures.pattern, use: concernFigures)
+    }
+
+    /// What each reason to look caught in the last 30 days, from the recorded reasons.
+    @Sendable func concernFigures(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
+        var status = PageStatus()
+        let summary = try await MirrorPageData.summary(store, status: &status)
+        let now = Date()
+        let page = ConcernFiguresPage(
+            layout: LayoutModel(context: context, title: "Reasons to look", active: .libraries, summary: summary, status: status),
+            figures: try await store.concernFigures(since: now.addingTimeInterval(-Double(ConcernFiguresPage.days) * 86_400)),
+            firstRecorded: try await store.firstDecidedConcernRecordedAt(), now: now)
+        return try renderer.render(page, with: "concern-figures")
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {

@@ -19,6 +19,8 @@ enum SiteURL: Hashable, Sendable {
     case libraryDecide(String)
     case librariesBulk
     case librariesBulkConfirm
+    /// What each reason to look caught in the last 30 days.
+    case concernFigures
     case reports
     /// One report with its library, the other reports on it and staff notes.
     case report(Int)
@@ -85,6 +87,7 @@ enum SiteURL: Hashable, Sendable {
         case libraryDecide = "/libraries/:slug/decide"
         case librariesBulk = "/libraries/bulk"
         case librariesBulkConfirm = "/libraries/bulk/confirm"
+        case concernFigures = "/reasons"
         case reports = "/reports"
         case report = "/reports/:id"
         case reportDecide = "/reports/:id/decide"
@@ -173,6 +176,7 @@ enum SiteURL: Hashable, Sendable {
         case .libraryDecide: .libraryDecide
         case .librariesBulk: .librariesBulk
         case .librariesBulkConfirm: .librariesBulkConfirm
+        case .concernFigures: .concernFigures
         case .reports: .reports
         case .report: .report
         case .reportDecide: .reportDecide

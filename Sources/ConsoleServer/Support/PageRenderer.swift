@@ -7,7 +7,8 @@ struct PageRenderer: Sendable {
     private let library: MustacheLibrary
 
     static let requiredTemplates = [
-        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "report-detail", "photos", "photo-viewer", "error", "bulk-confirm",
+        "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "report-detail", "photos", "photo-viewer", "concern-figures", "error",
+        "bulk-confirm",
         "reject-confirm",
         "outbox", "outbox-message", "outbox-confirm", "devices", "audit", "audit-entry", "audit-summary", "statistics", "partials/chart",
         "take-over-confirm", "decide-anyway", "oncall",

@@ -58,3 +58,45 @@ extension ModerationStore {
         }
     }
 }
+
+/// How often one kind of reason came up: libraries waiting with it now, and those that left
+/// the queue with it since a date, and how many of those were rejected.
+public struct ConcernFigures: Sendable, Equatable {
+    public var waiting = 0
+    public var decided = 0
+    public var rejected = 0
+
+    public init(waiting: Int = 0, decided: Int = 0, rejected: Int = 0) {
+        self.waiting = waiting
+        self.decided = decided
+        self.rejected = rejected
+    }
+}
+
+extension ModerationStore {
+    /// Figures per kind of reason: waiting now, and decided since `date` (with the rejected among them).
+    public func concernFigures(since date: Date) async throws -> [String: ConcernFigures] {
+        try await writer.read { db in
+            var figures: [String: ConcernFigures] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM libraryConcern GROUP BY kind") {
+                figures[row[0], default: ConcernFigures()].waiting = row[1]
+            }
+            let decided = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT kind, count(*), coalesce(sum(outcome = 'rejected'), 0) FROM decidedLibraryConcern
+                    WHERE recordedAt >= ? AND outcome IN ('approved', 'rejected') GROUP BY kind
+                    """, arguments: [date])
+            for row in decided {
+                figures[row[0], default: ConcernFigures()].decided = row[1]
+                figures[row[0], default: ConcernFigures()].rejected = row[2]
+            }
+            return figures
+        }
+    }
+
+    /// When the first decided library's reasons were recorded: figures reach no further back.
+    public func firstDecidedConcernRecordedAt() async throws -> Date? {
+        try await writer.read { db in try Date.fetchOne(db, sql: "SELECT min(recordedAt) FROM decidedLibraryConcern") }
+    }
+}

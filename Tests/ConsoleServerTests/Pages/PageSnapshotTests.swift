@@ -352,6 +352,13 @@ enum PageModels {
                     return PhotoViewerPage(layout: layout("Photo", active: .photos, summary: summary), card: card, view: .swipe)
                 }()
             ),
+            (
+                "concern-figures",
+                ConcernFiguresPage(
+                    layout: layout("Reasons to look", active: .libraries, summary: summary),
+                    figures: ["duplicate": ConcernFigures(waiting: 4, decided: 12, rejected: 9), "noPhoto": ConcernFigures(waiting: 2)],
+                    firstRecorded: now.addingTimeInterval(-86_400 * 3), now: now)
+            ),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
             (
                 "bulk-confirm",

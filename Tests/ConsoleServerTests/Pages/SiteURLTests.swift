@@ -35,6 +35,7 @@ struct SiteURLTests {
         (.unsentWork("k3y"), "/unsent/k3y", "/unsent/:key"),
         (.unsentWorkDiscard("k3y"), "/unsent/k3y/discard", "/unsent/:key/discard"),
         (.photo(7), "/photos/7", "/photos/:id"),
+        (.concernFigures, "/reasons", "/reasons"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),
