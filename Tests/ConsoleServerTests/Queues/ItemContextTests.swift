@@ -59,22 +59,25 @@ struct ItemContextTests {
         }
     }
 
-    @Test("each proposed and current photo opens at full size; 'no current photo' takes the same box as the photo beside it")
-    func photosOpenFullSize() async throws {
+    @Test("each proposed and current photo opens large on the console's own page; 'no current photo' takes the same box as the photo beside it")
+    func photosOpenLarge() async throws {
         // setup
         let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
         let model = try #require(try PageModels.all().first { $0.template == "photos" }?.model as? PhotoGridPage)
+        let viewer = try #require(try PageModels.all().first { $0.template == "photo-viewer" }?.model as? PhotoViewerPage)
         // act
         let html = try renderer.render(model, with: "photos").html
-        // check
-        let proposed = model.cards.map(\.proposedURL)
-        #expect(!proposed.isEmpty)
-        for url in proposed {
-            let escaped = url.replacingOccurrences(of: "&", with: "&amp;")
-            #expect(html.contains(#"<a href="\#(escaped)" class="photo-link""#), "\(url) opens at full size")
+        let large = try renderer.render(viewer, with: "photo-viewer").html
+        // check: the grid's photos lead to the viewer, not to a raw image address
+        #expect(!model.cards.isEmpty)
+        for card in model.cards {
+            #expect(html.contains(#"<a href="/photos/\#(card.id)" class="photo-link""#), "photo \(card.id) opens in the viewer")
+            #expect(!html.contains(#"<a href="\#(card.proposedURL.replacingOccurrences(of: "&", with: "&amp;"))""#), "no raw image address")
         }
-        #expect(html.contains(#"<a href="http://127.0.0.1:1/media/current.jpg" class="photo-link""#), "the current photo too")
         #expect(html.contains(#"<div class="no-photo photo-box">no current photo</div>"#))
+        // and the viewer shows both, each also as the image alone
+        #expect(large.contains(#"<img src="http://127.0.0.1:1/media/current.jpg""#))
+        #expect(large.contains(#"src="\#(viewer.card.proposedURL.replacingOccurrences(of: "&", with: "&amp;"))""#))
         let css = try String(contentsOf: URL(fileURLWithPath: RepositoryPaths.publicFiles).appendingPathComponent("console.css"), encoding: .utf8)
         #expect(css.contains(".compare img, .compare .photo-box {") && css.contains("aspect-ratio: 4 / 3"), "one box for both")
     }
