@@ -90,7 +90,8 @@ struct FormTourReportsAndPhotosTests {
                 try await browser.click("nav.order-switch a[href$='view=swipe']")
                 _ = try await browser.source(containing: "data-swipe-range")
                 let before = try await browser.execute("return document.querySelector('[data-swipe]').style.getPropertyValue('--reveal')") as? String
-                try await browser.click("[data-swipe-range]")
+                // Focused, not clicked: a click would move the thumb to wherever it landed.
+                _ = try await browser.execute("document.querySelector('[data-swipe-range]').focus()")
                 try await browser.press("\u{E012}", "\u{E012}", "\u{E012}")  // ArrowLeft: less of the proposed photo
                 let after = try await browser.execute("return document.querySelector('[data-swipe]').style.getPropertyValue('--reveal')") as? String
                 #expect(before == "50%" && after == "47%", "the slider moves the edge between the photos: \(before ?? "none") → \(after ?? "none")")

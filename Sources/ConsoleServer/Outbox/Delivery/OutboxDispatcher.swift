@@ -95,6 +95,9 @@ public final class OutboxDispatcher: Service, Sendable {
         do {
             let released = try await store.releaseOutboxMessages(owner: owner)
             if released > 0 { logger.info("outbox messages given back at shutdown", metadata: ["count": "\(released)"]) }
+        } catch is CancellationError {
+            // Stopped without a graceful shutdown: their lease runs out instead, as it is meant to.
+            logger.notice("outbox messages not given back: cancelled at shutdown, their lease runs out instead")
         } catch {
             // Their lease runs out instead, and the next dispatcher takes them.
             logger.error("outbox messages not given back at shutdown", metadata: ["error": "\(error)"])
