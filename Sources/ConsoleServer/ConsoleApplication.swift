@@ -253,6 +253,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
+    ConcernSettingsController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)

@@ -203,6 +203,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerDecidedConcerns(in: &migrator)
         SearchMigrations.register(in: &migrator)
         ConcernMigrations.registerContributorIndexes(in: &migrator)
+        ConcernMigrations.registerSettingsAndStoredRows(in: &migrator)
         return migrator
     }
 }

@@ -21,11 +21,11 @@ struct StaffAuditWriter: Sendable {
     /// (an outbox message, a device), for the store to append in the same transaction as the change.
     func staffEntry(
         _ action: String, targetKind: String, targetId: String, targetName: String, statusBefore: String = "", statusAfter: String = "",
-        context: ConsoleRequestContext, userAgent: String
+        reason: String = "", context: ConsoleRequestContext, userAgent: String
     ) -> AuditEntry {
         entry(
             action, targetKind: targetKind, targetId: targetId, targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter,
-            outcome: .succeeded, detail: "", actorId: context.session?.staffId, username: context.session?.username ?? "", context: context,
+            reason: reason, outcome: .succeeded, detail: "", actorId: context.session?.staffId, username: context.session?.username ?? "", context: context,
             userAgent: userAgent)
     }
 
@@ -45,11 +45,11 @@ struct StaffAuditWriter: Sendable {
 
     private func entry(
         _ action: String, targetKind: String, targetId: String, targetName: String, statusBefore: String, statusAfter: String,
-        outcome: AuditOutcome, detail: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String
+        reason: String = "", outcome: AuditOutcome, detail: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String
     ) -> AuditEntry {
         AuditEntry(
             recordedAt: Date(), actorId: actorId, actorUsername: username, action: action, targetKind: targetKind, targetId: targetId,
-            targetSlug: "", targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter, reason: "", outcome: outcome,
+            targetSlug: "", targetName: targetName, statusBefore: statusBefore, statusAfter: statusAfter, reason: reason, outcome: outcome,
             outcomeDetail: detail, backendStatus: nil, requestId: context.requestID, clientAddress: context.clientAddress,
             userAgent: String(userAgent.prefix(300)), itemCreatedAt: nil, actionId: nil)
     }

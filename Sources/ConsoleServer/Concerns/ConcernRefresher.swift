@@ -4,10 +4,10 @@ import ModerationStore
 import ServiceLifecycle
 
 /// Works out the reasons of every waiting library, a batch at a time, and stores them for the
-/// queue's filter by reason (a page's own rows are worked out when it is shown, so they are
-/// never older than the page). Every `interval`, within the pending sweep's 120 s; from the
-/// mirror only, no backend read. Two console processes on one file both refresh: each pass
-/// writes the same rows.
+/// queue's filter by reason and its rows (a row whose library or the settings changed since is
+/// worked out when shown). Every `interval`, within the pending sweep's 120 s; from the mirror
+/// only, no backend read. Two console processes on one file both refresh: each pass writes
+/// the same rows.
 struct ConcernRefresher: Service {
     let store: ModerationStore
     let interval: TimeInterval
@@ -30,23 +30,30 @@ struct ConcernRefresher: Service {
     @discardableResult
     func refreshOnce() async -> Int? {
         do {
+            let started = ContinuousClock.now
             var after = 0
             var count = 0
             while true {
                 let batch = try await store.pendingLibraries(afterID: after, limit: batchSize)
                 guard let last = batch.last else { break }
-                let concerns = try await LibraryConcerns.of(batch, in: store)
+                // Read per batch: settings staff change mid-pass apply from the next batch on.
+                let settings = try await store.concernSettings()
+                let concerns = try await LibraryConcerns.of(batch, in: store, settings: settings)
                 try await store.replaceLibraryConcerns(
                     Dictionary(
                         batch.map { library in
-                            (library.id, (concerns[library.id] ?? []).map { StoredLibraryConcern(kind: $0.kind.rawValue, strength: $0.strength.rawValue) })
+                            let assessment = LibraryAssessment(
+                                fingerprint: LibraryConcerns.fingerprint(of: library, settings: settings),
+                                concerns: (concerns[library.id] ?? []).map(\.stored))
+                            return (library.id, assessment)
                         }, uniquingKeysWith: { first, _ in first }))
                 count += batch.count
                 after = last.id
                 try Task.checkCancellation()
             }
             try await store.pruneLibraryConcerns()
-            logger.debug("library reasons refreshed", metadata: ["libraries": "\(count)"])
+            let seconds = (ContinuousClock.now - started) / .milliseconds(1) / 1000
+            logger.debug("library reasons refreshed", metadata: ["libraries": "\(count)", "seconds": "\(String(format: "%.2f", seconds))"])
             return count
         } catch is CancellationError {
             return nil  // shutting down: the next start refreshes

@@ -1,3 +1,4 @@
+import ModerationStore
 import Mustache
 
 /// One reason a waiting library needs a look: a short badge for its row, a sentence with the
@@ -5,7 +6,7 @@ import Mustache
 struct LibraryConcern: MustacheParent, Equatable {
     /// What kind of reason it is (what the queue can be filtered by).
     enum Kind: String, CaseIterable {
-        case duplicate, newSubmitter, oftenRejected, burst, markup, contactDetails, allCapitals, nameIsAddress, place, noPhoto
+        case duplicate, newSubmitter, oftenRejected, burst, markup, contactDetails, suspectWords, allCapitals, nameIsAddress, place, noPhoto
 
         /// What the queue's filter calls it.
         var label: String {
@@ -16,6 +17,7 @@ struct LibraryConcern: MustacheParent, Equatable {
             case .burst: "Many in an hour"
             case .markup: "Links or markup"
             case .contactDetails: "Contact details in the text"
+            case .suspectWords: "Suspect words"
             case .allCapitals: "All capitals"
             case .nameIsAddress: "Name is the address"
             case .place: "Odd place"
@@ -37,6 +39,25 @@ struct LibraryConcern: MustacheParent, Equatable {
     let badge: String
     /// The reason with its evidence, for the library's page and the badge's title.
     let sentence: String
+
+    init(kind: Kind, strength: Strength, badge: String, sentence: String) {
+        self.kind = kind
+        self.strength = strength
+        self.badge = badge
+        self.sentence = sentence
+    }
+
+    /// A reason as the refresher stored it; nil for a kind or strength this build does not know
+    /// (stored by a newer console on the same file).
+    init?(stored: StoredLibraryConcern) {
+        guard let kind = Kind(rawValue: stored.kind), let strength = Strength(rawValue: stored.strength) else { return nil }
+        self.init(kind: kind, strength: strength, badge: stored.badge, sentence: stored.sentence)
+    }
+
+    /// The reason as stored for the queue's filter and rows.
+    var stored: StoredLibraryConcern {
+        StoredLibraryConcern(kind: kind.rawValue, strength: strength.rawValue, badge: badge, sentence: sentence)
+    }
 
     func child(named key: String) -> Any? {
         switch key {

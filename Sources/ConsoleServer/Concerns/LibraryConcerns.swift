@@ -3,31 +3,54 @@ import ModerationStore
 import ModerationVocabulary
 
 /// Why a waiting library needs a look, drawn from the library itself and what the mirror knows
-/// around it (`LibraryEvidence`): strong reasons first, then those worth a look.
+/// around it (`LibraryEvidence`), by the thresholds staff set (`ConcernSettings`): strong
+/// reasons first, then those worth a look.
 enum LibraryConcerns {
-    /// Within this distance another library is most likely the same one.
-    static let strongDuplicateMetres = 25.0
-    /// Within this distance, or with the same name within `LibraryEvidence.neighbourhoodMetres`, it is worth comparing.
-    static let duplicateMetres = 50.0
-    /// More than this many submissions by one person within an hour either side is a burst.
-    static let burstSubmissions = 5
-
-    /// The reasons of each waiting one of `libraries`, by id, from one read of the mirror (a
-    /// decided library has none: they were for its decision).
-    static func of(_ libraries: [MirrorLibrary], in store: ModerationStore) async throws -> [Int: [LibraryConcern]] {
+    /// The reasons of each waiting one of `libraries`, by id, worked out afresh from one read of
+    /// the mirror (a decided library has none: they were for its decision).
+    static func of(_ libraries: [MirrorLibrary], in store: ModerationStore, settings: ConcernSettings? = nil) async throws -> [Int: [LibraryConcern]] {
         let waiting = libraries.filter { $0.status == .pending }
-        let evidence = try await store.libraryEvidence(for: waiting)
-        return Dictionary(waiting.map { ($0.id, assess($0, evidence: evidence[$0.id])) }, uniquingKeysWith: { first, _ in first })
+        guard !waiting.isEmpty else { return [:] }
+        let settings = if let settings { settings } else { try await store.concernSettings() }
+        let evidence = try await store.libraryEvidence(for: waiting, within: settings.neighbourhoodMetres)
+        return Dictionary(waiting.map { ($0.id, assess($0, evidence: evidence[$0.id], settings: settings)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The reasons of each waiting one of `libraries` for a list's rows: those the refresher
+    /// stored for the library as it is now and the settings as they are, the rest worked out
+    /// afresh. Stored reasons that look at neighbours and the submitter's record are at most one
+    /// refresh old (a minute); a decision checks afresh.
+    static func shown(_ libraries: [MirrorLibrary], in store: ModerationStore) async throws -> [Int: [LibraryConcern]] {
+        let waiting = libraries.filter { $0.status == .pending }
+        guard !waiting.isEmpty else { return [:] }
+        let settings = try await store.concernSettings()
+        let stored = try await store.storedLibraryConcerns(
+            fingerprints: Dictionary(waiting.map { ($0.id, fingerprint(of: $0, settings: settings)) }, uniquingKeysWith: { first, _ in first }))
+        var shown = stored.mapValues { $0.compactMap(LibraryConcern.init(stored:)) }
+        let rest = waiting.filter { stored[$0.id] == nil }
+        if !rest.isEmpty { shown.merge(try await of(rest, in: store, settings: settings), uniquingKeysWith: { _, fresh in fresh }) }
+        return shown
+    }
+
+    /// What a library's reasons are worked out from, of its own and of the settings, in a few
+    /// characters: when either changes, stored reasons no longer count.
+    static func fingerprint(of library: MirrorLibrary, settings: ConcernSettings) -> String {
+        StableHash.of(
+            [
+                library.name, library.description, library.address, library.city, library.country, String(library.lat), String(library.lng),
+                library.photoUrl, library.thumbnailUrl, library.status.rawValue, library.submitterId.map(String.init) ?? "",
+                library.submitterUsername ?? "", String(library.createdAt.timeIntervalSince1970),
+            ] + settings.fingerprintFields)
     }
 
     /// The reasons of one library, strongest first.
-    static func assess(_ library: MirrorLibrary, evidence: LibraryEvidence?) -> [LibraryConcern] {
+    static func assess(_ library: MirrorLibrary, evidence: LibraryEvidence?, settings: ConcernSettings = .defaults) -> [LibraryConcern] {
         var concerns: [LibraryConcern] = []
         if let evidence {
-            concerns += duplicate(evidence)
-            concerns += submitter(library, evidence)
+            concerns += duplicate(evidence, settings)
+            concerns += submitter(library, evidence, settings)
         }
-        concerns += text(library)
+        concerns += text(library, settings)
         concerns += place(library, evidence)
         if library.photoUrl.isEmpty, library.thumbnailUrl.isEmpty {
             concerns.append(.init(kind: .noPhoto, strength: .worthALook, badge: "no photo", sentence: "No photo was sent with it."))
@@ -38,10 +61,11 @@ enum LibraryConcerns {
 
     /// The rejection reason naming the library this one duplicates ("Duplicate of “Corner Books”,
     /// already on the map 12 m away."), for the reason presets; nil without a likely duplicate.
-    static func duplicateReason(_ evidence: LibraryEvidence?) -> String? {
+    static func duplicateReason(_ evidence: LibraryEvidence?, settings: ConcernSettings = .defaults) -> String? {
         guard let evidence else { return nil }
-        let close = evidence.nearest.flatMap { $0.metres <= duplicateMetres ? $0 : nil }
-        guard let original = close ?? evidence.namesakeNearby else { return nil }
+        let close = evidence.nearest.flatMap { $0.metres <= Double(settings.duplicateMetres) ? $0 : nil }
+        let namesake = evidence.namesakeNearby.flatMap { $0.metres <= Double(settings.sameNameMetres) ? $0 : nil }
+        guard let original = close ?? namesake else { return nil }
         let name = LibraryText.displayName(original.name)
         let away = Distance.text(original.metres)
         return original.status == .approved
@@ -51,16 +75,16 @@ enum LibraryConcerns {
 
     // MARK: The reasons
 
-    private static func duplicate(_ evidence: LibraryEvidence) -> [LibraryConcern] {
-        if let nearest = evidence.nearest, nearest.metres <= duplicateMetres {
-            let strength: LibraryConcern.Strength = nearest.metres <= strongDuplicateMetres ? .strong : .worthALook
+    private static func duplicate(_ evidence: LibraryEvidence, _ settings: ConcernSettings) -> [LibraryConcern] {
+        if let nearest = evidence.nearest, nearest.metres <= Double(settings.duplicateMetres) {
+            let strength: LibraryConcern.Strength = nearest.metres <= Double(settings.strongDuplicateMetres) ? .strong : .worthALook
             return [
                 .init(
                     kind: .duplicate, strength: strength, badge: "duplicate? \(Distance.text(nearest.metres))",
                     sentence: "\(named(nearest)) is \(Distance.text(nearest.metres)) away.")
             ]
         }
-        if let namesake = evidence.namesakeNearby {
+        if let namesake = evidence.namesakeNearby, namesake.metres <= Double(settings.sameNameMetres) {
             return [
                 .init(
                     kind: .duplicate, strength: .worthALook, badge: "same name \(Distance.text(namesake.metres)) away",
@@ -70,7 +94,7 @@ enum LibraryConcerns {
         return []
     }
 
-    private static func submitter(_ library: MirrorLibrary, _ evidence: LibraryEvidence) -> [LibraryConcern] {
+    private static func submitter(_ library: MirrorLibrary, _ evidence: LibraryEvidence, _ settings: ConcernSettings) -> [LibraryConcern] {
         guard let record = evidence.submitter else { return [] }
         var concerns: [LibraryConcern] = []
         let who = library.submitterUsername ?? "The submitter"
@@ -82,11 +106,11 @@ enum LibraryConcerns {
             let last = record.lastRejectionReason.isEmpty ? "" : ", last: “\(record.lastRejectionReason)”"
             concerns.append(
                 .init(
-                    kind: .oftenRejected, strength: record.rejected >= 3 ? .strong : .worthALook,
+                    kind: .oftenRejected, strength: record.rejected >= settings.strongRejections ? .strong : .worthALook,
                     badge: "\(record.rejected) of \(decided) rejected",
                     sentence: "\(who) had \(record.rejected) of \(decided) decided submissions rejected\(last)."))
         }
-        if evidence.sameHourSubmissions >= burstSubmissions {
+        if evidence.sameHourSubmissions + 1 > settings.burstSubmissions {
             concerns.append(
                 .init(
                     kind: .burst, strength: .worthALook, badge: "\(evidence.sameHourSubmissions + 1) in an hour",
@@ -95,7 +119,7 @@ enum LibraryConcerns {
         return concerns
     }
 
-    private static func text(_ library: MirrorLibrary) -> [LibraryConcern] {
+    private static func text(_ library: MirrorLibrary, _ settings: ConcernSettings) -> [LibraryConcern] {
         var concerns: [LibraryConcern] = []
         let written = library.name + "\n" + library.description
         if hasMarkup(written) || written.localizedCaseInsensitiveContains("http://") || written.localizedCaseInsensitiveContains("https://")
@@ -113,6 +137,12 @@ enum LibraryConcerns {
         let letters = library.name.unicodeScalars.filter { $0.properties.isAlphabetic && $0.properties.changesWhenLowercased || $0.properties.isLowercase }
         if letters.count >= 4, letters.allSatisfy({ $0.properties.isUppercase }) {
             concerns.append(.init(kind: .allCapitals, strength: .worthALook, badge: "all capitals", sentence: "The name is written in capitals."))
+        }
+        if let word = SuspectWords(settings.suspectWords).first(in: written) {
+            concerns.append(
+                .init(
+                    kind: .suspectWords, strength: .worthALook, badge: "suspect word: \(word)",
+                    sentence: "The name or description has “\(word)”, a word on the staff's suspect list."))
         }
         let address = LibraryNameKey.normalize(library.address)
         if !address.isEmpty, LibraryNameKey.normalize(library.name) == address {
@@ -135,6 +165,14 @@ enum LibraryConcerns {
                 .init(
                     kind: .place, strength: .worthALook, badge: "round coordinates",
                     sentence: "It is placed on round coordinates (\(library.lat), \(library.lng)): probably not the real spot."))
+        }
+        if CountryBoxes.isOutside(lat: library.lat, lng: library.lng, country: library.country) == true {
+            concerns.append(
+                .init(
+                    kind: .place, strength: .strong, badge: "outside \(library.country.uppercased())",
+                    sentence:
+                        "It is placed at \(library.lat), \(library.lng), outside \(library.country.uppercased()), the country it names: the coordinates or the country are wrong."
+                ))
         }
         if evidence?.repeatsOwnCoordinates == true {
             concerns.append(

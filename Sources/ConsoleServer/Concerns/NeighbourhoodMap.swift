@@ -45,7 +45,7 @@ struct NeighbourhoodMap: MustacheParent {
 
     /// The map around `library` with `neighbours` (any status, any distance: those farther
     /// than the radius are left out); `link` answers a neighbour's page.
-    init(library: MirrorLibrary, neighbours: [MirrorLibrary], link: (String) -> String) {
+    init(library: MirrorLibrary, neighbours: [MirrorLibrary], settings: ConcernSettings = .defaults, link: (String) -> String) {
         let placed =
             neighbours
             .filter { $0.id != library.id }
@@ -56,11 +56,11 @@ struct NeighbourhoodMap: MustacheParent {
         let shown = placed.prefix(Self.placesShown)
         places = shown.enumerated().map { index, entry in
             let other = entry.library
-            let sameName = !key.isEmpty && other.normalizedName == key && entry.metres <= LibraryEvidence.neighbourhoodMetres
+            let sameName = !key.isEmpty && other.normalizedName == key && entry.metres <= Double(settings.sameNameMetres)
             return Place(
                 number: index + 1, name: LibraryText.displayName(other.name), libraryURL: link(other.slug),
                 whereText: Self.whereText(metres: entry.metres, from: library, to: other), status: other.status.rawValue,
-                isDuplicate: ModerationStore.duplicateStatuses.contains(other.status) && (entry.metres <= LibraryConcerns.duplicateMetres || sameName))
+                isDuplicate: ModerationStore.duplicateStatuses.contains(other.status) && (entry.metres <= Double(settings.duplicateMetres) || sameName))
         }
         summary =
             placed.first.map {

@@ -122,7 +122,7 @@ struct LibraryDetailPage: MustacheParent {
     /// The submitter's earlier libraries, photos and reports and how each ended.
     var submitterHistory = ContributorHistoryView.none
 
-    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], targets: QueueTargets, now: Date) {
+    init(layout: LayoutModel, library: ModerationLibrary, duplicates others: [MirrorLibrary], settings: ConcernSettings, targets: QueueTargets, now: Date) {
         self.layout = layout
         loaded = true
         name = LibraryText.displayName(library.name)
@@ -163,7 +163,7 @@ struct LibraryDetailPage: MustacheParent {
             var duplicate = Duplicate(
                 name: LibraryText.displayName(other.name), slug: other.slug,
                 place: LibraryText.place(address: other.address, city: other.city, country: other.country),
-                distance: Distance.text(metres), isClose: metres <= LibraryConcerns.duplicateMetres,
+                distance: Distance.text(metres), isClose: metres <= Double(settings.duplicateMetres),
                 isSameName: !key.isEmpty && other.normalizedName == key, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
@@ -172,7 +172,7 @@ struct LibraryDetailPage: MustacheParent {
         }
         // A generic name ("Little Library Box") is shared across a city: only a namesake close by is worth comparing.
         let comparable = { (candidate: (Duplicate, Double)) in
-            candidate.0.isClose || candidate.1 <= LibraryEvidence.neighbourhoodMetres
+            candidate.0.isClose || candidate.1 <= Double(settings.sameNameMetres)
         }
         duplicates = candidates.filter(comparable).map(\.0)
         namesakes = candidates.filter { !comparable($0) }.map(\.0)

@@ -14,19 +14,6 @@ struct LibraryQueueController {
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.libraries.pattern, use: list)
         router.get(SiteURL.Route.library.pattern, use: detail)
-        router.get(SiteURL.Route.concernFigures.pattern, use: concernFigures)
-    }
-
-    /// What each reason to look caught in the last 30 days, from the recorded reasons.
-    @Sendable func concernFigures(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
-        var status = PageStatus()
-        let summary = try await MirrorPageData.summary(store, status: &status)
-        let now = Date()
-        let page = ConcernFiguresPage(
-            layout: LayoutModel(context: context, title: "Reasons to look", active: .libraries, summary: summary, status: status),
-            figures: try await store.concernFigures(since: now.addingTimeInterval(-Double(ConcernFiguresPage.days) * 86_400)),
-            firstRecorded: try await store.firstDecidedConcernRecordedAt(), now: now)
-        return try renderer.render(page, with: "concern-figures")
     }
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> HTML {
@@ -59,7 +46,7 @@ struct LibraryQueueController {
         let rows = DecidedRows.merge(
             page: pageRows, decided: decidedAway, order: queue.order, isFirstPage: pagination.page == 1, isLastPage: !pagination.hasNext,
             key: { DecidedRows.SortKey(rank: ranks[$0.id]?.rawValue ?? 0, createdAt: $0.createdAt, id: $0.id) })
-        let concerns = try await LibraryConcerns.of(rows, in: store)
+        let concerns = try await LibraryConcerns.shown(rows, in: store)
         if filter.status == .pending { status.freshnessGoal = MirrorPageData.queueFreshnessGoal }
         for row in pageRows { status.mirrored(confirmedAt: row.lastConfirmedAt) }
         if !pageRows.isEmpty { status.showsMirroredRows() }
@@ -133,17 +120,18 @@ struct LibraryQueueController {
         library.status = mirrored.status.rawValue
         library.rejectionReason = mirrored.rejectionReason
         let duplicates = try await store.mirroredDuplicates(of: mirrored)
+        let settings = try await store.concernSettings()
         let now = Date()
         let target = ItemClaim.Target(kind: .library, key: library.slug)
         var page = await LibraryDetailPage(
             layout: LayoutModel(context: context, title: LibraryText.displayName(library.name), active: .libraries, summary: summary, status: status),
-            library: library, duplicates: duplicates, targets: try store.queueTargets(), now: now)
+            library: library, duplicates: duplicates, settings: settings, targets: try store.queueTargets(), now: now)
         page.neighbourhood = NeighbourhoodMap(
             library: mirrored,
             neighbours: try await store.mirroredLibraries(
                 near: mirrored.lat, mirrored.lng, withinMetres: NeighbourhoodMap.radiusMetres, statuses: LibraryStatus.allCases),
-            link: { SiteURL.library($0).path })
-        let evidence = try await store.libraryEvidence(for: [mirrored])[mirrored.id]
+            settings: settings, link: { SiteURL.library($0).path })
+        let evidence = try await store.libraryEvidence(for: [mirrored], within: settings.neighbourhoodMetres)[mirrored.id]
         page.showsSubmitter(evidence?.submitter)
         if let submitter = mirrored.submitterId {
             let name = mirrored.submitterUsername ?? "user \(submitter)"
@@ -151,8 +139,8 @@ struct LibraryQueueController {
                 heading: "Earlier from \(name)", accountId: submitter, username: name, excludingLibrary: mirrored.id, store: store, now: now)
         }
         if mirrored.status == .pending {
-            page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence)
-            if let reason = LibraryConcerns.duplicateReason(evidence) { page.namesDuplicate(inReason: reason) }
+            page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence, settings: settings)
+            if let reason = LibraryConcerns.duplicateReason(evidence, settings: settings) { page.namesDuplicate(inReason: reason) }
         }
         let here = queue.detailPath(slug: library.slug)
         page.claim = await ClaimBadge(

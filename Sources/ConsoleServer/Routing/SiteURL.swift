@@ -21,6 +21,8 @@ enum SiteURL: Hashable, Sendable {
     case librariesBulkConfirm
     /// What each reason to look caught in the last 30 days.
     case concernFigures
+    /// The reasons' thresholds and suspect words (a form posted from the reasons page).
+    case concernSettings
     case reports
     /// One report with its library, the other reports on it and staff notes.
     case report(Int)
@@ -88,6 +90,7 @@ enum SiteURL: Hashable, Sendable {
         case librariesBulk = "/libraries/bulk"
         case librariesBulkConfirm = "/libraries/bulk/confirm"
         case concernFigures = "/reasons"
+        case concernSettings = "/reasons/settings"
         case reports = "/reports"
         case report = "/reports/:id"
         case reportDecide = "/reports/:id/decide"
@@ -177,6 +180,7 @@ enum SiteURL: Hashable, Sendable {
         case .librariesBulk: .librariesBulk
         case .librariesBulkConfirm: .librariesBulkConfirm
         case .concernFigures: .concernFigures
+        case .concernSettings: .concernSettings
         case .reports: .reports
         case .report: .report
         case .reportDecide: .reportDecide

@@ -71,3 +71,42 @@ extension ConcernMigrations {
         }
     }
 }
+
+extension ConcernMigrations {
+    /// Thresholds and suspect words staff set; and each waiting library's reasons stored whole
+    /// (badge and sentence), with the fingerprint of the library they were worked out for, so a
+    /// list shows them without working them out again per view.
+    static func registerSettingsAndStoredRows(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v40-concern-settings") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE concernSetting (
+                        name TEXT PRIMARY KEY NOT NULL,
+                        value TEXT NOT NULL,
+                        updatedAt DATETIME NOT NULL,
+                        updatedBy TEXT NOT NULL
+                    ) WITHOUT ROWID;
+                    -- worked out again within a minute: rebuilt rather than altered, one row per reason
+                    -- (a library may have two of a kind: round coordinates and a place used before)
+                    DROP TABLE libraryConcern;
+                    CREATE TABLE libraryConcern (
+                        libraryId INTEGER NOT NULL,
+                        position INTEGER NOT NULL,
+                        kind TEXT NOT NULL,
+                        strength TEXT NOT NULL,
+                        badge TEXT NOT NULL,
+                        sentence TEXT NOT NULL,
+                        PRIMARY KEY (libraryId, position)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX libraryConcern_kind ON libraryConcern(kind, libraryId);
+                    CREATE INDEX libraryConcern_strength ON libraryConcern(strength, libraryId);
+                    -- which waiting libraries the stored reasons are for, and for which version of each
+                    CREATE TABLE libraryAssessment (
+                        libraryId INTEGER PRIMARY KEY NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        assessedAt DATETIME NOT NULL
+                    );
+                    """)
+        }
+    }
+}

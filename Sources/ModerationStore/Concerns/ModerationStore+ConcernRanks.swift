@@ -78,7 +78,7 @@ extension ModerationStore {
     public func concernFigures(since date: Date) async throws -> [String: ConcernFigures] {
         try await writer.read { db in
             var figures: [String: ConcernFigures] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT kind, count(*) FROM libraryConcern GROUP BY kind") {
+            for row in try Row.fetchAll(db, sql: "SELECT kind, count(DISTINCT libraryId) FROM libraryConcern GROUP BY kind") {
                 figures[row[0], default: ConcernFigures()].waiting = row[1]
             }
             let decided = try Row.fetchAll(

@@ -3,9 +3,11 @@ import GRDB
 import ModerationVocabulary
 
 extension ModerationStore {
-    /// The evidence for each of `libraries`, by id, in one read: every queue page's rows ask,
-    /// so each question is one cached statement on an index (position, submitter).
-    public func libraryEvidence(for libraries: [MirrorLibrary]) async throws -> [Int: LibraryEvidence] {
+    /// The evidence for each of `libraries`, by id, in one read, neighbours looked for within
+    /// `metres`: each question is one cached statement on an index (position, submitter).
+    public func libraryEvidence(
+        for libraries: [MirrorLibrary], within metres: Double = LibraryEvidence.neighbourhoodMetres
+    ) async throws -> [Int: LibraryEvidence] {
         guard !libraries.isEmpty else { return [:] }
         return try await writer.read { db in
             // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
@@ -34,16 +36,16 @@ extension ModerationStore {
             var evidence: [Int: LibraryEvidence] = [:]
             for library in libraries {
                 var found = LibraryEvidence()
-                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: LibraryEvidence.neighbourhoodMetres)
+                let box = BoundingBox(lat: library.lat, lng: library.lng, metres: metres)
                 let rows = try Row.fetchCursor(nearby, arguments: [box.minLat, box.maxLat, box.minLng, box.maxLng, library.id])
                 while let row = try rows.next() {
                     guard let status = LibraryStatus(rawValue: row["status"]), Self.duplicateStatuses.contains(status) else { continue }
-                    let metres = GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"])
-                    guard metres <= LibraryEvidence.neighbourhoodMetres else { continue }
-                    let neighbour = LibraryEvidence.Neighbour(id: row["id"], slug: row["slug"], name: row["name"], status: status, metres: metres)
-                    if metres < found.nearest?.metres ?? .infinity { found.nearest = neighbour }
+                    let away = GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"])
+                    guard away <= metres else { continue }
+                    let neighbour = LibraryEvidence.Neighbour(id: row["id"], slug: row["slug"], name: row["name"], status: status, metres: away)
+                    if away < found.nearest?.metres ?? .infinity { found.nearest = neighbour }
                     let namesake: String = row["normalizedName"]
-                    if !library.normalizedName.isEmpty, namesake == library.normalizedName, metres < found.namesakeNearby?.metres ?? .infinity {
+                    if !library.normalizedName.isEmpty, namesake == library.normalizedName, away < found.namesakeNearby?.metres ?? .infinity {
                         found.namesakeNearby = neighbour
                     }
                 }
@@ -66,18 +68,45 @@ extension ModerationStore {
         }
     }
 
-    /// Replaces the stored reasons of the libraries in `concerns` (an empty list clears one's).
-    public func replaceLibraryConcerns(_ concerns: [Int: [StoredLibraryConcern]]) async throws {
-        guard !concerns.isEmpty else { return }
+    /// Replaces the stored reasons of the libraries in `assessments` (an empty list clears one's),
+    /// each with the fingerprint of the library and settings they were worked out for.
+    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], now: Date = Date()) async throws {
+        guard !assessments.isEmpty else { return }
         try await writer.write { db in
-            for (libraryId, list) in concerns {
+            for (libraryId, assessment) in assessments {
                 try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId = ?", arguments: [libraryId])
-                for concern in list {
+                for (position, concern) in assessment.concerns.enumerated() {
                     try db.execute(
-                        sql: "INSERT OR REPLACE INTO libraryConcern (libraryId, kind, strength) VALUES (?, ?, ?)",
-                        arguments: [libraryId, concern.kind, concern.strength])
+                        sql: "INSERT OR REPLACE INTO libraryConcern (libraryId, kind, strength, badge, sentence, position) VALUES (?, ?, ?, ?, ?, ?)",
+                        arguments: [libraryId, concern.kind, concern.strength, concern.badge, concern.sentence, position])
                 }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO libraryAssessment (libraryId, fingerprint, assessedAt) VALUES (?, ?, ?)",
+                    arguments: [libraryId, assessment.fingerprint, now])
             }
+        }
+    }
+
+    /// The stored reasons of those of `fingerprints`' libraries whose stored assessment has the
+    /// same fingerprint, in their order; a library left out must be worked out afresh.
+    public func storedLibraryConcerns(fingerprints: [Int: String]) async throws -> [Int: [StoredLibraryConcern]] {
+        guard !fingerprints.isEmpty else { return [:] }
+        return try await writer.read { db in
+            let ids = Array(fingerprints.keys)
+            let marks = databaseQuestionMarks(count: ids.count)
+            var current: [Int: [StoredLibraryConcern]] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", arguments: StatementArguments(ids))
+            where fingerprints[row["libraryId"]] == row["fingerprint"] {
+                current[row["libraryId"]] = []
+            }
+            let concerns = try Row.fetchAll(
+                db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", arguments: StatementArguments(ids))
+            for row in concerns where current[row["libraryId"]] != nil {
+                current[row["libraryId"]]?.append(
+                    StoredLibraryConcern(kind: row["kind"], strength: row["strength"], badge: row["badge"], sentence: row["sentence"]))
+            }
+            return current
         }
     }
 
@@ -95,14 +124,17 @@ extension ModerationStore {
                     """)
             try db.execute(
                 sql: """
-                    INSERT INTO decidedLibraryConcern (libraryId, kind, strength, outcome, recordedAt)
+                    INSERT OR IGNORE INTO decidedLibraryConcern (libraryId, kind, strength, outcome, recordedAt)
                     SELECT c.libraryId, c.kind, c.strength,
                            coalesce(CASE WHEN m.goneAt IS NOT NULL THEN 'gone' ELSE m.status END, 'gone'), ?
                     FROM libraryConcern c LEFT JOIN mirrorLibrary m ON m.id = c.libraryId
                     WHERE c.libraryId NOT IN (\(leaving))
+                    ORDER BY c.libraryId, c.position
                     """, arguments: [now])
             try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId NOT IN (\(leaving))")
-            return db.changesCount
+            let setAside = db.changesCount
+            try db.execute(sql: "DELETE FROM libraryAssessment WHERE libraryId NOT IN (\(leaving))")
+            return setAside
         }
     }
 
@@ -119,14 +151,31 @@ extension ModerationStore {
     }
 }
 
-/// One reason a waiting library needs a look, as stored for the queue's filter.
+/// One reason a waiting library needs a look, as stored for the queue's filter and rows.
 public struct StoredLibraryConcern: Sendable, Equatable {
     public var kind: String
     /// "strong" or "worth-a-look".
     public var strength: String
+    public var badge: String
+    public var sentence: String
 
-    public init(kind: String, strength: String) {
+    public init(kind: String, strength: String, badge: String = "", sentence: String = "") {
         self.kind = kind
         self.strength = strength
+        self.badge = badge
+        self.sentence = sentence
+    }
+}
+
+/// A waiting library's reasons as worked out, and the fingerprint of what they were worked out
+/// from (the library's own fields and the settings): a changed library or setting is not shown
+/// stale reasons.
+public struct LibraryAssessment: Sendable, Equatable {
+    public var fingerprint: String
+    public var concerns: [StoredLibraryConcern]
+
+    public init(fingerprint: String, concerns: [StoredLibraryConcern]) {
+        self.fingerprint = fingerprint
+        self.concerns = concerns
     }
 }

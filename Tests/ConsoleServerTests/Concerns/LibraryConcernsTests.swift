@@ -121,4 +121,101 @@ struct LibraryConcernsTests {
                 == "Duplicate of “Little Library Box”, already on the map 150 m away.")
         #expect(LibraryConcerns.duplicateReason(nil) == nil)
     }
+
+    @Test("a place outside the country the library names is strong; inside, near a border, overseas or across the antimeridian it is none")
+    func outsideItsCountry() {
+        func badges(lat: Double, lng: Double, country: String) -> [String] {
+            var placed = library(lat: lat, lng: lng)
+            placed.country = country
+            return LibraryConcerns.assess(placed, evidence: LibraryEvidence(submitter: settled)).map(\.badge)
+        }
+        // Said to be in Germany, placed in Paris: the coordinates or the country are wrong.
+        #expect(badges(lat: 48.856_61, lng: 2.351_49, country: "DE") == ["outside DE"])
+        #expect(
+            LibraryConcerns.assess(
+                {
+                    var l = library(lat: 48.856_61, lng: 2.351_49); l.country = "de"; return l
+                }(), evidence: nil
+            ).first?.strength == .strong)
+        // Lat and lng swapped: 13.4, 52.5 is in the Arabian Sea.
+        #expect(badges(lat: 13.409_531, lng: 52.520_812, country: "DE") == ["outside DE"])
+        // Inside: Berlin; Aachen, 2 km from the Dutch border; Réunion (France overseas); Honolulu; Fiji both sides of 180°.
+        #expect(badges(lat: 52.520_812, lng: 13.409_531, country: "DE").isEmpty)
+        #expect(badges(lat: 50.775_5, lng: 6.083_9, country: "DE").isEmpty)
+        #expect(badges(lat: -21.115_1, lng: 55.536_4, country: "FR").isEmpty)
+        #expect(badges(lat: 21.306_9, lng: -157.858_3, country: "US").isEmpty)
+        #expect(badges(lat: -16.777_3, lng: 179.414_4, country: "FJ").isEmpty)
+        #expect(badges(lat: -16.799_1, lng: -179.981_1, country: "FJ").isEmpty)
+        // A country the table does not know, or none, says nothing.
+        #expect(badges(lat: 48.856_61, lng: 2.351_49, country: "").isEmpty)
+        #expect(badges(lat: 48.856_61, lng: 2.351_49, country: "XX").isEmpty)
+    }
+
+    @Test("a suspect word in the name or description is worth a look, matched as a whole word, whatever its case and accents")
+    func suspectWords() {
+        let settings = ConcernSettings(suspectWords: ["casino", "free money", "Café"])
+        func badges(name: String = "Corner Books", description: String = "A box of books.") -> [String] {
+            LibraryConcerns.assess(library(name: name, description: description), evidence: LibraryEvidence(submitter: settled), settings: settings)
+                .map(\.badge)
+        }
+        #expect(badges(name: "Corner Books CASINO") == ["suspect word: casino"])
+        #expect(badges(description: "Get\r\nfree   money here") == ["suspect word: free money"])
+        #expect(badges(name: "Cafe corner") == ["suspect word: Café"])
+        #expect(badges(name: "casinos", description: "Occasional opening.").isEmpty, "part of a word is no match")
+        #expect(LibraryConcerns.assess(library(name: "casino"), evidence: LibraryEvidence(submitter: settled)).isEmpty, "an empty list flags nothing")
+    }
+
+    @Test("the thresholds staff set move each reason: a duplicate's distance, a burst's size, when often rejected turns strong")
+    func thresholds() {
+        let strict = ConcernSettings(strongDuplicateMetres: 40, duplicateMetres: 80, sameNameMetres: 100, burstSubmissions: 2, strongRejections: 2)
+        let near = LibraryConcerns.assess(library(), evidence: LibraryEvidence(nearest: neighbour(35), submitter: settled), settings: strict)
+        #expect(near.map(\.strength) == [.strong])
+        #expect(
+            LibraryConcerns.assess(library(), evidence: LibraryEvidence(nearest: neighbour(70, name: "Other"), submitter: settled), settings: strict).count == 1
+        )
+        // A namesake 150 m away is past 100 m.
+        #expect(
+            LibraryConcerns.assess(
+                library(), evidence: LibraryEvidence(nearest: neighbour(150, name: "Other"), namesakeNearby: neighbour(150), submitter: settled),
+                settings: strict
+            ).isEmpty)
+        let burst = LibraryConcerns.assess(library(), evidence: LibraryEvidence(submitter: settled, sameHourSubmissions: 2), settings: strict)
+        #expect(burst.map(\.badge) == ["3 in an hour"])
+        let rejected = LibraryEvidence.SubmitterRecord(submitted: 4, approved: 1, rejected: 2, lastRejectionReason: "")
+        #expect(LibraryConcerns.assess(library(), evidence: LibraryEvidence(submitter: rejected), settings: strict).first?.strength == .strong)
+        #expect(LibraryConcerns.assess(library(), evidence: LibraryEvidence(submitter: rejected)).first?.strength == .worthALook)
+    }
+
+    @Test("the settings form: whole numbers within range, strong no farther than worth a look, CR LF lines, each word once, a clear sentence otherwise")
+    func settingsInput() throws {
+        var form = ConcernSettingsForm(
+            strongDuplicateMetres: " 30 ", duplicateMetres: "60", sameNameMetres: "250", burstSubmissions: "4", strongRejections: "3",
+            suspectWords: "casino\r\n\r\n  Free Money \r\nCASINO\r\nbad\u{0}word\r\n", seen: nil)
+        let settings = try ConcernSettingsInput.settings(from: form).get()
+        #expect(
+            settings
+                == ConcernSettings(
+                    strongDuplicateMetres: 30, duplicateMetres: 60, sameNameMetres: 250, burstSubmissions: 4, suspectWords: ["casino", "Free Money", "badword"])
+        )
+        form.strongDuplicateMetres = "70"
+        #expect(throws: ConcernSettingsInput.Problem(message: "“Duplicate, strong within” (70 m) cannot be farther than “worth a look within” (60 m).")) {
+            try ConcernSettingsInput.settings(from: form).get()
+        }
+        form.strongDuplicateMetres = "2.5"
+        #expect(throws: ConcernSettingsInput.Problem(message: "“Duplicate, strong within” must be a whole number of metres from 1 to 500.")) {
+            try ConcernSettingsInput.settings(from: form).get()
+        }
+        form.strongDuplicateMetres = nil
+        #expect(throws: ConcernSettingsInput.Problem.self) { try ConcernSettingsInput.settings(from: form).get() }
+        form.strongDuplicateMetres = "10"
+        form.suspectWords = (1...201).map { "word\($0)" }.joined(separator: "\n")
+        #expect(throws: ConcernSettingsInput.Problem(message: "The suspect list holds at most 200 words; it has 201.")) {
+            try ConcernSettingsInput.settings(from: form).get()
+        }
+        #expect(
+            settings.changes(from: .defaults) == [
+                "Duplicate, strong within: 25 m → 30 m", "Duplicate, worth a look within: 50 m → 60 m", "Same name within: 200 m → 250 m",
+                "Many in an hour (more than): 5 → 4", "Suspect words added: casino, Free Money, badword",
+            ])
+    }
 }

@@ -14,11 +14,11 @@ struct FormTourLibrariesTests {
     /// The routes this part sends a form to; `FormTourCoverageTests` adds up every part's.
     static let routes: Set<SiteURL.Route> = [
         .signIn, .signOut, .libraryClaim, .libraryRelease, .libraryTakeOver, .librariesBulk, .librariesBulkConfirm, .libraryDecide,
-        .decisionCancel,
+        .decisionCancel, .concernSettings,
     ]
 
     @Test(
-        "sign-in refused then accepted; a claim, its release and a take-over; a waiting decision cancelled; a bulk rejection and a rejection with typed reasons; sign-out"
+        "sign-in refused then accepted; a claim, its release and a take-over; a waiting decision cancelled; a bulk rejection and a rejection with typed reasons; the reasons' settings; sign-out"
     )
     func librariesTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
@@ -94,6 +94,18 @@ struct FormTourLibrariesTests {
                 try String.fetchOne(db, sql: "SELECT reason FROM action WHERE targetKey = ? ORDER BY id DESC", arguments: [pending[4].slug])
             }
             #expect(reason == FormTour.typed, "the reason stored as typed, its line breaks as LF")
+
+            // the reasons' settings: a threshold retyped, suspect words typed on three lines (sent as CR LF)
+            try await tour.open("/reasons", showing: "settings-form")
+            _ = try await browser.execute("document.querySelector(arguments[0]).value = ''; return true;", arguments: ["input[name=strongDuplicateMetres]"])
+            try await tour.type("20", into: "input[name=strongDuplicateMetres]")
+            try await tour.type(FormTour.typed, into: "textarea[name=suspectWords]")
+            let saved = try await tour.send(".settings-form button[type=submit]", to: .concernSettings, showing: "class=\"flash\"")
+            #expect(FormTour.flash(of: saved).hasPrefix("Saved: Duplicate, strong within: 25 m → 20 m; Suspect words added: "))
+            let settings = try await store.concernSettings()
+            #expect(settings.strongDuplicateMetres == 20)
+            #expect(settings.suspectWords == FormTour.typed.split(separator: "\n").map(String.init), "one word a line, no CR left")
+            #expect(try await tour.value(of: "textarea[name=suspectWords]") == FormTour.typed, "the page shows the list as typed")
 
             // sign-out
             let signedOut = try await tour.send(".user button[type=submit]", to: .signOut, showing: "id=\"login\"")

@@ -241,7 +241,7 @@ enum PageModels {
                 try {
                     var page = LibraryDetailPage(
                         layout: layout("Library", active: .libraries, summary: summary), library: libraries[0], duplicates: [duplicate, sameName],
-                        targets: .defaults, now: now)
+                        settings: .defaults, targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                     page.concerns = concerns
                     // The neighbourhood: the hostile-named duplicate on the same spot, and a rejected one 300 m north.
@@ -357,6 +357,7 @@ enum PageModels {
                 ConcernFiguresPage(
                     layout: layout("Reasons to look", active: .libraries, summary: summary),
                     figures: ["duplicate": ConcernFigures(waiting: 4, decided: 12, rejected: 9), "noPhoto": ConcernFigures(waiting: 2)],
+                    settings: ConcernSettings(strongDuplicateMetres: 30, suspectWords: ["casino", hostile]),
                     firstRecorded: now.addingTimeInterval(-86_400 * 3), now: now)
             ),
             ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),

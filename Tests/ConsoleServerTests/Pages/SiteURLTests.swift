@@ -36,6 +36,7 @@ struct SiteURLTests {
         (.unsentWorkDiscard("k3y"), "/unsent/k3y/discard", "/unsent/:key/discard"),
         (.photo(7), "/photos/7", "/photos/:id"),
         (.concernFigures, "/reasons", "/reasons"),
+        (.concernSettings, "/reasons/settings", "/reasons/settings"),
         (.photoDecide(7), "/photos/7/decide", "/photos/:id/decide"),
         (.claim(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/claim", "/libraries/:slug/claim"),
         (.claimRelease(.init(kind: .library, key: "corner-books")), "/libraries/corner-books/release", "/libraries/:slug/release"),

@@ -20,7 +20,7 @@ struct ItemContextTests {
         close.photoUrl = "http://127.0.0.1:1/media/close.jpg"
         return LibraryDetailPage(
             layout: PageModels.layout("Library", active: .libraries), library: libraries[0], duplicates: [close, mirrored[1]],
-            targets: .defaults, now: PageModels.now)
+            settings: .defaults, targets: .defaults, now: PageModels.now)
     }
 
     @Test("a pending library: the warning links to the comparison, which sits with the photo beside the decision, above the fields")

@@ -1,0 +1,54 @@
+import Foundation
+import ModerationStore
+
+/// The staff's suspect words, matched as whole words or phrases in folded text: "Casino" finds
+/// "CASINO night" and "casinò", not "casinos" nor "occasional".
+struct SuspectWords {
+    /// Each word as typed, with its folded, space-padded form.
+    private let words: [(typed: String, folded: String)]
+
+    init(_ list: [String]) {
+        words = list.compactMap { typed in
+            let folded = Self.padded(typed)
+            return folded.trimmingCharacters(in: .whitespaces).isEmpty ? nil : (typed, folded)
+        }
+    }
+
+    /// The first listed word `text` has, as staff typed it; nil when it has none.
+    func first(in text: String) -> String? {
+        guard !words.isEmpty else { return nil }
+        let haystack = Self.padded(text)
+        return words.first { haystack.contains($0.folded) }?.typed
+    }
+
+    /// Folded, every run of what is not a letter or digit one space, with a space either side.
+    static func padded(_ text: String) -> String {
+        let folded = SearchFolding.fold(text)
+        var result = " "
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                result.unicodeScalars.append(scalar)
+            } else if result.last != " " {
+                result += " "
+            }
+        }
+        return result.last == " " ? result : result + " "
+    }
+
+    /// The list as staff typed it in a text area (one word or phrase a line): trimmed, control
+    /// characters and blank lines dropped, each once (by its folded form), in the order typed.
+    static func parse(_ text: String) -> [String] {
+        var seen: Set<String> = []
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            let word = String(String.UnicodeScalarView(line.unicodeScalars.filter { !$0.properties.isControlCharacter }))
+                .trimmingCharacters(in: .whitespaces)
+            let key = padded(word)
+            guard !word.isEmpty, key != " ", seen.insert(key).inserted else { return nil }
+            return word
+        }
+    }
+}
+
+extension Unicode.Scalar.Properties {
+    fileprivate var isControlCharacter: Bool { generalCategory == .control }
+}

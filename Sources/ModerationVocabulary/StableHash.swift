@@ -1,0 +1,14 @@
+/// A short hash of some text fields that is the same in every process and every run (Swift's
+/// `Hasher` is seeded per process): FNV-1a, 64 bits, over each field's length and bytes, so no
+/// two different lists of fields run together. For telling versions apart, not for secrets.
+public enum StableHash {
+    public static func of(_ fields: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for field in fields {
+            for byte in Array(String(field.utf8.count).utf8) + [0x1F] + Array(field.utf8) {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return String(hash, radix: 16)
+    }
+}

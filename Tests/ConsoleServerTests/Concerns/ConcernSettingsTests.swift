@@ -1,0 +1,106 @@
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+import Sandbox
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// The reasons' thresholds and suspect words staff set on the reasons page: audited, never
+/// overwriting a colleague's change unseen; and the stored reasons a list's rows show.
+@Suite("Reasons to look: settings staff tune, and the reasons rows show", .timeLimit(.minutes(3)))
+struct ConcernSettingsTests {
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("a change on the reasons page is saved with an audit entry naming each change; bad input and a stale form change nothing and keep what was typed")
+    func changeOnThePage() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let page = try await browser.get("/reasons")
+            let csrf = try #require(page.csrfToken)
+            let seen = try #require(page.field("seen", after: "id=\"settings\""))
+            #expect(page.field("strongDuplicateMetres", after: "id=\"settings\"") == "25")
+            func form(strong: String = "30", words: String = "casino\r\nfree money\r\n", seen: String) -> [(String, String)] {
+                [
+                    ("csrf", csrf), ("seen", seen), ("strongDuplicateMetres", strong), ("duplicateMetres", "50"), ("sameNameMetres", "200"),
+                    ("burstSubmissions", "5"), ("strongRejections", "3"), ("suspectWords", words),
+                ]
+            }
+            // act: out of range first, then a good change, then a second form still showing the old settings
+            let bad = try await browser.post("/reasons/settings", form: form(strong: "60", words: "<script>x</script>\r\n", seen: seen))
+            let saved = try await browser.post("/reasons/settings", form: form(seen: seen))
+            let after = try await browser.get("/reasons")
+            let stale = try await browser.post("/reasons/settings", form: form(strong: "10", seen: seen))
+            // check
+            #expect(bad.status == .badRequest)
+            #expect(bad.contains("“Duplicate, strong within” (60 m) cannot be farther than “worth a look within” (50 m). Nothing was changed."))
+            #expect(bad.field("strongDuplicateMetres", after: "id=\"settings\"") == "60", "what was typed stays in the form")
+            #expect(bad.contains("&lt;script&gt;x&lt;/script&gt;") && !bad.contains("<script>x"))
+            #expect(saved.status == .seeOther && saved.location == "/reasons#settings")
+            #expect(after.contains("Saved: Duplicate, strong within: 25 m → 30 m; Suspect words added: casino, free money."))
+            #expect(after.contains("Strong: another approved or waiting library within 30 m."))
+            #expect(after.field("strongDuplicateMetres", after: "id=\"settings\"") == "30")
+            #expect(try await store.concernSettings() == ConcernSettings(strongDuplicateMetres: 30, suspectWords: ["casino", "free money"]))
+            let entries = try await store.auditEntries(limit: 10).filter { $0.action == "concernSettings.update" }
+            #expect(entries.count == 1)
+            #expect(entries.first?.reason == "Duplicate, strong within: 25 m → 30 m\nSuspect words added: casino, free money")
+            #expect(entries.first?.actorUsername == SeedAccounts.demoStaffUsername)
+            #expect(stale.status == .badRequest && stale.contains("Someone changed these settings while you were editing"))
+            #expect(stale.field("strongDuplicateMetres", after: "id=\"settings\"") == "10", "the stale form's entries are kept to compare")
+            #expect(stale.field("seen", after: "id=\"settings\"") != seen, "and carry the new version, so saving again replaces on purpose")
+            #expect(try await store.concernSettings().strongDuplicateMetres == 30)
+        }
+    }
+
+    @Test("a list shows the reasons stored for a library as it is and the settings as they are; a changed library or setting is worked out afresh")
+    func rowsShowStoredReasons() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        var library = MirrorLibrary(
+            id: 1, slug: "library-1", name: "Corner Books", description: "", address: "Via Roma 1", city: "Florence", country: "IT",
+            postalCode: "50100", lat: 43.771_234, lng: 11.251_234, photoUrl: "", thumbnailUrl: "", status: .pending, rejectionReason: "",
+            submitterId: nil, submitterUsername: nil, createdAt: now, lastConfirmedAt: now)
+        try await store.upsertMirror(libraries: [library])
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce()
+        #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["no photo"])
+        // A marker stored for the library as it is, as a pass would store it: rows show what is stored.
+        let marker = StoredLibraryConcern(kind: "markup", strength: "strong", badge: "stored marker", sentence: "Stored.")
+        try await store.replaceLibraryConcerns([
+            1: LibraryAssessment(fingerprint: LibraryConcerns.fingerprint(of: library, settings: .defaults), concerns: [marker])
+        ])
+        #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["stored marker"])
+        // act: the library gets a photo; its stored reasons no longer count
+        library.photoUrl = "/p.jpg"
+        library.thumbnailUrl = "/p.jpg"
+        try await store.upsertMirror(libraries: [library])
+        #expect(try await LibraryConcerns.shown([library], in: store)[1]?.isEmpty == true)
+        // act: stored for the new library, then the settings change: worked out afresh with the new list
+        try await store.replaceLibraryConcerns([
+            1: LibraryAssessment(fingerprint: LibraryConcerns.fingerprint(of: library, settings: .defaults), concerns: [marker])
+        ])
+        #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["stored marker"])
+        let audit = AuditEntry(
+            recordedAt: now, actorId: 3, actorUsername: "staff", action: "concernSettings.update", targetKind: "concernSettings", targetId: "reasons",
+            targetSlug: "", targetName: "Reasons to look", statusBefore: "", statusAfter: "", reason: "Suspect words added: corner", outcome: .succeeded,
+            backendStatus: nil, requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil)
+        #expect(try await store.setConcernSettings(ConcernSettings(suspectWords: ["corner"]), expected: .defaults, audit: audit, now: now))
+        #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["suspect word: corner"])
+        // A second save expecting the old settings is refused: someone changed them since.
+        #expect(try await store.setConcernSettings(.defaults, expected: .defaults, audit: audit, now: now) == false)
+        // The next pass stores them; a decided library's are set aside with its assessment.
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce()
+        #expect(
+            try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: library, settings: try await store.concernSettings())])[1]?
+                .map(\.badge) == ["suspect word: corner"])
+        library.status = .approved
+        try await store.upsertMirror(libraries: [library])
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce()
+        #expect(
+            try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: library, settings: try await store.concernSettings())])
+                .isEmpty)
+    }
+}
