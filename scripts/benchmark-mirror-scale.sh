@@ -149,6 +149,19 @@ fill() { # libraries
   echo "mirror filled with $expected libraries, $reports reports, $photos photos in $((SECONDS - started)) s"
 }
 
+# Waits until the console's first pass has stored the reasons of every waiting library (rows then
+# show stored reasons, as they do in use), and says how long the pass took from the console's start.
+wait_for_reasons() {
+  local started=$SECONDS waiting stored
+  waiting=$(sql "SELECT COUNT(*) FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL")
+  for _ in $(seq 1 1200); do
+    stored=$(sql "SELECT COUNT(*) FROM libraryAssessment" 2>/dev/null || echo 0)
+    [[ "$stored" =~ ^[0-9]+$ && "$stored" -ge "$waiting" ]] && break
+    sleep 0.5
+  done
+  echo "reasons of $waiting waiting libraries stored $((SECONDS - started)) s after the console answered (stored: $stored)"
+}
+
 size_of() { du -b "$@" 2>/dev/null | awk '{ sum += $1 } END { printf "%.1f MB", sum / 1000000 }'; }
 
 speed() {
@@ -176,6 +189,7 @@ speed() {
     # The real budget again (60 reads, 300-s windows): the sync reads what it would in production.
     # A reused mirror came from another sandbox: its sync would find its libraries gone, so it is off.
     if [[ -n "${REUSE_MIRROR:-}" && "$count" == "$libraries" ]]; then start_console --no-mirror; else start_console; fi
+    wait_for_reasons
     sign_in
     local slug
     slug=$(sql "SELECT slug FROM mirrorLibrary WHERE status='pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 1")

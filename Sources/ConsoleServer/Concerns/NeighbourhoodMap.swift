@@ -42,6 +42,9 @@ struct NeighbourhoodMap: MustacheParent {
     let summary: String
     /// "And 8 more farther away (not drawn)." or "".
     let more: String
+    /// Rejected libraries where this one would be a duplicate, as context (never a reason): ""
+    /// or "“Garden box”, 12 m away, was rejected: “Private garden”."
+    let rejectedHere: String
 
     /// The map around `library` with `neighbours` (any status, any distance: those farther
     /// than the radius are left out); `link` answers a neighbour's page.
@@ -68,6 +71,7 @@ struct NeighbourhoodMap: MustacheParent {
                     + ($0.metres < 1 ? "one on the very same spot." : "the nearest \(Distance.text($0.metres)) away.")
             } ?? "No other library within \(Distance.text(Self.radiusMetres))."
         more = placed.count > shown.count ? "And \(placed.count - shown.count) more farther away, not drawn." : ""
+        rejectedHere = Self.rejectedHere(placed, sameName: key, settings: settings)
         svg = Self.drawing(library: library, shown: Array(shown), places: places)
     }
 
@@ -79,6 +83,24 @@ struct NeighbourhoodMap: MustacheParent {
         places = []
         summary = ""
         more = ""
+        rejectedHere = ""
+    }
+
+    /// The rejected ones among `placed` close enough to be duplicates, each with its reason.
+    private static func rejectedHere(_ placed: [(library: MirrorLibrary, metres: Double)], sameName key: String, settings: ConcernSettings) -> String {
+        let rejected = placed.filter { entry in
+            entry.library.status == .rejected
+                && (entry.metres <= Double(settings.duplicateMetres)
+                    || (!key.isEmpty && entry.library.normalizedName == key && entry.metres <= Double(settings.sameNameMetres)))
+        }
+        guard !rejected.isEmpty else { return "" }
+        let sentences = rejected.prefix(3).map { entry in
+            // Isolated: a right-to-left name or reason cannot reorder the sentence around it.
+            let reason = entry.library.rejectionReason.isEmpty ? "no reason was recorded" : "“\(TypedText.isolated(entry.library.rejectionReason))”"
+            return "“\(TypedText.isolated(LibraryText.displayName(entry.library.name)))”, \(Distance.text(entry.metres)) away, was rejected: \(reason)."
+        }
+        let more = rejected.count > 3 ? " And \(rejected.count - 3) more." : ""
+        return "Rejected here before (context, not a reason): " + sentences.joined(separator: " ") + more
     }
 
     func child(named key: String) -> Any? {
@@ -90,6 +112,8 @@ struct NeighbourhoodMap: MustacheParent {
         case "summary": summary
         case "more": more
         case "hasMore": !more.isEmpty
+        case "rejectedHere": rejectedHere
+        case "hasRejectedHere": !rejectedHere.isEmpty
         default: nil
         }
     }

@@ -119,8 +119,8 @@ struct LibraryQueueController {
         // The row's columns are what the console's own decisions update at once: they win over the kept record.
         library.status = mirrored.status.rawValue
         library.rejectionReason = mirrored.rejectionReason
-        let duplicates = try await store.mirroredDuplicates(of: mirrored)
         let settings = try await store.concernSettings()
+        let duplicates = try await store.mirroredDuplicates(of: mirrored, settings: settings)
         let now = Date()
         let target = ItemClaim.Target(kind: .library, key: library.slug)
         var page = await LibraryDetailPage(

@@ -34,8 +34,6 @@ public struct MirrorLibraryQuery: Sendable, Equatable {
 
 /// The reads pages make: they never call the backend, only these.
 extension ModerationStore {
-    /// Within this distance two libraries are probably the same one (the 50 m).
-    public static let duplicateMetres = 50.0
     /// The statuses a duplicate may have: a rejected library duplicates nothing.
     public static let duplicateStatuses: [LibraryStatus] = [.approved, .pending]
 
@@ -141,16 +139,17 @@ extension ModerationStore {
         }
     }
 
-    /// Other approved or pending libraries within `duplicateMetres` of `library`, or with its
-    /// normalised name within `LibraryEvidence.neighbourhoodMetres` (as its reasons see them),
-    /// then its namesakes elsewhere in its city, nearest first: at most `limit` (a common name in
-    /// a big city can have thousands of namesakes).
-    public func mirroredDuplicates(of library: MirrorLibrary, limit: Int = 20) async throws -> [MirrorLibrary] {
+    /// Other approved or pending libraries within `settings.duplicateMetres` of `library`, or with
+    /// its normalised name within `settings.sameNameMetres` (as its reasons see them), then its
+    /// namesakes elsewhere in its city, nearest first: at most `limit` (a common name in a big
+    /// city can have thousands of namesakes).
+    public func mirroredDuplicates(of library: MirrorLibrary, settings: ConcernSettings = .defaults, limit: Int = 20) async throws -> [MirrorLibrary] {
         let neighbourhood = try await mirroredLibraries(
-            near: library.lat, library.lng, withinMetres: LibraryEvidence.neighbourhoodMetres, statuses: Self.duplicateStatuses)
+            near: library.lat, library.lng, withinMetres: settings.neighbourhoodMetres, statuses: Self.duplicateStatuses)
         let key = library.normalizedName
         let near = neighbourhood.filter {
-            GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng) <= Self.duplicateMetres || (!key.isEmpty && $0.normalizedName == key)
+            let metres = GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)
+            return metres <= Double(settings.duplicateMetres) || (!key.isEmpty && $0.normalizedName == key && metres <= Double(settings.sameNameMetres))
         }
         let sameName = try await mirroredLibraries(city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses)
             .map { (library: $0, metres: GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)) }

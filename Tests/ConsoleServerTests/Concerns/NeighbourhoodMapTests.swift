@@ -43,6 +43,19 @@ struct NeighbourhoodMapTests {
         #expect(!map.svg.contains("Far away") && !map.svg.contains("library-5"))
         #expect(map.svg.contains(#"aria-label="1. Bücherschrank, approved, 30 m north-east, possible duplicate""#))
         #expect(map.svg.contains(">50 m</text>"), "a scale bar as long as a ring's step: out to 150 m, rings every 50 m")
+        #expect(map.rejectedHere == "Rejected here before (context, not a reason): “\u{2068}Old box\u{2069}”, 40 m away, was rejected: no reason was recorded.")
+    }
+
+    @Test("a rejected library where this one would be a duplicate is told with its reason, as context; one farther away is not")
+    func rejectedHere() {
+        var garden = library(2, name: "Garden box", north: 12, status: .rejected)
+        garden.rejectionReason = "Private garden"
+        let far = library(3, name: "Other", north: 300, status: .rejected)
+        let map = NeighbourhoodMap(library: library(1, name: "Here"), neighbours: [garden, far], link: { "/libraries/\($0)" })
+        #expect(
+            map.rejectedHere
+                == "Rejected here before (context, not a reason): “\u{2068}Garden box\u{2069}”, 12 m away, was rejected: “\u{2068}Private garden\u{2069}”.")
+        #expect(NeighbourhoodMap(library: library(1, name: "Here"), neighbours: [far], link: { "/libraries/\($0)" }).rejectedHere.isEmpty)
     }
 
     @Test("the drawing zooms to the farthest library shown: a duplicate 10 m away sits clear of the library's own mark")
