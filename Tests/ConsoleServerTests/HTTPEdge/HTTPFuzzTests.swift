@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 import TestSupport
 import Testing
 
@@ -57,12 +58,12 @@ struct HTTPFuzzTests {
             configuration.requestReadTimeout = Self.requestReadTimeout
         }) { browser, _, _ in
             // setup: a signed-in session, its form token, and the addresses of real items
-            try await browser.signIn()
-            let session = try #require(browser.cookies[SessionCookie.baseName])
             let port = try #require(browser.client.port)
-            // On connections of their own: the mirror's fill after sign-in may outlast the 2-s idle
-            // timeout on a loaded machine, and the server then rightly closes the test client's.
-            let cookie = "\(SessionCookie.baseName)=\(session)"
+            // Every request on a connection of its own, the sign-in's too: on a loaded machine more than
+            // the 2-s idle timeout may pass between two requests, and the server then rightly closes a
+            // kept-alive connection (a client writing on it met "I/O on closed channel").
+            let cookie = try #require(
+                try await RawForms.signIn(base: "http://127.0.0.1:\(port)", login: SeedAccounts.demoStaffUsername, password: SeedAccounts.demoStaffPassword))
             let libraries = try await rawHTTP(.GET, "http://127.0.0.1:\(port)" + SiteURL.libraries.path, headers: [("Cookie", cookie)]).text
             let reports = try await rawHTTP(.GET, "http://127.0.0.1:\(port)" + SiteURL.reports.path, headers: [("Cookie", cookie)]).text
             let csrfMarker = try #require(libraries.range(of: #"name="csrf" value=""#), "\(libraries.prefix(300))")

@@ -94,34 +94,34 @@ struct MirrorPagesTests {
     )
     func localDuplicates() async throws {
         try await ConsoleFixture.withConsole { browser, sandbox, directory in
-            // setup: an anchor in the middle of the Atlantic, with planted neighbours
+            // setup: an anchor in the middle of the Atlantic, with planted neighbours (no country: the sea is in none)
             let (lat, lng) = (0.5, -30.0)
             func north(_ metres: Double) -> Double { lat + metres / GreatCircle.metresPerDegree }
             let recent = Date().addingTimeInterval(-3600)
             try await SandboxLibraryRows.insert(
                 [
                     [
-                        "id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "lat": lat, "lng": lng,
+                        "id": 910_001, "slug": "dup-anchor", "name": "Ocean Corner Anchor", "city": "Testville", "country": "", "lat": lat, "lng": lng,
                         "status": "pending", "createdAt": recent, "createdById": 1,
                     ],
                     [
-                        "id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "lat": north(10), "lng": lng,
+                        "id": 910_002, "slug": "dup-near-10", "name": "Near Ten", "city": "Testville", "country": "", "lat": north(10), "lng": lng,
                         "status": "approved", "createdAt": recent,
                     ],
                     [
-                        "id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "lat": north(60), "lng": lng,
+                        "id": 910_003, "slug": "dup-far-60", "name": "Far Sixty", "city": "Testville", "country": "", "lat": north(60), "lng": lng,
                         "status": "approved", "createdAt": recent,
                     ],
                     [
-                        "id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "lat": north(11_000),
+                        "id": 910_004, "slug": "dup-same-name", "name": "ocean corner  ANCHOR!", "city": "Testville", "country": "", "lat": north(11_000),
                         "lng": lng, "status": "pending", "createdAt": recent,
                     ],
                     [
-                        "id": 910_006, "slug": "dup-namesake-150", "name": "Ocean Corner Anchor", "city": "Testville", "lat": north(-150),
+                        "id": 910_006, "slug": "dup-namesake-150", "name": "Ocean Corner Anchor", "city": "Testville", "country": "", "lat": north(-150),
                         "lng": lng, "status": "pending", "createdAt": recent,
                     ],
                     [
-                        "id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "lat": north(5), "lng": lng,
+                        "id": 910_005, "slug": "dup-rejected-5", "name": "Rejected Five", "city": "Testville", "country": "", "lat": north(5), "lng": lng,
                         "status": "rejected", "rejectionReason": "Duplicate.", "createdAt": recent,
                     ],
                 ], intoSandboxAt: directory.path("sandbox.sqlite"))
