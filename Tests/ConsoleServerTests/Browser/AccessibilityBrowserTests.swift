@@ -34,7 +34,7 @@ struct AccessibilityBrowserTests {
         }
 
         // check
-        #expect(visited.values.count == 2 * 26, "every stop at both sizes: \(visited.values)")
+        #expect(visited.values.count == 2 * 29, "every stop at both sizes: \(visited.values)")
         let found = problems.values
         #expect(found.isEmpty, "\(found.count) violations:\n\(found.joined(separator: "\n"))")
     }

@@ -90,6 +90,7 @@ enum PageTour {
         try #require(pending.count == 3)
         let rejected = try await #require(try store.oldestMirroredLibraries(status: .rejected, count: 1).first?.slug)
         let report = try await #require(try store.oldestMirroredReports(status: .open, count: 1).first?.id)
+        let photo = try await #require(try store.oldestMirroredPhotos(status: .pending, count: 1).first?.id)
         try await browser.go(console + "/libraries/" + pending[0])
         try await browser.click("section.decide button[data-key=approve]")
         var message: OutboxMessage?
@@ -108,6 +109,9 @@ enum PageTour {
             page("libraries searched for the hostile name", "/libraries?q=script"),
             page("reports", "/reports"),
             page("photos", "/photos"),
+            page("a photo, large", "/photos/\(photo)"),
+            page("libraries, needs a look first", "/libraries?order=needs-a-look"),
+            page("reasons to look and their settings", "/reasons"),
             page("a library", "/libraries/" + pending[1]),
             Stop(name: "reject confirmation") { browser in
                 try await browser.go(console + "/libraries/" + pending[1])
