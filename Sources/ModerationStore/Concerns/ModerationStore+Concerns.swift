@@ -69,11 +69,18 @@ extension ModerationStore {
     }
 
     /// Replaces the stored reasons of the libraries in `assessments` (an empty list clears one's),
-    /// each with the fingerprint of the library and settings they were worked out for.
-    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], now: Date = Date()) async throws {
-        guard !assessments.isEmpty else { return }
+    /// each with the fingerprint of the library and settings they were worked out for. Only those
+    /// that differ from what is stored are written, and nothing when none does: a commit renders
+    /// every open page's copy anew and wakes every live stream, so a pass that found nothing new
+    /// must not commit. Answers how many libraries' reasons were written.
+    @discardableResult
+    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], now: Date = Date()) async throws -> Int {
+        guard !assessments.isEmpty else { return 0 }
+        let stored = try await storedAssessments(ids: Array(assessments.keys))
+        let changed = assessments.filter { stored[$0.key] != $0.value }
+        guard !changed.isEmpty else { return 0 }
         try await writer.write { db in
-            for (libraryId, assessment) in assessments {
+            for (libraryId, assessment) in changed {
                 try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId = ?", arguments: [libraryId])
                 for (position, concern) in assessment.concerns.enumerated() {
                     try db.execute(
@@ -85,29 +92,36 @@ extension ModerationStore {
                     arguments: [libraryId, assessment.fingerprint, now])
             }
         }
+        return changed.count
+    }
+
+    /// The stored assessment of each of `ids` that has one.
+    private func storedAssessments(ids: [Int]) async throws -> [Int: LibraryAssessment] {
+        try await writer.read { db in
+            let marks = databaseQuestionMarks(count: ids.count)
+            var stored: [Int: LibraryAssessment] = [:]
+            for row in try Row.fetchAll(
+                db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", arguments: StatementArguments(ids))
+            {
+                stored[row["libraryId"]] = LibraryAssessment(fingerprint: row["fingerprint"], concerns: [])
+            }
+            let concerns = try Row.fetchAll(
+                db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", arguments: StatementArguments(ids))
+            for row in concerns where stored[row["libraryId"]] != nil {
+                stored[row["libraryId"]]?.concerns.append(
+                    StoredLibraryConcern(kind: row["kind"], strength: row["strength"], badge: row["badge"], sentence: row["sentence"]))
+            }
+            return stored
+        }
     }
 
     /// The stored reasons of those of `fingerprints`' libraries whose stored assessment has the
     /// same fingerprint, in their order; a library left out must be worked out afresh.
     public func storedLibraryConcerns(fingerprints: [Int: String]) async throws -> [Int: [StoredLibraryConcern]] {
         guard !fingerprints.isEmpty else { return [:] }
-        return try await writer.read { db in
-            let ids = Array(fingerprints.keys)
-            let marks = databaseQuestionMarks(count: ids.count)
-            var current: [Int: [StoredLibraryConcern]] = [:]
-            for row in try Row.fetchAll(
-                db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", arguments: StatementArguments(ids))
-            where fingerprints[row["libraryId"]] == row["fingerprint"] {
-                current[row["libraryId"]] = []
-            }
-            let concerns = try Row.fetchAll(
-                db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", arguments: StatementArguments(ids))
-            for row in concerns where current[row["libraryId"]] != nil {
-                current[row["libraryId"]]?.append(
-                    StoredLibraryConcern(kind: row["kind"], strength: row["strength"], badge: row["badge"], sentence: row["sentence"]))
-            }
-            return current
-        }
+        return try await storedAssessments(ids: Array(fingerprints.keys))
+            .filter { fingerprints[$0.key] == $0.value.fingerprint }
+            .mapValues(\.concerns)
     }
 
     /// Sets aside the reasons of libraries that no longer wait (decided, or gone), recording
@@ -115,8 +129,18 @@ extension ModerationStore {
     /// A library back in the queue later gets fresh reasons, and a new record when decided again.
     @discardableResult
     public func pruneLibraryConcerns(now: Date = Date()) async throws -> Int {
-        try await writer.write { db in
-            let leaving = "SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL"
+        let leaving = "SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL"
+        // Looked for first: a pass with nothing to set aside must not commit (see `replaceLibraryConcerns`).
+        let anyLeaving = try await writer.read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM libraryAssessment WHERE libraryId NOT IN (\(leaving)))
+                        OR EXISTS (SELECT 1 FROM libraryConcern WHERE libraryId NOT IN (\(leaving)))
+                    """) ?? false
+        }
+        guard anyLeaving else { return 0 }
+        return try await writer.write { db in
             try db.execute(
                 sql: """
                     DELETE FROM decidedLibraryConcern WHERE libraryId IN

@@ -55,7 +55,9 @@ struct ConcernSettingsTests {
         }
     }
 
-    @Test("a list shows the reasons stored for a library as it is and the settings as they are; a changed library or setting is worked out afresh")
+    @Test(
+        "a list shows the reasons stored for a library as it is and the settings as they are; a changed library or setting is worked out afresh; a pass finding nothing new commits nothing"
+    )
     func rowsShowStoredReasons() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -67,6 +69,10 @@ struct ConcernSettingsTests {
         try await store.upsertMirror(libraries: [library])
         await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce()
         #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["no photo"])
+        // A pass that finds nothing new commits nothing: a commit would render every open page's copy anew.
+        let before = try #require(store.changeStamp())
+        #expect(await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce() == 1)
+        #expect(store.changeStamp() == before)
         // A marker stored for the library as it is, as a pass would store it: rows show what is stored.
         let marker = StoredLibraryConcern(kind: "markup", strength: "strong", badge: "stored marker", sentence: "Stored.")
         try await store.replaceLibraryConcerns([
