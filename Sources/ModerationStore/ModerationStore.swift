@@ -204,6 +204,7 @@ enum ModerationStoreMigrations {
         SearchMigrations.register(in: &migrator)
         ConcernMigrations.registerContributorIndexes(in: &migrator)
         ConcernMigrations.registerSettingsAndStoredRows(in: &migrator)
+        ConcernMigrations.registerStaleAssessmentTriggers(in: &migrator)
         return migrator
     }
 }

@@ -110,3 +110,52 @@ extension ConcernMigrations {
         }
     }
 }
+
+extension ConcernMigrations {
+    /// Forgets the stored assessment of every waiting library a mirror change may alter the
+    /// reasons of, in the transaction that makes the change: those within the farthest distance
+    /// staff may set (500 m) of the changed library's old or new place, and the submitter's
+    /// others. Without it a row showed the reasons of a minute ago — before a duplicate's original
+    /// reached the mirror, or before the submitter's last rejection — until the next refresh.
+    static func registerStaleAssessmentTriggers(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v41-stale-assessments") { db in
+            let columns = ["lat", "lng", "status", "name", "normalizedName", "submitterId", "goneAt", "createdAt", "rejectionReason"]
+            let evidence = columns.joined(separator: ", ")
+            let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER mirrorLibrary_staleAssessmentInsert AFTER INSERT ON mirrorLibrary
+                    WHEN EXISTS (SELECT 1 FROM libraryAssessment)
+                    BEGIN
+                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "NEW")));
+                    END;
+                    CREATE TRIGGER mirrorLibrary_staleAssessmentUpdate AFTER UPDATE OF \(evidence) ON mirrorLibrary
+                    WHEN (\(changed)) AND EXISTS (SELECT 1 FROM libraryAssessment)
+                    BEGIN
+                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "OLD")) UNION \(affected(by: "NEW")));
+                    END;
+                    CREATE TRIGGER mirrorLibrary_staleAssessmentDelete AFTER DELETE ON mirrorLibrary
+                    WHEN EXISTS (SELECT 1 FROM libraryAssessment)
+                    BEGIN
+                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "OLD")));
+                    END;
+                    """)
+        }
+    }
+
+    /// The waiting libraries whose reasons may look at the library `row` (`NEW` or `OLD`): within
+    /// 500 m of it (a box a little larger: 0.005° of latitude, and of longitude that over the
+    /// cosine of the latitude, stepped so no math functions are needed), or sent by its submitter.
+    private static func affected(by row: String) -> String {
+        let longitudeSpan = """
+            CASE WHEN abs(\(row).lat) < 60 THEN 0.01 WHEN abs(\(row).lat) < 75 THEN 0.02 WHEN abs(\(row).lat) < 85 THEN 0.06 ELSE 360 END
+            """
+        return """
+            SELECT id FROM mirrorLibrary
+                WHERE lat BETWEEN \(row).lat - 0.005 AND \(row).lat + 0.005
+                AND lng BETWEEN \(row).lng - (\(longitudeSpan)) AND \(row).lng + (\(longitudeSpan))
+            UNION SELECT id FROM mirrorLibrary
+                WHERE submitterId = \(row).submitterId AND goneAt IS NULL AND status = 'pending'
+            """
+    }
+}

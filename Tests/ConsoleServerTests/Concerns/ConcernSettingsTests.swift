@@ -109,4 +109,46 @@ struct ConcernSettingsTests {
             try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: library, settings: try await store.concernSettings())])
                 .isEmpty)
     }
+
+    @Test(
+        "a library reaching the mirror next to a waiting one, or a decision on the submitter's other submission, shows on the waiting one's row at once, not a refresh later; one far away leaves its stored reasons alone"
+    )
+    func storedReasonsFollowTheNeighbourhood() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        func library(_ id: Int, lat: Double, lng: Double, status: LibraryStatus, submitter: Int?) -> MirrorLibrary {
+            MirrorLibrary(
+                id: id, slug: "library-\(id)", name: "Corner Books \(id)", description: "", address: "Via Roma \(id)", city: "Florence", country: "IT",
+                postalCode: "50100", lat: lat, lng: lng, photoUrl: "/p\(id).jpg", thumbnailUrl: "/p\(id).jpg", status: status, rejectionReason: "",
+                submitterId: submitter, submitterUsername: submitter.map { "user\($0)" }, createdAt: now.addingTimeInterval(Double(id) * -86_400),
+                lastConfirmedAt: now)
+        }
+        let waiting = library(1, lat: 43.771_234, lng: 11.251_234, status: .pending, submitter: 7)
+        let earlier = library(2, lat: 45.0, lng: 9.0, status: .pending, submitter: 7)
+        var rejectedBefore = library(5, lat: 45.1, lng: 9.1, status: .rejected, submitter: 7)
+        rejectedBefore.rejectionReason = "Not a library"
+        try await store.upsertMirror(libraries: [waiting, earlier, rejectedBefore])
+        let refresher = ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger)
+        await refresher.refreshOnce()
+        let stored = try #require(try await LibraryConcerns.shown([waiting], in: store)[1])
+        #expect(!stored.contains { $0.kind == .duplicate || $0.kind == .oftenRejected })
+        // act: a library 2 km away reaches the mirror: nothing near changed, the stored reasons stay
+        try await store.upsertMirror(libraries: [library(3, lat: 43.789, lng: 11.251_234, status: .approved, submitter: nil)])
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: waiting, settings: .defaults)])[1] != nil)
+        // act: an approved library 12 m away reaches the mirror (the first pass, or another tool)
+        try await store.upsertMirror(libraries: [library(4, lat: 43.771_334, lng: 11.251_284, status: .approved, submitter: nil)])
+        let afterNeighbour = try #require(try await LibraryConcerns.shown([waiting], in: store)[1])
+        #expect(afterNeighbour.first?.kind == .duplicate, "strong duplicate first: \(afterNeighbour.map(\.badge))")
+        #expect(afterNeighbour.first?.badge == "duplicate? 12 m")
+        // act: the next pass stores that; then the submitter's other submission is rejected elsewhere
+        await refresher.refreshOnce()
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: waiting, settings: .defaults)])[1] != nil)
+        var rejected = earlier
+        rejected.status = .rejected
+        rejected.rejectionReason = "Private garden"
+        try await store.upsertMirror(libraries: [rejected])
+        let afterRejection = try #require(try await LibraryConcerns.shown([waiting], in: store)[1])
+        #expect(afterRejection.contains { $0.badge == "2 of 2 rejected" }, "\(afterRejection.map(\.badge))")
+    }
 }
