@@ -41,7 +41,7 @@ struct AuditController {
         let model = AuditListPage(
             layout: LayoutModel(context: context, title: "Audit log", active: .audit, summary: nil),
             staffOptions: FilterOption.choices(choices.actors, selected: query.filter.actorUsername, any: "Anyone"),
-            actionOptions: FilterOption.choices(choices.actions, selected: query.filter.action, any: "Any action"),
+            actionOptions: FilterOption.choices(choices.actions, selected: query.filter.action, any: "Any action", label: AuditActionName.of),
             outcomeOptions: FilterOption.choices(
                 AuditOutcome.allCases.map(\.rawValue), selected: query.filter.outcome?.rawValue, any: "Any outcome",
                 label: { $0 == AuditOutcome.observed.rawValue ? AuditEntry.outsideActor : $0 }),

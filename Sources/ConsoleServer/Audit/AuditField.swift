@@ -17,8 +17,8 @@ struct AuditField: MustacheParent {
             // A failed or refused sign-in records whatever login was typed: not necessarily anyone on the staff.
             text(
                 entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
-                entry.actorUsername + (entry.actorId.map { " (user #\($0))" } ?? "")),
-            text("Action", entry.action, code: true),
+                entry.actorUsername.isEmpty ? (entry.actorId.map { "a Book Corners user (id \($0))" } ?? "") : entry.actorUsername),
+            text("Action", AuditActionName.of(entry.action)),
             text(
                 "Target",
                 [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]

@@ -29,7 +29,7 @@ struct AuditRow: MustacheParent {
         id = entry.id ?? 0
         href = SiteURL.auditEntry(id).path
         actor = entry.actorUsername.isEmpty ? "—" : entry.actorUsername
-        action = entry.action
+        action = AuditActionName.of(entry.action)
         targetKind = entry.targetKind
         let name = entry.targetName.isEmpty ? entry.targetSlug : entry.targetName
         let plain = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name

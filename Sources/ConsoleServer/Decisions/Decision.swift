@@ -25,4 +25,17 @@ enum Decision: String, Sendable, CaseIterable {
         case .reopen: .open
         }
     }
+
+    /// The decision as its button says it: "Approve", "Return to pending".
+    var verb: String {
+        switch self {
+        case .approve: "Approve"
+        case .reject: "Reject"
+        case .pending: "Return to pending"
+        case .resolve: "Resolve"
+        case .dismiss: "Dismiss"
+        case .reopen: "Reopen"
+        }
+    }
+
 }

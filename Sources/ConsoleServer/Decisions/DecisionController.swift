@@ -211,9 +211,10 @@ struct DecisionController {
             case .report: SiteURL.reportDecide(ItemReference.id(target.key) ?? 0).path
             case .photo: SiteURL.photoDecide(ItemReference.id(target.key) ?? 0).path
             }
+        let verb = form.decision.flatMap(Decision.init(rawValue:))?.verb ?? "Decide"
         return DecideAnywayPage(
-            layout: LayoutModel(context: context, title: "Decide anyway?", active: nil, summary: nil),
-            holder: claim.holderUsername, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: await ItemText.name(target, store: store),
+            layout: LayoutModel(context: context, title: "\(verb) anyway?", active: nil, summary: nil),
+            holder: claim.holderUsername, verb: verb, timeLeft: "\(claim.minutesLeft(at: now)) min left", item: await ItemText.name(target, store: store),
             decideURL: decideURL, fields: form.resentFields, cancelURL: back)
     }
 

@@ -21,13 +21,13 @@ struct OutboxConfirmPage: MustacheParent {
         case .retry where held:
             heading = "Send this held message?"
             explanation =
-                "It was waiting to be sent when the backup now restored was taken, so it may have reached its recipient after the backup. Send it only if you know they have not had it: it goes out with the same apns-id, to the devices the restored attempts show it has not reached. This is written to the audit log."
+                "It was waiting to be sent when the backup now restored was taken, so it may have reached its recipient after the backup. Send it only if you know they have not had it: it goes out with the same message id (a device shows a message id once), to the devices the restored attempts show it has not reached. This is written to the audit log."
             button = "Send"
             isDanger = false
             actionURL = SiteURL.outboxRetry(row.id).path
         case .retry:
             heading = "Retry this message now?"
-            explanation = "It goes back to the dispatcher with the same apns-id and is tried at once, to every active device of the recipient."
+            explanation = "It goes back to the dispatcher with the same message id and is tried at once, to every active device of the recipient."
             button = "Retry now"
             isDanger = false
             actionURL = SiteURL.outboxRetry(row.id).path

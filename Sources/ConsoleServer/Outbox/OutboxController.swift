@@ -42,7 +42,7 @@ struct OutboxController {
             statusOptions: [FilterOption(value: "", label: "Any status", selected: status == nil)]
                 + OutboxMessage.State.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == status) },
             typeOptions: [FilterOption(value: "", label: "Any type", selected: type == nil)]
-                + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue, selected: $0 == type) },
+                + OutboxMessage.EventType.allCases.map { FilterOption(value: $0.rawValue, label: $0.label, selected: $0 == type) },
             rows: messages.map { OutboxRow($0, attempts: attempts[$0.id] ?? 0, now: now, names: names) }, isEmpty: messages.isEmpty,
             counts: OutboxMessage.State.allCases.map { OutboxPage.Count(state: $0, count: health.count($0)) },
             transport: delivery.transport, deliveryOff: delivery.isOff, watchURL: delivery.watchURL,

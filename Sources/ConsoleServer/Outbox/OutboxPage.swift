@@ -29,11 +29,14 @@ struct OutboxPage: MustacheParent {
     /// What the delivery policy does with one event type.
     struct PolicyRow: MustacheParent {
         let type: String
+        /// The machine name, which the policy setting uses.
+        let code: String
         let rule: String
         let explanation: String
 
         init(type: OutboxMessage.EventType, rule: DeliveryPolicy.Rule) {
-            self.type = type.rawValue
+            self.type = type.label
+            code = type.rawValue
             self.rule = rule == .deliver ? "delivered" : "recorded only"
             explanation =
                 switch rule {
@@ -46,6 +49,7 @@ struct OutboxPage: MustacheParent {
         func child(named key: String) -> Any? {
             switch key {
             case "type": type
+            case "code": code
             case "rule": rule
             case "explanation": explanation
             default: nil

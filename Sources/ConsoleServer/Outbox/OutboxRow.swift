@@ -31,9 +31,9 @@ struct OutboxRow: MustacheParent {
     init(_ message: OutboxMessage, attempts: Int, now: Date, names: [Int: String] = [:]) {
         id = message.id
         messageURL = SiteURL.outboxMessage(message.id).path
-        eventType = message.eventType.rawValue
+        eventType = message.eventType.label
         recipient = message.recipientUserId
-        recipientName = names[message.recipientUserId] ?? "user #\(message.recipientUserId)"
+        recipientName = names[message.recipientUserId] ?? "a Book Corners user (id \(message.recipientUserId))"
         let alert = (try? JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
             .flatMap { ($0["aps"] as? [String: Any])?["alert"] as? [String: Any] }
         title = alert?["title"] as? String ?? ""

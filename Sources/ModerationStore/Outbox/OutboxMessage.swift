@@ -152,6 +152,19 @@ public struct OutboxMessage: Codable, FetchableRecord, PersistableRecord, Sendab
         case queueOverdue = "queue.overdue"
         /// To the person whose shift begins: the digest of the shift that ended.
         case shiftHandoff = "shift.handoff"
+
+        /// The type as people say it; the machine name stays in settings and exports.
+        public var label: String {
+            switch self {
+            case .libraryApproved: "Library approved"
+            case .libraryRejected: "Library rejected"
+            case .photoApproved: "Photo approved"
+            case .photoRejected: "Photo rejected"
+            case .reportResolved: "Report resolved"
+            case .queueOverdue: "Queue overdue"
+            case .shiftHandoff: "Shift hand-off"
+            }
+        }
     }
 
     public enum Columns {

@@ -70,7 +70,7 @@ struct ClaimTests {
                     ("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve"),
                 ])
             // check: asked first, nothing recorded yet
-            #expect(ask.status == .ok && ask.contains("is reviewing this — decide anyway?"), "\(ask)")
+            #expect(ask.status == .ok && ask.contains("is reviewing this — approve it anyway?"), "\(ask)")
             #expect(ask.contains(#"<span class="claim-holder">staff</span>"#))
             #expect(try await store(directory).auditEntries().allSatisfy { $0.targetKind == "session" }, "nothing recorded before deciding anyway")
             #expect(try await store(directory).activeClaim(.init(kind: .library, key: slug), now: Date())?.holderUsername == "staff")
@@ -130,7 +130,7 @@ struct ClaimTests {
                 ])
             #expect(confirm.contains("<h1>Reject <span dir=\"auto\""), "the confirmation names the library")
             let ask = try await maria.post("/libraries/\(slug)/decide", form: confirm.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide"))
-            #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
+            #expect(ask.contains("is reviewing this — reject it anyway?"), "\(ask)")
             #expect(ask.contains("&lt;b&gt;&quot;Quoted&quot;&lt;/b&gt;"), "the reason travels escaped")
             let done = try await maria.post("/libraries/\(slug)/decide", form: ask.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide"))
             // check
@@ -159,7 +159,7 @@ struct ClaimTests {
             let bulkForm = hers.hiddenFields(ofFormPostingTo: "/libraries/bulk")
             let ask = try await maria.post("/libraries/\(first)/decide", form: bulkForm + [("decision", "approve"), ("quick", "pending")])
             // check
-            #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
+            #expect(ask.contains("is reviewing this — approve it anyway?"), "\(ask)")
             let resent = ask.hiddenFields(ofFormPostingTo: "/libraries/\(first)/decide")
             #expect(resent.contains { $0 == ("quick", "pending") }, "\(resent)")
             #expect(try await maria.post("/libraries/\(first)/decide", form: resent).status == .seeOther)
@@ -241,7 +241,7 @@ struct ClaimTests {
             #expect(card.contains(#"<strong class="claim-holder">staff</strong> is reviewing · <span class="claim-left">15 min left</span>"#), "\(card)")
             // act
             let ask = try await maria.post("/photos/\(id)/decide", form: grid.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide") + [("decision", "approve")])
-            #expect(ask.contains("is reviewing this — decide anyway?"), "\(ask)")
+            #expect(ask.contains("is reviewing this — approve it anyway?"), "\(ask)")
             let done = try await maria.post("/photos/\(id)/decide", form: ask.hiddenFields(ofFormPostingTo: "/photos/\(id)/decide"))
             // check
             #expect(done.status == .seeOther && done.location == "/photos#photo-\(id)", "back at its card: \(done)")

@@ -46,7 +46,9 @@ struct ObservedPagesTests {
             // check
             #expect(all.contains(#"<option value="observed">outside the console</option>"#))
             #expect(observed.contains(#"<option value="observed" selected>outside the console</option>"#))
-            #expect(observed.contains("observed.library.approved") && !observed.contains("Own decision"))
+            #expect(
+                observed.contains("Library approved outside the console") && !observed.contains(">observed.library.approved")
+                    && !observed.contains("Own decision"))
             #expect(observed.contains("1 matching entry."))
             #expect(dashboard.contains("Changed outside the console"))
             #expect(dashboard.contains("library Little &lt;Library&gt; 41") && dashboard.contains("pending → approved"))

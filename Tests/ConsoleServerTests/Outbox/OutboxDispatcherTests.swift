@@ -95,7 +95,7 @@ struct OutboxDispatcherTests {
         let waiting = try await message(sent.id)
         #expect(waiting.status == .pending)
         #expect(waiting.nextAttemptAt.timeIntervalSince(start) >= 4.9)
-        #expect(waiting.lastReason.hasPrefix("APNs answered 503 ServiceUnavailable. Next try"))
+        #expect(waiting.lastReason.hasPrefix("APNs answered 503 ServiceUnavailable. It will be tried again at"))
         #expect(try await dispatcher.deliverDueBatch(now: start.addingTimeInterval(1)) == 0)
         // act 2
         try await dispatcher.deliverDueBatch(now: waiting.nextAttemptAt)
@@ -122,7 +122,7 @@ struct OutboxDispatcherTests {
         }
         let failed = try await message(sent.id)
         #expect(failed.status == .failed)
-        #expect(failed.lastReason == "Gave up after 3 attempts. Last: APNs answered 429 TooManyRequests.")
+        #expect(failed.lastReason == "Gave up after 3 attempts; the last: APNs answered 429 TooManyRequests. It is not tried again unless someone retries it.")
         #expect(failed.finishedAt != nil)
         #expect(try await dispatcher.deliverDueBatch(now: now.addingTimeInterval(86_400)) == 0)
     }

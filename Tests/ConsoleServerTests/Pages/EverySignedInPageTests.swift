@@ -60,7 +60,7 @@ struct EverySignedInPageTests {
         }
     }
 
-    @Test("the outbox names the recipient the console knows, and says user #id only for one it has never seen")
+    @Test("the outbox names the recipient the console knows, and says “a Book Corners user (id N)” only for one it has never seen")
     func outboxRecipientNames() async throws {
         try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
             // setup: two messages; the console has seen user 50 (as staff), never user 51
@@ -76,10 +76,10 @@ struct EverySignedInPageTests {
 
             // check
             #expect(list.contains(#"<td data-label="To"><bdi>\#(Self.escapedHostile)</bdi></td>"#), "\(list)")
-            #expect(list.contains(#"<td data-label="To"><bdi>user #51</bdi></td>"#))
+            #expect(list.contains(#"<td data-label="To"><bdi>a Book Corners user (id 51)</bdi></td>"#))
             #expect(!list.contains("<script>alert"))
             #expect(known.contains("to <bdi>\(Self.escapedHostile)</bdi></h1>"), "\(known)")
-            #expect(unknown.contains("to <bdi>user #51</bdi></h1>"))
+            #expect(unknown.contains("to <bdi>a Book Corners user (id 51)</bdi></h1>"))
         }
     }
 

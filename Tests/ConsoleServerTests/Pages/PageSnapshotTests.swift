@@ -514,7 +514,7 @@ enum PageModels {
             (
                 "decide-anyway",
                 DecideAnywayPage(
-                    layout: layout("Decide anyway?", active: nil), holder: hostile, timeLeft: "8 min left", item: "library slug-1",
+                    layout: layout("Reject anyway?", active: nil), holder: hostile, verb: "Reject", timeLeft: "8 min left", item: "library slug-1",
                     decideURL: "/libraries/slug-1/decide",
                     fields: [
                         HiddenField(name: "decision", value: "reject"), HiddenField(name: "reason", value: hostile), HiddenField(name: "confirmed", value: "1"),

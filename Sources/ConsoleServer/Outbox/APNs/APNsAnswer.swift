@@ -77,18 +77,18 @@ struct APNsAnswer: Sendable, Equatable {
         "MissingTopic": "no topic was sent; set the APNs topic (the app's bundle id).",
         "InvalidProviderToken": "the signing key, key id or team id is wrong; check the APNs key settings.",
         "MissingProviderToken": "no provider token was sent; check the APNs key settings.",
-        "ExpiredProviderToken": "the provider token is too old even after renewal; check the server's clock. It will be tried again.",
-        "TooManyProviderTokenUpdates": "the provider token changed too often; it will be tried again.",
-        "TooManyRequests": "too many pushes to this device; it will be tried again later.",
-        "InternalServerError": "APNs had an internal error; it will be tried again later.",
-        "ServiceUnavailable": "APNs is unavailable; it will be tried again later.",
-        "Shutdown": "the APNs server is shutting down; it will be tried again later.",
+        "ExpiredProviderToken": "the provider token is too old even after renewal; check the server's clock.",
+        "TooManyProviderTokenUpdates": "the provider token changed too often.",
+        "TooManyRequests": "too many pushes to this device.",
+        "InternalServerError": "APNs had an internal error.",
+        "ServiceUnavailable": "APNs is unavailable.",
+        "Shutdown": "the APNs server is shutting down.",
     ]
 
     private static func meaning(status: Int) -> String {
         switch status {
-        case 429: "too many requests; it will be tried again later."
-        case 500...599: "APNs is having trouble; it will be tried again later."
+        case 429: "too many requests."
+        case 500...599: "APNs is having trouble."
         default: "the push was refused; check the APNs settings and the message."
         }
     }

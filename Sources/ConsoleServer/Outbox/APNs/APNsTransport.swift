@@ -133,13 +133,13 @@ public final class APNsTransport: OutboxTransport {
     /// A connection problem in words; the error's own text stays in the logs, not on pages.
     private static func words(for error: any Error, host: String) -> String {
         if let error = error as? HTTPClientError, error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
-            return "APNs at \(host) did not answer in time; it will be tried again."
+            return "APNs at \(host) did not answer in time."
         }
         if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
             return
-                "The TLS connection to APNs at \(host) failed (its certificate was not trusted or the handshake broke); check the APNs URLs and CA file. It will be tried again."
+                "The TLS connection to APNs at \(host) failed (its certificate was not trusted or the handshake broke); check the APNs URLs and CA file."
         }
-        return "APNs at \(host) could not be reached; it will be tried again."
+        return "APNs at \(host) could not be reached."
     }
 
     /// One POST's end: an answer from APNs, or none.

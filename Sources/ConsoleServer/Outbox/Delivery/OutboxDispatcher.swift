@@ -193,6 +193,12 @@ public final class OutboxDispatcher: Service, Sendable {
         return DeviceReport(token: result.deviceToken, environment: environment, finding: finding, reason: result.reason, at: now)
     }
 
+    /// A transport's words as a sentence: a capital first (unless it follows a colon) and a full stop.
+    private static func sentence(_ words: String, capitalised: Bool = true) -> String {
+        let stopped = words.hasSuffix(".") || words.isEmpty ? words : words + "."
+        return capitalised ? stopped.prefix(1).uppercased() + stopped.dropFirst() : stopped
+    }
+
     /// The message's next state from its devices' results, judged as a whole: again later
     /// while any device may still take it (until attempts run out); delivered once every device
     /// took it, is gone, or refused it for good while another took it; failed when none took it
@@ -201,10 +207,15 @@ public final class OutboxDispatcher: Service, Sendable {
         let failures = results.filter { $0.outcome == .failed }
         if let retry = results.first(where: { $0.outcome == .retry }) {
             guard message.attempts < configuration.maxAttempts else {
-                return (.failed, "Gave up after \(message.attempts) attempts. Last: \(retry.reason)", nil)
+                // Said once, and true: nothing tries it again unless staff press Retry now.
+                return (
+                    .failed,
+                    "Gave up after \(message.attempts) attempts; the last: \(Self.sentence(retry.reason, capitalised: false)) It is not tried again unless someone retries it.",
+                    nil
+                )
             }
             let next = now.addingTimeInterval(max(backoff(afterAttempt: message.attempts), retryAfter(in: results)))
-            return (.pending, "\(retry.reason) Next try \(TimeText.utc(next)).", next)
+            return (.pending, "\(Self.sentence(retry.reason)) It will be tried again at \(TimeText.utc(next)).", next)
         }
         if alreadyReached || results.contains(where: { $0.outcome == .delivered }) {
             return (.delivered, failures.first.map { "Not every device took it: \($0.reason)" } ?? "", nil)

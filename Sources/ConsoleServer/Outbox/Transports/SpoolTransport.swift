@@ -32,7 +32,7 @@ public struct SpoolTransport: OutboxTransport {
         } catch let error as SpoolWriteError {
             return [DeliveryResult(outcome: .retry, reason: error.description)]
         } catch {
-            return [DeliveryResult(outcome: .retry, reason: "the spool file for \(id) could not be written (the server is shutting down); it is tried again")]
+            return [DeliveryResult(outcome: .retry, reason: "the spool file for \(id) could not be written (the server is shutting down)")]
         }
     }
 

@@ -70,7 +70,7 @@ public final class WebhookTransport: OutboxTransport {
         case 408, 429, 500..<600:
             let retryAfter = headers.first(name: "Retry-After").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { TimeInterval(max($0, 0)) }
             return DeliveryResult(
-                outcome: .retry, httpStatus: status, reason: "the webhook answered \(answered)\(Self.snippet(body)); it is tried again later",
+                outcome: .retry, httpStatus: status, reason: "the webhook answered \(answered)\(Self.snippet(body))",
                 retryAfter: retryAfter)
         default:
             return DeliveryResult(
@@ -82,10 +82,10 @@ public final class WebhookTransport: OutboxTransport {
     private func transportFailure(_ error: any Error) -> String {
         let place = "the webhook at \(configuration.url.host ?? configuration.url.absoluteString)"
         if let error = error as? HTTPClientError, [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
-            return "\(place) did not answer within \(Self.seconds(configuration.timeout)); it is tried again later"
+            return "\(place) did not answer within \(Self.seconds(configuration.timeout))"
         }
         if let error = error as? ChannelError, case .connectTimeout = error {
-            return "\(place) did not answer within \(Self.seconds(configuration.timeout)); it is tried again later"
+            return "\(place) did not answer within \(Self.seconds(configuration.timeout))"
         }
         let refused =
             (error as? NIOConnectionError).map {
@@ -93,9 +93,9 @@ public final class WebhookTransport: OutboxTransport {
             }
             ?? ((error as? IOError)?.errnoCode == ECONNREFUSED)
         if refused {
-            return "\(place) refused the connection (is the receiver running?); it is tried again later"
+            return "\(place) refused the connection (is the receiver running?)"
         }
-        return "the connection to \(place) failed before it answered; it is tried again later"
+        return "the connection to \(place) failed before it answered"
     }
 
     /// At most `limit` bytes of a body: enough to explain a refusal, whatever its size.
