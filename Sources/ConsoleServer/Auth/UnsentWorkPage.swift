@@ -60,7 +60,10 @@ struct UnsentWorkPage: MustacheParent {
         hasReason = rejects
         let typed = (value("reason") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         reason = typed.isEmpty ? value("reason_preset") ?? "" : typed
-        fields = all.filter { !rejects || ($0.name != "reason" && $0.name != "reason_preset") }.map { HiddenField(name: $0.name, value: $0.value) }
+        let kept = all.filter { !rejects || ($0.name != "reason" && $0.name != "reason_preset") }.map { HiddenField(name: $0.name, value: $0.value) }
+        // This page shows the rejection and its reason, editable: it is the confirmation, so Send
+        // records it rather than asking a second time on the rejection's own confirmation page.
+        fields = rejects && value("confirmed") == nil ? kept + [HiddenField(name: "confirmed", value: "1")] : kept
         items = all.filter { $0.name == "item" }.map { field in
             Item(
                 name: LibraryText.displayName(

@@ -125,6 +125,32 @@ struct SessionExpiryWorkTests {
         }
     }
 
+    @Test("a Reject… sent from the library's page after the session expired is asked about once: the kept form's Send records it, with no second confirmation")
+    func rejectionFromThePageAsksOnce() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let slug = try await pendingSlug(directory)
+            let library = try await browser.get("/libraries/\(slug)")
+            let key = try #require(library.field("key", after: "class=\"reject-form\""))
+            let csrf = try #require(library.csrfToken)
+            try await expireSessions(directory)
+            // act: Reject… with a reason typed on the library's page (the step before its confirmation)
+            let sent = try await browser.post(
+                "/libraries/\(slug)/decide", form: [("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", "Not a library.")])
+            let signedIn = try await signIn(browser, at: try #require(sent.location))
+            let unsentPath = try #require(signedIn.location)
+            let unsent = try await browser.get(unsentPath)
+            #expect(unsent.contains("Send your decision?") && unsent.contains("Not a library."), "\(unsent)")
+            // act: Send
+            let done = try await browser.post(
+                "/libraries/\(slug)/decide", form: unsent.hiddenFields(ofFormPostingTo: "/libraries/\(slug)/decide") + [("reason", "Not a library.")])
+            // check: recorded now, not the rejection's confirmation page
+            #expect(done.status == .seeOther, "a second confirmation: \(done)")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            await #expect(try store.auditEntries().contains { $0.action == "library.reject" && $0.targetSlug == slug && $0.reason == "Not a library." })
+        }
+    }
+
     @Test("opening a kept form (GET, HEAD, a link prefetch) uses nothing up; only the POST that sends it or discards it does")
     func keptFormSurvivesLooking() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
