@@ -212,7 +212,7 @@ extension ModerationStore {
     /// and its audit entry.
     public func retryOutboxMessage(_ id: String, audit: AuditEntry, now: Date) async throws {
         // A fresh run of attempts: the ones before stay in the attempt history.
-        try await moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0", arguments: [now], audit: audit)
+        try await moveByStaff(id, to: .pending, set: "nextAttemptAt = ?, finishedAt = NULL, attempts = 0, lastReason = ''", arguments: [now], audit: audit)
     }
 
     /// Within a restore, on the checked copy before it is put in place: every message still to be

@@ -46,6 +46,8 @@ struct FormTourRecordsTests {
             try await tour.send("form[action$='/retry'] button", to: .outboxRetry, showing: "data-key=\"cancel\"")
             let retried = try await tour.send("main form button[type=submit]", to: .outboxRetry, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: retried).hasPrefix("Queued again"))
+            // The page shows the fresh run, not the given-up run's error beside a new state (it stays in the attempts).
+            #expect(!retried.contains(#"<p class="notice">APNs answered 500 InternalServerError.</p>"#), "\(retried)")
             try await tour.open("/outbox/\(failed[1].id)", showing: "/discard")
             try await tour.send("form[action$='/discard'] button", to: .outboxDiscard, showing: "data-key=\"cancel\"")
             try await tour.send("main form button[type=submit]", to: .outboxDiscard, showing: "Discarded: it stays here for the record")
