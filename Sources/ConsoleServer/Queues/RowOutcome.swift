@@ -6,7 +6,8 @@ import Mustache
 /// applied, waiting to be sent, or a conflict. Every row has one (`none` when undecided), so
 /// the template never finds a field of the page by the same name.
 struct RowOutcome: MustacheParent, Sendable, Equatable {
-    /// `applied`, `waiting`, `conflict` or `failed`; "" when the row was not just decided.
+    /// `applied` (`applied-refusal` for a rejection or dismissal), `waiting`, `conflict`,
+    /// `failed` or `cancelled`; "" when the row was not just decided.
     let state: String
     /// "Approved", "Reject waiting to be sent", "Conflict: …".
     let text: String
@@ -29,7 +30,8 @@ struct RowOutcome: MustacheParent, Sendable, Equatable {
         isShown = true
         switch action.state {
         case .applied:
-            state = "applied"
+            // A rejection that went through is done, not good news: it never reads in green.
+            state = [.rejected, .dismissed].contains(action.statusWanted) ? "applied-refusal" : "applied"
             text = action.statusWanted.pastTense
         case .conflict:
             state = "conflict"

@@ -269,4 +269,37 @@ struct MirrorPagesTests {
             #expect(page.contains(#"<input type="hidden" name="seen" value="approved">"#), "its page shows it approved")
         }
     }
+
+    @Test("a rejection the console applied shows on its row as done but never in green, and its flash is not green either")
+    func appliedRejectionIsNotGreen() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let before = try await browser.get("/libraries?status=pending&page_size=50")
+            let slug = try #require(before.html.firstMatch(of: #/ id="library-([^"]+)"/#).map { String($0.1) }, "\(before)")
+            let detail = try await browser.get("/libraries/\(slug)")
+            let key = try #require(detail.field("key", after: "class=\"reject-form\""))
+            // act
+            let decided = try await browser.post(
+                "/libraries/\(slug)/decide",
+                form: [
+                    ("csrf", detail.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", "Not a library."),
+                    ("confirmed", "1"),
+                ])
+            let pending = try await browser.get("/libraries?status=pending&page_size=50")
+            let css = try await browser.get("/static/console.css")
+            // check
+            #expect(decided.status == .seeOther)
+            #expect(
+                row(of: slug, in: pending).contains(#"<span class="outcome outcome-applied-refusal" dir="auto">Rejected</span>"#),
+                "\(row(of: slug, in: pending))")
+            for selector in [".outcome-applied-refusal {", ".flash {"] {
+                let rule = try #require(css.html.components(separatedBy: "\n").first { $0.hasPrefix(selector) }, "\(selector) in the stylesheet")
+                let colours = rule.matches(of: /#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})/).map { match in
+                    (Int(match.1, radix: 16) ?? 0, Int(match.2, radix: 16) ?? 0, Int(match.3, radix: 16) ?? 0)
+                }
+                #expect(colours.count >= 2, "\(rule)")
+                #expect(colours.allSatisfy { red, green, blue in green <= max(red, blue) }, "no colour of \(rule) leans green")
+            }
+        }
+    }
 }
