@@ -1,3 +1,5 @@
+import ModerationVocabulary
+
 /// How library fields read on pages.
 enum LibraryText {
     static let unnamed = "Unnamed library"
@@ -11,8 +13,10 @@ enum LibraryText {
         text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
     }
 
+    /// "Via Roma 1, Florence, IT". A right-to-left part is isolated, so "רחוב דיזנגוף 103, Tel
+    /// Aviv, IL" keeps its order and its commas in a left-to-right page.
     static func place(address: String = "", city: String, country: String) -> String {
-        [address, city, country].filter { !$0.isEmpty }.joined(separator: ", ")
+        [address, city, country].filter { !$0.isEmpty }.map(TypedText.isolatedIfBidirectional).joined(separator: ", ")
     }
 
     /// "Corner Books in Florence", as notifications and confirmations say it.
