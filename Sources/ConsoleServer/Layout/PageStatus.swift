@@ -11,9 +11,13 @@ struct PageStatus {
     var freshnessGoal: TimeInterval?
     /// When Book Corners last answered the mirror, if it has been silent past the grace period.
     private(set) var backendSilentSince: Date?
+    /// When Book Corners last answered the mirror, whatever it read.
+    private(set) var lastAnsweredAt: Date?
 
     /// A silence shorter than this is one failed read among good ones: not worth a banner.
     static let silenceGrace: TimeInterval = 10
+    /// How often the mirror reads every waiting item again (`ReadPlanner.Policy.pendingItemInterval`).
+    static let rereadInterval = ReadPlanner.Policy().pendingItemInterval
 
     /// Says the page shows mirrored data confirmed at `confirmedAt`; `nil`: not mirrored yet.
     mutating func mirrored(confirmedAt: Date?) {
@@ -27,6 +31,7 @@ struct PageStatus {
     /// Takes the mirror's health: a backend silent for longer than the grace period becomes
     /// the banner, naming its last answer (or the first unanswered read, if it never answered).
     mutating func mirrorHealth(_ health: MirrorHealth?, now: Date = Date()) {
+        lastAnsweredAt = health?.lastAnsweredAt
         guard let since = health?.unansweredSince, now.timeIntervalSince(since) >= Self.silenceGrace else { return }
         backendSilentSince = health?.lastAnsweredAt ?? since
     }
@@ -58,6 +63,11 @@ struct PageStatus {
         guard backendSilentSince == nil, let goal = freshnessGoal, let oldestFetch, now.timeIntervalSince(oldestFetch) > goal else {
             return nil
         }
+        // A list's deeper rows are read again every two minutes, its first page within the goal:
+        // while the mirror answers on that schedule, rows confirmed within it are as fresh as the
+        // backend's budget allows, and a warning on every first view would teach people to ignore it.
+        let answering = lastAnsweredAt.map { now.timeIntervalSince($0) <= goal } ?? false
+        if answering, now.timeIntervalSince(oldestFetch) <= goal + Self.rereadInterval { return nil }
         return "This page's data is older than \(Int(goal)) s (confirmed \(TimeText.age(of: oldestFetch, now: now))): "
             + "what you see may have changed since. Decisions are still checked against Book Corners before they are sent."
     }

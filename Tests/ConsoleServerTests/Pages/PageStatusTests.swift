@@ -28,4 +28,25 @@ struct PageStatusTests {
         #expect(never.banner?.hasPrefix("Book Corners has not answered since 2027-01-15 07:59 UTC.") == true, "\(never.banner ?? "nil")")
         #expect(answering.banner == nil)
     }
+
+    @Test(
+        "a queue's rows confirmed within the mirror's schedule (two minutes) say nothing while the mirror answers; rows older than that, or a mirror that has stopped answering, are said"
+    )
+    func freshnessFollowsTheSchedule() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        func status(confirmed age: TimeInterval, lastAnswer: TimeInterval?) -> PageStatus {
+            var status = PageStatus()
+            status.freshnessGoal = MirrorPageData.queueFreshnessGoal
+            status.mirrored(confirmedAt: now.addingTimeInterval(-age))
+            status.mirrorHealth(MirrorHealth(lastAnsweredAt: lastAnswer.map { now.addingTimeInterval(-$0) }, unansweredSince: nil), now: now)
+            return status
+        }
+        #expect(status(confirmed: 20, lastAnswer: 5).notice(now: now) == nil)
+        #expect(status(confirmed: 95, lastAnswer: 5).notice(now: now) == nil, "a first view, the oldest row read 95 s ago on schedule")
+        let late = status(confirmed: 200, lastAnswer: 5).notice(now: now)
+        #expect(late?.hasPrefix("This page's data is older than 30 s (confirmed 3 min ago)") == true, "\(late ?? "nil")")
+        let quiet = status(confirmed: 95, lastAnswer: 60).notice(now: now)
+        #expect(quiet?.hasPrefix("This page's data is older than 30 s") == true, "the mirror has read nothing for a minute: \(quiet ?? "nil")")
+    }
+
 }
