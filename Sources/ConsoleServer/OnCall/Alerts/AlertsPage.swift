@@ -58,13 +58,15 @@ struct AlertsPage: MustacheParent {
 
     static func watcherText(_ configuration: OnCallWatcherConfiguration?) -> String {
         guard let configuration else {
-            return "The queue watcher is off (--no-watch): no queue.overdue alerts are sent."
+            return "The console is not watching the queues (it was started with --no-watch): nobody is alerted when a queue is overdue."
         }
-        let share = Int((configuration.readShare * 100).rounded())
-        return "The queue watcher looks every \(Int(configuration.interval)) s. It reads the mirror when it is fresh, otherwise at most "
-            + "\(share) % of the backend's \(configuration.backendLimit) reads per \(configuration.windowSeconds / 60) minutes per endpoint "
-            + "(\(configuration.budget)). Alerts repeat every \(QueueAlertNotification.age(configuration.repeatInterval)) while a queue is overdue "
-            + "and escalate to the next person in the rotation when not acknowledged within \(QueueAlertNotification.age(configuration.ackTimeout))."
+        // Said for the person on call: what reaches them and when. The budget is an operator's
+        // matter; they need only know it cannot crowd out the pages.
+        return "The console checks the queues every \(Int(configuration.interval)) s. When one is past its target, the person on call gets a push, "
+            + "again every \(QueueAlertNotification.age(configuration.repeatInterval)) while it stays overdue; if nobody acknowledges it within "
+            + "\(QueueAlertNotification.age(configuration.ackTimeout)), the next person in the rotation is told too. It checks the console's own copy "
+            + "of Book Corners' data, and asks Book Corners itself at most \(configuration.budget) times in \(configuration.windowSeconds / 60) minutes "
+            + "when that copy is behind, so watching never uses up the reads the rest of the console needs."
     }
 
     func child(named key: String) -> Any? {
