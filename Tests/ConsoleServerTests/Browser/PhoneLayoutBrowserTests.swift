@@ -9,7 +9,7 @@ import Testing
 @Suite("On a phone, in a real browser", .serialized, .timeLimit(.minutes(6)))
 struct PhoneLayoutBrowserTests {
     @Test(
-        "at 390 px wide no page is wider than the screen, Approve and Reject sit on screen in the list, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
+        "at 390 px wide no page is wider than the screen, the header and on-call line take at most 15 % of it with the menu folded (counts kept), Approve and Reject… fill the row on screen as large targets, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
     )
     func noSidewaysScroll() async throws {
         let problems = Recorder<String>()
@@ -25,24 +25,53 @@ struct PhoneLayoutBrowserTests {
                         wide.push(element.tagName.toLowerCase() + (element.className ? "." + String(element.className).split(" ").join(".") : "") + " right " + Math.round(box.right));
                       }
                     });
-                    return { inner: window.innerWidth, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5), inline: Array.prototype.filter.call(document.scripts, function (s) { return !s.src; }).length };
+                    var header = document.querySelector("header.site-top");
+                    return { inner: window.innerWidth, innerHeight: window.innerHeight, header: header ? Math.round(header.getBoundingClientRect().height) : 0, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5), inline: Array.prototype.filter.call(document.scripts, function (s) { return !s.src; }).length };
                     """) as? [String: Any] ?? [:]
             let inner = measured["inner"] as? Int ?? 0
             let scroll = measured["scroll"] as? Int ?? Int.max
             if inner != 390 { problems.record("\(stop): the viewport is \(inner) px, not 390") }
             if scroll > inner { problems.record("\(stop): \(scroll) px wide on a \(inner) px screen; widest: \(measured["wide"] ?? [])") }
+            // The header and the on-call line together: at most 15 % of the screen, the menu folded.
+            let header = measured["header"] as? Int ?? Int.max
+            let screenHeight = measured["innerHeight"] as? Int ?? 0
+            if Double(header) > Double(screenHeight) * 0.15 { problems.record("\(stop): the header takes \(header) px of \(screenHeight)") }
             if measured["inline"] as? Int != 0 { problems.record("\(stop): a script element that is not the console's own file") }
             if stop == "libraries" {
+                // The folded menu keeps the queue counts, and opens to the whole navigation.
+                let menu =
+                    try await browser.execute(
+                        """
+                        var button = document.querySelector(".site-menu-button");
+                        var nav = document.querySelector("nav[aria-label=Main]");
+                        var before = nav.getClientRects().length;
+                        button.click();
+                        var box = nav.getBoundingClientRect();
+                        var after = [nav.getClientRects().length, box.right <= window.innerWidth];
+                        button.click();
+                        return [before, after[0], after[1] ? 1 : 0, button.querySelectorAll(".count").length];
+                        """) as? [Int] ?? []
+                if menu.count != 4 || menu[0] != 0 || menu[1] == 0 || menu[2] != 1 || menu[3] != 3 {
+                    problems.record("libraries: the menu [hidden before, shown after, on screen, counts on it]: \(menu)")
+                }
                 let buttons =
                     try await browser.execute(
                         """
                         var row = document.querySelector("table.queue tbody tr:not(.decided)");
+                        var cell = row.querySelector("td.row-decide").getBoundingClientRect();
                         return Array.prototype.map.call(row.querySelectorAll("[data-key=approve], [data-key=reject]"), function (control) {
                           var box = control.getBoundingClientRect();
-                          return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+                          var onScreen = box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+                          return [onScreen ? 1 : 0, Math.round(box.width), Math.round(box.height), Math.round(cell.width)];
                         });
-                        """) as? [Bool] ?? []
-                if buttons != [true, true] { problems.record("libraries: the first row's Approve and Reject on screen: \(buttons)") }
+                        """) as? [[Int]] ?? []
+                if buttons.map({ $0.first }) != [1, 1] { problems.record("libraries: the first row's Approve and Reject on screen: \(buttons)") }
+                // Large targets sharing the row's width: [on screen, width, height, the cell's width] each.
+                let widths = buttons.map { $0.count == 4 ? $0[1] : 0 }.reduce(0, +)
+                let cellWidth = buttons.first.map { $0.count == 4 ? $0[3] : 0 } ?? 0
+                if buttons.contains(where: { $0.count != 4 || $0[2] < 44 }) || Double(widths) < Double(cellWidth) * 0.9 {
+                    problems.record("libraries: Approve and Reject… should fill the row, 44 px tall or more: \(buttons)")
+                }
                 // With a row ticked, the bulk bar (and its count) stays in view at the top of a long list.
                 let bar =
                     try await browser.execute(

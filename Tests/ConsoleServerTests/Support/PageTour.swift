@@ -58,6 +58,11 @@ enum PageTour {
                             try await stop.go(browser)
                             try await check(stop.name, size, browser)
                         }
+                        // On a phone Sign out is behind the menu: open it as a person would.
+                        let folded =
+                            try await browser.execute(
+                                "var b = document.querySelector('.site-menu-button'); return !!(b && getComputedStyle(b).display !== 'none');") as? Bool
+                        if folded == true { try await browser.click(".site-menu-button") }
                         try await browser.click(".user button[type=submit]")
                         try await arrive(browser, at: "signed out", containing: "You have signed out.")
                         try await check("signed out", size, browser)
