@@ -1,5 +1,5 @@
 // Small conveniences only; every page works without this file.
-// 1. Show times in the viewer's own time zone (the page shows UTC without script).
+// 1. A time's exact UTC instant on hover (the page writes times on the team's clock).
 // 2. A preset rejection reason is copied into the editable text box.
 // 2b. What is typed into any form that posts is kept in this tab, and offered back after a
 //    sign-in (a session that ended, or was signed out elsewhere, while it was being typed).
@@ -11,10 +11,11 @@
 //    mouse path does, and never fires while typing.
 (function () {
   "use strict";
-  var format = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+  // Times are written on the team's clock by the server, the same with or without script;
+  // hovering one shows its exact UTC instant (most carry it already as their title).
   document.querySelectorAll("time[datetime]").forEach(function (element) {
     var date = new Date(element.getAttribute("datetime"));
-    if (!isNaN(date)) { element.title = format.format(date); }
+    if (!isNaN(date) && !element.title) { element.title = date.toISOString().slice(0, 16).replace("T", " ") + " UTC"; }
   });
 
   // A picked preset reason lands in the text box, where it can be edited before sending.
@@ -355,20 +356,6 @@
     function follow() { viewer.style.setProperty("--reveal", range.value + "%"); }
     range.addEventListener("input", follow);
     follow();
-  });
-})();
-
-// Times of day (a decision's send time, the session's end) in the viewer's own zone.
-(function () {
-  "use strict";
-  var clock = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
-  var dated = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-  var today = new Date().toDateString();
-  document.querySelectorAll("time[data-local-time]").forEach(function (element) {
-    var date = new Date(element.getAttribute("datetime"));
-    if (isNaN(date)) { return; }
-    element.title = element.textContent;
-    element.textContent = date.toDateString() === today ? clock.format(date) : dated.format(date);
   });
 })();
 

@@ -197,6 +197,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
     router.add(middleware: HeadAsGetMiddleware())
+    // Before the error pages, so they too tell time on the team's clock.
+    router.add(middleware: TeamClockMiddleware(zones: TeamZoneCache(store: dependencies.store)))
     router.add(
         middleware: SecurityHeadersMiddleware(
             mediaOrigin: dependencies.client.mediaPolicy.sourceList, strictTransportSecurity: configuration.behindTLSProxy))

@@ -164,6 +164,17 @@ public final class WebDriver: @unchecked Sendable {
         return data
     }
 
+    /// The page as the browser prints it (W3C "Print Page"): a PDF on A4, backgrounds left out as
+    /// a printer's default does.
+    public func printToPDF() async throws -> Data {
+        let path = sessionPath + "/print"
+        let a4 = ["width": 21.0, "height": 29.7]
+        guard let text = try await send("POST", path, ["page": a4, "background": false]) as? String, let data = Data(base64Encoded: text) else {
+            throw WebDriverError.failed(method: "POST", path: path, message: "no PDF")
+        }
+        return data
+    }
+
     public func currentURL() async throws -> String {
         (try await send("GET", sessionPath + "/url") as? String) ?? ""
     }

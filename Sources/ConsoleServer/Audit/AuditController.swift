@@ -35,7 +35,7 @@ struct AuditController {
         let after = before == nil ? listQuery.text("after", maxLength: 20).flatMap { Int64($0) } : nil
         let page = try await store.auditPage(query.filter, before: before, after: after, limit: Self.pageSize)
         let choices = try await store.auditFilterChoices()
-        let clock = try await Self.clock(store)
+        let clock = TeamClock.current
         let cities = try await Self.citiesOfRepeatedNames(page.entries, store: store)
         let now = Date()
         let model = AuditListPage(
@@ -67,7 +67,7 @@ struct AuditController {
         }
         let neighbours = try await store.auditNeighbours(of: id)
         let now = Date()
-        let clock = try await Self.clock(store)
+        let clock = TeamClock.current
         func neighbour(_ id: Int64?) async throws -> AuditRow? {
             guard let id, let entry = try await store.auditEntry(id: id) else { return nil }
             return AuditRow(entry, now: now, clock: clock)
@@ -81,12 +81,6 @@ struct AuditController {
             hashMatches: store.auditEntryHashMatches(entry),
             chainsToOlder: older.map { $0.hash == entry.previousHash } ?? true)
         return try renderer.render(model, with: "audit-entry")
-    }
-
-    /// The team's wall clock: the on-call rotation's time zone, else UTC. The server cannot
-    /// know a viewer's zone without script, and a printed log needs one named zone.
-    static func clock(_ store: ModerationStore) async throws -> OnCallTimeText {
-        await OnCallTimeText(zone: try store.rotation()?.timeZone ?? TimeZone(identifier: "UTC") ?? .gmt)
     }
 
     /// Cities for the libraries whose name appears more than once among `entries` with
@@ -151,7 +145,8 @@ struct AuditController {
     @Sendable func summary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
-        let summary = await AuditSummary(try store.decisionRecords(query.filter))
+        let summary = await AuditSummary(
+            try store.decisionRecords(query.filter), presetReasons: Set(DecisionController.presetReasons + DecisionController.photoPresetReasons))
         if listQuery.text("format", maxLength: 10) == "csv" {
             let filename = query.fileName("audit-summary", fileExtension: "csv", today: Date())
             return Response(
@@ -159,10 +154,14 @@ struct AuditController {
                 headers: [.contentType: AuditExportFormat.csv.contentType, .contentDisposition: "attachment; filename=\"\(filename)\""],
                 body: .init(byteBuffer: ByteBuffer(string: summary.csv())))
         }
+        // A fresh walk of the chain, so "verified" in a printed copy means when it was made.
+        let chain = try await store.verifyAuditChain()
+        let clock = TeamClock.current.clockName
         let model = AuditSummaryPage(
-            layout: LayoutModel(context: context, title: "Audit summary", active: .audit, summary: nil),
+            layout: LayoutModel(context: context, title: "Moderation summary, \(query.filter.description) (\(clock))", active: .audit, summary: nil),
             range: query.filter.description, problems: query.problems, summary: summary,
-            csvHref: query.href(.auditSummary, adding: [("format", "csv")]), backHref: query.href(.audit), generatedAt: TimeText.utc(Date()))
+            csvHref: query.href(.auditSummary, adding: [("format", "csv")]), backHref: query.href(.audit), generatedAt: TeamClock.stamp(Date()),
+            clockName: clock, chain: chain)
         return try renderer.render(model, with: "audit-summary").response(from: request, context: context)
     }
 }

@@ -13,7 +13,7 @@ struct AuditField: MustacheParent {
             AuditField(label: label, value: value.isEmpty ? "—" : value, isCode: code && !value.isEmpty)
         }
         return [
-            text("Recorded", "\(ISOTime.string(entry.recordedAt)) (\(TimeText.utc(entry.recordedAt)))"),
+            text("Recorded", "\(TeamClock.stamp(entry.recordedAt)) (\(ISOTime.string(entry.recordedAt)))"),
             // A failed or refused sign-in records whatever login was typed: not necessarily anyone on the staff.
             text(
                 entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
@@ -29,7 +29,7 @@ struct AuditField: MustacheParent {
             text("Reason", entry.reason),
             text("Outcome", entry.outcomeText),
             text("Backend answer", entry.backendStatus.map { "HTTP \($0)" } ?? ""),
-            text("Submitted", entry.itemCreatedAt.map { "\(ISOTime.string($0)) (\(TimeText.utc($0)))" } ?? ""),
+            text("Submitted", entry.itemCreatedAt.map { "\(TeamClock.stamp($0)) (\(ISOTime.string($0)))" } ?? ""),
             text("Request id", entry.requestId, code: true),
             text("Client address", entry.clientAddress),
             text("Browser", entry.userAgent),

@@ -45,27 +45,45 @@ struct AuditSummaryPage: MustacheParent {
     let byStaff: [CountRow]
     let byAction: [CountRow]
     let byOutcome: [CountRow]
+    /// Rejections by reason: the presets by their words, anything else as one "other" group.
+    let byReason: [CountRow]
     let queues: [QueueRow]
     let hasQueues: Bool
     let isEmpty: Bool
     let csvHref: String
     let backHref: String
     let generatedAt: String
+    /// "Times in Rome time": which clock the report's times are on, for its title.
+    let clockName: String
+    /// The footer a printed copy carries: the audit chain's head and when it was last walked.
+    let chainFooter: String
 
-    init(layout: LayoutModel, range: String, problems: [String], summary: AuditSummary, csvHref: String, backHref: String, generatedAt: String) {
+    init(
+        layout: LayoutModel, range: String, problems: [String], summary: AuditSummary, csvHref: String, backHref: String, generatedAt: String,
+        clockName: String, chain: AuditChainVerdict
+    ) {
         self.layout = layout
         self.range = range
         self.problems = problems
         total = summary.total
         totalText = CountText.of(summary.total, "decision", "decisions")
-        func rows(_ counts: [AuditSummary.Count]) -> [CountRow] {
+        func rows(_ counts: [AuditSummary.Count], named: (String) -> String = { $0 }) -> [CountRow] {
             counts.map {
-                CountRow(key: $0.key, decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %")
+                CountRow(key: named($0.key), decisions: $0.decisions, share: "\(Int((Double($0.decisions) * 100 / Double(max(summary.total, 1))).rounded())) %")
             }
         }
         byStaff = rows(summary.byStaff)
-        byAction = rows(summary.byAction)
+        byAction = rows(summary.byAction, named: AuditActionName.of)
         byOutcome = rows(summary.byOutcome)
+        byReason = rows(summary.byReason)
+        self.clockName = clockName
+        chainFooter =
+            switch chain {
+            case .intact(let entries, let head):
+                "Audit chain: \(CountText.of(entries, "entry", "entries")), head hash \(head), verified intact \(generatedAt)."
+            case .broken(let entryID, let reason):
+                "Audit chain: broken at entry \(entryID) (\(reason)), found when verified \(generatedAt)."
+            }
         queues = summary.queues.map {
             QueueRow(queue: $0.queue, decisions: $0.decisions, median: DurationText.hours($0.medianSeconds), p90: DurationText.hours($0.p90Seconds))
         }
@@ -86,6 +104,10 @@ struct AuditSummaryPage: MustacheParent {
         case "byStaff": byStaff
         case "byAction": byAction
         case "byOutcome": byOutcome
+        case "byReason": byReason
+        case "hasReasons": !byReason.isEmpty
+        case "clockName": clockName
+        case "chainFooter": chainFooter
         case "queues": queues
         case "hasQueues": hasQueues
         case "isEmpty": isEmpty

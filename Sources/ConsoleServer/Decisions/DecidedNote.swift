@@ -13,6 +13,8 @@ struct DecidedNote: Sendable, MustacheParent {
     let hasTime: Bool
     let timeISO: String
     let timeUTC: String
+    /// The same instant on the team's clock, as the page shows it.
+    let timeText: String
     let age: String
     let reason: String
     let hasReason: Bool
@@ -25,6 +27,7 @@ struct DecidedNote: Sendable, MustacheParent {
         hasTime = time != nil
         timeISO = time.map(TimeText.iso) ?? ""
         timeUTC = time.map(TimeText.utc) ?? ""
+        timeText = time.map(TeamClock.stamp) ?? ""
         age = time.map { TimeText.age(of: $0, now: now) } ?? ""
         self.reason = reason
         hasReason = !reason.isEmpty
@@ -54,10 +57,10 @@ struct DecidedNote: Sendable, MustacheParent {
         }
     }
 
-    /// One line for a confirmation page: "Rejected by maria on 2026-11-22 04:45 UTC (3 d ago), with the reason: …".
+    /// One line for a confirmation page: "Rejected by maria on 2026-11-22 05:45 CET (3 d ago), with the reason: …".
     var sentence: String {
         var line = text
-        if hasTime { line += " on \(timeUTC) (\(age))" }
+        if hasTime { line += " on \(timeText) (\(age))" }
         // A reason ends as its author wrote it: no full stop after its closing quote.
         return hasReason ? line + ", with the reason: “\(reason)”" : line + "."
     }
@@ -69,6 +72,7 @@ struct DecidedNote: Sendable, MustacheParent {
         case "hasTime": hasTime
         case "timeISO": timeISO
         case "timeUTC": timeUTC
+        case "timeText": timeText
         case "age": age
         case "reason": reason
         case "hasReason": hasReason

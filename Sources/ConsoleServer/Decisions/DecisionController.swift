@@ -306,7 +306,7 @@ struct DecisionController {
                 ? "Its outcome: \(existing.outcomeMessage ?? existing.state.rawValue)"
                 : "It is still waiting to be sent; see Pending actions."
             try await sessions.flash(
-                "This decision was already recorded at \(TimeText.utc(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
+                "This decision was already recorded at \(TeamClock.stamp(existing.createdAt)); nothing new was sent. \(outcome) Reload the page to decide again.",
                 sessionID: session.id)
             return await .redirect(to: try destination(), type: .normal)
         }

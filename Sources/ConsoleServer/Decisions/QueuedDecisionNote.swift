@@ -60,11 +60,9 @@ struct QueuedDecisionNote: Sendable, MustacheParent {
         }
     }
 
-    /// "21:30 UTC" on the same UTC day as `now`, "2026-11-24 21:30 UTC" otherwise.
+    /// "21:30 CET" on the same day as `now`, "2026-11-24 21:30 CET" otherwise, on the team's clock.
     static func clock(_ date: Date, now: Date) -> String {
-        let full = TimeText.utc(date)
-        let today = TimeText.utc(now)
-        return full.prefix(10) == today.prefix(10) ? String(full.dropFirst(11)) : full
+        TeamClock.shortStamp(date, now: now)
     }
 
     func child(named key: String) -> Any? {

@@ -45,7 +45,7 @@ struct PageStatus {
     /// What the layout's banner says: the backend's silence, if any.
     var banner: String? {
         backendSilentSince.map {
-            "Book Corners has not answered since \(TimeText.utc($0)). The console keeps trying: "
+            "Book Corners has not answered since \(TeamClock.stamp($0)). The console keeps trying: "
                 + "pages show what it said last, and decisions wait and are sent once it answers."
         }
     }

@@ -8,6 +8,7 @@ struct OutboxMessagePage: MustacheParent {
     struct Attempt: MustacheParent {
         let time: String
         let timeUTC: String
+        let timeText: String
         let device: String
         let transport: String
         let httpStatus: String
@@ -17,6 +18,7 @@ struct OutboxMessagePage: MustacheParent {
         init(_ attempt: OutboxAttempt) {
             time = TimeText.iso(attempt.attemptedAt)
             timeUTC = TimeText.utc(attempt.attemptedAt)
+            timeText = TeamClock.stamp(attempt.attemptedAt)
             device = attempt.deviceToken.isEmpty ? "all (\(attempt.transport))" : DeviceText.short(attempt.deviceToken)
             transport = attempt.transport
             httpStatus = attempt.httpStatus.map(String.init) ?? "—"
@@ -28,6 +30,7 @@ struct OutboxMessagePage: MustacheParent {
             switch key {
             case "time": time
             case "timeUTC": timeUTC
+            case "timeText": timeText
             case "device": device
             case "transport": transport
             case "httpStatus": httpStatus

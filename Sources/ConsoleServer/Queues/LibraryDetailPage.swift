@@ -10,16 +10,21 @@ struct LibraryDetailPage: MustacheParent {
     struct Field: MustacheParent {
         let label: String
         let value: String
+        /// Shown on hover: the exact UTC instant of a time; "" for other fields.
+        let title: String
 
-        init(label: String, value: String) {
+        init(label: String, value: String, title: String = "") {
             self.label = label
             self.value = value.isEmpty ? "—" : value
+            self.title = title
         }
 
         func child(named key: String) -> Any? {
             switch key {
             case "label": label
             case "value": value
+            case "title": title
+            case "hasTitle": !title.isEmpty
             default: nil
             }
         }
@@ -145,7 +150,9 @@ struct LibraryDetailPage: MustacheParent {
             Field(label: "City", value: library.city), Field(label: "Country", value: library.country),
             Field(label: "Postal code", value: library.postalCode),
             Field(label: "Submitted by", value: library.createdBy?.username ?? "imported (no submitter)"),
-            Field(label: "Submitted", value: "\(TimeText.utc(library.createdAt)) (\(TimeText.age(of: library.createdAt, now: now)))"),
+            Field(
+                label: "Submitted", value: "\(TeamClock.stamp(library.createdAt)) (\(TimeText.age(of: library.createdAt, now: now)))",
+                title: TimeText.utc(library.createdAt)),
             Field(label: "Source", value: library.source), Field(label: "Operator", value: library._operator),
             Field(label: "Brand", value: library.brand), Field(label: "Website", value: library.website),
             Field(label: "Contact", value: library.contact),

@@ -89,6 +89,8 @@ struct ReportDetailPage: MustacheParent {
     let age: String
     let createdAt: String
     let createdUTC: String
+    /// When it was reported, on the team's clock.
+    let createdText: String
     let status: String
     let isOpen: Bool
     let statusSentence: String
@@ -135,6 +137,7 @@ struct ReportDetailPage: MustacheParent {
         age = TimeText.age(of: report.createdAt, now: now)
         createdAt = TimeText.iso(report.createdAt)
         createdUTC = TimeText.utc(report.createdAt)
+        createdText = TeamClock.stamp(report.createdAt)
         status = report.status.rawValue
         isOpen = report.status == .open
         statusSentence =
@@ -180,6 +183,7 @@ struct ReportDetailPage: MustacheParent {
         case "age": age
         case "createdAt": createdAt
         case "createdUTC": createdUTC
+        case "createdText": createdText
         case "status": status
         case "isOpen": isOpen
         case "statusSentence": statusSentence

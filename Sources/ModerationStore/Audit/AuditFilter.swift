@@ -83,7 +83,7 @@ public struct AuditFilter: Sendable, Equatable {
             case (let start?, let end?): ["\(start) – \(end)"]
             }
         if let actorUsername { parts.append("staff \(actorUsername)") }
-        if let action { parts.append("action \(action)") }
+        if let action { parts.append("action “\(AuditActionName.of(action))”") }
         if let outcome { parts.append("outcome \(outcome.rawValue)") }
         if let targetText { parts.append("target \"\(targetText)\"") }
         return parts.joined(separator: ", ")

@@ -14,6 +14,8 @@ public struct DecisionRecord: Sendable, Equatable {
     /// submitted. A change made outside the console is timed at the middle of the window
     /// in which the mirror saw it happen.
     public let secondsWaited: Double?
+    /// The reason given with it (a rejection's, told to the submitter); "" for none.
+    public let reason: String
 
     /// Whether it is a change made outside the console, noticed by the mirror.
     public var isObserved: Bool { outcome == .observed }
@@ -32,7 +34,10 @@ public struct DecisionRecord: Sendable, Equatable {
         }
     }
 
-    public init(recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: AuditOutcome, secondsWaited: Double?) {
+    public init(
+        recordedAt: Date, actorUsername: String, action: String, queue: String, outcome: AuditOutcome, secondsWaited: Double?, reason: String = ""
+    ) {
+        self.reason = reason
         self.recordedAt = recordedAt
         self.actorUsername = actorUsername
         self.action = action
@@ -74,9 +79,16 @@ public struct AuditSummary: Sendable, Equatable {
     public let byStaff: [Count]
     public let byAction: [Count]
     public let byOutcome: [Count]
+    /// Rejections by their reason: each preset reason by its words, any other text as one
+    /// "other" group (`otherReason`), none given as `noReason`.
+    public let byReason: [Count]
     public let queues: [QueueTiming]
 
-    public init(_ records: [DecisionRecord]) {
+    public static let otherReason = "Other reasons (own words)"
+    public static let noReason = "No reason given"
+
+    /// `presetReasons`: the reasons staff pick from; a rejection giving one counts under it.
+    public init(_ records: [DecisionRecord], presetReasons: Set<String> = []) {
         func counts(_ key: (DecisionRecord) -> String) -> [Count] {
             Dictionary(grouping: records, by: key).map { Count(key: $0.key, decisions: $0.value.count) }
                 .sorted { ($0.decisions, $1.key) > ($1.decisions, $0.key) }
@@ -85,6 +97,16 @@ public struct AuditSummary: Sendable, Equatable {
         byStaff = counts(\.actorUsername)
         byAction = counts(\.action)
         byOutcome = counts(\.outcome.rawValue)
+        let rejections = records.filter { $0.decided && ($0.action.hasSuffix(".reject") || $0.action.hasSuffix(".rejected")) }
+        byReason = Dictionary(
+            grouping: rejections,
+            by: { record in
+                let reason = record.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+                return reason.isEmpty ? Self.noReason : presetReasons.contains(reason) ? reason : Self.otherReason
+            }
+        )
+        .map { Count(key: $0.key, decisions: $0.value.count) }
+        .sorted { ($0.decisions, $1.key) > ($1.decisions, $0.key) }
         let waits = Dictionary(grouping: records.filter(\.decided), by: \.queue)
             .mapValues { $0.compactMap(\.secondsWaited).sorted() }
         queues = waits.keys.sorted().compactMap { queue in
@@ -122,7 +144,7 @@ extension ModerationStore {
                 db,
                 sql: """
                     SELECT recordedAt, actorUsername, action, targetKind, outcome,
-                           (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt
+                           (julianday(recordedAt) - julianday(itemCreatedAt)) * 86400.0 AS waited, outcomeDetail, itemCreatedAt, reason
                     FROM auditEntry
                     WHERE \(conditions.sql) AND targetKind IN ('library', 'report', 'photo')
                     ORDER BY id
@@ -139,7 +161,8 @@ extension ModerationStore {
                 }
                 records.append(
                     DecisionRecord(
-                        recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3], outcome: outcome, secondsWaited: waited))
+                        recordedAt: row[0], actorUsername: row[1], action: action, queue: row[3], outcome: outcome, secondsWaited: waited,
+                        reason: row[8]))
             }
             return records
         }

@@ -225,7 +225,7 @@ struct AuditPageTests {
             let page = try await browser.get("/audit/summary")
             #expect(page.status == .ok)
             #expect(page.contains("10 decisions"))
-            #expect(page.contains("<code>library.approve</code></td><td class=\"number\">8</td><td class=\"number\">80 %</td>"))
+            #expect(page.contains("<td>Library approved</td><td class=\"number\">8</td><td class=\"number\">80 %</td>"))
             #expect(page.contains("Time from submission to decision"))
             let csv = try await browser.get("/audit/summary?format=csv")
             #expect(csv.html.hasPrefix("group,key,decisions,median_hours,p90_hours\r\n"))

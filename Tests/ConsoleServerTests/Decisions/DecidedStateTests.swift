@@ -119,8 +119,8 @@ struct DecidedStateTests {
             #expect(panel.contains("sends in 60 min") || panel.contains("sends in 59 min"), "\(panel)")
             #expect(panel.components(separatedBy: "next try").count == 2, "the first decision, never tried, has no next try")
             #expect(!panel.contains("Next try") && !panel.contains("library.approve") && !panel.contains("next try 2026"))
-            // Without script a time reads "06:40 UTC"; with it, the viewer's own clock: only inside <time data-local-time>.
-            #expect(panel.components(separatedBy: " UTC").count == panel.components(separatedBy: "data-local-time>").count)
+            // A time reads on the team's clock, with or without script (this server's zone, UTC, before any rotation), only inside <time>.
+            #expect(panel.components(separatedBy: " UTC").count == panel.components(separatedBy: "data-utc-title>").count)
         }
     }
 

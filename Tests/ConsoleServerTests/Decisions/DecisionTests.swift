@@ -225,7 +225,7 @@ struct DecisionTests {
             #expect(entries.contains { $0.action == "photo.approve" && $0.outcome == .applied })
             let outbox = try await browser.get("/outbox")
             #expect(outbox.status == .ok)
-            #expect(outbox.contains(#"<code>photo.approved</code></a>"#), "listed as a message, not only as a filter")
+            #expect(outbox.contains(#"">Photo approved</a>"#), "listed as a message, in words, not only as a filter")
             let types = try await store.outboxMessages().map(\.eventType)
             #expect(types.contains(.photoApproved))
         }

@@ -470,8 +470,12 @@ enum PageModels {
                             recordedAt: now, actorUsername: hostile, action: "library.approve", queue: "library", outcome: .applied, secondsWaited: 7_200),
                         DecisionRecord(
                             recordedAt: now, actorUsername: "staff", action: "report.resolve", queue: "report", outcome: .conflict, secondsWaited: nil),
+                        DecisionRecord(
+                            recordedAt: now, actorUsername: "staff", action: "library.reject", queue: "library", outcome: .applied, secondsWaited: 60,
+                            reason: hostile),
                     ]),
-                    csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "22 Nov 2026, 10:00 UTC")
+                    csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "2026-11-22 10:00 UTC", clockName: "Rome time",
+                    chain: .intact(entries: 3, head: String(repeating: "ab", count: 32)))
             ),
             (
                 "statistics",

@@ -49,7 +49,7 @@ struct AlertEpisodeRow: MustacheParent {
         queueLabel = alert.queue.label
         state = alert.state.rawValue
         stateLabel = alert.state.label
-        opened = TimeText.utc(alert.openedAt)
+        opened = TeamClock.stamp(alert.openedAt)
         openedISO = TimeText.iso(alert.openedAt)
         closed = alert.closedAt.map(TimeText.utc) ?? ""
         isClosed = alert.state == .closed
@@ -60,13 +60,13 @@ struct AlertEpisodeRow: MustacheParent {
         self.notices = notices.map { notice in
             Notice(
                 kind: notice.staffId == nil ? "Nobody on call to tell" : notice.kind.label, who: notice.staffUsername ?? "",
-                when: TimeText.utc(notice.sentAt), whenISO: TimeText.iso(notice.sentAt))
+                when: TeamClock.stamp(notice.sentAt), whenISO: TimeText.iso(notice.sentAt))
         }
         nobodyTold = alert.notifiedStaffId == nil
         holder = notices.last { $0.staffId == alert.notifiedStaffId && $0.staffId != nil }?.staffUsername ?? ""
         isAcknowledged = alert.acknowledgedAt != nil
         acknowledgement =
-            alert.acknowledgedAt.map { "Acknowledged by \(alert.acknowledgedByUsername ?? "someone") at \(TimeText.utc($0))." }
+            alert.acknowledgedAt.map { "Acknowledged by \(alert.acknowledgedByUsername ?? "someone") at \(TeamClock.stamp($0))." }
             ?? (alert.state == .closed ? "Closed without an acknowledgement." : "Not acknowledged yet.")
         canAcknowledge = alert.state.awaitsAcknowledgement
         isMine = canAcknowledge && viewerID != nil && alert.notifiedStaffId == viewerID

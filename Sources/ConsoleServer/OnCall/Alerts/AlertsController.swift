@@ -86,10 +86,10 @@ struct AlertsController {
         case .alreadyAcknowledged(let alert):
             let who = alert.acknowledgedById == session.staffId ? "you" : (alert.acknowledgedByUsername ?? "someone")
             message =
-                "\(alert.queue.label) overdue was already acknowledged by \(who)\(alert.acknowledgedAt.map { " at \(TimeText.utc($0))" } ?? ""). Nothing changed."
+                "\(alert.queue.label) overdue was already acknowledged by \(who)\(alert.acknowledgedAt.map { " at \(TeamClock.stamp($0))" } ?? ""). Nothing changed."
         case .alreadyClosed(let alert):
             message =
-                "\(alert.queue.label) is back under target\(alert.closedAt.map { " since \(TimeText.utc($0))" } ?? ""): that alert is closed, nothing to acknowledge."
+                "\(alert.queue.label) is back under target\(alert.closedAt.map { " since \(TeamClock.stamp($0))" } ?? ""): that alert is closed, nothing to acknowledge."
         case .notFound:
             throw ConsoleError.notFound
         }

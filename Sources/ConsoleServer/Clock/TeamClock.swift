@@ -1,0 +1,25 @@
+import Foundation
+
+/// The team's one clock. Every absolute time a page shows is on it, written one way, 24-hour
+/// with the zone named: "2026-11-27 06:51 CET". The zone is the on-call rotation's, or the
+/// server's until staff set a rotation. `TeamClockMiddleware` sets it for each request; a
+/// page puts the exact UTC instant in the element's title.
+enum TeamClock {
+    @TaskLocal static var current = OnCallTimeText(zone: .current)
+
+    /// "2026-11-27 06:51 CET".
+    static func stamp(_ date: Date) -> String {
+        current.stamp(date)
+    }
+
+    /// "06:51 CET" on the same day as `now` on the team's clock, the whole stamp otherwise.
+    static func shortStamp(_ date: Date, now: Date) -> String {
+        let full = current.stamp(date)
+        return full.prefix(10) == current.stamp(now).prefix(10) ? String(full.dropFirst(11)) : full
+    }
+
+    /// The team's zone: the rotation's, else the server's.
+    static func zone(rotationZone: TimeZone?) -> TimeZone {
+        rotationZone ?? .current
+    }
+}
