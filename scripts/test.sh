@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, .ci/run): installs what the tests need when it is
 # missing, then runs every test. Debian packages: libsqlite3-dev (GRDB), chromium and
-# chromium-driver (the browser tests), python3-icalendar (the calendar feed's parser); from
+# chromium-driver (the browser tests), poppler-utils (the printed summary read back), python3-icalendar (the calendar feed's parser); from
 # PyPI, axe-selenium-python (axe-core, for the accessibility tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +10,8 @@ missing=()
 dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+# The printed audit summary is read back from Chromium's PDF (pdftotext, pdfinfo).
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 # The calendar feed's tests parse it with a real iCalendar parser (Debian's Python).
 /usr/bin/python3 -c 'import icalendar' >/dev/null 2>&1 || missing+=(python3-icalendar)
 if [ ${#missing[@]} -gt 0 ]; then
