@@ -2,7 +2,7 @@
 # The project's test command (README, .ci/run): installs what the tests need when it is
 # missing, then runs every test. Debian packages: libsqlite3-dev (GRDB), chromium and
 # chromium-driver (the browser tests), poppler-utils (the printed summary read back), python3-icalendar (the calendar feed's parser); from
-# PyPI, axe-selenium-python (axe-core, for the accessibility tests).
+# PyPI, axe-playwright-python (axe-core 4, for the accessibility tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,13 +22,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}"
 fi
 
-# The accessibility tests run axe-core, which npm would give but this network does not reach:
-# PyPI's axe-selenium-python wheel carries axe.min.js (installed without its Selenium deps).
-if ! python3 -c 'import axe_selenium_python' >/dev/null 2>&1; then
-  echo "Installing: axe-selenium-python (axe-core for the accessibility tests)"
-  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --user --no-deps axe-selenium-python
+# The accessibility tests run axe-core 4 (with WCAG 2.2's target-size rule), which npm would
+# give but this network does not reach: PyPI's axe-playwright-python wheel carries axe.min.js
+# 4.12 (installed without its Playwright dependency).
+if ! python3 -c 'import axe_playwright_python' >/dev/null 2>&1; then
+  echo "Installing: axe-playwright-python (axe-core 4 for the accessibility tests)"
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --user --no-deps axe-playwright-python
 fi
-AXE_CORE_JS="$(python3 -c 'import axe_selenium_python, os; print(os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js"))')"
+AXE_CORE_JS="$(python3 -c 'import axe_playwright_python, os; print(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js"))')"
 export AXE_CORE_JS
 
 # The code is formatted with the toolchain's swift-format (.swift-format; the generated client
