@@ -30,6 +30,13 @@ struct AuditListPage: MustacheParent {
     /// The filter form's address, and the link that clears every filter.
     let filterURL = SiteURL.audit.path
 
+    /// "Filters", or "Filters · 2 set": the phone's folded filters say whether any apply.
+    var filtersText: String {
+        let chosen = [staffOptions, actionOptions, outcomeOptions].filter { options in options.contains { $0.selected && !$0.value.isEmpty } }.count
+        let set = chosen + [q, from, to].filter { !$0.isEmpty }.count
+        return set == 0 ? "Filters" : "Filters · \(set) set"
+    }
+
     func child(named key: String) -> Any? {
         switch key {
         case "layout": layout
@@ -37,6 +44,8 @@ struct AuditListPage: MustacheParent {
         case "actionOptions": actionOptions
         case "outcomeOptions": outcomeOptions
         case "q": q
+        case "filtersText": filtersText
+        case "filtersOpen": !problems.isEmpty
         case "from": from
         case "to": to
         case "problems": problems

@@ -9,7 +9,7 @@ import Testing
 @Suite("On a phone, in a real browser", .serialized, .timeLimit(.minutes(6)))
 struct PhoneLayoutBrowserTests {
     @Test(
-        "at 390 px wide no page is wider than the screen, the header and on-call line take at most 15 % of it with the menu folded (counts kept), Approve and Reject… fill the row on screen as large targets, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
+        "at 390 px wide no page is wider than the screen, the header and on-call line take at most 15 % of it with the menu folded (counts kept), the audit filters fold behind one control, Approve and Reject… fill the row on screen as large targets, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
     )
     func noSidewaysScroll() async throws {
         let problems = Recorder<String>()
@@ -37,6 +37,23 @@ struct PhoneLayoutBrowserTests {
             let screenHeight = measured["innerHeight"] as? Int ?? 0
             if Double(header) > Double(screenHeight) * 0.15 { problems.record("\(stop): the header takes \(header) px of \(screenHeight)") }
             if measured["inline"] as? Int != 0 { problems.record("\(stop): a script element that is not the console's own file") }
+            if stop == "audit" {
+                // The filters fold behind one control, and open with it.
+                let folded =
+                    try await browser.execute(
+                        """
+                        var form = document.querySelector("form.filters");
+                        var button = document.querySelector(".filters-button");
+                        var before = form.getClientRects().length;
+                        button.click();
+                        var after = form.getClientRects().length;
+                        button.click();
+                        return [before, after, Math.round(button.getBoundingClientRect().height)];
+                        """) as? [Int] ?? []
+                if folded.count != 3 || folded[0] != 0 || folded[1] == 0 || folded[2] < 44 {
+                    problems.record("audit: the filters [shown folded, shown open, button height]: \(folded)")
+                }
+            }
             if stop == "libraries" {
                 // The folded menu keeps the queue counts, and opens to the whole navigation.
                 let menu =
