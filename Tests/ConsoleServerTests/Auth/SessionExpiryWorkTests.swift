@@ -27,6 +27,18 @@ struct SessionExpiryWorkTests {
         try #require(try await ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
     }
 
+    /// Signs in, opens a waiting library's page and takes its reject form's key and token, then
+    /// lets the session expire: what a moderator has in hand when they press Reject… too late.
+    private func rejectFormAfterExpiry(_ browser: Browser, _ directory: TemporaryDirectory) async throws -> (slug: String, key: String, csrf: String) {
+        try await browser.signIn()
+        let slug = try await pendingSlug(directory)
+        let library = try await browser.get("/libraries/\(slug)")
+        let key = try #require(library.field("key", after: "class=\"reject-form\""))
+        let csrf = try #require(library.csrfToken)
+        try await expireSessions(directory)
+        return (slug, key, csrf)
+    }
+
     /// Signs in through the sign-in page at `location`, sending its hidden fields (`next`, `kept`) as a browser would.
     private func signIn(_ browser: Browser, at location: String) async throws -> Page {
         let form = try await browser.get(location)
@@ -39,12 +51,7 @@ struct SessionExpiryWorkTests {
     )
     func streamLeavesTheExpiredSessionToTheDecision() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
-            try await browser.signIn()
-            let slug = try await pendingSlug(directory)
-            let library = try await browser.get("/libraries/\(slug)")
-            let key = try #require(library.field("key", after: "class=\"reject-form\""))
-            let csrf = try #require(library.csrfToken)
-            try await expireSessions(directory)
+            let (slug, key, csrf) = try await rejectFormAfterExpiry(browser, directory)
             // act: the stream reconnects first, as it does in the background long before anyone clicks
             let stream = try await EventStreamReader.open(port: try #require(browser.client.port), cookies: browser.cookies)
             await stream.close()
@@ -68,12 +75,7 @@ struct SessionExpiryWorkTests {
     func rejectionKeptThroughSignIn() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup: the confirmation of a rejection with a long reason, then the session expires
-            try await browser.signIn()
-            let slug = try await pendingSlug(directory)
-            let library = try await browser.get("/libraries/\(slug)")
-            let key = try #require(library.field("key", after: "class=\"reject-form\""))
-            let csrf = try #require(library.csrfToken)
-            try await expireSessions(directory)
+            let (slug, key, csrf) = try await rejectFormAfterExpiry(browser, directory)
 
             // act: Reject on the confirmation page
             let sent = try await browser.post(
@@ -128,12 +130,7 @@ struct SessionExpiryWorkTests {
     @Test("a Reject… sent from the library's page after the session expired is asked about once: the kept form's Send records it, with no second confirmation")
     func rejectionFromThePageAsksOnce() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
-            try await browser.signIn()
-            let slug = try await pendingSlug(directory)
-            let library = try await browser.get("/libraries/\(slug)")
-            let key = try #require(library.field("key", after: "class=\"reject-form\""))
-            let csrf = try #require(library.csrfToken)
-            try await expireSessions(directory)
+            let (slug, key, csrf) = try await rejectFormAfterExpiry(browser, directory)
             // act: Reject… with a reason typed on the library's page (the step before its confirmation)
             let sent = try await browser.post(
                 "/libraries/\(slug)/decide", form: [("csrf", csrf), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", "Not a library.")])
