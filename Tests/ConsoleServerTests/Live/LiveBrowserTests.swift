@@ -176,7 +176,16 @@ struct LiveBrowserTests {
                 "document.getElementById(arguments[0]).scrollIntoView({block: 'center'}); window.notReloaded = true; return true;", arguments: [row])
             // Where the row is on screen (a message added above it moves the page's scroll offset, not the row).
             let topScript = "return document.getElementById(arguments[0]).getBoundingClientRect().top;"
-            let before = try await browser.execute(topScript, arguments: [row]) as? Double ?? -1
+            // Measured once the page's fonts are in and its layout holds still: a fallback font for
+            // the CJK and emoji names arriving late made every row 10 px taller, after the click or not.
+            _ = try await browser.executeAsync("var done = arguments[arguments.length - 1]; document.fonts.ready.then(function () { done(true); });")
+            var before = try await browser.execute(topScript, arguments: [row]) as? Double ?? -1
+            for _ in 0..<20 {
+                try await Task.sleep(for: .milliseconds(250))
+                let now = try await browser.execute(topScript, arguments: [row]) as? Double ?? -1
+                if now == before { break }
+                before = now
+            }
             // act
             try await browser.click("#\(row) button[name=quick]")
             // check
