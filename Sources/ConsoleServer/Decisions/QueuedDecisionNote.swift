@@ -45,7 +45,7 @@ struct QueuedDecisionNote: Sendable, MustacheParent {
             hasTime = false
         }
         timeISO = hasTime ? TimeText.iso(action.nextAttemptAt) : ""
-        timeText = hasTime ? Self.clock(action.nextAttemptAt, now: now) : ""
+        timeText = hasTime ? TeamClock.shortStamp(action.nextAttemptAt, now: now) : ""
     }
 
     /// The decision as a noun: what is queued.
@@ -58,11 +58,6 @@ struct QueuedDecisionNote: Sendable, MustacheParent {
         case .dismissed: "Dismissal"
         case .open: "Reopening"
         }
-    }
-
-    /// "21:30 CET" on the same day as `now`, "2026-11-24 21:30 CET" otherwise, on the team's clock.
-    static func clock(_ date: Date, now: Date) -> String {
-        TeamClock.shortStamp(date, now: now)
     }
 
     func child(named key: String) -> Any? {

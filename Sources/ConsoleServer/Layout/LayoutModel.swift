@@ -59,7 +59,7 @@ struct LayoutModel: MustacheParent {
         case "hasSessionEnd": sessionEnd != nil
         case "sessionEndsIn": sessionEnd.map { max(0, Int($0.endsAt.timeIntervalSince($0.now))) } ?? 0
         case "sessionEndsISO": sessionEnd.map { TimeText.iso($0.endsAt) } ?? ""
-        case "sessionEndsText": sessionEnd.map { QueuedDecisionNote.clock($0.endsAt, now: $0.now) } ?? ""
+        case "sessionEndsText": sessionEnd.map { TeamClock.shortStamp($0.endsAt, now: $0.now) } ?? ""
         case "pendingHasProblems": pendingSummary.hasProblems
         case "homeURL": SiteURL.dashboard.path
         case "signOutURL": SiteURL.signOut.path

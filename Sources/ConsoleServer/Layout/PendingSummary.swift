@@ -65,7 +65,7 @@ struct PendingSummary: MustacheParent {
             let minute = Date(timeIntervalSince1970: entry.key * 60)
             return Group(
                 separator: index == 0 ? "" : ", ", count: entry.value.count, timeISO: TimeText.iso(minute),
-                timeText: QueuedDecisionNote.clock(minute, now: now))
+                timeText: TeamClock.shortStamp(minute, now: now))
         }
         var facts: [(text: String, groups: [Group]?)] = []
         if sendingNow > 0 { facts.append(("\(sendingNow) \(sendingNow == 1 ? "decision" : "decisions") on the way to Book Corners", nil)) }

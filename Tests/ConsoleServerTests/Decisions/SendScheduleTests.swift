@@ -91,11 +91,11 @@ struct SendScheduleTests {
             let panel = Page.text(of: list.html.firstMatch(of: #/<summary><strong>Pending actions.*</summary>/#).map { String($0.0) } ?? "")
                 .replacingOccurrences(of: " ,", with: ",")
             #expect(
-                panel.contains("12 waiting: 10 at \(QueuedDecisionNote.clock(first, now: now)), 2 at \(QueuedDecisionNote.clock(second, now: now))"),
+                panel.contains("12 waiting: 10 at \(TeamClock.shortStamp(first, now: now)), 2 at \(TeamClock.shortStamp(second, now: now))"),
                 "\(panel)")
             for (index, library) in libraries.enumerated() {
                 let row = list.item(containing: "data-item=\"library:\(library.slug)\"")
-                let expected = QueuedDecisionNote.clock(index < 10 ? first : second, now: now)
+                let expected = TeamClock.shortStamp(index < 10 ? first : second, now: now)
                 #expect(row.contains(expected), "row \(index + 1) sends at \(expected)")
             }
         }
