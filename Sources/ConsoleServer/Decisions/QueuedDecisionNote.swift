@@ -13,7 +13,7 @@ struct QueuedDecisionNote: Sendable, MustacheParent {
     /// "sends at" before `time`, or the whole of when it goes without a time ("sending now").
     let when: String
     let hasTime: Bool
-    /// The send time as `<time datetime>` wants it (the script shows it in local time).
+    /// The send time as `<time datetime>` wants it (its UTC instant, shown on hover).
     let timeISO: String
     /// The send time without script: "21:30 UTC" today, with the date otherwise.
     let timeText: String

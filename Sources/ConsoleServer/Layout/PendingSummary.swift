@@ -4,7 +4,7 @@ import Mustache
 
 /// The Pending actions panel's one line: how many decisions go now, those waiting for Book
 /// Corners' limits grouped by the minute they send ("13 waiting: 10 at 21:35, 3 at 21:40", each
-/// time shown in the viewer's zone by the script), how many wait for their author, and what
+/// time on the team's clock), how many wait for their author, and what
 /// was not applied. One part per fact, so a time can be a `<time>` element.
 struct PendingSummary: MustacheParent {
     /// One fact of the line.

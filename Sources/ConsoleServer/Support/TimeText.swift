@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// Times as pages show them: an ISO 8601 UTC stamp (turned into local time by a little
-/// script) and an age such as "3 h ago".
+/// Times as machines and hover titles take them: an ISO 8601 UTC stamp, the UTC instant in
+/// words, and an age such as "3 h ago". What a page shows is on the team's clock (`TeamClock`).
 enum TimeText {
     /// `2026-11-22T04:45:21Z`. Built by hand: Foundation's formatters cost more than the
     /// rest of a queue row together, and every row shows two times.
@@ -37,7 +37,7 @@ enum TimeText {
         }
     }
 
-    /// The same date readable without script: "2026-11-22 04:45 UTC".
+    /// The same instant in words, for a title or a stored message: "2026-11-22 04:45 UTC".
     static func utc(_ date: Date) -> String {
         let parts = utcParts(date)
         return "\(parts.date) \(parts.time.prefix(5)) UTC"

@@ -8,8 +8,8 @@ import Testing
 
 @testable import ConsoleServer
 
-/// Issue 21: a few minutes before an idle session ends, the page says so (script), and times
-/// of day read in the viewer's zone; without script the footer says when it ends.
+/// Issue 21: a few minutes before an idle session ends, the page says so (script); the footer
+/// says when it ends, on the team's clock, with or without script.
 @Suite("In a real browser: the session's end is announced", .serialized, .timeLimit(.minutes(5)))
 struct SessionWarningBrowserTests {
     @Test("with 4 minutes of idle time left, a warning with a Stay signed in button shows; the footer's end time is on the team's clock, UTC on hover")
