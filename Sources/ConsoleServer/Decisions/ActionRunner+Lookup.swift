@@ -113,7 +113,7 @@ extension ActionRunner {
             try await finish(
                 action, state: .failed, target: nil, statusAfter: action.statusSeen.rawValue, backendStatus: nil,
                 message:
-                    "Not sent: \(why), and has not since \(TimeText.utc(since)). It may have been deleted, or changed outside the console; look at it again and decide."
+                    "Not sent: \(why), and has not since \(TeamClock.stamp(since)). It may have been deleted, or changed outside the console; look at it again and decide."
             )
             return
         }
@@ -121,7 +121,7 @@ extension ActionRunner {
         try await store.release(
             action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
             message:
-                "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TimeText.utc(until)), and stops trying at \(TimeText.utc(giveUpAt)).",
+                "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TeamClock.stamp(until)), and stops trying at \(TeamClock.stamp(giveUpAt)).",
             backendStatus: nil, notFoundAt: now, now: now)
     }
 
@@ -134,7 +134,7 @@ extension ActionRunner {
             try await store.release(
                 action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
                 message:
-                    "Another console process was sending this when it stopped answering; checking Book Corners \(TimeText.utc(until)), once that send can no longer arrive, before sending again.",
+                    "Another console process was sending this when it stopped answering; checking Book Corners \(TeamClock.stamp(until)), once that send can no longer arrive, before sending again.",
                 backendStatus: nil, now: now)
         } catch {
             // Its lease runs out again and the next runner does the same.

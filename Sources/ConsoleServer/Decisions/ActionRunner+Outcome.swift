@@ -28,7 +28,7 @@ extension ActionRunner {
             await holds.set(holdKey(action, phase), until: until)
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429,
+                message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(until)).", backendStatus: 429,
                 sendNotApplied: sendNotApplied, now: now)
         case .unavailable, .unexpectedAnswer:
             // Exponential backoff with full jitter: 2 s, 4 s, … capped at 5 minutes.
@@ -36,7 +36,7 @@ extension ActionRunner {
             let until = now.addingTimeInterval(Double.random(in: 1...max(1, ceiling)))
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "\(error.staffMessage) Next try \(TimeText.utc(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
+                message: "\(error.staffMessage) Next try \(TeamClock.stamp(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
         case .sessionExpired, .invalidCredentials:
             try await store.release(
                 id, owner: owner, to: .parked, nextAttemptAt: now,
@@ -75,7 +75,7 @@ extension ActionRunner {
                 let until = now.addingTimeInterval(min(300, 5 * pow(2, Double(failures - 1))))
                 try await store.release(
                     id, owner: owner, to: .waiting, nextAttemptAt: until,
-                    message: "The console had a problem of its own sending this; next try \(TimeText.utc(until)).",
+                    message: "The console had a problem of its own sending this; next try \(TeamClock.stamp(until)).",
                     backendStatus: nil, localFailure: true, now: now)
             }
         } catch {

@@ -29,6 +29,8 @@ final class ActionRunner: Service, Sendable {
     /// What "now" is for every state the runner stores, and what its waits are measured on.
     let clock: ServiceClock
     let holds = HoldBook()
+    /// The team's zone, for the times the runner's messages name.
+    let zones: TeamZoneCache
     /// Set by a graceful shutdown: no new action is claimed; the one in hand is finished.
     let stopping = Atomic<Bool>(false)
     let passes = PassMetrics(service: "runner")
@@ -49,6 +51,7 @@ final class ActionRunner: Service, Sendable {
     ) {
         self.clock = clock
         self.doorbell = Doorbell(clock: clock)
+        self.zones = TeamZoneCache(store: store)
         self.notFoundLimit = notFoundLimit
         self.decisionChecks = decisionChecks
         self.store = store
@@ -89,9 +92,15 @@ final class ActionRunner: Service, Sendable {
         }
     }
 
-    /// One pass over everything due now.
+    /// One pass over everything due now, on the team's clock: the times its messages name
+    /// ("next try 2026-11-27 09:40 CET") are read on pages beside the team's other times.
     func workThroughDueActions(now: Date? = nil) async throws {
-        let now = now ?? clock.now
+        try await TeamClock.$current.withValue(OnCallTimeText(zone: await zones.zone())) {
+            try await workThroughDueActions(at: now ?? clock.now)
+        }
+    }
+
+    private func workThroughDueActions(at now: Date) async throws {
         for candidate in try await store.dueActions(now: now) {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
@@ -159,7 +168,7 @@ final class ActionRunner: Service, Sendable {
         if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > clock.now {
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Book Corners asked us to slow down; next try \(TimeText.utc(until)).", backendStatus: 429, now: clock.now)
+                message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(until)).", backendStatus: 429, now: clock.now)
             return
         }
         // Never sent unchecked: with the check's budget spent, it waits for the next window as for a 429.
@@ -167,7 +176,7 @@ final class ActionRunner: Service, Sendable {
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message:
-                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TeamClock.stamp(until)); next try then.",
                 backendStatus: nil, now: clock.now)
             return
         }
@@ -190,7 +199,7 @@ final class ActionRunner: Service, Sendable {
             try await store.release(
                 id, owner: owner, to: .waiting, nextAttemptAt: until,
                 message:
-                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TimeText.utc(until)); next try then.",
+                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TeamClock.stamp(until)); next try then.",
                 backendStatus: nil, now: clock.now)
             return
         }
@@ -205,7 +214,7 @@ final class ActionRunner: Service, Sendable {
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
                 message:
-                    "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TimeText.utc(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do."
+                    "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TeamClock.stamp(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do."
             )
             return
         }

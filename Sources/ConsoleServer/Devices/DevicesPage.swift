@@ -10,7 +10,7 @@ struct DevicesPage: MustacheParent {
         let environment: String
         let state: String
         let stateLabel: String
-        let lastSuccess: String
+        let lastSuccess: TeamTime
         let source: String
         let removeURL: String
 
@@ -18,15 +18,36 @@ struct DevicesPage: MustacheParent {
             token = DeviceText.short(device.token)
             environment = device.environment.rawValue
             state = device.state.rawValue
-            stateLabel =
-                device.state == .active ? "Active" : Self.capitalized(device.stateText) + (device.disabledReason.isEmpty ? "" : " (\(device.disabledReason))")
-            lastSuccess = device.lastSuccessAt.map(TimeText.utc) ?? "never"
+            stateLabel = Self.words(for: device)
+            lastSuccess = TeamTime(device.lastSuccessAt)
             source = device.source == "import" ? "Book Corners" : "added here"
             removeURL = SiteURL.deviceRemove(device.id ?? 0).path
         }
 
-        private static func capitalized(_ text: String) -> String {
-            text.prefix(1).uppercased() + text.dropFirst()
+        /// The state as a staff member reads it: what Apple said in words, when on the team's
+        /// clock, and what brings the device back. APNs' own codes stay in `console devices list`.
+        static func words(for device: Device) -> String {
+            let when = (device.disabledAt).map(TeamClock.stamp) ?? "a time not recorded"
+            let environment = Self.environmentName(device.environment)
+            switch device.state {
+            case .active:
+                return "Active"
+            case .unregistered:
+                let since = (device.invalidSince ?? device.disabledAt).map(TeamClock.stamp) ?? "a time not recorded"
+                return "Not receiving: Apple says the app was removed from this device on \(since). "
+                    + "Nothing is sent to it until Book Corners reports it again or you add it again."
+            case .wrongEnvironment:
+                return "Paused: Apple did not accept this token for \(environment) on \(when); it may belong to "
+                    + "\(Self.environmentName(device.environment.other)). The next push tries that, and Book Corners’ next import brings it back."
+            case .refused:
+                return "Not receiving: Apple accepted this token for neither test nor live apps (last tried \(when)). "
+                    + "Book Corners’ next import, or adding it again, brings it back."
+            }
+        }
+
+        /// "live apps (production)", "test apps (sandbox)": Apple's environment as people know it.
+        static func environmentName(_ environment: Device.Environment) -> String {
+            environment == .production ? "live apps (production)" : "test apps (sandbox)"
         }
 
         func child(named key: String) -> Any? {

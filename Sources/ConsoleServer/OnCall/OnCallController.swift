@@ -98,10 +98,10 @@ struct OnCallController {
                 typed: draft.rotationProblem == nil ? "" : (rotationForm?.addUsername ?? ""), notice: draft.rotationNotice ?? ""),
             rotationShiftDays: rotationForm?.shiftDays ?? rotation.map { String($0.shiftDays) } ?? "7",
             rotationHandoff: rotationForm?.handoff ?? rotation?.handoff.description ?? "09:00",
-            rotationTimeZone: rotationForm?.timeZone ?? rotation?.timeZone.identifier ?? "Europe/Rome",
+            rotationTimeZone: rotationForm?.timeZone ?? rotation?.timeZone.identifier ?? TeamClock.current.zone.identifier,
             rotationStartDate: rotationForm?.startDate ?? rotation?.startDate.description ?? LocalDate(now, in: .gmt).description,
             rotationProblem: draft.rotationProblem ?? "", hasRotationProblem: draft.rotationProblem != nil,
-            hasFeed: feedCreated != nil, feedCreated: feedCreated.map(TimeText.utc) ?? "",
+            hasFeed: feedCreated != nil, feedCreated: TeamTime(feedCreated),
             newFeedURL: draft.newFeedURL ?? "", hasNewFeedURL: draft.newFeedURL != nil)
         let problem = draft.rotationProblem != nil || draft.overrideProblem != nil
         return try renderer.render(page, with: "oncall", status: problem ? .badRequest : .ok).response(from: request, context: context)

@@ -92,7 +92,7 @@ struct OnCallPage: MustacheParent {
     let rotationProblem: String
     let hasRotationProblem: Bool
     let hasFeed: Bool
-    let feedCreated: String
+    let feedCreated: TeamTime
     let newFeedURL: String
     let hasNewFeedURL: Bool
     let rotationURL = SiteURL.onCallRotation.path

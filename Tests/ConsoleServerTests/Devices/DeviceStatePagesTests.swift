@@ -8,7 +8,7 @@ import Testing
 /// How My devices shows a token APNs refused, through the console's real routes.
 @Suite("Device states on My devices", .timeLimit(.minutes(3)))
 struct DeviceStatePagesTests {
-    @Test("a token APNs answered BadDeviceToken for is shown as the wrong environment, with APNs' reason and the time, and what brings it back")
+    @Test("a token APNs answered BadDeviceToken for is shown as paused, in words with the time on the team's clock and what brings it back, not in APNs' codes")
     func wrongEnvironmentShown() async throws {
         let transport = ScriptedTransport()
         transport.script([
@@ -39,10 +39,13 @@ struct DeviceStatePagesTests {
             // check
             let device = try await #require(try store.devices(userID: staffID).first)
             #expect(device.state == .wrongEnvironment)
-            let when = try #require(device.disabledAt).formatted(.iso8601)
+            let when = TeamClock.stamp(try #require(device.disabledAt))
             #expect(devices.contains(#"<span class="status status-wrong-environment">"#), "\(devices.html)")
-            #expect(devices.contains("BadDeviceToken in production at \(when)"))
-            #expect(devices.contains("the next push tries sandbox, and an import brings it back"))
+            #expect(
+                devices.contains("Apple did not accept this token for live apps (production) on \(when); it may belong to test apps (sandbox)"),
+                "\(devices.html)")
+            #expect(devices.contains("The next push tries that, and Book Corners’ next import brings it back"), "\(devices.html)")
+            #expect(!devices.contains("BadDeviceToken") && !devices.contains("(HTTP 400)"), "\(devices.html)")
         }
     }
 }

@@ -26,9 +26,8 @@ struct AlertEpisodeRow: MustacheParent {
     let queueLabel: String
     let state: String
     let stateLabel: String
-    let opened: String
-    let openedISO: String
-    let closed: String
+    let opened: TeamTime
+    let closed: TeamTime
     let isClosed: Bool
     /// "12 past the 48 h target; the oldest had waited 3 d 4 h."
     let standing: String
@@ -49,9 +48,8 @@ struct AlertEpisodeRow: MustacheParent {
         queueLabel = alert.queue.label
         state = alert.state.rawValue
         stateLabel = alert.state.label
-        opened = TeamClock.stamp(alert.openedAt)
-        openedISO = TimeText.iso(alert.openedAt)
-        closed = alert.closedAt.map(TimeText.utc) ?? ""
+        opened = TeamTime(alert.openedAt)
+        closed = TeamTime(alert.closedAt)
         isClosed = alert.state == .closed
         let seenAt = alert.closedAt ?? now
         standing =
@@ -87,7 +85,6 @@ struct AlertEpisodeRow: MustacheParent {
         case "state": state
         case "stateLabel": stateLabel
         case "opened": opened
-        case "openedISO": openedISO
         case "closed": closed
         case "isClosed": isClosed
         case "standing": standing

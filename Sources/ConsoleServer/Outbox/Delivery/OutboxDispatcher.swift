@@ -50,6 +50,8 @@ public final class OutboxDispatcher: Service, Sendable {
     private let clock: ServiceClock
     private let stopping = Atomic<Bool>(false)
     private let passes = PassMetrics(service: "outbox")
+    /// The team's zone, for the times a message's reason names.
+    private let zones: TeamZoneCache
     /// A number in 0..<1 for the jitter of each backoff (fixed in tests).
     private let jitter: @Sendable () -> Double
 
@@ -60,6 +62,7 @@ public final class OutboxDispatcher: Service, Sendable {
     ) {
         self.clock = clock
         self.doorbell = Doorbell(clock: clock)
+        self.zones = TeamZoneCache(store: store)
         self.store = store
         self.transport = transport
         self.policy = policy
@@ -109,7 +112,13 @@ public final class OutboxDispatcher: Service, Sendable {
     /// in a loop; benchmarks call it directly).
     @discardableResult
     public func deliverDueBatch(now: Date? = nil) async throws -> Int {
-        let now = now ?? clock.now
+        // On the team's clock: the times a message's last reason names are read on its page.
+        try await TeamClock.$current.withValue(OnCallTimeText(zone: await zones.zone())) {
+            try await deliverDueBatch(at: now ?? clock.now)
+        }
+    }
+
+    private func deliverDueBatch(at now: Date) async throws -> Int {
         let claimed = try await store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
@@ -159,7 +168,7 @@ public final class OutboxDispatcher: Service, Sendable {
         }
         if let expiresAt = message.expiresAt, expiresAt <= now {
             return OutboxSettlement(
-                messageID: message.id, state: .failed, reason: "Expired at \(TimeText.utc(expiresAt)) before it could be delivered.", attempts: [])
+                messageID: message.id, state: .failed, reason: "Expired at \(TeamClock.stamp(expiresAt)) before it could be delivered.", attempts: [])
         }
         if devices.isEmpty {
             // Every device a retry would go to was reached before (the others are gone since).
@@ -215,7 +224,7 @@ public final class OutboxDispatcher: Service, Sendable {
                 )
             }
             let next = now.addingTimeInterval(max(backoff(afterAttempt: message.attempts), retryAfter(in: results)))
-            return (.pending, "\(Self.sentence(retry.reason)) It will be tried again at \(TimeText.utc(next)).", next)
+            return (.pending, "\(Self.sentence(retry.reason)) It will be tried again at \(TeamClock.stamp(next)).", next)
         }
         if alreadyReached || results.contains(where: { $0.outcome == .delivered }) {
             return (.delivered, failures.first.map { "Not every device took it: \($0.reason)" } ?? "", nil)
