@@ -178,6 +178,8 @@ extension AuditVerifyCommand {
         let entries: [AuditEntry]
         do {
             entries = try AuditExportFile.entries(in: String(decoding: data, as: UTF8.self))
+        } catch AuditCSVError.spreadsheetVariant {
+            throw ValidationError("\(path) cannot be checked. \(AuditCSVError.spreadsheetVariant)")
         } catch {
             throw ValidationError("\(path) is not an audit export: \(error)")
         }

@@ -7,12 +7,16 @@ struct AuditExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write audit entries of a range to a file or standard output, chain hashes included.",
-        discussion: "CSV follows RFC 4180 (UTF-8, header row, CRLF, ISO 8601 UTC times). The export itself is recorded in the audit log.")
+        discussion: """
+            CSV follows RFC 4180 (UTF-8, header row, CRLF, ISO 8601 UTC times). spreadsheet-csv is the same with a byte-order mark, \
+            column names in words, each entry's time on the team's clock as a date-time spreadsheets read, and what happened in words; \
+            it is for reading: only csv and ndjson can be checked with `console audit verify --export`. The export itself is recorded in the audit log.
+            """)
 
     @OptionGroup var database: AuditDatabaseOptions
     @OptionGroup var range: AuditRangeOptions
 
-    @Option(name: .long, help: "csv or ndjson.")
+    @Option(name: .long, help: "csv, spreadsheet-csv or ndjson.")
     var format: AuditExportFormat = .csv
 
     @Option(name: .long, help: "Write here instead of standard output (an existing file is replaced).")
@@ -47,7 +51,7 @@ struct AuditExportCommand: AsyncParsableCommand {
             throw CommandFailure("The export was not made: the audit log could not record it (\(error)). Nothing was written.")
         }
         let progress = await ExportProgress(total: try store.auditEntryCount(filter))
-        var exporter = AuditExporter(store: store, filter: filter, format: format)
+        var exporter = AuditExporter(store: store, filter: filter, format: format, zone: try await store.teamTimeZone())
         var chunk: [UInt8] = []
         while try await exporter.nextChunk(into: &chunk) {
             try chunk.withUnsafeBytes { try destination.write(contentsOf: $0) }

@@ -115,6 +115,8 @@ struct AuditController {
         let filename = query.fileName(
             "audit", fileExtension: format.fileExtension, variant: format == .spreadsheetCSV ? "spreadsheet" : nil, today: Date())
         let filter = query.filter
+        // Read here: the body is written after the request's clock is gone.
+        let zone = TeamClock.current.zone
         // No entry, no export: recorded before the answer starts, so a failure is a page saying so,
         // not a download. A HEAD (answered without its body) exports nothing and records nothing.
         if !context.answersHead {
@@ -129,7 +131,7 @@ struct AuditController {
             }
         }
         let body = ResponseBody { writer in
-            var exporter = AuditExporter(store: store, filter: filter, format: format)
+            var exporter = AuditExporter(store: store, filter: filter, format: format, zone: zone)
             var chunk: [UInt8] = []
             while try await exporter.nextChunk(into: &chunk) {
                 try await writer.write(ByteBuffer(bytes: chunk))

@@ -46,16 +46,19 @@ public struct AuditExporter {
     private let store: ModerationStore
     private let filter: AuditFilter
     private let format: AuditExportFormat
+    private let spreadsheet: AuditSpreadsheet?
     private let batchSize: Int
     private var lastID: Int64 = 0
     private var started = false
     private var finished = false
     public private(set) var rowsWritten = 0
 
-    public init(store: ModerationStore, filter: AuditFilter, format: AuditExportFormat, batchSize: Int = 2_000) {
+    /// `zone` is the team's: the spreadsheet CSV's times for people are on its clock.
+    public init(store: ModerationStore, filter: AuditFilter, format: AuditExportFormat, zone: TimeZone = .gmt, batchSize: Int = 2_000) {
         self.store = store
         self.filter = filter
         self.format = format
+        self.spreadsheet = format == .spreadsheetCSV ? AuditSpreadsheet(zone: zone) : nil
         self.batchSize = batchSize
     }
 
@@ -66,12 +69,12 @@ public struct AuditExporter {
         buffer.removeAll(keepingCapacity: true)
         guard !finished else { return false }
         if !started, format.isCSV {
-            if format == .spreadsheetCSV { buffer.append(contentsOf: AuditExportFormat.byteOrderMark) }
-            buffer.append(contentsOf: Self.columns.joined(separator: ",").utf8)
+            if spreadsheet != nil { buffer.append(contentsOf: AuditExportFormat.byteOrderMark) }
+            buffer.append(contentsOf: (spreadsheet?.header.map(AuditCSV.field) ?? Self.columns).joined(separator: ",").utf8)
             buffer.append(contentsOf: [13, 10])
         }
         started = true
-        let batch = try await store.exportBatch(filter, afterID: lastID, limit: batchSize, format: format, into: &buffer)
+        let batch = try await store.exportBatch(filter, afterID: lastID, limit: batchSize, format: format, spreadsheet: spreadsheet, into: &buffer)
         if batch.rows < batchSize { finished = true }
         lastID = batch.lastID ?? lastID
         rowsWritten += batch.rows
@@ -170,7 +173,9 @@ public enum AuditCSV {
         let records = try records(in: text)
         // Exports made before outcomes had an explanation of their own lack that one column.
         let older = AuditExporter.columns.filter { $0 != "outcomeDetail" }
-        guard let header = records.first, header == AuditExporter.columns || header == older else { throw AuditCSVError.unexpectedHeader }
+        guard let header = records.first, header == AuditExporter.columns || header == older else {
+            throw records.first?.first == AuditSpreadsheet.firstColumn ? AuditCSVError.spreadsheetVariant : AuditCSVError.unexpectedHeader
+        }
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         return try records.dropFirst().enumerated().map { offset, cells in
             let restoredCells = cells.map(restored)
@@ -201,6 +206,8 @@ public enum AuditCSVError: Error, Equatable, CustomStringConvertible {
     case strayCarriageReturn(record: Int)
     case textAfterQuote(record: Int)
     case unexpectedHeader
+    /// The spreadsheet CSV: names and times for people, not the fields the hashes cover.
+    case spreadsheetVariant
     case wrongFieldCount(record: Int)
     case badTime(String, record: Int)
 
@@ -210,6 +217,8 @@ public enum AuditCSVError: Error, Equatable, CustomStringConvertible {
         case .strayCarriageReturn(let record): "Record \(record) has a carriage return without a line feed."
         case .textAfterQuote(let record): "Record \(record) has text after a closing quote."
         case .unexpectedHeader: "The header row is not an audit export's."
+        case .spreadsheetVariant:
+            "This is the spreadsheet CSV, made for reading: its columns are named for people and it adds times on the team's clock, so it cannot be checked against the chain. Check the plain CSV or the NDJSON of the same entries instead (the audit page's \"plain CSV\" or \"NDJSON\", or console audit export)."
         case .wrongFieldCount(let record): "Record \(record) does not have \(AuditExporter.columns.count) fields."
         case .badTime(let text, let record): "Record \(record) has a time that is not ISO 8601: \(text)"
         }

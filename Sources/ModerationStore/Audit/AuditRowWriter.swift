@@ -7,7 +7,7 @@ extension ModerationStore {
     /// NDJSON lines straight from SQLite's row buffers into `bytes`: no values are built
     /// or copied on the way, which is what lets an export keep up with the disk.
     func exportBatch(
-        _ filter: AuditFilter, afterID: Int64, limit: Int, format: AuditExportFormat, into bytes: inout [UInt8]
+        _ filter: AuditFilter, afterID: Int64, limit: Int, format: AuditExportFormat, spreadsheet: AuditSpreadsheet? = nil, into bytes: inout [UInt8]
     ) async throws -> (rows: Int, lastID: Int64?) {
         let conditions = filter.sqlConditions()
         let columns = AuditExporter.columns.joined(separator: ", ")
@@ -23,7 +23,7 @@ extension ModerationStore {
             // Each step leaves the statement on the next row; the writer reads it in place.
             while try rows.next() != nil {
                 switch format {
-                case .csv, .spreadsheetCSV: row.csv(into: &bytes)
+                case .csv, .spreadsheetCSV: row.csv(into: &bytes, spreadsheet: spreadsheet)
                 case .ndjson: row.ndjson(into: &bytes)
                 }
                 lastID = sqlite3_column_int64(statement.sqliteStatement, 0)
@@ -66,10 +66,22 @@ struct AuditRowWriter {
         return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
-    func csv(into bytes: inout [UInt8]) {
+    /// One CSV record; with `spreadsheet`, its two columns for people are added where it puts them.
+    func csv(into bytes: inout [UInt8], spreadsheet: AuditSpreadsheet? = nil) {
         for (index, kind) in Self.kinds.enumerated() {
             let column = Int32(index)
             if index > 0 { bytes.append(44) }
+            if let spreadsheet {
+                if index == AuditSpreadsheet.localTimeBefore {
+                    if let date = Date.fromDatabaseValue(DatabaseValue(sqliteStatement: statement, index: column)) {
+                        bytes.append(contentsOf: spreadsheet.localTime(date).utf8)
+                    }
+                    bytes.append(44)
+                } else if index == AuditSpreadsheet.wordsBefore {
+                    bytes.append(contentsOf: spreadsheet.words(forAction: String(decoding: text(column), as: UTF8.self)).utf8)
+                    bytes.append(44)
+                }
+            }
             guard !isNull(column) else { continue }
             switch kind {
             case .integer: Self.appendInteger(sqlite3_column_int64(statement, column), to: &bytes)

@@ -47,6 +47,11 @@ extension ModerationStore {
         try await writer.read { db in try Self.rotation(db) }
     }
 
+    /// The team's zone: the rotation's, or the server's until staff set a rotation.
+    public func teamTimeZone() async throws -> TimeZone {
+        try await rotation()?.timeZone ?? .current
+    }
+
     static func rotation(_ db: Database) throws -> Rotation? {
         let rotation = try db.cachedStatement(sql: "SELECT shiftDays, handoffMinute, timeZone, startDate FROM rotation WHERE id = 1")
         guard let row = try Row.fetchOne(rotation) else { return nil }

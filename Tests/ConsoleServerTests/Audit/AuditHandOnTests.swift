@@ -55,24 +55,34 @@ struct AuditHandOnTests {
         }
     }
 
-    @Test("exports are named for their period and filters; the spreadsheet CSV starts with a byte-order mark and re-verifies; the plain one does not have it")
+    @Test(
+        "exports are named for their period and filters; the spreadsheet CSV starts with a byte-order mark, names its columns in words and gives each time on the team's clock as a date-time beside the UTC instant; verifying it says in words to use the plain CSV, which re-verifies"
+    )
     func exportFiles() async throws {
         try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
-            // setup: decisions on libraries with Cyrillic, Arabic and Japanese names
+            // setup: the team works on Rome time; decisions on libraries with Cyrillic, Arabic and Japanese names, one in July
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+            try await store.saveRotation(
+                try Rotation(
+                    members: try await store.staffMembers(), shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
+                    startDate: LocalDate(Date(), in: rome)),
+                audit: entry("", slug: "", at: Date(), actor: "staff"), now: Date())
+            let july = try #require(ISOTime.parse("2026-07-14T19:05:00.250Z"))
             for (index, name) in ["Книжный уголок", "مكتبة الحي", "本の交換箱", Self.hostile].enumerated() {
-                try await store.appendAudit(entry(name, slug: "slug-\(index)", at: Date(), actor: index == 3 ? Self.hostile : "maria"))
+                try await store.appendAudit(
+                    entry(name, slug: "slug-\(index)", at: index == 0 ? july : Date(), actor: index == 3 ? Self.hostile : "maria"))
             }
             let today = ISOTime.day(Date())
-            let list = try await browser.get("/audit?staff=maria&from=2026-11-01")
+            let list = try await browser.get("/audit?staff=maria&from=2026-07-01")
 
             // act
             let spreadsheet = try await browser.client.execute(
-                uri: "/audit/export?format=spreadsheet-csv&staff=maria&from=2026-11-01", method: .get,
+                uri: "/audit/export?format=spreadsheet-csv&staff=maria&from=2026-07-01", method: .get,
                 headers: [.cookie: browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")], body: nil)
             let bytes = Array(spreadsheet.body.readableBytesView)
-            let plain = try await browser.get("/audit/export?format=csv&staff=maria&from=2026-11-01")
+            let plain = try await browser.get("/audit/export?format=csv&staff=maria&from=2026-07-01")
             let hostileName = try await browser.get(
                 "/audit/export?format=csv&staff=\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")")
             let summary = try await browser.get("/audit/summary?format=csv&outcome=applied")
@@ -80,26 +90,44 @@ struct AuditHandOnTests {
             // check: the page offers both CSVs
             #expect(
                 list.contains(
-                    #"<a href="/audit/export?staff=maria&amp;from=2026-11-01&amp;format=spreadsheet-csv" download>CSV for Excel and spreadsheets</a>"#),
+                    #"<a href="/audit/export?staff=maria&amp;from=2026-07-01&amp;format=spreadsheet-csv" download>CSV for Excel and spreadsheets</a>"#),
                 "\(list)")
             #expect(list.contains(#"format=csv" download>plain CSV</a>"#))
+            #expect(
+                list.contains("The spreadsheet CSV is for reading") && list.contains("download the plain CSV or NDJSON"), "the page says which files verify")
             // check: names say what the file holds
             #expect(
-                spreadsheet.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria-spreadsheet.csv\"")
-            #expect(plain.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-11-01-to-\(today)-staff-maria.csv\"")
+                spreadsheet.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-07-01-to-\(today)-staff-maria-spreadsheet.csv\"")
+            #expect(plain.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-2026-07-01-to-\(today)-staff-maria.csv\"")
             #expect(summary.headers[.contentDisposition] == "attachment; filename=\"book-corners-audit-summary-start-to-\(today)-outcome-applied.csv\"")
             let unsafe = try #require(hostileName.headers[.contentDisposition])
             #expect(unsafe == ("attachment; filename=\"book-corners-audit-start-to-\(today)-staff-script-alert-x-script-quoted.csv\""), "\(unsafe)")
             #expect(
                 unsafe.dropFirst("attachment; filename=\"".count).dropLast().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._".contains($0)) })
-            // check: the byte-order mark, then the same CSV, names intact, chain re-verifiable
+            // check: the byte-order mark, then columns in words; July's entry at 21:05 in Rome (summer time), beside its UTC instant
             #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
+            let text = String(decoding: bytes.dropFirst(3), as: UTF8.self)
+            let records = try AuditCSV.records(in: text)
+            let header = try #require(records.first)
+            #expect(
+                Array(header.prefix(7)) == [
+                    "Entry", "Recorded at (Europe/Rome)", "Recorded at (UTC, exact)", "By (id)", "By", "What happened", "Action (code)",
+                ],
+                "\(header)")
+            #expect(header.last == "Hash" && header.count == AuditExporter.columns.count + 2)
+            let rows = records.dropFirst().filter { $0[4] == "maria" }
+            #expect(rows.map { $0[10] } == ["Книжный уголок", "مكتبة الحي", "本の交換箱"], "names intact")
+            let first = try #require(rows.first)
+            #expect(first[1] == "2026-07-14 21:05:00" && first[2] == "2026-07-14T19:05:00.250Z", "\(first)")
+            #expect(first[5] == "Library approved" && first[6] == "library.approve")
+            #expect(rows.allSatisfy { $0[1].wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/) != nil }, "a date-time a spreadsheet reads")
+            // check: verifying the spreadsheet CSV says what to verify instead; the plain CSV keeps the machine names and re-verifies
+            #expect(throws: AuditCSVError.spreadsheetVariant) { try AuditExportFile.entries(in: "\u{FEFF}" + text) }
+            #expect(AuditCSVError.spreadsheetVariant.description.contains("Check the plain CSV or the NDJSON"))
             #expect(!plain.html.hasPrefix("\u{FEFF}") && plain.html.hasPrefix("id,recordedAt,"))
-            let text = String(decoding: bytes, as: UTF8.self)
-            let entries = try AuditExportFile.entries(in: text)
+            let entries = try AuditExportFile.entries(in: plain.html)
             #expect(entries.map(\.targetName) == ["Книжный уголок", "مكتبة الحي", "本の交換箱"])
             #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
-            #expect(String(text.unicodeScalars.dropFirst()) == plain.html, "the same file but for its mark")
         }
     }
 

@@ -138,6 +138,31 @@ struct AuditCommandTests {
         #expect(edited.output == "BROKEN at entry 3: its contents do not match its hash (the entry was changed)\n")
     }
 
+    @Test(
+        "the spreadsheet CSV from the command line names columns in words with times on the team's clock; verify --export refuses it in words, naming the files that verify"
+    )
+    func spreadsheetExportIsNotVerified() async throws {
+        // setup
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try await decisions(2, in: directory)
+        let file = directory.path("sheet.csv")
+        #expect(try console("audit", "export", "--database", path, "--format", "spreadsheet-csv", "--output", file).status == 0)
+
+        // act
+        let verify = try console("audit", "verify", "--export", file)
+
+        // check
+        let bytes = try #require(FileManager.default.contents(atPath: file))
+        let text = String(decoding: bytes.dropFirst(3), as: UTF8.self)
+        #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
+        #expect(text.hasPrefix("Entry,Recorded at ("), "\(text.prefix(80))")
+        #expect(text.contains(",Library approved,library.approve,"), "\(text)")
+        #expect(verify.status != 0)
+        #expect(verify.errorOutput.contains("cannot be checked") && verify.errorOutput.contains("Check the plain CSV or the NDJSON"), "\(verify.errorOutput)")
+        #expect(!verify.errorOutput.contains("is not an audit export"))
+    }
+
     @Test("summary prints the decisions of a range as CSV")
     func summary() async throws {
         let directory = try TemporaryDirectory()
