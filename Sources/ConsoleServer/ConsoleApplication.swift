@@ -198,7 +198,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
     router.add(middleware: HeadAsGetMiddleware())
     // Before the error pages, so they too tell time on the team's clock.
-    router.add(middleware: TeamClockMiddleware(zones: TeamZoneCache(store: dependencies.store)))
+    router.add(middleware: TeamClockMiddleware(clocks: TeamClockCache(store: dependencies.store)))
     router.add(
         middleware: SecurityHeadersMiddleware(
             mediaOrigin: dependencies.client.mediaPolicy.sourceList, strictTransportSecurity: configuration.behindTLSProxy))

@@ -205,6 +205,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerContributorIndexes(in: &migrator)
         ConcernMigrations.registerSettingsAndStoredRows(in: &migrator)
         ConcernMigrations.registerStaleAssessmentTriggers(in: &migrator)
+        OnCallMigrations.registerTeamClock(in: &migrator)
         return migrator
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The team's one clock. Every absolute time a page shows is on it, written one way, 24-hour
-/// with the zone named: "2026-11-27 06:51 CET". The zone is the on-call rotation's, or the
-/// server's until staff set a rotation. `TeamClockMiddleware` sets it for each request; a
+/// The team's one clock. Every absolute time a page shows is on it, written one way with the
+/// zone named: "2026-11-27 06:51 CET" (or "2026-11-27 6:51 AM CET" when staff chose 12-hour).
+/// The zone is the on-call rotation's, else the one staff chose, else the server's. `TeamClockMiddleware` sets it for each request; a
 /// page puts the exact UTC instant in the element's title.
 enum TeamClock {
     @TaskLocal static var current = OnCallTimeText(zone: .current)
@@ -18,8 +18,4 @@ enum TeamClock {
         return full.prefix(10) == current.stamp(now).prefix(10) ? String(full.dropFirst(11)) : full
     }
 
-    /// The team's zone: the rotation's, else the server's.
-    static func zone(rotationZone: TimeZone?) -> TimeZone {
-        rotationZone ?? .current
-    }
 }

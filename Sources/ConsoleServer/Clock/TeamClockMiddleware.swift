@@ -2,38 +2,39 @@ import Foundation
 import Hummingbird
 import ModerationStore
 
-/// Puts every request on the team's clock (`TeamClock`): the rotation's zone, read again only
-/// when the database has changed since (a zone staff change on the on-call page, in any process
-/// on the database, reaches the next page).
+/// Puts every request on the team's clock (`TeamClock`): the rotation's zone (else the one staff
+/// chose, else the server's) and the hours staff chose, read again only when the database has
+/// changed since (a change on the on-call page, in any process on the database, reaches the next page).
 struct TeamClockMiddleware<Context: RequestContext>: RouterMiddleware {
-    let zones: TeamZoneCache
+    let clocks: TeamClockCache
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let clock = OnCallTimeText(zone: await zones.zone())
+        let clock = await clocks.clock()
         return try await TeamClock.$current.withValue(clock) { try await next(request, context) }
     }
 }
 
-/// The rotation's zone, kept while the database's change stamp stays where it was read.
-actor TeamZoneCache {
+/// The team's clock, kept while the database's change stamp stays where it was read.
+actor TeamClockCache {
     private let store: ModerationStore
-    private var cached: (zone: TimeZone, stamp: ChangeStamp)?
+    private var cached: (clock: OnCallTimeText, stamp: ChangeStamp)?
 
     init(store: ModerationStore) {
         self.store = store
     }
 
-    func zone() async -> TimeZone {
+    func clock() async -> OnCallTimeText {
         let stamp = store.changeStamp()
-        if let cached, let stamp, cached.stamp == stamp { return cached.zone }
+        if let cached, let stamp, cached.stamp == stamp { return cached.clock }
         do {
-            let zone = TeamClock.zone(rotationZone: try await store.rotation()?.timeZone)
-            cached = stamp.map { (zone, $0) }
-            return zone
+            let choice = try await store.teamClock()
+            let clock = OnCallTimeText(zone: choice.zone, twelveHour: choice.twelveHour)
+            cached = stamp.map { (clock, $0) }
+            return clock
         } catch {
-            // A database that cannot be read leaves the last zone known (or the server's): a
+            // A database that cannot be read leaves the last clock known (or the server's): a
             // page on the team's last clock beats no page, and the read is tried again next time.
-            return cached?.zone ?? TeamClock.zone(rotationZone: nil)
+            return cached?.clock ?? OnCallTimeText(zone: .current)
         }
     }
 }

@@ -29,8 +29,8 @@ final class ActionRunner: Service, Sendable {
     /// What "now" is for every state the runner stores, and what its waits are measured on.
     let clock: ServiceClock
     let holds = HoldBook()
-    /// The team's zone, for the times the runner's messages name.
-    let zones: TeamZoneCache
+    /// The team's clock, for the times the runner's messages name.
+    let clocks: TeamClockCache
     /// Set by a graceful shutdown: no new action is claimed; the one in hand is finished.
     let stopping = Atomic<Bool>(false)
     let passes = PassMetrics(service: "runner")
@@ -51,7 +51,7 @@ final class ActionRunner: Service, Sendable {
     ) {
         self.clock = clock
         self.doorbell = Doorbell(clock: clock)
-        self.zones = TeamZoneCache(store: store)
+        self.clocks = TeamClockCache(store: store)
         self.notFoundLimit = notFoundLimit
         self.decisionChecks = decisionChecks
         self.store = store
@@ -95,7 +95,7 @@ final class ActionRunner: Service, Sendable {
     /// One pass over everything due now, on the team's clock: the times its messages name
     /// ("next try 2026-11-27 09:40 CET") are read on pages beside the team's other times.
     func workThroughDueActions(now: Date? = nil) async throws {
-        try await TeamClock.$current.withValue(OnCallTimeText(zone: await zones.zone())) {
+        try await TeamClock.$current.withValue(await clocks.clock()) {
             try await workThroughDueActions(at: now ?? clock.now)
         }
     }

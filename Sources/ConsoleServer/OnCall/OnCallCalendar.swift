@@ -68,7 +68,7 @@ struct OnCallCalendar: MustacheParent {
     /// The four weeks from the Monday of the week `now` falls in.
     init(schedule: OnCallSchedule, viewerID: Int, now: Date, weeks count: Int = 4) {
         let zone = schedule.rotation.timeZone
-        let clock = OnCallTimeText(zone: zone)
+        let clock = TeamClock.current.on(zone)
         let today = LocalDate(now, in: zone)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone

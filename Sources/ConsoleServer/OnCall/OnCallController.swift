@@ -18,6 +18,7 @@ struct OnCallController {
             try await page(request: request, context: context)
         }
         router.post(SiteURL.Route.onCallRotation.pattern, use: saveRotation)
+        router.post(SiteURL.Route.onCallClock.pattern, use: saveTeamClock)
         router.post(SiteURL.Route.onCallOverrides.pattern, use: addOverride)
         router.post(SiteURL.Route.onCallOverrideRemove.pattern, use: removeOverride)
         router.post(SiteURL.Route.onCallCalendarFeed.pattern, use: regenerateFeed)
@@ -34,6 +35,8 @@ struct OnCallController {
         var override: OverrideForm?
         var overrideProblem: String?
         var newFeedURL: String?
+        var teamClockZone: String?
+        var teamClockProblem: String?
     }
 
     private func page(request: Request, context: ConsoleRequestContext, draft: Draft = Draft()) async throws -> Response {
@@ -43,7 +46,7 @@ struct OnCallController {
         let staff = try await store.staffMembers()
         var status = PageStatus()
         let summary = try await MirrorPageData.summary(store, status: &status)
-        let clock = schedule.map { OnCallTimeText(zone: $0.rotation.timeZone) }
+        let clock = schedule.map { TeamClock.current.on($0.rotation.timeZone) }
         let (current, next) = schedule?.nowAndNext(at: now) ?? (nil, nil)
         func turn(_ turn: OnCallSchedule.Turn?, until: Bool) -> OnCallPage.Turn {
             guard let turn, let clock else { return OnCallPage.Turn(who: "", isViewer: false, when: "", relative: "") }
@@ -76,7 +79,8 @@ struct OnCallController {
             hasHandoffs: !handoffs.isEmpty, hasRotation: schedule != nil,
             rotationSummary: rotation.map { rotation in
                 let length = rotation.shiftDays == 1 ? "One-day shifts" : "\(rotation.shiftDays)-day shifts"
-                return "\(length), handing off at \(rotation.handoff) \(OnCallTimeText(zone: rotation.timeZone).clockName) (\(rotation.timeZone.identifier)), "
+                let clock = TeamClock.current.on(rotation.timeZone)
+                return "\(length), handing off at \(clock.time(rotation.handoff)) \(clock.clockName) (\(rotation.timeZone.identifier)), "
                     + "from \(rotation.startDate): \(rotation.members.map(\.username).joined(separator: " → "))."
             } ?? "",
             clockName: clock?.clockName ?? "", hasNow: current != nil, now: turn(current, until: true), hasNext: next != nil,
@@ -102,8 +106,9 @@ struct OnCallController {
             rotationStartDate: rotationForm?.startDate ?? rotation?.startDate.description ?? LocalDate(now, in: .gmt).description,
             rotationProblem: draft.rotationProblem ?? "", hasRotationProblem: draft.rotationProblem != nil,
             hasFeed: feedCreated != nil, feedCreated: TeamTime(feedCreated),
+            teamClock: TeamClockPanel(choice: try await store.teamClock(), typedZone: draft.teamClockZone, problem: draft.teamClockProblem, now: now),
             newFeedURL: draft.newFeedURL ?? "", hasNewFeedURL: draft.newFeedURL != nil)
-        let problem = draft.rotationProblem != nil || draft.overrideProblem != nil
+        let problem = draft.rotationProblem != nil || draft.overrideProblem != nil || draft.teamClockProblem != nil
         return try renderer.render(page, with: "oncall", status: problem ? .badRequest : .ok).response(from: request, context: context)
     }
 
@@ -147,6 +152,40 @@ struct OnCallController {
         return .redirect(to: SiteURL.onCall.path, type: .normal)
     }
 
+    /// Saves the team's clock: 24- or 12-hour, and its zone while no rotation has one (the
+    /// rotation's zone is changed with the rotation). Every page reads it from the next request.
+    @Sendable func saveTeamClock(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        var request = request
+        guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let form = try await request.decodeForm(as: TeamClockForm.self, context: context)
+        let before = try await store.teamClockSetting()
+        let choice = try await store.teamClock()
+        guard let hours = form.hours, hours == "24" || hours == "12" else {
+            return try await page(
+                request: request, context: context,
+                draft: Draft(teamClockZone: form.timeZone, teamClockProblem: "Choose 24-hour or 12-hour. Nothing was changed."))
+        }
+        var setting = TeamClockSetting(chosenZone: before.chosenZone, twelveHour: hours == "12")
+        if !choice.zoneIsRotations, let typed = form.timeZone {
+            do {
+                setting.chosenZone = try RotationForm.zone(typed)
+            } catch {
+                return try await page(
+                    request: request, context: context, draft: Draft(teamClockZone: typed, teamClockProblem: error.description + " Nothing was changed."))
+            }
+        }
+        let zoneAfter = choice.zoneIsRotations ? choice.zone : (setting.chosenZone ?? .current)
+        let entry = audit.staffEntry(
+            "teamClock.update", targetKind: "oncall", targetId: "1", targetName: "team clock",
+            statusBefore: "\(before.hoursText), \(choice.zone.identifier)", statusAfter: "\(setting.hoursText), \(zoneAfter.identifier)",
+            context: context, userAgent: request.userAgent)
+        try await store.saveTeamClockSetting(setting, audit: entry, now: Date())
+        let clock = OnCallTimeText(zone: zoneAfter, twelveHour: setting.twelveHour)
+        try await sessions.flash(
+            "Team clock saved: \(setting.hoursText), \(clock.clockName). Times now read like \(clock.stamp(Date())).", sessionID: session.id)
+        return .redirect(to: SiteURL.onCall.path + "#team-clock", type: .normal)
+    }
+
     @Sendable func addOverride(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
@@ -166,7 +205,7 @@ struct OnCallController {
         guard note.count <= OverrideForm.noteLimit else {
             return try await problem("The note is \(note.count) characters; keep it to \(OverrideForm.noteLimit).")
         }
-        let clock = OnCallTimeText(zone: rotation.timeZone)
+        let clock = TeamClock.current.on(rotation.timeZone)
         let span = "\(clock.dayAndTime(startsAt)) – \(clock.dayAndTime(endsAt))"
         let entry = audit.staffEntry(
             "override.add", targetKind: "oncall", targetId: "", targetName: "\(member.username) covers \(span)", statusAfter: note,
@@ -185,7 +224,7 @@ struct OnCallController {
         guard let text = SiteURL.Route.onCallOverrideRemove.value(in: context.parameters), let id = Int64(text) else { throw ConsoleError.notFound }
         let flash: String
         if let cover = try await store.override(id: id) {
-            let clock = await OnCallTimeText(zone: try store.rotation()?.timeZone ?? .gmt)
+            let clock = await TeamClock.current.on(try store.rotation()?.timeZone ?? .gmt)
             let span = "\(clock.dayAndTime(cover.startsAt)) – \(clock.dayAndTime(cover.endsAt))"
             let entry = audit.staffEntry(
                 "override.remove", targetKind: "oncall", targetId: String(id), targetName: "\(cover.staff.username) covers \(span)",

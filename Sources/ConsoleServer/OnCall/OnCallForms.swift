@@ -24,6 +24,16 @@ struct RotationForm: Decodable, Sendable {
         case addUsername = "add_username"
     }
 
+    /// An IANA zone as typed. Abbreviations such as "CET" are refused (several zones share one);
+    /// UTC and GMT are one zone.
+    static func zone(_ text: String?) throws(RotationError) -> TimeZone {
+        let zoneText = (text ?? "").trimmingCharacters(in: .whitespaces)
+        guard zoneText.contains("/") || zoneText == "UTC" || zoneText == "GMT", let zone = TimeZone(identifier: zoneText) else {
+            throw .unknownTimeZone(String(zoneText.prefix(60)))
+        }
+        return zone
+    }
+
     /// The usernames the form lists, in turn order.
     var names: [String] {
         if let member { return member.values.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
@@ -92,11 +102,7 @@ struct RotationForm: Decodable, Sendable {
         guard let days = Int(daysText) else { throw .badShiftDays(String(daysText.prefix(20))) }
         let handoffText = (handoff ?? "").trimmingCharacters(in: .whitespaces)
         guard let time = LocalTime(handoffText) else { throw .badHandoffTime(String(handoffText.prefix(20))) }
-        let zoneText = (timeZone ?? "").trimmingCharacters(in: .whitespaces)
-        // Abbreviations such as "CET" are refused (several zones share one); UTC and GMT are one zone.
-        guard zoneText.contains("/") || zoneText == "UTC" || zoneText == "GMT", let zone = TimeZone(identifier: zoneText) else {
-            throw .unknownTimeZone(String(zoneText.prefix(60)))
-        }
+        let zone = try Self.zone(timeZone)
         let dateText = (startDate ?? "").trimmingCharacters(in: .whitespaces)
         guard let start = LocalDate(dateText) else { throw .badStartDate(String(dateText.prefix(20))) }
         return try Rotation(members: chosen, shiftDays: days, handoff: time, timeZone: zone, startDate: start)

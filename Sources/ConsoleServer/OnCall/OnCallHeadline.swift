@@ -21,7 +21,7 @@ struct OnCallHeadline: Sendable, Equatable, MustacheParent {
             return
         }
         needsRotation = false
-        let clock = OnCallTimeText(zone: schedule.rotation.timeZone)
+        let clock = TeamClock.current.on(schedule.rotation.timeZone)
         let (current, next) = schedule.nowAndNext(at: now)
         let nextText =
             next.map { turn in

@@ -93,6 +93,7 @@ struct OnCallPage: MustacheParent {
     let hasRotationProblem: Bool
     let hasFeed: Bool
     let feedCreated: TeamTime
+    let teamClock: TeamClockPanel
     let newFeedURL: String
     let hasNewFeedURL: Bool
     let rotationURL = SiteURL.onCallRotation.path
@@ -136,6 +137,7 @@ struct OnCallPage: MustacheParent {
         case "hasRotationProblem": hasRotationProblem
         case "hasFeed": hasFeed
         case "feedCreated": feedCreated
+        case "teamClock": teamClock
         case "newFeedURL": newFeedURL
         case "hasNewFeedURL": hasNewFeedURL
         case "feedRevokeURL": feedRevokeURL

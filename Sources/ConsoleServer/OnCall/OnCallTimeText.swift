@@ -5,13 +5,16 @@ import ModerationStore
 /// hand-off is "09:00 in Rome" whatever the viewer's browser says.
 public struct OnCallTimeText: Sendable {
     public let zone: TimeZone
+    /// "6:51 PM" rather than "18:51", when the team chose it.
+    public let twelveHour: Bool
     private let calendar: Calendar
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    public init(zone: TimeZone) {
+    public init(zone: TimeZone, twelveHour: Bool = false) {
         self.zone = zone
+        self.twelveHour = twelveHour
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         self.calendar = calendar
@@ -28,10 +31,24 @@ public struct OnCallTimeText: Sendable {
         return "\(Self.weekdays[((parts.weekday ?? 1) - 1) % 7]) \(parts.day ?? 1) \(Self.months[((parts.month ?? 1) - 1) % 12])"
     }
 
-    /// "09:00".
+    /// The same hours on another zone's clock (a hand-off's digest keeps the zone it was made in).
+    public func on(_ zone: TimeZone) -> OnCallTimeText {
+        OnCallTimeText(zone: zone, twelveHour: twelveHour)
+    }
+
+    /// "09:00", or "9:00 AM" on a 12-hour clock.
     public func time(_ date: Date) -> String {
         let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0).description
+        return time(LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0))
+    }
+
+    /// A wall-clock time ("09:00", "9:00 AM") as the team reads the clock.
+    public func time(_ local: LocalTime) -> String {
+        guard twelveHour else { return local.description }
+        let minutes = local.minutesAfterMidnight
+        let hour = minutes / 60
+        let minute = minutes % 60
+        return "\(hour % 12 == 0 ? 12 : hour % 12):\(minute < 10 ? "0" : "")\(minute) \(hour < 12 ? "AM" : "PM")"
     }
 
     /// "2026-11-24 21:30 CET": the date, the time and the zone in effect then (its
@@ -39,7 +56,8 @@ public struct OnCallTimeText: Sendable {
     public func stamp(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-        return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) \(zoneLabel(date))"
+        let clock = time(LocalTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0))
+        return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(clock) \(zoneLabel(date))"
     }
 
     /// "CET", "CEST", "UTC"; "UTC+5:30" when the zone's abbreviation is only an offset.

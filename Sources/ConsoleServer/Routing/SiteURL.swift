@@ -57,6 +57,8 @@ enum SiteURL: Hashable, Sendable {
     case onCallAlerts
     case onCallHandoffs
     case onCallRotation
+    /// The team's clock: its zone before any rotation, and 24- or 12-hour.
+    case onCallClock
     case onCallOverrides
     case onCallOverrideRemove(Int64)
     case onCallCalendarFeed
@@ -128,6 +130,7 @@ enum SiteURL: Hashable, Sendable {
         case onCallAlerts = "/on-call/alerts"
         case onCallHandoffs = "/on-call/handoffs"
         case onCallRotation = "/on-call/rotation"
+        case onCallClock = "/on-call/clock"
         case onCallOverrides = "/on-call/overrides"
         case onCallOverrideRemove = "/on-call/overrides/:id/remove"
         case onCallCalendarFeed = "/on-call/calendar-feed"
@@ -211,6 +214,7 @@ enum SiteURL: Hashable, Sendable {
         case .onCallAlerts: .onCallAlerts
         case .onCallHandoffs: .onCallHandoffs
         case .onCallRotation: .onCallRotation
+        case .onCallClock: .onCallClock
         case .onCallOverrides: .onCallOverrides
         case .onCallOverrideRemove: .onCallOverrideRemove
         case .onCallCalendarFeed: .onCallCalendarFeed

@@ -20,6 +20,7 @@ public enum AuditActionName {
         "session.signOut": "Signed out",
         "session.end": "Session ended",
         "rotation.update": "On-call rotation changed",
+        "teamClock.update": "Team clock changed",
         "override.add": "On-call override added",
         "override.remove": "On-call override removed",
         "queueTarget.update": "Queue target changed",

@@ -47,9 +47,47 @@ extension ModerationStore {
         try await writer.read { db in try Self.rotation(db) }
     }
 
-    /// The team's zone: the rotation's, or the server's until staff set a rotation.
+    /// The team's zone: the rotation's, else the one staff chose, else the server's.
     public func teamTimeZone() async throws -> TimeZone {
-        try await rotation()?.timeZone ?? .current
+        try await teamClock().zone
+    }
+
+    /// The team's clock as pages use it: the rotation's zone (else the one staff chose, else the
+    /// server's) and the hours staff chose.
+    public func teamClock() async throws -> TeamClockChoice {
+        try await writer.read { db in
+            let setting = try Self.teamClockSetting(db)
+            if let rotationZone = try String.fetchOne(db, sql: "SELECT timeZone FROM rotation WHERE id = 1").flatMap(TimeZone.init(identifier:)) {
+                return TeamClockChoice(zone: rotationZone, twelveHour: setting.twelveHour, zoneIsRotations: true)
+            }
+            return TeamClockChoice(zone: setting.chosenZone ?? .current, twelveHour: setting.twelveHour, zoneIsRotations: false)
+        }
+    }
+
+    /// What staff chose, or `TeamClockSetting.standard` before they did.
+    public func teamClockSetting() async throws -> TeamClockSetting {
+        try await writer.read { db in try Self.teamClockSetting(db) }
+    }
+
+    static func teamClockSetting(_ db: Database) throws -> TeamClockSetting {
+        guard let row = try Row.fetchOne(db, sql: "SELECT timeZone, twelveHour FROM teamClock WHERE id = 1") else { return .standard }
+        let zone: String? = row["timeZone"]
+        return TeamClockSetting(chosenZone: zone.flatMap(TimeZone.init(identifier:)), twelveHour: row["twelveHour"])
+    }
+
+    /// Stores the team's clock with its audit entry, in one transaction.
+    public func saveTeamClockSetting(_ setting: TeamClockSetting, audit: AuditEntry, now: Date) async throws {
+        try await writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO teamClock (id, timeZone, twelveHour, updatedAt, updatedBy) VALUES (1, ?, ?, ?, ?)
+                    ON CONFLICT(id) DO UPDATE SET timeZone = excluded.timeZone, twelveHour = excluded.twelveHour,
+                        updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
+                    """,
+                arguments: [setting.chosenZone?.identifier, setting.twelveHour, now, audit.actorUsername])
+            var entry = audit
+            try self.append(&entry, db)
+        }
     }
 
     static func rotation(_ db: Database) throws -> Rotation? {

@@ -174,6 +174,22 @@ enum OnCallMigrations {
     }
 
     /// Registered after every other migration: hand-offs keyed by their instant, not a shift number.
+    static func registerTeamClock(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v42-team-clock") { db in
+            // One row: the hours staff chose, and a zone for the team before any rotation has one.
+            try db.execute(
+                sql: """
+                    CREATE TABLE teamClock (
+                        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                        timeZone TEXT,                        -- IANA identifier; NULL: the server's until a rotation
+                        twelveHour BOOLEAN NOT NULL DEFAULT 0,
+                        updatedAt DATETIME NOT NULL,
+                        updatedBy TEXT NOT NULL
+                    )
+                    """)
+        }
+    }
+
     static func registerHandoffIdentity(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v31-handoffs-by-instant") { db in
             // A rotation shift's number restarts when the rotation changes, so "shift 0" named an

@@ -62,4 +62,55 @@ struct TeamClockTests {
             #expect(visibleText(pages[2].1.html).contains(" \(zone) ("), "the entry's time names Rome's zone: \(zone)")
         }
     }
+
+    @Test(
+        "before any rotation staff choose the team's zone and 12-hour on the on-call page: pages then read Tokyo time in 12-hour, the change is audited; a zone abbreviation is refused and changes nothing; once a rotation exists its zone wins and the form only offers the hours"
+    )
+    func staffChooseTheClock() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            // setup
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let library = try #require(try await store.pendingLibraries(afterID: 0, limit: 1).first)
+            let onCall = try await browser.get("/on-call")
+            #expect(onCall.contains(#"<input name="timeZone" value="\#(TimeZone.current.identifier)""#), "no rotation: the zone can be typed: \(onCall)")
+
+            // act: an abbreviation, then Tokyo in 12-hour
+            let refused = try await browser.post("/on-call/clock", form: [("csrf", onCall.csrfToken ?? ""), ("hours", "12"), ("timeZone", "CET")])
+            try await browser.post("/on-call/clock", form: [("csrf", onCall.csrfToken ?? ""), ("hours", "12"), ("timeZone", "Asia/Tokyo")])
+            let saved = try await browser.get("/on-call")
+            let libraryPage = try await browser.get("/libraries/\(library.slug)")
+
+            // check: refused in words, nothing changed; then Tokyo time in 12-hour on every page
+            #expect(refused.status == .badRequest && refused.contains("is not a time zone: use an IANA name such as Europe/Rome. Nothing was changed."))
+            #expect(refused.contains(#"value="CET""#), "the typed zone is kept")
+            let tokyo = OnCallTimeText(zone: try #require(TimeZone(identifier: "Asia/Tokyo")), twelveHour: true)
+            #expect(saved.contains("Team clock saved: 12-hour, Tokyo time."), "\(saved)")
+            #expect(libraryPage.contains(tokyo.stamp(library.createdAt)), "\(tokyo.stamp(library.createdAt)) in \(libraryPage)")
+            #expect(tokyo.stamp(library.createdAt).wholeMatch(of: /\d{4}-\d\d-\d\d \d{1,2}:\d\d [AP]M \S+/) != nil, "\(tokyo.stamp(library.createdAt))")
+            let entry = try #require(try await store.auditEntries().last { $0.action == "teamClock.update" })
+            #expect(entry.statusAfter == "12-hour, Asia/Tokyo" && entry.actorUsername == "staff", "\(entry)")
+            let audit = try await browser.get("/audit")
+            #expect(audit.contains("Team clock changed"))
+
+            // act: a rotation in Rome is set up; a zone posted to the clock form is not taken
+            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+            try await browser.post(
+                "/on-call/rotation",
+                form: [
+                    ("csrf", onCall.csrfToken ?? ""), ("member", "staff"), ("shiftDays", "7"), ("handoff", "09:00"), ("timeZone", "Europe/Rome"),
+                    ("startDate", LocalDate(Date(), in: rome).description), ("edit", "save"),
+                ])
+            let withRotation = try await browser.get("/on-call")
+            try await browser.post("/on-call/clock", form: [("csrf", withRotation.csrfToken ?? ""), ("hours", "24"), ("timeZone", "Asia/Tokyo")])
+            let romePage = try await browser.get("/libraries/\(library.slug)")
+
+            // check
+            #expect(
+                !withRotation.contains(#"<input name="timeZone" value="Asia/Tokyo""#)
+                    && withRotation.contains("the rotation’s: change it with the rotation below"))
+            #expect(withRotation.contains("handing off at 9:00 AM Rome time"), "the rotation's hand-off on the 12-hour clock")
+            #expect(romePage.contains(OnCallTimeText(zone: rome).stamp(library.createdAt)), "Rome time, 24-hour: \(romePage)")
+        }
+    }
 }

@@ -9,20 +9,20 @@ import Testing
 /// The form tour, part 3: every On call form — a hand-off dismissed, an alert acknowledged, the
 /// note for the next person and a follow-up typed with line breaks, a queue target, an override
 /// refused with its typed note kept and then added and removed, the calendar feed made and
-/// stopped, and the rotation reordered and saved — sent by Chromium.
+/// stopped, the team clock set to 12-hour, and the rotation reordered and saved — sent by Chromium.
 @Suite("Form tour: on call", .timeLimit(.minutes(3)))
 struct FormTourOnCallTests {
     /// The routes this part sends a form to; `FormTourCoverageTests` adds up every part's.
     static let routes: Set<SiteURL.Route> = [
         .onCallHandoffDismiss, .onCallAlertAcknowledge, .onCallHandoffNote, .onCallHandoffFollowUp, .onCallTarget, .onCallOverrides,
-        .onCallOverrideRemove, .onCallCalendarFeed, .onCallCalendarFeedRevoke, .onCallRotation,
+        .onCallOverrideRemove, .onCallCalendarFeed, .onCallCalendarFeedRevoke, .onCallClock, .onCallRotation,
     ]
 
     /// Right-to-left text with markup, quotes and an emoji, on one line (Enter in a one-line field sends the form).
     static let oneLine = "שלום <b>bob</b> & \"covers\" 'x' 📚"
 
     @Test(
-        "a hand-off dismissed and an alert acknowledged on the dashboard; a note and a follow-up as typed; a target; an override refused with its note kept, then added and removed; the feed made and stopped; the rotation reordered and saved"
+        "a hand-off dismissed and an alert acknowledged on the dashboard; a note and a follow-up as typed; a target; an override refused with its note kept, then added and removed; the feed made and stopped; the team clock set to 12-hour; the rotation reordered and saved"
     )
     func onCallTour() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
@@ -76,6 +76,13 @@ struct FormTourOnCallTests {
             let made = try await tour.send("form[action='/on-call/calendar-feed'] button", to: .onCallCalendarFeed, showing: "Your new feed address")
             #expect(made.contains("class=\"feed-url\""))
             try await tour.send("form[action='/on-call/calendar-feed/revoke'] button", to: .onCallCalendarFeedRevoke, showing: "Create my feed address")
+
+            // the team clock: 12-hour chosen; the rotation keeps the zone, so the form offers only the hours
+            #expect(try await browser.execute("return document.querySelector('.team-clock-form input[name=timeZone]') === null") as? Bool == true)
+            try await browser.click(".team-clock-form select[name=hours] option[value='12']")
+            let clocked = try await tour.send(".team-clock-form button[type=submit]", to: .onCallClock, showing: "Team clock saved")
+            #expect(FormTour.flash(of: clocked).hasPrefix("Team clock saved: 12-hour, UTC. Times now read like "), "\(FormTour.flash(of: clocked))")
+            #expect(try await browser.execute("return document.querySelector('.team-clock-form select[name=hours]').value") as? String == "12")
 
             // the rotation: staff moved up, then saved
             let moved = try await tour.send(".rotation-picker button[aria-label^='Move staff up']", to: .onCallRotation, showing: "Not saved yet")

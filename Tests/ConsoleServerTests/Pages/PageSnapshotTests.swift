@@ -513,7 +513,10 @@ enum PageModels {
                     rotationPicker: RotationPicker(names: [hostile, "maria"], known: ["staff", "maria", "jonas"], typed: hostile, notice: hostile),
                     rotationShiftDays: "7", rotationHandoff: "09:00",
                     rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
-                    hasFeed: true, feedCreated: TeamTime(Self.now.addingTimeInterval(-86_400)), newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"",
+                    hasFeed: true, feedCreated: TeamTime(Self.now.addingTimeInterval(-86_400)),
+                    teamClock: TeamClockPanel(
+                        choice: TeamClockChoice(zone: Self.rome.zone, twelveHour: true, zoneIsRotations: false), typedZone: hostile, problem: hostile,
+                        now: Self.now), newFeedURL: "http://127.0.0.1:8080/calendar/secret.ics?\"x\"",
                     hasNewFeedURL: true)
             ),
             (

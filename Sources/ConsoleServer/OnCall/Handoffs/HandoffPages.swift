@@ -201,7 +201,7 @@ struct HandoffPage: MustacheParent {
 
     /// "Hand-off from alice to maria, Sat 28 Nov 10:00": who and when, its identity.
     static func title(of handoff: ShiftHandoff) -> String {
-        let clock = OnCallTimeText(zone: TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
+        let clock = TeamClock.current.on(TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
         return "Hand-off from \(handoff.outgoing.username) to \(handoff.incoming.username), \(clock.dayAndTime(handoff.endsAt))"
     }
 

@@ -75,7 +75,7 @@ struct HandoffPanel: MustacheParent {
         }
         var noteLink: NoteLink?
         if let schedule = try await store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID {
-            let clock = OnCallTimeText(zone: schedule.rotation.timeZone)
+            let clock = TeamClock.current.on(schedule.rotation.timeZone)
             let next = schedule.nextHandoff(after: now)
             noteLink = NoteLink(
                 incoming: next?.incoming.member.username ?? "", handoffAt: next.map { "at " + clock.dayAndTime($0.at) } ?? "", hasNext: next != nil,

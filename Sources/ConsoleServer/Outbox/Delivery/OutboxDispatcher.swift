@@ -50,8 +50,8 @@ public final class OutboxDispatcher: Service, Sendable {
     private let clock: ServiceClock
     private let stopping = Atomic<Bool>(false)
     private let passes = PassMetrics(service: "outbox")
-    /// The team's zone, for the times a message's reason names.
-    private let zones: TeamZoneCache
+    /// The team's clock, for the times a message's reason names.
+    private let clocks: TeamClockCache
     /// A number in 0..<1 for the jitter of each backoff (fixed in tests).
     private let jitter: @Sendable () -> Double
 
@@ -62,7 +62,7 @@ public final class OutboxDispatcher: Service, Sendable {
     ) {
         self.clock = clock
         self.doorbell = Doorbell(clock: clock)
-        self.zones = TeamZoneCache(store: store)
+        self.clocks = TeamClockCache(store: store)
         self.store = store
         self.transport = transport
         self.policy = policy
@@ -113,7 +113,7 @@ public final class OutboxDispatcher: Service, Sendable {
     @discardableResult
     public func deliverDueBatch(now: Date? = nil) async throws -> Int {
         // On the team's clock: the times a message's last reason names are read on its page.
-        try await TeamClock.$current.withValue(OnCallTimeText(zone: await zones.zone())) {
+        try await TeamClock.$current.withValue(await clocks.clock()) {
             try await deliverDueBatch(at: now ?? clock.now)
         }
     }
