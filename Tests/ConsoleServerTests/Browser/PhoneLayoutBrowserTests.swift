@@ -9,7 +9,7 @@ import Testing
 @Suite("On a phone, in a real browser", .serialized, .timeLimit(.minutes(6)))
 struct PhoneLayoutBrowserTests {
     @Test(
-        "at 390 px wide no page is wider than the screen, the header and on-call line take at most 15 % of it with the menu folded (counts kept), the audit filters fold behind one control, Approve and Reject… fill the row on screen as large targets, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
+        "at 390 px wide no page is wider than the screen nor has a box that scrolls sideways, no ordinary word breaks across lines, the header and on-call line take at most 15 % of it with the menu folded (counts kept), the audit filters fold behind one control, Approve and Reject… fill the row on screen as large targets, the bulk bar stays in view once a row is ticked, and chart labels stay 9 px or more"
     )
     func noSidewaysScroll() async throws {
         let problems = Recorder<String>()
@@ -25,13 +25,44 @@ struct PhoneLayoutBrowserTests {
                         wide.push(element.tagName.toLowerCase() + (element.className ? "." + String(element.className).split(" ").join(".") : "") + " right " + Math.round(box.right));
                       }
                     });
+                    // A box that scrolls sideways inside the page (a table in an overflow box) hides columns as surely.
+                    var sideways = [];
+                    document.querySelectorAll("main *").forEach(function (element) {
+                      var overflow = getComputedStyle(element).overflowX;
+                      if ((overflow === "auto" || overflow === "scroll") && element.clientWidth > 0 && element.scrollWidth > element.clientWidth + 1) {
+                        sideways.push(element.tagName.toLowerCase() + "." + String(element.className) + " " + element.scrollWidth + " in " + element.clientWidth);
+                      }
+                    });
+                    // Ordinary words (Latin, Cyrillic or Greek letters only, up to 20) drawn across two lines:
+                    // "(coverin g)". Korean and Chinese break between any two syllables by their own rules.
+                    var broken = [];
+                    var walker = document.createTreeWalker(document.querySelector("main") || document.body, NodeFilter.SHOW_TEXT);
+                    for (var node = walker.nextNode(); node; node = walker.nextNode()) {
+                      if (!node.parentElement || !node.parentElement.getClientRects().length || node.parentElement.closest(".visually-hidden, [aria-hidden=true]") || node.data.length > 400) { continue; }
+                      var at = 0;
+                      node.data.split(/(\\s+)/).forEach(function (word) {
+                        var letters = word.replace(/^[(“"']+|[)”"'.,:;!?]+$/g, "");
+                        if (/^[\\p{Script=Latin}\\p{Script=Cyrillic}\\p{Script=Greek}]{2,20}$/u.test(letters)) {
+                          var range = document.createRange();
+                          range.setStart(node, at);
+                          range.setEnd(node, at + word.length);
+                          var lines = {};
+                          Array.prototype.forEach.call(range.getClientRects(), function (rect) { if (rect.width > 0) { lines[Math.round(rect.top)] = true; } });
+                          if (Object.keys(lines).length > 1) { broken.push(word); }
+                        }
+                        at += word.length;
+                      });
+                    }
                     var header = document.querySelector("header.site-top");
-                    return { inner: window.innerWidth, innerHeight: window.innerHeight, header: header ? Math.round(header.getBoundingClientRect().height) : 0, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5), inline: Array.prototype.filter.call(document.scripts, function (s) { return !s.src; }).length };
+                    return { inner: window.innerWidth, innerHeight: window.innerHeight, header: header ? Math.round(header.getBoundingClientRect().height) : 0, scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5), sideways: sideways.slice(0, 5), broken: broken.slice(0, 5), inline: Array.prototype.filter.call(document.scripts, function (s) { return !s.src; }).length };
                     """) as? [String: Any] ?? [:]
             let inner = measured["inner"] as? Int ?? 0
             let scroll = measured["scroll"] as? Int ?? Int.max
             if inner != 390 { problems.record("\(stop): the viewport is \(inner) px, not 390") }
             if scroll > inner { problems.record("\(stop): \(scroll) px wide on a \(inner) px screen; widest: \(measured["wide"] ?? [])") }
+            if let sideways = measured["sideways"] as? [String], !sideways.isEmpty { problems.record("\(stop): boxes that scroll sideways: \(sideways)") }
+            if let broken = measured["broken"] as? [String], !broken.isEmpty { problems.record("\(stop): words broken across lines: \(broken)") }
+            if measured["sideways"] == nil || measured["broken"] == nil { problems.record("\(stop): the measurement did not run: \(measured)") }
             // The header and the on-call line together: at most 15 % of the screen, the menu folded.
             let header = measured["header"] as? Int ?? Int.max
             let screenHeight = measured["innerHeight"] as? Int ?? 0

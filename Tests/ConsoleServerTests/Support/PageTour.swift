@@ -168,7 +168,8 @@ enum PageTour {
         ]
     }
 
-    /// staff and maria take week-long turns in Rome, staff's since yesterday.
+    /// staff and maria take week-long turns in Rome, staff's since yesterday; maria covers a day of
+    /// it in three days (the calendar's "(covering)" line).
     private static func giveRotation(store: ModerationStore, sandboxDatabase: String) async throws {
         let staff = try SeedAccounts.staffAccounts(databasePath: sandboxDatabase).map { StaffMember(id: $0.id, username: $0.username) }
         let members = try ["staff", "maria"].map { name in try #require(staff.first { $0.username == name }) }
@@ -177,11 +178,13 @@ enum PageTour {
         let rotation = try Rotation(
             members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
             startDate: LocalDate(Date(), in: rome).adding(days: -1))
-        try await store.saveRotation(
-            rotation,
-            audit: AuditEntry(
-                recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
-                targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
-                requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil), now: Date())
+        let audit = AuditEntry(
+            recordedAt: Date(), actorId: nil, actorUsername: "test", action: "rotation.update", targetKind: "oncall", targetId: "1",
+            targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil,
+            requestId: "", clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil)
+        try await store.saveRotation(rotation, audit: audit, now: Date())
+        let covered = Date().addingTimeInterval(3 * 86_400)
+        try await store.addOverride(
+            staff: members[1], startsAt: covered, endsAt: covered.addingTimeInterval(86_400), note: "holiday", audit: audit, now: Date())
     }
 }
