@@ -47,6 +47,10 @@ struct AuditSummaryPage: MustacheParent {
     let byOutcome: [CountRow]
     /// Rejections by reason: the presets by their words, anything else as one "other" group.
     let byReason: [CountRow]
+    /// The same three counts drawn as bars above their tables.
+    let staffChart: SummaryChart
+    let actionChart: SummaryChart
+    let reasonChart: SummaryChart
     let queues: [QueueRow]
     let hasQueues: Bool
     let isEmpty: Bool
@@ -76,6 +80,9 @@ struct AuditSummaryPage: MustacheParent {
         byAction = rows(summary.byAction, named: AuditActionName.of)
         byOutcome = rows(summary.byOutcome)
         byReason = rows(summary.byReason)
+        staffChart = SummaryChart(id: "summary-staff", title: "Decisions by staff member", rows: byStaff)
+        actionChart = SummaryChart(id: "summary-kind", title: "Decisions by kind", rows: byAction)
+        reasonChart = SummaryChart(id: "summary-reason", title: "Rejections by reason", rows: byReason)
         self.clockName = clockName
         chainFooter =
             switch chain {
@@ -106,6 +113,9 @@ struct AuditSummaryPage: MustacheParent {
         case "byOutcome": byOutcome
         case "byReason": byReason
         case "hasReasons": !byReason.isEmpty
+        case "staffChart": staffChart
+        case "actionChart": actionChart
+        case "reasonChart": reasonChart
         case "clockName": clockName
         case "chainFooter": chainFooter
         case "queues": queues

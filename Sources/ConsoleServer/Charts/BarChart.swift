@@ -5,20 +5,22 @@ import Foundation
 enum BarChart {
     static let width = ChartFrame.wide.width
 
+    /// `labelsAbove` puts each label on its own line over its bar, the whole width: for labels
+    /// longer than a column beside the bars can hold (a rejection's reason).
     static func svg(
         id: String, title: String, description: String, bars: [(label: String, value: Double)], emptyMessage: String = "No data yet",
-        frame: ChartFrame = .wide
+        frame: ChartFrame = .wide, labelsAbove: Bool = false
     ) -> String {
         let width = frame.width
         let id = id + frame.idSuffix
-        let rowHeight = 28.0
+        let rowHeight = labelsAbove ? 44.0 : 28.0
         let height = bars.isEmpty ? 120 : 30 + rowHeight * Double(bars.count) + 24
         var svg = SVGWriter(width: width, height: height)
         guard !bars.isEmpty, bars.contains(where: { $0.value > 0 }) else {
             svg.message(emptyMessage)
             return svg.document(id: id, title: title, description: description)
         }
-        let labelWidth = min(frame.isNarrow ? 120 : 200, max(80, Double(bars.map(\.label.count).max() ?? 0) * 7.2 + 12))
+        let labelWidth = labelsAbove ? 12 : min(frame.isNarrow ? 120 : 200, max(80, Double(bars.map(\.label.count).max() ?? 0) * 7.2 + 12))
         let plot = PlotArea(left: labelWidth, top: 12, right: width - (frame.isNarrow ? 40 : 56), bottom: height - 30)
         let scale = NiceScale(maximum: bars.map(\.value).max() ?? 0, integers: true)
         for tick in scale.ticks {
@@ -30,11 +32,17 @@ enum BarChart {
             let y = plot.top + Double(index) * rowHeight
             // A tiny value next to a huge one still shows as a sliver, never as nothing.
             let length = bar.value > 0 ? max(2, scale.position(bar.value, from: 0, to: plot.width)) : 0
-            svg.text(truncated(bar.label, to: Int(labelWidth / 7.2)), x: plot.left - 8, y: y + rowHeight / 2 + 4, anchor: .end, size: 12)
+            // The bar takes the row's lower 18 px when its label sits above it, else the row less 5 px each side.
+            let barTop = labelsAbove ? y + rowHeight - 22 : y + 5
+            let barHeight = labelsAbove ? 18 : rowHeight - 10
+            if labelsAbove {
+                svg.text(truncated(bar.label, to: Int((width - 24) / 7.2)), x: plot.left, y: y + 14, size: 12)
+            } else {
+                svg.text(truncated(bar.label, to: Int(labelWidth / 7.2)), x: plot.left - 8, y: y + rowHeight / 2 + 4, anchor: .end, size: 12)
+            }
             svg.rect(
-                x: plot.left, y: y + 5, width: length, height: rowHeight - 10, fill: ChartPalette.color(0), title: "\(bar.label): \(NiceScale.label(bar.value))"
-            )
-            svg.text(NiceScale.label(bar.value), x: plot.left + length + 6, y: y + rowHeight / 2 + 4, size: 12, weight: "600")
+                x: plot.left, y: barTop, width: length, height: barHeight, fill: ChartPalette.color(0), title: "\(bar.label): \(NiceScale.label(bar.value))")
+            svg.text(NiceScale.label(bar.value), x: plot.left + length + 6, y: barTop + barHeight / 2 + 4, size: 12, weight: "600")
         }
         return svg.document(id: id, title: title, description: description)
     }

@@ -19,7 +19,7 @@ struct AuditSummaryPrintTests {
     }
 
     @Test(
-        "printed to PDF on A4: the period and the team's zone in the title, decisions by kind and by reason, the median wait and the chain's head, verified; no navigation or buttons"
+        "printed to PDF on A4: the period and the team's zone in the title, decisions by kind and by reason as charts (one size each) and tables, the median wait and the chain's head, verified; no navigation or buttons"
     )
     func printsAsADocument() async throws {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
@@ -60,6 +60,11 @@ struct AuditSummaryPrintTests {
             ] {
                 #expect(flat.contains(expected), "“\(expected)” on paper: \(flat)")
             }
+            // The charts print once each, above their tables: a bar's label and its table row both read "Library approved".
+            #expect(flat.components(separatedBy: "Library approved").count - 1 == 2, "the kind's chart and its table: \(flat)")
+            #expect(flat.components(separatedBy: "Other reasons (own words)").count - 1 == 2, "the reason's chart and its table: \(flat)")
+            let drawn = try await browser.execute("return document.querySelectorAll('.summary-chart svg').length") as? Int
+            #expect(drawn == 3, "one drawing per chart: \(drawn ?? -1)")
             // The 64-digit head may wrap on paper; its digits are all there, in order.
             #expect(flat.replacingOccurrences(of: " ", with: "").contains(head), "the chain's head \(head) on paper")
             for absent in ["Sign out", "Dashboard", "Download as CSV", "Skip to content", "Print", "My devices"] {
