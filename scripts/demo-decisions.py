@@ -9,6 +9,7 @@ Usage: swift run console demo --write-limit 1000 --read-limit 5000 &
 """
 import re
 import sys
+import time
 
 from consolekit import ConsoleBrowser, forms, hidden
 
@@ -22,13 +23,23 @@ get, post = BROWSER.get, BROWSER.post
 
 def main():
     BROWSER.sign_in("staff", "staff-demo-password")
-    slugs = re.findall(r'<a href="/libraries/([^"#?]+)[^"]*" class="[^"]*" dir="auto">', get("/libraries?status=pending&page_size=50"))
+    # A demo just started has its mirror filling: wait for the first pending libraries.
+    for _ in range(60):
+        slugs = re.findall(r'<a href="/libraries/([^"#?]+)[^"]*" class="[^"]*" dir="auto">', get("/libraries?status=pending&page_size=50"))
+        if slugs:
+            break
+        time.sleep(1)
     decided = 0
     for index, slug in enumerate(slugs[:LIBRARIES]):
         detail = get("/libraries/" + slug)
         library_forms = forms(detail, "/libraries/[^\"]+/decide")
+        # A possible duplicate offers no one-click Approve: it is left for a person to compare.
+        if not any('value="approve"' in f for _, f in library_forms):
+            continue
         if index % 4 == 3:
-            fields = next(hidden(f) for _, f in library_forms if 'value="reject"' in f)
+            fields = next((hidden(f) for _, f in library_forms if 'value="reject"' in f), None)
+            if fields is None:
+                continue
             confirm = post(f"/libraries/{slug}/decide", {**fields, "reason": REASONS[index % 2]})
             for action, form in forms(confirm, "/libraries/[^\"]+/decide"):
                 post(action, hidden(form))
@@ -39,8 +50,17 @@ def main():
     for index, (action, form) in enumerate(forms(get("/reports?status=open"), "/reports/[0-9]+/decide")[:REPORTS]):
         post(action, {**hidden(form), "decision": "dismiss" if index % 3 == 2 else "resolve"})
         decided += 1
-    for index, (action, form) in enumerate(forms(get("/photos?status=pending"), "/photos/[0-9]+/decide")[:PHOTOS]):
-        post(action, {**hidden(form), "decision": "reject" if index % 3 == 2 else "approve"})
+    # Each photo has a form per decision (its key names the decision): send the one wanted.
+    by_photo = {}
+    for action, form in forms(get("/photos?status=pending"), "/photos/[0-9]+/decide"):
+        by_photo.setdefault(action, []).append(form)
+    for index, (action, photo_forms) in enumerate(list(by_photo.items())[:PHOTOS]):
+        wanted = "reject" if index % 3 == 2 else "approve"
+        form = next((f for f in photo_forms if f'name="decision" value="{wanted}"' in f), None)
+        if form is None:
+            continue
+        reason = {"reason": "The photo does not show a book-sharing box."} if wanted == "reject" else {}
+        post(action, {**hidden(form), "decision": wanted, **reason})
         decided += 1
     print(f"sent {decided} decisions")
 
