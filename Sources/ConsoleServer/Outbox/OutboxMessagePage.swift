@@ -23,7 +23,7 @@ struct OutboxMessagePage: MustacheParent {
             transport = attempt.transport
             httpStatus = attempt.httpStatus.map(String.init) ?? "—"
             outcome = attempt.outcome.rawValue
-            reason = attempt.reason.isEmpty ? "—" : attempt.reason
+            reason = attempt.reason.isEmpty ? "—" : DeliveryReasonText.shown(attempt.reason)
         }
 
         func child(named key: String) -> Any? {

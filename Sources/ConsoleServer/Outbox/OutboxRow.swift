@@ -45,7 +45,7 @@ struct OutboxRow: MustacheParent {
         hasNextAttempt = message.status == .pending
         nextAttempt = hasNextAttempt ? Self.until(message.nextAttemptAt, now: now) : ""
         nextAttemptUTC = hasNextAttempt ? TimeText.utc(message.nextAttemptAt) : ""
-        lastReason = message.lastReason
+        lastReason = DeliveryReasonText.shown(message.lastReason)
         hasLastReason = !message.lastReason.isEmpty
         age = TimeText.age(of: message.createdAt, now: now)
         createdAt = TimeText.iso(message.createdAt)

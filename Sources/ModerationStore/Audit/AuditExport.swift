@@ -25,6 +25,10 @@ public enum AuditExportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether `console audit verify --export` can check the file: the spreadsheet CSV names its
+    /// columns for people and adds times on the team's clock, so only the other two can.
+    public var canBeVerified: Bool { self != .spreadsheetCSV }
+
     /// Whether the file is CSV (with or without its byte-order mark).
     public var isCSV: Bool { self != .ndjson }
 

@@ -59,7 +59,8 @@ struct TeamClockTests {
                 }
             }
             let zone = clock.zoneLabel(Date())
-            #expect(visibleText(pages[2].1.html).contains(" \(zone) ("), "the entry's time names Rome's zone: \(zone)")
+            #expect(visibleText(pages[2].1.html).contains(" \(zone) "), "the entry's time names Rome's zone: \(zone)")
+            #expect(pages[2].1.contains(#"title="exactly "#), "the instant the hash covers, to the millisecond, on hover")
         }
     }
 

@@ -35,22 +35,27 @@ struct OutboxPagesTests {
         Issue.record("\(id) never became \(state); it is \(await String(describing: try store.outboxMessage(id: id)?.status))")
     }
 
-    @Test("a failed message shows why, and Retry now (confirmed, audited) sends it again")
+    @Test("a failed message shows why in words (Apple's code left to operators), and Retry now (confirmed, audited) sends it again")
     func retryNow() async throws {
         let transport = ScriptedTransport()
-        transport.script([DeliveryResult(outcome: .failed, httpStatus: 413, reason: "APNs refused it: PayloadTooLarge.")])
+        // What the APNs transport stores for a 413, code first.
+        let refusal = APNsAnswer(status: 413, reason: "PayloadTooLarge").result(for: "")
+        transport.script([DeliveryResult(outcome: .failed, httpStatus: 413, reason: refusal.reason)])
         try await withConsole(transport) { browser, directory in
             // setup: a message that fails
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let message = try await filler.add(1, firstRecipient: 50)[0]
+            // The device first: a message the dispatcher finds before it would have no device to go to.
             try await filler.addDevices(for: [50])
+            let message = try await filler.add(1, firstRecipient: 50)[0]
             try await waitFor(message.id, .failed, in: directory)
             try await browser.signIn()
             // the list and the page say why
             let list = try await browser.get("/outbox?status=failed")
-            #expect(list.contains("APNs refused it: PayloadTooLarge."))
+            #expect(list.contains("Apple answered: the notification is over 4096 bytes; it cannot be sent as it is."), "\(list)")
             #expect(list.contains("A scripted transport"))
             let page = try await browser.get("/outbox/\(message.id)")
+            #expect(page.contains("Apple answered: the notification is over 4096 bytes"), "\(page)")
+            for page in [list, page] { #expect(!page.contains("PayloadTooLarge") && !page.contains("APNs answered")) }
             #expect(page.contains(#"<span class="status status-failed">Failed</span>"#))
             #expect(page.contains(#"<td data-label="HTTP">413</td>"#))
             // act 1: Retry now asks first
