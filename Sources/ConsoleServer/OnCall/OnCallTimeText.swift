@@ -60,6 +60,14 @@ public struct OnCallTimeText: Sendable {
         return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(clock) \(zoneLabel(date))"
     }
 
+    /// "2026-11-26 09:00 – 2026-11-27 09:00 CET": the zone named once when both ends share it.
+    public func span(from start: Date, to end: Date) -> String {
+        let first = stamp(start)
+        let label = zoneLabel(start)
+        guard label == zoneLabel(end), first.hasSuffix(" " + label) else { return "\(first) – \(stamp(end))" }
+        return "\(first.dropLast(label.count + 1)) – \(stamp(end))"
+    }
+
     /// "CET", "CEST", "UTC"; "UTC+5:30" when the zone's abbreviation is only an offset.
     public func zoneLabel(_ date: Date) -> String {
         let seconds = zone.secondsFromGMT(for: date)

@@ -89,8 +89,9 @@ struct OutboxPagesTests {
         transport.script([DeliveryResult(outcome: .failed, httpStatus: 400, reason: "APNs refused it: BadTopic.")])
         try await withConsole(transport) { browser, directory in
             let filler = OutboxFiller(path: directory.path("console.sqlite"))
-            let message = try await filler.add(1, firstRecipient: 51)[0]
+            // The device first: a message the dispatcher finds before it would have no device to go to.
             try await filler.addDevices(for: [51])
+            let message = try await filler.add(1, firstRecipient: 51)[0]
             try await waitFor(message.id, .failed, in: directory)
             try await browser.signIn()
             let page = try await browser.get("/outbox/\(message.id)")

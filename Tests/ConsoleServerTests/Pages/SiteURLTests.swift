@@ -67,6 +67,7 @@ struct SiteURLTests {
         (.onCallAlerts, "/on-call/alerts", "/on-call/alerts"),
         (.onCallHandoffs, "/on-call/handoffs", "/on-call/handoffs"),
         (.onCallRotation, "/on-call/rotation", "/on-call/rotation"),
+        (.onCallClock, "/on-call/clock", "/on-call/clock"),
         (.onCallOverrides, "/on-call/overrides", "/on-call/overrides"),
         (.onCallOverrideRemove(3), "/on-call/overrides/3/remove", "/on-call/overrides/:id/remove"),
         (.onCallCalendarFeed, "/on-call/calendar-feed", "/on-call/calendar-feed"),

@@ -120,7 +120,7 @@ extension HandoffsPage.Row {
         let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
         title = HandoffPage.title(of: handoff)
         href = SiteURL.onCallHandoff(handoff.id).path
-        period = "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))"
+        period = TeamClock.current.on(zone).span(from: handoff.startsAt, to: handoff.endsAt)
         decisions = handoff.digest.decisionCount
         dismissed = handoff.state == .dismissed
     }
@@ -172,7 +172,7 @@ struct HandoffPage: MustacheParent {
         layout: LayoutModel, handoff: ShiftHandoff, followUps: [HandoffNote], viewerID: Int, followUpText: String = "", problem: String? = nil
     ) {
         let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
-        func time(_ date: Date) -> String { ZonedTimeText.text(date, in: zone) }
+        func time(_ date: Date) -> String { TeamClock.current.on(zone).stamp(date) }
         self.layout = layout
         subnav = OnCallSubnav.links(current: .handoffs)
         title = Self.title(of: handoff)

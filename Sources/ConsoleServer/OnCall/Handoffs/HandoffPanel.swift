@@ -68,7 +68,7 @@ struct HandoffPanel: MustacheParent {
             let followUps = try await store.handoffFollowUps(handoffID: handoff.id).count
             received = Received(
                 from: handoff.outgoing.username,
-                period: "\(ZonedTimeText.text(handoff.startsAt, in: zone)) – \(ZonedTimeText.text(handoff.endsAt, in: zone))",
+                period: TeamClock.current.on(zone).span(from: handoff.startsAt, to: handoff.endsAt),
                 digestSummary: HandoffDigestView.summary(handoff.digest), noteText: handoff.digest.note?.text ?? "",
                 hasNote: handoff.digest.note != nil, followUpCount: followUps, hasFollowUps: followUps > 0,
                 href: SiteURL.onCallHandoff(handoff.id).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.id).path)
