@@ -31,9 +31,10 @@ struct AuditField: MustacheParent {
                 entry.action == AuditEntry.signInAction && entry.outcome != .succeeded ? "Login typed" : "Staff member",
                 entry.actorUsername.isEmpty ? (entry.actorId.map { "a Book Corners user (id \($0))" } ?? "") : entry.actorUsername),
             text("Action", AuditActionName.of(entry.action)),
+            // The on-call settings are one row each: their "#1" says nothing.
             text(
                 "Target",
-                [entry.targetKind, entry.targetId.isEmpty ? "" : "#\(entry.targetId)", entry.targetName]
+                [AuditActionName.kind(entry.targetKind), entry.targetId.isEmpty || entry.targetKind == "oncall" ? "" : "#\(entry.targetId)", entry.targetName]
                     .filter { !$0.isEmpty }.joined(separator: " ")),
             text("Short name (slug)", entry.targetSlug, code: true),
             text("Status before", entry.statusBefore),

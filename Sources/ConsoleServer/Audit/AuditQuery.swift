@@ -11,27 +11,32 @@ struct AuditQuery {
     /// Why a date was ignored, in words for the page.
     let problems: [String]
 
-    init(_ query: ListQuery) {
+    /// Days are the team's: "2026-11-27" runs from midnight to midnight on its clock (`zone`),
+    /// as the times the page shows do.
+    init(_ query: ListQuery, zone: TimeZone = TeamClock.current.zone) {
         var problems: [String] = []
-        func day(_ name: String, label: String) -> (String?, Date?) {
+        func day(_ name: String, label: String) -> (String?, LocalDate?) {
             guard let text = query.text(name, maxLength: 10) else { return (nil, nil) }
-            guard let date = ISOTime.parseDay(text) else {
+            guard ISOTime.parseDay(text) != nil, let date = LocalDate(text) else {
                 problems.append("\(label) “\(text)” is not a date like 2026-11-01, so it was ignored.")
                 return (nil, nil)
             }
             return (text, date)
         }
-        let (fromText, from) = day("from", label: "From")
-        let (toText, to) = day("to", label: "To")
+        let midnight = LocalTime(hour: 0, minute: 0)
+        let (fromText, fromDay) = day("from", label: "From")
+        let (toText, toDay) = day("to", label: "To")
+        let from = fromDay?.instant(at: midnight, in: zone)
+        // The last day is included: up to the next day's midnight (23 or 25 hours on a day the clocks change).
+        let to = toDay?.adding(days: 1).instant(at: midnight, in: zone)
         let outcomeText = query.text("outcome", maxLength: 30)
         let outcome = outcomeText.flatMap(AuditOutcome.init(rawValue:))
         if let outcomeText, outcome == nil { problems.append("“\(outcomeText)” is not an outcome, so it was ignored.") }
         var filter = AuditFilter(
             actorUsername: query.text("staff", maxLength: 150), action: query.text("action", maxLength: 60),
-            outcome: outcome, targetText: query.text("q", maxLength: 200), from: from,
-            // The last day is included.
-            to: to?.addingTimeInterval(86_400))
-        if let from, let to, from > to {
+            outcome: outcome, targetText: query.text("q", maxLength: 200), from: from, to: to)
+        filter.zone = zone
+        if let fromDay, let toDay, toDay < fromDay {
             problems.append("From comes after To, so the dates were ignored.")
             filter.from = nil
             filter.to = nil

@@ -46,6 +46,9 @@ struct LiveEventsController {
         let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
         let schedule = context.sendSchedule
         let (stallLimit, lifetime) = (stallLimit, lifetime)
+        // Read now: the body is written after the request's clock is gone, and the rows it sends
+        // ("next try 9:40 AM CET") must read as the page around them does.
+        let clock = TeamClock.current
         let body = ResponseBody { writer in
             var sent = start.after
             // A page that reconnects quickly tries again within 2 s.
@@ -61,9 +64,11 @@ struct LiveEventsController {
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     try await watch.run {
-                        try await Self.follow(
-                            stream, from: &sent, to: &writer, watch: watch, store: store, sessions: sessions, feed: feed, viewer: viewer,
-                            sessionID: sessionID, schedule: schedule, until: Date().addingTimeInterval(lifetime))
+                        try await TeamClock.$current.withValue(clock) {
+                            try await Self.follow(
+                                stream, from: &sent, to: &writer, watch: watch, store: store, sessions: sessions, feed: feed, viewer: viewer,
+                                sessionID: sessionID, schedule: schedule, until: Date().addingTimeInterval(lifetime))
+                        }
                     }
                 }
                 ending = .finished

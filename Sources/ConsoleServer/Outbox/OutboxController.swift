@@ -95,9 +95,12 @@ struct OutboxController {
             return try renderer.render(page, with: "outbox-confirm").response(from: request, context: context)
         }
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
+        let recipient =
+            try await store.knownUsernames(userIDs: [message.recipientUserId])[message.recipientUserId]
+            ?? "a Book Corners user (id \(message.recipientUserId))"
         let entry = audit.staffEntry(
             move.auditAction(from: message.status), targetKind: "outbox", targetId: message.id,
-            targetName: "\(message.eventType.rawValue) to user #\(message.recipientUserId)", statusBefore: message.status.rawValue,
+            targetName: "\(message.eventType.label) to \(recipient)", statusBefore: message.status.rawValue,
             statusAfter: move.target.rawValue, context: context, userAgent: request.userAgent)
         let flash: String
         do {

@@ -22,7 +22,13 @@ struct OutboxMessagePage: MustacheParent {
             device = attempt.deviceToken.isEmpty ? "all (\(attempt.transport))" : DeviceText.short(attempt.deviceToken)
             transport = attempt.transport
             httpStatus = attempt.httpStatus.map(String.init) ?? "—"
-            outcome = attempt.outcome.rawValue
+            outcome =
+                switch attempt.outcome {
+                case .delivered: "delivered"
+                case .retry: "to be tried again"
+                case .failed: "refused"
+                case .deviceDisabled: "device no longer takes pushes"
+                }
             reason = attempt.reason.isEmpty ? "—" : DeliveryReasonText.shown(attempt.reason)
         }
 

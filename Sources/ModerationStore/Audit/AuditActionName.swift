@@ -52,6 +52,21 @@ public enum AuditActionName {
         return ([first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()).joined(separator: " ")
     }
 
+    /// What an entry's target kind is called: `outbox` is "Push", `queueAlert` "Queue alert".
+    static let kinds: [String: String] = [
+        "library": "Library", "report": "Report", "photo": "Photo", "outbox": "Push", "oncall": "On call", "auditLog": "Audit log",
+        "concernSettings": "Reasons to look", "device": "Device", "handoff": "Hand-off", "handoffNote": "Hand-off note", "queue": "Queue",
+        "queueAlert": "Queue alert", "session": "Session",
+    ]
+
+    /// `kind` (an entry's `targetKind`) in words; an unknown one in words made from its parts.
+    public static func kind(_ kind: String) -> String {
+        if let name = kinds[kind] { return name }
+        let words = camelWords(kind)
+        guard let first = words.first else { return "" }
+        return ([first.prefix(1).uppercased() + first.dropFirst()] + words.dropFirst()).joined(separator: " ")
+    }
+
     /// A change seen at Book Corners, `library.approved` → "Library approved outside the console".
     private static func observed(_ change: String) -> String {
         let parts = change.split(separator: ".").map(String.init)

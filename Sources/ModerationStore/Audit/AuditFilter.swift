@@ -13,6 +13,8 @@ public struct AuditFilter: Sendable, Equatable {
     public var from: Date?
     /// Exclusive.
     public var to: Date?
+    /// Whose days `description` names: the team's on the audit page, UTC on the command line.
+    public var zone: TimeZone = .gmt
 
     public init(
         actorUsername: String? = nil, action: String? = nil, outcome: AuditOutcome? = nil, targetText: String? = nil, from: Date? = nil,
@@ -72,7 +74,8 @@ public struct AuditFilter: Sendable, Equatable {
     /// "2026-11-01 – 2026-11-22, staff alice": what an export covered, in words, for its
     /// own audit entry and the summary's heading.
     public var description: String {
-        let day = ISOTime.day
+        let zone = zone
+        func day(_ date: Date) -> String { LocalDate(date, in: zone).description }
         // `to` is exclusive; people name the last day they asked for.
         let lastDay = to.map { day($0.addingTimeInterval(-0.001)) }
         var parts: [String] =

@@ -74,7 +74,9 @@ struct AuditRowWriter {
             if let spreadsheet {
                 if index == AuditSpreadsheet.localTimeBefore {
                     if let date = Date.fromDatabaseValue(DatabaseValue(sqliteStatement: statement, index: column)) {
-                        bytes.append(contentsOf: spreadsheet.localTime(date).utf8)
+                        bytes.append(contentsOf: spreadsheet.localTimeAndOffset(date).utf8)
+                    } else {
+                        bytes.append(44)
                     }
                     bytes.append(44)
                 } else if index == AuditSpreadsheet.wordsBefore {

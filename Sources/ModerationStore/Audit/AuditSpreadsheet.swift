@@ -31,17 +31,27 @@ public struct AuditSpreadsheet: Sendable {
     static let localTimeBefore = 1
     static let wordsBefore = 4
 
-    /// The header row's names: `readableColumns` with "Recorded at (Europe/Rome)" and "What happened" added.
+    /// The header row's names: `readableColumns` with "Recorded at (Europe/Rome)", its "UTC offset"
+    /// (the hour the clocks go back happens twice) and "What happened" added.
     public var header: [String] {
         var names = Self.readableColumns
         names.insert("What happened", at: Self.wordsBefore)
-        names.insert("Recorded at (\(zoneName))", at: Self.localTimeBefore)
+        names.insert(contentsOf: ["Recorded at (\(zoneName))", "UTC offset"], at: Self.localTimeBefore)
         return names
     }
 
     /// "Europe/Rome"; "UTC" for the zones that are UTC by another name.
     var zoneName: String {
         ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
+    }
+
+    /// "2026-11-27 06:51:42,+01:00": the instant on the team's clock, as spreadsheets read a
+    /// date-time, and the offset from UTC then: two CSV fields.
+    func localTimeAndOffset(_ date: Date) -> String {
+        let offset = zone.secondsFromGMT(for: date)
+        let minutes = abs(offset) / 60
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return localTime(date) + "," + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
     }
 
     /// "2026-11-27 06:51:42": the instant on the team's clock, as spreadsheets read a date-time.

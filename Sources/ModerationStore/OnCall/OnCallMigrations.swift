@@ -173,7 +173,7 @@ enum OnCallMigrations {
         }
     }
 
-    /// Registered after every other migration: hand-offs keyed by their instant, not a shift number.
+    /// The team's clock as staff choose it (v42): registered last.
     static func registerTeamClock(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v42-team-clock") { db in
             // One row: the hours staff chose, and a zone for the team before any rotation has one.
@@ -190,6 +190,7 @@ enum OnCallMigrations {
         }
     }
 
+    /// Registered after every other migration of its time: hand-offs keyed by their instant, not a shift number.
     static func registerHandoffIdentity(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v31-handoffs-by-instant") { db in
             // A rotation shift's number restarts when the rotation changes, so "shift 0" named an

@@ -110,16 +110,17 @@ struct AuditHandOnTests {
             let records = try AuditCSV.records(in: text)
             let header = try #require(records.first)
             #expect(
-                Array(header.prefix(7)) == [
-                    "Entry", "Recorded at (Europe/Rome)", "Recorded at (UTC, exact)", "By (id)", "By", "What happened", "Action (code)",
+                Array(header.prefix(8)) == [
+                    "Entry", "Recorded at (Europe/Rome)", "UTC offset", "Recorded at (UTC, exact)", "By (id)", "By", "What happened", "Action (code)",
                 ],
                 "\(header)")
-            #expect(header.last == "Hash" && header.count == AuditExporter.columns.count + 2)
-            let rows = records.dropFirst().filter { $0[4] == "maria" }
-            #expect(rows.map { $0[10] } == ["Книжный уголок", "مكتبة الحي", "本の交換箱"], "names intact")
+            #expect(header.last == "Hash" && header.count == AuditExporter.columns.count + 3)
+            #expect(records.allSatisfy { $0.count == header.count }, "every row has the header's columns")
+            let rows = records.dropFirst().filter { $0[5] == "maria" }
+            #expect(rows.map { $0[11] } == ["Книжный уголок", "مكتبة الحي", "本の交換箱"], "names intact")
             let first = try #require(rows.first)
-            #expect(first[1] == "2026-07-14 21:05:00" && first[2] == "2026-07-14T19:05:00.250Z", "\(first)")
-            #expect(first[5] == "Library approved" && first[6] == "library.approve")
+            #expect(first[1] == "2026-07-14 21:05:00" && first[2] == "+02:00" && first[3] == "2026-07-14T19:05:00.250Z", "\(first)")
+            #expect(first[6] == "Library approved" && first[7] == "library.approve")
             #expect(rows.allSatisfy { $0[1].wholeMatch(of: /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/) != nil }, "a date-time a spreadsheet reads")
             // check: verifying the spreadsheet CSV says what to verify instead; the plain CSV keeps the machine names and re-verifies
             #expect(throws: AuditCSVError.spreadsheetVariant) { try AuditExportFile.entries(in: "\u{FEFF}" + text) }
@@ -128,6 +129,30 @@ struct AuditHandOnTests {
             let entries = try AuditExportFile.entries(in: plain.html)
             #expect(entries.map(\.targetName) == ["Книжный уголок", "مكتبة الحي", "本の交換箱"])
             #expect(entries.allSatisfy { $0.computedHash() == $0.hash })
+        }
+    }
+
+    @Test("the log's From and To are the team's days: on Rome time an entry at 00:30 on the 15th (22:30 UTC on the 14th) is the 15th's")
+    func daysOnTheTeamsClock() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup: Rome time; one entry half an hour into 15 July in Rome
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
+            try await store.saveRotation(
+                try Rotation(
+                    members: try await store.staffMembers(), shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
+                    startDate: LocalDate(Date(), in: rome)),
+                audit: entry("", slug: "", at: Date(), actor: "staff"), now: Date())
+            try await store.appendAudit(entry("Past midnight", slug: "past-midnight", at: try #require(ISOTime.parse("2026-07-14T22:30:00Z"))))
+
+            // act
+            let fifteenth = try await browser.get("/audit?from=2026-07-15&to=2026-07-15")
+            let fourteenth = try await browser.get("/audit?from=2026-07-14&to=2026-07-14")
+
+            // check
+            #expect(fifteenth.contains("<bdi>Past midnight</bdi>"), "\(fifteenth)")
+            #expect(!fourteenth.contains("<bdi>Past midnight</bdi>"), "\(fourteenth)")
         }
     }
 

@@ -8,15 +8,13 @@ struct AlertEpisodeRow: MustacheParent {
     struct Notice: MustacheParent {
         let kind: String
         let who: String
-        let when: String
-        let whenISO: String
+        let when: TeamTime
 
         func child(named key: String) -> Any? {
             switch key {
             case "kind": kind
             case "who": who
             case "when": when
-            case "whenISO": whenISO
             default: nil
             }
         }
@@ -58,7 +56,7 @@ struct AlertEpisodeRow: MustacheParent {
         self.notices = notices.map { notice in
             Notice(
                 kind: notice.staffId == nil ? "Nobody on call to tell" : notice.kind.label, who: notice.staffUsername ?? "",
-                when: TeamClock.stamp(notice.sentAt), whenISO: TimeText.iso(notice.sentAt))
+                when: TeamTime(notice.sentAt))
         }
         nobodyTold = alert.notifiedStaffId == nil
         holder = notices.last { $0.staffId == alert.notifiedStaffId && $0.staffId != nil }?.staffUsername ?? ""

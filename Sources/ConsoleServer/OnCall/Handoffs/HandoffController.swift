@@ -119,7 +119,7 @@ struct HandoffController {
         let promised = form.handoffAt.flatMap(TimeInterval.init).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
         let since = promised?.addingTimeInterval(-1) ?? now.addingTimeInterval(-HandoffService.backfillLimit)
         if let handoff = try await store.latestHandoff(outgoingID: session.staffId, since: since) {
-            let clock = TeamClock.current.on(TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
+            let clock = TeamClock.current
             return try await show(
                 request: request, context: context, handoff: handoff,
                 problem: "Your hand-off to \(handoff.incoming.username) happened at \(clock.dayAndTime(handoff.endsAt)), before this note was "

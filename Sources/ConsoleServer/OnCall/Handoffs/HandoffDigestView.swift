@@ -119,8 +119,7 @@ struct HandoffDigestView: MustacheParent {
     let hasNote: Bool
 
     init(_ digest: HandoffDigest) {
-        let zone = TimeZone(identifier: digest.timeZone) ?? .gmt
-        func time(_ date: Date) -> String { TeamClock.current.on(zone).stamp(date) }
+        func time(_ date: Date) -> String { TeamClock.current.stamp(date) }
         summary = Self.summary(digest)
         decisionCount = digest.decisionCount
         byKind = digest.decisionsByKind.map { Count(label: HandoffDigest.label(forAction: $0.key, count: $0.count), count: $0.count) }

@@ -117,10 +117,9 @@ struct HandoffsPage: MustacheParent {
 
 extension HandoffsPage.Row {
     init(_ handoff: ShiftHandoff) {
-        let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
         title = HandoffPage.title(of: handoff)
         href = SiteURL.onCallHandoff(handoff.id).path
-        period = TeamClock.current.on(zone).span(from: handoff.startsAt, to: handoff.endsAt)
+        period = TeamClock.current.span(from: handoff.startsAt, to: handoff.endsAt)
         decisions = handoff.digest.decisionCount
         dismissed = handoff.state == .dismissed
     }
@@ -171,8 +170,7 @@ struct HandoffPage: MustacheParent {
     init(
         layout: LayoutModel, handoff: ShiftHandoff, followUps: [HandoffNote], viewerID: Int, followUpText: String = "", problem: String? = nil
     ) {
-        let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
-        func time(_ date: Date) -> String { TeamClock.current.on(zone).stamp(date) }
+        func time(_ date: Date) -> String { TeamClock.current.stamp(date) }
         self.layout = layout
         subnav = OnCallSubnav.links(current: .handoffs)
         title = Self.title(of: handoff)
@@ -201,7 +199,7 @@ struct HandoffPage: MustacheParent {
 
     /// "Hand-off from alice to maria, Sat 28 Nov 10:00": who and when, its identity.
     static func title(of handoff: ShiftHandoff) -> String {
-        let clock = TeamClock.current.on(TimeZone(identifier: handoff.digest.timeZone) ?? .gmt)
+        let clock = TeamClock.current
         return "Hand-off from \(handoff.outgoing.username) to \(handoff.incoming.username), \(clock.dayAndTime(handoff.endsAt))"
     }
 

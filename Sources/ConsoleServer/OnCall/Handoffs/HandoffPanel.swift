@@ -64,11 +64,10 @@ struct HandoffPanel: MustacheParent {
     static func load(from store: ModerationStore, staffID: Int, now: Date) async throws -> HandoffPanel {
         var received: Received?
         if let handoff = try await store.shownHandoff(incomingID: staffID) {
-            let zone = TimeZone(identifier: handoff.digest.timeZone) ?? .gmt
             let followUps = try await store.handoffFollowUps(handoffID: handoff.id).count
             received = Received(
                 from: handoff.outgoing.username,
-                period: TeamClock.current.on(zone).span(from: handoff.startsAt, to: handoff.endsAt),
+                period: TeamClock.current.span(from: handoff.startsAt, to: handoff.endsAt),
                 digestSummary: HandoffDigestView.summary(handoff.digest), noteText: handoff.digest.note?.text ?? "",
                 hasNote: handoff.digest.note != nil, followUpCount: followUps, hasFollowUps: followUps > 0,
                 href: SiteURL.onCallHandoff(handoff.id).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.id).path)
