@@ -25,11 +25,7 @@ struct AuditHandOnTests {
             // setup: the team works on Rome time; two mirrored libraries get the same (hostile) name in the log, a third its own
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
-            let members = try await store.staffMembers()
-            try await store.saveRotation(
-                try Rotation(members: members, shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome, startDate: LocalDate(Date(), in: rome)),
-                audit: entry("", slug: "", at: Date()), now: Date())
+            try await store.putTeam(on: "Europe/Rome")
             let libraries = try await store.mirroredLibraries(status: .approved, limit: 40, offset: 0)
             let first = try #require(libraries.first)
             let second = try #require(libraries.first { $0.city != first.city })
@@ -63,12 +59,7 @@ struct AuditHandOnTests {
             // setup: the team works on Rome time; decisions on libraries with Cyrillic, Arabic and Japanese names, one in July
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
-            try await store.saveRotation(
-                try Rotation(
-                    members: try await store.staffMembers(), shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
-                    startDate: LocalDate(Date(), in: rome)),
-                audit: entry("", slug: "", at: Date(), actor: "staff"), now: Date())
+            try await store.putTeam(on: "Europe/Rome")
             let july = try #require(ISOTime.parse("2026-07-14T19:05:00.250Z"))
             for (index, name) in ["Книжный уголок", "مكتبة الحي", "本の交換箱", Self.hostile].enumerated() {
                 try await store.appendAudit(
@@ -138,12 +129,7 @@ struct AuditHandOnTests {
             // setup: Rome time; one entry half an hour into 15 July in Rome
             try await browser.signIn()
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
-            try await store.saveRotation(
-                try Rotation(
-                    members: try await store.staffMembers(), shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
-                    startDate: LocalDate(Date(), in: rome)),
-                audit: entry("", slug: "", at: Date(), actor: "staff"), now: Date())
+            try await store.putTeam(on: "Europe/Rome")
             try await store.appendAudit(entry("Past midnight", slug: "past-midnight", at: try #require(ISOTime.parse("2026-07-14T22:30:00Z"))))
 
             // act

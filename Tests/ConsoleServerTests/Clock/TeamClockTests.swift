@@ -28,16 +28,7 @@ struct TeamClockTests {
             #expect(before.contains(server.stamp(library.createdAt)), "the server's clock before any rotation: \(before)")
 
             // act: staff choose Rome time for the rotation
-            let rome = try #require(TimeZone(identifier: "Europe/Rome"))
-            try await store.saveRotation(
-                try Rotation(
-                    members: try await store.staffMembers(), shiftDays: 7, handoff: LocalTime(hour: 9, minute: 0), timeZone: rome,
-                    startDate: LocalDate(Date(), in: rome)),
-                audit: AuditEntry(
-                    recordedAt: Date(), actorId: 7, actorUsername: "maria", action: "rotation.update", targetKind: "oncall", targetId: "1", targetSlug: "",
-                    targetName: "rotation", statusBefore: "", statusAfter: "", reason: "", outcome: .succeeded, backendStatus: nil, requestId: "r",
-                    clientAddress: "", userAgent: "", itemCreatedAt: nil, actionId: nil),
-                now: Date())
+            let rome = try await store.putTeam(on: "Europe/Rome")
             let entryID = try #require(try await store.auditEntries().last?.id)
             let pages = [
                 ("library", try await browser.get("/libraries/\(library.slug)"), library.createdAt),
