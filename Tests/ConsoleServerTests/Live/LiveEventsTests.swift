@@ -65,6 +65,41 @@ struct LiveEventsTests {
         }
     }
 
+    @Test(
+        "a decision waiting for Book Corners' next window reaches an open stream with its send time on the team's clock (12-hour, Tokyo), as the page around it reads"
+    )
+    func queuedTimeOnTheTeamsClock() async throws {
+        let limits = RateLimitPolicy(windowSeconds: 300, reads: 10_000, writes: 1, logins: 100, refreshes: 100)
+        try await ConsoleFixture.withConsole(rateLimits: limits) { browser, _, directory in
+            // setup: the team reads Tokyo time on a 12-hour clock; the window's one write goes to the first approval
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let tokyo = try await store.putTeam(on: "Asia/Tokyo")
+            let onCall = try await browser.get("/on-call")
+            try await browser.post("/on-call/clock", form: [("csrf", onCall.csrfToken ?? ""), ("hours", "12")])
+            let slugs = try await store.oldestMirroredLibraries(status: .pending, count: 2).map(\.slug)
+            try #require(slugs.count == 2)
+            let stream = try await EventStreamReader.open(port: try port(browser), cookies: browser.cookies)
+            defer { Task { await stream.close() } }
+
+            // act
+            for slug in slugs {
+                let page = try await browser.get("/libraries/\(slug)")
+                let key = try #require(page.field("key", after: "/libraries/\(slug)/decide"))
+                try await browser.post(
+                    "/libraries/\(slug)/decide", form: [("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "approve")])
+            }
+
+            // check: "sends at 9:40 PM" and Tokyo's zone, not the server's 24-hour clock
+            let waiting = try #require(
+                try await stream.first(within: .seconds(5)) { item($0, "library", slugs[1]) && $0.data.contains("sends at") },
+                "the waiting decision arrived: \(stream.received)")
+            let label = OnCallTimeText(zone: tokyo).zoneLabel(Date())
+            #expect(waiting.event.data.firstMatch(of: /\d{1,2}:\d\d [AP]M/) != nil, "12-hour: \(waiting.event.data)")
+            #expect(waiting.event.data.contains(" \(label)\""), "Tokyo's zone (\(label)): \(waiting.event.data)")
+        }
+    }
+
     @Test("the waiting counts the navigation shows come first on a stream, then again when a decision moves them")
     func countsFollowDecisions() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
