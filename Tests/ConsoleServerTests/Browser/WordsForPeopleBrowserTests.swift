@@ -22,25 +22,25 @@ struct WordsForPeopleBrowserTests {
     ]
 
     @Test(
-        "no page at 1280 px shows an action's or a field's machine name, a user or shift by number, or APNs' codes; every date-time on it reads like 2026-11-27 06:51 with a zone"
+        "no page at 1280 or 390 px shows an action's or a field's machine name, a user or shift by number, or APNs' codes; every date-time on it reads like 2026-11-27 06:51 with a zone"
     )
     func noCodesOnAnyPage() async throws {
         let problems = Recorder<String>()
-        try await PageTour.walk(sizes: [.laptop]) { stop, _, browser in
+        try await PageTour.walk(sizes: PageTour.Size.allCases) { stop, size, browser in
             // act
             let text = try await browser.execute("return document.body.innerText") as? String ?? ""
             // check
-            if text.isEmpty { problems.record("\(stop): no text read") }
+            if text.isEmpty { problems.record("\(stop) (\(size.rawValue)): no text read") }
             for (name, pattern) in Self.codePatterns {
                 let regex = try Regex(pattern)
                 let found = text.matches(of: regex).map { String(text[$0.range]) }
-                if !found.isEmpty { problems.record("\(stop): \(name): \(Set(found).sorted().prefix(5))") }
+                if !found.isEmpty { problems.record("\(stop) (\(size.rawValue)): \(name): \(Set(found).sorted().prefix(5))") }
             }
             // A date with a time is written one way: "2026-11-27 06:51 CET" (the zone named), never ISO's "T" or a month name with a year.
             let iso = text.matches(of: /\d{4}-\d\d-\d\dT\d\d:\d\d/).map { String(text[$0.range]) }
-            if !iso.isEmpty { problems.record("\(stop): ISO times shown: \(iso.prefix(3))") }
+            if !iso.isEmpty { problems.record("\(stop) (\(size.rawValue)): ISO times shown: \(iso.prefix(3))") }
             let american = text.matches(of: /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}, \d{4}/).map { String(text[$0.range]) }
-            if !american.isEmpty { problems.record("\(stop): dates in another format: \(american.prefix(3))") }
+            if !american.isEmpty { problems.record("\(stop) (\(size.rawValue)): dates in another format: \(american.prefix(3))") }
         }
         let found = problems.values
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
