@@ -29,11 +29,11 @@ struct OnCallHeadline: Sendable, Equatable, MustacheParent {
             } ?? ""
         guard let current else {
             isViewerOnCall = false
-            text = "Nobody is on call yet\(next.map { ": the rotation starts \(clock.dayAndTime($0.startsAt)) (\(clock.clockName))" } ?? "")."
+            text = "Nobody is on call yet\(next.map { ": the rotation starts \(clock.dayAndTime($0.startsAt))" } ?? "")."
             return
         }
         isViewerOnCall = current.member.id == viewerID
-        let until = "until \(clock.dayAndTime(current.endsAt)) (\(clock.clockName))"
+        let until = "until \(clock.dayAndTime(current.endsAt))"
         text =
             isViewerOnCall
             ? "You are on call \(until)\(nextText)."

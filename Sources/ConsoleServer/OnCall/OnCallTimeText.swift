@@ -20,9 +20,11 @@ public struct OnCallTimeText: Sendable {
         self.calendar = calendar
     }
 
-    /// "Tue 24 Nov 09:00".
+    /// "Tue 2026-11-24 09:00 CET": the one format (`stamp`) with the weekday in front, for
+    /// shifts and covers, which people place by the day of the week.
     public func dayAndTime(_ date: Date) -> String {
-        "\(day(date)) \(time(date))"
+        let weekday = calendar.component(.weekday, from: date)
+        return "\(Self.weekdays[(weekday - 1 + 7) % 7]) \(stamp(date))"
     }
 
     /// "Tue 24 Nov".
