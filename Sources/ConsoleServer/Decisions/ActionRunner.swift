@@ -94,14 +94,18 @@ final class ActionRunner: Service, Sendable {
 
     /// One pass over everything due now, on the team's clock: the times its messages name
     /// ("next try 2026-11-27 09:40 CET") are read on pages beside the team's other times.
+    /// The clock is read only when something is due: an idle runner reads nothing more.
     func workThroughDueActions(now: Date? = nil) async throws {
+        let now = now ?? clock.now
+        let due = try await store.dueActions(now: now)
+        guard !due.isEmpty else { return }
         try await TeamClock.$current.withValue(await clocks.clock()) {
-            try await workThroughDueActions(at: now ?? clock.now)
+            try await workThrough(due, now: now)
         }
     }
 
-    private func workThroughDueActions(at now: Date) async throws {
-        for candidate in try await store.dueActions(now: now) {
+    private func workThrough(_ due: [ModerationAction], now: Date) async throws {
+        for candidate in due {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id,
                 let (action, tookOver) = try await store.claimNotingTakeover(id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: now)

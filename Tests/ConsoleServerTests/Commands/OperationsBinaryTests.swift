@@ -132,8 +132,15 @@ struct OperationsBinaryTests {
                 // sign-in was once tried twice, and a second arrival was then not maria's.)
                 let loginsBefore = await proxy.arrived(.post, "/api/v1/auth/login")
                 async let signingIn = RawForms.signIn(base: base, login: "maria", password: SeedAccounts.demoStaffPassword, attempts: 1)
-                while await proxy.arrived(.post, "/api/v1/auth/login") <= loginsBefore, Date() < deadline {
+                // A wait of its own: the PATCH's wait above once used up most of a shared deadline under the suite's load.
+                let signInDeadline = Date().addingTimeInterval(60)
+                while await proxy.arrived(.post, "/api/v1/auth/login") <= loginsBefore, Date() < signInDeadline {
                     try await Task.sleep(for: .milliseconds(50))
+                }
+                if await proxy.arrived(.post, "/api/v1/auth/login") <= loginsBefore {
+                    // Say why, should it happen again: the console's log up to now.
+                    let log = (try? String(contentsOfFile: directory.path("console.log"), encoding: .utf8)) ?? ""
+                    print("console log, last lines:\n" + log.split(separator: "\n").suffix(40).joined(separator: "\n"))
                 }
                 try #require(await proxy.arrived(.post, "/api/v1/auth/login") > loginsBefore, "maria's sign-in reached the backend")
                 let signalled = Date()

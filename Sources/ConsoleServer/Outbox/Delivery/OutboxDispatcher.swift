@@ -112,16 +112,18 @@ public final class OutboxDispatcher: Service, Sendable {
     /// in a loop; benchmarks call it directly).
     @discardableResult
     public func deliverDueBatch(now: Date? = nil) async throws -> Int {
-        // On the team's clock: the times a message's last reason names are read on its page.
-        try await TeamClock.$current.withValue(await clocks.clock()) {
-            try await deliverDueBatch(at: now ?? clock.now)
-        }
-    }
-
-    private func deliverDueBatch(at now: Date) async throws -> Int {
+        let now = now ?? clock.now
         let claimed = try await store.claimDueOutboxMessages(
             owner: owner, limit: configuration.batchSize, leaseUntil: now.addingTimeInterval(configuration.leaseSeconds), now: now)
         guard !claimed.isEmpty else { return 0 }
+        // On the team's clock (read only for a batch): the times a message's last reason names are read on its page.
+        return try await TeamClock.$current.withValue(await clocks.clock()) {
+            try await settle(claimed, now: now)
+        }
+    }
+
+    /// Delivers a claimed batch and stores what became of each message.
+    private func settle(_ claimed: [OutboxMessage], now: Date) async throws -> Int {
         // A batch held up by a slow receiver keeps its claims: only a dead dispatcher's expire.
         let heartbeat = renewingLeases(of: claimed.map(\.id))
         defer { heartbeat.cancel() }
