@@ -52,6 +52,46 @@ struct RotationBrowserTests {
     }
 
     @Test(
+        "before any rotation the team clock's zone is typed in the browser: right-to-left text with markup is refused in words and kept to correct, nothing changed; Asia/Tokyo and 12-hour are then saved and every page reads them"
+    )
+    func teamClockByTyping() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            // setup
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/on-call")
+            _ = try await browser.source(containing: "team-clock-form")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+
+            // act 1: a hostile zone, 12-hour chosen, sent with Enter
+            let typo = "‏طوكيو <b>Tokyo</b> \"q\" 📚"
+            _ = try await browser.execute("document.querySelector('.team-clock-form input[name=timeZone]').value = '';")
+            try await browser.type(typo, into: ".team-clock-form input[name=timeZone]")
+            try await browser.click(".team-clock-form select[name=hours] option[value='12']")
+            try await browser.click(".team-clock-form button[type=submit]")
+            let refused = try await browser.source(containing: "is not a time zone")
+
+            // check 1: refused in words, escaped and set apart, the typed text kept, nothing stored
+            #expect(refused.contains("“\u{2068}‏طوكيو &lt;b&gt;Tokyo&lt;/b&gt; \"q\" 📚\u{2069}” is not a time zone"), "\(refused)")
+            #expect(refused.contains("Nothing was changed."))
+            let kept = try await browser.execute("return document.querySelector('.team-clock-form input[name=timeZone]').value;") as? String
+            #expect(kept == typo, "the typed zone is kept to correct")
+            #expect(try await store.teamClockSetting() == .standard)
+
+            // act 2: corrected
+            _ = try await browser.execute("document.querySelector('.team-clock-form input[name=timeZone]').value = '';")
+            try await browser.type("Asia/Tokyo", into: ".team-clock-form input[name=timeZone]")
+            try await browser.click(".team-clock-form select[name=hours] option[value='12']")
+            try await browser.click(".team-clock-form button[type=submit]")
+            let saved = try await browser.source(containing: "Team clock saved")
+
+            // check 2: stored, and the page's own times read Tokyo's 12-hour clock
+            #expect(saved.contains("Team clock saved: 12-hour, Tokyo time."), "\(saved)")
+            #expect(try await store.teamClockSetting() == TeamClockSetting(chosenZone: TimeZone(identifier: "Asia/Tokyo"), twelveHour: true))
+            #expect(saved.firstMatch(of: #/Now it reads \d{4}-\d\d-\d\d \d{1,2}:\d\d [AP]M /#) != nil, "\(saved)")
+        }
+    }
+
+    @Test(
         "after the rotation is changed in the browser, the note typed on Hand-offs is saved, not filed under an old hand-off, and reaches the next person's digest"
     )
     func noteAfterRotationChange() async throws {
