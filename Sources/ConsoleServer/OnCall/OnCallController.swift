@@ -158,20 +158,18 @@ struct OnCallController {
         var request = request
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
         let form = try await request.decodeForm(as: TeamClockForm.self, context: context)
+        func refused(_ problem: String) async throws -> Response {
+            try await page(request: request, context: context, draft: Draft(teamClockZone: form.timeZone, teamClockProblem: problem + " Nothing was changed."))
+        }
         let before = try await store.teamClockSetting()
         let choice = try await store.teamClock()
-        guard let hours = form.hours, hours == "24" || hours == "12" else {
-            return try await page(
-                request: request, context: context,
-                draft: Draft(teamClockZone: form.timeZone, teamClockProblem: "Choose 24-hour or 12-hour. Nothing was changed."))
-        }
+        guard let hours = form.hours, hours == "24" || hours == "12" else { return try await refused("Choose 24-hour or 12-hour.") }
         var setting = TeamClockSetting(chosenZone: before.chosenZone, twelveHour: hours == "12")
         if !choice.zoneIsRotations, let typed = form.timeZone {
             do {
                 setting.chosenZone = try RotationForm.zone(typed)
             } catch {
-                return try await page(
-                    request: request, context: context, draft: Draft(teamClockZone: typed, teamClockProblem: error.description + " Nothing was changed."))
+                return try await refused(error.description)
             }
         }
         let zoneAfter = choice.zoneIsRotations ? choice.zone : (setting.chosenZone ?? .current)
