@@ -2,8 +2,9 @@ import Foundation
 
 /// The team's one clock. Every absolute time a page shows is on it, written one way with the
 /// zone named: "2026-11-27 06:51 CET" (or "2026-11-27 6:51 AM CET" when staff chose 12-hour).
-/// The zone is the on-call rotation's, else the one staff chose, else the server's. `TeamClockMiddleware` sets it for each request; a
-/// page puts the exact UTC instant in the element's title.
+/// The zone is the on-call rotation's, else the one staff chose, else the server's.
+/// `TeamClockMiddleware` sets it for each request; a page puts the exact UTC instant in the
+/// element's title.
 enum TeamClock {
     @TaskLocal static var current = OnCallTimeText(zone: .current)
 
@@ -17,5 +18,4 @@ enum TeamClock {
         let full = current.stamp(date)
         return full.prefix(10) == current.stamp(now).prefix(10) ? String(full.dropFirst(11)) : full
     }
-
 }
