@@ -206,6 +206,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerSettingsAndStoredRows(in: &migrator)
         ConcernMigrations.registerStaleAssessmentTriggers(in: &migrator)
         OnCallMigrations.registerTeamClock(in: &migrator)
+        SearchMigrations.registerStatusInIndex(in: &migrator)
         return migrator
     }
 }

@@ -23,6 +23,14 @@ struct LibrarySearchTests {
             .map(\.id)
     }
 
+    /// The ids of the first page of libraries matching `text` in `status`, and how many match in all.
+    private func page(_ text: String, _ status: LibraryStatus?, country: String? = nil, in store: ModerationStore) async throws -> [Int] {
+        let (rows, total) = try await store.mirroredLibraryPage(
+            MirrorLibraryQuery(status: status, text: text, country: country), order: .oldest, limit: 50, offset: { _ in 0 })
+        #expect(total == rows.count, "the count beside the list agrees with the list (\(text), \(status?.rawValue ?? "all"))")
+        return rows.map(\.id)
+    }
+
     private func withStore(_ body: (ModerationStore) async throws -> Void) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -83,6 +91,73 @@ struct LibrarySearchTests {
                 try db.execute(sql: "INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rank) VALUES ('integrity-check', 1)")
             }
         }
+    }
+
+    @Test(
+        "a search in one status lists and counts that status only; a status seen at the backend, a console decision or a library gone moves it at once"
+    )
+    func statusInTheIndex() async throws {
+        try await withStore { store in
+            var approved = library(2, name: "Paris Corner")
+            approved.status = .approved
+            var french = library(5, name: "Paris Box", city: "Paris")
+            french.country = "FR"
+            try await store.upsertMirror(libraries: [
+                library(1, name: "Paris Shelf"), approved, library(3, name: "Rue de Paris"), library(4, name: "Lyon"), french,
+            ])
+            #expect(try await page("paris", .pending, in: store) == [1, 3, 5])
+            #expect(try await page("paris", .approved, in: store) == [2])
+            #expect(try await page("paris", .rejected, in: store).isEmpty)
+            #expect(try await page("paris", nil, in: store) == [1, 2, 3, 5])
+            #expect(try await page("paris", .pending, country: "FR", in: store) == [5], "another filter: counted in the table")
+
+            // Approved at the backend, seen by the mirror.
+            var seen = library(1, name: "Paris Shelf")
+            seen.status = .approved
+            try await store.upsertMirror(libraries: [seen], at: now.addingTimeInterval(30))
+            #expect(try await page("paris", .pending, in: store) == [3, 5])
+            #expect(try await page("paris", .approved, in: store) == [1, 2])
+
+            // Rejected here, by the update the console makes when its decision was sent.
+            try await store.writer.write { db in
+                try db.execute(sql: "UPDATE mirrorLibrary SET status = 'rejected' WHERE id = 5")
+            }
+            #expect(try await page("paris", .rejected, in: store) == [5])
+            #expect(try await page("paris", .pending, in: store) == [3])
+
+            // Gone at the backend: no status finds it, nor does "all".
+            #expect(try await store.markLibraryGone(id: 3, checkedSince: now.addingTimeInterval(60), at: now.addingTimeInterval(60)))
+            #expect(try await page("paris", .pending, in: store).isEmpty)
+            #expect(try await page("paris", nil, in: store) == [1, 2, 5])
+
+            // A write that changes neither text nor status leaves the index alone, and it agrees with its table.
+            try await store.writer.write { db in
+                try db.execute(sql: "UPDATE mirrorLibrary SET lastConfirmedAt = ? WHERE id = 2", arguments: [now.addingTimeInterval(90)])
+                try db.execute(sql: "INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rank) VALUES ('integrity-check', 1)")
+            }
+            #expect(try await page("paris", .approved, in: store) == [1, 2])
+        }
+    }
+
+    @Test("a database from before the index knew statuses is indexed again by its migration, statuses and gone rows included")
+    func statusMigration() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-v42-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v42-team-clock")
+        try await queue.write { db in
+            var approved = library(1, name: "Große Bücherei")
+            approved.status = .approved
+            try approved.insert(db)
+            try library(2, name: "Kleine Bücherei").insert(db)
+            try library(3, name: "Alte Bücherei").insert(db)
+            try db.execute(sql: "UPDATE mirrorLibrary SET goneAt = '2026-01-01 00:00:00.000' WHERE id = 3")
+        }
+        try queue.close()
+        let store = try ModerationStore(path: path)
+        #expect(try await page("bucherei", .approved, in: store) == [1])
+        #expect(try await page("bucherei", .pending, in: store) == [2])
+        #expect(try await page("bucherei", nil, in: store) == [1, 2])
     }
 
     @Test("a database from before the index is folded and indexed by its migration")

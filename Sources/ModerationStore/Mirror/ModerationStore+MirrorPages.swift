@@ -45,7 +45,7 @@ extension ModerationStore {
     ) async throws -> (rows: [MirrorLibrary], total: Int) {
         try await writer.read { db in
             let request = Self.libraries(matching: query)
-            let total = try request.fetchCount(db)
+            let total = try Self.indexedCount(of: query, db) ?? request.fetchCount(db)
             let ordered = order == .needsALookFirst ? request.order(sql: Self.libraryRankOrdering) : request.order(Self.ordering(order))
             let rows = try ordered.limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
@@ -251,11 +251,13 @@ extension ModerationStore {
         var request = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
         if let status = query.status { request = request.filter(MirrorLibrary.Columns.status == status.rawValue) }
         if let text = query.text.map(SearchFolding.query), !text.isEmpty {
-            // Three characters and more: the trigram index (a quoted phrase is a substring there).
-            // Shorter: a scan of the folded copy, as short a query is rare and matches much anyway.
-            if text.unicodeScalars.count >= 3 {
-                let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                request = request.filter(sql: "id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)", arguments: [phrase])
+            // Three characters and more: the trigram index, which also knows each row's status,
+            // so the rows it gives are few. Shorter: a scan of the folded copy, as short a query
+            // is rare and matches much anyway.
+            if LibrarySearchIndex.canSearch(folded: text) {
+                request = request.filter(
+                    sql: "id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)",
+                    arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
             } else {
                 request = request.filter(MirrorLibrary.Columns.searchText.like(likePattern(text), escape: "\\"))
             }
@@ -271,6 +273,18 @@ extension ModerationStore {
             break
         }
         return request
+    }
+
+    /// How many libraries match `query`, counted in the search index alone, when the query is a
+    /// search of three characters or more in one status or all (the index holds both); `nil` when
+    /// the query needs the table (another filter, a short search, no search).
+    private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
+        guard query.country == nil, query.source == nil, query.concern == nil,
+            let text = query.text.map(SearchFolding.query), LibrarySearchIndex.canSearch(folded: text)
+        else { return nil }
+        return try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?",
+            arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
     }
 
     /// `%text%` with LIKE's own wildcards escaped: a `%` typed in the search box is a percent sign.

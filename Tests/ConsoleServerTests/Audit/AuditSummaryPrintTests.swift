@@ -25,7 +25,7 @@ struct AuditSummaryPrintTests {
         try await ConsoleFixture.withBrowser { browser, console, _, directory in
             // setup: Rome time; approvals, rejections for a preset reason and in someone's own words
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let rome = try await store.putTeam(on: "Europe/Rome")
+            _ = try await store.putTeam(on: "Europe/Rome")
             let day = try #require(ISOTime.parse("2026-11-10T10:00:00Z"))
             for index in 0..<3 { try await store.appendAudit(decision("library.approve", at: day.addingTimeInterval(Double(index) * 60))) }
             try await store.appendAudit(decision("library.reject", reason: "Not a book-sharing library.", at: day.addingTimeInterval(600)))
