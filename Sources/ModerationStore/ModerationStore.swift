@@ -207,6 +207,7 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerStaleAssessmentTriggers(in: &migrator)
         OnCallMigrations.registerTeamClock(in: &migrator)
         SearchMigrations.registerStatusInIndex(in: &migrator)
+        SearchMigrations.registerFoldedTextInListIndexes(in: &migrator)
         return migrator
     }
 }
