@@ -20,7 +20,6 @@ struct LibraryRow: MustacheParent {
     let status: String
     /// `slug|status seen|name`: what a bulk selection posts for this row.
     let selection: String
-    private(set) var canApprove: Bool
     /// The library's page, opened from this list (its filters and order ride along).
     var libraryURL: String
     let decideURL: String
@@ -57,8 +56,7 @@ struct LibraryRow: MustacheParent {
         createdUTC = TimeText.utc(library.createdAt)
         status = library.status.rawValue
         selection = "\(library.slug)|\(library.status.rawValue)|\(library.name.replacingOccurrences(of: "|", with: " "))"
-        // Reversing a decision is confirmed on the library's page, never one click in a list.
-        canApprove = library.status == .pending
+        // Only a waiting library gets Approve in one click: reversing a decision is confirmed on its page.
         isWaiting = library.status == .pending
         // A decided library's reasons were for its decision: the row no longer raises them.
         self.concerns = library.status == .pending ? concerns : []
@@ -69,19 +67,25 @@ struct LibraryRow: MustacheParent {
     /// The row of an item with a decision on its way: the note instead of the decision controls.
     mutating func queuedDecision(_ note: QueuedDecisionNote) {
         queued = note
-        canApprove = false
         claim = .hidden
     }
 
     /// The row of an item the viewer just decided: its outcome instead of the decision controls.
     mutating func decided(_ outcome: RowOutcome) {
         self.outcome = outcome
-        canApprove = false
         claim = .hidden
     }
 
+    /// Neither decided a moment ago nor with a decision on its way: the row offers its controls.
+    private var showsControls: Bool { !outcome.isShown && !queued.isShown }
+
+    // Each name a template asks for costs a lookup and several dynamic casts, on every row of
+    // every queue page: conditions the template would nest are answered here in one name.
     func child(named key: String) -> Any? {
         switch key {
+        case "showsControls": showsControls
+        case "isSelectable": showsControls && isWaiting
+        case "isMarked": mark.isMarked
         case "concerns": concerns
         case "needsALook": firstStrongConcern != nil
         // A likely duplicate opens at the comparison; any other strong reason at the reasons.
@@ -103,7 +107,6 @@ struct LibraryRow: MustacheParent {
         case "createdUTC": createdUTC
         case "status": status
         case "selection": selection
-        case "canApprove": canApprove
         case "libraryURL": libraryURL
         case "decideURL": decideURL
         case "mark": mark
