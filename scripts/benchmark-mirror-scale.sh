@@ -9,6 +9,7 @@
 #
 # Knobs (environment): LIBRARIES (50000), SMALL (400), FACTOR (25: a 12-s window), MAX_WINDOWS (120),
 # PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word), SHORT_Q (a two-letter one: the scan, pa),
+# FULL_Q (a word searched in every status that fills the page at both sizes, like for like: book),
 # REUSE_MIRROR (a console SQLite filled before, with its .key: measured as the LIBRARIES run, no fill),
 # LIBRARIES_ONLY (1: fill only the libraries), KEEP_MIRROR (a folder to keep the filled mirror in), CONSOLE_PORT and SANDBOX_PORT (18180, 18181: give a second run other ports), BIN (a built console: build nothing).
 # Needs Debian's wrk and sqlite3. Release build. A seeded sandbox file is kept under .build/benchmark-mirror.
@@ -193,7 +194,7 @@ speed() {
     sign_in
     local slug
     slug=$(sql "SELECT slug FROM mirrorLibrary WHERE status='pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 1")
-    for path in / /libraries "/libraries?status=all" "/libraries?q=$query_word" "/libraries?q=${SHORT_Q:-pa}" "/libraries/$slug" /reports /photos /statistics /audit; do
+    for path in / /libraries "/libraries?status=all" "/libraries?q=$query_word" "/libraries?q=${SHORT_Q:-pa}" "/libraries?status=all&q=${FULL_Q:-book}" "/libraries/$slug" /reports /photos /statistics /audit; do
       local url="http://127.0.0.1:$console_port$path"
       curl -fs -H "Cookie: bc_session=$session" "$url" -o "$work/page.html"
       local bytes load out

@@ -139,6 +139,36 @@ struct LibrarySearchTests {
         }
     }
 
+    @Test("a search matching hundreds in every status pages like the list: newest and oldest first, a middle and the last page, the count beside it")
+    func manyMatchesPageInOrder() async throws {
+        try await withStore { store in
+            let statuses: [LibraryStatus] = [.pending, .approved, .rejected]
+            let libraries = (1...320).map { id in
+                var library = library(id, name: id % 4 == 0 ? "Corner \(id)" : "Book Nook \(id)")
+                library.status = statuses[id % 3]
+                return library
+            }
+            try await store.upsertMirror(libraries: libraries)
+            #expect(try await store.markLibraryGone(id: 5, checkedSince: now.addingTimeInterval(60), at: now.addingTimeInterval(60)))
+            let matching = libraries.filter { $0.name.hasPrefix("Book") && $0.id != 5 }.map(\.id)
+            #expect(matching.count > 200, "more than a page reads one by one")
+            for order in [QueueOrder.newest, .oldest] {
+                let expected = order == .newest ? matching.reversed() : matching
+                for offset in [0, 100, matching.count - 7] {
+                    let (rows, total) = try await store.mirroredLibraryPage(
+                        MirrorLibraryQuery(status: nil, text: "book nook"), order: order, limit: 20, offset: { _ in offset })
+                    #expect(total == matching.count)
+                    #expect(rows.map(\.id) == Array(expected.dropFirst(offset).prefix(20)), "\(order) from \(offset)")
+                }
+            }
+            let pending = matching.filter { $0 % 3 == 0 }
+            let (rows, total) = try await store.mirroredLibraryPage(
+                MirrorLibraryQuery(status: .pending, text: "nook"), order: .oldest, limit: 20, offset: { _ in 0 })
+            #expect(total == pending.count)
+            #expect(rows.map(\.id) == Array(pending.prefix(20)))
+        }
+    }
+
     @Test("a database from before the index knew statuses is indexed again by its migration, statuses and gone rows included")
     func statusMigration() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-v42-\(UUID().uuidString).sqlite").path

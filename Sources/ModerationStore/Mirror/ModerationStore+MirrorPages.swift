@@ -44,8 +44,11 @@ extension ModerationStore {
         _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorLibrary], total: Int) {
         try await writer.read { db in
-            let request = Self.libraries(matching: query)
-            let total = try Self.indexedCount(of: query, db) ?? request.fetchCount(db)
+            let counted = Self.libraries(matching: query)
+            let total = try Self.indexedCount(of: query, db) ?? counted.fetchCount(db)
+            // Few matches are cheapest read one by one and sorted; many ("book": a third of the
+            // mirror) are found sooner by walking the list's own index in order, keeping matches.
+            let request = total > Self.fewMatches ? Self.libraries(matching: query, manyMatches: true) : counted
             let ordered = order == .needsALookFirst ? request.order(sql: Self.libraryRankOrdering) : request.order(Self.ordering(order))
             let rows = try ordered.limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
@@ -247,7 +250,15 @@ extension ModerationStore {
         return order.isOldestFirst ? [created.asc, id.asc] : [created.desc, id.desc]
     }
 
-    private static func libraries(matching query: MirrorLibraryQuery) -> QueryInterfaceRequest<MirrorLibrary> {
+    /// Up to this many search matches, a page reads each match; above, it walks the list's index
+    /// (at 50 000 libraries, 18 000 matches read one by one took 24 ms, the walk 3 ms; for no
+    /// match at all the walk would read the whole index, 4.5 ms, where reading took nothing).
+    private static let fewMatches = 200
+
+    /// The present libraries matching `query`. `manyMatches`: a search is checked against rows
+    /// read in the list's order instead of leading the query (`+id` keeps SQLite from reading
+    /// the matches by id first).
+    private static func libraries(matching query: MirrorLibraryQuery, manyMatches: Bool = false) -> QueryInterfaceRequest<MirrorLibrary> {
         var request = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
         if let status = query.status { request = request.filter(MirrorLibrary.Columns.status == status.rawValue) }
         if let text = query.text.map(SearchFolding.query), !text.isEmpty {
@@ -256,7 +267,7 @@ extension ModerationStore {
             // is rare and matches much anyway.
             if LibrarySearchIndex.canSearch(folded: text) {
                 request = request.filter(
-                    sql: "id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)",
+                    sql: "\(manyMatches ? "+id" : "id") IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)",
                     arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
             } else {
                 request = request.filter(MirrorLibrary.Columns.searchText.like(likePattern(text), escape: "\\"))
