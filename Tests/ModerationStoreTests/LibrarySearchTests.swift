@@ -28,6 +28,10 @@ struct LibrarySearchTests {
         let (rows, total) = try await store.mirroredLibraryPage(
             MirrorLibraryQuery(status: status, text: text, country: country), order: .oldest, limit: 50, offset: { _ in 0 })
         #expect(total == rows.count, "the count beside the list agrees with the list (\(text), \(status?.rawValue ?? "all"))")
+        // The index and its table agree row for row after every step (FTS5's own check).
+        try await store.writer.write { db in
+            try db.execute(sql: "INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rank) VALUES ('integrity-check', 1)")
+        }
         return rows.map(\.id)
     }
 
@@ -118,10 +122,10 @@ struct LibrarySearchTests {
             #expect(try await page("paris", .pending, in: store) == [3, 5])
             #expect(try await page("paris", .approved, in: store) == [1, 2])
 
-            // Rejected here, by the update the console makes when its decision was sent.
-            try await store.writer.write { db in
-                try db.execute(sql: "UPDATE mirrorLibrary SET status = 'rejected' WHERE id = 5")
-            }
+            // Rejected here: the update the console makes once its decision was sent.
+            #expect(
+                try await store.mirrorDecisionOutcome(
+                    kind: .library, itemID: 5, from: .pending, to: .rejected, reason: "Not a library", at: now.addingTimeInterval(45)))
             #expect(try await page("paris", .rejected, in: store) == [5])
             #expect(try await page("paris", .pending, in: store) == [3])
 
@@ -130,38 +134,68 @@ struct LibrarySearchTests {
             #expect(try await page("paris", .pending, in: store).isEmpty)
             #expect(try await page("paris", nil, in: store) == [1, 2, 5])
 
-            // A write that changes neither text nor status leaves the index alone, and it agrees with its table.
+            // A write that changes neither text nor status leaves the index alone.
             try await store.writer.write { db in
                 try db.execute(sql: "UPDATE mirrorLibrary SET lastConfirmedAt = ? WHERE id = 2", arguments: [now.addingTimeInterval(90)])
-                try db.execute(sql: "INSERT INTO mirrorLibrarySearch(mirrorLibrarySearch, rank) VALUES ('integrity-check', 1)")
             }
             #expect(try await page("paris", .approved, in: store) == [1, 2])
         }
     }
 
-    @Test("a search matching hundreds in every status pages like the list: newest and oldest first, a middle and the last page, the count beside it")
+    @Test("the code the index holds for each row is the one a search in its status asks for, for every status and for a library gone")
+    func stateCodesAgree() async throws {
+        try await withStore { store in
+            let libraries = LibraryStatus.allCases.enumerated().map { index, status in
+                var library = library(index + 1, name: "Shelf \(index)")
+                library.status = status
+                return library
+            }
+            try await store.upsertMirror(libraries: libraries + [library(99, name: "Gone Shelf")])
+            #expect(try await store.markLibraryGone(id: 99, checkedSince: now.addingTimeInterval(60), at: now.addingTimeInterval(60)))
+            let codes = try await store.writer.read { db in
+                try Dictionary(
+                    uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT id, searchState FROM mirrorLibrary").map {
+                        ($0["id"] as Int, $0["searchState"] as String)
+                    })
+            }
+            for library in libraries { #expect(codes[library.id] == LibrarySearchIndex.stateCode(library.status), "\(library.status)") }
+            #expect(codes[99] == LibrarySearchIndex.goneCode)
+            for library in libraries { #expect(try await page("shelf", library.status, in: store) == [library.id]) }
+        }
+    }
+
+    @Test(
+        "a search matching over a thousand pages like the list: newest, oldest and needs-a-look-first, a middle and the last page, with a country filter too, the count beside it"
+    )
     func manyMatchesPageInOrder() async throws {
         try await withStore { store in
             let statuses: [LibraryStatus] = [.pending, .approved, .rejected]
-            let libraries = (1...320).map { id in
+            let libraries = (1...1_800).map { id in
                 var library = library(id, name: id % 4 == 0 ? "Corner \(id)" : "Book Nook \(id)")
                 library.status = statuses[id % 3]
+                library.country = id % 5 == 0 ? "DE" : "FR"
                 return library
             }
             try await store.upsertMirror(libraries: libraries)
             #expect(try await store.markLibraryGone(id: 5, checkedSince: now.addingTimeInterval(60), at: now.addingTimeInterval(60)))
-            let matching = libraries.filter { $0.name.hasPrefix("Book") && $0.id != 5 }.map(\.id)
-            #expect(matching.count > 200, "more than a page reads one by one")
-            for order in [QueueOrder.newest, .oldest] {
-                let expected = order == .newest ? matching.reversed() : matching
-                for offset in [0, 100, matching.count - 7] {
-                    let (rows, total) = try await store.mirroredLibraryPage(
-                        MirrorLibraryQuery(status: nil, text: "book nook"), order: order, limit: 20, offset: { _ in offset })
-                    #expect(total == matching.count)
-                    #expect(rows.map(\.id) == Array(expected.dropFirst(offset).prefix(20)), "\(order) from \(offset)")
+            let books = libraries.filter { $0.name.hasPrefix("Book") && $0.id != 5 }
+            let cases: [(query: MirrorLibraryQuery, ids: [Int])] = [
+                (MirrorLibraryQuery(status: nil, text: "book nook"), books.map(\.id)),
+                (MirrorLibraryQuery(status: nil, text: "book nook", country: "FR"), books.filter { $0.country == "FR" }.map(\.id)),
+            ]
+            for (query, matching) in cases {
+                #expect(matching.count > 1_000, "more than reading one by one is for")
+                for order in [QueueOrder.newest, .oldest, .needsALookFirst] {
+                    // No stored reasons: needing a look first is oldest first.
+                    let expected = order == .newest ? matching.reversed() : matching
+                    for offset in [0, 500, matching.count - 7] {
+                        let (rows, total) = try await store.mirroredLibraryPage(query, order: order, limit: 20, offset: { _ in offset })
+                        #expect(total == matching.count)
+                        #expect(rows.map(\.id) == Array(expected.dropFirst(offset).prefix(20)), "\(order) from \(offset), \(query.country ?? "any country")")
+                    }
                 }
             }
-            let pending = matching.filter { $0 % 3 == 0 }
+            let pending = books.filter { $0.status == .pending }.map(\.id)
             let (rows, total) = try await store.mirroredLibraryPage(
                 MirrorLibraryQuery(status: .pending, text: "nook"), order: .oldest, limit: 20, offset: { _ in 0 })
             #expect(total == pending.count)

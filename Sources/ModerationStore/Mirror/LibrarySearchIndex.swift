@@ -4,7 +4,8 @@ import ModerationVocabulary
 /// a column of its own, a three-character code for its status or its absence. Three characters
 /// are one trigram, so "and pending" costs the index one list of rows, not a phrase.
 enum LibrarySearchIndex {
-    /// The code of a present library in `status`.
+    /// The code of a present library in `status`: what the generated column `searchState`
+    /// holds (migration `v43`, where the codes are written out; a new status needs a migration).
     static func stateCode(_ status: LibraryStatus) -> String {
         switch status {
         case .pending: "=p="
@@ -15,13 +16,6 @@ enum LibrarySearchIndex {
 
     /// The code of a library the backend no longer has (`goneAt` set).
     static let goneCode = "=g="
-
-    /// `stateCode` as SQL over a `mirrorLibrary` row: the generated column the index reads.
-    static let stateCodeSQL = """
-        CASE WHEN goneAt IS NOT NULL THEN '\(goneCode)' \
-        \(LibraryStatus.allCases.map { "WHEN status = '\($0.rawValue)' THEN '\(stateCode($0))'" }.joined(separator: " ")) \
-        ELSE '' END
-        """
 
     /// The FTS5 query for folded `text` (three characters or more: a trigram phrase is a
     /// substring) among present libraries in `status` (every status when `nil`). Quotes are
