@@ -195,6 +195,17 @@ struct LibrarySearchTests {
                     }
                 }
             }
+            // A library's previous and next, opened from that search, are its neighbours in the list.
+            let middle = books[books.count / 2]
+            let position = try #require(books.firstIndex(of: middle))
+            for order in [QueueOrder.newest, .oldest] {
+                let (before, after) = try await store.mirroredLibraries(
+                    around: middle, matching: MirrorLibraryQuery(status: nil, text: "book nook"), order: order, limit: 2)
+                let older = [books[position - 1].id, books[position - 2].id]
+                let newer = [books[position + 1].id, books[position + 2].id]
+                #expect(before.map(\.id) == (order == .oldest ? older : newer), "\(order)")
+                #expect(after.map(\.id) == (order == .oldest ? newer : older), "\(order)")
+            }
             let pending = books.filter { $0.status == .pending }.map(\.id)
             let (rows, total) = try await store.mirroredLibraryPage(
                 MirrorLibraryQuery(status: .pending, text: "nook"), order: .oldest, limit: 20, offset: { _ in 0 })

@@ -46,11 +46,7 @@ extension ModerationStore {
         try await writer.read { db in
             let counted = Self.libraries(matching: query)
             let total = try Self.indexedCount(of: query, db) ?? counted.fetchCount(db)
-            // Few matches are cheapest read one by one and sorted; many ("book": a third of the
-            // mirror) are found sooner by walking the list's own index in order, keeping matches.
-            // A ranked order has no index to walk: it sorts every match either way.
-            let walks = total > Self.fewMatches && order != .needsALookFirst
-            let request = walks ? Self.libraries(matching: query, walksListIndex: true) : counted
+            let request = Self.walks(query, order: order, matches: total) ? Self.libraries(matching: query, walksListIndex: true) : counted
             let ordered = order == .needsALookFirst ? request.order(sql: Self.libraryRankOrdering) : request.order(Self.ordering(order))
             let rows = try ordered.limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
@@ -173,7 +169,10 @@ extension ModerationStore {
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
         try await writer.read { db in
-            let request = Self.libraries(matching: query).filter(MirrorLibrary.Columns.id != library.id)
+            // Counted only for a search, to choose how to find its neighbours.
+            let matches = try Self.searchesIndex(query) ? Self.indexedCount(of: query, db) ?? Self.libraries(matching: query).fetchCount(db) : 0
+            let request = Self.libraries(matching: query, walksListIndex: Self.walks(query, order: order, matches: matches))
+                .filter(MirrorLibrary.Columns.id != library.id)
             if order == .needsALookFirst {
                 // Its rank as it stood (a library decided a moment ago keeps its place).
                 let rank = try Self.concernRanks(of: [library], db)[library.id] ?? .none
@@ -259,6 +258,19 @@ extension ModerationStore {
     /// costs about 1.3 ms, so a sparse late page walked costs at most about three times that.
     private static let fewMatches = 1_000
 
+    /// Whether a page of `query` in `order`, with `matches` in all, walks the list's index: few
+    /// matches are cheapest read one by one and sorted; many ("book": a third of the mirror)
+    /// are found sooner in the list's own order. A ranked order has no index to walk: it sorts
+    /// every match either way.
+    private static func walks(_ query: MirrorLibraryQuery, order: QueueOrder, matches: Int) -> Bool {
+        searchesIndex(query) && matches > fewMatches && order != .needsALookFirst
+    }
+
+    /// Whether `query` searches the trigram index (three characters or more).
+    private static func searchesIndex(_ query: MirrorLibraryQuery) -> Bool {
+        query.text.map(SearchFolding.query).map(LibrarySearchIndex.canSearch(folded:)) ?? false
+    }
+
     /// The present libraries matching `query`. `walksListIndex`: a search is checked against
     /// rows read in the list's order instead of leading the query (`+id` keeps SQLite from
     /// reading the matches by id first).
@@ -294,8 +306,7 @@ extension ModerationStore {
     /// search of three characters or more in one status or all (the index holds both); `nil` when
     /// the query needs the table (another filter, a short search, no search).
     private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
-        guard query.country == nil, query.source == nil, query.concern == nil,
-            let text = query.text.map(SearchFolding.query), LibrarySearchIndex.canSearch(folded: text)
+        guard query.country == nil, query.source == nil, query.concern == nil, searchesIndex(query), let text = query.text.map(SearchFolding.query)
         else { return nil }
         return try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?",
