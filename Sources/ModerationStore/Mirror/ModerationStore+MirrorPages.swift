@@ -170,7 +170,7 @@ extension ModerationStore {
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
         try await writer.read { db in
             // Counted only for a search, to choose how to find its neighbours.
-            let matches = try Self.searchesIndex(query) ? Self.indexedCount(of: query, db) ?? Self.libraries(matching: query).fetchCount(db) : 0
+            let matches = try Self.indexedText(of: query) != nil ? Self.indexedCount(of: query, db) ?? Self.libraries(matching: query).fetchCount(db) : 0
             let request = Self.libraries(matching: query, walksListIndex: Self.walks(query, order: order, matches: matches))
                 .filter(MirrorLibrary.Columns.id != library.id)
             if order == .needsALookFirst {
@@ -263,12 +263,13 @@ extension ModerationStore {
     /// are found sooner in the list's own order. A ranked order has no index to walk: it sorts
     /// every match either way.
     private static func walks(_ query: MirrorLibraryQuery, order: QueueOrder, matches: Int) -> Bool {
-        searchesIndex(query) && matches > fewMatches && order != .needsALookFirst
+        indexedText(of: query) != nil && matches > fewMatches && order != .needsALookFirst
     }
 
-    /// Whether `query` searches the trigram index (three characters or more).
-    private static func searchesIndex(_ query: MirrorLibraryQuery) -> Bool {
-        query.text.map(SearchFolding.query).map(LibrarySearchIndex.canSearch(folded:)) ?? false
+    /// The folded text `query` searches the trigram index for (three characters or more); `nil`
+    /// when it searches nothing or is too short for the index.
+    private static func indexedText(of query: MirrorLibraryQuery) -> String? {
+        query.text.map(SearchFolding.query).flatMap { LibrarySearchIndex.canSearch(folded: $0) ? $0 : nil }
     }
 
     /// The present libraries matching `query`. `walksListIndex`: a search is checked against
@@ -306,8 +307,7 @@ extension ModerationStore {
     /// search of three characters or more in one status or all (the index holds both); `nil` when
     /// the query needs the table (another filter, a short search, no search).
     private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
-        guard query.country == nil, query.source == nil, query.concern == nil, searchesIndex(query), let text = query.text.map(SearchFolding.query)
-        else { return nil }
+        guard query.country == nil, query.source == nil, query.concern == nil, let text = indexedText(of: query) else { return nil }
         return try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?",
             arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
