@@ -16,7 +16,8 @@ import Synchronization
 /// - `write`, `sign-in`, `refresh`: the backend's own limits for those.
 ///
 /// A 429 pauses its scope for every process until `retry_after`; no attempt starts in the last
-/// moment of a window (one counted here must not land in the next window at the backend).
+/// moment of a window (one counted here must not land in the next window at the backend): a call
+/// asked for then waits for the next window.
 final class BackendBudget: BackendCallGate {
     static let mirrorPool = "mirror"
     static let watcherPool = "watcher"
@@ -33,13 +34,14 @@ final class BackendBudget: BackendCallGate {
     private let store: ModerationStore
     private let logger: Logger
     private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
     /// Decision checks granted by `reserveDecisionCheck` (counted then) whose read has not gone
     /// out yet: the read's first attempt spends one instead of claiming again.
     private let decisionCredits = Mutex<[String: (window: Int, count: Int)]>([:])
 
     init(
         store: ModerationStore, limits: BackendLimits, mirrorPolicy: ReadPlanner.Policy, watcherBudget: Int, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.store = store
         self.limits = limits
@@ -47,6 +49,7 @@ final class BackendBudget: BackendCallGate {
         self.watcherBudget = watcherBudget
         self.logger = logger
         self.now = now
+        self.sleep = sleep
     }
 
     /// Clients that name a share: the mirror's and the watcher's reads were granted before each call.
@@ -128,7 +131,9 @@ final class BackendBudget: BackendCallGate {
     // MARK: The client's gate
 
     func admit(_ endpoint: BackendEndpoint, budget: CallBudget, firstOfCall: Bool) async -> Date? {
-        let at = now()
+        // A read granted to a share before its call (mirror, watcher) was claimed clear of the edge.
+        if endpoint.kind == .read, budget.prepaid, firstOfCall { return nil }
+        guard let at = await waitingOutTheEdge() else { return windowEnd(at: now()) }
         let window = windowIndex(at: at)
         switch endpoint.kind {
         case .write:
@@ -138,7 +143,6 @@ final class BackendBudget: BackendCallGate {
         case .refresh:
             return await take(BudgetClaim(scope: endpoint.scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes), at: at)
         case .read:
-            if budget.prepaid && firstOfCall { return nil }
             switch budget.pool {
             case .some(Self.mirrorPool):
                 return await take(mirrorClaim(endpoint.scope, fromReserve: false, headroom: 0, at: at), at: at)
@@ -164,6 +168,21 @@ final class BackendBudget: BackendCallGate {
     }
 
     // MARK: Claiming
+
+    /// Now, or, in a window's last moment, the next window's start once it has come (at most
+    /// `edgeMargin` later); `nil` when cancelled while waiting. No attempt starts in that moment,
+    /// but refusing it would fail a staff member's sign-in or decision over a second's wait.
+    private func waitingOutTheEdge() async -> Date? {
+        let at = now()
+        let left = windowEnd(at: at).timeIntervalSince(at)
+        guard left < edgeMargin else { return at }
+        do {
+            try await sleep(.milliseconds(Int((left * 1000).rounded(.up)) + 1))
+        } catch {
+            return nil
+        }
+        return now()
+    }
 
     private func spendDecisionCredit(_ scope: String, window: Int) -> Bool {
         decisionCredits.withLock { credits in

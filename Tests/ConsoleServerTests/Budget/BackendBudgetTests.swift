@@ -43,6 +43,43 @@ struct BackendBudgetTests {
         }
     }
 
+    @Test("a call asked for in a window's last second waits for the next window and is counted there; in mid-window it goes at once")
+    func lastMomentWaitsForTheNextWindow() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        // 300-s windows: no attempt starts in a window's last second. Half a second is left here.
+        let clock = MovableWallClock(Self.midWindow.addingTimeInterval(149.5))
+        let slept = MovableWallClock(Date(timeIntervalSince1970: 0))
+        let limits = BackendLimits()
+        let budget = BackendBudget(
+            store: store, limits: limits, mirrorPolicy: ReadPlanner.Policy(windowSeconds: limits.windowSeconds, backendLimit: limits.reads),
+            watcherBudget: 0, logger: ConsoleFixture.quietLogger, now: { clock.now },
+            sleep: { duration in
+                let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+                slept.advance(by: seconds)
+                clock.advance(by: seconds)
+            })
+        let lastWindow = budget.windowIndex(at: clock.now)
+        let me = BackendEndpoint(method: .GET, path: "auth/me")
+        let login = BackendEndpoint(method: .POST, path: "auth/login")
+
+        #expect(await budget.admit(login, budget: .standard, firstOfCall: true) == nil, "a sign-in is not refused for the moment it came in")
+        #expect((0.5...0.51).contains(slept.now.timeIntervalSince1970), "it waited for the next window: \(slept.now.timeIntervalSince1970) s")
+        #expect(budget.windowIndex(at: clock.now) == lastWindow + 1)
+        #expect(await budget.admit(me, budget: .standard, firstOfCall: true) == nil)
+        #expect(slept.now.timeIntervalSince1970 < 0.52, "in the new window's first moments nothing waits")
+
+        for (scope, pool) in [("api-auth-login", BackendBudget.signInPool), ("api-auth-me", BackendBudget.readPool)] {
+            #expect(
+                try await store.backendBudgetSpending(scope: scope, pool: pool, windowIndex: lastWindow).spent == 0,
+                "\(scope): none counted in the ending window")
+            #expect(
+                try await store.backendBudgetSpending(scope: scope, pool: pool, windowIndex: lastWindow + 1).spent == 1,
+                "\(scope): counted in the window it went in")
+        }
+    }
+
     @Test("the watcher's reads from two processes stay within its one share per scope and window")
     func watcherShared() async throws {
         let directory = try TemporaryDirectory()

@@ -42,8 +42,9 @@ struct OperationsBinaryTests {
             in: directory.url, log: directory.path("console.log"))
     }
 
-    /// Polls `/readyz` until its status is `status`; answers the last body seen.
-    private func readiness(becomes status: Int, base: String, within seconds: Double) async throws -> String {
+    /// Polls `/readyz` until its status is `status`; answers the last body seen. A failure says
+    /// what the console last heard from the backend (its log, at debug level, has every call).
+    private func readiness(becomes status: Int, base: String, within seconds: Double, log: String) async throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
@@ -52,7 +53,10 @@ struct OperationsBinaryTests {
             if answer.status == status { return last }
             try await Task.sleep(for: .milliseconds(200))
         }
-        Issue.record("/readyz did not answer \(status) within \(seconds) s; last: \(last)")
+        let calls = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").filter { $0.contains("backend call") }
+        Issue.record(
+            "/readyz did not answer \(status) within \(seconds) s; last: \(last); the console's last backend calls:\n\(calls.suffix(15).joined(separator: "\n"))"
+        )
         return last
     }
 
@@ -66,23 +70,24 @@ struct OperationsBinaryTests {
         try await waitForSandbox(port: sandboxPort)
         let console = try startConsole(
             port: port, metricsPort: metricsPort, backend: "http://127.0.0.1:\(sandboxPort)", directory: directory,
-            extra: ["--readiness-backend-silence", "4", "--log-level", "error"])
+            extra: ["--readiness-backend-silence", "4", "--log-level", "debug"])
         defer { console.stop() }
         try await ConsoleBinary.waitUntilUp(console, port: port, log: directory.path("console.log"))
         let base = "http://127.0.0.1:\(port)"
 
         // Nobody signed in: the probe alone keeps the backend heard from.
-        #expect(try await readiness(becomes: 200, base: base, within: 10) == "{\"ready\":true}\n")
+        #expect(try await readiness(becomes: 200, base: base, within: 10, log: directory.path("console.log")) == "{\"ready\":true}\n")
         #expect(try await rawHTTP(.GET, base + "/healthz").status == 200)
 
         sandbox.stop()
-        let down = try await readiness(becomes: 503, base: base, within: 15)
+        try #require(!sandbox.isRunning, "the backend is stopped")
+        let down = try await readiness(becomes: 503, base: base, within: 15, log: directory.path("console.log"))
         #expect(down.hasPrefix("{\"ready\":false,\"reasons\":[\"backend: no answer for "), "\(down)")
         #expect(try await rawHTTP(.GET, base + "/healthz").status == 200, "liveness does not follow the backend")
 
         sandbox = try startSandbox(port: sandboxPort, directory: directory)
         try await waitForSandbox(port: sandboxPort)
-        #expect(try await readiness(becomes: 200, base: base, within: 10) == "{\"ready\":true}\n")
+        #expect(try await readiness(becomes: 200, base: base, within: 10, log: directory.path("console.log")) == "{\"ready\":true}\n")
 
         // /metrics is not on the console's own port, and is on the metrics port.
         #expect(try await rawHTTP(.GET, base + "/metrics").status == 404)
