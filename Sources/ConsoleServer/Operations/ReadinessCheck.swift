@@ -51,7 +51,7 @@ actor ReadinessCheck {
     func verdict() async -> Verdict {
         if let recent, ContinuousClock.now - recent.at < .seconds(2) { return recent.verdict }
         if let running { return await running.value }
-        let task = Task { await self.check(now: Date()) }
+        let task = Task { await self.check() }
         running = task
         let verdict = await task.value
         running = nil
@@ -59,7 +59,7 @@ actor ReadinessCheck {
         return verdict
     }
 
-    private func check(now: Date) async -> Verdict {
+    private func check() async -> Verdict {
         var reasons: [String] = []
         do {
             try await store.checkWritable()
@@ -73,7 +73,8 @@ actor ReadinessCheck {
         let mirrorAnswer = await (try? store.mirrorHealth())??.lastAnsweredAt
         let lastAnswer = [backend.lastAnswerAt, mirrorAnswer].compactMap { $0 }.max()
         if let lastAnswer {
-            let silence = now.timeIntervalSince(lastAnswer)
+            // Measured now, not when the check began: the database checks above can take a while.
+            let silence = Date().timeIntervalSince(lastAnswer)
             if silence > backendSilenceLimit {
                 reasons.append("backend: no answer for \(Int(silence)) s (since \(ISO8601DateFormatter().string(from: lastAnswer)))")
             }
