@@ -85,6 +85,12 @@ struct LibraryConcernsTests {
         #expect(badges(library(description: "Call +49 30 1234 5678 for the key")) == ["contact details in text"])
         #expect(badges(library(description: "Write to anna@example.org")) == ["contact details in text"])
         #expect(badges(library(description: "Call (555) 123-4567")) == ["contact details in text"])
+        for address in ["(anna@example.org)", "mail: a@b@shelf.de.", "lea@bücher.de"] {
+            #expect(badges(library(description: address)) == ["contact details in text"], "\(address)")
+        }
+        for notAnAddress in ["@example.org", "anna@.org", "anna@example.o", "anna @ example.org", "a@b"] {
+            #expect(badges(library(description: notAnAddress)) == [], "\(notAnAddress)")
+        }
         #expect(badges(library(description: "Open 2020-2024, 3 shelves, 120 books")) == [], "years and counts are no phone number")
         for notAPhone in ["Opened 2021-06-01 by the school", "Since 01.06.2021", "Mo-Fr 10.00 - 18.00", "(2019-2021) at the old kiosk"] {
             #expect(badges(library(description: notAPhone)) == [], "dates and opening hours are no phone number: \(notAPhone)")
@@ -96,6 +102,29 @@ struct LibraryConcernsTests {
         let strongFirst = LibraryConcerns.assess(
             library(name: "FREE BOOKS", description: "See https://example.test"), evidence: LibraryEvidence(submitter: settled))
         #expect(strongFirst.map(\.strength) == [.strong, .worthALook], "strong reasons come first")
+    }
+
+    @Test("a name or description of one very long word is read in time in line with its length (a backtracking check took 40 s on 20 000 characters)")
+    func longWordsReadInLinearTime() {
+        let clock = ContinuousClock()
+        let long = 20_000
+        let shapes = [
+            String(repeating: "a", count: long), String(repeating: "1", count: long), String(repeating: "a@", count: long / 2),
+            String(repeating: "a.", count: long / 2), String(repeating: "1-", count: long / 2), String(repeating: "(1", count: long / 2),
+            String(repeating: "a", count: long) + "@example.org",
+        ]
+        var slowest = Duration.zero
+        for shape in shapes {
+            let took = clock.measure {
+                _ = LibraryConcerns.assess(library(name: String(shape.prefix(200)), description: shape), evidence: LibraryEvidence(submitter: settled))
+            }
+            slowest = max(slowest, took)
+        }
+        // Linear checks take milliseconds here; the backtracking ones took tens of seconds.
+        #expect(slowest < .seconds(3), "slowest: \(slowest)")
+        #expect(
+            LibraryConcerns.assess(library(description: String(repeating: "a", count: long) + "@example.org"), evidence: LibraryEvidence(submitter: settled))
+                .map(\.badge) == ["contact details in text"], "an address at the end of a long word is still found")
     }
 
     @Test("place: 0, 0 is strong; round coordinates and a spot the submitter used before are worth a look; no photo is worth a look")
