@@ -1,3 +1,4 @@
+import ModerationVocabulary
 import Mustache
 
 /// HTML escaping for every `{{…}}` in our templates (selected by the
@@ -20,7 +21,20 @@ struct ConsoleHTMLContentType: MustacheContentType {
     /// Escapes `< > & " '` by UTF-8 byte. Comparing Characters instead would miss a `<` that
     /// follows a "prepend" scalar such as U+0600: the two form one Character that is not `<`.
     /// Charts use this too, for the markup they build by hand.
+    /// A C0 control but tab, LF and CR; DEL; or 0xC2, which leads U+0080–U+00BF (the C1 controls among them).
+    private static func mayStartControl(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00...0x1F, 0x7F, 0xC2: true
+        default: false
+        }
+    }
+
+    /// Control characters are made visible first (`ControlCharacters`): text from Book Corners is
+    /// kept as it came in the mirror's whole records, and a page must not print a raw ESC or BEL
+    /// where the list beside it shows ␛.
     static func escape(_ text: String) -> String {
+        let text = text.utf8.contains(where: Self.mayStartControl) ? ControlCharacters.escaped(text) : text
         var utf8 = text.utf8
         guard utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var bytes: [UInt8] = []

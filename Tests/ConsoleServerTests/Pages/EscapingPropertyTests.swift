@@ -1,4 +1,5 @@
 import Foundation
+import ModerationVocabulary
 import PropertyBased
 import PropertySupport
 import Testing
@@ -33,7 +34,7 @@ struct EscapingPropertyTests {
         return String(decoding: result, as: UTF8.self)
     }
 
-    @Test("escaped text has no raw < > \" ', every & starts an entity, and it unescapes back to the input")
+    @Test("escaped text has no raw < > \" ' nor control character, every & starts an entity, and it unescapes back to the input with its controls visible")
     func escapeRoundTrips() async throws {
         await propertyCheck(count: 1_000, input: HostileText.text(pieces: 0...20)) { text in
             // act
@@ -43,7 +44,8 @@ struct EscapingPropertyTests {
             #expect(
                 !escaped.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") },
                 "\(text.debugDescription) → \(escaped.debugDescription)")
-            #expect(Self.unescaped(escaped) == text, "\(text.debugDescription) → \(escaped.debugDescription)")
+            #expect(Self.unescaped(escaped) == ControlCharacters.escaped(text), "\(text.debugDescription) → \(escaped.debugDescription)")
+            #expect(!ControlCharacters.contains(in: escaped), "no raw control character: \(escaped.debugDescription)")
             #expect(SVGWriter.escape(text) == escaped && ConsoleHTMLContentType().escapeText(text) == escaped, "one escaping everywhere")
         }
     }
@@ -59,7 +61,7 @@ struct EscapingPropertyTests {
                 }))
     }
 
-    @Test("a bar chart with hostile labels, title and description is well-formed SVG whose texts read back as given")
+    @Test("a bar chart with hostile labels, title and description is well-formed SVG whose texts read back as given, controls made visible")
     func barChartTexts() async throws {
         let label = HostileText.text(pieces: 1...8).map(Self.xmlSafe)
         await propertyCheck(count: 150, input: label, label, label.array(of: 1...4)) { title, description, labels in
@@ -72,11 +74,13 @@ struct EscapingPropertyTests {
 
             // check: only the elements a chart draws, whatever the data
             #expect(Set(reader.elements.map(\.name)).isSubset(of: ["svg", "title", "desc", "rect", "line", "text"]), "\(svg)")
-            #expect(reader.all("title").first?.text == title)
-            #expect(reader.all("desc").first?.text == description)
+            // Control characters read back made visible (DEL as ␡), as on every page.
+            #expect(reader.all("title").first?.text == ControlCharacters.escaped(title))
+            #expect(reader.all("desc").first?.text == ControlCharacters.escaped(description))
             let tooltips = Set(reader.all("title").dropFirst().map(\.text))
             for bar in bars {
-                #expect(tooltips.contains("\(bar.label): \(NiceScale.label(bar.value))"), "\(bar.label.debugDescription) in \(tooltips)")
+                let shown = ControlCharacters.escaped(bar.label)
+                #expect(tooltips.contains("\(shown): \(NiceScale.label(bar.value))"), "\(bar.label.debugDescription) in \(tooltips)")
             }
         }
     }

@@ -1,6 +1,7 @@
 import BookCornersAPI
 import Foundation
 import ModerationStore
+import ModerationVocabulary
 import TestSupport
 import Testing
 
@@ -43,6 +44,30 @@ struct ItemContextTests {
         #expect(html.contains(#"class="primary decide-button" data-key="approve">Approve</button>"#))
         #expect(html.contains(#"class="danger decide-button">Reject</button>"#), "Approve and Reject the same size")
         #expect(html.contains(PageModels.escapedHostile) && !html.contains("<script>alert"))
+    }
+
+    @Test("a library whose text from Book Corners holds every control character shows each made visible on its page, none raw")
+    func controlCharactersOnTheLibraryPage() async throws {
+        // setup: the page reads the kept backend record, which holds the text as Book Corners sent it
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        let controls = String(String.UnicodeScalarView((Array(0...0x1F) + [0x7F, 0x85]).compactMap { Unicode.Scalar(UInt32($0)) }))
+        var libraries = try PageModels.items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "description")
+        libraries[0].name = "Box\(controls)Name"
+        libraries[0].description = "Line\(controls)end"
+        libraries[0].address = "Street\(controls)5"
+        libraries[0].city = "City\(controls)"
+        let page = LibraryDetailPage(
+            layout: PageModels.layout(LibraryText.displayName(libraries[0].name), active: .libraries), library: libraries[0], duplicates: [],
+            settings: .defaults, targets: .defaults, now: PageModels.now)
+        // act
+        let html = try renderer.render(page, with: "library-detail").html
+        // check
+        let raw = html.unicodeScalars.filter { ControlCharacters.needsEscaping($0) }
+        #expect(raw.isEmpty, "raw control characters: \(raw.map { String($0.value, radix: 16) })")
+        for visible in ["Box", "Line", "Street", "City"] {
+            #expect(html.contains(visible + "␀␁␂"), "\(visible): NUL, SOH and STX as their pictures")
+        }
+        #expect(html.contains("␛") && html.contains("␡") && html.contains("&lt;U+0085&gt;"), "ESC, DEL and a C1 control shown")
     }
 
     @Test("a library already decided shows the candidates but no duplicate warning")
