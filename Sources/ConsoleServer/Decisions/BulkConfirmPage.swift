@@ -74,6 +74,8 @@ struct BulkConfirmPage: MustacheParent {
     private(set) var claimedNotice: String
     let hasClaimed: Bool
     let confirmURL = SiteURL.librariesBulkConfirm.path
+    /// Libraries chosen but not approved in bulk: a strong reason to look first (`BulkSelectionCheck`).
+    private(set) var leftOut: [BulkSelectionCheck.LeftOut] = []
     /// "Reject 3 libraries", "Approve 1 library": the confirming button.
     let buttonLabel: String
     /// The list the selection was made on (filters, order, page): Cancel and the decision return there.
@@ -108,6 +110,11 @@ struct BulkConfirmPage: MustacheParent {
         if claimed == 1, count == 1 {
             claimedNotice = "Someone else is reviewing this library (marked below). Confirming decides it anyway and ends their claim."
         }
+    }
+
+    /// Names the libraries left out of a bulk approval, and why, above the list.
+    mutating func leaves(out libraries: [BulkSelectionCheck.LeftOut]) {
+        leftOut = libraries
     }
 
     /// Who is told the reason, as far as the mirror knows who submitted each library.
@@ -151,6 +158,12 @@ struct BulkConfirmPage: MustacheParent {
         case "hasClaimed": hasClaimed
         case "confirmURL": confirmURL
         case "cancelURL": cancelURL
+        case "leftOut": leftOut
+        case "hasLeftOut": !leftOut.isEmpty
+        case "leftOutHeading":
+            leftOut.count == 1
+                ? "Not approved here: 1 library has a strong reason to look first"
+                : "Not approved here: \(leftOut.count) libraries have a strong reason to look first"
         default: nil
         }
     }

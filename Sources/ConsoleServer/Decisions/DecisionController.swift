@@ -223,9 +223,11 @@ struct DecisionController {
         var request = request
         let form = try await request.decodeForm(as: BulkSelectionForm.self, context: context)
         let selection: BulkSelectionForm.Selection
+        let check: BulkSelectionCheck
         do {
             selection = try form.validated()
-        } catch {
+            check = try await BulkSelectionCheck.check(selection.items, decision: selection.decision, store: store)
+        } catch let error as FormError {
             // Said in the list's own bulk bar, the list as it was, the reason chosen kept (422).
             let back = SafeRedirect.path(form.back ?? SiteURL.libraries.path)
             let query = back.split(separator: "?", maxSplits: 1).dropFirst().first.map(String.init)
@@ -237,26 +239,24 @@ struct DecisionController {
         let verb = selection.decision == .approve ? "Approve" : "Reject"
         // Claims warn, they do not block: items others are reviewing are named, not refused.
         let now = Date()
-        let claims = try await store.activeClaims(kind: .library, keys: selection.items.map(\.slug), now: now)
+        let claims = try await store.activeClaims(kind: .library, keys: check.chosen.map(\.item.slug), now: now)
             .filter { $0.value.holderId != context.session?.staffId }
-        var items: [BulkConfirmPage.Item] = []
-        for item in selection.items {
-            // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
-            let library = try await store.mirroredLibrary(slug: item.slug)
-            var concerns: [LibraryConcern] = []
-            if let library { concerns = try await LibraryConcerns.of([library], in: store)[library.id] ?? [] }
+        let items = check.chosen.map { chosen in
+            let item = chosen.item
             var row = BulkConfirmPage.Item(
-                slug: item.slug, seen: item.seen.rawValue, name: item.name, concerns: concerns,
+                slug: item.slug, seen: item.seen.rawValue, name: item.name, concerns: chosen.concerns,
                 claimNote: claims[item.slug].map { "\($0.holderUsername) is reviewing · \($0.minutesLeft(at: now)) min left" } ?? "")
-            if let library { row.shows(library) }
-            items.append(row)
+            // The mirror's row tells two libraries of one name apart: their place and photo (no backend read).
+            if let library = chosen.library { row.shows(library) }
+            return row
         }
-        let page = BulkConfirmPage(
+        var page = BulkConfirmPage(
             layout: LayoutModel(context: context, title: "Confirm", active: .libraries, summary: nil),
-            decision: selection.decision.rawValue, verb: verb, count: selection.items.count, items: items,
-            heading: BulkConfirmPage.heading(verb: verb, count: selection.items.count),
+            decision: selection.decision.rawValue, verb: verb, count: items.count, items: items,
+            heading: BulkConfirmPage.heading(verb: verb, count: items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString,
             back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path), draft: BulkDraft(form: form))
+        page.leaves(out: check.leftOut)
         return try renderer.render(page, with: "bulk-confirm")
     }
 
@@ -264,7 +264,15 @@ struct DecisionController {
         var request = request
         let confirmation = try await request.decodeForm(as: BulkConfirmationForm.self, context: context).validated()
         guard let session = context.session else { throw ConsoleError.backend(.sessionExpired) }
-        let items = confirmation.items
+        // Checked again: a reason may have turned strong since the confirmation page, and its form can be edited.
+        let check: BulkSelectionCheck
+        do {
+            check = try await BulkSelectionCheck.check(confirmation.items, decision: confirmation.decision, store: store)
+        } catch let error as FormError {
+            try await sessions.flash(error.message + " Nothing was recorded.", sessionID: session.id)
+            return .redirect(to: SafeRedirect.path(confirmation.back ?? SiteURL.libraries.path), type: .normal)
+        }
+        let items = check.chosen.map(\.item)
         for (index, item) in items.enumerated() {
             _ = try await recordAction(
                 makeAction(
@@ -272,8 +280,12 @@ struct DecisionController {
                     reason: confirmation.reason, idempotencyKey: "\(confirmation.key)-\(index)", request: request, context: context))
         }
         runner.nudge()
+        let leftOut =
+            check.leftOut.isEmpty
+            ? "" : " Not approved: \(check.leftOut.map { "“\($0.name)”" }.joined(separator: ", ")), with a strong reason to look first; decide on its page."
         try await sessions.flash(
-            "\(CountText.of(items.count, "decision", "decisions")) recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions.",
+            "\(CountText.of(items.count, "decision", "decisions")) recorded. They are sent to Book Corners as fast as its limits allow; see Pending actions."
+                + leftOut,
             sessionID: session.id)
         // Back to the list as it was: the same filters, order and page.
         return .redirect(to: SafeRedirect.path(confirmation.back ?? SiteURL.libraries.path), type: .normal)

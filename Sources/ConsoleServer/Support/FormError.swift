@@ -24,6 +24,10 @@ enum FormError: Error, Sendable, Equatable {
     /// Bulk decisions are for waiting libraries: reversing a decision is done one by one, seeing who made it and why.
     case onlyWaitingLibraries
     case tooManyLibrariesSelected(limit: Int)
+    /// A bulk form naming a library the mirror has never seen (an old page, or a hand-made form).
+    case unknownLibrary(String)
+    /// Approving in bulk, every library chosen has a strong reason to look first.
+    case everyLibraryNeedsALook(count: Int)
     /// The sign-in form without a login or a password.
     case credentialsMissing
     /// A decision on a report or photo (`noun`) the mirror has never held: not one of the items
@@ -51,6 +55,12 @@ enum FormError: Error, Sendable, Equatable {
         case .noLibrarySelected: "Select at least one library first."
         case .onlyWaitingLibraries: "Only waiting libraries can be decided in bulk. To change a decision, open the library: its page shows who made it and why."
         case .tooManyLibrariesSelected(let limit): "Select at most \(limit) libraries at once."
+        case .unknownLibrary(let slug):
+            "The console knows no library “\(slug)”, so nothing was recorded. Reload the list and select again."
+        case .everyLibraryNeedsALook(let count):
+            count == 1
+                ? "The library you selected has a strong reason to look first, so it is not approved in bulk: open it and decide on its page."
+                : "Each library you selected has a strong reason to look first, so none is approved in bulk: open each and decide on its page."
         case .credentialsMissing: "Enter your Book Corners username or e-mail and your password."
         case .neverMirrored(let noun, let id, let typed):
             "The console has never seen a \(noun) numbered \(id) at Book Corners, so nothing was recorded and nothing was sent. "

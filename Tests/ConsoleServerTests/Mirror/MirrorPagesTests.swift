@@ -129,11 +129,19 @@ struct MirrorPagesTests {
             // act
             let detail = try await browser.get("/libraries/dup-anchor")
             let list = try await browser.get("/libraries?status=all&q=Testville&page_size=50")
-            let bulk = try await browser.post(
+            let bulkReject = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("decision", "reject"), ("reason", "Duplicate."), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
+                ])
+            let bulkApprove = try await browser.post(
                 "/libraries/bulk",
                 form: [
                     ("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
+                    ("item", "dup-namesake-150|pending|Ocean Corner Anchor"),
                 ])
+            let anchorAlone = try await browser.post(
+                "/libraries/bulk", form: [("csrf", list.csrfToken ?? ""), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor")])
             // check: the backend's own radius search measures the planted pair on either side of 50 m
             let publicNear = try await sandbox.raw(.GET, "/api/v1/libraries/?lat=\(lat)&lng=\(lng)&radius_km=1").jsonObject()
             var backendMetres: [String: Double] = [:]
@@ -170,8 +178,69 @@ struct MirrorPagesTests {
             #expect(namesakeRow.contains(#"concern-worth-a-look""#) && namesakeRow.contains(">same name 150 m away</span>"), "\(namesakeRow)")
             #expect(namesakeRow.contains(#"name="quick""#), "worth a look keeps one-click Approve")
             #expect(!row(of: "dup-same-name", in: list).contains("duplicate?"), "a namesake 11 km away is no reason")
-            #expect(bulk.status == .ok)
-            #expect(bulk.contains(">duplicate? 10 m</span>"), "the bulk confirmation flags it: \(bulk)")
+            #expect(bulkReject.status == .ok)
+            #expect(bulkReject.contains(">duplicate? 10 m</span>"), "the bulk confirmation flags it: \(bulkReject)")
+            // Approving in bulk leaves out a library with a strong reason, as its row's one-click Approve does.
+            #expect(bulkApprove.status == .ok)
+            #expect(bulkApprove.contains("<h1>Approve 1 library?</h1>"), "\(bulkApprove)")
+            #expect(bulkApprove.contains(#"<li><a href="/libraries/dup-anchor" dir="auto">Ocean Corner Anchor</a>: “Near Ten” (approved) is 10 m away."#))
+            #expect(!bulkApprove.contains(#"name="item" value="dup-anchor"#) && bulkApprove.contains(#"name="item" value="dup-namesake-150|pending|"#))
+            #expect(anchorAlone.status == .unprocessableContent)
+            #expect(anchorAlone.contains("has a strong reason to look first, so it is not approved in bulk"), "\(anchorAlone)")
+            // The confirmation form, edited to put the library back, is checked again when confirmed.
+            let confirmed = try await browser.post(
+                "/libraries/bulk/confirm",
+                form: [
+                    ("csrf", list.csrfToken ?? ""), ("key", UUID().uuidString), ("decision", "approve"), ("item", "dup-anchor|pending|Ocean Corner Anchor"),
+                    ("item", "dup-namesake-150|pending|Ocean Corner Anchor"),
+                ])
+            #expect(confirmed.status == .seeOther)
+            let after = try await browser.get("/libraries?status=all&q=Testville&page_size=50")
+            #expect(
+                after.contains("1 decision recorded.") && after.contains("Not approved: “Ocean Corner Anchor”, with a strong reason to look first"), "\(after)")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            #expect(try await store.action(id: 1)?.targetKey == "dup-namesake-150", "the library without a strong reason is decided")
+            #expect(try await store.action(id: 2) == nil, "and only that one")
+        }
+    }
+
+    @Test("a bulk form names each library once, by the name the mirror knows, and one naming a library the mirror never saw is refused, nothing recorded")
+    func bulkFormsCheckedAgainstTheMirror() async throws {
+        try await ConsoleFixture.withConsole { browser, sandbox, directory in
+            // setup
+            try await browser.signIn()
+            let slugs = try await backendSlugs(sandbox, query: "status=pending&page_size=2")
+            try #require(slugs.count == 2)
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let real = try #require(try await store.mirroredLibrary(slug: slugs[0])).name
+            let list = try await browser.get("/libraries")
+            let csrf = list.csrfToken ?? ""
+            // act: the first library twice, once under a made-up name; then a library nobody has
+            let twice = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", csrf), ("decision", "reject"), ("reason", "Duplicate."), ("item", "\(slugs[0])|pending|Made-up name"),
+                    ("item", "\(slugs[0])|pending|Made-up name"), ("item", "\(slugs[1])|pending|"),
+                ])
+            let unknown = try await browser.post(
+                "/libraries/bulk",
+                form: [
+                    ("csrf", csrf), ("decision", "reject"), ("reason", "Duplicate."), ("item", "\(slugs[1])|pending|x"), ("item", "no-such-library|pending|x"),
+                ])
+            let confirmedUnknown = try await browser.post(
+                "/libraries/bulk/confirm",
+                form: [("csrf", csrf), ("key", UUID().uuidString), ("decision", "reject"), ("reason", "Duplicate."), ("item", "no-such-library|pending|x")])
+            // check
+            #expect(twice.status == .ok)
+            #expect(twice.contains("<h1>Reject 2 libraries?</h1>"), "each library once")
+            #expect(twice.html.components(separatedBy: #"name="item" value="\#(slugs[0])|"#).count == 2)
+            #expect(twice.contains(ConsoleHTMLContentType.escape(LibraryText.displayName(real))) && !twice.contains("Made-up name"), "the mirror's name")
+            #expect(unknown.status == .unprocessableContent)
+            #expect(unknown.contains("The console knows no library “no-such-library”, so nothing was recorded."), "\(unknown)")
+            #expect(confirmedUnknown.status == .seeOther)
+            let after = try await browser.get("/libraries")
+            #expect(after.contains("The console knows no library “no-such-library”") && after.contains("Nothing was recorded."))
+            #expect(try await store.action(id: 1) == nil, "no decision recorded")
         }
     }
 
