@@ -28,8 +28,12 @@ struct AuditRow: MustacheParent {
     init(_ entry: AuditEntry, now: Date, clock: OnCallTimeText = OnCallTimeText(zone: .gmt), city: String? = nil) {
         id = entry.id ?? 0
         href = SiteURL.auditEntry(id).path
-        actor = entry.actorUsername.isEmpty ? "—" : entry.actorUsername
-        action = AuditActionName.of(entry.action)
+        // A sign-in that did not succeed names what was typed, which is nobody on the staff yet.
+        let attempt = entry.action == AuditEntry.signInAction && entry.outcome != .succeeded
+        actor =
+            entry.actorUsername.isEmpty
+            ? "—" : attempt ? "typed “\(Self.shortened(entry.actorUsername))”" : entry.actorUsername
+        action = attempt ? "Sign-in attempt" : AuditActionName.of(entry.action)
         targetKind = entry.targetKind
         let name = entry.targetName.isEmpty ? entry.targetSlug : entry.targetName
         let plain = name.isEmpty ? (entry.targetId.isEmpty ? "" : "#\(entry.targetId)") : name
@@ -46,6 +50,11 @@ struct AuditRow: MustacheParent {
         age = TimeText.age(of: entry.recordedAt, now: now)
         hash = entry.hash
         shortHash = String(entry.hash.prefix(12))
+    }
+
+    /// At most 40 characters, then "…": a login typed by anyone must not fill the row.
+    private static func shortened(_ text: String) -> String {
+        text.count > 40 ? text.prefix(40) + "…" : text
     }
 
     func child(named key: String) -> Any? {

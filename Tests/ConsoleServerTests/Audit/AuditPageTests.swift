@@ -35,6 +35,24 @@ struct AuditPageTests {
         return String(before[start.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
     }
 
+    @Test("a sign-in that did not succeed reads as an attempt by what was typed, shortened, not as a staff member signing in")
+    func failedSignInIsAnAttempt() {
+        func entry(_ username: String, actorId: Int?, outcome: AuditOutcome) -> AuditEntry {
+            AuditEntry(
+                recordedAt: Date(), actorId: actorId, actorUsername: username, action: AuditEntry.signInAction, targetKind: "session", targetId: "",
+                targetSlug: "", targetName: "", statusBefore: "", statusAfter: "", reason: "", outcome: outcome, backendStatus: nil, requestId: "r",
+                clientAddress: "127.0.0.1", userAgent: "test", itemCreatedAt: nil, actionId: nil)
+        }
+        let long = String(repeating: "x", count: 5_000)
+        let failed = AuditRow(entry(long, actorId: nil, outcome: .failed), now: Date())
+        #expect(failed.action == "Sign-in attempt")
+        #expect(failed.actor == "typed “\(String(repeating: "x", count: 40))…”")
+        let refused = AuditRow(entry("visitor", actorId: 9, outcome: .refused), now: Date())
+        #expect(refused.action == "Sign-in attempt" && refused.actor == "typed “visitor”", "an account that is not staff")
+        let signedIn = AuditRow(entry("staff", actorId: 1, outcome: .succeeded), now: Date())
+        #expect(signedIn.action == "Signed in" && signedIn.actor == "staff")
+    }
+
     @Test("newest first; paging by id stays put while new entries arrive")
     func stablePaging() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
@@ -141,7 +159,7 @@ struct AuditPageTests {
             let options = String(page.html[start.upperBound..<end.lowerBound])
             #expect(options.contains(#"<option value="staff">staff</option>"#))
             #expect(!options.contains("HYPERLINK"))
-            #expect(page.contains("=HYPERLINK(&quot;http://evil.example/?x&quot;,&quot;Click&quot;)"), "the entry itself is still listed")
+            #expect(page.contains("typed “=HYPERLINK(&quot;http://evil.example/?x&quot;,&quot;Cli…”"), "the entry itself is still listed, as an attempt")
 
             // check: the cell starts with a quote; reading the file back gives the login as typed, and the hashes verify
             let records = try AuditCSV.records(in: download.html)
