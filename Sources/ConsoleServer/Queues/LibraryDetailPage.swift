@@ -157,7 +157,7 @@ struct LibraryDetailPage: MustacheParent {
             Field(label: "Brand", value: library.brand), Field(label: "Website", value: library.website),
             Field(label: "Contact", value: library.contact),
             Field(label: "Wheelchair accessible", value: library.wheelchairAccessible.isEmpty ? "unknown" : library.wheelchairAccessible),
-            Field(label: "Capacity", value: library.capacity.map { "\($0) books" } ?? "unknown"),
+            Field(label: "Capacity", value: library.capacity.map { CountText.of($0, "book", "books") } ?? "unknown"),
             Field(label: "Indoor", value: optional(library.isIndoor)), Field(label: "Lit at night", value: optional(library.isLit)),
             Field(label: "Slug", value: library.slug), Field(label: "Backend id", value: String(library.id)),
         ]
