@@ -40,10 +40,12 @@ struct ContributorHistoryView: MustacheParent {
     /// Items shown at most, all kinds together.
     static let shownAtMost = 12
 
-    /// "Earlier from yuki", "Earlier reports by priya".
+    /// "Also from yuki", "Also from priya, who reported this".
     let heading: String
     let items: [Item]
-    /// "Nothing earlier from yuki in the console's copy of Book Corners."
+    /// "12 of 25 shown: every rejected one, then the newest." when some are left out; "" otherwise.
+    private(set) var shownNote = ""
+    /// "Nothing else from yuki in the console's copy of Book Corners."
     let empty: String
     /// Said until the mirror has read every library, report and photo once: older items may be missing.
     var incomplete = ""
@@ -88,8 +90,16 @@ struct ContributorHistoryView: MustacheParent {
                 createdUTC: TimeText.utc(report.createdAt), sortDate: report.createdAt)
         }
         self.heading = heading
-        items = Array((libraries + photos + reports).sorted { $0.sortDate > $1.sortDate }.prefix(Self.shownAtMost))
-        empty = "Nothing earlier from \(username) in the console's copy of Book Corners."
+        // A rejection says most about a contributor: every one stays (up to the limit), the newest of the rest fill it.
+        let all = (libraries + photos + reports).sorted { $0.sortDate > $1.sortDate }
+        let rejected = all.filter { $0.status == "rejected" }.prefix(Self.shownAtMost)
+        let others = all.filter { $0.status != "rejected" }.prefix(Self.shownAtMost - rejected.count)
+        items = (rejected + others).sorted { $0.sortDate > $1.sortDate }
+        if items.count < all.count {
+            let kept = rejected.count == all.filter { $0.status == "rejected" }.count ? "every rejected one, then the newest" : "the newest rejected ones"
+            shownNote = "\(items.count) of \(all.count) shown: \(kept)."
+        }
+        empty = "Nothing else from \(username) in the console's copy of Book Corners."
     }
 
     /// The audit's latest decision on each item of a history, by kind and id.
@@ -128,6 +138,8 @@ struct ContributorHistoryView: MustacheParent {
         case "empty": empty
         case "incomplete": incomplete
         case "isIncomplete": !incomplete.isEmpty
+        case "shownNote": shownNote
+        case "isCut": !shownNote.isEmpty
         default: nil
         }
     }

@@ -136,7 +136,7 @@ struct LibraryQueueController {
         if let submitter = mirrored.submitterId {
             let name = mirrored.submitterUsername ?? "user \(submitter)"
             page.submitterHistory = try await ContributorHistoryView.load(
-                heading: "Earlier from \(name)", accountId: submitter, username: name, excludingLibrary: mirrored.id, store: store, now: now)
+                heading: "Also from \(name)", accountId: submitter, username: name, excludingLibrary: mirrored.id, store: store, now: now)
         }
         if mirrored.status == .pending {
             page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence, settings: settings)

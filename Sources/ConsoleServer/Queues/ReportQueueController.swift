@@ -42,7 +42,7 @@ struct ReportQueueController {
         if let reporter = report.reporterId {
             let name = report.reporterUsername ?? "user \(reporter)"
             page.reporterHistory = try await ContributorHistoryView.load(
-                heading: "Earlier from \(name), who reported this", accountId: reporter, username: name, excludingReport: report.id, store: store, now: now)
+                heading: "Also from \(name), who reported this", accountId: reporter, username: name, excludingReport: report.id, store: store, now: now)
         }
         if let library, let submitter = library.submitterId {
             let name = library.submitterUsername ?? "user \(submitter)"

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import ModerationStore
+import ModerationVocabulary
 import TestSupport
 import Testing
 
@@ -10,6 +11,30 @@ import Testing
 /// how each ended and why, from the mirror and the audit log (no backend read).
 @Suite("Contributor history beside a library and a report", .timeLimit(.minutes(3)))
 struct ContributorHistoryTests {
+    @Test("a long history shows 12 items, every rejected one among them however old, and says how many of how many it shows")
+    func longHistoryKeepsTheRejected() {
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        var history = ContributorHistory()
+        history.libraries = (0..<25).map { index in
+            // The two rejected ones are the oldest: newest first alone would leave them out.
+            let status: LibraryStatus = index < 2 ? .rejected : index < 21 ? .approved : .pending
+            return MirrorLibrary(
+                id: index, slug: "library-\(index)", name: "Library \(index)", description: "", address: "", city: "Dublin", country: "IE",
+                postalCode: "", lat: 53.3, lng: -6.2, photoUrl: "", thumbnailUrl: "", status: status, rejectionReason: index < 2 ? "Private garden" : "",
+                submitterId: 7, submitterUsername: "priya", createdAt: start.addingTimeInterval(Double(index) * 86_400),
+                lastConfirmedAt: start.addingTimeInterval(30 * 86_400))
+        }
+        let view = ContributorHistoryView(
+            heading: "Also from priya", username: "priya", history: history, decisions: .init(), now: start.addingTimeInterval(30 * 86_400))
+        #expect(view.items.count == 12)
+        #expect(view.items.filter { $0.status == "rejected" }.map(\.name) == ["Library 1", "Library 0"], "both rejected, newest first")
+        #expect(view.items.first?.name == "Library 24", "then the newest")
+        #expect(view.child(named: "shownNote") as? String == "12 of 25 shown: every rejected one, then the newest.")
+        history.libraries = Array(history.libraries.prefix(5))
+        let short = ContributorHistoryView(heading: "Also from priya", username: "priya", history: history, decisions: .init(), now: start)
+        #expect(short.items.count == 5 && short.child(named: "isCut") as? Bool == false, "all shown, nothing to say")
+    }
+
     @Test(
         "a library's page lists its submitter's earlier items with how each ended and the reason; a report's page lists the reporter's and the library submitter's"
     )
@@ -34,7 +59,7 @@ struct ContributorHistoryTests {
             let page = try await browser.get("/libraries/\(slug)")
             // check
             let history = try #require(page.html.range(of: #"<section class="contributor-history""#).map { String(page.html[$0.lowerBound...].prefix(6000)) })
-            #expect(history.contains(">Earlier from \(submitter)</h3>"))
+            #expect(history.contains(">Also from \(submitter)</h3>"))
             let line = history.components(separatedBy: "<li>").first { $0.contains(ConsoleHTMLContentType.escape(rejectedName)) } ?? ""
             #expect(line.contains("status-rejected") && line.contains(ConsoleHTMLContentType.escape(reason)), "the rejected one says why: \(line)")
             #expect(!history.contains(#"href="/libraries/\#(slug)""#), "not the library on the page itself")
@@ -69,6 +94,6 @@ struct ContributorHistoryTests {
         #expect(!partly.incomplete.isEmpty, "photos not read once yet")
         try await store.saveMirrorScopeState(MirrorScopeState(scope: .photoList, lastPassCompletedAt: Date()))
         let after = try await ContributorHistoryView.load(heading: "Earlier from yuki", accountId: 7, username: "yuki", store: store, now: Date())
-        #expect(after.incomplete.isEmpty && after.empty == "Nothing earlier from yuki in the console's copy of Book Corners.")
+        #expect(after.incomplete.isEmpty && after.empty == "Nothing else from yuki in the console's copy of Book Corners.")
     }
 }

@@ -255,7 +255,7 @@ enum PageModels {
                     history.libraries = [rejected]
                     history.photos = [try MirrorPhoto(photos[0], confirmedAt: now)]
                     page.submitterHistory = ContributorHistoryView(
-                        heading: "Earlier from \(hostile)", username: hostile, history: history, decisions: .init(), now: now)
+                        heading: "Also from \(hostile)", username: hostile, history: history, decisions: .init(), now: now)
                     page.submitterHistory.incomplete = ContributorHistoryView.incompleteText
                     page.showsSubmitter(.init(submitted: 12, approved: 9, rejected: 3, lastRejectionReason: Self.hostile))
                     let queue = LibraryQueueContext(ListQuery(query: "status=pending&q=%22%3E%3Cscript%3E&order=newest"))
