@@ -138,10 +138,16 @@ struct NeighbourhoodMap: MustacheParent {
                 "<circle cx=\"0\" cy=\"0\" r=\"\(n(ring * scale))\" fill=\"none\" stroke=\"\(ChartPalette.grid)\" stroke-width=\"1\" stroke-dasharray=\"4 4\"/>"
         }
         body += "<text x=\"0\" y=\"\(n(-half + 14))\" text-anchor=\"middle\" font-size=\"12\" fill=\"\(ChartPalette.muted)\">N ↑</text>"
-        // Farthest first, so the nearest (the ones that matter) are drawn on top.
-        for (entry, place) in zip(shown, places).reversed() {
-            let (east, south) = offset(from: library, to: entry.library)
-            let (x, y) = (east * scale, south * scale)
+        let spots = markerSpots(shown.map { offset(from: library, to: $0.library) }.map { ($0.x * scale, $0.y * scale) })
+        // Nearest first: keyboard order follows the list's numbers. Markers never overlap, so none hides another.
+        for ((entry, place), spot) in zip(zip(shown, places), spots) {
+            let (x, y) = (spot.x, spot.y)
+            if spot.x != spot.trueX || spot.y != spot.trueY {
+                // Moved clear of a closer one: a thin line and a dot say where it really is.
+                body +=
+                    "<g aria-hidden=\"true\"><line x1=\"\(n(spot.trueX))\" y1=\"\(n(spot.trueY))\" x2=\"\(n(x))\" y2=\"\(n(y))\" stroke=\"\(ChartPalette.ink)\" stroke-width=\"1\"/>"
+                    + "<circle cx=\"\(n(spot.trueX))\" cy=\"\(n(spot.trueY))\" r=\"2.5\" fill=\"\(ChartPalette.ink)\"/></g>"
+            }
             let fill = place.isDuplicate ? "#D55E00" : entry.library.status == .rejected ? "#8c857b" : "#0072B2"
             let label = "\(place.number). \(place.name), \(place.status), \(place.whereText)\(place.isDuplicate ? ", possible duplicate" : "")"
             body +=
@@ -170,6 +176,32 @@ struct NeighbourhoodMap: MustacheParent {
             <title id="neighbourhood-title">\(SVGWriter.escape(title))</title><desc id="neighbourhood-desc">\(SVGWriter.escape(description))</desc>\
             <rect x="\(n(-half))" y="\(n(-half))" width="\(n(half * 2))" height="\(n(half * 2))" fill="#f6f4ef"/>\(body)</svg>
             """
+    }
+
+    /// Where each marker goes, nearest first: at its place, or, when that is within a marker's
+    /// width of the library's own mark or of a marker already placed, moved outward along its
+    /// bearing (round the centre by the golden angle when on the very spot) until it is clear.
+    static func markerSpots(_ places: [(x: Double, y: Double)]) -> [(x: Double, y: Double, trueX: Double, trueY: Double)] {
+        let clearance = 30.0  // two duplicate rings (radius 14) side by side, and a little air
+        var placed: [(x: Double, y: Double)] = []
+        var spots: [(x: Double, y: Double, trueX: Double, trueY: Double)] = []
+        for (index, place) in places.enumerated() {
+            let length = (place.x * place.x + place.y * place.y).squareRoot()
+            let angle = length < 0.5 ? Double(index) * 2.399963 : atan2(place.y, place.x)
+            var (x, y) = (place.x, place.y)
+            var radius = length
+            func crowded() -> Bool {
+                (x * x + y * y).squareRoot() < clearance || placed.contains { (($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y)).squareRoot() < clearance }
+            }
+            // Never out of the drawing: in the rare crowd that would push it there, it stays at the edge.
+            while crowded(), radius + 4 < half - 14 {
+                radius += 4
+                (x, y) = (cos(angle) * radius, sin(angle) * radius)
+            }
+            placed.append((x, y))
+            spots.append((x, y, place.x, place.y))
+        }
+        return spots
     }
 
     /// Metres east (x) and south (y, as SVG counts down) of `origin`: flat is close enough within 500 m.

@@ -66,6 +66,29 @@ struct NeighbourhoodMapTests {
         #expect(map.svg.contains(">10 m</text>"))
     }
 
+    @Test("a twin 3 m away and a neighbour 12 m away stay clear of the library's mark and of each other when the map reaches 480 m; markers come nearest first")
+    func closeMarkersStayVisible() throws {
+        let neighbours = [
+            library(2, name: "Twin", north: 3), library(3, name: "Near", east: 12), library(4, name: "Same spot"), library(5, name: "Far", north: -479),
+        ]
+        let map = NeighbourhoodMap(library: library(1, name: "Here"), neighbours: neighbours, link: { "/libraries/\($0)" })
+        let markers = map.svg.matches(of: /<circle cx="(-?[0-9.]+)" cy="(-?[0-9.]+)" r="10"/).compactMap { match in
+            Double(match.1).flatMap { x in Double(match.2).map { (x: x, y: $0) } }
+        }
+        try #require(markers.count == 4)
+        for (index, marker) in markers.enumerated() {
+            #expect((marker.x * marker.x + marker.y * marker.y).squareRoot() >= 28, "marker \(index + 1) clear of the library's own mark: \(marker)")
+            for other in markers[..<index] {
+                let apart = ((marker.x - other.x) * (marker.x - other.x) + (marker.y - other.y) * (marker.y - other.y)).squareRoot()
+                #expect(apart >= 28, "markers \(index + 1) and an earlier one overlap: \(apart)")
+            }
+            #expect(abs(marker.x) <= 190 && abs(marker.y) <= 190, "inside the drawing")
+        }
+        let numbers = map.svg.matches(of: /font-weight="600" fill="#fff">([0-9]+)<\/text>/).map { String($0.1) }
+        #expect(numbers == ["1", "2", "3", "4"], "in the drawing's order, as the keyboard reaches them")
+        #expect(map.svg.contains("<line x1="), "a moved marker is tied to where the library really is")
+    }
+
     @Test("a name from the mirror cannot become markup inside the drawing")
     func hostileNames() {
         let hostile = #"<script>alert("x")</script>' & ‮RTL"#
