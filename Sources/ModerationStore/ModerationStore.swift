@@ -208,6 +208,7 @@ enum ModerationStoreMigrations {
         OnCallMigrations.registerTeamClock(in: &migrator)
         SearchMigrations.registerStatusInIndex(in: &migrator)
         SearchMigrations.registerFoldedTextInListIndexes(in: &migrator)
+        ReportNoteMigrations.registerFormKey(in: &migrator)
         return migrator
     }
 }

@@ -222,4 +222,6 @@ struct ReportDetailPage: MustacheParent {
 /// The note form of a report's page (the CSRF field is checked by the middleware).
 struct ReportNoteForm: Decodable, Sendable {
     var note: String?
+    /// The page's form key (`ReportDetailPage.decisionKey`): the same form sent twice keeps one note.
+    var key: String?
 }

@@ -79,8 +79,15 @@ struct ReportQueueController {
         var withText = entry
         withText.reason = TypedText.withLineFeeds(typed).trimmingCharacters(in: .whitespacesAndNewlines)
         do {
-            try await store.addReportNote(
-                ReportNote(reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date()), audit: withText)
+            let kept = try await store.addReportNote(
+                ReportNote(
+                    reportId: id, authorId: session.staffId, authorUsername: session.username, text: typed, writtenAt: Date(),
+                    formKey: DecisionForm.idempotencyKey(form.key)),
+                audit: withText)
+            guard kept.isNew else {
+                try await sessions.flash("This note was already kept (the form was sent twice); it is listed once.", sessionID: session.id)
+                return .redirect(to: SiteURL.report(id).path + "#notes", type: .normal)
+            }
         } catch let problem as ReportNote.Problem {
             var page = try await detailPage(id: id, queue: ReportQueueContext(ListQuery(query: nil)), context: context)
             page.noteText = typed

@@ -15,13 +15,16 @@ public struct ReportNote: Codable, Sendable, Equatable, FetchableRecord, Mutable
     public var authorUsername: String
     public var text: String
     public var writtenAt: Date
+    /// The key of the page's note form: the same form sent twice (a double click, a resend) keeps one note.
+    public var formKey: String?
 
-    public init(reportId: Int, authorId: Int, authorUsername: String, text: String, writtenAt: Date) {
+    public init(reportId: Int, authorId: Int, authorUsername: String, text: String, writtenAt: Date, formKey: String? = nil) {
         self.reportId = reportId
         self.authorId = authorId
         self.authorUsername = authorUsername
         self.text = text
         self.writtenAt = writtenAt
+        self.formKey = formKey
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
@@ -64,6 +67,17 @@ enum ReportNoteMigrations {
                         writtenAt DATETIME NOT NULL
                     );
                     CREATE INDEX reportNote_reportId ON reportNote(reportId, id);
+                    """)
+        }
+    }
+
+    /// One note per note form: the key the form was rendered with, unique per report.
+    static func registerFormKey(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v45-report-note-form-key") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE reportNote ADD COLUMN formKey TEXT;
+                    CREATE UNIQUE INDEX reportNote_formKey ON reportNote(reportId, formKey) WHERE formKey IS NOT NULL;
                     """)
         }
     }

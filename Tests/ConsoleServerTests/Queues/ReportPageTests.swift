@@ -255,7 +255,7 @@ struct ReportPageTests {
         }
     }
 
-    @Test("a staff note is kept with the report and audited; an empty one is refused on the same page, marked required")
+    @Test("a staff note is kept with the report and audited, once when its form is sent twice; an empty one is refused on the same page, marked required")
     func notes() async throws {
         try await ConsoleFixture.withConsole { browser, _, directory in
             // setup
@@ -264,14 +264,20 @@ struct ReportPageTests {
             let page = try await browser.get("/reports/\(Self.reportID)")
             // act
             let empty = try await browser.post("/reports/\(Self.reportID)/note", form: [("csrf", page.csrfToken ?? ""), ("note", "   ")])
-            let saved = try await browser.post("/reports/\(Self.reportID)/note", form: [("csrf", page.csrfToken ?? ""), ("note", Self.hostile)])
+            // The page's own form, as a browser sends it, twice (a double click).
+            let form = page.hiddenFields(ofFormPostingTo: "/reports/\(Self.reportID)/note") + [("note", Self.hostile)]
+            let saved = try await browser.post("/reports/\(Self.reportID)/note", form: form)
+            let again = try await browser.post("/reports/\(Self.reportID)/note", form: form)
+            let afterAgain = try await browser.get("/reports/\(Self.reportID)")
             let after = try await browser.get("/reports/\(Self.reportID)")
             let other = try await browser.get("/reports/\(Self.otherReportID)")
             // check
             #expect(page.contains(#"name="note""#) && page.contains("required"))
             #expect(empty.status == .unprocessableContent && empty.contains("The note is empty"), "\(empty)")
-            #expect(saved.status == .seeOther)
-            #expect(after.contains("Note kept with the report"))
+            #expect(saved.status == .seeOther && again.status == .seeOther)
+            #expect(form.contains { $0.0 == "key" }, "the note form carries its key")
+            #expect(afterAgain.contains("This note was already kept (the form was sent twice); it is listed once."), "\(afterAgain)")
+            #expect(after.html.components(separatedBy: #"<p class="note-text""#).count == 2, "one note")
             #expect(
                 after.item(containing: "note-text").contains(Self.escapedHostile)
                     || after.contains(#"<p class="note-text" dir="auto">\#(Self.escapedHostile)</p>"#))
