@@ -18,23 +18,45 @@ struct ConsoleHTMLContentType: MustacheContentType {
         Self.escape(text)
     }
 
-    /// Escapes `< > & " '` by UTF-8 byte. Comparing Characters instead would miss a `<` that
-    /// follows a "prepend" scalar such as U+0600: the two form one Character that is not `<`.
-    /// Charts use this too, for the markup they build by hand.
-    /// A C0 control but tab, LF and CR; DEL; or 0xC2, which leads U+0080–U+00BF (the C1 controls among them).
-    private static func mayStartControl(_ byte: UInt8) -> Bool {
+    /// A C0 control but tab, LF and CR; DEL; 0xC2, which leads U+0080–U+00BF (the C1 controls
+    /// among them); or 0xE2, which leads U+2000–U+2FFF (the bidi overrides among them).
+    private static func mayNeedShowing(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x09, 0x0A, 0x0D: false
-        case 0x00...0x1F, 0x7F, 0xC2: true
+        case 0x00...0x1F, 0x7F, 0xC2, 0xE2: true
         default: false
         }
     }
 
-    /// Control characters are made visible first (`ControlCharacters`): text from Book Corners is
-    /// kept as it came in the mirror's whole records, and a page must not print a raw ESC or BEL
-    /// where the list beside it shows ␛.
+    /// A bidi embedding or override (U+202A–U+202E): inside a name it reverses what follows
+    /// ("\u{202E}evil.exe" reads "exe.live"). Isolates (U+2066–U+2069) stay: they reorder nothing
+    /// outside themselves, and the console's own sentences use them.
+    private static func isOverride(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value)
+    }
+
+    /// `text` as a page shows it: control characters made visible (`ControlCharacters`; text from
+    /// Book Corners is kept as it came in the mirror's whole records), and bidi overrides too,
+    /// as `<U+202E>`, so a moderator sees the trick instead of its effect.
+    static func visible(_ text: String) -> String {
+        let escaped = ControlCharacters.escaped(text)
+        guard escaped.unicodeScalars.contains(where: isOverride) else { return escaped }
+        var result = String.UnicodeScalarView()
+        for scalar in escaped.unicodeScalars {
+            if isOverride(scalar) {
+                result.append(contentsOf: "<U+\(String(scalar.value, radix: 16, uppercase: true))>".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    /// Escapes `< > & " '` by UTF-8 byte, after making controls visible (`visible`). Comparing
+    /// Characters instead would miss a `<` that follows a "prepend" scalar such as U+0600: the
+    /// two form one Character that is not `<`. Charts use this too, for the markup they build by hand.
     static func escape(_ text: String) -> String {
-        let text = text.utf8.contains(where: Self.mayStartControl) ? ControlCharacters.escaped(text) : text
+        let text = text.utf8.contains(where: Self.mayNeedShowing) ? visible(text) : text
         var utf8 = text.utf8
         guard utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var bytes: [UInt8] = []

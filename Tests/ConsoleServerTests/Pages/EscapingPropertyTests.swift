@@ -44,8 +44,10 @@ struct EscapingPropertyTests {
             #expect(
                 !escaped.utf8.contains { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") },
                 "\(text.debugDescription) → \(escaped.debugDescription)")
-            #expect(Self.unescaped(escaped) == ControlCharacters.escaped(text), "\(text.debugDescription) → \(escaped.debugDescription)")
-            #expect(!ControlCharacters.contains(in: escaped), "no raw control character: \(escaped.debugDescription)")
+            #expect(Self.unescaped(escaped) == ConsoleHTMLContentType.visible(text), "\(text.debugDescription) → \(escaped.debugDescription)")
+            #expect(
+                !ControlCharacters.contains(in: escaped) && !escaped.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) },
+                "no raw control character or bidi override: \(escaped.debugDescription)")
             #expect(SVGWriter.escape(text) == escaped && ConsoleHTMLContentType().escapeText(text) == escaped, "one escaping everywhere")
         }
     }
@@ -74,12 +76,12 @@ struct EscapingPropertyTests {
 
             // check: only the elements a chart draws, whatever the data
             #expect(Set(reader.elements.map(\.name)).isSubset(of: ["svg", "title", "desc", "rect", "line", "text"]), "\(svg)")
-            // Control characters read back made visible (DEL as ␡), as on every page.
-            #expect(reader.all("title").first?.text == ControlCharacters.escaped(title))
-            #expect(reader.all("desc").first?.text == ControlCharacters.escaped(description))
+            // Control characters and bidi overrides read back made visible (DEL as ␡), as on every page.
+            #expect(reader.all("title").first?.text == ConsoleHTMLContentType.visible(title))
+            #expect(reader.all("desc").first?.text == ConsoleHTMLContentType.visible(description))
             let tooltips = Set(reader.all("title").dropFirst().map(\.text))
             for bar in bars {
-                let shown = ControlCharacters.escaped(bar.label)
+                let shown = ConsoleHTMLContentType.visible(bar.label)
                 #expect(tooltips.contains("\(shown): \(NiceScale.label(bar.value))"), "\(bar.label.debugDescription) in \(tooltips)")
             }
         }

@@ -46,7 +46,7 @@ struct ItemContextTests {
         #expect(html.contains(PageModels.escapedHostile) && !html.contains("<script>alert"))
     }
 
-    @Test("a library whose text from Book Corners holds every control character shows each made visible on its page, none raw")
+    @Test("a library whose text from Book Corners holds every control character and a bidi override shows each made visible on its page, none raw")
     func controlCharactersOnTheLibraryPage() async throws {
         // setup: the page reads the kept backend record, which holds the text as Book Corners sent it
         let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
@@ -56,6 +56,7 @@ struct ItemContextTests {
         libraries[0].description = "Line\(controls)end"
         libraries[0].address = "Street\(controls)5"
         libraries[0].city = "City\(controls)"
+        libraries[0].address = "\u{202E}evil.exe\u{202C} Street\(controls)5"
         let page = LibraryDetailPage(
             layout: PageModels.layout(LibraryText.displayName(libraries[0].name), active: .libraries), library: libraries[0], duplicates: [],
             settings: .defaults, targets: .defaults, now: PageModels.now)
@@ -68,6 +69,7 @@ struct ItemContextTests {
             #expect(html.contains(visible + "␀␁␂"), "\(visible): NUL, SOH and STX as their pictures")
         }
         #expect(html.contains("␛") && html.contains("␡") && html.contains("&lt;U+0085&gt;"), "ESC, DEL and a C1 control shown")
+        #expect(html.contains("&lt;U+202E&gt;evil.exe&lt;U+202C&gt; Street"), "a bidi override shown, not obeyed")
     }
 
     @Test("a library already decided shows the candidates but no duplicate warning")
