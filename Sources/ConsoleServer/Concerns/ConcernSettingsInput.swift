@@ -27,7 +27,15 @@ enum ConcernSettingsInput {
             guard strong <= near else {
                 return .failure(Problem(message: "“Duplicate, strong within” (\(strong) m) cannot be farther than “worth a look within” (\(near) m)."))
             }
-            let words = SuspectWords.parse(TypedText.withLineFeeds(form.suspectWords ?? ""))
+            let typed = TypedText.withLineFeeds(form.suspectWords ?? "")
+            if let unmatchable = SuspectWords.firstUnmatchable(in: typed) {
+                return .failure(
+                    Problem(
+                        message:
+                            "“\(unmatchable.prefix(20))” has no letter or digit, so it would never match: the suspect list matches words and phrases. Remove it or write it in words."
+                    ))
+            }
+            let words = SuspectWords.parse(typed)
             guard words.count <= ConcernSettings.maxWords else {
                 return .failure(Problem(message: "The suspect list holds at most \(ConcernSettings.maxWords) words; it has \(words.count)."))
             }

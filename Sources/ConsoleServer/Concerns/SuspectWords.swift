@@ -35,16 +35,28 @@ struct SuspectWords {
         return result.last == " " ? result : result + " "
     }
 
-    /// The list as staff typed it in a text area (one word or phrase a line): trimmed, control
-    /// characters and blank lines dropped, each once (by its folded form), in the order typed.
+    /// The list as staff typed it in a text area (one word or phrase a line): trimmed, a control
+    /// character (a tab) read as a space, blank lines dropped, each once (by its folded form), in
+    /// the order typed.
     static func parse(_ text: String) -> [String] {
         var seen: Set<String> = []
-        return text.split(whereSeparator: \.isNewline).compactMap { line in
-            let word = String(String.UnicodeScalarView(line.unicodeScalars.filter { !$0.properties.isControlCharacter }))
-                .trimmingCharacters(in: .whitespaces)
+        return lines(text).compactMap { word in
             let key = padded(word)
-            guard !word.isEmpty, key != " ", seen.insert(key).inserted else { return nil }
+            guard key != " ", seen.insert(key).inserted else { return nil }
             return word
+        }
+    }
+
+    /// The first line with no letter or digit ("📚", "!!!"): the list matches words, so it would never match.
+    static func firstUnmatchable(in text: String) -> String? {
+        lines(text).first { padded($0) == " " }
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        text.split(whereSeparator: \.isNewline).compactMap { line in
+            let word = String(String.UnicodeScalarView(line.unicodeScalars.map { $0.properties.isControlCharacter ? " " : $0 }))
+                .trimmingCharacters(in: .whitespaces)
+            return word.isEmpty ? nil : word
         }
     }
 }

@@ -215,17 +215,28 @@ struct LibraryConcernsTests {
         #expect(LibraryConcerns.assess(library(), evidence: LibraryEvidence(submitter: rejected)).first?.strength == .worthALook)
     }
 
-    @Test("the settings form: whole numbers within range, strong no farther than worth a look, CR LF lines, each word once, a clear sentence otherwise")
+    @Test(
+        "the settings form: whole numbers within range, strong no farther than worth a look, CR LF lines, each word once, a word without letters refused, a clear sentence otherwise"
+    )
     func settingsInput() throws {
         var form = ConcernSettingsForm(
             strongDuplicateMetres: " 30 ", duplicateMetres: "60", sameNameMetres: "250", burstSubmissions: "4", strongRejections: "3",
-            suspectWords: "casino\r\n\r\n  Free Money \r\nCASINO\r\nbad\u{0}word\r\n", seen: nil)
+            suspectWords: "casino\r\n\r\n  Free Money \r\nCASINO\r\nbad\u{0}word\r\ntab\tword\r\n", seen: nil)
         let settings = try ConcernSettingsInput.settings(from: form).get()
         #expect(
             settings
                 == ConcernSettings(
-                    strongDuplicateMetres: 30, duplicateMetres: 60, sameNameMetres: 250, burstSubmissions: 4, suspectWords: ["casino", "Free Money", "badword"])
+                    strongDuplicateMetres: 30, duplicateMetres: 60, sameNameMetres: 250, burstSubmissions: 4,
+                    suspectWords: ["casino", "Free Money", "bad word", "tab word"]), "a control character (a tab) reads as a space"
         )
+        form.suspectWords = "casino\r\n📚\r\n"
+        #expect(
+            throws: ConcernSettingsInput.Problem(
+                message:
+                    "“📚” has no letter or digit, so it would never match: the suspect list matches words and phrases. Remove it or write it in words."
+            )
+        ) { try ConcernSettingsInput.settings(from: form).get() }
+        form.suspectWords = "casino"
         form.strongDuplicateMetres = "70"
         #expect(throws: ConcernSettingsInput.Problem(message: "“Duplicate, strong within” (70 m) cannot be farther than “worth a look within” (60 m).")) {
             try ConcernSettingsInput.settings(from: form).get()
@@ -244,7 +255,7 @@ struct LibraryConcernsTests {
         #expect(
             settings.changes(from: .defaults) == [
                 "Duplicate, strong within: 25 m → 30 m", "Duplicate, worth a look within: 50 m → 60 m", "Same name within: 200 m → 250 m",
-                "Many in an hour (more than): 5 → 4", "Suspect words added: casino, Free Money, badword",
+                "Many in an hour (more than): 5 → 4", "Suspect words added: casino, Free Money, bad word, tab word",
             ])
     }
 }
