@@ -179,4 +179,21 @@ extension ActionRunner {
     func holdKey(_ action: ModerationAction, _ phase: Phase) -> String {
         "\(forwardClientAddress ? action.clientAddress : "console")|\(phase)|\(action.targetKind.rawValue)"
     }
+
+    /// Why a decision was not sent, naming who made the item what it is now when the console's
+    /// audit log knows: the moderator themselves (the same decision from a second tab or an old
+    /// page), a colleague through the console, or else someone outside it.
+    func conflictMessage(_ action: ModerationAction, target: DecisionTarget) async throws -> String {
+        let latest = try await store.latestDecisions(kind: action.targetKind, targetIds: [String(target.itemID)])[String(target.itemID)]
+        if let latest, latest.outcome == .applied, latest.statusAfter == target.statusText, latest.actionId != action.id {
+            if latest.actorId == action.actorId {
+                return
+                    "Not sent: you had already made this \(target.statusText), at \(TeamClock.stamp(latest.recordedAt)) (an earlier decision of yours). Nothing more to do."
+            }
+            return
+                "Not sent: \(latest.actorUsername) changed this to \(target.statusText) at \(TeamClock.stamp(latest.recordedAt)), before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
+        }
+        return
+            "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
+    }
 }

@@ -225,9 +225,7 @@ final class ActionRunner: Service, Sendable {
         guard target.status == action.statusSeen else {
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
-                message:
-                    "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
-            )
+                message: try await conflictMessage(action, target: target))
             return
         }
         guard let wanted = WantedStatus(kind: action.targetKind, status: action.statusWanted) else {
