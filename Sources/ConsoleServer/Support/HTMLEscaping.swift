@@ -56,9 +56,20 @@ struct ConsoleHTMLContentType: MustacheContentType {
     /// Characters instead would miss a `<` that follows a "prepend" scalar such as U+0600: the
     /// two form one Character that is not `<`. Charts use this too, for the markup they build by hand.
     static func escape(_ text: String) -> String {
-        let text = text.utf8.contains(where: Self.mayNeedShowing) ? visible(text) : text
+        // One pass over the bytes answers both questions; nearly every value needs neither.
+        var (needsShowing, needsEntities) = (false, false)
+        for byte in text.utf8 {
+            if byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x22 || byte == 0x27 {
+                needsEntities = true
+            } else if mayNeedShowing(byte) {
+                needsShowing = true
+            }
+        }
+        guard needsShowing || needsEntities else { return text }
+        let text = needsShowing ? visible(text) : text
+        // Made visible, a C1 control or an override reads `<U+0085>`: its brackets need entities too.
+        guard needsEntities || text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E }) else { return text }
         var utf8 = text.utf8
-        guard utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count + 16)
         utf8 = text.utf8

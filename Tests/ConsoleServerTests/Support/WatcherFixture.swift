@@ -37,7 +37,11 @@ struct WatcherFixture: Sendable {
             try await BackendClient.closing(client) { client in
                 let tokens = try await client.signIn(username: SeedAccounts.demoStaffUsername, password: SeedAccounts.demoStaffPassword)
                 let credentials = StaffCredentials(accessToken: tokens.access, refreshToken: tokens.refresh)
-                let clock = MovableWallClock(try await start(sandbox, client, credentials))
+                // Ticks move the clock by whole minutes: started (later by under a minute) at half past a minute, no look lands in
+                // a budget window's last second, where the watcher's claim is refused and the look skipped.
+                let begin = try await start(sandbox, client, credentials).timeIntervalSince1970
+                let clock = MovableWallClock(
+                    Date(timeIntervalSince1970: begin + (90 - begin.truncatingRemainder(dividingBy: 60)).truncatingRemainder(dividingBy: 60)))
                 let store = try ModerationStore(path: directory.path("console.sqlite"))
                 try await setUpRotation(store, from: clock.now)
                 let source = QueueAgeSource(
