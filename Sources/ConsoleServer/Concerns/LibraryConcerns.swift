@@ -217,6 +217,12 @@ enum LibraryConcerns {
     private static func hasPhoneNumber(_ text: String) -> Bool {
         text.matches(of: /[+(]?[0-9][0-9 ()\-.\/]{6,}[0-9]/).contains { match in
             let run = match.output
+            // A book's number is no phone number: "ISBN 978-3-16-148410-0", or 13 digits from 978/979.
+            let before = text[..<match.range.lowerBound].suffix(8).lowercased()
+            let digitsOnly = run.filter(\.isNumber)
+            if before.contains("isbn") || (digitsOnly.count == 13 && (digitsOnly.hasPrefix("978") || digitsOnly.hasPrefix("979"))) {
+                return false
+            }
             if run.contains(/[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}/) || run.contains(/[0-9]{1,2}\.[0-9]{1,2}\.[0-9]{2,4}/)
                 || run.contains(/[0-9]{1,2}\.[0-9]{2} ?- ?[0-9]{1,2}\.[0-9]{2}/)
             {
