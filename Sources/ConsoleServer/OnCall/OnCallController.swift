@@ -195,6 +195,10 @@ struct OnCallController {
         guard let username = form.staff, let member = try await store.staffMember(username: username) else {
             return try await problem("Choose who covers from the list of staff.")
         }
+        if let skipped = OverrideForm.skipped(form.startsAt, in: rotation.timeZone) ?? OverrideForm.skipped(form.endsAt, in: rotation.timeZone) {
+            return try await problem(
+                "\(skipped) does not happen in \(rotation.timeZone.identifier): the clocks go forward that night. Give a time after the change.")
+        }
         guard let startsAt = OverrideForm.instant(form.startsAt, in: rotation.timeZone), let endsAt = OverrideForm.instant(form.endsAt, in: rotation.timeZone)
         else {
             return try await problem("Give the start and the end as a date and a time, such as 2026-11-24 09:00.")

@@ -120,8 +120,24 @@ struct OverrideForm: Decodable, Sendable {
 
     /// `2026-11-24T09:00` on the wall clock of `zone`.
     static func instant(_ text: String?, in zone: TimeZone) -> Date? {
+        guard let (date, time) = parts(text) else { return nil }
+        return date.instant(at: time, in: zone)
+    }
+
+    /// "2027-03-28 02:30" when `text` is a time the clock of `zone` skips (it goes forward that
+    /// night): the calendar would quietly move it, and the override would start or end elsewhere.
+    static func skipped(_ text: String?, in zone: TimeZone) -> String? {
+        guard let (date, time) = parts(text) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let shown = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date.instant(at: time, in: zone))
+        let exists = (shown.year, shown.month, shown.day, shown.hour, shown.minute) == (date.year, date.month, date.day, time.hour, time.minute)
+        return exists ? nil : "\(date) \(time)"
+    }
+
+    private static func parts(_ text: String?) -> (LocalDate, LocalTime)? {
         let parts = (text ?? "").trimmingCharacters(in: .whitespaces).split(separator: "T")
         guard parts.count == 2, let date = LocalDate(String(parts[0])), let time = LocalTime(String(parts[1].prefix(5))) else { return nil }
-        return date.instant(at: time, in: zone)
+        return (date, time)
     }
 }

@@ -159,6 +159,18 @@ struct OnCallPagesTests {
             #expect(refused.status == .badRequest)
             #expect(refused.contains("An override must end after it starts. Nothing was added."))
             #expect(refused.contains(#"value="\#(tomorrow)T09:00""#) && refused.contains(#"value="swap""#))
+            // act 1b: a start the clock skips (Rome goes forward at 02:00 on 2027-03-28)
+            let skipped = try await maria.post(
+                "/on-call/overrides",
+                form: [
+                    ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "2027-03-28T02:30"), ("endsAt", "2027-03-28T03:30"), ("note", ""),
+                ])
+            #expect(skipped.status == .badRequest)
+            #expect(
+                skipped.contains(
+                    "2027-03-28 02:30 does not happen in Europe/Rome: the clocks go forward that night. Give a time after the change. Nothing was added."),
+                "\(skipped)")
+            #expect(OverrideForm.skipped("2027-10-31T02:30", in: try #require(TimeZone(identifier: "Europe/Rome"))) == nil, "a repeated hour happens")
             // act 2: maria covers from midnight today to two days ahead
             let added = try await maria.post(
                 "/on-call/overrides",
