@@ -209,6 +209,7 @@ enum ModerationStoreMigrations {
         SearchMigrations.registerStatusInIndex(in: &migrator)
         SearchMigrations.registerFoldedTextInListIndexes(in: &migrator)
         ReportNoteMigrations.registerFormKey(in: &migrator)
+        OnCallMigrations.registerOverrideFormKey(in: &migrator)
         return migrator
     }
 }

@@ -212,10 +212,16 @@ struct OnCallController {
         let entry = audit.staffEntry(
             "override.add", targetKind: "oncall", targetId: "", targetName: "\(member.username) covers \(span)", statusAfter: note,
             context: context, userAgent: request.userAgent)
+        let added: Int64?
         do {
-            try await store.addOverride(staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date())
+            added = try await store.addOverride(
+                staff: member, startsAt: startsAt, endsAt: endsAt, note: note, audit: entry, now: Date(), formKey: DecisionForm.idempotencyKey(form.key))
         } catch let error as RotationError {
             return try await problem(error.description)
+        }
+        guard added != nil else {
+            try await sessions.flash("This override was already added (the form was sent twice); it is listed once.", sessionID: session.id)
+            return .redirect(to: SiteURL.onCall.path, type: .normal)
         }
         try await sessions.flash("\(member.username) covers \(span) (\(clock.clockName)).", sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)

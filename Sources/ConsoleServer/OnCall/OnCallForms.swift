@@ -115,6 +115,8 @@ struct OverrideForm: Decodable, Sendable {
     var startsAt: String?
     var endsAt: String?
     var note: String?
+    /// The page's key for this form (`OnCallPage.overrideKey`): the same form sent twice adds one override.
+    var key: String?
 
     static let noteLimit = 200
 

@@ -83,6 +83,8 @@ struct OnCallPage: MustacheParent {
     let overrideEndsAt: String
     let overrideNote: String
     let overrideProblem: String
+    /// A fresh key per rendered override form: sending it twice adds one override.
+    let overrideKey = UUID().uuidString
     let hasOverrideProblem: Bool
     let rotationPicker: RotationPicker
     let rotationShiftDays: String
@@ -127,6 +129,7 @@ struct OnCallPage: MustacheParent {
         case "overrideEndsAt": overrideEndsAt
         case "overrideNote": overrideNote
         case "overrideProblem": overrideProblem
+        case "overrideKey": overrideKey
         case "hasOverrideProblem": hasOverrideProblem
         case "rotationPicker": rotationPicker
         case "rotationShiftDays": rotationShiftDays

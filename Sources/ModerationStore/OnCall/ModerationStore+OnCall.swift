@@ -156,19 +156,22 @@ extension ModerationStore {
         }
     }
 
-    /// Adds "`staff` covers from `startsAt` to `endsAt`", with its audit entry; returns its id.
+    /// Adds "`staff` covers from `startsAt` to `endsAt`", with its audit entry; returns its id, or
+    /// nil when an override was already added with `formKey` (the same form sent twice: nothing more is kept).
     @discardableResult
     public func addOverride(
-        staff: StaffMember, startsAt: Date, endsAt: Date, note: String, audit: AuditEntry, now: Date
-    ) async throws -> Int64 {
+        staff: StaffMember, startsAt: Date, endsAt: Date, note: String, audit: AuditEntry, now: Date, formKey: String? = nil
+    ) async throws -> Int64? {
         guard endsAt > startsAt else { throw RotationError.overrideEndsBeforeStart }
         guard endsAt.timeIntervalSince(startsAt) <= 60 * 86_400 else { throw RotationError.overrideTooLong }
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
         return try await writer.write { db in
+            // The unique index decides, so two console processes cannot both add it.
             try db.execute(
-                sql: "INSERT INTO rotationOverride (staffId, startsAt, endsAt, note, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [staff.id, startsAt, endsAt, note, audit.actorUsername, now])
+                sql: "INSERT OR IGNORE INTO rotationOverride (staffId, startsAt, endsAt, note, createdBy, createdAt, formKey) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [staff.id, startsAt, endsAt, note, audit.actorUsername, now, formKey])
+            guard db.changesCount == 1 else { return nil }
             let id = db.lastInsertedRowID
             var entry = audit
             entry.targetId = String(id)

@@ -190,6 +190,17 @@ enum OnCallMigrations {
         }
     }
 
+    /// One override per override form (v46): the key the form was rendered with, unique.
+    static func registerOverrideFormKey(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v46-override-form-key") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE rotationOverride ADD COLUMN formKey TEXT;
+                    CREATE UNIQUE INDEX rotationOverride_formKey ON rotationOverride(formKey) WHERE formKey IS NOT NULL;
+                    """)
+        }
+    }
+
     /// Registered after every other migration of its time: hand-offs keyed by their instant, not a shift number.
     static func registerHandoffIdentity(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v31-handoffs-by-instant") { db in

@@ -172,13 +172,18 @@ struct OnCallPagesTests {
                 "\(skipped)")
             #expect(OverrideForm.skipped("2027-10-31T02:30", in: try #require(TimeZone(identifier: "Europe/Rome"))) == nil, "a repeated hour happens")
             // act 2: maria covers from midnight today to two days ahead
-            let added = try await maria.post(
-                "/on-call/overrides",
-                form: [
-                    ("csrf", page.csrfToken ?? ""), ("staff", "maria"), ("startsAt", "\(today)T00:00"), ("endsAt", "\(tomorrow)T09:00"),
-                    ("note", "staff is away"),
-                ])
+            // (the page's own form, with its key, sent twice: a double click)
+            let overrideForm =
+                page.hiddenFields(ofFormPostingTo: "/on-call/overrides")
+                + [("staff", "maria"), ("startsAt", "\(today)T00:00"), ("endsAt", "\(tomorrow)T09:00"), ("note", "staff is away")]
+            #expect(overrideForm.contains { $0.0 == "key" }, "the override form carries its key")
+            let added = try await maria.post("/on-call/overrides", form: overrideForm)
             #expect(added.status == .seeOther || added.status == .found)
+            let sentTwice = try await maria.post("/on-call/overrides", form: overrideForm)
+            #expect(sentTwice.status == .seeOther)
+            let told = try await maria.get("/on-call")
+            #expect(told.contains("This override was already added (the form was sent twice); it is listed once."), "\(told)")
+            #expect(try await ModerationStore(path: directory.path("console.sqlite")).overrides(endingAfter: .distantPast).count == 1, "one override")
             // check: maria is on call now, and told so; the override is listed and audited
             let now = try await maria.get("/on-call")
             #expect(now.contains("You are on call until"))
