@@ -122,6 +122,8 @@ struct LibraryDetailPage: MustacheParent {
     let mark: QueueStandingMark
     /// Why it needs a look (`LibraryConcerns`), strong reasons first; shown while it waits.
     var concerns: [LibraryConcern] = []
+    /// "When it was approved, it had these reasons: …" on a decided library; "" otherwise.
+    private(set) var decidedConcerns = ""
     /// Every library within 500 m, drawn.
     var neighbourhood = NeighbourhoodMap.none
     /// The submitter's earlier libraries, photos and reports and how each ended.
@@ -233,6 +235,18 @@ struct LibraryDetailPage: MustacheParent {
         mark = .none
     }
 
+    /// Says which reasons a decided library had when it left the queue (as recorded then), so a
+    /// decision made despite a strong reason shows it; nothing while it waits or when none was recorded.
+    mutating func showsDecidedConcerns(_ recorded: [DecidedLibraryConcern]) {
+        guard status != LibraryStatus.pending.rawValue, let outcome = recorded.first?.outcome else { return }
+        let named = recorded.map { concern in
+            let label = LibraryConcern.Kind(rawValue: concern.kind)?.label ?? concern.kind
+            return "\(label) (\(concern.strength == LibraryConcern.Strength.strong.rawValue ? "strong" : "worth a look"))"
+        }
+        let left = outcome == "gone" ? "When it left the queue" : "When it was \(outcome)"
+        decidedConcerns = "\(left), it had these reasons to look: \(named.joined(separator: ", "))."
+    }
+
     /// Adds the submitter's record beside their name: "12 submitted · 9 approved · 3 rejected,
     /// last rejected: “Private garden”" (the mirror's libraries, this one included).
     mutating func showsSubmitter(_ record: LibraryEvidence.SubmitterRecord?) {
@@ -280,6 +294,8 @@ struct LibraryDetailPage: MustacheParent {
         case "namesakes": namesakes
         case "hasNamesakes": !namesakes.isEmpty
         case "concerns": concerns
+        case "decidedConcerns": decidedConcerns
+        case "hasDecidedConcerns": !decidedConcerns.isEmpty
         case "hasConcerns": !concerns.isEmpty
         // The reasons are for the decision: a decided library's page no longer raises them.
         case "concernsShown": loaded && status == LibraryStatus.pending.rawValue

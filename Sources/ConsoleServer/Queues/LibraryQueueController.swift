@@ -131,6 +131,7 @@ struct LibraryQueueController {
             neighbours: try await store.mirroredLibraries(
                 near: mirrored.lat, mirrored.lng, withinMetres: NeighbourhoodMap.radiusMetres, statuses: LibraryStatus.allCases),
             settings: settings, link: { SiteURL.library($0).path })
+        page.showsDecidedConcerns(try await store.decidedLibraryConcerns(libraryId: mirrored.id))
         let evidence = try await store.libraryEvidence(for: [mirrored], within: settings.neighbourhoodMetres)[mirrored.id]
         page.showsSubmitter(evidence?.submitter)
         if let submitter = mirrored.submitterId {

@@ -57,6 +57,14 @@ extension ModerationStore {
                 db, sql: "SELECT * FROM decidedLibraryConcern WHERE recordedAt >= ? ORDER BY recordedAt, libraryId, kind", arguments: [date])
         }
     }
+
+    /// The reasons library `id` had when it left the queue, strong ones first.
+    public func decidedLibraryConcerns(libraryId id: Int) async throws -> [DecidedLibraryConcern] {
+        try await writer.read { db in
+            try DecidedLibraryConcern.fetchAll(
+                db, sql: "SELECT * FROM decidedLibraryConcern WHERE libraryId = ? ORDER BY strength = 'strong' DESC, kind", arguments: [id])
+        }
+    }
 }
 
 /// How often one kind of reason came up: libraries waiting with it now, and those that left

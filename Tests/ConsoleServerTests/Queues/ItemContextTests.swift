@@ -1,5 +1,6 @@
 import BookCornersAPI
 import Foundation
+import GRDB
 import ModerationStore
 import ModerationVocabulary
 import TestSupport
@@ -70,6 +71,38 @@ struct ItemContextTests {
         }
         #expect(html.contains("␛") && html.contains("␡") && html.contains("&lt;U+0085&gt;"), "ESC, DEL and a C1 control shown")
         #expect(html.contains("&lt;U+202E&gt;evil.exe&lt;U+202C&gt; Street"), "a bidi override shown, not obeyed")
+    }
+
+    @Test("a library approved despite a strong reason says which reasons it had when it left the queue; a waiting one does not")
+    func decidedConcernsShown() async throws {
+        // setup: the reasons as the console recorded them when the library left the queue
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let queue = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO decidedLibraryConcern (libraryId, kind, strength, outcome, recordedAt) VALUES
+                    (7, 'noPhoto', 'worth-a-look', 'approved', ?), (7, 'duplicate', 'strong', 'approved', ?)
+                    """, arguments: [PageModels.now, PageModels.now])
+        }
+        try queue.close()
+        let recorded = try await store.decidedLibraryConcerns(libraryId: 7)
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        var approved = try libraryPage(status: "approved")
+        var waiting = try libraryPage(status: "pending")
+        // act
+        approved.showsDecidedConcerns(recorded)
+        waiting.showsDecidedConcerns(recorded)
+        let html = try renderer.render(approved, with: "library-detail").html
+        // check
+        #expect(
+            html.contains(
+                #"<p class="notice decided-concerns">When it was approved, it had these reasons to look: Duplicate nearby (strong), No photo (worth a look).</p>"#
+            ))
+        #expect(
+            !(try renderer.render(waiting, with: "library-detail").html.contains("decided-concerns")), "a waiting library shows its reasons as they are now")
     }
 
     @Test("a library already decided shows the candidates but no duplicate warning")
