@@ -36,16 +36,25 @@ struct BulkSelectionCheck {
     /// Throws when a library is unknown to a mirror that has made its first pass, or when every one is left out.
     static func check(_ items: [BulkItem], decision: Decision, store: ModerationStore) async throws -> BulkSelectionCheck {
         let mirrorHasRead = try await store.mirrorSummary() != nil
+        var libraries: [String: MirrorLibrary] = [:]
+        for item in items {
+            if let library = try await store.mirroredLibrary(slug: item.slug) {
+                libraries[item.slug] = library
+            } else if mirrorHasRead {
+                throw FormError.unknownLibrary(item.slug)
+            }
+        }
+        // Every library's reasons in one read of the evidence, not one per library.
+        let reasons = try await LibraryConcerns.of(Array(libraries.values), in: store)
         var chosen: [Chosen] = []
         var leftOut: [LeftOut] = []
         for item in items {
-            guard let library = try await store.mirroredLibrary(slug: item.slug) else {
-                if mirrorHasRead { throw FormError.unknownLibrary(item.slug) }
+            guard let library = libraries[item.slug] else {
                 chosen.append(Chosen(item: item, library: nil, concerns: []))
                 continue
             }
             let known = BulkItem(slug: item.slug, seen: item.seen, name: LibraryText.displayName(library.name))
-            let concerns = try await LibraryConcerns.of([library], in: store)[library.id] ?? []
+            let concerns = reasons[library.id] ?? []
             if decision == .approve, let strong = concerns.first(where: { $0.strength == .strong }) {
                 leftOut.append(LeftOut(name: known.name, libraryURL: SiteURL.library(item.slug).path, why: strong.sentence))
             } else {

@@ -69,11 +69,9 @@ struct ConsoleHTMLContentType: MustacheContentType {
         let text = needsShowing ? visible(text) : text
         // Made visible, a C1 control or an override reads `<U+0085>`: its brackets need entities too.
         guard needsEntities || text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E }) else { return text }
-        var utf8 = text.utf8
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count + 16)
-        utf8 = text.utf8
-        for byte in utf8 {
+        bytes.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
             switch byte {
             case 0x3C: bytes += [0x26, 0x6C, 0x74, 0x3B]  // &lt;
             case 0x3E: bytes += [0x26, 0x67, 0x74, 0x3B]  // &gt;
