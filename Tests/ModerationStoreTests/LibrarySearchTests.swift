@@ -214,6 +214,26 @@ struct LibrarySearchTests {
         }
     }
 
+    @Test("a search matching over a thousand, walked in the list's order, takes % _ \\ and quotes as typed text, as the index does")
+    func manyMatchesTakeWildcardsAsText() async throws {
+        try await withStore { store in
+            // Odd ids would match too if % and _ were LIKE's wildcards or the quote ended the phrase.
+            let libraries = (1...2_200).map { id in library(id, name: id.isMultiple(of: 2) ? #"Shelf 5%_\"Off" \#(id)"# : #"Shelf 5xy\"Off" \#(id)"#) }
+            try await store.upsertMirror(libraries: libraries)
+            let expected = libraries.filter { $0.id.isMultiple(of: 2) }.map(\.id)
+            for status: LibraryStatus? in [nil, .pending] {
+                let query = MirrorLibraryQuery(status: status, text: #"5%_\"OFF""#)
+                for offset in [0, 1_090] {
+                    let (rows, total) = try await store.mirroredLibraryPage(query, order: .oldest, limit: 20, offset: { _ in offset })
+                    #expect(total == expected.count)
+                    #expect(rows.map(\.id) == Array(expected.dropFirst(offset).prefix(20)), "from \(offset), \(status?.rawValue ?? "all")")
+                }
+                let (before, after) = try await store.mirroredLibraries(around: libraries[999], matching: query, order: .oldest, limit: 1)
+                #expect(before.map(\.id) == [998] && after.map(\.id) == [1_002])
+            }
+        }
+    }
+
     @Test("a database from before the index knew statuses is indexed again by its migration, statuses and gone rows included")
     func statusMigration() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-v42-\(UUID().uuidString).sqlite").path
