@@ -123,7 +123,7 @@ enum LibraryConcerns {
         var concerns: [LibraryConcern] = []
         let written = library.name + "\n" + library.description
         if hasMarkup(written) || written.localizedCaseInsensitiveContains("http://") || written.localizedCaseInsensitiveContains("https://")
-            || written.localizedCaseInsensitiveContains("www.")
+            || written.localizedCaseInsensitiveContains("www.") || hasBareDomain(written)
         {
             concerns.append(
                 .init(kind: .markup, strength: .strong, badge: "links or markup", sentence: "The name or description has a link or markup in it."))
@@ -196,6 +196,32 @@ enum LibraryConcerns {
         text.split(whereSeparator: { $0.isWhitespace || $0 == "<" || $0 == ">" }).contains { word in
             let parts = word.split(separator: "@", omittingEmptySubsequences: false)
             return zip(parts, parts.dropFirst()).contains { before, after in !before.isEmpty && hasDomainDot(after) }
+        }
+    }
+
+    /// Top-level domains a link written without `http` or `www` ends in ("cheap-books.shop/sale"):
+    /// the common generic ones and Europe's and other large countries'. A list, not "any two
+    /// letters", so "e.g.", "St.Louis" and "No.5" stay words.
+    private static let linkDomains: Set<String> = [
+        "com", "net", "org", "info", "biz", "io", "co", "app", "shop", "store", "online", "site", "xyz", "top", "club", "link", "eu",
+        "de", "fr", "it", "es", "nl", "be", "at", "ch", "uk", "ie", "pl", "pt", "se", "no", "dk", "fi", "cz", "gr", "hu", "ro", "ru",
+        "ua", "us", "ca", "au", "nz", "br", "mx", "ar", "in", "jp", "cn", "kr", "za",
+    ]
+
+    /// A word written as a link is, without `http` or `www`: labels of letters, digits and
+    /// hyphens joined by dots, the last a top-level domain in `linkDomains`, then perhaps a path
+    /// ("bookswap.example.com", "free-books.shop/sale"). A word with `@` is an e-mail address,
+    /// which is contact details, not a link.
+    private static func hasBareDomain(_ text: String) -> Bool {
+        text.split(whereSeparator: { $0.isWhitespace || "<>()[]{}\"'“”‘’«»,;".contains($0) }).contains { word in
+            guard !word.contains("@") else { return false }
+            // The host: up to a path, without the sentence's punctuation around it ("See x.com.").
+            var host = word.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.drop { !$0.isLetter && !$0.isNumber }
+            while let last = host.last, !last.isLetter, !last.isNumber { host = host.dropLast() }
+            let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+            guard labels.count >= 2, let domain = labels.last, linkDomains.contains(domain.lowercased()) else { return false }
+            return labels.allSatisfy { label in !label.isEmpty && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
+                && labels.dropLast().contains { label in label.count >= 2 && label.contains(where: \.isLetter) }
         }
     }
 

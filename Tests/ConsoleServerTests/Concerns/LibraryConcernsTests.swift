@@ -82,6 +82,12 @@ struct LibraryConcernsTests {
         #expect(badges(library(name: "<script>alert(1)</script>")) == ["links or markup"])
         #expect(badges(library(description: "Cheap pills at https://example.test")) == ["links or markup"])
         #expect(badges(library(description: "Visit www.example.test")) == ["links or markup"])
+        for link in ["Order at cheap-books.shop/sale", "See bookswap.example.com.", "(bücher-tausch.de)", "shop: BOOKS4U.CO.UK!"] {
+            #expect(badges(library(description: link)) == ["links or markup"], "a link without http or www: \(link)")
+        }
+        for word in ["Books, e.g. novels", "Near St.Louis church", "Chanel No.5 shop", "Version 3.5 of the map", "Ends with a dot. Then more"] {
+            #expect(badges(library(description: word)) == [], "no link: \(word)")
+        }
         #expect(badges(library(description: "Call +49 30 1234 5678 for the key")) == ["contact details in text"])
         #expect(badges(library(description: "Write to anna@example.org")) == ["contact details in text"])
         #expect(badges(library(description: "Call (555) 123-4567")) == ["contact details in text"])
@@ -89,7 +95,7 @@ struct LibraryConcernsTests {
             #expect(badges(library(description: address)) == ["contact details in text"], "\(address)")
         }
         for notAnAddress in ["@example.org", "anna@.org", "anna@example.o", "anna @ example.org", "a@b"] {
-            #expect(badges(library(description: notAnAddress)) == [], "\(notAnAddress)")
+            #expect(!badges(library(description: notAnAddress)).contains("contact details in text"), "\(notAnAddress)")
         }
         #expect(badges(library(description: "Open 2020-2024, 3 shelves, 120 books")) == [], "years and counts are no phone number")
         for notAPhone in [
