@@ -51,7 +51,7 @@ struct ClaimController {
             try await store.releaseClaim(target, holderId: session.staffId, holderUsername: session.username, now: Date())
             message = "You are no longer reviewing \(await ItemText.name(target, store: store)): anyone may claim it."
         } catch ClaimStoreError.notHeld(let current) {
-            message = await notYours(target, current: current)
+            message = await notYours(target, current: current, viewerId: session.staffId)
         }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -131,11 +131,28 @@ struct ClaimController {
         return DecisionController.atRow(target.kind, key: target.key, in: SafeRedirect.path(form.back ?? fallback))
     }
 
-    private func notYours(_ target: ItemClaim.Target, current: ItemClaim?) async -> String {
+    /// Why a claim the viewer acted on is not theirs: who holds the item now, and, when the
+    /// viewer (`viewerId`) had claimed it, how their own claim ended and when.
+    private func notYours(_ target: ItemClaim.Target, current: ItemClaim?, viewerId: Int? = nil) async -> String {
+        let item = await ItemText.name(target, store: store)
+        let own = viewerId == nil ? nil : try? await store.claims(on: target).first { $0.holderId == viewerId && $0.state != .active }
+        let now = Date()
+        let ended = own?.endedAt.map { TimeText.age(of: $0, now: now) } ?? ""
         guard let current else {
-            return "You were no longer reviewing \(await ItemText.name(target, store: store)): your claim had ended (it expired, or a decision ended it)."
+            switch own?.state {
+            case .expired: return "You were no longer reviewing \(item): your claim expired \(ended)."
+            case .decided: return "You were no longer reviewing \(item): a decision by \(own?.endedBy ?? "someone") ended your claim \(ended)."
+            default: return "You were no longer reviewing \(item): your claim had ended."
+            }
         }
-        return "\(current.holderUsername) is reviewing \(await ItemText.name(target, store: store)) now (they took it over, or claimed it after yours ended)."
+        let holder = current.holderUsername
+        switch own?.state {
+        case .takenOver where own?.endedBy == holder: return "\(holder) is reviewing \(item) now: they took it over from you \(ended)."
+        case .expired: return "\(holder) is reviewing \(item) now: your claim expired \(ended), and they claimed it after."
+        case .released: return "\(holder) is reviewing \(item) now: you had let it go \(ended), and they claimed it after."
+        case .decided: return "\(holder) is reviewing \(item) now: a decision ended your claim \(ended), and they claimed it after."
+        default: return "\(holder) is reviewing \(item) now."
+        }
     }
 
     private static func area(_ kind: ModerationAction.TargetKind) -> LayoutModel.Area {

@@ -113,7 +113,7 @@ extension ModerationStore {
         }
     }
 
-    /// Every claim on `target`, newest first (for tests and the record).
+    /// Every claim on `target`, newest first: the record, and how a claim its holder acts on ended.
     public func claims(on target: ItemClaim.Target) async throws -> [ItemClaim] {
         try await writer.read { db in
             try ItemClaim.fetchAll(

@@ -222,7 +222,9 @@ struct ClaimTests {
             #expect(try await store.auditEntries().filter { $0.action == "claim.takeOver" }.count == 1)
             // staff's Release now explains what happened
             _ = try await browser.post("/reports/\(id)/release", form: [("csrf", his.csrfToken ?? ""), ("back", "/reports")])
-            #expect(try await browser.get("/reports").contains("maria is reviewing report \(id) on "))
+            let explained = try await browser.get("/reports")
+            #expect(explained.contains("maria is reviewing report \(id) on "))
+            #expect(explained.html.contains(#/ now: they took it over from you \d+ s ago\./#), "says how staff's own claim ended")
             #expect(try await store.claims(on: .init(kind: .report, key: id)).map(\.state) == [.active, .takenOver])
         }
     }
