@@ -28,6 +28,8 @@ struct LibraryListPage: MustacheParent {
     /// The decision and the typed reason of a bulk form sent back with its error.
     var bulkDecision = ""
     var bulkReason = ""
+    /// What the list says when nothing matches.
+    var emptyText = "No libraries match these filters."
     /// The filter by reason to look: any, any strong one, or one kind.
     var reasonOptions: [FilterOption] = LibraryListPage.reasonOptions(chosen: nil)
 
@@ -93,6 +95,7 @@ struct LibraryListPage: MustacheParent {
         case "bulkRejects": bulkDecision == "reject"
         case "bulkReason": bulkReason
         case "reasonOptions": reasonOptions
+        case "emptyText": emptyText
         case "reasonsURL": SiteURL.concernFigures.path
         default: frame.child(named: key)
         }

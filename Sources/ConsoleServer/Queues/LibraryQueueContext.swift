@@ -15,6 +15,8 @@ struct LibraryQueueContext: Equatable {
     var pageSize: Int
     /// Only libraries with this reason to look (`reason=duplicate`, or `strong` for any strong one).
     var concern: String?
+    /// What the address asked for that the list does not know, each a sentence saying so.
+    var ignoredFilters: [String] = []
 
     /// What `reason=` may name: any strong reason, or one kind.
     static let concernChoices = ["strong"] + LibraryConcern.Kind.allCases.map(\.rawValue)
@@ -29,6 +31,12 @@ struct LibraryQueueContext: Equatable {
         orderIsChosen = chosen != nil && chosen != standard
         pageSize = query.page.size
         concern = query.text("reason", maxLength: 40).flatMap { Self.concernChoices.contains($0) ? $0 : nil }
+        ignoredFilters = [
+            query.ignored("status", isNot: "a status", so: "waiting libraries are shown") { StatusFilter(rawValue: $0) != nil },
+            query.ignored("reason", isNot: "a reason to look", so: "the list is not narrowed by reason") { _ in concern != nil },
+            query.ignored("country", isNot: "a two-letter country code", so: "every country is shown") { _ in query.country != nil },
+            query.ignored("order", isNot: "an order this list offers", so: "it is in its usual order") { _ in chosen != nil },
+        ].compactMap { $0 }
     }
 
     /// The orders a list of `status` offers: only waiting libraries have reasons to rank by.

@@ -28,9 +28,9 @@ struct ListQuery {
         parameters[name].flatMap(T.init(rawValue:)) ?? fallback
     }
 
-    /// A two-letter country code, upper-cased; anything else is ignored.
+    /// A two-letter country code, upper-cased; anything else is ignored ("Germany" is not "GE").
     var country: String? {
-        guard let value = text("country", maxLength: 2)?.uppercased(), value.count == 2, value.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+        guard let value = text("country", maxLength: 3)?.uppercased(), value.count == 2, value.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             return nil
         }
         return value
@@ -43,6 +43,22 @@ struct ListQuery {
 
     var page: Page {
         let size = Int(parameters["page_size"] ?? "").flatMap { Self.pageSizes.contains($0) ? $0 : nil } ?? Self.defaultPageSize
-        return Page(clampingNumber: Int(parameters["page"] ?? "") ?? 1, size: size)
+        return Page(clampingNumber: pageNumber, size: size)
+    }
+
+    /// The page the address names: a number too large for `Int` is past the last page like any
+    /// other past it (the list shows its last), not page 1.
+    private var pageNumber: Int {
+        guard let value = parameters["page"] else { return 1 }
+        if let number = Int(value) { return number }
+        return !value.isEmpty && value.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : 1
+    }
+
+    /// The sentence a list shows when the address gave `name` a value `isKnown` refuses: the
+    /// filter is ignored, and says so, instead of quietly showing something else
+    /// ("“bogus” is not a status, so waiting libraries are shown.").
+    func ignored(_ name: String, isNot what: String, so instead: String, isKnown: (String) -> Bool) -> String? {
+        guard let value = parameters[name], !value.trimmingCharacters(in: .whitespaces).isEmpty, !isKnown(value) else { return nil }
+        return "“\(value.prefix(40))” is not \(what), so \(instead)."
     }
 }

@@ -18,6 +18,8 @@ struct QueueListFrame: MustacheParent {
     var orderSwitch: OrderSwitch
     /// The page size the list was asked for, when not the standard one: filtering keeps it.
     var pageSize = ""
+    /// Filters in the address the list did not know and ignored, each a sentence saying so.
+    var ignoredFilters: [String] = []
 
     init(
         layout: LayoutModel, statusOptions: [FilterOption], loaded: Bool, pager: Pager?, itemCount: Int, list: SiteURL,
@@ -40,6 +42,7 @@ struct QueueListFrame: MustacheParent {
 
     func child(named key: String) -> Any? {
         switch key {
+        case "ignoredFilters": ignoredFilters
         case "pageSize": pageSize
         case "hasPageSize": !pageSize.isEmpty
         case "layout": layout

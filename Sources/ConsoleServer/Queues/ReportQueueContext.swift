@@ -11,14 +11,23 @@ struct ReportQueueContext: Equatable {
     /// Whether the address named an order other than the status's usual one.
     var orderIsChosen: Bool
     var pageSize: Int
+    /// What the address asked for that the list does not know, each a sentence saying so.
+    var ignoredFilters: [String] = []
 
     init(_ query: ListQuery) {
         status = query.choice("status", default: ReportStatusFilter.open)
-        reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
+        let reason = query.text("reason", maxLength: 30).flatMap(ReportReason.init(rawValue:))
+        self.reason = reason
         let standard = QueueOrder.standard(listsWaitingItems: status == .open)
-        order = query.chosenOrder() ?? standard
+        let chosen = query.chosenOrder()
+        order = chosen ?? standard
         orderIsChosen = order != standard
         pageSize = query.page.size
+        ignoredFilters = [
+            query.ignored("status", isNot: "a status", so: "open reports are shown") { ReportStatusFilter(rawValue: $0) != nil },
+            query.ignored("reason", isNot: "a report reason", so: "reports of every reason are shown") { _ in reason != nil },
+            query.ignored("order", isNot: "an order this list offers", so: "it is in its usual order") { _ in chosen != nil },
+        ].compactMap { $0 }
     }
 
     /// The context a form sent back (`queue=<query string>`); `nil` when it sent none.

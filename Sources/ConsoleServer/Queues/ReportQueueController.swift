@@ -160,6 +160,7 @@ struct ReportQueueController {
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
         page.frame.back = back
         page.frame.keepPageSize(of: query)
+        page.frame.ignoredFilters = queue.ignoredFilters
         page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }

@@ -217,24 +217,29 @@ enum PageModels {
             ),
             (
                 "libraries",
-                LibraryListPage(
-                    layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
-                    source: "",
-                    rows: mirrored.enumerated().map { index, library in
-                        var row = LibraryRow(library, concerns: index == 0 ? concerns : [], targets: .defaults, now: now)
-                        row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
-                        // The second row was just decided by the viewer, and met a conflict.
-                        if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
-                        // The third has someone else's approval waiting to be sent.
-                        if index == 2 {
-                            row.queuedDecision(QueuedDecisionNote(queuedAction(library.slug, actorId: 9, username: hostile), viewerId: 3, now: now))
-                        }
-                        return row
-                    }, loaded: true,
-                    pager: Pager(
-                        url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
-                    orderSwitch: OrderSwitch(
-                        order: .newest, standard: .oldest, choices: LibraryQueueContext.orders(for: .pending), link: { "/libraries?order=\($0.rawValue)" }))
+                try {
+                    var page = LibraryListPage(
+                        layout: layout("Libraries", active: .libraries, summary: summary), statusOptions: options, text: hostile, country: "NL",
+                        source: "",
+                        rows: mirrored.enumerated().map { index, library in
+                            var row = LibraryRow(library, concerns: index == 0 ? concerns : [], targets: .defaults, now: now)
+                            row.claim = claimBadge(index, kind: .library, key: library.slug, insideForm: true)
+                            // The second row was just decided by the viewer, and met a conflict.
+                            if index == 1 { row.decided(RowOutcome(decidedAction(library.slug, state: .conflict, message: hostile))) }
+                            // The third has someone else's approval waiting to be sent.
+                            if index == 2 {
+                                row.queuedDecision(QueuedDecisionNote(queuedAction(library.slug, actorId: 9, username: hostile), viewerId: 3, now: now))
+                            }
+                            return row
+                        }, loaded: true,
+                        pager: Pager(
+                            url: .libraries, filters: [("q", hostile)], pagination: try pagination("moderation_pending_page2_size10.json"), order: .oldest),
+                        orderSwitch: OrderSwitch(
+                            order: .newest, standard: .oldest, choices: LibraryQueueContext.orders(for: .pending), link: { "/libraries?order=\($0.rawValue)" }))
+                    // A filter the address got wrong, said above the list.
+                    page.frame.ignoredFilters = ["“\(hostile)” is not a status, so waiting libraries are shown."]
+                    return page
+                }()
             ),
             (
                 "library-detail",

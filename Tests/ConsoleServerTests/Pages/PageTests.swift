@@ -163,6 +163,37 @@ struct PageTests {
         }
     }
 
+    @Test("a filter the address got wrong is ignored and said to be; a page number too large for a number is the last page")
+    func ignoredFiltersAreSaid() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let libraries = try await browser.get("/libraries?status=bogus&reason=nope&country=Germany&order=sideways")
+            #expect(libraries.status == .ok)
+            for sentence in [
+                "“bogus” is not a status, so waiting libraries are shown.", "“nope” is not a reason to look, so the list is not narrowed by reason.",
+                "“Germany” is not a two-letter country code, so every country is shown.",
+                "“sideways” is not an order this list offers, so it is in its usual order.",
+            ] {
+                #expect(libraries.contains(#"<p class="banner" role="status">\#(sentence)</p>"#), "\(sentence)")
+            }
+            #expect(libraries.contains(#"<option value="pending" selected>"#), "the list it shows instead is the waiting one, and says so in its filter")
+            let fine = try await browser.get("/libraries?status=approved&country=de&order=oldest")
+            #expect(!fine.contains(#"<p class="banner" role="status">"#), "known filters raise nothing")
+            let reports = try await browser.get("/reports?status=bogus&reason=rude")
+            #expect(reports.contains("“bogus” is not a status, so open reports are shown.") && reports.contains("“rude” is not a report reason"))
+            #expect(try await browser.get("/photos?status=bogus").contains("“bogus” is not a status, so waiting photos are shown."))
+            // Reasons are for waiting libraries: a decided list filtered by one says why it is empty.
+            let decided = try await browser.get("/libraries?status=approved&reason=strong")
+            #expect(decided.contains("reasons to look are kept for waiting libraries only"))
+            // Past the last page by a number too large for Int: the last page, as for any page past it.
+            let last = try await browser.get("/libraries?status=all&page_size=10&page=99999")
+            let huge = try await browser.get("/libraries?status=all&page_size=10&page=99999999999999999999999")
+            let lastSummary = try #require(last.html.firstMatch(of: #/<nav class="pager"[\s\S]*?<span>([^<]*)</span>/#).map { String($0.1) })
+            #expect(!lastSummary.hasPrefix("Page 1 of"), "the fixture has more than one page: \(lastSummary)")
+            #expect(huge.html.contains("<span>\(lastSummary)</span>"), "the same last page: \(lastSummary)")
+        }
+    }
+
     @Test("with the backend gone, pages render from the mirror as before, with no banner")
     func backendDown() async throws {
         let directory = try TemporaryDirectory()
