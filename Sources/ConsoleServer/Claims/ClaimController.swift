@@ -142,6 +142,7 @@ struct ClaimController {
             switch own?.state {
             case .expired: return "You were no longer reviewing \(item): your claim expired \(ended)."
             case .decided: return "You were no longer reviewing \(item): a decision by \(own?.endedBy ?? "someone") ended your claim \(ended)."
+            case nil where viewerId != nil: return "You were not reviewing \(item), and nobody is: there was nothing to release."
             default: return "You were no longer reviewing \(item): your claim had ended."
             }
         }
@@ -151,6 +152,7 @@ struct ClaimController {
         case .expired: return "\(holder) is reviewing \(item) now: your claim expired \(ended), and they claimed it after."
         case .released: return "\(holder) is reviewing \(item) now: you had let it go \(ended), and they claimed it after."
         case .decided: return "\(holder) is reviewing \(item) now: a decision ended your claim \(ended), and they claimed it after."
+        case nil where viewerId != nil: return "You are not reviewing \(item): \(holder) is."
         default: return "\(holder) is reviewing \(item) now."
         }
     }

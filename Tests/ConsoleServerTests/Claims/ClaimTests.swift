@@ -196,6 +196,10 @@ struct ClaimTests {
             #expect(
                 hers.item(containing: "/reports/\(id)/take-over").contains(
                     #"<strong class="claim-holder">staff</strong> is reviewing · <span class="claim-left">15 min left</span>"#))
+            // maria's Release of a claim she never held says whose it is.
+            _ = try await maria.post("/reports/\(id)/release", form: [("csrf", hers.csrfToken ?? ""), ("back", "/reports")])
+            let notHers = try await maria.get("/reports")
+            #expect(notHers.contains("You are not reviewing report \(id) on ") && notHers.contains(": staff is."), "\(notHers)")
             // act: Take over… shows the confirmation
             let ask = try await maria.post("/reports/\(id)/take-over", form: hers.hiddenFields(ofFormPostingTo: "/reports/\(id)/take-over"))
             #expect(ask.status == .ok && ask.contains("<strong>staff</strong> is reviewing this, 15 min left"), "\(ask)")
