@@ -210,6 +210,7 @@ enum ModerationStoreMigrations {
         SearchMigrations.registerFoldedTextInListIndexes(in: &migrator)
         ReportNoteMigrations.registerFormKey(in: &migrator)
         OnCallMigrations.registerOverrideFormKey(in: &migrator)
+        ConcernMigrations.registerAntimeridianTriggers(in: &migrator)
         return migrator
     }
 }

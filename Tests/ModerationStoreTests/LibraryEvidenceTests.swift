@@ -60,4 +60,31 @@ struct LibraryEvidenceTests {
         let alone = try #require(evidence[14])
         #expect(alone.submitter == nil && alone.nearest == nil && alone.sameHourSubmissions == 0 && !alone.repeatsOwnCoordinates)
     }
+
+    @Test("across the 180th meridian a library 21 m away is a neighbour: the evidence, the duplicate search and forgetting stored reasons see it")
+    func acrossTheMeridian() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
+        func fiji(_ id: Int, lng: Double, status: LibraryStatus = .pending) -> MirrorLibrary {
+            var row = library(id, status: status, name: "Shelf \(id)", submitter: 30 + id)
+            (row.lat, row.lng) = (-17.0, lng)
+            return row
+        }
+        // setup: a waiting library just east of the meridian, an approved one just west of it, and one 1 km away
+        try await store.upsertMirror(libraries: [fiji(1, lng: 179.9999), fiji(2, lng: -179.9999, status: .approved), fiji(3, lng: 179.99)])
+        let east = try #require(try await store.mirroredLibrary(slug: "library-1"))
+        let nearest = try #require(try await store.libraryEvidence(for: [east])[1]?.nearest)
+        #expect(nearest.id == 2 && (20...23).contains(nearest.metres), "\(nearest)")
+        let near = try await store.mirroredLibraries(near: east.lat, east.lng, withinMetres: 500, statuses: [.approved, .pending])
+        #expect(near.map(\.id) == [1, 2], "itself and its twin across the meridian, not the one 1 km away")
+        #expect(try await store.mirroredDuplicates(of: east).map(\.id) == [2])
+        // A change to the library across the meridian forgets the stored reasons of this one.
+        try await store.replaceLibraryConcerns([1: LibraryAssessment(fingerprint: "f", concerns: [])])
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: "f"]).keys.sorted() == [1])
+        var moved = fiji(2, lng: -179.99985, status: .approved)
+        moved.name = "Shelf 2, moved"
+        try await store.upsertMirror(libraries: [moved])
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: "f"]).isEmpty, "the trigger looked across the meridian")
+    }
 }

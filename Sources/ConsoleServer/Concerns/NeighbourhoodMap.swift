@@ -204,9 +204,12 @@ struct NeighbourhoodMap: MustacheParent {
         return spots
     }
 
-    /// Metres east (x) and south (y, as SVG counts down) of `origin`: flat is close enough within 500 m.
+    /// Metres east (x) and south (y, as SVG counts down) of `origin`: flat is close enough within
+    /// 500 m. Across the 180th meridian the short way round: 179.9999° W is east of 179.9999° E.
     static func offset(from origin: MirrorLibrary, to other: MirrorLibrary) -> (x: Double, y: Double) {
-        let east = (other.lng - origin.lng) * cos(origin.lat * .pi / 180) * GreatCircle.metresPerDegree
+        var degreesEast = other.lng - origin.lng
+        if degreesEast > 180 { degreesEast -= 360 } else if degreesEast < -180 { degreesEast += 360 }
+        let east = degreesEast * cos(origin.lat * .pi / 180) * GreatCircle.metresPerDegree
         let north = (other.lat - origin.lat) * GreatCircle.metresPerDegree
         return (east, -north)
     }

@@ -119,43 +119,78 @@ extension ConcernMigrations {
     /// reached the mirror, or before the submitter's last rejection — until the next refresh.
     static func registerStaleAssessmentTriggers(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v41-stale-assessments") { db in
-            let columns = ["lat", "lng", "status", "name", "normalizedName", "submitterId", "goneAt", "createdAt", "rejectionReason"]
-            let evidence = columns.joined(separator: ", ")
-            let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
-            try db.execute(
-                sql: """
-                    CREATE TRIGGER mirrorLibrary_staleAssessmentInsert AFTER INSERT ON mirrorLibrary
-                    WHEN EXISTS (SELECT 1 FROM libraryAssessment)
-                    BEGIN
-                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "NEW")));
-                    END;
-                    CREATE TRIGGER mirrorLibrary_staleAssessmentUpdate AFTER UPDATE OF \(evidence) ON mirrorLibrary
-                    WHEN (\(changed)) AND EXISTS (SELECT 1 FROM libraryAssessment)
-                    BEGIN
-                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "OLD")) UNION \(affected(by: "NEW")));
-                    END;
-                    CREATE TRIGGER mirrorLibrary_staleAssessmentDelete AFTER DELETE ON mirrorLibrary
-                    WHEN EXISTS (SELECT 1 FROM libraryAssessment)
-                    BEGIN
-                        DELETE FROM libraryAssessment WHERE libraryId IN (\(affected(by: "OLD")));
-                    END;
-                    """)
+            try db.execute(sql: staleAssessmentTriggers(affected: affectedBeforeV47))
         }
     }
 
-    /// The waiting libraries whose reasons may look at the library `row` (`NEW` or `OLD`): within
-    /// 500 m of it (a box a little larger: 0.005° of latitude, and of longitude that over the
-    /// cosine of the latitude, stepped so no math functions are needed), or sent by its submitter.
-    private static func affected(by row: String) -> String {
-        let longitudeSpan = """
-            CASE WHEN abs(\(row).lat) < 60 THEN 0.01 WHEN abs(\(row).lat) < 75 THEN 0.02 WHEN abs(\(row).lat) < 85 THEN 0.06 ELSE 360 END
-            """
+    /// The same triggers, with neighbours looked for across the 180th meridian too: a library at
+    /// 179.9999° W changes the reasons of one at 179.9999° E, 22 m away at Fiji's latitude.
+    static func registerAntimeridianTriggers(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v47-stale-assessments-across-the-meridian") { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER mirrorLibrary_staleAssessmentInsert;
+                    DROP TRIGGER mirrorLibrary_staleAssessmentUpdate;
+                    DROP TRIGGER mirrorLibrary_staleAssessmentDelete;
+                    """)
+            try db.execute(sql: staleAssessmentTriggers(affected: affected))
+        }
+    }
+
+    /// The three triggers that forget stale assessments; `affected` answers the ids a row
+    /// (`NEW` or `OLD`) may change the reasons of.
+    private static func staleAssessmentTriggers(affected: (String) -> String) -> String {
+        let columns = ["lat", "lng", "status", "name", "normalizedName", "submitterId", "goneAt", "createdAt", "rejectionReason"]
+        let evidence = columns.joined(separator: ", ")
+        let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
         return """
-            SELECT id FROM mirrorLibrary
+            CREATE TRIGGER mirrorLibrary_staleAssessmentInsert AFTER INSERT ON mirrorLibrary
+            WHEN EXISTS (SELECT 1 FROM libraryAssessment)
+            BEGIN
+                DELETE FROM libraryAssessment WHERE libraryId IN (\(affected("NEW")));
+            END;
+            CREATE TRIGGER mirrorLibrary_staleAssessmentUpdate AFTER UPDATE OF \(evidence) ON mirrorLibrary
+            WHEN (\(changed)) AND EXISTS (SELECT 1 FROM libraryAssessment)
+            BEGIN
+                DELETE FROM libraryAssessment WHERE libraryId IN (\(affected("OLD")) UNION \(affected("NEW")));
+            END;
+            CREATE TRIGGER mirrorLibrary_staleAssessmentDelete AFTER DELETE ON mirrorLibrary
+            WHEN EXISTS (SELECT 1 FROM libraryAssessment)
+            BEGIN
+                DELETE FROM libraryAssessment WHERE libraryId IN (\(affected("OLD")));
+            END;
+            """
+    }
+
+    /// The longitude half-width of the box around `row` holding 500 m: 0.005° of latitude's
+    /// worth over the cosine of its latitude, stepped so no math functions are needed.
+    private static func longitudeSpan(_ row: String) -> String {
+        "CASE WHEN abs(\(row).lat) < 60 THEN 0.01 WHEN abs(\(row).lat) < 75 THEN 0.02 WHEN abs(\(row).lat) < 85 THEN 0.06 ELSE 360 END"
+    }
+
+    /// The waiting libraries whose reasons may look at the library `row` (`NEW` or `OLD`): within
+    /// 500 m of it (a box a little larger, `longitudeSpan`, wrapping at the 180th meridian), or
+    /// sent by its submitter. Only the latitude bounds use the position index; the longitude is
+    /// checked on the few rows in that band.
+    private static func affected(by row: String) -> String {
+        """
+        SELECT id FROM mirrorLibrary
+            WHERE lat BETWEEN \(row).lat - 0.005 AND \(row).lat + 0.005
+            AND (abs(lng - \(row).lng) <= (\(longitudeSpan(row))) OR abs(lng - \(row).lng) >= 360 - (\(longitudeSpan(row))))
+        UNION SELECT id FROM mirrorLibrary
+            WHERE submitterId = \(row).submitterId AND goneAt IS NULL AND status = 'pending'
+        """
+    }
+
+    /// `affected(by:)` as `v41` wrote it, blind across the 180th meridian: kept so `v41` creates
+    /// what it always created.
+    private static func affectedBeforeV47(by row: String) -> String {
+        """
+        SELECT id FROM mirrorLibrary
                 WHERE lat BETWEEN \(row).lat - 0.005 AND \(row).lat + 0.005
-                AND lng BETWEEN \(row).lng - (\(longitudeSpan)) AND \(row).lng + (\(longitudeSpan))
+                AND lng BETWEEN \(row).lng - (\(longitudeSpan(row))) AND \(row).lng + (\(longitudeSpan(row)))
             UNION SELECT id FROM mirrorLibrary
                 WHERE submitterId = \(row).submitterId AND goneAt IS NULL AND status = 'pending'
-            """
+        """
     }
 }

@@ -15,7 +15,7 @@ extension ModerationStore {
             let nearby = try db.cachedStatement(
                 sql: """
                     SELECT id, slug, name, normalizedName, lat, lng, status FROM mirrorLibrary
-                    WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND lng >= ? AND lng <= ? AND id != ?
+                    WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND (lng BETWEEN ? AND ? OR lng BETWEEN ? AND ?) AND id != ?
                     """)
             let record = try db.cachedStatement(
                 sql: """
@@ -37,7 +37,8 @@ extension ModerationStore {
             for library in libraries {
                 var found = LibraryEvidence()
                 let box = BoundingBox(lat: library.lat, lng: library.lng, metres: metres)
-                let rows = try Row.fetchCursor(nearby, arguments: [box.minLat, box.maxLat, box.minLng, box.maxLng, library.id])
+                let rows = try Row.fetchCursor(
+                    nearby, arguments: StatementArguments([box.minLat, box.maxLat] + box.longitudeBounds) + [library.id])
                 while let row = try rows.next() {
                     guard let status = LibraryStatus(rawValue: row["status"]), Self.duplicateStatuses.contains(status) else { continue }
                     let away = GreatCircle.metres(library.lat, library.lng, row["lat"], row["lng"])

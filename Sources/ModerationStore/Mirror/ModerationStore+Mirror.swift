@@ -265,7 +265,7 @@ extension ModerationStore {
             try MirrorLibrary
                 .filter(MirrorLibrary.Columns.goneAt == nil)
                 .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
-                .filter(MirrorLibrary.Columns.lng >= box.minLng && MirrorLibrary.Columns.lng <= box.maxLng)
+                .filter(sql: "(lng BETWEEN ? AND ? OR lng BETWEEN ? AND ?)", arguments: StatementArguments(box.longitudeBounds))
                 .fetchAll(db)
                 .filter { statuses.contains($0.status) }
         }

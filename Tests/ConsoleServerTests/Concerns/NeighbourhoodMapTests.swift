@@ -46,6 +46,19 @@ struct NeighbourhoodMapTests {
         #expect(map.rejectedHere == "Rejected here before (context, not a reason): “\u{2068}Old box\u{2069}”, 40 m away, was rejected: no reason was recorded.")
     }
 
+    @Test("across the 180th meridian a neighbour is placed the short way round: 21 m east, not 40 000 km west")
+    func acrossTheMeridian() {
+        var here = library(1, name: "Here")
+        var twin = library(2, name: "Twin")
+        (here.lat, here.lng) = (-17.0, 179.9999)
+        (twin.lat, twin.lng) = (-17.0, -179.9999)
+        let map = NeighbourhoodMap(library: here, neighbours: [twin], link: { "/libraries/\($0)" })
+        #expect(map.places.map(\.whereText) == ["21 m east"])
+        #expect(map.places.map(\.isDuplicate) == [true])
+        let (x, y) = NeighbourhoodMap.offset(from: here, to: twin)
+        #expect((20...23).contains(x) && abs(y) < 0.01, "\(x), \(y)")
+    }
+
     @Test("a rejected library where this one would be a duplicate is told with its reason, as context; one farther away is not")
     func rejectedHere() {
         var garden = library(2, name: "Garden box", north: 12, status: .rejected)
