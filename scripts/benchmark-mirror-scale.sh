@@ -6,6 +6,9 @@
 #                                             of the sync divided by FACTOR, 60 reads per window kept
 #   scripts/benchmark-mirror-scale.sh speed   mirror size on disk, and every page's p50 latency and
 #                                             req/s (wrk -t1 -c16) with SMALL and LIBRARIES mirrored
+#   scripts/benchmark-mirror-scale.sh pair    the library pages' req/s with SMALL and LIBRARIES served at
+#                                             once, measured in turns ROUNDS (3) times: the ratio with
+#                                             both under the same load (needs REUSE_MIRROR)
 #
 # Knobs (environment): LIBRARIES (50000), SMALL (400), FACTOR (25: a 12-s window), MAX_WINDOWS (120),
 # PENDING_INTERVAL (seconds, unscaled; default the console's 120), DURATION (12s), Q (search word), SHORT_Q (a two-letter one: the scan, pa),
@@ -42,7 +45,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$wo
 seeded() {
   local file="$cache/sandbox-$1.sqlite"
   if [[ ! -f "$file" ]]; then
-    "$bin" sandbox --port "$sandbox_port" --sandbox-database "$work/seeding.sqlite" --libraries "$1" --log-level error >/dev/null &
+    "$bin" sandbox --port "$sandbox_port" --apns-port "$((sandbox_port + 10))" --sandbox-database "$work/seeding.sqlite" --libraries "$1" --log-level error >/dev/null &
     local pid=$!
     until curl -s "http://127.0.0.1:$sandbox_port/api/v1/" -o /dev/null; do sleep 1; done
     kill "$pid"; wait "$pid" 2>/dev/null || true
@@ -57,7 +60,7 @@ start_sandbox() { # libraries, extra options...
   # The previous sandbox's -wal/-shm must go too: SQLite would replay them into this copy.
   rm -f "$work"/sandbox.sqlite*
   cp "$(seeded "$count")" "$work/sandbox.sqlite"
-  "$bin" sandbox --port "$sandbox_port" --sandbox-database "$work/sandbox.sqlite" --log-level error "$@" >/dev/null &
+  "$bin" sandbox --port "$sandbox_port" --apns-port "$((sandbox_port + 10))" --sandbox-database "$work/sandbox.sqlite" --log-level error "$@" >/dev/null &
   sandbox_pid=$!
   until curl -s "http://127.0.0.1:$sandbox_port/api/v1/" -o /dev/null; do sleep 0.5; done
 }
@@ -225,8 +228,62 @@ EOF
   echo "(load average 1 min at each wrk start: $(cut -f6 "$results" | tr '\n' ' '))"
 }
 
+# Both sizes served at once, each page measured in turns (SMALL, then LIBRARIES, ROUNDS times), so
+# the load of the machine, the refreshers of both consoles and any drift weigh on both alike; the
+# sequential `speed` saw the same build's figure move by 15 % between runs as the load rose.
+pair() {
+  local base=$work rounds=${ROUNDS:-3} results="$work/pair-results"
+  local -A port session_of slug_of
+  for count in "$small" "$libraries"; do
+    work="$base/$count"; mkdir -p "$work"
+    if [[ "$count" == "$small" ]]; then
+      # The small mirror is filled from a sandbox of its own, on other ports, and stays served by them.
+      sandbox_port=$((${SANDBOX_PORT:-18181} + 2)); console_port=$((${CONSOLE_PORT:-18180} + 2))
+      fill "$count"; stop_console; start_console --metrics-port "$((console_port + 10))"
+    else
+      [[ -n "${REUSE_MIRROR:-}" ]] || { echo "pair needs REUSE_MIRROR (a filled $libraries mirror)" >&2; exit 2; }
+      sandbox_port=${SANDBOX_PORT:-18181}; console_port=${CONSOLE_PORT:-18180}
+      start_sandbox "$count" --no-rate-limits
+      cp "$REUSE_MIRROR" "$work/console.sqlite"; cp "${REUSE_MIRROR%.sqlite}.key" "$work/console.key"
+      start_console --no-mirror --metrics-port "$((console_port + 10))"
+    fi
+    wait_for_reasons
+    sign_in
+    port[$count]=$console_port; session_of[$count]=$session
+    slug_of[$count]=$(sql "SELECT slug FROM mirrorLibrary WHERE status='pending' AND goneAt IS NULL ORDER BY createdAt DESC, id DESC LIMIT 1")
+  done
+  work=$base
+  for path in / /libraries "/libraries?status=all" "/libraries?q=$query_word" "/libraries?q=${SHORT_Q:-pa}" "/libraries?status=all&q=${FULL_Q:-book}" "/libraries/<slug>" /audit; do
+    for ((round = 1; round <= rounds; round++)); do
+      for count in "$small" "$libraries"; do
+        local here=${path/<slug>/${slug_of[$count]}} out rate load
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        out=$(wrk -t1 -c16 -d"$duration" --timeout 30s --latency -H "Cookie: bc_session=${session_of[$count]}" "http://127.0.0.1:${port[$count]}$here")
+        rate=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
+        [[ "$out" == *"Non-2xx"* ]] && { echo "non-2xx answers for $here at $count" >&2; exit 1; }
+        printf '%s\t%s\t%s\t%s\t%s\n' "$count" "$path" "$round" "$rate" "$load" | tee -a "$results"
+      done
+    done
+  done
+  echo
+  echo "| page | req/s at $small, each round | req/s at $libraries, each round | $libraries vs $small, each round | median |"
+  echo "|---|---|---|---|---|"
+  python3 - "$results" "$small" "$libraries" <<'EOF'
+import statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+for path in dict.fromkeys(r[1] for r in rows):
+    a = [float(r[3]) for r in rows if r[1] == path and r[0] == sys.argv[2]]
+    b = [float(r[3]) for r in rows if r[1] == path and r[0] == sys.argv[3]]
+    ratios = [y / x * 100 for x, y in zip(a, b)]
+    show = lambda values: " · ".join(f"{v:.0f}" for v in values)
+    print(f"| `{path}` | {show(a)} | {show(b)} | {' · '.join(f'{r:.0f} %' for r in ratios)} | **{statistics.median(ratios):.0f} %** |")
+EOF
+  echo "(load average 1 min at each wrk start: $(cut -f5 "$results" | tr '\n' ' '))"
+}
+
 case "$mode" in
   pass) pass ;;
   speed) speed ;;
-  *) echo "usage: $0 pass|speed" >&2; exit 2 ;;
+  pair) pair ;;
+  *) echo "usage: $0 pass|speed|pair" >&2; exit 2 ;;
 esac
