@@ -43,6 +43,7 @@ struct QueueListFrame: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "ignoredFilters": ignoredFilters
+        case "hasIgnoredFilters": !ignoredFilters.isEmpty
         case "pageSize": pageSize
         case "hasPageSize": !pageSize.isEmpty
         case "layout": layout
