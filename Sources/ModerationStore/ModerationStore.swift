@@ -211,6 +211,7 @@ enum ModerationStoreMigrations {
         ReportNoteMigrations.registerFormKey(in: &migrator)
         OnCallMigrations.registerOverrideFormKey(in: &migrator)
         ConcernMigrations.registerAntimeridianTriggers(in: &migrator)
+        ConcernMigrations.registerEvidenceChanges(in: &migrator)
         return migrator
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
-import ModerationStore
+import GRDB
 import ModerationVocabulary
 import Testing
+
+@testable import ModerationStore
 
 @Suite("ModerationStore: the evidence a library's reasons are drawn from")
 struct LibraryEvidenceTests {
@@ -86,5 +88,41 @@ struct LibraryEvidenceTests {
         moved.name = "Shelf 2, moved"
         try await store.upsertMirror(libraries: [moved])
         #expect(try await store.storedLibraryConcerns(fingerprints: [1: "f"]).isEmpty, "the trigger looked across the meridian")
+    }
+
+    @Test("reasons worked out before a mirror change that makes them stale are not stored; a change elsewhere holds nothing back; the next pass stores them")
+    func staleWhileWorkingOut() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try ModerationStore(path: directory.appendingPathComponent("console.sqlite").path)
+        // setup: two waiting libraries of two submitters, 50 km apart
+        try await store.upsertMirror(libraries: [library(1), library(2, metresNorth: 50_000, submitter: 99)])
+        let newSubmitter = LibraryAssessment(
+            fingerprint: "1",
+            concerns: [StoredLibraryConcern(kind: "new-submitter", strength: "worth-a-look", badge: "new submitter", sentence: "user7's first submission.")])
+        let quiet = LibraryAssessment(fingerprint: "2", concerns: [])
+        // act: a pass reads where the mirror stands and its evidence; meanwhile the mirror learns of
+        // an earlier rejection by library 1's submitter, and of a library far from both
+        let tick = try await store.concernEvidenceTick()
+        try await store.upsertMirror(libraries: [
+            library(3, status: .rejected, metresNorth: 9_000, created: -86_400, reason: "Private garden"),
+            library(4, status: .approved, metresNorth: 90_000, submitter: 98),
+        ])
+        let written = try await store.replaceLibraryConcerns([1: newSubmitter, 2: quiet], evidenceTick: tick)
+        // check: only the untouched library's reasons were stored
+        #expect(written == 1)
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: "1", 2: "2"]).keys.sorted() == [2])
+        // The next pass reads the mirror as it now stands, and stores what it works out.
+        let next = try await store.concernEvidenceTick()
+        #expect(next > tick)
+        #expect(try await store.replaceLibraryConcerns([1: newSubmitter], evidenceTick: next) == 1)
+        #expect(try await store.storedLibraryConcerns(fingerprints: [1: "1"]).keys.sorted() == [1])
+        // The log of changes is kept ten minutes, longer than any pass needs it.
+        let logged = { try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM concernEvidenceChange") ?? 0 } }
+        #expect(try await logged() == 4, "one row for each library written")
+        try await store.pruneLibraryConcerns(now: Date().addingTimeInterval(60))
+        #expect(try await logged() == 4)
+        try await store.pruneLibraryConcerns(now: Date().addingTimeInterval(601))
+        #expect(try await logged() == 0)
     }
 }

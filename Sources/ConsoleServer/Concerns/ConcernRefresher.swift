@@ -34,6 +34,8 @@ struct ConcernRefresher: Service {
             var after = 0
             var count = 0
             while true {
+                // Read before the batch and its evidence: a mirror change after it holds back what it made stale.
+                let evidenceTick = try await store.concernEvidenceTick()
                 let batch = try await store.pendingLibraries(afterID: after, limit: batchSize)
                 guard let last = batch.last else { break }
                 // Read per batch: settings staff change mid-pass apply from the next batch on.
@@ -46,7 +48,7 @@ struct ConcernRefresher: Service {
                                 fingerprint: LibraryConcerns.fingerprint(of: library, settings: settings),
                                 concerns: (concerns[library.id] ?? []).map(\.stored))
                             return (library.id, assessment)
-                        }, uniquingKeysWith: { first, _ in first }))
+                        }, uniquingKeysWith: { first, _ in first }), evidenceTick: evidenceTick)
                 count += batch.count
                 after = last.id
                 try Task.checkCancellation()

@@ -137,6 +137,52 @@ extension ConcernMigrations {
         }
     }
 
+    /// Every mirror change that can alter a library's reasons is logged under a counter
+    /// (`concernEvidenceClock`): where it was, before and after, and whose. A refresh pass reads
+    /// evidence, works reasons out, then stores them; a change landing in between used to delete
+    /// the old assessment and then see the pass store one worked out from the evidence before it
+    /// ("first submission" beside a page saying "4 of 4 rejected", with one-click Approve) until
+    /// the next pass. The pass now gives the counter it read before the evidence, and a library
+    /// near a change logged since, or of its submitter, is left for the next pass. One row per
+    /// change, not one per library it touches: a prolific submitter's change touches hundreds.
+    static func registerEvidenceChanges(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v48-concern-evidence-changes") { db in
+            let columns = ["lat", "lng", "status", "name", "normalizedName", "submitterId", "goneAt", "createdAt", "rejectionReason"]
+            let changed = columns.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR ")
+            func log(_ rows: [String]) -> String {
+                "UPDATE concernEvidenceClock SET tick = tick + 1;\n"
+                    + rows.map { row in
+                        """
+                        INSERT INTO concernEvidenceChange (tick, lat, lng, submitterId, changedAt)
+                            SELECT tick, \(row).lat, \(row).lng, \(row).submitterId, strftime('%Y-%m-%d %H:%M:%f', 'now') FROM concernEvidenceClock;
+                        """
+                    }.joined(separator: "\n")
+            }
+            try db.execute(
+                sql: """
+                    CREATE TABLE concernEvidenceClock (id INTEGER PRIMARY KEY CHECK (id = 1), tick INTEGER NOT NULL);
+                    INSERT INTO concernEvidenceClock (id, tick) VALUES (1, 0);
+                    CREATE TABLE concernEvidenceChange (
+                        tick INTEGER NOT NULL, lat DOUBLE NOT NULL, lng DOUBLE NOT NULL, submitterId INTEGER, changedAt DATETIME NOT NULL);
+                    CREATE INDEX concernEvidenceChange_tick ON concernEvidenceChange(tick);
+                    CREATE INDEX concernEvidenceChange_changedAt ON concernEvidenceChange(changedAt);
+                    CREATE TRIGGER mirrorLibrary_evidenceChangeInsert AFTER INSERT ON mirrorLibrary
+                    BEGIN
+                        \(log(["NEW"]))
+                    END;
+                    CREATE TRIGGER mirrorLibrary_evidenceChangeUpdate AFTER UPDATE OF \(columns.joined(separator: ", ")) ON mirrorLibrary
+                    WHEN \(changed)
+                    BEGIN
+                        \(log(["OLD", "NEW"]))
+                    END;
+                    CREATE TRIGGER mirrorLibrary_evidenceChangeDelete AFTER DELETE ON mirrorLibrary
+                    BEGIN
+                        \(log(["OLD"]))
+                    END;
+                    """)
+        }
+    }
+
     /// The three triggers that forget stale assessments; `affected` answers the ids a row
     /// (`NEW` or `OLD`) may change the reasons of.
     private static func staleAssessmentTriggers(affected: (String) -> String) -> String {

@@ -74,14 +74,19 @@ extension ModerationStore {
     /// that differ from what is stored are written, and nothing when none does: a commit renders
     /// every open page's copy anew and wakes every live stream, so a pass that found nothing new
     /// must not commit. Answers how many libraries' reasons were written.
+    ///
+    /// `evidenceTick`: the `concernEvidenceTick()` read before the libraries and their evidence
+    /// were; a library a mirror change made stale since is left out (the next pass works it out
+    /// again), so a pass never stores reasons older than what the mirror already holds.
     @discardableResult
-    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], now: Date = Date()) async throws -> Int {
+    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], evidenceTick: Int64? = nil, now: Date = Date()) async throws -> Int {
         guard !assessments.isEmpty else { return 0 }
         let stored = try await storedAssessments(ids: Array(assessments.keys))
         let changed = assessments.filter { stored[$0.key] != $0.value }
         guard !changed.isEmpty else { return 0 }
-        try await writer.write { db in
-            for (libraryId, assessment) in changed {
+        return try await writer.write { db in
+            let stale = try evidenceTick.map { try Self.madeStale(Array(changed.keys), since: $0, db) } ?? []
+            for (libraryId, assessment) in changed where !stale.contains(libraryId) {
                 try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId = ?", arguments: [libraryId])
                 for (position, concern) in assessment.concerns.enumerated() {
                     try db.execute(
@@ -92,8 +97,37 @@ extension ModerationStore {
                     sql: "INSERT OR REPLACE INTO libraryAssessment (libraryId, fingerprint, assessedAt) VALUES (?, ?, ?)",
                     arguments: [libraryId, assessment.fingerprint, now])
             }
+            return changed.count - stale.count
         }
-        return changed.count
+    }
+
+    /// Farthest a change can alter a library's reasons from: the largest distance staff may set
+    /// (500 m, as the stale-assessment triggers use), and some.
+    private static let evidenceReach = 600.0
+
+    /// Those of `ids` (waiting libraries) that a mirror change logged after `tick` may have made
+    /// stale: one of their submitter's, or one within `evidenceReach` of them (before or after
+    /// it moved; great-circle, so across the 180th meridian too).
+    private static func madeStale(_ ids: [Int], since tick: Int64, _ db: Database) throws -> Set<Int> {
+        let changes = try Row.fetchAll(db, sql: "SELECT lat, lng, submitterId FROM concernEvidenceChange WHERE tick > ?", arguments: [tick])
+        guard !changes.isEmpty else { return [] }
+        let libraries = try Row.fetchAll(
+            db, sql: "SELECT id, lat, lng, submitterId FROM mirrorLibrary WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+            arguments: StatementArguments(ids))
+        return Set(
+            libraries.filter { library in
+                let submitter: Int? = library["submitterId"]
+                return changes.contains { change in
+                    (submitter != nil && change["submitterId"] == submitter)
+                        || GreatCircle.metres(library["lat"], library["lng"], change["lat"], change["lng"]) <= evidenceReach
+                }
+            }.map { $0["id"] as Int })
+    }
+
+    /// Where the count of mirror changes that can alter a library's reasons stands: read it
+    /// before reading what reasons are worked out from, and give it to `replaceLibraryConcerns`.
+    public func concernEvidenceTick() async throws -> Int64 {
+        try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT tick FROM concernEvidenceClock") ?? 0 }
     }
 
     /// The stored assessment of each of `ids` that has one.
@@ -125,8 +159,13 @@ extension ModerationStore {
             .mapValues(\.concerns)
     }
 
+    /// How long the log of mirror changes is kept: far longer than a pass takes from reading the
+    /// counter to storing a batch (about a second).
+    static let evidenceChangesKept: TimeInterval = 600
+
     /// Sets aside the reasons of libraries that no longer wait (decided, or gone), recording
-    /// them as they stood with the library's outcome; answers how many were set aside.
+    /// them as they stood with the library's outcome, and drops the log of mirror changes no
+    /// pass can still need; answers how many libraries' reasons were set aside.
     /// A library back in the queue later gets fresh reasons, and a new record when decided again.
     @discardableResult
     public func pruneLibraryConcerns(now: Date = Date()) async throws -> Int {
@@ -138,7 +177,8 @@ extension ModerationStore {
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM libraryAssessment WHERE libraryId NOT IN (\(leaving)))
                         OR EXISTS (SELECT 1 FROM libraryConcern WHERE libraryId NOT IN (\(leaving)))
-                    """) ?? false
+                        OR EXISTS (SELECT 1 FROM concernEvidenceChange WHERE changedAt < ?)
+                    """, arguments: [now.addingTimeInterval(-Self.evidenceChangesKept)]) ?? false
         }
         guard anyLeaving else { return 0 }
         return try await writer.write { db in
@@ -159,6 +199,8 @@ extension ModerationStore {
             try db.execute(sql: "DELETE FROM libraryConcern WHERE libraryId NOT IN (\(leaving))")
             let setAside = db.changesCount
             try db.execute(sql: "DELETE FROM libraryAssessment WHERE libraryId NOT IN (\(leaving))")
+            // A pass reads where the log stands a batch (seconds) before it stores.
+            try db.execute(sql: "DELETE FROM concernEvidenceChange WHERE changedAt < ?", arguments: [now.addingTimeInterval(-Self.evidenceChangesKept)])
             return setAside
         }
     }
