@@ -38,7 +38,8 @@ fi
 cache=.build/benchmark-mirror
 mkdir -p "$cache"
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+scratch=$work  # `pair` works in subfolders of it; the trap removes it all
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$scratch"' EXIT
 
 # The sandbox listens once seeded; any answer will do (an unknown path spends no read of a limited scope).
 # A sandbox file seeded with $1 libraries; seeding 50 000 takes a while, so it is kept (reads never change it).
@@ -66,7 +67,7 @@ start_sandbox() { # libraries, extra options...
 }
 
 start_console() { # extra options...
-  "$bin" serve --port "$console_port" --database "$work/console.sqlite" \
+  "$bin" serve --port "$console_port" --metrics-port "$((console_port + 10))" --database "$work/console.sqlite" \
     --backend-url "http://127.0.0.1:$sandbox_port/api/v1/" --log-level error "$@" >>"$work/console.log" &
   console_pid=$!
   until curl -fs "http://127.0.0.1:$console_port/healthz" -o /dev/null; do sleep 0.2; done
@@ -166,6 +167,17 @@ wait_for_reasons() {
   echo "reasons of $waiting waiting libraries stored $((SECONDS - started)) s after the console answered (stored: $stored)"
 }
 
+# wrk on one page for DURATION as a signed-in staff member: its p50 and req/s, tab-separated
+# (the rate marked "(non-2xx!)" when any answer was not a 2xx).
+measure() { # url, session
+  local out p50 rate
+  out=$(wrk -t1 -c16 -d"$duration" --timeout 30s --latency -H "Cookie: bc_session=$2" "$1")
+  p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
+  rate=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
+  [[ "$out" == *"Non-2xx"* ]] && rate="$rate (non-2xx!)"
+  printf '%s\t%s\n' "$p50" "$rate"
+}
+
 size_of() { du -b "$@" 2>/dev/null | awk '{ sum += $1 } END { printf "%.1f MB", sum / 1000000 }'; }
 
 speed() {
@@ -203,11 +215,8 @@ speed() {
       local bytes load out
       bytes=$(wc -c <"$work/page.html")
       load=$(cut -d' ' -f1 /proc/loadavg)
-      out=$(wrk -t1 -c16 -d"$duration" --timeout 30s --latency -H "Cookie: bc_session=$session" "$url")
       local p50 rate
-      p50=$(awk '$1 == "50%" { print $2 }' <<<"$out")
-      rate=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
-      [[ "$out" == *"Non-2xx"* ]] && rate="$rate (non-2xx!)"
+      IFS=$'\t' read -r p50 rate < <(measure "$url" "$session")
       printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$count" "${path/$slug/<slug>}" "$bytes" "$p50" "$rate" "$load" | tee -a "$results"
     done
     stop_console; stop_sandbox
@@ -229,24 +238,27 @@ EOF
 }
 
 # Both sizes served at once, each page measured in turns (SMALL, then LIBRARIES, ROUNDS times), so
-# the load of the machine, the refreshers of both consoles and any drift weigh on both alike; the
+# the load of the machine, the refreshers of both consoles and any drift weigh on both alike (both
+# run without the sync: the reused mirror's is off, so the small one's is too); the
 # sequential `speed` saw the same build's figure move by 15 % between runs as the load rose.
 pair() {
   local base=$work rounds=${ROUNDS:-3} results="$work/pair-results"
   local -A port session_of slug_of
+  [[ -n "${REUSE_MIRROR:-}" ]] || { echo "pair needs REUSE_MIRROR (a filled $libraries mirror)" >&2; exit 2; }
   for count in "$small" "$libraries"; do
     work="$base/$count"; mkdir -p "$work"
     if [[ "$count" == "$small" ]]; then
       # The small mirror is filled from a sandbox of its own, on other ports, and stays served by them.
       sandbox_port=$((${SANDBOX_PORT:-18181} + 2)); console_port=$((${CONSOLE_PORT:-18180} + 2))
-      fill "$count"; stop_console; start_console --metrics-port "$((console_port + 10))"
+      fill "$count"; stop_console
     else
-      [[ -n "${REUSE_MIRROR:-}" ]] || { echo "pair needs REUSE_MIRROR (a filled $libraries mirror)" >&2; exit 2; }
       sandbox_port=${SANDBOX_PORT:-18181}; console_port=${CONSOLE_PORT:-18180}
       start_sandbox "$count" --no-rate-limits
       cp "$REUSE_MIRROR" "$work/console.sqlite"; cp "${REUSE_MIRROR%.sqlite}.key" "$work/console.key"
-      start_console --no-mirror --metrics-port "$((console_port + 10))"
     fi
+    # Both without the sync, alike: the reused mirror's sandbox is another one, and a sync would
+    # load one side only.
+    start_console --no-mirror
     wait_for_reasons
     sign_in
     port[$count]=$console_port; session_of[$count]=$session
@@ -256,11 +268,10 @@ pair() {
   for path in / /libraries "/libraries?status=all" "/libraries?q=$query_word" "/libraries?q=${SHORT_Q:-pa}" "/libraries?status=all&q=${FULL_Q:-book}" "/libraries/<slug>" /audit; do
     for ((round = 1; round <= rounds; round++)); do
       for count in "$small" "$libraries"; do
-        local here=${path/<slug>/${slug_of[$count]}} out rate load
+        local here=${path/<slug>/${slug_of[$count]}} p50 rate load
         load=$(cut -d' ' -f1 /proc/loadavg)
-        out=$(wrk -t1 -c16 -d"$duration" --timeout 30s --latency -H "Cookie: bc_session=${session_of[$count]}" "http://127.0.0.1:${port[$count]}$here")
-        rate=$(awk '$1 == "Requests/sec:" { print $2 }' <<<"$out")
-        [[ "$out" == *"Non-2xx"* ]] && { echo "non-2xx answers for $here at $count" >&2; exit 1; }
+        IFS=$'\t' read -r p50 rate < <(measure "http://127.0.0.1:${port[$count]}$here" "${session_of[$count]}")
+        [[ "$rate" == *"non-2xx"* ]] && { echo "non-2xx answers for $here at $count" >&2; exit 1; }
         printf '%s\t%s\t%s\t%s\t%s\n' "$count" "$path" "$round" "$rate" "$load" | tee -a "$results"
       done
     done

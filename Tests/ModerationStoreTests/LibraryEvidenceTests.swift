@@ -81,6 +81,18 @@ struct LibraryEvidenceTests {
         let near = try await store.mirroredLibraries(near: east.lat, east.lng, withinMetres: 500, statuses: [.approved, .pending])
         #expect(near.map(\.id) == [1, 2], "itself and its twin across the meridian, not the one 1 km away")
         #expect(try await store.mirroredDuplicates(of: east).map(\.id) == [2])
+        // The backend bounds no longitude: one past 180° is read round the globe, not a crash.
+        var past = fiji(5, lng: 180.9999)
+        past.lat = 10
+        try await store.upsertMirror(libraries: [
+            past,
+            {
+                var twin = fiji(6, lng: -179.0001); twin.lat = 10; return twin
+            }(),
+        ])
+        let wrapped = try await store.mirroredLibraries(near: past.lat, past.lng, withinMetres: 100, statuses: [.pending])
+        #expect(wrapped.map(\.id) == [6], "181° E is 179° W: its neighbour at 179.0001° W is found")
+        #expect(try await store.libraryEvidence(for: [past])[5]?.nearest?.id == 6)
         // A change to the library across the meridian forgets the stored reasons of this one.
         try await store.replaceLibraryConcerns([1: LibraryAssessment(fingerprint: "f", concerns: [])])
         #expect(try await store.storedLibraryConcerns(fingerprints: [1: "f"]).keys.sorted() == [1])
@@ -110,12 +122,12 @@ struct LibraryEvidenceTests {
         ])
         let written = try await store.replaceLibraryConcerns([1: newSubmitter, 2: quiet], evidenceTick: tick)
         // check: only the untouched library's reasons were stored
-        #expect(written == 1)
+        #expect(written == (1, 1))
         #expect(try await store.storedLibraryConcerns(fingerprints: [1: "1", 2: "2"]).keys.sorted() == [2])
         // The next pass reads the mirror as it now stands, and stores what it works out.
         let next = try await store.concernEvidenceTick()
         #expect(next > tick)
-        #expect(try await store.replaceLibraryConcerns([1: newSubmitter], evidenceTick: next) == 1)
+        #expect(try await store.replaceLibraryConcerns([1: newSubmitter], evidenceTick: next) == (1, 0))
         #expect(try await store.storedLibraryConcerns(fingerprints: [1: "1"]).keys.sorted() == [1])
         // The log of changes is kept ten minutes, longer than any pass needs it.
         let logged = { try await store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM concernEvidenceChange") ?? 0 } }

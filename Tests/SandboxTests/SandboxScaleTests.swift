@@ -83,7 +83,7 @@ struct SandboxScaleTests {
             let lastPage = try await sandbox.raw(.GET, "/api/v1/libraries/moderation/photos?status=pending&page=1000&page_size=50", token: token).jsonObject()
             rows.oldestPendingPhoto = ((lastPage?["items"] as? [[String: Any]])?.last?["id"] as? Int) ?? -1
             rows.oldestPendingPhotoPage = ((lastPage?["pagination"] as? [String: Any])?["page"] as? Int) ?? -1
-            let database = try DatabaseQueue(path: path)
+            let database = try Self.reader(path)
             defer { try? database.close() }
             // Everything but the times, which follow the moment of seeding.
             rows.usual = try await database.read { db in
@@ -104,6 +104,15 @@ struct SandboxScaleTests {
         }
     }
 
+    /// The sandbox's file opened beside it (or just after it stopped): a busy file waits, as the
+    /// sandbox's own connections do, instead of failing "database is locked" at once (seen once
+    /// under a loaded machine, as the stopped sandbox checkpointed its WAL).
+    private static func reader(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     private func total(_ sandbox: SandboxFixture, _ token: String, _ path: String) async throws -> Int? {
         let list = try await sandbox.raw(.GET, path, token: token).jsonObject()
         return (list?["pagination"] as? [String: Any])?["total"] as? Int
@@ -117,7 +126,7 @@ struct SandboxScaleTests {
         let path = directory.path("sandbox.sqlite")
         try await SandboxFixture.run(databasePath: path) { _ in }
         // act
-        let plans = try await DatabaseQueue(path: path).read { db in
+        let plans = try await Self.reader(path).read { db in
             try [
                 "SELECT * FROM library ORDER BY createdAt DESC, id DESC LIMIT 50 OFFSET 500",
                 "SELECT * FROM report ORDER BY createdAt DESC, id DESC LIMIT 50",

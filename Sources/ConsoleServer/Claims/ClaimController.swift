@@ -131,29 +131,45 @@ struct ClaimController {
         return DecisionController.atRow(target.kind, key: target.key, in: SafeRedirect.path(form.back ?? fallback))
     }
 
-    /// Why a claim the viewer acted on is not theirs: who holds the item now, and, when the
-    /// viewer (`viewerId`) had claimed it, how their own claim ended and when.
+    /// Why a claim the viewer acted on is not theirs: who holds the item now, and, for a Release
+    /// (`viewerId`, the one releasing), how their own claim ended and when. Without `viewerId`
+    /// (a take-over), the claim the viewer meant to take ended or changed since they asked.
     private func notYours(_ target: ItemClaim.Target, current: ItemClaim?, viewerId: Int? = nil) async -> String {
         let item = await ItemText.name(target, store: store)
-        let own = viewerId == nil ? nil : try? await store.claims(on: target).first { $0.holderId == viewerId && $0.state != .active }
         let now = Date()
-        let ended = own?.endedAt.map { TimeText.age(of: $0, now: now) } ?? ""
+        guard let viewerId else {
+            guard let current else { return "Nobody is reviewing \(item) now: the claim ended since you asked." }
+            return "\(current.holderUsername) is reviewing \(item) now."
+        }
+        let latest = (try? await store.claims(on: target))?.first { $0.holderId == viewerId }
+        let own = latest.flatMap { Self.ending(of: $0, now: now) }
+        let ago = own.map { TimeText.age(of: $0.at, now: now) } ?? ""
         guard let current else {
             switch own?.state {
-            case .expired: return "You were no longer reviewing \(item): your claim expired \(ended)."
-            case .decided: return "You were no longer reviewing \(item): a decision by \(own?.endedBy ?? "someone") ended your claim \(ended)."
-            case nil where viewerId != nil: return "You were not reviewing \(item), and nobody is: there was nothing to release."
-            default: return "You were no longer reviewing \(item): your claim had ended."
+            case .expired: return "You were no longer reviewing \(item): your claim expired \(ago)."
+            case .decided: return "You were no longer reviewing \(item): a decision ended your claim \(ago)."
+            case .released: return "You were no longer reviewing \(item): you had let it go \(ago)."
+            case .takenOver, .active: return "You were no longer reviewing \(item): your claim had ended \(ago)."
+            case nil: return "You were not reviewing \(item), and nobody is: there was nothing to release."
             }
         }
         let holder = current.holderUsername
         switch own?.state {
-        case .takenOver where own?.endedBy == holder: return "\(holder) is reviewing \(item) now: they took it over from you \(ended)."
-        case .expired: return "\(holder) is reviewing \(item) now: your claim expired \(ended), and they claimed it after."
-        case .released: return "\(holder) is reviewing \(item) now: you had let it go \(ended), and they claimed it after."
-        case .decided: return "\(holder) is reviewing \(item) now: a decision ended your claim \(ended), and they claimed it after."
-        case nil where viewerId != nil: return "You are not reviewing \(item): \(holder) is."
-        default: return "\(holder) is reviewing \(item) now."
+        case .takenOver where latest?.endedBy == holder: return "\(holder) is reviewing \(item) now: they took it over from you \(ago)."
+        case .takenOver: return "\(holder) is reviewing \(item) now: your claim was taken over \(ago)."
+        case .expired: return "\(holder) is reviewing \(item) now: your claim expired \(ago), and they claimed it after."
+        case .released: return "\(holder) is reviewing \(item) now: you had let it go \(ago), and they claimed it after."
+        case .decided: return "\(holder) is reviewing \(item) now: a decision ended your claim \(ago), and they claimed it after."
+        case .active, nil: return "You are not reviewing \(item): \(holder) is."
+        }
+    }
+
+    /// How and when `claim` ended: a claim still marked active past its end expired then (claims
+    /// are marked expired only when someone next claims); `nil` while it still runs.
+    private static func ending(of claim: ItemClaim, now: Date) -> (state: ItemClaim.State, at: Date)? {
+        switch claim.state {
+        case .active: claim.expiresAt <= now ? (.expired, claim.expiresAt) : nil
+        default: (claim.state, claim.endedAt ?? claim.expiresAt)
         }
     }
 

@@ -220,6 +220,8 @@ enum LibraryConcerns {
             while let last = host.last, !last.isLetter, !last.isNumber { host = host.dropLast() }
             let labels = host.split(separator: ".", omittingEmptySubsequences: false)
             guard labels.count >= 2, let domain = labels.last, linkDomains.contains(domain.lowercased()) else { return false }
+            // "book.No money needed", "Bücherschrank.Es gibt": a sentence missing its space, not a link.
+            if labels.count == 2, !word.contains("/"), domain.first?.isUppercase == true, domain.dropFirst().allSatisfy(\.isLowercase) { return false }
             return labels.allSatisfy { label in !label.isEmpty && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
                 && labels.dropLast().contains { label in label.count >= 2 && label.contains(where: \.isLetter) }
         }

@@ -88,7 +88,7 @@ struct LibraryQueueController {
         page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)
         page.frame.ignoredFilters = queue.ignoredFilters
-        if queue.concern != nil, filter.status != .pending {
+        if queue.concern != nil, filter.status == .approved || filter.status == .rejected {
             page.emptyText =
                 "No libraries match these filters: reasons to look are kept for waiting libraries only, so a list of decided ones has none. A decided library's page shows the reasons it left the queue with."
         }

@@ -59,6 +59,7 @@ struct ListQuery {
     /// ("“bogus” is not a status, so waiting libraries are shown.").
     func ignored(_ name: String, isNot what: String, so instead: String, isKnown: (String) -> Bool) -> String? {
         guard let value = parameters[name], !value.trimmingCharacters(in: .whitespaces).isEmpty, !isKnown(value) else { return nil }
-        return "“\(value.prefix(40))” is not \(what), so \(instead)."
+        // Isolated, as every typed text the console repeats: right-to-left text stays inside its quotes.
+        return "“\u{2068}\(value.prefix(40))\u{2069}” is not \(what), so \(instead)."
     }
 }

@@ -73,17 +73,20 @@ extension ModerationStore {
     /// each with the fingerprint of the library and settings they were worked out for. Only those
     /// that differ from what is stored are written, and nothing when none does: a commit renders
     /// every open page's copy anew and wakes every live stream, so a pass that found nothing new
-    /// must not commit. Answers how many libraries' reasons were written.
+    /// must not commit. Answers how many libraries' reasons were written, and how many were held
+    /// back as stale (below).
     ///
     /// `evidenceTick`: the `concernEvidenceTick()` read before the libraries and their evidence
     /// were; a library a mirror change made stale since is left out (the next pass works it out
     /// again), so a pass never stores reasons older than what the mirror already holds.
     @discardableResult
-    public func replaceLibraryConcerns(_ assessments: [Int: LibraryAssessment], evidenceTick: Int64? = nil, now: Date = Date()) async throws -> Int {
-        guard !assessments.isEmpty else { return 0 }
+    public func replaceLibraryConcerns(
+        _ assessments: [Int: LibraryAssessment], evidenceTick: Int64? = nil, now: Date = Date()
+    ) async throws -> (written: Int, heldBack: Int) {
+        guard !assessments.isEmpty else { return (0, 0) }
         let stored = try await storedAssessments(ids: Array(assessments.keys))
         let changed = assessments.filter { stored[$0.key] != $0.value }
-        guard !changed.isEmpty else { return 0 }
+        guard !changed.isEmpty else { return (0, 0) }
         return try await writer.write { db in
             let stale = try evidenceTick.map { try Self.madeStale(Array(changed.keys), since: $0, db) } ?? []
             for (libraryId, assessment) in changed where !stale.contains(libraryId) {
@@ -97,7 +100,7 @@ extension ModerationStore {
                     sql: "INSERT OR REPLACE INTO libraryAssessment (libraryId, fingerprint, assessedAt) VALUES (?, ?, ?)",
                     arguments: [libraryId, assessment.fingerprint, now])
             }
-            return changed.count - stale.count
+            return (changed.count - stale.count, stale.count)
         }
     }
 
@@ -111,6 +114,8 @@ extension ModerationStore {
     private static func madeStale(_ ids: [Int], since tick: Int64, _ db: Database) throws -> Set<Int> {
         let changes = try Row.fetchAll(db, sql: "SELECT lat, lng, submitterId FROM concernEvidenceChange WHERE tick > ?", arguments: [tick])
         guard !changes.isEmpty else { return [] }
+        // A flood of changes (a first fill) holds back the whole batch rather than comparing each pair.
+        guard changes.count <= 1_000 else { return Set(ids) }
         let libraries = try Row.fetchAll(
             db, sql: "SELECT id, lat, lng, submitterId FROM mirrorLibrary WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
             arguments: StatementArguments(ids))

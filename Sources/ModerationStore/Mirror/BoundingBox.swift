@@ -10,7 +10,10 @@ struct BoundingBox {
     let maxLat: Double
     let longitudes: (ClosedRange<Double>, ClosedRange<Double>)
 
-    init(lat: Double, lng: Double, metres: Double) {
+    init(lat: Double, lng given: Double, metres: Double) {
+        // The backend bounds no longitude: 181° is 179° W, and a range must never be built backwards.
+        var lng = given.isFinite ? given.truncatingRemainder(dividingBy: 360) : 0
+        if lng >= 180 { lng -= 360 } else if lng < -180 { lng += 360 }
         let latDegrees = metres / GreatCircle.metresPerDegree
         // Degrees of longitude shrink towards the poles; never divide by (nearly) zero.
         let lngDegrees = min(180, metres / (GreatCircle.metresPerDegree * max(cos(lat * .pi / 180), 0.01)))

@@ -272,6 +272,11 @@ struct ClaimTests {
             let after = try await maria.get("/libraries/\(slug)")
             #expect(!after.contains("is reviewing ·"), "expired: nobody is shown")
             #expect(after.contains(#"<form method="post" action="/libraries/\#(slug)/claim" class="claim-form">"#), "claimable again")
+            // staff's Release from the page shown while it ran says it had expired, not that it never was
+            let csrf = try await browser.get("/libraries/\(slug)").csrfToken ?? ""
+            _ = try await browser.post("/libraries/\(slug)/release", form: [("csrf", csrf), ("back", "/libraries/\(slug)")])
+            let told = try await browser.get("/libraries/\(slug)")
+            #expect(told.html.contains(#/You were no longer reviewing .*: your claim expired \d+ s ago\./#), "\(told)")
         }
     }
 

@@ -71,7 +71,7 @@ struct ConcernSettingsTests {
         #expect(try await LibraryConcerns.shown([library], in: store)[1]?.map(\.badge) == ["no photo"])
         // A pass that finds nothing new commits nothing: a commit would render every open page's copy anew.
         let before = try #require(store.changeStamp())
-        #expect(await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce() == 1)
+        #expect(await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce() == .init(covered: 1, heldBack: 0))
         #expect(store.changeStamp() == before)
         // A marker stored for the library as it is, as a pass would store it: rows show what is stored.
         let marker = StoredLibraryConcern(kind: "markup", strength: "strong", badge: "stored marker", sentence: "Stored.")

@@ -85,7 +85,10 @@ struct LibraryConcernsTests {
         for link in ["Order at cheap-books.shop/sale", "See bookswap.example.com.", "(bücher-tausch.de)", "shop: BOOKS4U.CO.UK!"] {
             #expect(badges(library(description: link)) == ["links or markup"], "a link without http or www: \(link)")
         }
-        for word in ["Books, e.g. novels", "Near St.Louis church", "Chanel No.5 shop", "Version 3.5 of the map", "Ends with a dot. Then more"] {
+        for word in [
+            "Books, e.g. novels", "Near St.Louis church", "Chanel No.5 shop", "Version 3.5 of the map", "Ends with a dot. Then more",
+            "Take a book.No money needed", "Ein Bücherschrank.Es gibt Romane", "Een minibieb.De kast is open",
+        ] {
             #expect(badges(library(description: word)) == [], "no link: \(word)")
         }
         #expect(badges(library(description: "Call +49 30 1234 5678 for the key")) == ["contact details in text"])
@@ -94,9 +97,10 @@ struct LibraryConcernsTests {
         for address in ["(anna@example.org)", "mail: a@b@shelf.de.", "lea@bücher.de"] {
             #expect(badges(library(description: address)) == ["contact details in text"], "\(address)")
         }
-        for notAnAddress in ["@example.org", "anna@.org", "anna@example.o", "anna @ example.org", "a@b"] {
-            #expect(!badges(library(description: notAnAddress)).contains("contact details in text"), "\(notAnAddress)")
+        for notAnAddress in ["@example.org", "anna@.org", "anna@example.o", "a@b"] {
+            #expect(badges(library(description: notAnAddress)) == [], "\(notAnAddress)")
         }
+        #expect(badges(library(description: "anna @ example.org")) == ["links or markup"], "no address, but a domain written out")
         #expect(badges(library(description: "Open 2020-2024, 3 shelves, 120 books")) == [], "years and counts are no phone number")
         for notAPhone in [
             "Opened 2021-06-01 by the school", "Since 01.06.2021", "Mo-Fr 10.00 - 18.00", "(2019-2021) at the old kiosk",

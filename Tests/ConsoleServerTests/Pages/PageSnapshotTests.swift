@@ -237,7 +237,7 @@ enum PageModels {
                         orderSwitch: OrderSwitch(
                             order: .newest, standard: .oldest, choices: LibraryQueueContext.orders(for: .pending), link: { "/libraries?order=\($0.rawValue)" }))
                     // A filter the address got wrong, said above the list.
-                    page.frame.ignoredFilters = ["“\(hostile)” is not a status, so waiting libraries are shown."]
+                    page.frame.ignoredFilters = ["“\u{2068}\(hostile)\u{2069}” is not a status, so waiting libraries are shown."]
                     return page
                 }()
             ),

@@ -170,9 +170,10 @@ struct PageTests {
             let libraries = try await browser.get("/libraries?status=bogus&reason=nope&country=Germany&order=sideways")
             #expect(libraries.status == .ok)
             for sentence in [
-                "“bogus” is not a status, so waiting libraries are shown.", "“nope” is not a reason to look, so the list is not narrowed by reason.",
-                "“Germany” is not a two-letter country code, so every country is shown.",
-                "“sideways” is not an order this list offers, so it is in its usual order.",
+                "“\u{2068}bogus\u{2069}” is not a status, so waiting libraries are shown.",
+                "“\u{2068}nope\u{2069}” is not a reason to look, so the list is not narrowed by reason.",
+                "“\u{2068}Germany\u{2069}” is not a two-letter country code, so every country is shown.",
+                "“\u{2068}sideways\u{2069}” is not an order this list offers, so it is in its usual order.",
             ] {
                 #expect(libraries.contains(#"<span class="ignored-filter">\#(sentence)</span>"#), "\(sentence)")
             }
@@ -180,8 +181,10 @@ struct PageTests {
             let fine = try await browser.get("/libraries?status=approved&country=de&order=oldest")
             #expect(!fine.contains("ignored-filter"), "known filters raise nothing")
             let reports = try await browser.get("/reports?status=bogus&reason=rude")
-            #expect(reports.contains("“bogus” is not a status, so open reports are shown.") && reports.contains("“rude” is not a report reason"))
-            #expect(try await browser.get("/photos?status=bogus").contains("“bogus” is not a status, so waiting photos are shown."))
+            #expect(
+                reports.contains("“\u{2068}bogus\u{2069}” is not a status, so open reports are shown.")
+                    && reports.contains("“\u{2068}rude\u{2069}” is not a report reason"))
+            #expect(try await browser.get("/photos?status=bogus").contains("“\u{2068}bogus\u{2069}” is not a status, so waiting photos are shown."))
             // Reasons are for waiting libraries: a decided list filtered by one says why it is empty.
             let decided = try await browser.get("/libraries?status=approved&reason=strong")
             #expect(decided.contains("reasons to look are kept for waiting libraries only"))
