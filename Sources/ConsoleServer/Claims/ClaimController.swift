@@ -31,12 +31,17 @@ struct ClaimController {
         let (session, target) = try signedInTarget(kind, .claim, context)
         let form = try await request.decodeForm(as: ClaimForm.self, context: context)
         let now = Date()
+        // Only what waits can be claimed: a list seen before a decision, or an address typed by hand, must not claim the rest.
+        if let refusal = try await notClaimable(target) {
+            try await sessions.flash(refusal, sessionID: session.id)
+            return .redirect(to: back(form, target), type: .normal)
+        }
         let message =
             switch try await store.claim(target, holderId: session.staffId, holderUsername: session.username, now: now, duration: duration) {
             case .claimed(let claim):
                 "You are reviewing \(await ItemText.name(target, store: store)) for the next \(claim.minutesLeft(at: now)) min: others see it. Deciding or Release ends it."
             case .heldByOther(let claim, let minutesLeft):
-                "\(claim.holderUsername) is already reviewing \(await ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over from its row if you must."
+                "\(claim.holderUsername) is already reviewing \(await ItemText.name(target, store: store)) (\(minutesLeft) min left), so it is not yours. Take it over… if you must."
             }
         try await sessions.flash(message, sessionID: session.id)
         return .redirect(to: back(form, target), type: .normal)
@@ -149,7 +154,9 @@ struct ClaimController {
             case .expired: return "You were no longer reviewing \(item): your claim expired \(ago)."
             case .decided: return "You were no longer reviewing \(item): a decision ended your claim \(ago)."
             case .released: return "You were no longer reviewing \(item): you had let it go \(ago)."
-            case .takenOver, .active: return "You were no longer reviewing \(item): your claim had ended \(ago)."
+            case .takenOver:
+                return "You were no longer reviewing \(item): \(latest?.endedBy ?? "someone") took it over \(ago), and is no longer reviewing it either."
+            case .active: return "You were no longer reviewing \(item): your claim had ended \(ago)."
             case nil: return "You were not reviewing \(item), and nobody is: there was nothing to release."
             }
         }
@@ -162,6 +169,29 @@ struct ClaimController {
         case .decided: return "\(holder) is reviewing \(item) now: a decision ended your claim \(ago), and they claimed it after."
         case .active, nil: return "You are not reviewing \(item): \(holder) is."
         }
+    }
+
+    /// Why `target` cannot be claimed, in words: the mirror does not know it, or it no longer
+    /// waits for a decision; `nil` when it waits.
+    private func notClaimable(_ target: ItemClaim.Target) async throws -> String? {
+        let status: String?
+        let waiting: Bool
+        switch target.kind {
+        case .library:
+            let library = try await store.mirroredLibrary(slug: target.key)
+            (status, waiting) = (library?.status.rawValue, library?.status == .pending)
+        case .report:
+            let id = ItemReference.id(target.key)
+            let report = if let id { try await store.mirroredReport(id: id) } else { MirrorReport?.none }
+            (status, waiting) = (report?.status.rawValue, report?.status == .open)
+        case .photo:
+            let id = ItemReference.id(target.key)
+            let photo = if let id { try await store.mirroredPhotos(ids: [id]).first } else { MirrorPhoto?.none }
+            (status, waiting) = (photo?.status.rawValue, photo?.status == .pending)
+        }
+        guard let status else { return "There is no \(ItemText.name(target)) in the console's copy of Book Corners: nothing was claimed." }
+        guard waiting else { return "\(await ItemText.name(target, store: store)) is \(status) already: nothing waits for review, so nothing was claimed." }
+        return nil
     }
 
     /// How and when `claim` ended: a claim still marked active past its end expired then (claims

@@ -230,6 +230,35 @@ struct ClaimTests {
             #expect(explained.contains("maria is reviewing report \(id) on "))
             #expect(explained.html.contains(#/ now: they took it over from you \d+ s ago\./#), "says how staff's own claim ended")
             #expect(try await store.claims(on: .init(kind: .report, key: id)).map(\.state) == [.active, .takenOver])
+            // maria lets it go; staff's Release from the old page still says what happened to his
+            let mariaPage = try await maria.get("/reports")
+            _ = try await maria.post("/reports/\(id)/release", form: [("csrf", mariaPage.csrfToken ?? ""), ("back", "/reports")])
+            _ = try await browser.post("/reports/\(id)/release", form: [("csrf", his.csrfToken ?? ""), ("back", "/reports")])
+            #expect(
+                try await browser.get("/reports").html.contains(
+                    #/You were no longer reviewing report \d+ on .*: maria took it over \d+ s ago, and is no longer reviewing it either\./#))
+        }
+    }
+
+    @Test("only what waits can be claimed: an unknown library, a decided one and an unknown report are refused with why, and nothing is claimed")
+    func onlyWaitingItemsAreClaimed() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let approved = try await browser.get("/libraries?status=approved")
+            let decided = try #require(approved.html.firstMatch(of: #/href="/libraries/([a-z0-9-]+)\?/#).map { String($0.1) }, "\(approved)")
+            for (path, said) in [
+                ("/libraries/no-such-library/claim", "There is no library no-such-library in the console's copy of Book Corners: nothing was claimed."),
+                ("/libraries/\(decided)/claim", " is approved already: nothing waits for review, so nothing was claimed."),
+                ("/reports/999999/claim", "There is no report 999999 in the console's copy of Book Corners: nothing was claimed."),
+            ] {
+                let csrf = try await browser.get("/libraries").csrfToken ?? ""
+                let answer = try await browser.post(path, form: [("csrf", csrf), ("back", "/libraries")])
+                #expect(answer.status == .seeOther, "\(path): \(answer)")
+                #expect(try await browser.get("/libraries").contains(said.htmlEscapedForTest), "\(path)")
+            }
+            let store = try store(directory)
+            for key in ["no-such-library", decided] { #expect(try await store.claims(on: .init(kind: .library, key: key)).isEmpty, "\(key)") }
+            #expect(try await store.claims(on: .init(kind: .report, key: "999999")).isEmpty)
         }
     }
 
