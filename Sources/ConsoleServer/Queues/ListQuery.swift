@@ -9,6 +9,8 @@ struct ListQuery {
     static let pageSizes = [10, 20, 50]
     static let defaultPageSize = 20
     private let parameters: [String: String]
+    /// How many times the address gave each name (the last value counts).
+    private let counts: [String: Int]
 
     init(_ request: Request) {
         self.init(query: request.uri.query)
@@ -17,6 +19,7 @@ struct ListQuery {
     /// The filters of a query string (`status=pending&order=oldest`), as a form carries a list's.
     init(query: String?) {
         parameters = FormQuery.dictionary(query)
+        counts = FormQuery.parameters(query).reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -52,6 +55,37 @@ struct ListQuery {
         guard let value = parameters["page"] else { return 1 }
         if let number = Int(value) { return number }
         return !value.isEmpty && value.allSatisfy { $0.isASCII && $0.isNumber } ? Int.max : 1
+    }
+
+    /// What a list says of its paging when the address asked for what it could not show: a page
+    /// that is no number, a page past the last (`shownPage` is shown instead), a page size it
+    /// does not offer.
+    func pagingNotes(shownPage: Int) -> [String] {
+        var notes: [String] = []
+        if let value = parameters["page"], !value.isEmpty {
+            switch Int(value) {
+            case let number? where number > shownPage: notes.append("There is no page \(number): the last, \(shownPage), is shown.")
+            case let number? where number < 1: notes.append("There is no page \(number): pages start at 1.")
+            case .some: break
+            case nil where pageNumber == Int.max: notes.append("There is no page that far: the last, \(shownPage), is shown.")
+            case nil: notes.append("“\u{2068}\(value.prefix(40))\u{2069}” is not a page number, so page \(shownPage) is shown.")
+            }
+        }
+        if let value = parameters["page_size"], !value.isEmpty, !Self.pageSizes.map(String.init).contains(value) {
+            let offered = Self.pageSizes.map(String.init).joined(separator: ", ")
+            notes.append("“\u{2068}\(value.prefix(40))\u{2069}” is not a page size this list offers (\(offered)), so \(Self.defaultPageSize) are shown.")
+        }
+        return notes
+    }
+
+    /// What a list says of the filters among `names` the address gave more than once: the last
+    /// value is used, as a form would send it, and the list says so instead of choosing silently.
+    func repeated(_ names: [String]) -> [String] {
+        names.compactMap { name in
+            guard let count = counts[name], count > 1 else { return nil }
+            let used = parameters[name].map { $0.isEmpty ? "an empty one" : "“\u{2068}\($0.prefix(40))\u{2069}”" } ?? "an empty one"
+            return "“\(name)” was given \(count) times: the last, \(used), is used."
+        }
     }
 
     /// The sentence a list shows when the address gave `name` a value `isKnown` refuses: the

@@ -194,6 +194,20 @@ struct PageTests {
             let lastSummary = try #require(last.html.firstMatch(of: #/<nav class="pager"[\s\S]*?<span>([^<]*)</span>/#).map { String($0.1) })
             #expect(!lastSummary.hasPrefix("Page 1 of"), "the fixture has more than one page: \(lastSummary)")
             #expect(huge.html.contains("<span>\(lastSummary)</span>"), "the same last page: \(lastSummary)")
+            #expect(huge.contains("There is no page that far: the last, "))
+            #expect(last.contains("There is no page 99999: the last, "))
+            // A repeated filter: the last value is used, and the list says so.
+            let repeated = try await browser.get("/libraries?status=all&q=Sunrise&q=")
+            #expect(repeated.contains("“q” was given 2 times: the last, an empty one, is used."))
+            for (address, said) in [
+                ("/libraries?page=abc", "“\u{2068}abc\u{2069}” is not a page number, so page 1 is shown."),
+                ("/libraries?page=0", "There is no page 0: pages start at 1."),
+                ("/reports?page_size=7", "“\u{2068}7\u{2069}” is not a page size this list offers (10, 20, 50), so 20 are shown."),
+                ("/photos?status=pending&status=approved", "“status” was given 2 times: the last, “\u{2068}approved\u{2069}”, is used."),
+            ] {
+                #expect(try await browser.get(address).contains(said), "\(address)")
+            }
+            #expect(!(try await browser.get("/libraries?status=all&page=2&page_size=10")).contains("ignored-filter"), "a page that exists raises nothing")
         }
     }
 
