@@ -27,7 +27,8 @@ public func buildConsoleApplication(
     services.append(
         SessionPruner(
             sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
-    services.append(ConcernRefresher(store: dependencies.store, interval: configuration.concernRefreshInterval, logger: logger))
+    services.append(
+        ConcernRefresher(store: dependencies.store, interval: configuration.concernRefreshInterval, logger: logger, nudge: dependencies.concernNudge))
     services.append(
         BackendContactProbe(
             client: dependencies.client, backend: dependencies.backendMetrics, interval: configuration.readinessBackendSilence / 4, logger: logger))
@@ -255,7 +256,9 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
     DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
-    ConcernSettingsController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
+    ConcernSettingsController(
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, nudge: dependencies.concernNudge
+    ).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)

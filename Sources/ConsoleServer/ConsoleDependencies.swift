@@ -35,4 +35,6 @@ struct ConsoleDependencies: Sendable {
     /// Every backend call, counted for `/metrics` and remembered for `/readyz`.
     let backendMetrics: BackendCallMetrics
     let logger: Logger
+    /// Wakes the reasons' refresher when staff change its settings.
+    let concernNudge = ConcernRefreshNudge()
 }

@@ -12,6 +12,8 @@ struct ConcernRefresher: Service {
     let store: ModerationStore
     let interval: TimeInterval
     let logger: Logger
+    /// Wakes it early: staff changed the settings.
+    var nudge = ConcernRefreshNudge()
     var batchSize = 500
 
     func run() async throws {
@@ -22,7 +24,7 @@ struct ConcernRefresher: Service {
                 // or while mirror changes held some back (a fill under way), look again soon: the
                 // filter must not come up short for a minute after the first fill.
                 let soon = pass.covered == 0 || pass.heldBack > 0
-                try? await Task.sleep(for: .seconds(soon ? min(interval, 5) : interval))
+                await nudge.wait(seconds: soon ? min(interval, 5) : interval)
             }
         }
     }

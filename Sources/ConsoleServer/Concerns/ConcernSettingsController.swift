@@ -9,6 +9,8 @@ struct ConcernSettingsController {
     let renderer: PageRenderer
     let sessions: StaffSessions
     let audit: StaffAuditWriter
+    /// Asks the refresher for a pass at once after a change, for the filter by reason.
+    let nudge: ConcernRefreshNudge
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.concernFigures.pattern) { request, context in
@@ -69,8 +71,9 @@ struct ConcernSettingsController {
                 problem: "Someone changed these settings at the same moment: nothing of yours was saved. Your entries are in the form below.",
                 typed: form)
         }
+        nudge.nudge()
         try await sessions.flash(
-            "Saved: \(changes.joined(separator: "; ")). Lists show the new reasons at once; the filter by reason within a minute.",
+            "Saved: \(changes.joined(separator: "; ")). Lists show the new reasons at once; the filter by reason follows within seconds.",
             sessionID: session.id)
         return .redirect(to: SiteURL.concernFigures.path + "#settings", type: .normal)
     }

@@ -55,6 +55,35 @@ struct ConcernSettingsTests {
         }
     }
 
+    @Test("saving new suspect words wakes the refresher: the filter by reason shows them within seconds, not at its next pass a minute later")
+    func savingWakesTheRefresher() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 600 }) { browser, _, _ in
+            // setup: the first pass has stored every waiting library's reasons, and the next is ten minutes away
+            try await browser.signIn()
+            let firstPassBy = ContinuousClock.now + .seconds(30)
+            while !(try await browser.get("/libraries?reason=duplicate")).contains("duplicate? "), ContinuousClock.now < firstPassBy {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+            try await Task.sleep(for: .seconds(6))  // past any quick second pass the first fill asked for
+            let page = try await browser.get("/reasons")
+            let form: [(String, String)] = [
+                ("csrf", page.csrfToken ?? ""), ("seen", page.field("seen", after: "id=\"settings\"") ?? ""), ("strongDuplicateMetres", "25"),
+                ("duplicateMetres", "50"), ("sameNameMetres", "200"), ("burstSubmissions", "5"), ("strongRejections", "3"), ("suspectWords", "sunrise\r\n"),
+            ]
+            // act
+            let saved = try await browser.post("/reasons/settings", form: form)
+            // check: within 3 s (the refresher would otherwise wait 600) the filter finds the word
+            #expect(saved.status == .seeOther)
+            let shownBy = ContinuousClock.now + .seconds(3)
+            var filtered = try await browser.get("/libraries?reason=suspectWords")
+            while !filtered.contains("suspect word: sunrise"), ContinuousClock.now < shownBy {
+                try await Task.sleep(for: .milliseconds(100))
+                filtered = try await browser.get("/libraries?reason=suspectWords")
+            }
+            #expect(filtered.contains("suspect word: sunrise"), "\(filtered)")
+        }
+    }
+
     @Test(
         "a list shows the reasons stored for a library as it is and the settings as they are; a changed library or setting is worked out afresh; a pass finding nothing new commits nothing"
     )
