@@ -165,6 +165,14 @@ struct LibraryQueueController {
         }
         let neighbours = try await LibraryQueueNavigator(store: store).neighbours(of: mirrored, in: queue, viewer: context.session?.staffId, now: now)
         page.queue = QueueLinks(queue: queue, previous: neighbours.previous, next: neighbours.next, here: here)
+        // Opened with filters it does not match (a typed address, a search changed since): its
+        // place is still its submission time, but the page must not call it the list's last.
+        // Status and reason are left out: a library decided a moment ago leaves both behind.
+        var searched = queue.mirrorQuery
+        (searched.status, searched.concern) = (nil, nil)
+        if searched.text != nil || searched.country != nil || searched.source != nil {
+            page.queue.isOutside = try await store.mirroredLibraries(slugs: [slug], matching: searched).isEmpty
+        }
         return page
     }
 }

@@ -14,6 +14,8 @@ struct QueueLinks: MustacheParent {
     let formValue: String
     /// This page, with the list it was opened from.
     let hereURL: String
+    /// The item does not match the list's filters: previous and next are its neighbours by time.
+    var isOutside = false
 
     init(label: String, listURL: String, formValue: String, previous: String?, next: String?, here: String) {
         self.label = label
@@ -53,6 +55,7 @@ struct QueueLinks: MustacheParent {
         case "hasNext": hasNext
         case "formValue": formValue
         case "hereURL": hereURL
+        case "isOutside": isOutside
         default: nil
         }
     }

@@ -211,6 +211,22 @@ struct PageTests {
         }
     }
 
+    @Test("a library opened with a search it does not match says it is not in that list, not that it is the list's last")
+    func libraryOutsideItsList() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            // The newest waiting library: the last of the waiting list, oldest first.
+            let list = try await browser.get("/libraries?status=pending&order=newest")
+            let slug = try #require(list.html.firstMatch(of: #/id="library-([a-z0-9-]+)"/#).map { String($0.1) }, "\(list)")
+            let outside = try await browser.get("/libraries/\(slug)?status=pending&q=zzqqxx")
+            #expect(outside.contains("Not in this list: it does not match its search or filters"))
+            #expect(!outside.contains("Last in this list"))
+            let inside = try await browser.get("/libraries/\(slug)?status=pending")
+            #expect(!inside.contains("Not in this list"))
+            #expect(inside.contains("Last in this list"), "the oldest-first list's last waiting library")
+        }
+    }
+
     @Test("with the backend gone, pages render from the mirror as before, with no banner")
     func backendDown() async throws {
         let directory = try TemporaryDirectory()
