@@ -13,6 +13,8 @@ struct LibraryQueueContext: Equatable {
     /// switching the status filter also switches to that status's usual order.
     var orderIsChosen: Bool
     var pageSize: Int
+    /// The list's page the moderator was on: "back to the list" returns there, not to page 1.
+    var page = 1
     /// Only libraries with this reason to look (`reason=duplicate`, or `strong` for any strong one).
     var concern: String?
     /// What the address asked for that the list does not know, each a sentence saying so.
@@ -30,6 +32,7 @@ struct LibraryQueueContext: Equatable {
         order = chosen ?? standard
         orderIsChosen = chosen != nil && chosen != standard
         pageSize = query.page.size
+        page = query.page.number
         concern = query.text("reason", maxLength: 40).flatMap { Self.concernChoices.contains($0) ? $0 : nil }
         ignoredFilters = [
             query.ignored("status", isNot: "a status", so: "waiting libraries are shown") { StatusFilter(rawValue: $0) != nil },
@@ -55,12 +58,14 @@ struct LibraryQueueContext: Equatable {
         [
             ("status", filter.status.rawValue), ("q", filter.text), ("country", filter.country), ("source", filter.source), ("reason", concern),
             ("order", orderIsChosen ? order.rawValue : nil), ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)),
+            ("page", page > 1 ? String(page) : nil),
         ]
     }
 
-    /// The same list in the other order, for the switch above it.
+    /// The same list in the other order, for the switch above it: from its first page.
     func with(order: QueueOrder) -> LibraryQueueContext {
         var other = self
+        other.page = 1
         other.order = order
         other.orderIsChosen = order != QueueOrder.standard(listsWaitingItems: filter.status == .pending)
         return other
@@ -71,7 +76,7 @@ struct LibraryQueueContext: Equatable {
         String(listPath.drop { $0 != "?" }.dropFirst())
     }
 
-    /// The list itself, first page.
+    /// The list itself, at the page it was on.
     var listPath: String { SiteURL.libraries.path(query: filterItems) }
 
     /// A library's page opened from this list.

@@ -79,7 +79,8 @@ struct LibraryQueueController {
             },
             loaded: summary != nil || !rows.isEmpty,
             pager: Pager(
-                url: .libraries, filters: queue.filterItems.filter { $0.name != "page_size" }.map { ($0.name, $0.value) }, pagination: pagination,
+                url: .libraries, filters: queue.filterItems.filter { $0.name != "page_size" && $0.name != "page" }.map { ($0.name, $0.value) },
+                pagination: pagination,
                 order: queue.order),
             orderSwitch: OrderSwitch(
                 order: queue.order, standard: QueueOrder.standard(listsWaitingItems: filter.status == .pending),

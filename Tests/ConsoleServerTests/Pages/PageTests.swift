@@ -211,6 +211,21 @@ struct PageTests {
         }
     }
 
+    @Test("a library opened from a list's second page leads back to that page; switching the order starts again at page 1")
+    func backToTheSamePage() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let second = try await browser.get("/libraries?status=all&page_size=10&page=2")
+            let row = try #require(second.html.firstMatch(of: #/data-open="(/libraries/[a-z0-9-]+\?[^"]*)"/#).map { String($0.1) }, "\(second)")
+            let address = row.replacingOccurrences(of: "&amp;", with: "&")
+            #expect(address.contains("page=2"), "\(address)")
+            let library = try await browser.get(address)
+            #expect(library.contains(#"href="/libraries?status=all&amp;page_size=10&amp;page=2" data-key="list""#), "back to the list, its page 2")
+            #expect(second.contains(#"<a href="/libraries?status=all&amp;order=oldest&amp;page_size=10">Oldest first</a>"#), "another order starts at page 1")
+            #expect(!second.html.contains("page=2&amp;page="), "the pager's links carry one page each")
+        }
+    }
+
     @Test("a library opened with a search it does not match says it is not in that list, not that it is the list's last")
     func libraryOutsideItsList() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
