@@ -88,9 +88,7 @@ struct LibraryQueueController {
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
         page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)
-        page.frame.ignoredFilters =
-            queue.ignoredFilters + query.repeated(["status", "q", "country", "source", "reason", "order", "page", "page_size"])
-            + query.pagingNotes(shownPage: pagination.page)
+        page.frame.say(ignored: queue.ignoredFilters, repeatedAmong: queue.filterItems.map(\.name), of: query, shownPage: pagination.page)
         if queue.concern != nil, filter.status == .approved || filter.status == .rejected {
             page.emptyText =
                 "No libraries match these filters: reasons to look are kept for waiting libraries only, so a list of decided ones has none. A decided library's page shows the reasons it left the queue with."

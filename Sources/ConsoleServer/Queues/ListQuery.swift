@@ -18,8 +18,10 @@ struct ListQuery {
 
     /// The filters of a query string (`status=pending&order=oldest`), as a form carries a list's.
     init(query: String?) {
-        parameters = FormQuery.dictionary(query)
-        counts = FormQuery.parameters(query).reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
+        let given = FormQuery.parameters(query)
+        // The last of a repeated name wins, as `FormQuery.dictionary` has it.
+        parameters = Dictionary(given.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        counts = given.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -68,12 +70,12 @@ struct ListQuery {
             case let number? where number < 1: notes.append("There is no page \(number): pages start at 1.")
             case .some: break
             case nil where pageNumber == Int.max: notes.append("There is no page that far: the last, \(shownPage), is shown.")
-            case nil: notes.append("“\u{2068}\(value.prefix(40))\u{2069}” is not a page number, so page \(shownPage) is shown.")
+            case nil: notes.append("\(Self.quoted(value)) is not a page number, so page \(shownPage) is shown.")
             }
         }
         if let value = parameters["page_size"], !value.isEmpty, !Self.pageSizes.map(String.init).contains(value) {
             let offered = Self.pageSizes.map(String.init).joined(separator: ", ")
-            notes.append("“\u{2068}\(value.prefix(40))\u{2069}” is not a page size this list offers (\(offered)), so \(Self.defaultPageSize) are shown.")
+            notes.append("\(Self.quoted(value)) is not a page size this list offers (\(offered)), so \(Self.defaultPageSize) are shown.")
         }
         return notes
     }
@@ -83,7 +85,7 @@ struct ListQuery {
     func repeated(_ names: [String]) -> [String] {
         names.compactMap { name in
             guard let count = counts[name], count > 1 else { return nil }
-            let used = parameters[name].map { $0.isEmpty ? "an empty one" : "“\u{2068}\($0.prefix(40))\u{2069}”" } ?? "an empty one"
+            let used = parameters[name].flatMap { $0.isEmpty ? nil : Self.quoted($0) } ?? "an empty one"
             return "“\(name)” was given \(count) times: the last, \(used), is used."
         }
     }
@@ -93,7 +95,12 @@ struct ListQuery {
     /// ("“bogus” is not a status, so waiting libraries are shown.").
     func ignored(_ name: String, isNot what: String, so instead: String, isKnown: (String) -> Bool) -> String? {
         guard let value = parameters[name], !value.trimmingCharacters(in: .whitespaces).isEmpty, !isKnown(value) else { return nil }
-        // Isolated, as every typed text the console repeats: right-to-left text stays inside its quotes.
-        return "“\u{2068}\(value.prefix(40))\u{2069}” is not \(what), so \(instead)."
+        return "\(Self.quoted(value)) is not \(what), so \(instead)."
+    }
+
+    /// A value from the address repeated in a sentence: quoted, at most 40 characters, and
+    /// isolated as every typed text the console repeats, so right-to-left text stays inside its quotes.
+    private static func quoted(_ value: String) -> String {
+        "“\(TypedText.isolated(String(value.prefix(40))))”"
     }
 }

@@ -70,13 +70,13 @@ struct PhotoQueueController {
             pager: Pager(url: .photos, filters: filters, pagination: pagination, order: order))
         page.frame.back = back
         page.frame.keepPageSize(of: query)
-        page.frame.ignoredFilters =
-            [
-                query.ignored("status", isNot: "a status", so: "waiting photos are shown") { StatusFilter(rawValue: $0) != nil },
-                query.ignored("order", isNot: "an order this list offers", so: "it is in its usual order") {
-                    QueueOrder(rawValue: $0).map(QueueOrder.byTime.contains) ?? false
-                },
-            ].compactMap { $0 } + query.repeated(["status", "order", "page", "page_size"]) + query.pagingNotes(shownPage: pagination.page)
+        let ignored = [
+            query.ignored("status", isNot: "a status", so: "waiting photos are shown") { StatusFilter(rawValue: $0) != nil },
+            query.ignored("order", isNot: "an order this list offers", so: "it is in its usual order") {
+                QueueOrder(rawValue: $0).map(QueueOrder.byTime.contains) ?? false
+            },
+        ].compactMap { $0 }
+        page.frame.say(ignored: ignored, repeatedAmong: ["status", "order", "page", "page_size"], of: query, shownPage: pagination.page)
         page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return page
     }

@@ -35,6 +35,13 @@ struct QueueListFrame: MustacheParent {
         self.back = back ?? list.path
     }
 
+    /// Says above the list what its address asked for that it could not show: `ignored` (the
+    /// filters it does not know), any of `names` given more than once, and a page or page size
+    /// it does not have (`shownPage` is the page shown).
+    mutating func say(ignored: [String], repeatedAmong names: [String], of query: ListQuery, shownPage: Int) {
+        ignoredFilters = ignored + query.repeated(names) + query.pagingNotes(shownPage: shownPage)
+    }
+
     /// Keeps the page size `query` asked for when it is not the standard one.
     mutating func keepPageSize(of query: ListQuery) {
         pageSize = query.page.size == ListQuery.defaultPageSize ? "" : String(query.page.size)

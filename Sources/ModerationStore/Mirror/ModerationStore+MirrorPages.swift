@@ -304,25 +304,28 @@ extension ModerationStore {
         return request
     }
 
-    /// How many libraries match `query`, counted in the search index alone, when the query is a
-    /// search of three characters or more in one status or all (the index holds both); `nil` when
-    /// the query needs the table (another filter, a short search, no search).
-    private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
+    /// The trigram index's MATCH for `query` when the index alone answers it: a search of three
+    /// characters or more in one status or all (the index holds both); `nil` when the query needs
+    /// the table (another filter, a short search, no search).
+    private static func indexOnlyMatch(of query: MirrorLibraryQuery) -> String? {
         guard query.country == nil, query.source == nil, query.concern == nil, let text = indexedText(of: query) else { return nil }
-        return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?",
-            arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
+        return LibrarySearchIndex.match(folded: text, status: query.status)
+    }
+
+    /// How many libraries match `query`, counted in the search index alone; `nil` when it cannot be.
+    private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
+        guard let match = indexOnlyMatch(of: query) else { return nil }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?", arguments: [match])
     }
 
     /// How many libraries match `query`, counting no further than `limit`: enough to choose how
     /// to find them without counting every one of 18 000 (1.6 ms at 50 000; 0.1 ms to 1 001).
+    /// The whole count stays a plain `COUNT(*)`: the same through a limited subquery is 15 % slower.
     private static func count(of query: MirrorLibraryQuery, upTo limit: Int, _ db: Database) throws -> Int {
-        guard query.country == nil, query.source == nil, query.concern == nil, let text = indexedText(of: query) else {
-            return try libraries(matching: query).limit(limit).fetchCount(db)
-        }
+        guard let match = indexOnlyMatch(of: query) else { return try libraries(matching: query).limit(limit).fetchCount(db) }
         return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?)",
-            arguments: [LibrarySearchIndex.match(folded: text, status: query.status), limit]) ?? 0
+            db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?)", arguments: [match, limit])
+            ?? 0
     }
 
     /// `%text%` with LIKE's own wildcards escaped: a `%` typed in the search box is a percent sign.
