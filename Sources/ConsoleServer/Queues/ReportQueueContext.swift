@@ -11,6 +11,8 @@ struct ReportQueueContext: Equatable {
     /// Whether the address named an order other than the status's usual one.
     var orderIsChosen: Bool
     var pageSize: Int
+    /// The list's page the moderator was on: "back to the list" returns there, not to page 1.
+    var page = 1
     /// What the address asked for that the list does not know, each a sentence saying so.
     var ignoredFilters: [String] = []
 
@@ -23,6 +25,7 @@ struct ReportQueueContext: Equatable {
         order = chosen ?? standard
         orderIsChosen = order != standard
         pageSize = query.page.size
+        page = query.page.number
         ignoredFilters = [
             query.ignored("status", isNot: "a status", so: "open reports are shown") { ReportStatusFilter(rawValue: $0) != nil },
             query.ignored("reason", isNot: "a report reason", so: "reports of every reason are shown") { _ in reason != nil },
@@ -40,7 +43,7 @@ struct ReportQueueContext: Equatable {
     var filterItems: [(name: String, value: String?)] {
         [
             ("status", status.rawValue), ("reason", reason?.rawValue), ("order", orderIsChosen ? order.rawValue : nil),
-            ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)),
+            ("page_size", pageSize == ListQuery.defaultPageSize ? nil : String(pageSize)), ("page", page > 1 ? String(page) : nil),
         ]
     }
 
@@ -50,7 +53,7 @@ struct ReportQueueContext: Equatable {
     /// The query string a page's forms carry (`status=open&reason=damaged`).
     var formValue: String { String(listPath.drop { $0 != "?" }.dropFirst()) }
 
-    /// The list itself, first page.
+    /// The list itself, at the page it was on.
     var listPath: String { SiteURL.reports.path(query: filterItems) }
 
     /// A report's page opened from this list.

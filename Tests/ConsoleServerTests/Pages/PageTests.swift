@@ -226,6 +226,23 @@ struct PageTests {
         }
     }
 
+    @Test("a report opened from a list's second page leads back to that page; switching the order starts again at page 1")
+    func reportBackToTheSamePage() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let second = try await browser.get("/reports?status=all&page_size=10&page=2")
+            let row = try #require(second.html.firstMatch(of: #/data-open="(/reports/[0-9]+\?[^"]*)"/#).map { String($0.1) }, "\(second)")
+            let address = row.replacingOccurrences(of: "&amp;", with: "&")
+            #expect(address.contains("page=2"), "\(address)")
+            let report = try await browser.get(address)
+            #expect(report.contains(#"href="/reports?status=all&amp;page_size=10&amp;page=2" data-key="list""#), "back to the list, its page 2")
+            let orderLinks = second.html.matches(of: #/href="(/reports\?[^"]*order=[^"]*)"/#).map { String($0.1) }
+            #expect(!orderLinks.isEmpty && orderLinks.allSatisfy { !$0.contains("page=") }, "another order starts at page 1: \(orderLinks)")
+            #expect(!second.html.contains("page=2&amp;page="), "the pager's links carry one page each")
+            #expect(!second.contains("was given"), "one page in the address is not a repeated filter")
+        }
+    }
+
     @Test("a library opened with a search it does not match says it is not in that list, not that it is the list's last")
     func libraryOutsideItsList() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
