@@ -88,7 +88,8 @@ struct LibraryQueueController {
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
         page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)
-        page.frame.say(ignored: queue.ignoredFilters, repeatedAmong: queue.filterItems.map(\.name), of: query, shownPage: pagination.page)
+        page.frame.say(
+            ignored: queue.ignoredFilters, reading: queue.filterItems.map(\.name), prefixes: [BulkDraft.parameterPrefix], of: query, shownPage: pagination.page)
         if queue.concern != nil, filter.status == .approved || filter.status == .rejected {
             page.emptyText =
                 "No libraries match these filters: reasons to look are kept for waiting libraries only, so a list of decided ones has none. A decided library's page shows the reasons it left the queue with."

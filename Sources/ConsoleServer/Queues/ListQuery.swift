@@ -11,6 +11,8 @@ struct ListQuery {
     private let parameters: [String: String]
     /// How many times the address gave each name (the last value counts).
     private let counts: [String: Int]
+    /// The names the address gave, each once, in its order.
+    private let names: [String]
 
     init(_ request: Request) {
         self.init(query: request.uri.query)
@@ -22,6 +24,8 @@ struct ListQuery {
         // The last of a repeated name wins, as `FormQuery.dictionary` has it.
         parameters = Dictionary(given.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         counts = given.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
+        var seen: Set<String> = []
+        names = given.map(\.name).filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -88,6 +92,25 @@ struct ListQuery {
             let used = parameters[name].flatMap { $0.isEmpty ? nil : Self.quoted($0) } ?? "an empty one"
             return "“\(name)” was given \(count) times: the last, \(used), is used."
         }
+    }
+
+    /// What a list says of names in the address it reads none of (a misspelt `stauts=approved`,
+    /// a filter of another list): ignored, as any unknown filter is, but named instead of
+    /// silently showing the unfiltered list. `known` are the names the list reads, and any name
+    /// starting with one of `knownPrefixes` is read too.
+    func unknown(_ known: [String], knownPrefixes: [String] = []) -> String? {
+        let unknown = names.filter { name in !known.contains(name) && !knownPrefixes.contains { name.hasPrefix($0) } }
+        guard !unknown.isEmpty else { return nil }
+        let shown = unknown.prefix(3).map(Self.quoted)
+        let listed = unknown.count > 3 ? shown.joined(separator: ", ") + " or \(unknown.count - 3) more" : Self.joined(shown, "or")
+        let it = unknown.count == 1 ? "it is" : "they are"
+        return "This list knows nothing of \(listed), so \(it) ignored. It reads \(Self.joined(known, "and"))."
+    }
+
+    /// "a, b and c".
+    private static func joined(_ items: [String], _ conjunction: String) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 
     /// The sentence a list shows when the address gave `name` a value `isKnown` refuses: the

@@ -76,7 +76,7 @@ struct PhotoQueueController {
                 QueueOrder(rawValue: $0).map(QueueOrder.byTime.contains) ?? false
             },
         ].compactMap { $0 }
-        page.frame.say(ignored: ignored, repeatedAmong: ["status", "order", "page", "page_size"], of: query, shownPage: pagination.page)
+        page.frame.say(ignored: ignored, reading: ["status", "order", "page", "page_size"], of: query, shownPage: pagination.page)
         page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .photos, filters: filters)
         return page
     }

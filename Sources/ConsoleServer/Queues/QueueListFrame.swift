@@ -35,11 +35,14 @@ struct QueueListFrame: MustacheParent {
         self.back = back ?? list.path
     }
 
-    /// Says above the list what its address asked for that it could not show: `ignored` (the
-    /// filters it does not know), any of `names` given more than once, and a page or page size
-    /// it does not have (`shownPage` is the page shown).
-    mutating func say(ignored: [String], repeatedAmong names: [String], of query: ListQuery, shownPage: Int) {
-        ignoredFilters = ignored + query.repeated(names) + query.pagingNotes(shownPage: shownPage)
+    /// Says above the list what its address asked for that it could not show: `ignored` (values
+    /// of its filters it does not know), names it reads nothing of (`names` are those it reads,
+    /// with any starting with one of `prefixes`), any of `names` given more than once, and a
+    /// page or page size it does not have (`shownPage` is the page shown).
+    mutating func say(ignored: [String], reading names: [String], prefixes: [String] = [], of query: ListQuery, shownPage: Int) {
+        ignoredFilters =
+            ignored + [query.unknown(names, knownPrefixes: prefixes)].compactMap { $0 } + query.repeated(names)
+            + query.pagingNotes(shownPage: shownPage)
     }
 
     /// Keeps the page size `query` asked for when it is not the standard one.

@@ -160,7 +160,7 @@ struct ReportQueueController {
             pager: Pager(url: .reports, filters: filters, pagination: pagination, order: order))
         page.frame.back = back
         page.frame.keepPageSize(of: query)
-        page.frame.say(ignored: queue.ignoredFilters, repeatedAmong: queue.filterItems.map(\.name), of: query, shownPage: pagination.page)
+        page.frame.say(ignored: queue.ignoredFilters, reading: queue.filterItems.map(\.name), of: query, shownPage: pagination.page)
         page.frame.orderSwitch = OrderSwitch(order: order, standard: standardOrder, url: .reports, filters: filters)
         return try renderer.render(page, with: "reports")
     }

@@ -211,6 +211,47 @@ struct PageTests {
         }
     }
 
+    @Test("a name the list reads nothing of (a misspelt filter) is named above it; the lists' own links and forms never raise it")
+    func unknownNamesAreSaid() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            let misspelt = try await browser.get("/libraries?stauts=approved")
+            #expect(
+                misspelt.contains(
+                    "This list knows nothing of “\u{2068}stauts\u{2069}”, so it is ignored. It reads status, q, country, source, reason, order, page_size and page."
+                ), "\(misspelt)")
+            #expect(misspelt.contains(#"<option value="pending" selected>"#), "the list shown is the waiting one")
+            let several = try await browser.get("/reports?a=1&b=2&a=3&c&d=4&status=all")
+            #expect(
+                several.contains("This list knows nothing of “\u{2068}a\u{2069}”, “\u{2068}b\u{2069}”, “\u{2068}c\u{2069}” or 1 more, so they are ignored."))
+            #expect(
+                try await browser.get("/photos?q=tree").contains(
+                    "This list knows nothing of “\u{2068}q\u{2069}”, so it is ignored. It reads status, order, page and page_size."),
+                "a filter of another list")
+            #expect(
+                !(try await browser.get("/libraries?bulk_item=no-such-library&bulk_decision=reject")).contains("knows nothing of"),
+                "a bulk draft is the list's own")
+            // Every address the lists lead to themselves (pager, page sizes, order switch, filters
+            // as their forms send them) is one they read whole.
+            for start in [
+                "/libraries?status=all&page_size=10&page=2&q=a&reason=strong", "/reports?status=all&page_size=10&page=2", "/photos?status=all&page_size=10",
+            ] {
+                let page = try await browser.get(start)
+                let path = String(start.prefix { $0 != "?" })
+                let links = page.html.matches(of: #/href="(/(?:libraries|reports|photos)\?[^"#]*)/#).map {
+                    String($0.1).replacingOccurrences(of: "&amp;", with: "&")
+                }
+                #expect(links.contains { $0.hasPrefix(path + "?") }, "\(start) links to itself")
+                for link in Set(links) {
+                    #expect(!(try await browser.get(link)).contains("knows nothing of"), "\(link)")
+                }
+            }
+            let filterForm = "/libraries?order=oldest&page_size=10&status=all&q=&country=&source=&reason="
+            #expect(!(try await browser.get(filterForm)).contains("knows nothing of"), "the filter form as a browser sends it")
+            #expect(!(try await browser.get("/reports?status=open&reason=&order=oldest")).contains("knows nothing of"))
+        }
+    }
+
     @Test("a library opened from a list's second page leads back to that page; switching the order starts again at page 1")
     func backToTheSamePage() async throws {
         try await ConsoleFixture.withConsole { browser, _, _ in
