@@ -137,4 +137,26 @@ struct LibraryEvidenceTests {
         try await store.pruneLibraryConcerns(now: Date().addingTimeInterval(601))
         #expect(try await logged() == 0)
     }
+
+    @Test("a mirror change written by a second console process on the same file holds back the reasons the first worked out before it")
+    func staleFromAnotherProcess() async throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("console.sqlite").path
+        // setup: two stores on one file, as two `console serve` processes open it
+        let refreshing = try ModerationStore(path: path)
+        let syncing = try ModerationStore(path: path)
+        try await syncing.upsertMirror(libraries: [library(1), library(2, metresNorth: 50_000, submitter: 99)])
+        let newSubmitter = LibraryAssessment(
+            fingerprint: "1",
+            concerns: [StoredLibraryConcern(kind: "new-submitter", strength: "worth-a-look", badge: "new submitter", sentence: "user7's first submission.")])
+        // act: one process's pass reads the clock; the other's sync learns of an earlier rejection
+        let tick = try await refreshing.concernEvidenceTick()
+        try await syncing.upsertMirror(libraries: [library(3, status: .rejected, metresNorth: 9_000, created: -86_400, reason: "Private garden")])
+        let written = try await refreshing.replaceLibraryConcerns([1: newSubmitter, 2: LibraryAssessment(fingerprint: "2", concerns: [])], evidenceTick: tick)
+        // check: the first process stores only what the second one's change left untouched
+        #expect(written == (1, 1))
+        #expect(try await syncing.storedLibraryConcerns(fingerprints: [1: "1", 2: "2"]).keys.sorted() == [2])
+        #expect(try await refreshing.concernEvidenceTick() == (try await syncing.concernEvidenceTick()), "one clock for both")
+    }
 }
