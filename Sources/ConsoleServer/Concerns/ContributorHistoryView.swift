@@ -45,6 +45,8 @@ struct ContributorHistoryView: MustacheParent {
     let items: [Item]
     /// "12 of 25 shown: every rejected one, then the newest." when some are left out; "" otherwise.
     private(set) var shownNote = ""
+    /// How many of each kind the person sent, by how each ended; "" with nothing.
+    private(set) var summary = ""
     /// "Nothing else from yuki in the console's copy of Book Corners."
     let empty: String
     /// Said until the mirror has read every library, report and photo once: older items may be missing.
@@ -91,15 +93,35 @@ struct ContributorHistoryView: MustacheParent {
         }
         self.heading = heading
         // A rejection says most about a contributor: every one stays (up to the limit), the newest of the rest fill it.
-        let all = (libraries + photos + reports).sorted { $0.sortDate > $1.sortDate }
-        let rejected = all.filter { $0.status == "rejected" }.prefix(Self.shownAtMost)
-        let others = all.filter { $0.status != "rejected" }.prefix(Self.shownAtMost - rejected.count)
+        let read = (libraries + photos + reports).sorted { $0.sortDate > $1.sortDate }
+        let rejected = read.filter { $0.status == "rejected" }.prefix(Self.shownAtMost)
+        let others = read.filter { $0.status != "rejected" }.prefix(Self.shownAtMost - rejected.count)
         items = (rejected + others).sorted { $0.sortDate > $1.sortDate }
-        if items.count < all.count {
-            let kept = rejected.count == all.filter { $0.status == "rejected" }.count ? "every rejected one, then the newest" : "the newest rejected ones"
-            shownNote = "\(items.count) of \(all.count) shown: \(kept)."
+        // The counts are of everything the mirror holds, not only of what was read to be shown.
+        let counts = [history.libraryCounts, history.photoCounts, history.reportCounts]
+        let total = counts.map { $0.values.reduce(0, +) }.reduce(0, +)
+        let rejectedInAll = (history.libraryCounts["rejected"] ?? 0) + (history.photoCounts["rejected"] ?? 0)
+        if items.count < total {
+            let kept = rejected.count == rejectedInAll ? "every rejected one, then the newest" : "the newest rejected ones"
+            shownNote = "\(items.count) of \(total) shown: \(kept)."
         }
+        summary = Self.summary(history)
         empty = "Nothing else from \(username) in the console's copy of Book Corners."
+    }
+
+    /// "24 libraries: 17 approved, 2 rejected, 5 waiting · 1 photo: 1 approved · 3 reports: 2 resolved, 1 open", kinds with none left out.
+    private static func summary(_ history: ContributorHistory) -> String {
+        func part(_ counts: [String: Int], _ noun: (singular: String, plural: String), _ statuses: [(key: String, label: String)]) -> String? {
+            let total = counts.values.reduce(0, +)
+            guard total > 0 else { return nil }
+            let each = statuses.compactMap { status in counts[status.key].flatMap { $0 > 0 ? "\($0) \(status.label)" : nil } }
+            return CountText.of(total, noun.singular, noun.plural) + ": " + each.joined(separator: ", ")
+        }
+        let decided = [("approved", "approved"), ("rejected", "rejected"), ("pending", "waiting")]
+        return [
+            part(history.libraryCounts, ("library", "libraries"), decided), part(history.photoCounts, ("photo", "photos"), decided),
+            part(history.reportCounts, ("report", "reports"), [("resolved", "resolved"), ("dismissed", "dismissed"), ("open", "open")]),
+        ].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The audit's latest decision on each item of a history, by kind and id.
@@ -139,6 +161,8 @@ struct ContributorHistoryView: MustacheParent {
         case "incomplete": incomplete
         case "isIncomplete": !incomplete.isEmpty
         case "shownNote": shownNote
+        case "summary": summary
+        case "hasSummary": !summary.isEmpty
         case "isCut": !shownNote.isEmpty
         default: nil
         }

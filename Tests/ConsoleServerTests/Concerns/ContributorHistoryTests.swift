@@ -24,15 +24,44 @@ struct ContributorHistoryTests {
                 submitterId: 7, submitterUsername: "priya", createdAt: start.addingTimeInterval(Double(index) * 86_400),
                 lastConfirmedAt: start.addingTimeInterval(30 * 86_400))
         }
+        history.libraryCounts = ["rejected": 2, "approved": 19, "pending": 4]
         let view = ContributorHistoryView(
             heading: "Also from priya", username: "priya", history: history, decisions: .init(), now: start.addingTimeInterval(30 * 86_400))
         #expect(view.items.count == 12)
         #expect(view.items.filter { $0.status == "rejected" }.map(\.name) == ["Library 1", "Library 0"], "both rejected, newest first")
         #expect(view.items.first?.name == "Library 24", "then the newest")
         #expect(view.child(named: "shownNote") as? String == "12 of 25 shown: every rejected one, then the newest.")
+        #expect(view.child(named: "summary") as? String == "25 libraries: 19 approved, 2 rejected, 4 waiting")
         history.libraries = Array(history.libraries.prefix(5))
+        history.libraryCounts = ["rejected": 2, "approved": 3]
         let short = ContributorHistoryView(heading: "Also from priya", username: "priya", history: history, decisions: .init(), now: start)
         #expect(short.items.count == 5 && short.child(named: "isCut") as? Bool == false, "all shown, nothing to say")
+    }
+
+    @Test("read from the mirror: every rejected item is shown however many newer ones there are, and the counts are of everything")
+    func storedHistoryKeepsTheRejected() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let start = Date(timeIntervalSince1970: 1_790_000_000)
+        // setup: 26 libraries of one submitter, the two rejected ones the oldest; the one on the page is the newest
+        let libraries = (0..<26).map { index in
+            let status: LibraryStatus = index < 2 ? .rejected : index < 21 ? .approved : .pending
+            return MirrorLibrary(
+                id: index + 1, slug: "library-\(index)", name: "Library \(index)", description: "", address: "", city: "Dublin", country: "IE",
+                postalCode: "", lat: 53.3, lng: -6.2, photoUrl: "", thumbnailUrl: "", status: status, rejectionReason: index < 2 ? "Private garden" : "",
+                submitterId: 7, submitterUsername: "priya", createdAt: start.addingTimeInterval(Double(index) * 86_400),
+                lastConfirmedAt: start.addingTimeInterval(30 * 86_400))
+        }
+        try await store.upsertMirror(libraries: libraries)
+        // act
+        let view = try await ContributorHistoryView.load(
+            heading: "Also from priya", accountId: 7, username: "priya", excludingLibrary: 26, store: store, now: start.addingTimeInterval(40 * 86_400))
+        // check
+        #expect(view.items.count == 12)
+        #expect(view.items.filter { $0.status == "rejected" }.map(\.name) == ["Library 1", "Library 0"], "both rejected, however old")
+        #expect(view.child(named: "shownNote") as? String == "12 of 25 shown: every rejected one, then the newest.")
+        #expect(view.child(named: "summary") as? String == "25 libraries: 19 approved, 2 rejected, 4 waiting", "the page's own library left out")
     }
 
     @Test(
@@ -76,6 +105,8 @@ struct ContributorHistoryTests {
             let reportID = try #require(earlierReporter, "the seed has a reporter who reported before")
             let report = try await browser.get("/reports/\(reportID)")
             #expect(report.contains(", who reported this</h3>") && report.contains(#"<span class="history-kind">Report</span>"#))
+            let summaries = report.html.matches(of: #/<p class="history-summary">([^<]*)</p>/#).map { String($0.1) }
+            #expect(summaries.contains { $0.contains(#/\d+ reports?: /#) }, "the reporter's counts in one line: \(summaries)")
             #expect(!report.contains(#"<a href="/reports/\#(reportID)" dir="auto">"#), "not the report on the page itself")
         }
     }

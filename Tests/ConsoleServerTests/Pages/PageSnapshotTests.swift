@@ -259,6 +259,7 @@ enum PageModels {
                     (rejected.status, rejected.rejectionReason) = (.rejected, hostile)
                     history.libraries = [rejected]
                     history.photos = [try MirrorPhoto(photos[0], confirmedAt: now)]
+                    (history.libraryCounts, history.photoCounts) = (["rejected": 3, "approved": 8], ["pending": 1])
                     page.submitterHistory = ContributorHistoryView(
                         heading: "Also from \(hostile)", username: hostile, history: history, decisions: .init(), now: now)
                     page.submitterHistory.incomplete = ContributorHistoryView.incompleteText
@@ -309,6 +310,7 @@ enum PageModels {
                     history.reports = [other]
                     other.status = .dismissed
                     history.reports = [other]
+                    history.reportCounts = ["dismissed": 1]
                     var dismissal = auditEntry(12, actor: hostile, reason: hostile)
                     (dismissal.targetKind, dismissal.statusAfter) = ("report", "dismissed")
                     var decisions = ContributorHistoryView.Decisions()
