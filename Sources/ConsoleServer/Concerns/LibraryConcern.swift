@@ -64,6 +64,7 @@ struct LibraryConcern: MustacheParent, Equatable {
         case "kind": kind.rawValue
         case "strength": strength.rawValue
         case "isStrong": strength == .strong
+        case "strengthLabel": strength == .strong ? "Strong" : "Worth a look"
         case "badge": badge
         case "sentence": sentence
         default: nil

@@ -18,6 +18,11 @@ struct NeighbourhoodMap: MustacheParent {
         let whereText: String
         let status: String
         let isDuplicate: Bool
+        /// Near enough to be a strong reason (as the library's reasons rank it), not only worth a look.
+        let isStrongDuplicate: Bool
+
+        /// "likely duplicate" or "possible duplicate", as strong as the library's reason says.
+        var duplicateLabel: String { isStrongDuplicate ? "likely duplicate" : "possible duplicate" }
 
         func child(named key: String) -> Any? {
             switch key {
@@ -27,6 +32,8 @@ struct NeighbourhoodMap: MustacheParent {
             case "whereText": whereText
             case "status": status
             case "isDuplicate": isDuplicate
+            case "duplicateLabel": duplicateLabel
+            case "duplicateStrength": isStrongDuplicate ? LibraryConcern.Strength.strong.rawValue : LibraryConcern.Strength.worthALook.rawValue
             default: nil
             }
         }
@@ -59,11 +66,13 @@ struct NeighbourhoodMap: MustacheParent {
         let shown = placed.prefix(Self.placesShown)
         places = shown.enumerated().map { index, entry in
             let other = entry.library
+            let duplicates = ModerationStore.duplicateStatuses.contains(other.status)
             let sameName = !key.isEmpty && other.normalizedName == key && entry.metres <= Double(settings.sameNameMetres)
             return Place(
                 number: index + 1, name: LibraryText.displayName(other.name), libraryURL: link(other.slug),
                 whereText: Self.whereText(metres: entry.metres, from: library, to: other), status: other.status.rawValue,
-                isDuplicate: ModerationStore.duplicateStatuses.contains(other.status) && (entry.metres <= Double(settings.duplicateMetres) || sameName))
+                isDuplicate: duplicates && (entry.metres <= Double(settings.duplicateMetres) || sameName),
+                isStrongDuplicate: duplicates && entry.metres <= Double(settings.strongDuplicateMetres))
         }
         summary =
             placed.first.map {
@@ -149,7 +158,7 @@ struct NeighbourhoodMap: MustacheParent {
                     + "<circle cx=\"\(n(spot.trueX))\" cy=\"\(n(spot.trueY))\" r=\"2.5\" fill=\"\(ChartPalette.ink)\"/></g>"
             }
             let fill = place.isDuplicate ? "#D55E00" : entry.library.status == .rejected ? "#8c857b" : "#0072B2"
-            let label = "\(place.number). \(place.name), \(place.status), \(place.whereText)\(place.isDuplicate ? ", possible duplicate" : "")"
+            let label = "\(place.number). \(place.name), \(place.status), \(place.whereText)\(place.isDuplicate ? ", " + place.duplicateLabel : "")"
             body +=
                 "<a href=\"\(SVGWriter.escape(place.libraryURL))\" aria-label=\"\(SVGWriter.escape(label))\"><title>\(SVGWriter.escape(label))</title>"
                 + "<circle cx=\"\(n(x))\" cy=\"\(n(y))\" r=\"10\" fill=\"\(fill)\" stroke=\"#fff\" stroke-width=\"1.5\"/>"

@@ -13,19 +13,21 @@ struct ConcernRefreshNudgeTests {
         nudge.nudge()
         nudge.nudge()
         let woken = await clock.measure { await nudge.wait(seconds: 30) }
-        #expect(woken < .seconds(2), "nudged: at once (\(woken))")
+        // Far sooner than its 30 s; the bound leaves room for a loaded machine's scheduling.
+        #expect(woken < .seconds(5), "nudged: at once (\(woken))")
         // Two nudges ask for one pass; the wait after it lasts its time again (a refresher must not spin).
         let after = await clock.measure { await nudge.wait(seconds: 0.6) }
         #expect(after >= .milliseconds(600), "\(after)")
     }
 
-    @Test("a nudge while waiting ends the wait within a second")
+    @Test("a nudge while waiting ends the wait within half a second of its look (seconds, not the 30 s asked for)")
     func nudgeDuringAWait() async {
         let nudge = ConcernRefreshNudge()
         let clock = ContinuousClock()
         async let waited = clock.measure { await nudge.wait(seconds: 30) }
         try? await Task.sleep(for: .milliseconds(200))
         nudge.nudge()
-        #expect(await waited < .seconds(2))
+        let took = await waited
+        #expect(took < .seconds(5), "\(took)")
     }
 }

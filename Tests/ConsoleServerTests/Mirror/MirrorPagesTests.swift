@@ -168,13 +168,14 @@ struct MirrorPagesTests {
             func mapLine(_ slug: String) -> String {
                 map.components(separatedBy: "<li ").dropFirst().first { $0.contains(#"href="/libraries/\#(slug)""#) } ?? ""
             }
-            #expect(mapLine("dup-far-60").contains("60 m") && !mapLine("dup-far-60").contains("possible duplicate"))
-            #expect(mapLine("dup-rejected-5").contains("rejected") && !mapLine("dup-rejected-5").contains("possible duplicate"))
-            #expect(mapLine("dup-near-10").contains("possible duplicate"))
+            #expect(mapLine("dup-far-60").contains("60 m") && !mapLine("dup-far-60").contains(" duplicate</span>"))
+            #expect(mapLine("dup-rejected-5").contains("rejected") && !mapLine("dup-rejected-5").contains(" duplicate</span>"))
+            // 10 m is within the strong distance: the map's mark is as strong as the reason above it.
+            #expect(mapLine("dup-near-10").contains(#"<span class="flag concern concern-strong">likely duplicate</span>"#), "\(mapLine("dup-near-10"))")
             let anchorRow = row(of: "dup-anchor", in: list)
             #expect(
                 anchorRow.contains(
-                    #"concern-strong" title="“Near Ten” (approved) is 10 m away.">duplicate? 10 m<span class="visually-hidden">: “Near Ten” (approved) is 10 m away.</span></span>"#
+                    #"concern-strong" title="Strong: “Near Ten” (approved) is 10 m away.">duplicate? 10 m<span class="visually-hidden"> (Strong): “Near Ten” (approved) is 10 m away.</span></span>"#
                 ), "the evidence in the badge's title and read out with it: \(anchorRow)")
             #expect(anchorRow.contains(">Compare…</a>") && !anchorRow.contains(#"name="quick""#), "a strong reason takes one-click Approve away")
             let namesakeRow = row(of: "dup-namesake-150", in: list)
