@@ -212,6 +212,7 @@ enum ModerationStoreMigrations {
         OnCallMigrations.registerOverrideFormKey(in: &migrator)
         ConcernMigrations.registerAntimeridianTriggers(in: &migrator)
         ConcernMigrations.registerEvidenceChanges(in: &migrator)
+        SearchMigrations.registerCollapsedSpaces(in: &migrator)
         return migrator
     }
 }

@@ -275,4 +275,41 @@ struct LibrarySearchTests {
         #expect(try await found("grosse strasse", in: store) == [7])
         #expect(try await found("koln", in: store) == [7])
     }
+
+    @Test(
+        "white space counts as one space both ways: “Bench   Library” finds “Bench Library”, and a query with one space finds a name stored with a tab or two spaces"
+    )
+    func spacesCollapsed() async throws {
+        try await withStore { store in
+            try await store.upsertMirror(libraries: [
+                library(1, name: "Bench Library", address: "Hauptstraße 5"),
+                library(2, name: "Corner\u{00A0}\u{00A0}Books", address: "Ring\t1"),
+                library(3, name: "Benchlibrary"),
+            ])
+            #expect(try await page("Bench   Library", .pending, in: store) == [1])
+            #expect(try await page("bench\u{3000}library", .pending, in: store) == [1], "an ideographic space is a space")
+            #expect(try await page("corner books", .pending, in: store) == [2], "no-break spaces stored are one space")
+            #expect(try await page("ring 1", nil, in: store) == [2], "a tab stored is one space")
+            #expect(try await page("g 1", nil, in: store) == [2], "three characters with a space: the index")
+            #expect(try await page("benchlibrary", nil, in: store) == [3], "spaces are not removed, only made one")
+        }
+    }
+
+    @Test("a database from before spaces were collapsed has its stored copies collapsed by its migration, and the index follows")
+    func spacesMigration() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-v48-\(UUID().uuidString).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try ModerationStoreMigrations.migrator.migrate(queue, upTo: "v48-concern-evidence-changes")
+        try await queue.write { db in
+            try library(1, name: "Bench  Library").insert(db)
+            try library(2, name: "Other Library").insert(db)
+            // As v48 folded it: two spaces kept.
+            try db.execute(sql: "UPDATE mirrorLibrary SET searchText = 'bench  library' || char(31) || '' || char(31) || 'berlin' WHERE id = 1")
+        }
+        try queue.close()
+        let store = try ModerationStore(path: path)
+        #expect(try await page("bench library", .pending, in: store) == [1])
+        #expect(try await page("other library", .pending, in: store) == [2], "a row without runs of space is as it was")
+    }
 }

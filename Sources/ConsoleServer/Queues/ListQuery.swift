@@ -90,7 +90,7 @@ struct ListQuery {
         names.compactMap { name in
             guard let count = counts[name], count > 1 else { return nil }
             let used = parameters[name].flatMap { $0.isEmpty ? nil : Self.quoted($0) } ?? "an empty one"
-            return "“\(name)” was given \(count) times: the last, \(used), is used."
+            return "“\(name)” was given \(count) times: only the last, \(used), is read."
         }
     }
 

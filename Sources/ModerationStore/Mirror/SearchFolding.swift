@@ -20,14 +20,26 @@ public enum SearchFolding {
         }
     }
 
-    /// What a library's search matches: its name, address and city, each folded.
+    /// What a library's search matches: its name, address and city, each folded, with its
+    /// spaces as a query's are.
     public static func libraryText(name: String, address: String, city: String) -> String {
-        [name, address, city].map(fold).joined(separator: fieldSeparator)
+        [name, address, city].map { spaced(fold($0)) }.joined(separator: fieldSeparator)
     }
 
-    /// A typed query folded, control characters (the separator among them) dropped.
+    /// A typed query folded, its spaces as a library's are, control characters (the separator
+    /// among them) dropped.
     public static func query(_ text: String) -> String {
-        String(String.UnicodeScalarView(fold(text).unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
+        String(String.UnicodeScalarView(spaced(fold(text)).unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
+    }
+
+    /// Each run of white space (tabs, line breaks and no-break spaces among it) one space, none
+    /// at the ends: "Bench   Library" is typed as often as it is stored, and finds "Bench Library".
+    static func spaced(_ text: String) -> String {
+        guard
+            text.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0 != " " }) || text.contains("  ") || text.first == " "
+                || text.last == " "
+        else { return text }
+        return text.split(whereSeparator: { $0.unicodeScalars.allSatisfy(\.properties.isWhitespace) }).joined(separator: " ")
     }
 }
 

@@ -87,4 +87,19 @@ enum SearchMigrations {
                     """)
         }
     }
+
+    /// The folded copy with its white space collapsed (`SearchFolding.spaced`), as queries now
+    /// are: only the rows whose copy changes are written, and the index triggers follow them.
+    static func registerCollapsedSpaces(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v49-search-text-spaces-collapsed") { db in
+            let update = try db.makeStatement(sql: "UPDATE mirrorLibrary SET searchText = ? WHERE id = ?")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, name, address, city, searchText FROM mirrorLibrary")
+            var changed: [(Int, String)] = []
+            while let row = try rows.next() {
+                let text = SearchFolding.libraryText(name: row["name"], address: row["address"], city: row["city"])
+                if text != row["searchText"] as String { changed.append((row["id"], text)) }
+            }
+            for (id, text) in changed { try update.execute(arguments: [text, id]) }
+        }
+    }
 }

@@ -198,16 +198,20 @@ struct PageTests {
             #expect(last.contains("There is no page 99999: the last, "))
             // A repeated filter: the last value is used, and the list says so.
             let repeated = try await browser.get("/libraries?status=all&q=Sunrise&q=")
-            #expect(repeated.contains("“q” was given 2 times: the last, an empty one, is used."))
+            #expect(repeated.contains("“q” was given 2 times: only the last, an empty one, is read."))
             for (address, said) in [
                 ("/libraries?page=abc", "“\u{2068}abc\u{2069}” is not a page number, so page 1 is shown."),
                 ("/libraries?page=0", "There is no page 0: pages start at 1."),
                 ("/reports?page_size=7", "“\u{2068}7\u{2069}” is not a page size this list offers (10, 20, 50), so 20 are shown."),
-                ("/photos?status=pending&status=approved", "“status” was given 2 times: the last, “\u{2068}approved\u{2069}”, is used."),
+                ("/photos?status=pending&status=approved", "“status” was given 2 times: only the last, “\u{2068}approved\u{2069}”, is read."),
             ] {
                 #expect(try await browser.get(address).contains(said), "\(address)")
             }
             #expect(!(try await browser.get("/libraries?status=all&page=2&page_size=10")).contains("ignored-filter"), "a page that exists raises nothing")
+            // Repeated, and the last one unknown: the two lines agree (the last is read, and ignored).
+            let both = try await browser.get("/photos?status=open&status=resolved")
+            #expect(both.contains("“\u{2068}resolved\u{2069}” is not a status, so waiting photos are shown."))
+            #expect(both.contains("“status” was given 2 times: only the last, “\u{2068}resolved\u{2069}”, is read.") && !both.contains("is used"))
         }
     }
 
