@@ -65,7 +65,7 @@ struct ConcernFiguresPage: MustacheParent {
         let start = now.addingTimeInterval(-Double(Self.days) * 86_400)
         since =
             firstRecorded.map { $0 > start ? "Reasons have been recorded since \(TeamClock.stamp($0)), so the figures reach back only to then." : "" }
-            ?? "No library has been decided since reasons were first recorded: the figures start with the next decision."
+            ?? "No library with reasons to look has been decided yet: the figures start with the first one."
     }
 
     /// The rule behind a kind of reason, with its thresholds.

@@ -141,6 +141,9 @@ extension ActionRunner {
                 default:
                     break
                 }
+                // The library's reasons are recorded as they stood now, with its outcome, for the
+                // reasons' figures and its page: not a refresher pass (up to a minute) later.
+                if action.targetKind == .library { try await store.pruneLibraryConcerns(now: now) }
             } catch {
                 // The mirror is a copy: its next read brings the decision anyway.
                 logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ModerationStore
 import ModerationVocabulary
 import TestSupport
@@ -166,6 +167,62 @@ struct ConcernRefresherTests {
             #expect(!approved.contains("Needs a look first") && approved.contains(#"<strong aria-current="true">Newest first</strong>"#))
             let reports = try await browser.get("/reports?order=needs-a-look")
             #expect(!reports.contains("Needs a look first") && reports.contains(#"<strong aria-current="true">Oldest first</strong>"#))
+        }
+    }
+
+    @Test("a library rejected through the console has its reasons recorded with the outcome within seconds, not at the refresher's next pass")
+    func decidedReasonsRecordedAtOnce() async throws {
+        try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 600 }) { browser, _, directory in
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            // setup: reasons stored for the waiting libraries (as a pass would), and one with a strong reason
+            let database = try DatabaseQueue.waiting(path: directory.path("console.sqlite"))
+            defer { try? database.close() }
+            let strongSlug = { () async throws -> String? in
+                try await database.read { db in
+                    try String.fetchOne(
+                        db,
+                        sql: """
+                            SELECT m.slug FROM libraryConcern c JOIN mirrorLibrary m ON m.id = c.libraryId
+                            WHERE c.strength = 'strong' AND m.status = 'pending' AND m.goneAt IS NULL ORDER BY m.id LIMIT 1
+                            """)
+                }
+            }
+            var slug: String?
+            let storedBy = ContinuousClock.now + .seconds(30)
+            while slug == nil, ContinuousClock.now < storedBy {
+                await ConcernRefresher(store: store, interval: 600, logger: ConsoleFixture.quietLogger).refreshOnce()
+                slug = try await strongSlug()
+                if slug == nil { try await Task.sleep(for: .milliseconds(500)) }
+            }
+            let rejected = try #require(slug, "the seed has a waiting library with a strong reason")
+            // The console's own refresher settles once the mirror stops changing (a pass that held
+            // reasons back looks again 5 s later): after that, its next pass is 10 minutes away.
+            var tick = try await store.concernEvidenceTick()
+            var stableSince = ContinuousClock.now
+            let settledBy = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now - stableSince < .seconds(7), ContinuousClock.now < settledBy {
+                try await Task.sleep(for: .milliseconds(500))
+                let now = try await store.concernEvidenceTick()
+                if now != tick { (tick, stableSince) = (now, ContinuousClock.now) }
+            }
+            let page = try await browser.get("/libraries/\(rejected)")
+            let key = try #require(page.field("key", after: #"class="reject-form""#))
+            let form = [
+                ("csrf", page.csrfToken ?? ""), ("key", key), ("seen", "pending"), ("decision", "reject"), ("reason", "A duplicate."), ("confirmed", "1"),
+            ]
+            // act
+            _ = try await browser.post("/libraries/\(rejected)/decide", form: form)
+            // check: its page and the reasons' figures say so within seconds
+            var after = try await browser.get("/libraries/\(rejected)")
+            let shownBy = ContinuousClock.now + .seconds(10)
+            while !after.contains("When it was rejected, it had these reasons to look:"), ContinuousClock.now < shownBy {
+                try await Task.sleep(for: .milliseconds(300))
+                after = try await browser.get("/libraries/\(rejected)")
+            }
+            #expect(after.contains("When it was rejected, it had these reasons to look:"), "\(after)")
+            let figures = try await browser.get("/reasons")
+            #expect(!figures.contains("has been decided yet") && figures.contains("1 of 1 rejected (100 %)"), "\(figures)")
         }
     }
 }
