@@ -20,6 +20,16 @@ enum LibraryConcerns {
     /// stored for the library as it is now and the settings as they are, the rest worked out
     /// afresh. Stored reasons that look at neighbours and the submitter's record are at most one
     /// refresh old (a minute); a decision checks afresh.
+    /// Said beside reasons until the mirror has read every library once: the evidence they
+    /// are worked out from (neighbours, the submitter's record) may be missing.
+    static let incompleteText =
+        "Reasons may be missing: the console has not yet read all of Book Corners' libraries once, so a library close by or the submitter's earlier ones may not count yet. Look at a library's page before approving."
+
+    /// `incompleteText` until the mirror's first whole pass over libraries, "" after.
+    static func incompleteNote(in store: ModerationStore) async throws -> String {
+        try await store.mirrorScopeState(.libraryList).lastPassCompletedAt == nil ? incompleteText : ""
+    }
+
     static func shown(_ libraries: [MirrorLibrary], in store: ModerationStore) async throws -> [Int: [LibraryConcern]] {
         let waiting = libraries.filter { $0.status == .pending }
         guard !waiting.isEmpty else { return [:] }

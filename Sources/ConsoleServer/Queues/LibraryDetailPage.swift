@@ -122,6 +122,8 @@ struct LibraryDetailPage: MustacheParent {
     let mark: QueueStandingMark
     /// Why it needs a look (`LibraryConcerns`), strong reasons first; shown while it waits.
     var concerns: [LibraryConcern] = []
+    /// Said with the reasons until the mirror has read every library once (`LibraryConcerns.incompleteText`).
+    var reasonsIncomplete = ""
     /// "When it was approved, it had these reasons: …" on a decided library; "" otherwise.
     private(set) var decidedConcerns = ""
     /// Every library within 500 m, drawn.
@@ -297,6 +299,8 @@ struct LibraryDetailPage: MustacheParent {
         case "decidedConcerns": decidedConcerns
         case "hasDecidedConcerns": !decidedConcerns.isEmpty
         case "hasConcerns": !concerns.isEmpty
+        case "reasonsIncomplete": reasonsIncomplete
+        case "hasReasonsIncomplete": !reasonsIncomplete.isEmpty
         // The reasons are for the decision: a decided library's page no longer raises them.
         case "concernsShown": loaded && status == LibraryStatus.pending.rawValue
         case "duplicatesChecked": duplicatesChecked

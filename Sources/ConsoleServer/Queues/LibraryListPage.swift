@@ -28,6 +28,8 @@ struct LibraryListPage: MustacheParent {
     /// The decision and the typed reason of a bulk form sent back with its error.
     var bulkDecision = ""
     var bulkReason = ""
+    /// Said above waiting rows until the mirror has read every library once (`LibraryConcerns.incompleteText`).
+    var reasonsIncomplete = ""
     /// What the list says when nothing matches.
     var emptyText = "No libraries match these filters."
     /// The filter by reason to look: any, any strong one, or one kind.
@@ -96,6 +98,8 @@ struct LibraryListPage: MustacheParent {
         case "bulkReason": bulkReason
         case "reasonOptions": reasonOptions
         case "emptyText": emptyText
+        case "reasonsIncomplete": reasonsIncomplete
+        case "hasReasonsIncomplete": !reasonsIncomplete.isEmpty
         case "reasonsURL": SiteURL.concernFigures.path
         default: frame.child(named: key)
         }

@@ -88,6 +88,7 @@ struct LibraryQueueController {
             back: back, timeHeading: LibraryListPage.timeHeading(filter.status))
         page.reasonOptions = LibraryListPage.reasonOptions(chosen: queue.concern)
         page.frame.keepPageSize(of: query)
+        if page.hasWaitingRows { page.reasonsIncomplete = try await LibraryConcerns.incompleteNote(in: store) }
         page.frame.say(
             ignored: queue.ignoredFilters, reading: queue.filterItems.map(\.name), prefixes: [BulkDraft.parameterPrefix], of: query, shownPage: pagination.page)
         if queue.concern != nil, filter.status == .approved || filter.status == .rejected {
@@ -148,6 +149,7 @@ struct LibraryQueueController {
         }
         if mirrored.status == .pending {
             page.concerns = LibraryConcerns.assess(mirrored, evidence: evidence, settings: settings)
+            page.reasonsIncomplete = try await LibraryConcerns.incompleteNote(in: store)
             if let reason = LibraryConcerns.duplicateReason(evidence, settings: settings) { page.namesDuplicate(inReason: reason) }
         }
         let here = queue.detailPath(slug: library.slug)

@@ -225,4 +225,30 @@ struct ConcernRefresherTests {
             #expect(!figures.contains("has been decided yet") && figures.contains("1 of 1 rejected (100 %)"), "\(figures)")
         }
     }
+
+    @Test("until the mirror has read every library once, the waiting list and a waiting library's reasons say they may be missing; then they do not")
+    func reasonsIncompleteUntilFirstPass() async throws {
+        try await ConsoleFixture.withConsole { browser, _, directory in
+            try await browser.signIn()
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let note = "Reasons may be missing: the console has not yet read all of Book Corners&#39; libraries once"
+            // setup: the fill completed a pass; forget it, as on a first start
+            var state = try await store.mirrorScopeState(.libraryList)
+            let completed = try #require(state.lastPassCompletedAt, "the fill read every library")
+            state.lastPassCompletedAt = nil
+            try await store.saveMirrorScopeState(state)
+            // check: said above the waiting rows and with a waiting library's reasons, not over a decided list
+            let waiting = try await browser.get("/libraries")
+            #expect(waiting.contains(#"<p class="banner reasons-incomplete" role="status">\#(note)"#), "\(waiting)")
+            let slug = try #require(waiting.html.firstMatch(of: #/data-item="library:([a-z0-9-]+)"/#).map { String($0.1) })
+            let library = try await browser.get("/libraries/\(slug)")
+            #expect(library.contains(note) && !library.contains("Nothing stands out"), "no all-clear while it may be incomplete")
+            #expect(!(try await browser.get("/libraries?status=approved")).contains(note))
+            // act: the pass completes
+            state.lastPassCompletedAt = completed
+            try await store.saveMirrorScopeState(state)
+            #expect(!(try await browser.get("/libraries")).contains(note))
+            #expect(!(try await browser.get("/libraries/\(slug)")).contains(note))
+        }
+    }
 }

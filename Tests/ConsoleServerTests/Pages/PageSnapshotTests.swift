@@ -238,6 +238,7 @@ enum PageModels {
                             order: .newest, standard: .oldest, choices: LibraryQueueContext.orders(for: .pending), link: { "/libraries?order=\($0.rawValue)" }))
                     // A filter the address got wrong, said above the list.
                     page.frame.ignoredFilters = ["“\u{2068}\(hostile)\u{2069}” is not a status, so waiting libraries are shown."]
+                    page.reasonsIncomplete = LibraryConcerns.incompleteText
                     return page
                 }()
             ),
@@ -249,6 +250,7 @@ enum PageModels {
                         settings: .defaults, targets: .defaults, now: now)
                     page.claim = claimBadge(1, kind: .library, key: libraries[0].slug)
                     page.concerns = concerns
+                    page.reasonsIncomplete = LibraryConcerns.incompleteText
                     // The neighbourhood: the hostile-named duplicate on the same spot, and a rejected one 300 m north.
                     var north = mirrored[2]
                     (north.lat, north.lng, north.status) = (mirrored[0].lat + 300 / GreatCircle.metresPerDegree, mirrored[0].lng, .rejected)
