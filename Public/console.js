@@ -62,15 +62,21 @@
     var fromSignIn = false;
     try { fromSignIn = new URL(document.referrer).pathname === "/sign-in"; } catch (e) { fromSignIn = false; }
     var onSignIn = location.pathname === "/sign-in";
+    // A form refused before anything was done (an old tab's token, a form too large): what was
+    // sent is offered back on its own page, however that page is opened again.
+    var refused = !!document.querySelector("[data-form-refused]");
     keys().forEach(function (key) {
       var entry = read(key);
       var stale = !entry || Date.now() - entry.at > maxAge;
-      if (stale || (entry.sent && !fromSignIn && !onSignIn)) { store.removeItem(key); }
+      if (stale) { store.removeItem(key); return; }
+      if (refused && entry.sent) { entry.sent = false; entry.refused = true; write(key, entry); return; }
+      if (entry.sent && !fromSignIn && !onSignIn) { store.removeItem(key); }
     });
     document.querySelectorAll("form[action='/sign-out']").forEach(function (form) {
       form.addEventListener("submit", function () { keys().forEach(function (key) { store.removeItem(key); }); });
     });
     var restored = 0;
+    var refusedHere = false;
     // Every typed-text field of every form that posts (reasons, notes, hand-offs, the rotation,
     // overrides), except the sign-in form's own.
     var typedFields = onSignIn ? [] : document.querySelectorAll("form[method=post] textarea[name], form[method=post] input[type=text][name]");
@@ -84,7 +90,8 @@
         if (entry) { entry.sent = true; write(key, entry); }
       });
       var kept = read(key);
-      if (fromSignIn && kept && kept.text && box.value.trim() === "") {
+      if ((fromSignIn || (kept && kept.refused)) && kept && kept.text && box.value.trim() === "") {
+        if (kept.refused) { refusedHere = true; }
         box.value = kept.text;
         box.dataset.fromPreset = "0";
         store.removeItem(key);
@@ -97,7 +104,9 @@
       var note = document.createElement("p");
       note.className = "restored-note";
       note.setAttribute("role", "status");
-      note.textContent = "What you had typed before signing in is back in the form below. Nothing was sent: check it, then send it.";
+      note.textContent = refusedHere
+        ? "What you had typed is back in the form below: the console refused the form, so nothing was sent. Check it, then send it."
+        : "What you had typed before signing in is back in the form below. Nothing was sent: check it, then send it.";
       var main = document.getElementById("main");
       if (main) { main.insertBefore(note, main.firstChild); }
     }

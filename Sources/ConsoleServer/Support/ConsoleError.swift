@@ -28,6 +28,14 @@ enum ConsoleError: Error, Sendable {
         }
     }
 
+    /// Refused before any of the form was read or acted on: sending it again (from a fresh page) is safe.
+    var refusesTheWholeForm: Bool {
+        switch self {
+        case .csrfMismatch, .crossOrigin, .formTooLarge: true
+        default: false
+        }
+    }
+
     var title: String {
         switch self {
         case .notFound, .backend(.notFound): "Not found"
@@ -44,10 +52,12 @@ enum ConsoleError: Error, Sendable {
     var message: String {
         switch self {
         case .notFound: "There is no page here. Check the address, or go back to the dashboard."
-        case .csrfMismatch: "The form was sent without a valid security token, perhaps from an old tab. Go back, reload the page and try again."
+        case .csrfMismatch:
+            "The form was sent without a valid security token, perhaps from an old tab, so nothing was done. Open its page again and send it from there: what you had typed comes back in the form (in this tab)."
         case .crossOrigin:
             "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
-        case .formTooLarge: "The form was larger than the console accepts (64 KB). Shorten the text and try again."
+        case .formTooLarge:
+            "The form was larger than the console accepts (64 KB), so nothing was done. Open its page again: what you had typed comes back in the form (in this tab), to shorten and send."
         case .badInput(let message): message
         case .exportNotRecorded:
             "The export was not made: every export is recorded in the audit log first, and the log could not record this one. Try again in a moment; if it keeps happening, tell the console's maintainers (the console's log says why)."

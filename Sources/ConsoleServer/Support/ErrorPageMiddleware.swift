@@ -56,9 +56,10 @@ struct ErrorPageMiddleware: RouterMiddleware {
         if case .backend(let backendError) = error {
             context.logger.warning("backend error", metadata: ["request.id": "\(context.requestID)", "error": "\(backendError)"])
         }
-        let model = ErrorPage(
+        var model = ErrorPage(
             layout: LayoutModel(context: context, title: error.title, active: nil, summary: nil),
             title: error.title, message: error.message, requestID: context.requestID)
+        model.formRefused = request.method == .post && error.refusesTheWholeForm
         return try renderer.render(model, with: "error", status: error.status).response(from: request, context: context)
     }
 }
@@ -69,9 +70,13 @@ struct ErrorPage: MustacheParent {
     let title: String
     let message: String
     let requestID: String
+    /// A form was refused before anything of it was done: the page's script offers back what
+    /// was typed in it, on the page it was typed on.
+    var formRefused = false
 
     func child(named key: String) -> Any? {
         switch key {
+        case "formRefused": formRefused
         case "layout": layout
         case "title": title
         case "message": message

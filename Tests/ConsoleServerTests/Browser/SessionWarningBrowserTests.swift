@@ -173,4 +173,37 @@ struct SessionWarningBrowserTests {
             #expect(notes.first?.text.replacingOccurrences(of: "\r\n", with: "\n") == typed, "\(String(describing: notes.first?.text))")
         }
     }
+
+    @Test(
+        "a rejection refused for an old tab's security token says nothing was done, and the reason typed comes back when its page is opened again, with a note; nothing was recorded"
+    )
+    func typedReasonSurvivesARefusedToken() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            let slug = try await #require(
+                try ModerationStore(path: directory.path("console.sqlite")).oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            let typed = "Not a book box: a private shelf.\nSee the photo ✓ مكتبة"
+            // setup: a reason typed on the library's page, whose form carries a token this session never had
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries/\(slug)")
+            try await browser.type(typed, into: "#reason")
+            _ = try await browser.execute("document.querySelector('form.reject-form input[name=csrf]').value = 'from-an-old-tab';")
+            // act
+            try await browser.click("form[action$='/decide'] button.danger")
+            let refused = try await browser.source(containing: "data-form-refused")
+            #expect(refused.contains("This form has expired") && refused.contains("so nothing was done"))
+            try await browser.go(console + "/libraries/\(slug)")
+            // check: the reason is back in its box, said so; nothing decided
+            _ = try await browser.source(containing: "restored-note")
+            let value = try await browser.execute("return document.querySelector('#reason').value;") as? String
+            #expect(value?.replacingOccurrences(of: "\r\n", with: "\n") == typed)
+            let note = try await browser.execute("return document.querySelector('.restored-note').textContent;") as? String
+            #expect(note?.contains("the console refused the form, so nothing was sent") == true, "\(note ?? "")")
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            await #expect(try store.operationsSnapshot().actions.values.reduce(0, +) == 0, "no decision recorded")
+            // Offered back once: opened again, the box stays as it is now.
+            _ = try await browser.execute("document.querySelector('#reason').value = '';")
+            try await browser.go(console + "/libraries/\(slug)")
+            #expect(try await browser.execute("return document.querySelector('#reason').value;") as? String == "")
+        }
+    }
 }

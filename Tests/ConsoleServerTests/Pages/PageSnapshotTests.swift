@@ -369,7 +369,16 @@ enum PageModels {
                     settings: ConcernSettings(strongDuplicateMetres: 30, suspectWords: ["casino", hostile]),
                     firstRecorded: now.addingTimeInterval(-86_400 * 3), now: now)
             ),
-            ("error", ErrorPage(layout: layout("Not found", active: nil), title: "Not found", message: hostile, requestID: "req-123")),
+            (
+                "error",
+                {
+                    // A form refused whole (its script offers back what was typed), with a hostile message.
+                    var page = ErrorPage(
+                        layout: layout("This form has expired", active: nil), title: "This form has expired", message: hostile, requestID: "req-123")
+                    page.formRefused = true
+                    return page
+                }()
+            ),
             (
                 "bulk-confirm",
                 BulkConfirmPage(
