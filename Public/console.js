@@ -39,7 +39,8 @@
 
   // Typed text, kept per tab (sessionStorage) under the page and the form's
   // address, for an hour at most. They come back only on a page reached from the sign-in page
-  // (the send before it failed for want of a session). Once sent, an entry is dropped by the
+  // (the send before it failed for want of a session), or on their own page after the console
+  // refused the form whole (an old tab's token, a form too large). Once sent, an entry is dropped by the
   // next page that is not the sign-in page or reached from it (the send went through), and
   // signing out drops them all, so nobody's text reaches the next person at this screen.
   (function () {
