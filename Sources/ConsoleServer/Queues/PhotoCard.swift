@@ -93,6 +93,9 @@ struct PhotoCard: MustacheParent {
         case "proposedURL": proposedURL
         case "currentURL": currentURL
         case "hasCurrentPhoto": hasCurrentPhoto
+        // Approved, it is the library's photo now: the one it replaced is gone from Book Corners,
+        // and the library's photo beside it would be the same one (or a dead link until the next read).
+        case "replacedCurrent": status == LibraryStatus.approved.rawValue
         case "caption": caption
         case "submitter": submitter
         case "hasSubmitter": hasSubmitter

@@ -327,7 +327,17 @@ struct DecidedStateTests {
             let other = list.item(containing: "Proposed photo \(elsewhere.id)\"")
             #expect(other.contains(#"<span class="decided-note">Rejected</span>"#), "a decision the console did not see: its status alone: \(other)")
             #expect(!other.contains("decided-reason"))
+            #expect(card.contains("<figcaption>Current</figcaption>"), "a rejected photo is still shown beside the library's")
             #expect(await proxy.forwardedInAll() == before, "no backend read per page view")
+            // An approved photo is the library's photo now: no "current" beside it (the one it replaced is gone).
+            let approved = try #require(pendingPhotos.first { $0.id != photo.id && $0.id != elsewhere.id })
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
+                try db.execute(sql: "UPDATE mirrorPhoto SET status = 'approved' WHERE id = ?", arguments: [approved.id])
+            }
+            let approvedCard = try await browser.get("/photos?status=approved&page_size=100").item(containing: "Proposed photo \(approved.id)\"")
+            #expect(approvedCard.contains("<figcaption>Now the library's photo</figcaption>"), "\(approvedCard)")
+            #expect(approvedCard.contains("It replaced the library's earlier photo, which Book Corners does not keep."))
+            #expect(!approvedCard.contains("Current photo of") && !approvedCard.contains("Compare large"))
         }
     }
 
