@@ -35,7 +35,7 @@ struct LibraryDetailPage: MustacheParent {
         let slug: String
         let place: String
         let distance: String
-        /// Within 50 m.
+        /// Within the duplicate distance of the reasons' settings (50 m unless staff changed it).
         let isClose: Bool
         /// Its name is this library's (normalised).
         let isSameName: Bool
@@ -45,9 +45,12 @@ struct LibraryDetailPage: MustacheParent {
         var photoURL = ""
         /// "3 d ago": when it was submitted.
         var age = ""
+        /// "within 50 m": its flag when close, at the settings' distance.
+        var closeFlag = ""
 
         func child(named key: String) -> Any? {
             switch key {
+            case "closeFlag": closeFlag
             case "name": name
             case "slug": slug
             case "place": place
@@ -88,7 +91,7 @@ struct LibraryDetailPage: MustacheParent {
     private(set) var fields: [Field]
     let coordinates: String
     let mapURL: String
-    /// Approved or pending libraries within 50 m, or with the same name within 200 m: to compare.
+    /// Approved or pending libraries within the duplicate distance, or with the same name within the same-name distance: to compare.
     let duplicates: [Duplicate]
     /// Others with this name in the city, farther away: context, not a reason on their own.
     let namesakes: [Duplicate]
@@ -98,6 +101,9 @@ struct LibraryDetailPage: MustacheParent {
     /// The "Possible duplicate" warning: only while the library waits for a decision (an
     /// approved or rejected one has had its comparison; the candidates are still listed).
     let warnsOfDuplicate: Bool
+    /// The warning's distances, from the reasons' settings ("50 m", "200 m").
+    private(set) var closeWithin = Distance.text(Double(ConcernSettings.defaults.duplicateMetres))
+    private(set) var sameNameWithin = Distance.text(Double(ConcernSettings.defaults.sameNameMetres))
     /// The submission's own place and age, for its side of the comparison.
     let place: String
     let age: String
@@ -178,6 +184,7 @@ struct LibraryDetailPage: MustacheParent {
                 isSameName: !key.isEmpty && other.normalizedName == key, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
+            duplicate.closeFlag = "within " + Distance.text(Double(settings.duplicateMetres))
             duplicate.age = TimeText.age(of: other.createdAt, now: now)
             return (duplicate, metres)
         }
@@ -190,6 +197,8 @@ struct LibraryDetailPage: MustacheParent {
         hasDuplicates = !duplicates.isEmpty
         hasCloseDuplicate = duplicates.contains { $0.isClose }
         warnsOfDuplicate = hasDuplicates && current == .pending
+        closeWithin = Distance.text(Double(settings.duplicateMetres))
+        sameNameWithin = Distance.text(Double(settings.sameNameMetres))
         place = LibraryText.place(address: library.address, city: library.city, country: library.country)
         age = TimeText.age(of: library.createdAt, now: now)
         // A status this console does not know is shown, never decided on.
@@ -307,6 +316,8 @@ struct LibraryDetailPage: MustacheParent {
         case "hasDuplicates": hasDuplicates
         case "hasCloseDuplicate": hasCloseDuplicate
         case "warnsOfDuplicate": warnsOfDuplicate
+        case "closeWithin": closeWithin
+        case "sameNameWithin": sameNameWithin
         case "place": place
         case "age": age
         case "hasPhoto": photoURL != nil

@@ -13,7 +13,7 @@ import Testing
 @Suite("Items in context: the library page and the photos page", .timeLimit(.minutes(3)))
 struct ItemContextTests {
     /// The library page of the fixture's first (hostile-named) pending library, with one close and one same-name candidate.
-    private func libraryPage(status: String) throws -> LibraryDetailPage {
+    private func libraryPage(status: String, settings: ConcernSettings = .defaults) throws -> LibraryDetailPage {
         var libraries = try PageModels.items("moderation_pending_page1.json", as: ModerationLibrary.self, hostileIn: "name")
         libraries[0].status = status
         let mirrored = try libraries.map { try MirrorLibrary($0, confirmedAt: PageModels.now) }
@@ -22,7 +22,18 @@ struct ItemContextTests {
         close.photoUrl = "http://127.0.0.1:1/media/close.jpg"
         return LibraryDetailPage(
             layout: PageModels.layout("Library", active: .libraries), library: libraries[0], duplicates: [close, mirrored[1]],
-            settings: .defaults, targets: .defaults, now: PageModels.now)
+            settings: settings, targets: .defaults, now: PageModels.now)
+    }
+
+    @Test("the duplicate warning names the distances staff set in the reasons' settings, not the defaults")
+    func warningFollowsTheSettings() async throws {
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        var settings = ConcernSettings.defaults
+        settings.duplicateMetres = 120
+        let html = try renderer.render(try libraryPage(status: "pending", settings: settings), with: "library-detail").html
+        #expect(html.contains("An approved or pending library is within 120 m"), "\(html.prefix(4000))")
+        #expect(!html.contains("50 m"), "the heading, the flags and the warning all follow")
+        #expect(html.contains(#"<span class="flag">within 120 m</span>"#))
     }
 
     @Test("a pending library: the warning links to the comparison, which sits with the photo beside the decision, above the fields")
