@@ -102,7 +102,8 @@ struct ContributorHistoryView: MustacheParent {
         let total = counts.map { $0.values.reduce(0, +) }.reduce(0, +)
         let rejectedInAll = (history.libraryCounts["rejected"] ?? 0) + (history.photoCounts["rejected"] ?? 0)
         if items.count < total {
-            let kept = rejected.count == rejectedInAll ? "every rejected one, then the newest" : "the newest rejected ones"
+            let kept =
+                rejectedInAll == 0 ? "the newest" : rejected.count == rejectedInAll ? "every rejected one, then the newest" : "the newest rejected ones"
             shownNote = "\(items.count) of \(total) shown: \(kept)."
         }
         summary = Self.summary(history)

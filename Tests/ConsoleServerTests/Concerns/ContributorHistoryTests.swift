@@ -32,6 +32,12 @@ struct ContributorHistoryTests {
         #expect(view.items.first?.name == "Library 24", "then the newest")
         #expect(view.child(named: "shownNote") as? String == "12 of 25 shown: every rejected one, then the newest.")
         #expect(view.child(named: "summary") as? String == "25 libraries: 19 approved, 2 rejected, 4 waiting")
+        // Nothing rejected: the note does not speak of rejections.
+        var approvedOnly = history
+        approvedOnly.libraries = history.libraries.filter { $0.status != .rejected }
+        approvedOnly.libraryCounts = ["approved": 19, "pending": 4]
+        let noRejections = ContributorHistoryView(heading: "Also from priya", username: "priya", history: approvedOnly, decisions: .init(), now: start)
+        #expect(noRejections.child(named: "shownNote") as? String == "12 of 23 shown: the newest.")
         history.libraries = Array(history.libraries.prefix(5))
         history.libraryCounts = ["rejected": 2, "approved": 3]
         let short = ContributorHistoryView(heading: "Also from priya", username: "priya", history: history, decisions: .init(), now: start)
