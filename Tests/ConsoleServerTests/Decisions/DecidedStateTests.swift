@@ -338,6 +338,9 @@ struct DecidedStateTests {
             #expect(approvedCard.contains("<figcaption>Now the library's photo</figcaption>"), "\(approvedCard)")
             #expect(approvedCard.contains("It replaced the library's earlier photo, which Book Corners does not keep."))
             #expect(!approvedCard.contains("Current photo of") && !approvedCard.contains("Compare large"))
+            let viewer = try await browser.get("/photos/\(approved.id)")
+            #expect(viewer.contains("<strong>Now the library's photo</strong>") && viewer.contains("there is nothing to compare it with"))
+            #expect(!viewer.contains("Current photo of") && !viewer.contains(">Swipe<"), "nothing to compare or swipe to")
         }
     }
 
