@@ -13,6 +13,8 @@ struct ListQuery {
     private let counts: [String: Int]
     /// The names the address gave, each once, in its order.
     private let names: [String]
+    /// Names whose value is no text (a broken `%` escape, bytes that are no UTF-8): read as typed.
+    private let garbled: [String]
 
     init(_ request: Request) {
         self.init(query: request.uri.query)
@@ -26,6 +28,15 @@ struct ListQuery {
         counts = given.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
         var seen: Set<String> = []
         names = given.map(\.name).filter { !$0.isEmpty && seen.insert($0).inserted }
+        var garbledSeen: Set<String> = []
+        garbled = (query ?? "").split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[1].contains("%"), parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding == nil else {
+                return nil
+            }
+            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+            return garbledSeen.insert(name).inserted ? name : nil
+        }
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -82,6 +93,14 @@ struct ListQuery {
             notes.append("\(Self.quoted(value)) is not a page size this list offers (\(offered)), so \(Self.defaultPageSize) are shown.")
         }
         return notes
+    }
+
+    /// What a list says of values the address could not carry as text (`q=%FF`, `q=a%2`): they
+    /// are read as typed, `%` and all, and the list says so instead of searching for them silently.
+    var garbledNotes: [String] {
+        garbled.map {
+            "The address's “\(TypedText.isolated(String($0.prefix(40))))” is not readable text (a broken % escape), so it is read as typed: \(Self.quoted(parameters[$0] ?? ""))."
+        }
     }
 
     /// What a list says of the filters among `names` the address gave more than once: the last

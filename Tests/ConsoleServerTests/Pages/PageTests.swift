@@ -204,6 +204,14 @@ struct PageTests {
                 ("/libraries?page=0", "There is no page 0: pages start at 1."),
                 ("/reports?page_size=7", "“\u{2068}7\u{2069}” is not a page size this list offers (10, 20, 50), so 20 are shown."),
                 ("/photos?status=pending&status=approved", "“status” was given 2 times: only the last, “\u{2068}approved\u{2069}”, is read."),
+                (
+                    "/libraries?q=%FF",
+                    "The address&#39;s “\u{2068}q\u{2069}” is not readable text (a broken % escape), so it is read as typed: “\u{2068}%FF\u{2069}”."
+                ),
+                (
+                    "/libraries?source=a%2",
+                    "The address&#39;s “\u{2068}source\u{2069}” is not readable text (a broken % escape), so it is read as typed: “\u{2068}a%2\u{2069}”."
+                ),
             ] {
                 #expect(try await browser.get(address).contains(said), "\(address)")
             }
