@@ -54,13 +54,15 @@ struct SuspectWords {
 
     private static func lines(_ text: String) -> [String] {
         text.split(whereSeparator: \.isNewline).compactMap { line in
-            let word = String(String.UnicodeScalarView(line.unicodeScalars.map { $0.properties.isControlCharacter ? " " : $0 }))
+            let word = String(String.UnicodeScalarView(line.unicodeScalars.map { $0.isControlCharacter ? " " : $0 }))
                 .trimmingCharacters(in: .whitespaces)
             return word.isEmpty ? nil : word
         }
     }
 }
 
-extension Unicode.Scalar.Properties {
-    fileprivate var isControlCharacter: Bool { generalCategory == .control }
+extension Unicode.Scalar {
+    /// A control character, or its picture (U+2400–U+2421): what a form's control characters
+    /// become at the console's boundary (`ControlCharacters`), so "␁ctl␡" is read as "ctl".
+    fileprivate var isControlCharacter: Bool { properties.generalCategory == .control || (0x2400...0x2421).contains(value) }
 }

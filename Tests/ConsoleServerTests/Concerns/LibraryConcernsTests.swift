@@ -234,13 +234,14 @@ struct LibraryConcernsTests {
     func settingsInput() throws {
         var form = ConcernSettingsForm(
             strongDuplicateMetres: " 30 ", duplicateMetres: "60", sameNameMetres: "250", burstSubmissions: "4", strongRejections: "3",
-            suspectWords: "casino\r\n\r\n  Free Money \r\nCASINO\r\nbad\u{0}word\r\ntab\tword\r\n", seen: nil)
+            suspectWords: "casino\r\n\r\n  Free Money \r\nCASINO\r\nbad\u{0}word\r\ntab\tword\r\n\u{2401}ctl\u{2421}\r\n", seen: nil)
         let settings = try ConcernSettingsInput.settings(from: form).get()
         #expect(
             settings
                 == ConcernSettings(
                     strongDuplicateMetres: 30, duplicateMetres: 60, sameNameMetres: 250, burstSubmissions: 4,
-                    suspectWords: ["casino", "Free Money", "bad word", "tab word"]), "a control character (a tab) reads as a space"
+                    suspectWords: ["casino", "Free Money", "bad word", "tab word", "ctl"]),
+            "a control character (a tab), or its picture as a form's arrives, reads as a space"
         )
         form.suspectWords = "casino\r\n📚\r\n"
         #expect(
@@ -268,7 +269,7 @@ struct LibraryConcernsTests {
         #expect(
             settings.changes(from: .defaults) == [
                 "Duplicate, strong within: 25 m → 30 m", "Duplicate, worth a look within: 50 m → 60 m", "Same name within: 200 m → 250 m",
-                "Many in an hour (more than): 5 → 4", "Suspect words added: casino, Free Money, bad word, tab word",
+                "Many in an hour (more than): 5 → 4", "Suspect words added: casino, Free Money, bad word, tab word, ctl",
             ])
     }
 }
