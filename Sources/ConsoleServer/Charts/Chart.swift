@@ -55,10 +55,32 @@ struct ChartTable: MustacheParent {
         return ([columns] + rows).map { $0.map(AuditCSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// One cell with its column's name: a phone shows a row's cells one after another, each named.
+    struct Cell: MustacheParent {
+        let label: String
+        let value: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "label": label
+            case "value": value
+            default: nil
+            }
+        }
+    }
+
+    /// A row's cells, labelled.
+    struct Row: MustacheParent {
+        let cells: [Cell]
+
+        func child(named key: String) -> Any? { key == "cells" ? cells : nil }
+    }
+
     func child(named key: String) -> Any? {
         switch key {
         case "columns": columns
         case "rows": rows
+        case "labelledRows": rows.map { row in Row(cells: zip(columns, row).map { Cell(label: $0, value: $1) }) }
         default: nil
         }
     }

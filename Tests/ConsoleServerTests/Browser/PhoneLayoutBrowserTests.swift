@@ -153,6 +153,16 @@ struct PhoneLayoutBrowserTests {
                         return sizes.length ? Math.min.apply(null, sizes) : 0;
                         """) as? Double ?? 0
                 if smallest < 9 { problems.record("statistics: the smallest chart label is \(smallest) px") }
+                // Every chart's numbers, opened: nine columns of a day's decisions must fit too.
+                let wideTables =
+                    try await browser.execute(
+                        """
+                        document.querySelectorAll("figure.chart-card details").forEach(function (details) { details.open = true; });
+                        return Array.prototype.filter.call(document.querySelectorAll("table.chart-table"), function (table) {
+                          return table.getBoundingClientRect().right > window.innerWidth + 1;
+                        }).map(function (table) { return table.closest("figure").id + " " + Math.round(table.getBoundingClientRect().right); });
+                        """) as? [String] ?? ["the measurement did not run"]
+                if !wideTables.isEmpty { problems.record("statistics: chart tables wider than the screen: \(wideTables)") }
             }
         }
         let found = problems.values
