@@ -141,12 +141,19 @@ extension ActionRunner {
                 default:
                     break
                 }
-                // The library's reasons are recorded as they stood now, with its outcome, for the
-                // reasons' figures and its page: not a refresher pass (up to a minute) later.
-                if action.targetKind == .library { try await store.pruneLibraryConcerns(now: now) }
             } catch {
                 // The mirror is a copy: its next read brings the decision anyway.
                 logger.warning("mirror not updated after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+            }
+        }
+        if action.targetKind == .library, state == .applied || state == .conflict {
+            // The library's reasons are recorded as they stood, with its outcome, for the reasons'
+            // figures and its page: not a refresher pass (up to a minute) later. Real time, as the
+            // change log the same prune trims is stamped in real time.
+            do {
+                try await store.pruneLibraryConcerns()
+            } catch {
+                logger.warning("reasons not recorded after a decision", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
             }
         }
         try await store.finish(

@@ -171,10 +171,17 @@ extension ModerationStore {
     /// Sets aside the reasons of libraries that no longer wait (decided, or gone), recording
     /// them as they stood with the library's outcome, and drops the log of mirror changes no
     /// pass can still need; answers how many libraries' reasons were set aside.
-    /// A library back in the queue later gets fresh reasons, and a new record when decided again.
+    /// A library back in the queue later gets fresh reasons, and a new record when decided again;
+    /// its record goes while it waits. A decision reversed (approved, then rejected) changes the
+    /// recorded outcome to the one that stands.
     @discardableResult
     public func pruneLibraryConcerns(now: Date = Date()) async throws -> Int {
         let leaving = "SELECT id FROM mirrorLibrary WHERE status = 'pending' AND goneAt IS NULL"
+        // A record whose library waits again, or stands decided otherwise than recorded.
+        let outdated = """
+            SELECT d.libraryId FROM decidedLibraryConcern d JOIN mirrorLibrary m ON m.id = d.libraryId
+            WHERE m.goneAt IS NULL AND m.status != d.outcome AND d.outcome != 'gone'
+            """
         // Looked for first: a pass with nothing to set aside must not commit (see `replaceLibraryConcerns`).
         let anyLeaving = try await writer.read { db in
             try Bool.fetchOne(
@@ -183,10 +190,17 @@ extension ModerationStore {
                     SELECT EXISTS (SELECT 1 FROM libraryAssessment WHERE libraryId NOT IN (\(leaving)))
                         OR EXISTS (SELECT 1 FROM libraryConcern WHERE libraryId NOT IN (\(leaving)))
                         OR EXISTS (SELECT 1 FROM concernEvidenceChange WHERE changedAt < ?)
+                        OR EXISTS (\(outdated))
                     """, arguments: [now.addingTimeInterval(-Self.evidenceChangesKept)]) ?? false
         }
         guard anyLeaving else { return 0 }
         return try await writer.write { db in
+            try db.execute(sql: "DELETE FROM decidedLibraryConcern WHERE libraryId IN (\(leaving))")
+            try db.execute(
+                sql: """
+                    UPDATE decidedLibraryConcern SET outcome = (SELECT status FROM mirrorLibrary WHERE id = decidedLibraryConcern.libraryId)
+                    WHERE libraryId IN (\(outdated))
+                    """)
             try db.execute(
                 sql: """
                     DELETE FROM decidedLibraryConcern WHERE libraryId IN

@@ -96,6 +96,35 @@ struct ConcernRefresherTests {
         #expect(recorded.map { [$0.libraryId.description, $0.kind, $0.strength, $0.outcome] } == [["6", "markup", "strong", "rejected"]])
     }
 
+    @Test("a decision reversed changes the recorded outcome to the one that stands; a library waiting again has no record until decided again")
+    func reversedDecisionRecord() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        // setup: a library with a strong reason, its reasons stored, then rejected
+        var rows = [library(1)]
+        rows[0].name = "Books at www.example.test"
+        try await store.upsertMirror(libraries: rows)
+        await ConcernRefresher(store: store, interval: 60, logger: ConsoleFixture.quietLogger).refreshOnce()
+        rows[0].status = .rejected
+        try await store.upsertMirror(libraries: rows)
+        try await store.pruneLibraryConcerns()
+        #expect(try await store.decidedLibraryConcerns(libraryId: 1).map(\.outcome) == ["rejected"])
+        // act: the rejection is reversed into an approval
+        rows[0].status = .approved
+        try await store.upsertMirror(libraries: rows)
+        try await store.pruneLibraryConcerns()
+        // check
+        #expect(try await store.decidedLibraryConcerns(libraryId: 1).map(\.outcome) == ["approved"], "the outcome that stands")
+        // act: back to waiting; check: no record while it waits
+        rows[0].status = .pending
+        try await store.upsertMirror(libraries: rows)
+        try await store.pruneLibraryConcerns()
+        #expect(try await store.decidedLibraryConcerns(libraryId: 1).isEmpty)
+        // A second prune with nothing to change writes nothing.
+        #expect(try await store.pruneLibraryConcerns() == 0)
+    }
+
     @Test("the libraries list filtered by a reason shows only rows with it, says which is chosen, and keeps it in each row's address")
     func listFilteredByReason() async throws {
         try await ConsoleFixture.withConsole(configure: { $0.concernRefreshInterval = 1 }) { browser, _, _ in
