@@ -37,6 +37,9 @@ struct PhotoCard: MustacheParent {
     /// Who decided a decided photo, when and why ("Rejected by staff 45 s ago" and the reason);
     /// the status alone for a decision the console did not see. Hidden on a waiting photo.
     var decidedNote = DecidedNote.none
+    /// Approved, and no photo of its library approved after it: the library's photo now. The one
+    /// it replaced is gone from Book Corners, so there is nothing to compare it with.
+    var isLibraryPhoto = false
 
     init(_ photo: MirrorPhoto, currentPhotoURL: String?, targets: QueueTargets, now: Date) {
         id = photo.id
@@ -93,9 +96,7 @@ struct PhotoCard: MustacheParent {
         case "proposedURL": proposedURL
         case "currentURL": currentURL
         case "hasCurrentPhoto": hasCurrentPhoto
-        // Approved, it is the library's photo now: the one it replaced is gone from Book Corners,
-        // and the library's photo beside it would be the same one (or a dead link until the next read).
-        case "replacedCurrent": status == LibraryStatus.approved.rawValue
+        case "replacedCurrent": isLibraryPhoto
         case "caption": caption
         case "submitter": submitter
         case "hasSubmitter": hasSubmitter

@@ -56,6 +56,7 @@ struct PhotoQueueController {
             byKey: try store.unfinishedDecisions(kind: .photo, keys: photos.map { String($0.id) }), store: store, now: now)
         // Decided cards say who decided, when and why: one read of the audit log for the page.
         let lastDecisions = try await store.latestDecisions(kind: .photo, targetIds: photos.filter { $0.status != .pending }.map { String($0.id) })
+        let libraryPhotos = try await store.mirroredLibraryPhotoIDs(among: photos.filter { $0.status == .approved }.map(\.id))
         var page = PhotoGridPage(
             layout: LayoutModel(context: context, title: "Photos", active: .photos, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == statusFilter) },
@@ -64,6 +65,7 @@ struct PhotoQueueController {
                     photo, currentPhotoURL: currentPhotos[photo.libraryId], targets: targets, claim: claims[String(photo.id)],
                     queued: queued[String(photo.id)], lastDecision: lastDecisions[String(photo.id)], viewer: context.session?.staffId, back: back, now: now)
                 if let rejection, rejection.id == photo.id { card.rejection = rejection.state }
+                card.isLibraryPhoto = libraryPhotos.contains(photo.id)
                 return card
             },
             loaded: summary != nil || !photos.isEmpty,
@@ -92,12 +94,13 @@ struct PhotoQueueController {
         let now = Date()
         let key = String(photo.id)
         let here = SiteURL.photo(photo.id).path
-        let card = Self.card(
+        var card = Self.card(
             photo, currentPhotoURL: try await store.mirroredPhotoURLs(libraryIDs: [photo.libraryId])[photo.libraryId],
             targets: try await store.queueTargets(), claim: try await store.activeClaims(kind: .photo, keys: [key], now: now)[key],
             queued: await context.sendSchedule.shown(byKey: try store.unfinishedDecisions(kind: .photo, keys: [key]), store: store, now: now)[key],
             lastDecision: try await store.latestDecisions(kind: .photo, targetIds: photo.status == .pending ? [] : [key])[key],
             viewer: context.session?.staffId, back: here, now: now)
+        card.isLibraryPhoto = try await store.mirroredLibraryPhotoIDs(among: photo.status == .approved ? [photo.id] : []).contains(photo.id)
         let page = PhotoViewerPage(
             layout: LayoutModel(context: context, title: "Photo for \(card.libraryName)", active: .photos, summary: summary, status: status),
             card: card, view: ListQuery(request).choice("view", default: PhotoViewerPage.View.sideBySide))

@@ -92,6 +92,23 @@ extension ModerationStore {
         }
     }
 
+    /// Of `ids`, the approved photos no later approved photo of the same library followed: each
+    /// is its library's photo now (approving one replaces the library's photo).
+    public func mirroredLibraryPhotoIDs(among ids: [Int]) async throws -> Set<Int> {
+        guard !ids.isEmpty else { return [] }
+        return try await writer.read { db in
+            let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            return Set(
+                try Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT p.id FROM mirrorPhoto p WHERE p.id IN (\(placeholders)) AND p.status = 'approved' AND p.goneAt IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM mirrorPhoto q WHERE q.libraryId = p.libraryId AND q.status = 'approved' AND q.goneAt IS NULL
+                            AND (q.createdAt > p.createdAt OR (q.createdAt = p.createdAt AND q.id > p.id)))
+                        """, arguments: StatementArguments(ids)))
+        }
+    }
+
     /// When each waiting item was submitted (pending libraries, open reports, pending photos), newest first.
     public func mirroredWaitingDates() async throws -> (libraries: [Date], reports: [Date], photos: [Date]) {
         try await writer.read { db in

@@ -336,11 +336,22 @@ struct DecidedStateTests {
             }
             let approvedCard = try await browser.get("/photos?status=approved&page_size=100").item(containing: "Proposed photo \(approved.id)\"")
             #expect(approvedCard.contains("<figcaption>Now the library's photo</figcaption>"), "\(approvedCard)")
-            #expect(approvedCard.contains("It replaced the library's earlier photo, which Book Corners does not keep."))
+            #expect(approvedCard.contains("It replaced any earlier photo of the library, which Book Corners does not keep."))
             #expect(!approvedCard.contains("Current photo of") && !approvedCard.contains("Compare large"))
             let viewer = try await browser.get("/photos/\(approved.id)")
             #expect(viewer.contains("<strong>Now the library's photo</strong>") && viewer.contains("there is nothing to compare it with"))
             #expect(!viewer.contains("Current photo of") && !viewer.contains(">Swipe<"), "nothing to compare or swipe to")
+            // A later photo of the same library approved after it: this one is no longer the library's, and compares again.
+            let later = try #require(pendingPhotos.first { ![photo.id, elsewhere.id, approved.id].contains($0.id) })
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
+                try db.execute(
+                    sql: "UPDATE mirrorPhoto SET status = 'approved', libraryId = ?, createdAt = ? WHERE id = ?",
+                    arguments: [approved.libraryId, approved.createdAt.addingTimeInterval(60), later.id])
+            }
+            let superseded = try await browser.get("/photos?status=approved&page_size=100").item(containing: "Proposed photo \(approved.id)\"")
+            #expect(superseded.contains("<figcaption>Proposed</figcaption>") && superseded.contains("<figcaption>Current</figcaption>"), "\(superseded)")
+            let newest = try await browser.get("/photos?status=approved&page_size=100").item(containing: "Proposed photo \(later.id)\"")
+            #expect(newest.contains("<figcaption>Now the library's photo</figcaption>"))
         }
     }
 

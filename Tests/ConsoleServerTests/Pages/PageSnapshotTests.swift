@@ -334,6 +334,7 @@ enum PageModels {
                         var photo = fixture
                         if index == 3 { photo.status = LibraryStatus.approved.rawValue }
                         var card = PhotoCard(photo, currentPhotoURL: index == 0 ? "http://127.0.0.1:1/media/current.jpg" : nil, now: now)
+                        card.isLibraryPhoto = index == 3
                         card.claim = claimBadge(index, kind: .photo, key: String(photo.id))
                         if index == 0 {
                             card.rejection = RejectionFormState(
