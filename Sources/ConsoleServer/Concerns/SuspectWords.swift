@@ -62,7 +62,7 @@ struct SuspectWords {
 }
 
 extension Unicode.Scalar {
-    /// A control character, or its picture (U+2400–U+2421): what a form's control characters
-    /// become at the console's boundary (`ControlCharacters`), so "␁ctl␡" is read as "ctl".
-    fileprivate var isControlCharacter: Bool { properties.generalCategory == .control || (0x2400...0x2421).contains(value) }
+    /// A control character, or the picture a C0 control or DEL becomes at the console's boundary
+    /// (`ControlCharacters`: U+2400–U+241F, U+2421), so "␁ctl␡" is read as "ctl".
+    fileprivate var isControlCharacter: Bool { properties.generalCategory == .control || (0x2400...0x241F).contains(value) || value == 0x2421 }
 }

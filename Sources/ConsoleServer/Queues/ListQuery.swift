@@ -29,12 +29,13 @@ struct ListQuery {
         var seen: Set<String> = []
         names = given.map(\.name).filter { !$0.isEmpty && seen.insert($0).inserted }
         var garbledSeen: Set<String> = []
-        garbled = (query ?? "").split(separator: "&").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[1].contains("%"), parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding == nil else {
-                return nil
-            }
-            let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
+        // Split by bytes, as `FormQuery` does (a "&" after a joining scalar is no Character of its own).
+        garbled = (query ?? "").utf8.split(separator: UInt8(ascii: "&")).compactMap { pair in
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let value = String(decoding: pair[pair.index(after: equals)...], as: UTF8.self)
+            guard value.contains("%"), value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding == nil else { return nil }
+            let raw = String(decoding: pair[..<equals], as: UTF8.self).replacingOccurrences(of: "+", with: " ")
+            let name = raw.removingPercentEncoding ?? raw
             return garbledSeen.insert(name).inserted ? name : nil
         }
     }
@@ -95,10 +96,11 @@ struct ListQuery {
         return notes
     }
 
-    /// What a list says of values the address could not carry as text (`q=%FF`, `q=a%2`): they
-    /// are read as typed, `%` and all, and the list says so instead of searching for them silently.
-    var garbledNotes: [String] {
-        garbled.map {
+    /// What a list says of values of `names` (those it reads) the address could not carry as text
+    /// (`q=%FF`, `q=a%2`): they are read as typed, `%` and all, and the list says so instead of
+    /// searching for them silently.
+    func garbledNotes(among names: [String]) -> [String] {
+        garbled.filter(names.contains).map {
             "The address's “\(TypedText.isolated(String($0.prefix(40))))” is not readable text (a broken % escape), so it is read as typed: \(Self.quoted(parameters[$0] ?? ""))."
         }
     }

@@ -41,7 +41,7 @@ struct QueueListFrame: MustacheParent {
     /// page or page size it does not have (`shownPage` is the page shown).
     mutating func say(ignored: [String], reading names: [String], prefixes: [String] = [], of query: ListQuery, shownPage: Int) {
         ignoredFilters =
-            ignored + [query.unknown(names, knownPrefixes: prefixes)].compactMap { $0 } + query.repeated(names) + query.garbledNotes
+            ignored + [query.unknown(names, knownPrefixes: prefixes)].compactMap { $0 } + query.repeated(names) + query.garbledNotes(among: names)
             + query.pagingNotes(shownPage: shownPage)
     }
 

@@ -26,10 +26,10 @@ public enum SearchFolding {
         [name, address, city].map { spaced(fold($0)) }.joined(separator: fieldSeparator)
     }
 
-    /// A typed query folded, its spaces as a library's are, control characters (the separator
-    /// among them) dropped.
+    /// A typed query folded, control characters (the separator among them) dropped, then its
+    /// spaces made as a library's are ("a \u{1} b" is "a b").
     public static func query(_ text: String) -> String {
-        String(String.UnicodeScalarView(spaced(fold(text)).unicodeScalars.filter { !$0.properties.generalCategory.isControl }))
+        spaced(String(String.UnicodeScalarView(fold(text).unicodeScalars.filter { !$0.properties.generalCategory.isControl })))
     }
 
     /// Each run of white space (tabs, line breaks and no-break spaces among it) one space, none

@@ -20,7 +20,7 @@ struct ConcernRefreshNudgeTests {
         #expect(after >= .milliseconds(600), "\(after)")
     }
 
-    @Test("a nudge while waiting ends the wait within half a second of its look (seconds, not the 30 s asked for)")
+    @Test("a nudge while waiting ends the wait in seconds, not the 30 s asked for")
     func nudgeDuringAWait() async {
         let nudge = ConcernRefreshNudge()
         let clock = ContinuousClock()

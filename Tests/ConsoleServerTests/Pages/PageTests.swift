@@ -243,6 +243,8 @@ struct PageTests {
             #expect(
                 !(try await browser.get("/libraries?bulk_item=no-such-library&bulk_decision=reject")).contains("knows nothing of"),
                 "a bulk draft is the list's own")
+            let garbledUnknown = try await browser.get("/photos?q=%FF")
+            #expect(garbledUnknown.contains("knows nothing of") && !garbledUnknown.contains("is not readable text"), "an ignored name is said once")
             // Every address the lists lead to themselves (pager, page sizes, order switch, filters
             // as their forms send them) is one they read whole.
             for start in [
