@@ -49,6 +49,11 @@
     if (!store) { return; }
     var prefix = "typed:";
     var maxAge = 60 * 60 * 1000;
+    // A refused form's text is offered back for a quarter of an hour: after that it is old news.
+    var refusedMaxAge = 15 * 60 * 1000;
+    // Whose text it is: only the same person, signed in again, gets it back in this tab.
+    var nameBox = document.querySelector(".user .username");
+    var who = nameBox ? nameBox.textContent : "";
     function read(key) {
       try { return JSON.parse(store.getItem(key) || "null"); } catch (e) { return null; }
     }
@@ -69,7 +74,7 @@
     keys().forEach(function (key) {
       var entry = read(key);
       var stale = !entry || Date.now() - entry.at > maxAge;
-      if (stale) { store.removeItem(key); return; }
+      if (stale || (entry.refused && Date.now() - entry.at > refusedMaxAge)) { store.removeItem(key); return; }
       if (refused && entry.sent) { entry.sent = false; entry.refused = true; write(key, entry); return; }
       if (entry.sent && !fromSignIn && !onSignIn) { store.removeItem(key); }
     });
@@ -82,16 +87,17 @@
     // overrides), except the sign-in form's own.
     var typedFields = onSignIn ? [] : document.querySelectorAll("form[method=post] textarea[name], form[method=post] input[type=text][name]");
     Array.prototype.forEach.call(typedFields, function (box) {
-      var key = prefix + location.pathname + location.search + "|" + box.form.getAttribute("action") + "|" + box.name;
+      // The page's path, not its query: a library opened from page 2 of a list or from the menu is one page.
+      var key = prefix + location.pathname + "|" + box.form.getAttribute("action") + "|" + box.name;
       box.addEventListener("input", function () {
-        if (box.value.trim() === "") { store.removeItem(key); } else { write(key, { text: box.value, at: Date.now(), sent: false }); }
+        if (box.value.trim() === "") { store.removeItem(key); } else { write(key, { text: box.value, at: Date.now(), sent: false, who: who }); }
       });
       box.form.addEventListener("submit", function () {
         var entry = read(key);
         if (entry) { entry.sent = true; write(key, entry); }
       });
       var kept = read(key);
-      if ((fromSignIn || (kept && kept.refused)) && kept && kept.text && box.value.trim() === "") {
+      if ((fromSignIn || (kept && kept.refused)) && kept && kept.text && kept.who === who && box.value.trim() === "") {
         if (kept.refused) { refusedHere = true; }
         box.value = kept.text;
         box.dataset.fromPreset = "0";

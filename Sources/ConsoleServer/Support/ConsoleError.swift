@@ -53,11 +53,11 @@ enum ConsoleError: Error, Sendable {
         switch self {
         case .notFound: "There is no page here. Check the address, or go back to the dashboard."
         case .csrfMismatch:
-            "The form was sent without a valid security token, perhaps from an old tab, so nothing was done. Open its page again and send it from there: what you had typed comes back in the form (in this tab)."
+            "The form was sent without a valid security token, perhaps from an old tab, so nothing was done. Open its page again and send it from there: what you had typed in this tab is offered back in the form, if your browser kept it."
         case .crossOrigin:
             "The console only accepts forms sent from its own pages, and this one was sent from another site, so nothing was done. If you meant to do this, open the console directly and do it from there."
         case .formTooLarge:
-            "The form was larger than the console accepts (64 KB), so nothing was done. Open its page again: what you had typed comes back in the form (in this tab), to shorten and send."
+            "The form was larger than the console accepts (64 KB), so nothing was done. Open its page again: what you had typed in this tab is offered back in the form, if your browser kept it, to shorten and send."
         case .badInput(let message): message
         case .exportNotRecorded:
             "The export was not made: every export is recorded in the audit log first, and the log could not record this one. Try again in a moment; if it keeps happening, tell the console's maintainers (the console's log says why)."

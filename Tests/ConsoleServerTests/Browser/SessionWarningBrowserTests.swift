@@ -184,13 +184,14 @@ struct SessionWarningBrowserTests {
             let typed = "Not a book box: a private shelf.\nSee the photo ✓ مكتبة"
             // setup: a reason typed on the library's page, whose form carries a token this session never had
             try await browser.signInAsStaff(console: console)
-            try await browser.go(console + "/libraries/\(slug)")
+            try await browser.go(console + "/libraries/\(slug)?status=pending&page=1")
             try await browser.type(typed, into: "#reason")
             _ = try await browser.execute("document.querySelector('form.reject-form input[name=csrf]').value = 'from-an-old-tab';")
             // act
             try await browser.click("form[action$='/decide'] button.danger")
             let refused = try await browser.source(containing: "data-form-refused")
             #expect(refused.contains("This form has expired") && refused.contains("so nothing was done"))
+            // Opened again from the menu, without the list's address: the same page.
             try await browser.go(console + "/libraries/\(slug)")
             // check: the reason is back in its box, said so; nothing decided
             _ = try await browser.source(containing: "restored-note")
@@ -204,6 +205,13 @@ struct SessionWarningBrowserTests {
             _ = try await browser.execute("document.querySelector('#reason').value = '';")
             try await browser.go(console + "/libraries/\(slug)")
             #expect(try await browser.execute("return document.querySelector('#reason').value;") as? String == "")
+            // Someone else's text in this tab (signed in here after them, their session lapsed) is never offered.
+            try await browser.type("maria's reason, not staff's", into: "#reason")
+            _ = try await browser.execute(
+                "Object.keys(sessionStorage).forEach(function (k) { var e = JSON.parse(sessionStorage.getItem(k)); e.who = 'maria'; e.sent = false; e.refused = true; sessionStorage.setItem(k, JSON.stringify(e)); });"
+            )
+            try await browser.go(console + "/libraries/\(slug)")
+            #expect(try await browser.execute("return document.querySelector('#reason').value;") as? String == "", "not another person's")
         }
     }
 }
