@@ -293,6 +293,7 @@ struct LibrarySearchTests {
             #expect(try await page("g 1", nil, in: store) == [2], "three characters with a space: the index")
             #expect(try await page("benchlibrary", nil, in: store) == [3], "spaces are not removed, only made one")
             #expect(try await page("bench \u{1} library", nil, in: store) == [1], "a control character dropped leaves one space, not two")
+            #expect(try await page("bench\tlibrary", nil, in: store) == [1], "a tab typed between words is a space")
         }
     }
 

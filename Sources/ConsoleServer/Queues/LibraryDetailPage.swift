@@ -47,6 +47,8 @@ struct LibraryDetailPage: MustacheParent {
         var age = ""
         /// "within 50 m": its flag when close, at the settings' distance.
         var closeFlag = ""
+        /// Within the strong duplicate distance: a strong reason, and the warning says "likely".
+        var isStrong = false
 
         func child(named key: String) -> Any? {
             switch key {
@@ -104,6 +106,9 @@ struct LibraryDetailPage: MustacheParent {
     /// The warning's distances, from the reasons' settings ("50 m", "200 m").
     private(set) var closeWithin = Distance.text(Double(ConcernSettings.defaults.duplicateMetres))
     private(set) var sameNameWithin = Distance.text(Double(ConcernSettings.defaults.sameNameMetres))
+    private(set) var strongWithin = Distance.text(Double(ConcernSettings.defaults.strongDuplicateMetres))
+    /// A candidate within the strong distance: the warning says "likely duplicate", as the reason is strong.
+    private(set) var hasStrongDuplicate = false
     /// The submission's own place and age, for its side of the comparison.
     let place: String
     let age: String
@@ -185,6 +190,7 @@ struct LibraryDetailPage: MustacheParent {
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
             duplicate.closeFlag = "within " + Distance.text(Double(settings.duplicateMetres))
+            duplicate.isStrong = metres <= Double(settings.strongDuplicateMetres)
             duplicate.age = TimeText.age(of: other.createdAt, now: now)
             return (duplicate, metres)
         }
@@ -198,6 +204,8 @@ struct LibraryDetailPage: MustacheParent {
         hasCloseDuplicate = duplicates.contains { $0.isClose }
         warnsOfDuplicate = hasDuplicates && current == .pending
         closeWithin = Distance.text(Double(settings.duplicateMetres))
+        strongWithin = Distance.text(Double(settings.strongDuplicateMetres))
+        hasStrongDuplicate = duplicates.contains { $0.isStrong }
         sameNameWithin = Distance.text(Double(settings.sameNameMetres))
         place = LibraryText.place(address: library.address, city: library.city, country: library.country)
         age = TimeText.age(of: library.createdAt, now: now)
@@ -317,6 +325,8 @@ struct LibraryDetailPage: MustacheParent {
         case "hasCloseDuplicate": hasCloseDuplicate
         case "warnsOfDuplicate": warnsOfDuplicate
         case "closeWithin": closeWithin
+        case "strongWithin": strongWithin
+        case "hasStrongDuplicate": hasStrongDuplicate
         case "sameNameWithin": sameNameWithin
         case "place": place
         case "age": age

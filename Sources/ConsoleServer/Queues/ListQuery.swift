@@ -145,6 +145,6 @@ struct ListQuery {
     /// A value from the address repeated in a sentence: quoted, at most 40 characters, and
     /// isolated as every typed text the console repeats, so right-to-left text stays inside its quotes.
     private static func quoted(_ value: String) -> String {
-        "“\(TypedText.isolated(String(value.prefix(40))))”"
+        "“\(TypedText.isolated(value.count > 40 ? String(value.prefix(39)) + "…" : value))”"
     }
 }

@@ -26,10 +26,17 @@ public enum SearchFolding {
         [name, address, city].map { spaced(fold($0)) }.joined(separator: fieldSeparator)
     }
 
-    /// A typed query folded, control characters (the separator among them) dropped, then its
-    /// spaces made as a library's are ("a \u{1} b" is "a b").
+    /// A typed query folded, control characters (the separator among them) dropped but white
+    /// space ones (a tab) read as spaces, then its spaces made as a library's are ("a \u{1} b"
+    /// and "a\tb" are "a b").
     public static func query(_ text: String) -> String {
-        spaced(String(String.UnicodeScalarView(fold(text).unicodeScalars.filter { !$0.properties.generalCategory.isControl })))
+        // White space first (a tab is both white space and a control character), then the other controls dropped.
+        spaced(
+            String(
+                String.UnicodeScalarView(
+                    fold(text).unicodeScalars.compactMap { scalar in
+                        scalar.properties.isWhitespace ? " " : scalar.properties.generalCategory.isControl ? nil : scalar
+                    })))
     }
 
     /// Each run of white space (tabs, line breaks and no-break spaces among it) one space, none

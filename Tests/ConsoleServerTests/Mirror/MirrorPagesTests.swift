@@ -152,7 +152,7 @@ struct MirrorPagesTests {
             #expect(try #require(backendMetres["dup-near-10"]) <= 50)
             #expect(try #require(backendMetres["dup-far-60"]) > 50)
             #expect(detail.status == .ok)
-            #expect(detail.contains("Possible duplicate."))
+            #expect(detail.contains("<strong>Likely duplicate.</strong> An approved or pending library is within 25 m"), "10 m away: strong")
             #expect(detail.contains(#"href="/libraries/dup-near-10""#) && detail.contains("within 50 m"))
             #expect(detail.contains(#"href="/libraries/dup-namesake-150""#) && detail.contains(#"<span class="flag">same name</span> 150 m away"#))
             let namesakes = try #require(detail.html.range(of: #"<p class="namesakes">"#).map { String(detail.html[$0.lowerBound...].prefix(600)) })

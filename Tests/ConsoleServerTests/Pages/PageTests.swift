@@ -243,6 +243,8 @@ struct PageTests {
             #expect(
                 !(try await browser.get("/libraries?bulk_item=no-such-library&bulk_decision=reject")).contains("knows nothing of"),
                 "a bulk draft is the list's own")
+            let long = try await browser.get("/photos?" + String(repeating: "x", count: 60) + "=1")
+            #expect(long.contains("“\u{2068}" + String(repeating: "x", count: 39) + "…\u{2069}”"), "a long name is cut, and says so")
             let garbledUnknown = try await browser.get("/photos?q=%FF")
             #expect(garbledUnknown.contains("knows nothing of") && !garbledUnknown.contains("is not readable text"), "an ignored name is said once")
             // Every address the lists lead to themselves (pager, page sizes, order switch, filters

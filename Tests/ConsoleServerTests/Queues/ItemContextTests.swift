@@ -30,8 +30,10 @@ struct ItemContextTests {
         let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
         var settings = ConcernSettings.defaults
         settings.duplicateMetres = 120
+        settings.strongDuplicateMetres = 40
         let html = try renderer.render(try libraryPage(status: "pending", settings: settings), with: "library-detail").html
-        #expect(html.contains("An approved or pending library is within 120 m"), "\(html.prefix(4000))")
+        #expect(html.contains("<strong>Likely duplicate.</strong> An approved or pending library is within 40 m"), "\(html.prefix(4000))")
+        #expect(html.contains("(approved or pending libraries within 120 m, or with the same name within 200 m)"))
         #expect(!html.contains("50 m"), "the heading, the flags and the warning all follow")
         #expect(html.contains(#"<span class="flag">within 120 m</span>"#))
     }
@@ -43,7 +45,9 @@ struct ItemContextTests {
         // act
         let html = try renderer.render(try libraryPage(status: "pending"), with: "library-detail").html
         // check
-        let warning = try #require(html.range(of: #"<p class="warning" role="alert"><strong>Possible duplicate.</strong>"#))
+        // The close candidate stands on the very spot: within the strong distance, so "likely".
+        let warning = try #require(
+            html.range(of: #"<p class="warning" role="alert"><strong>Likely duplicate.</strong> An approved or pending library is within 25 m"#))
         let review = try #require(html.range(of: #"<div class="review">"#))
         let compare = try #require(html.range(of: #"id="compare""#))
         let decide = try #require(html.range(of: #"<section class="decide" id="decide""#))
@@ -125,7 +129,7 @@ struct ItemContextTests {
         let rejected = try renderer.render(try libraryPage(status: "rejected"), with: "library-detail").html
         // check
         for html in [approved, rejected] {
-            #expect(!html.contains("Possible duplicate.</strong>"))
+            #expect(!html.contains("Possible duplicate.</strong>") && !html.contains("Likely duplicate.</strong>"))
             #expect(html.contains("within 50 m"), "the comparison is still there")
         }
     }
