@@ -7,12 +7,19 @@ import Foundation
 public enum FormQuery {
     /// The parameters in order; a value with a broken escape is kept as written.
     public static func parameters(_ query: String?) -> [(name: String, value: String)] {
+        readParameters(query).map { ($0.name, $0.value) }
+    }
+
+    /// As `parameters`, saying of each value whether it was text: a broken `%` escape or bytes
+    /// that are no UTF-8 (`q=%FF`) are kept as they were typed, `isText` false.
+    public static func readParameters(_ query: String?) -> [(name: String, value: String, isText: Bool)] {
         guard let query, !query.isEmpty else { return [] }
         // Split by bytes: a "&" or "=" right after a joining scalar (U+0600) is no Character of
         // its own, so splitting Characters read `q=\u{600}&page=2` as one parameter.
         return query.utf8.split(separator: UInt8(ascii: "&")).map { pair in
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (decode(Substring(pair)), "") }
-            return (decode(Substring(pair[..<equals])), decode(Substring(pair[pair.index(after: equals)...])))
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return (decode(Substring(pair)).text, "", true) }
+            let value = decode(Substring(pair[pair.index(after: equals)...]))
+            return (decode(Substring(pair[..<equals])).text, value.text, value.isText)
         }
     }
 
@@ -21,8 +28,9 @@ public enum FormQuery {
         Dictionary(parameters(query).map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
-    private static func decode(_ text: Substring) -> String {
+    private static func decode(_ text: Substring) -> (text: String, isText: Bool) {
         let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        guard let decoded = spaced.removingPercentEncoding else { return (spaced, false) }
+        return (decoded, true)
     }
 }

@@ -73,8 +73,8 @@ enum LibraryConcerns {
     /// already on the map 12 m away."), for the reason presets; nil without a likely duplicate.
     static func duplicateReason(_ evidence: LibraryEvidence?, settings: ConcernSettings = .defaults) -> String? {
         guard let evidence else { return nil }
-        let close = evidence.nearest.flatMap { $0.metres <= Double(settings.duplicateMetres) ? $0 : nil }
-        let namesake = evidence.namesakeNearby.flatMap { $0.metres <= Double(settings.sameNameMetres) ? $0 : nil }
+        let close = evidence.nearest.flatMap { settings.isNearDuplicate(metres: $0.metres) ? $0 : nil }
+        let namesake = evidence.namesakeNearby.flatMap { settings.isNearNamesake(metres: $0.metres) ? $0 : nil }
         guard let original = close ?? namesake else { return nil }
         let name = LibraryText.displayName(original.name)
         let away = Distance.text(original.metres)
@@ -86,15 +86,15 @@ enum LibraryConcerns {
     // MARK: The reasons
 
     private static func duplicate(_ evidence: LibraryEvidence, _ settings: ConcernSettings) -> [LibraryConcern] {
-        if let nearest = evidence.nearest, nearest.metres <= Double(settings.duplicateMetres) {
-            let strength: LibraryConcern.Strength = nearest.metres <= Double(settings.strongDuplicateMetres) ? .strong : .worthALook
+        if let nearest = evidence.nearest, settings.isNearDuplicate(metres: nearest.metres) {
+            let strength: LibraryConcern.Strength = settings.isStrongDuplicate(metres: nearest.metres) ? .strong : .worthALook
             return [
                 .init(
                     kind: .duplicate, strength: strength, badge: "duplicate? \(Distance.text(nearest.metres))",
                     sentence: "\(named(nearest)) is \(Distance.text(nearest.metres)) away.")
             ]
         }
-        if let namesake = evidence.namesakeNearby, namesake.metres <= Double(settings.sameNameMetres) {
+        if let namesake = evidence.namesakeNearby, settings.isNearNamesake(metres: namesake.metres) {
             return [
                 .init(
                     kind: .duplicate, strength: .worthALook, badge: "same name \(Distance.text(namesake.metres)) away",

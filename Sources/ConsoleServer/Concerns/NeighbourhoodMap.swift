@@ -67,12 +67,12 @@ struct NeighbourhoodMap: MustacheParent {
         places = shown.enumerated().map { index, entry in
             let other = entry.library
             let duplicates = ModerationStore.duplicateStatuses.contains(other.status)
-            let sameName = !key.isEmpty && other.normalizedName == key && entry.metres <= Double(settings.sameNameMetres)
+            let sameName = !key.isEmpty && other.normalizedName == key && settings.isNearNamesake(metres: entry.metres)
             return Place(
                 number: index + 1, name: LibraryText.displayName(other.name), libraryURL: link(other.slug),
                 whereText: Self.whereText(metres: entry.metres, from: library, to: other), status: other.status.rawValue,
-                isDuplicate: duplicates && (entry.metres <= Double(settings.duplicateMetres) || sameName),
-                isStrongDuplicate: duplicates && entry.metres <= Double(settings.strongDuplicateMetres))
+                isDuplicate: duplicates && (settings.isNearDuplicate(metres: entry.metres) || sameName),
+                isStrongDuplicate: duplicates && settings.isStrongDuplicate(metres: entry.metres))
         }
         summary =
             placed.first.map {
@@ -99,8 +99,8 @@ struct NeighbourhoodMap: MustacheParent {
     private static func rejectedHere(_ placed: [(library: MirrorLibrary, metres: Double)], sameName key: String, settings: ConcernSettings) -> String {
         let rejected = placed.filter { entry in
             entry.library.status == .rejected
-                && (entry.metres <= Double(settings.duplicateMetres)
-                    || (!key.isEmpty && entry.library.normalizedName == key && entry.metres <= Double(settings.sameNameMetres)))
+                && (settings.isNearDuplicate(metres: entry.metres)
+                    || (!key.isEmpty && entry.library.normalizedName == key && settings.isNearNamesake(metres: entry.metres)))
         }
         guard !rejected.isEmpty else { return "" }
         let sentences = rejected.prefix(3).map { entry in

@@ -185,18 +185,18 @@ struct LibraryDetailPage: MustacheParent {
             var duplicate = Duplicate(
                 name: LibraryText.displayName(other.name), slug: other.slug,
                 place: LibraryText.place(address: other.address, city: other.city, country: other.country),
-                distance: Distance.text(metres), isClose: metres <= Double(settings.duplicateMetres),
+                distance: Distance.text(metres), isClose: settings.isNearDuplicate(metres: metres),
                 isSameName: !key.isEmpty && other.normalizedName == key, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
             duplicate.closeFlag = "within " + Distance.text(Double(settings.duplicateMetres))
-            duplicate.isStrong = metres <= Double(settings.strongDuplicateMetres)
+            duplicate.isStrong = settings.isStrongDuplicate(metres: metres)
             duplicate.age = TimeText.age(of: other.createdAt, now: now)
             return (duplicate, metres)
         }
         // A generic name ("Little Library Box") is shared across a city: only a namesake close by is worth comparing.
         let comparable = { (candidate: (Duplicate, Double)) in
-            candidate.0.isClose || candidate.1 <= Double(settings.sameNameMetres)
+            candidate.0.isClose || settings.isNearNamesake(metres: candidate.1)
         }
         duplicates = candidates.filter(comparable).map(\.0)
         namesakes = candidates.filter { !comparable($0) }.map(\.0)

@@ -22,22 +22,14 @@ struct ListQuery {
 
     /// The filters of a query string (`status=pending&order=oldest`), as a form carries a list's.
     init(query: String?) {
-        let given = FormQuery.parameters(query)
+        let given = FormQuery.readParameters(query)
         // The last of a repeated name wins, as `FormQuery.dictionary` has it.
         parameters = Dictionary(given.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         counts = given.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
         var seen: Set<String> = []
         names = given.map(\.name).filter { !$0.isEmpty && seen.insert($0).inserted }
         var garbledSeen: Set<String> = []
-        // Split by bytes, as `FormQuery` does (a "&" after a joining scalar is no Character of its own).
-        garbled = (query ?? "").utf8.split(separator: UInt8(ascii: "&")).compactMap { pair in
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
-            let value = String(decoding: pair[pair.index(after: equals)...], as: UTF8.self)
-            guard value.contains("%"), value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding == nil else { return nil }
-            let raw = String(decoding: pair[..<equals], as: UTF8.self).replacingOccurrences(of: "+", with: " ")
-            let name = raw.removingPercentEncoding ?? raw
-            return garbledSeen.insert(name).inserted ? name : nil
-        }
+        garbled = given.filter { !$0.isText && garbledSeen.insert($0.name).inserted }.map(\.name)
     }
 
     func text(_ name: String, maxLength: Int) -> String? {
@@ -101,7 +93,7 @@ struct ListQuery {
     /// searching for them silently.
     func garbledNotes(among names: [String]) -> [String] {
         garbled.filter(names.contains).map {
-            "The address's “\(TypedText.isolated(String($0.prefix(40))))” is not readable text (a broken % escape), so it is read as typed: \(Self.quoted(parameters[$0] ?? ""))."
+            "The address's \(Self.quoted($0)) is not readable text (a broken % escape), so it is read as typed: \(Self.quoted(parameters[$0] ?? ""))."
         }
     }
 

@@ -31,6 +31,16 @@ public struct ConcernSettings: Sendable, Equatable {
 
     public static let defaults = ConcernSettings()
 
+    /// Whether an approved or pending library `metres` away is a duplicate strong enough to
+    /// take one-click Approve away.
+    public func isStrongDuplicate(metres: Double) -> Bool { metres <= Double(strongDuplicateMetres) }
+
+    /// Whether a library `metres` away is close enough to be worth a look whatever its name.
+    public func isNearDuplicate(metres: Double) -> Bool { metres <= Double(duplicateMetres) }
+
+    /// Whether a library of the same name `metres` away is worth a look.
+    public func isNearNamesake(metres: Double) -> Bool { metres <= Double(sameNameMetres) }
+
     /// How far around a library neighbours must be read for these thresholds.
     public var neighbourhoodMetres: Double { Double(max(duplicateMetres, sameNameMetres)) }
 

@@ -167,7 +167,7 @@ extension ModerationStore {
         let key = library.normalizedName
         let near = neighbourhood.filter {
             let metres = GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)
-            return metres <= Double(settings.duplicateMetres) || (!key.isEmpty && $0.normalizedName == key && metres <= Double(settings.sameNameMetres))
+            return settings.isNearDuplicate(metres: metres) || (!key.isEmpty && $0.normalizedName == key && settings.isNearNamesake(metres: metres))
         }
         let sameName = try await mirroredLibraries(city: library.city, sameNameAs: library.name, statuses: Self.duplicateStatuses)
             .map { (library: $0, metres: GreatCircle.metres(library.lat, library.lng, $0.lat, $0.lng)) }
