@@ -147,7 +147,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         throttle: SignInThrottle(store: store),
         runner: ActionRunner(
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
-            forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client),
+            forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client,
+            rules: DecisionProtocol(inFlightLimit: configuration.decisionInFlightLimit)),
         audit: StaffAuditWriter(store: store),
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(

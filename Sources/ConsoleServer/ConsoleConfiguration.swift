@@ -36,6 +36,10 @@ public struct ConsoleConfiguration: Sendable {
     public var forwardingHeader: ForwardingHeader
     /// How often a signed-in person's staff status is asked again (`auth/me`).
     public var staffRecheckInterval: TimeInterval
+    /// The longest Book Corners may take to act on a request after the console sent it, its
+    /// queueing included: a decision whose answer was lost is checked again only after this
+    /// (the decision protocol's I2; the operator guarantees it, docs/operations.md).
+    public var decisionInFlightLimit: TimeInterval = 90
     /// The console's address as browsers see it, when a proxy changes `Host`; POSTs from
     /// any other origin are refused. `nil`: the request's own scheme and `Host`.
     public var publicURL: URL?

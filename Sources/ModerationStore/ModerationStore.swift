@@ -27,6 +27,21 @@ public struct ModerationStore: Sendable {
         self.changeStamps = ChangeStampReader(databasePath: pool.path)
     }
 
+    /// A copy of `template`'s database held in memory, for the decision simulation: thousands of
+    /// schedules each start from one migrated file without touching the disk. Every store made
+    /// with `sharing` on the copy stands for one console process on that database.
+    public static func inMemoryCopy(of template: ModerationStore) throws -> ModerationStore {
+        let queue = try DatabaseQueue()
+        try template.writer.backup(to: queue)
+        return ModerationStore(writer: queue)
+    }
+
+    private init(writer: any DatabaseWriter) {
+        self.writer = writer
+        self.auditKey = nil
+        self.changeStamps = nil
+    }
+
     /// Where the database stands now, as far as any connection of any process has committed;
     /// `nil` when that cannot be told at this moment (then nothing may be taken as unchanged).
     public func changeStamp() -> ChangeStamp? {
@@ -213,6 +228,12 @@ enum ModerationStoreMigrations {
         ConcernMigrations.registerAntimeridianTriggers(in: &migrator)
         ConcernMigrations.registerEvidenceChanges(in: &migrator)
         SearchMigrations.registerCollapsedSpaces(in: &migrator)
+        migrator.registerMigration("v50-decision-in-flight") { db in
+            // Until when a PATCH whose outcome is unknown may still act at Book Corners (the
+            // decision protocol's I2), and the index the item guard (I1) reads.
+            try db.execute(sql: "ALTER TABLE action ADD COLUMN inFlightUntil DATETIME")
+            try db.execute(sql: "CREATE INDEX action_item ON action(targetKind, targetKey, state)")
+        }
         return migrator
     }
 }

@@ -19,6 +19,18 @@ struct BackendLimitOptions: ParsableArguments {
         help: "Token refreshes the backend allows per window. (env: CONSOLE_BACKEND_REFRESH_LIMIT, default: 15; demo: the sandbox's --refresh-limit)")
     var backendRefreshLimit: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Seconds Book Corners may take to act on a request after the console sent it, queueing in front of it included: a decision whose answer was lost is checked again only after this, so that it is never sent twice. The deployment must guarantee it (a proxy queue timeout). (env: CONSOLE_BACKEND_IN_FLIGHT_LIMIT, default: 90)"
+    )
+    var backendInFlightLimit: Int?
+
+    /// The decision protocol's bound on a request in flight (I2), in seconds.
+    func inFlightLimit() throws -> TimeInterval {
+        TimeInterval(try positive(backendInFlightLimit, "--backend-in-flight-limit", "CONSOLE_BACKEND_IN_FLIGHT_LIMIT", 90))
+    }
+
     /// The limits, the window and reads from the mirror's options; `defaults` are the demo sandbox's own.
     func limits(mirror: MirrorOptions, defaults: BackendLimits = BackendLimits()) throws -> BackendLimits {
         let (window, reads) = try mirror.backendWindowAndReads(defaultWindow: defaults.windowSeconds, defaultReads: defaults.reads)

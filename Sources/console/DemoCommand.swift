@@ -111,6 +111,7 @@ struct DemoCommand: AsyncParsableCommand {
             outbox: outboxConfiguration, claimDuration: claimDuration,
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
         consoleConfiguration.auditKeyPath = auditKeyPath
+        consoleConfiguration.decisionInFlightLimit = try backendLimits.inFlightLimit()
         consoleConfiguration.backendLimits = try backendLimits.limits(
             mirror: mirror,
             defaults: BackendLimits(

@@ -14,6 +14,13 @@ struct OutboxOptions: ParsableArguments {
     )
     var outboxPolicy: String?
 
+    @Flag(
+        name: .long,
+        help:
+            "Book Corners' own pushes to submitters are turned off, so the console may deliver library.approved and library.rejected itself (--outbox-policy refuses that otherwise). (env: CONSOLE_BOOK_CORNERS_PUSHES_OFF=1)"
+    )
+    var bookCornersPushesOff = false
+
     @Option(name: .long, help: "Attempts after which a message that keeps failing is given up (failed). (env: CONSOLE_OUTBOX_MAX_ATTEMPTS, default: 10)")
     var outboxMaxAttempts: Int?
 
@@ -63,7 +70,9 @@ struct OutboxOptions: ParsableArguments {
     func configuration(databasePath: String, defaultTransport: String = "spool", demoAPNs: APNsConfiguration? = nil) throws -> OutboxDeliveryConfiguration {
         let policy: DeliveryPolicy
         do {
-            policy = try DeliveryPolicy.parse(EnvironmentOption.string(outboxPolicy, "CONSOLE_OUTBOX_POLICY", default: ""))
+            policy = try DeliveryPolicy.parse(
+                EnvironmentOption.string(outboxPolicy, "CONSOLE_OUTBOX_POLICY", default: ""),
+                bookCornersPushesOff: bookCornersPushesOff || EnvironmentOption.string(nil, "CONSOLE_BOOK_CORNERS_PUSHES_OFF", default: "0") == "1")
         } catch {
             throw ValidationError("--outbox-policy (CONSOLE_OUTBOX_POLICY): \(error.description)")
         }

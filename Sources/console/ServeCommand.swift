@@ -192,6 +192,7 @@ struct ServeCommand: AsyncParsableCommand {
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads),
             recentPageLifetime: TimeInterval(pageLifetime))
         configuration.backendLimits = limits
+        configuration.decisionInFlightLimit = try backendLimits.inFlightLimit()
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
         configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()

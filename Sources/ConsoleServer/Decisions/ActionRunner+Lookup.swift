@@ -51,7 +51,8 @@ extension ActionRunner {
 
     /// Finds the item: a library by its slug; a report or photo, which have no read by id,
     /// with at most two list reads where the mirror places it (`ListPlaceFinder`), the second
-    /// counted in the check's budget as the first was.
+    /// counted in the check's budget as the first was. Every kind reads through `checkClient`,
+    /// one rule for all three: with the mirror on, one HTTP request per read, no retries.
     func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws -> Lookup {
         let reserve: @Sendable () async -> Date? = { [decisionChecks] in
             guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else {
@@ -61,7 +62,7 @@ extension ActionRunner {
         }
         switch action.targetKind {
         case .library:
-            return .found(DecisionTarget(try await client.library(slug: action.targetKey, credentials: credentials, context: context)))
+            return .found(DecisionTarget(try await checkClient.library(slug: action.targetKey, credentials: credentials, context: context)))
         case .report:
             guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a report number") }
             let place = try await store.mirrorPlace(kind: .report, id: id)
@@ -125,21 +126,21 @@ extension ActionRunner {
             backendStatus: nil, notFoundAt: now, now: now)
     }
 
-    /// Another runner was sending this when its lease ran out: its PATCH may still arrive.
-    /// The re-check waits until that send's deadline has passed, so it sees its effect.
-    func waitOutSendInFlight(_ action: ModerationAction) async {
-        let now = clock.now
-        let until = now.addingTimeInterval(sendDeadline)
-        do {
-            try await store.release(
-                action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
-                message:
-                    "Another console process was sending this when it stopped answering; checking Book Corners \(TeamClock.stamp(until)), once that send can no longer arrive, before sending again.",
-                backendStatus: nil, now: now)
-        } catch {
-            // Its lease runs out again and the next runner does the same.
-            logger.error("action taken over could not be put to wait", metadata: ["action.id": "\(action.id ?? 0)", "error": "\(error)"])
+    /// Why a decision whose PATCH went unanswered waits: its page names the time of the re-check.
+    static func notAnsweredMessage(recheckAt until: Date) -> String {
+        "Book Corners has not answered; checking again at \(TeamClock.stamp(until)) so that it is not sent twice (until then Book Corners may still act on what was sent)."
+    }
+
+    /// Why a claimed-for decision waits instead (I1, I2), in the words its page shows.
+    static func busyMessage(_ busy: ItemBusy, claimant: ModerationAction, owner: String) -> String {
+        let at = TeamClock.stamp(busy.until)
+        if busy.by.id == claimant.id { return notAnsweredMessage(recheckAt: busy.until) }
+        let whose = busy.by.actorId == claimant.actorId ? "Your other decision" : "\(busy.by.actorUsername)'s decision"
+        if busy.by.inFlightUntil.map({ $0 >= busy.until }) == true {
+            return
+                "Waiting: \(whose) on this \(claimant.targetKind.rawValue) was sent and Book Corners has not answered; checking again at \(at) so that the two are not both sent."
         }
+        return "Waiting: \(whose) on this \(claimant.targetKind.rawValue) is being sent; checking again at \(at), once its outcome is known."
     }
 
     /// The longest a send may take: the PATCH and a token refresh, each within the client's

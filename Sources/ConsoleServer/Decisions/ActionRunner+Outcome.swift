@@ -18,7 +18,9 @@ extension ActionRunner {
     /// backend refusing the decision itself (404, 422, 403) is final. A failed PATCH whose
     /// answer proves it never arrived is recorded as such, so a later re-check cannot take
     /// someone else's identical decision for ours.
-    func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase) async throws {
+    /// `inFlightUntil`: the PATCH just tried may still act at Book Corners until then (I2), so
+    /// no re-check comes sooner, and the message says so.
+    func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase, inFlightUntil: Date? = nil) async throws {
         let id = action.id ?? 0
         let now = clock.now
         let sendNotApplied = phase == .write && !error.writeMayHaveApplied
@@ -31,12 +33,17 @@ extension ActionRunner {
                 message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(until)).", backendStatus: 429,
                 sendNotApplied: sendNotApplied, now: now)
         case .unavailable, .unexpectedAnswer:
-            // Exponential backoff with full jitter: 2 s, 4 s, … capped at 5 minutes.
-            let ceiling = min(300, 2 * pow(2, Double(min(action.attempts, 10))))
-            let until = now.addingTimeInterval(Double.random(in: 1...max(1, ceiling)))
+            let retry = rules.retryAfterNoAnswer(attempts: action.attempts, now: now, jitter: jitter)
+            if !sendNotApplied, let inFlightUntil, inFlightUntil > retry {
+                try await store.release(
+                    id, owner: owner, to: .waiting, nextAttemptAt: inFlightUntil,
+                    message: Self.notAnsweredMessage(recheckAt: inFlightUntil),
+                    backendStatus: nil, sendNotApplied: false, now: now)
+                return
+            }
             try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "\(error.staffMessage) Next try \(TeamClock.stamp(until)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
+                id, owner: owner, to: .waiting, nextAttemptAt: retry,
+                message: "\(error.staffMessage) Next try \(TeamClock.stamp(retry)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
         case .sessionExpired, .invalidCredentials:
             try await store.release(
                 id, owner: owner, to: .parked, nextAttemptAt: now,
@@ -114,7 +121,7 @@ extension ActionRunner {
         if state == .applied, let target, let recipient = target.submitterID,
             let push = DecisionNotifications.notification(for: target, statusAfter: action.statusWanted, reason: action.reason)
         {
-            let messageID = UUID().uuidString
+            let messageID = messageIDs()
             let headers = push.headers(
                 messageID: messageID, bundleID: bundleID, collapseID: "\(target.kind.rawValue)-\(target.itemID)", now: now)
             let headerJSON = String(decoding: (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
@@ -201,7 +208,7 @@ extension ActionRunner {
                     "Not sent: you had already made this \(target.statusText), at \(TeamClock.stamp(latest.recordedAt)) (an earlier decision of yours). Nothing more to do."
             }
             return
-                "Not sent: \(latest.actorUsername) changed this to \(target.statusText) at \(TeamClock.stamp(latest.recordedAt)), before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
+                "Not sent: \(latest.actorUsername) decided it first and changed this to \(target.statusText) at \(TeamClock.stamp(latest.recordedAt)), before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
         }
         return
             "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."

@@ -24,7 +24,13 @@ final class ActionRunner: Service, Sendable {
     /// How long a claim holds without renewal: a runner that dies leaves its actions to others after this.
     let leaseSeconds: TimeInterval
     /// This runner's name on its claims.
-    let owner = UUID().uuidString
+    let owner: String
+    /// The decision protocol's rules: the in-flight bound (I2) and the item guard (I1).
+    let rules: DecisionProtocol
+    /// The retry jitter's random source.
+    let jitter: JitterSource
+    /// Makes the id of each push queued (the outbox message's and the APNs id).
+    let messageIDs: @Sendable () -> String
     let doorbell: Doorbell
     /// What "now" is for every state the runner stores, and what its waits are measured on.
     let clock: ServiceClock
@@ -47,9 +53,14 @@ final class ActionRunner: Service, Sendable {
         store: ModerationStore, client: any DecisionBackend, sessions: StaffSessions, logger: Logger,
         bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil,
         checkClient: (any DecisionBackend)? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit,
-        clock: ServiceClock = .system
+        clock: ServiceClock = .system, rules: DecisionProtocol = DecisionProtocol(), owner: String = UUID().uuidString,
+        jitter: JitterSource = .system, messageIDs: @escaping @Sendable () -> String = { UUID().uuidString }
     ) {
         self.clock = clock
+        self.rules = rules
+        self.owner = owner
+        self.jitter = jitter
+        self.messageIDs = messageIDs
         self.doorbell = Doorbell(clock: clock)
         self.clocks = TeamClockCache(store: store)
         self.notFoundLimit = notFoundLimit
@@ -107,13 +118,12 @@ final class ActionRunner: Service, Sendable {
     private func workThrough(_ due: [ModerationAction], now: Date) async throws {
         for candidate in due {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
-            guard let id = candidate.id,
-                let (action, tookOver) = try await store.claimNotingTakeover(id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: now)
-            else { continue }  // another runner claimed it first
-            if tookOver, action.unknownOutcomes > 0 {
-                await waitOutSendInFlight(action)
-                continue
-            }
+            guard let id = candidate.id else { continue }
+            let claim = try await store.claim(
+                id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: clock.now, guardsItem: rules.guardsItem,
+                busy: { [owner] busy in Self.busyMessage(busy, claimant: candidate, owner: owner) })
+            // Another runner claimed it first, or its item is busy (it now waits, in words).
+            guard case .claimed(let action) = claim else { continue }
             await process(action)
         }
     }
@@ -207,26 +217,25 @@ final class ActionRunner: Service, Sendable {
                 backendStatus: nil, now: clock.now)
             return
         }
-        // Only an attempt whose outcome is unknown may have applied the status we find now;
-        // otherwise someone else set it.
-        if target.status == action.statusWanted, action.unknownOutcomes > 0 {
+        switch rules.verdict(for: action, found: target.status) {
+        case .confirmApplied:
             try await finishApplied(action, target: target, backendStatus: 200, note: " (confirmed on re-check)")
             return
-        }
-        // Brought back by a restore: the console that ran before it most likely sent this already.
-        if target.status == action.statusWanted, target.status != action.statusSeen, let restoredAt = action.restoredAt {
+        case .alreadyAppliedBeforeRestore(let restoredAt):
+            // Brought back by a restore: the console that ran before it most likely sent this already.
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
                 message:
                     "Not sent again: Book Corners already shows this \(action.targetKind.rawValue) \(target.statusText), as your decision asked. The console's database was restored from a backup on \(TeamClock.stamp(restoredAt)) that was taken before this decision had gone out; the console most likely sent it before the restore, and the database the restore kept aside (the .before-restore file) has its outcome. Nothing more to do."
             )
             return
-        }
-        guard target.status == action.statusSeen else {
+        case .conflict:
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
                 message: try await conflictMessage(action, target: target))
             return
+        case .send:
+            break
         }
         guard let wanted = WantedStatus(kind: action.targetKind, status: action.statusWanted) else {
             // Forms only offer a kind its own statuses; a row that says otherwise was not written by them.
@@ -235,10 +244,13 @@ final class ActionRunner: Service, Sendable {
                 message: "Not sent: a \(action.targetKind.rawValue) cannot be \(action.statusWanted.rawValue).")
             return
         }
-        // The lease now outlasts the send's deadline, and the send is cut off at it: no other
-        // runner can claim this action while the PATCH may still arrive.
+        // The lease now outlasts the send's deadline, and the send is cut off at it; past the
+        // deadline, the in-flight bound (I2) keeps every runner off this item until Book
+        // Corners can no longer act on this PATCH.
         let sendStart = clock.now
-        try await store.beginSend(id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), now: sendStart)
+        let inFlightUntil = rules.inFlightUntil(sendStartedAt: sendStart)
+        try await store.beginSend(
+            id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), inFlightUntil: inFlightUntil, now: sendStart)
         let sent: BackendError?
         do {
             try await withDeadline(sendDeadline) { () async throws(BackendError) in
@@ -252,7 +264,7 @@ final class ActionRunner: Service, Sendable {
         // and GRDB rolls back a cancelled task's write, but what Book Corners did must be kept.
         try await Task {
             if let sent {
-                try await self.handle(sent, for: action, target: target, phase: .write)
+                try await self.handle(sent, for: action, target: target, phase: .write, inFlightUntil: inFlightUntil)
             } else {
                 try await self.finishApplied(action, target: target, backendStatus: 200, note: "")
             }

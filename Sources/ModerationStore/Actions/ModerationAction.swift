@@ -117,6 +117,10 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
     /// When a restore from a backup brought this decision back unfinished: the console that
     /// ran before the restore may already have sent it.
     public var restoredAt: Date?
+    /// Until when the last PATCH of this decision may still act at Book Corners, while its
+    /// outcome is unknown (timed out, answer lost, process died): nil once an answer settled
+    /// it. Neither this decision nor any other on its item is checked or sent before then.
+    public var inFlightUntil: Date?
 
     public init(
         idempotencyKey: String, actorId: Int, actorUsername: String, targetKind: TargetKind, targetKey: String,

@@ -14,6 +14,24 @@ public enum ActionStoreError: Error, Sendable {
     case notCancellable(current: ModerationAction.State?)
 }
 
+/// What asking to claim a decision came to.
+public enum ActionClaimOutcome: Sendable {
+    /// This runner holds it now.
+    case claimed(ModerationAction)
+    /// Due, but its item was busy: it now waits until the item is free.
+    case itemBusy(ItemBusy)
+    /// Another runner has it, or it is not due.
+    case notClaimed
+}
+
+/// Why a decision's item cannot be checked or sent now: `by`'s PATCH may still be in flight, or
+/// `by` is claimed by a live runner (which may be about to send it). `by` is the decision itself
+/// when its own last PATCH may still be in flight.
+public struct ItemBusy: Sendable {
+    public let until: Date
+    public let by: ModerationAction
+}
+
 /// A recorded decision, and whether this call recorded it or an earlier one did.
 public struct RecordedAction: Sendable {
     public let action: ModerationAction
@@ -55,18 +73,20 @@ extension ModerationStore {
     }
 
     /// Actions a runner may claim now: due and waiting their turn, or `sending` with an
-    /// expired lease (the runner that held it died). This only reads; `claim` decides.
+    /// expired lease (the runner that held it died), and none whose own last PATCH may still
+    /// be in flight. This only reads; `claim` decides.
     public func dueActions(now: Date, limit: Int = 50) async throws -> [ModerationAction] {
         try await writer.read { db in
             try ModerationAction.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM action
-                    WHERE (state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
-                       OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?))
+                    WHERE ((state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
+                       OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
+                      AND (inFlightUntil IS NULL OR inFlightUntil <= ?)
                     ORDER BY nextAttemptAt, id LIMIT ?
                     """,
-                arguments: [now, now, limit])
+                arguments: [now, now, now, limit])
         }
     }
 
@@ -79,7 +99,9 @@ extension ModerationStore {
                     SELECT MIN(due) FROM (
                         SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
                         UNION ALL
-                        SELECT MIN(COALESCE(leaseExpiresAt, nextAttemptAt)) FROM action WHERE state = 'sending')
+                        SELECT MIN(CASE WHEN inFlightUntil > COALESCE(leaseExpiresAt, nextAttemptAt) THEN inFlightUntil
+                                        ELSE COALESCE(leaseExpiresAt, nextAttemptAt) END)
+                        FROM action WHERE state = 'sending')
                     """)
         }
     }
@@ -115,26 +137,79 @@ extension ModerationStore {
 
     /// Claims a due action for `owner` until `leaseUntil`: queued or waiting and due, or
     /// sending with an expired lease. Answers the claimed action, or nil when another runner
-    /// got it first or it is no longer due.
+    /// got it first, it is no longer due, or its item is busy (see `claim(_:owner:leaseUntil:now:guardsItem:busy:)`).
     public func claim(_ id: Int64, owner: String, leaseUntil: Date, now: Date) async throws -> ModerationAction? {
-        try await claimNotingTakeover(id, owner: owner, leaseUntil: leaseUntil, now: now)?.action
+        guard case .claimed(let action) = try await claim(id, owner: owner, leaseUntil: leaseUntil, now: now, busy: { _ in "" }) else { return nil }
+        return action
     }
 
-    /// As `claim`, and says whether the action was taken over from a runner whose lease ran
-    /// out (it was `sending`): that runner's PATCH may still be on its way.
-    public func claimNotingTakeover(_ id: Int64, owner: String, leaseUntil: Date, now: Date) async throws -> (action: ModerationAction, tookOver: Bool)? {
+    /// Claims a due action for `owner` until `leaseUntil`, in one guarded UPDATE that is the
+    /// decision protocol's I1: it is refused while this decision's own last PATCH may still be in
+    /// flight, or while another decision on the same item is claimed by a live runner or has a
+    /// PATCH that may still be in flight. A due action refused so is moved to wait until its
+    /// item is free, with the words `busy` gives it, in the same transaction, so no runner
+    /// spins on it. `guardsItem: false` leaves the item guard out: only the simulation's proof
+    /// that it finds the faults without it uses that.
+    public func claim(
+        _ id: Int64, owner: String, leaseUntil: Date, now: Date, guardsItem: Bool = true,
+        busy: @escaping @Sendable (ItemBusy) -> String
+    ) async throws -> ActionClaimOutcome {
         try await writer.write { db in
-            let before = try String.fetchOne(db, sql: "SELECT state FROM action WHERE id = ?", arguments: [id])
+            let due = """
+                ((state IN ('queued', 'waiting') AND nextAttemptAt <= ?) OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
+                """
+            let itemFree =
+                guardsItem
+                ? """
+                AND NOT EXISTS (
+                    SELECT 1 FROM action other
+                    WHERE other.targetKind = action.targetKind AND other.targetKey = action.targetKey AND other.id != action.id
+                      AND ((other.state = 'sending' AND other.leaseExpiresAt > ?) OR other.inFlightUntil > ?))
+                """ : ""
+            var arguments: StatementArguments = [owner, leaseUntil, now, id, now, now, now]
+            if guardsItem { arguments += [now, now] }
             try db.execute(
                 sql: """
                     UPDATE action SET state = 'sending', claimedBy = ?, leaseExpiresAt = ?, updatedAt = ?
-                    WHERE id = ? AND ((state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
-                        OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
+                    WHERE id = ? AND \(due) AND (inFlightUntil IS NULL OR inFlightUntil <= ?) \(itemFree)
                     """,
-                arguments: [owner, leaseUntil, now, id, now, now])
-            guard db.changesCount == 1, let claimed = try ModerationAction.fetchOne(db, key: id) else { return nil }
-            return (claimed, before == ModerationAction.State.sending.rawValue)
+                arguments: arguments)
+            if db.changesCount == 1, let claimed = try ModerationAction.fetchOne(db, key: id) { return .claimed(claimed) }
+            // Not claimed: taken by another runner, not due, or due with its item busy.
+            guard let action = try ModerationAction.fetchOne(db, sql: "SELECT * FROM action WHERE id = ? AND \(due)", arguments: [id, now, now]),
+                let blocked = try Self.itemBusy(db, action, now: now, guardsItem: guardsItem)
+            else { return .notClaimed }
+            try db.execute(
+                sql: """
+                    UPDATE action SET state = 'waiting', nextAttemptAt = ?, outcomeMessage = ?, backendStatus = NULL,
+                        claimedBy = NULL, leaseExpiresAt = NULL, updatedAt = ?
+                    WHERE id = ? AND \(due)
+                    """,
+                arguments: [blocked.until, busy(blocked), now, id, now, now])
+            return db.changesCount == 1 ? .itemBusy(blocked) : .notClaimed
         }
+    }
+
+    /// What keeps `action`'s item busy at `now`, and until when: its own PATCH that may still be
+    /// in flight, or another decision's (in flight until its bound; claimed by a live runner,
+    /// looked at again within 2 s or when its lease ends, whichever is sooner). nil when free.
+    private static func itemBusy(_ db: Database, _ action: ModerationAction, now: Date, guardsItem: Bool) throws -> ItemBusy? {
+        if let own = action.inFlightUntil, own > now { return ItemBusy(until: own, by: action) }
+        guard guardsItem, let id = action.id else { return nil }
+        let others = try ModerationAction.fetchAll(
+            db,
+            sql: """
+                SELECT * FROM action WHERE targetKind = ? AND targetKey = ? AND id != ?
+                  AND ((state = 'sending' AND leaseExpiresAt > ?) OR inFlightUntil > ?)
+                ORDER BY id
+                """,
+            arguments: [action.targetKind.rawValue, action.targetKey, id, now, now])
+        let soon = now.addingTimeInterval(2)
+        let busy = others.map { other -> ItemBusy in
+            if let inFlight = other.inFlightUntil, inFlight > now { return ItemBusy(until: inFlight, by: other) }
+            return ItemBusy(until: min(other.leaseExpiresAt ?? soon, soon), by: other)
+        }
+        return busy.max { $0.until < $1.until }
     }
 
     /// Extends the lease `owner` holds (never shortens it: a send's lease covers its deadline);
@@ -142,8 +217,11 @@ extension ModerationStore {
     public func renewLease(_ id: Int64, owner: String, until: Date) async throws {
         try await writer.write { db in
             try db.execute(
-                sql: "UPDATE action SET leaseExpiresAt = MAX(leaseExpiresAt, ?) WHERE id = ? AND state = 'sending' AND claimedBy = ?",
-                arguments: [until, id, owner])
+                sql: """
+                    UPDATE action SET leaseExpiresAt = CASE WHEN ? > leaseExpiresAt THEN ? ELSE leaseExpiresAt END
+                    WHERE id = ? AND state = 'sending' AND claimedBy = ?
+                    """,
+                arguments: [until, until, id, owner])
             guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
         }
     }
@@ -154,13 +232,17 @@ extension ModerationStore {
     /// statement, so no other runner can claim the action while the PATCH may be in flight.
     /// Refused (`lostClaim`) once the lease has run out: another runner may claim the action
     /// at any moment, and two must never send it.
-    public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, now: Date) async throws {
+    /// `inFlightUntil` is the protocol's bound (I2): until then this PATCH counts as in flight
+    /// unless an answer settles it, and nothing on its item is checked or sent.
+    public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, inFlightUntil: Date? = nil, now: Date) async throws {
         try await writer.write { db in
             try Self.moveClaimed(
                 db, id, owner: owner, to: .sending,
-                set:
-                    "attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, leaseExpiresAt = MAX(leaseExpiresAt, COALESCE(?, leaseExpiresAt))",
-                arguments: [leaseUntil], now: now, leaseLiveAt: now)
+                set: """
+                    attempts = attempts + 1, unknownOutcomes = unknownOutcomes + 1, notFoundSince = NULL, inFlightUntil = ?,
+                    leaseExpiresAt = CASE WHEN ? > leaseExpiresAt THEN ? ELSE leaseExpiresAt END
+                    """,
+                arguments: [inFlightUntil, leaseUntil, leaseUntil], now: now, leaseLiveAt: now)
         }
     }
 
@@ -177,11 +259,17 @@ extension ModerationStore {
         try await moveClaimed(
             id, owner: owner, to: state,
             set: """
-                nextAttemptAt = ?, outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL,
-                unknownOutcomes = MAX(0, unknownOutcomes - ?), localFailures = CASE WHEN ? THEN localFailures + 1 ELSE 0 END,
+                nextAttemptAt = CASE WHEN ? = 0 AND inFlightUntil > ? THEN inFlightUntil ELSE ? END,
+                inFlightUntil = CASE WHEN ? = 1 THEN NULL ELSE inFlightUntil END,
+                outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL,
+                unknownOutcomes = CASE WHEN unknownOutcomes > ? THEN unknownOutcomes - ? ELSE 0 END,
+                localFailures = CASE WHEN ? THEN localFailures + 1 ELSE 0 END,
                 notFoundSince = COALESCE(notFoundSince, ?)
                 """,
-            arguments: [nextAttemptAt, message, backendStatus, sendNotApplied ? 1 : 0, localFailure, notFoundAt], now: now)
+            arguments: [
+                sendNotApplied ? 1 : 0, nextAttemptAt, nextAttemptAt, sendNotApplied ? 1 : 0, message, backendStatus,
+                sendNotApplied ? 1 : 0, sendNotApplied ? 1 : 0, localFailure, notFoundAt,
+            ], now: now)
     }
 
     /// Cancels the author's decision `id` before it is sent, with `audit`, in one transaction;
@@ -238,7 +326,7 @@ extension ModerationStore {
             }
             try Self.moveClaimed(
                 db, id, owner: owner, to: state,
-                set: "outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL",
+                set: "outcomeMessage = ?, backendStatus = ?, claimedBy = NULL, leaseExpiresAt = NULL, inFlightUntil = NULL",
                 arguments: [message, backendStatus], now: now)
             var entry = audit
             entry.actionId = id

@@ -40,8 +40,11 @@ public struct DeliveryPolicy: Sendable, Equatable {
     }
 
     /// Reads `library.approved=deliver,photo.approved=deliver`: the standard policy with the
-    /// named types changed. Unknown types or rules are refused, naming what is allowed.
-    public static func parse(_ text: String) throws(Problem) -> DeliveryPolicy {
+    /// named types changed. Unknown types or rules are refused, naming what is allowed, and so
+    /// is delivering news Book Corners pushes itself unless the operator states, with
+    /// `bookCornersPushesOff`, that Book Corners' own pushes are turned off: the submitter would
+    /// be told twice (the decision protocol's I4).
+    public static func parse(_ text: String, bookCornersPushesOff: Bool = false) throws(Problem) -> DeliveryPolicy {
         var policy = standard
         for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             let pieces = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -54,6 +57,12 @@ public struct DeliveryPolicy: Sendable, Equatable {
             }
             guard rule == .deliver || typesBookCornersSends.contains(type) else {
                 throw Problem(description: "\(type.rawValue)=recorded-only: Book Corners never sends \(type.rawValue) itself, so nobody would be told")
+            }
+            guard rule == .recordedOnly || !typesBookCornersSends.contains(type) || bookCornersPushesOff else {
+                throw Problem(
+                    description:
+                        "\(type.rawValue)=deliver: Book Corners pushes this news to the submitter itself, so they would be told twice. Deliver it from the console only if Book Corners' own pushes are turned off, and say so with --book-corners-pushes-off (CONSOLE_BOOK_CORNERS_PUSHES_OFF=1)"
+                )
             }
             policy.rules[type] = rule
         }
