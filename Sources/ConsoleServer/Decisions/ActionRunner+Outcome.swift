@@ -164,10 +164,19 @@ extension ActionRunner {
             }
         }
         try await store.finish(
-            action.id ?? 0, owner: owner, state: state.state, message: message, backendStatus: backendStatus, audit: audit,
+            action.id ?? 0, owner: owner, state: state.state, message: Self.acknowledgingLostAnswers(message, of: action, ending: state), backendStatus: backendStatus, audit: audit,
             notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
         logger.info(
             "decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])
+    }
+
+    /// A decision that ends without applying after an attempt whose answer was lost says that
+    /// the attempt may have applied (and been changed since): Book Corners keeps no record the
+    /// console could ask. "Not sent" would be untrue of it.
+    static func acknowledgingLostAnswers(_ message: String, of action: ModerationAction, ending: ModerationAction.Ending) -> String {
+        guard ending != .applied, action.unknownOutcomes > 0 else { return message }
+        let opened = message.hasPrefix("Not sent:") ? "Not sent again:" + message.dropFirst("Not sent:".count) : message
+        return opened + " An earlier attempt was sent and its answer lost, so it may have applied before the change shown here."
     }
 
     /// What reopening a resolved report takes back: the "resolved" push of the decision it undoes,
@@ -200,7 +209,22 @@ extension ActionRunner {
     /// Why a decision was not sent, naming who made the item what it is now when the console's
     /// audit log knows: the moderator themselves (the same decision from a second tab or an old
     /// page), a colleague through the console, or else someone outside it.
-    func conflictMessage(_ action: ModerationAction, target: DecisionTarget) async throws -> String {
+    /// `decidedSince`: a colleague's (or the moderator's own later) decision applied after this
+    /// one was made, which it must not override even when the item is back as it was.
+    /// `laterSent`: a decision made after this one that has gone out.
+    func conflictMessage(
+        _ action: ModerationAction, target: DecisionTarget, decidedSince: AuditEntry? = nil, laterSent: ModerationAction? = nil
+    ) async throws -> String {
+        if let later = laterSent, decidedSince == nil || later.state != .applied {
+            let who = later.actorId == action.actorId ? "You made a later decision" : "\(later.actorUsername) made a later decision"
+            return
+                "Not sent: \(who) on this (\(later.statusSeen.rawValue) → \(later.statusWanted.rawValue), at \(TeamClock.stamp(later.createdAt))) that has gone out to Book Corners, which shows it \(target.statusText) now. Look again and decide."
+        }
+        if let since = decidedSince, since.statusAfter != target.statusText {
+            let who = since.actorId == action.actorId ? "you decided it again" : "\(since.actorUsername) decided it"
+            return
+                "Not sent: \(who) after this decision was made (\(since.statusBefore) → \(since.statusAfter) at \(TeamClock.stamp(since.recordedAt))), and Book Corners shows it \(target.statusText) now. Look again and decide."
+        }
         let latest = try await store.latestDecisions(kind: action.targetKind, targetIds: [String(target.itemID)])[String(target.itemID)]
         if let latest, latest.outcome == .applied, latest.statusAfter == target.statusText, latest.actionId != action.id {
             if latest.actorId == action.actorId {

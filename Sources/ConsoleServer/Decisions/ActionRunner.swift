@@ -217,7 +217,12 @@ final class ActionRunner: Service, Sendable {
                 backendStatus: nil, now: clock.now)
             return
         }
-        switch rules.verdict(for: action, found: target.status) {
+        // A decision made after this one that went out, or one applied since this was made:
+        // this one must not be sent over it, nor take its effect for its own.
+        let laterSent = try await store.laterDecisionSent(after: action)
+        let decidedSince = try await store.decisionAppliedSince(
+            kind: action.targetKind, targetId: String(target.itemID), since: action.createdAt, excludingAction: id)
+        switch rules.verdict(for: action, found: target.status, decidedSince: decidedSince != nil || laterSent != nil) {
         case .confirmApplied:
             try await finishApplied(action, target: target, backendStatus: 200, note: " (confirmed on re-check)")
             return
@@ -232,7 +237,7 @@ final class ActionRunner: Service, Sendable {
         case .conflict:
             try await finish(
                 action, state: .conflict, target: target, statusAfter: target.statusText, backendStatus: nil,
-                message: try await conflictMessage(action, target: target))
+                message: try await conflictMessage(action, target: target, decidedSince: decidedSince, laterSent: laterSent))
             return
         case .send:
             break
@@ -248,7 +253,7 @@ final class ActionRunner: Service, Sendable {
         // deadline, the in-flight bound (I2) keeps every runner off this item until Book
         // Corners can no longer act on this PATCH.
         let sendStart = clock.now
-        let inFlightUntil = rules.inFlightUntil(sendStartedAt: sendStart)
+        let inFlightUntil = rules.inFlightUntil(sendStartedAt: sendStart, sendDeadline: sendDeadline)
         try await store.beginSend(
             id, owner: owner, leaseUntil: sendStart.addingTimeInterval(sendDeadline + leaseSeconds), inFlightUntil: inFlightUntil, now: sendStart)
         let sent: BackendError?

@@ -16,7 +16,8 @@ import ModerationVocabulary
 ///   (`ModerationStore.claim(_:owner:leaseUntil:now:guardsItem:busy:)`), and `beginSend`, which
 ///   refuses a runner whose lease ran out.
 /// - **I2, "may still be in flight" has a bound.** A PATCH whose outcome is unknown counts as in
-///   flight until `inFlightLimit` after it started (`inFlightUntil`, stored by `beginSend`); only
+///   flight until `inFlightLimit` after it may last have left (`inFlightUntil`, stored by
+///   `beginSend`); only
 ///   a check read after that may conclude it did not apply and send again (`release` never sets a
 ///   re-check sooner; `dueActions` and the claim skip the decision until then). The bound is an
 ///   assumption about the deployment, which the operator guarantees (docs/operations.md).
@@ -120,12 +121,16 @@ struct DecisionProtocol: Sendable {
     }
 
     /// What the check read `found` decides for `action` (nil: a status this console does not
-    /// know, which nobody saw, so a conflict). Only an attempt whose outcome is
-    /// unknown may have made the item what it wanted; otherwise someone else did. The read is
-    /// taken after the bound of I2 (the claim sees to it), so a PATCH still queued at Book
-    /// Corners cannot arrive after it.
-    func verdict(for action: ModerationAction, found: ItemStatus?) -> Verdict {
-        guard let found else { return .conflict }
+    /// know, which nobody saw, so a conflict). `decidedSince`: another decision made through the
+    /// console was applied to the item after this one was made. Then this one is never sent, even
+    /// when the item is back as the moderator saw it (an undo in between), and the item being as
+    /// it wanted is that decision's doing, not an earlier attempt of its own: the item guard (I1)
+    /// let the other go out only once this one's PATCH could no longer act, and had it acted the
+    /// other would have found the item changed. Otherwise only an attempt whose outcome is
+    /// unknown may have made the item what it wanted. The read is taken after the bound of I2
+    /// (the claim sees to it), so a PATCH still queued at Book Corners cannot arrive after it.
+    func verdict(for action: ModerationAction, found: ItemStatus?, decidedSince: Bool) -> Verdict {
+        guard let found, !decidedSince else { return .conflict }
         if found == action.statusWanted, action.unknownOutcomes > 0 { return .confirmApplied }
         if found == action.statusWanted, found != action.statusSeen, let restoredAt = action.restoredAt {
             return .alreadyAppliedBeforeRestore(restoredAt)
@@ -135,9 +140,12 @@ struct DecisionProtocol: Sendable {
 
     // MARK: Times
 
-    /// Until when a PATCH started at `start` may still act at Book Corners (I2); nil under the old rule.
-    func inFlightUntil(sendStartedAt start: Date) -> Date? {
-        waitsOutInFlight ? start.addingTimeInterval(inFlightLimit) : nil
+    /// Until when a PATCH whose send started at `start` may still act at Book Corners (I2); nil
+    /// under the old rule. The request may leave as late as the send's deadline (a wait for the
+    /// budget's window, a token refresh first), and Book Corners may act on it for
+    /// `inFlightLimit` after it left.
+    func inFlightUntil(sendStartedAt start: Date, sendDeadline: TimeInterval) -> Date? {
+        waitsOutInFlight ? start.addingTimeInterval(sendDeadline + inFlightLimit) : nil
     }
 
     /// When to try again after Book Corners gave no usable answer, the `attempts`-th time:

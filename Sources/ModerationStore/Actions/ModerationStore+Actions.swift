@@ -63,6 +63,11 @@ extension ModerationStore {
         try await writer.read { db in try ModerationAction.fetchOne(db, key: id) }
     }
 
+    /// Every decision recorded, oldest first (for checks that read them all, such as the simulation's).
+    public func allActions() async throws -> [ModerationAction] {
+        try await writer.read { db in try ModerationAction.order(Column("id")).fetchAll(db) }
+    }
+
     /// Every decision not yet at its end (queued, waiting, being sent or held for its author),
     /// in the order runners take them: what the expected send times are worked out from.
     public func unfinishedActions() async throws -> [ModerationAction] {

@@ -41,6 +41,45 @@ extension ModerationStore {
     }
 }
 
+extension ModerationStore {
+    /// The latest decision made through the console that Book Corners applied to this item
+    /// after `since`, other than `actionID`'s own: someone decided it after that decision was
+    /// made, so it must not be sent (even when the item is back as it was) nor taken for its own.
+    public func decisionAppliedSince(
+        kind: ModerationAction.TargetKind, targetId: String, since: Date, excludingAction actionID: Int64
+    ) async throws -> AuditEntry? {
+        try await writer.read { db in
+            try AuditEntry.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM auditEntry WHERE targetKind = ? AND targetId = ? AND outcome = 'applied' AND statusAfter != ''
+                      AND actionId IS NOT NULL AND actionId != ? AND recordedAt > ?
+                    ORDER BY id DESC LIMIT 1
+                    """,
+                arguments: [kind.rawValue, targetId, actionID, since])
+        }
+    }
+}
+
+extension ModerationStore {
+    /// The latest decision on `action`'s item recorded after it that has gone out to Book
+    /// Corners (applied, or sent with its outcome unknown). Its author decided after seeing the
+    /// item later than `action`'s did, so `action` must never be sent over it.
+    public func laterDecisionSent(after action: ModerationAction) async throws -> ModerationAction? {
+        guard let id = action.id else { return nil }
+        return try await writer.read { db in
+            try ModerationAction.fetchOne(
+                db,
+                sql: """
+                    SELECT * FROM action WHERE targetKind = ? AND targetKey = ? AND id > ?
+                      AND (state = 'applied' OR unknownOutcomes > 0)
+                    ORDER BY id DESC LIMIT 1
+                    """,
+                arguments: [action.targetKind.rawValue, action.targetKey, id])
+        }
+    }
+}
+
 /// The library a decision is about, as the mirror names it: what the Pending actions panel
 /// shows instead of a slug or an id.
 public struct DecisionTargetName: Sendable, Equatable {

@@ -49,6 +49,11 @@ final class SimulatedWorld: Sendable {
         var cancelledBeforePark: Set<Int> = []
         var processes: [ProcessState] = []
         var restWaiter: CheckedContinuation<Void, Never>?
+        /// How many waits for rest began: the watchdog's sign of progress.
+        var restWaits = 0
+        var passFailures: [String] = []
+        /// The schedule is over: every wait ends at once.
+        var closed = false
     }
 
     private let state = Mutex(State())
@@ -76,7 +81,7 @@ final class SimulatedWorld: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = state.withLock { state in
-                    if state.cancelledBeforePark.remove(id) != nil { return true }
+                    if state.cancelledBeforePark.remove(id) != nil || state.closed { return true }
                     state.sleepers[id] = Sleeper(id: id, wake: wake, process: process, role: role, continuation: continuation)
                     return false
                 }
@@ -155,12 +160,10 @@ final class SimulatedWorld: Sendable {
     /// Holds a call of `process` until the scheduler answers it (or its caller gives up:
     /// `onCancel` answers then).
     func park(process: Int, kind: CallKind, id: Int, onCancel: @escaping @Sendable () -> BackendError) async -> Result<ModerationLibrary, BackendError> {
-        state.withLock { $0.processes[process].inCall = kind }
-        changed()
-        let result = await withTaskCancellationHandler {
+        await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ModerationLibrary, BackendError>, Never>) in
                 let cancelled: Bool = state.withLock { state in
-                    if state.cancelledBeforePark.remove(id) != nil { return true }
+                    if state.cancelledBeforePark.remove(id) != nil || state.closed { return true }
                     state.parked[id] = ParkedCall(id: id, process: process, kind: kind, continuation: continuation)
                     return false
                 }
@@ -178,9 +181,17 @@ final class SimulatedWorld: Sendable {
             call?.continuation.resume(returning: .failure(onCancel()))
             changed()
         }
+    }
+
+    /// The process is in a call to Book Corners (its budget gate first, then the wait).
+    func enterCall(_ process: Int, _ kind: CallKind) {
+        state.withLock { $0.processes[process].inCall = kind }
+        changed()
+    }
+
+    func leaveCall(_ process: Int) {
         state.withLock { $0.processes[process].inCall = nil }
         changed()
-        return result
     }
 
     func newCallID() -> Int {
@@ -202,30 +213,62 @@ final class SimulatedWorld: Sendable {
     func parkedCall(_ id: Int) -> ParkedCall? { state.withLock { $0.parked[id] } }
     var parkedCalls: [ParkedCall] { state.withLock { $0.parked.values.sorted { $0.id < $1.id } } }
 
+    func notePassFailure(_ words: String) {
+        state.withLock { $0.passFailures.append(words) }
+    }
+
+    var passFailures: [String] { state.withLock { $0.passFailures } }
+
+    /// Ends the schedule: every sleeper is cancelled and every held call refused, now and
+    /// whenever another comes, so that the tasks of killed processes end too.
+    func close() {
+        let (sleepers, calls) = state.withLock { state in
+            state.closed = true
+            for index in state.processes.indices { state.processes[index].alive = true }
+            defer {
+                state.sleepers = [:]
+                state.parked = [:]
+            }
+            return (Array(state.sleepers.values), Array(state.parked.values))
+        }
+        for sleeper in sleepers { sleeper.continuation.resume(throwing: CancellationError()) }
+        for call in calls { call.continuation.resume(returning: .failure(.unavailable(.connectionRefused))) }
+    }
+
     // MARK: Rest
 
-    /// Returns once every living process is at rest (see the type's comment); throws after
-    /// `limit` of real time, naming what did not come to rest.
-    func rest(limit: Duration = .seconds(20)) async throws {
-        let watchdog = Task {
-            try await Task.sleep(for: limit)
+    /// Returns once every living process is at rest (see the type's comment); throws when the
+    /// watchdog (`watch`) finds it waited too long, naming what did not come to rest.
+    func rest() async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if Self.atRest(state) { return true }
+                state.restWaiter = continuation
+                state.restWaits += 1
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+        let stuck = state.withLock { state in Self.atRest(state) ? nil : Self.describe(state) }
+        if let stuck { throw SimulationStuck(description: stuck) }
+    }
+
+    /// Ends a wait for rest that has lasted `limit` of real time, so a runner busy with something
+    /// the simulation does not model fails the schedule instead of hanging the test. Runs until cancelled.
+    func watch(limit: Duration = .seconds(20)) async {
+        var seen = -1
+        while !Task.isCancelled {
+            try? await Task.sleep(for: limit)
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard state.restWaiter != nil, state.restWaits == seen else {
+                    seen = state.restWaits
+                    return nil
+                }
                 defer { state.restWaiter = nil }
                 return state.restWaiter
             }
             waiter?.resume()
         }
-        defer { watchdog.cancel() }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state -> Bool in
-                if Self.atRest(state) { return true }
-                state.restWaiter = continuation
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-        let (ready, description) = state.withLock { state in (Self.atRest(state), Self.describe(state)) }
-        guard ready else { throw SimulationStuck(description: description) }
     }
 
     private func changed() {
