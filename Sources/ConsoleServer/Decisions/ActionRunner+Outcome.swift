@@ -164,7 +164,8 @@ extension ActionRunner {
             }
         }
         try await store.finish(
-            action.id ?? 0, owner: owner, state: state.state, message: Self.acknowledgingLostAnswers(message, of: action, ending: state), backendStatus: backendStatus, audit: audit,
+            action.id ?? 0, owner: owner, state: state.state, message: Self.acknowledgingLostAnswers(message, of: action, ending: state),
+            backendStatus: backendStatus, audit: audit,
             notifications: messages, withdrawing: Self.withdrawal(undoneBy: action, target: target, audit: audit), now: now)
         logger.info(
             "decision finished", metadata: ["action.id": "\(action.id ?? 0)", "outcome": "\(state.auditOutcome.rawValue)", "actor": "\(action.actorUsername)"])

@@ -278,7 +278,8 @@ final class DecisionSchedule {
     private func answer(_ call: SimulatedWorld.ParkedCall, faults: Bool) {
         guard let request = model.request(call.id) else { return }
         let now = world.now
-        let what = "call \(call.id) p\(call.process) \(request.kind == .read ? "GET" : "PATCH") \(request.slug)\(request.wanted.map { " → \($0.rawValue)" } ?? "")"
+        let what =
+            "call \(call.id) p\(call.process) \(request.kind == .read ? "GET" : "PATCH") \(request.slug)\(request.wanted.map { " → \($0.rawValue)" } ?? "")"
         let outcome =
             faults
             ? random.weighted(
@@ -433,10 +434,12 @@ final class DecisionSchedule {
             guard let decision = decided[key] else { continue }
             // A lost answer, then someone in Book Corners' own pages putting the item back before
             // the re-check: the console cannot tell that from a PATCH that never acted (docs).
-            let revertedOutside = done.count > 1 && model.transitions.contains { transition in
-                transition.slug == decision.slug && transition.requestID == nil && transition.at >= (done.first?.actedAt ?? 0)
-                    && transition.at <= (done.last?.sentAt ?? 0)
-            }
+            let revertedOutside =
+                done.count > 1
+                && model.transitions.contains { transition in
+                    transition.slug == decision.slug && transition.requestID == nil && transition.at >= (done.first?.actedAt ?? 0)
+                        && transition.at <= (done.last?.sentAt ?? 0)
+                }
             if done.count > 1 && !revertedOutside {
                 violations.append(
                     SimulationViolation(kind: .sentAgainInFlight, words: "action \(decision.id) acted at Book Corners \(done.count) times"))
@@ -501,7 +504,9 @@ final class DecisionSchedule {
             violations.append(SimulationViolation(kind: .push, words: "action \(id) queued \(messages.count) pushes"))
         }
         for slug in model.slugs {
-            for (event, status, type) in [("approved", LibraryStatus.approved, OutboxMessage.EventType.libraryApproved), ("rejected", .rejected, .libraryRejected)] {
+            for (event, status, type) in [
+                ("approved", LibraryStatus.approved, OutboxMessage.EventType.libraryApproved), ("rejected", .rejected, .libraryRejected),
+            ] {
                 let changes = model.transitions.filter { $0.slug == slug && $0.to == status }.count
                 let own = model.pushes.filter { $0.slug == slug && $0.event == event }.count
                 let console = outbox.filter { message in

@@ -8,7 +8,9 @@ import Testing
 /// seed (`DecisionSchedule`); `scripts/simulate.sh` runs as many as asked and replays a seed.
 @Suite("Decision simulation: exactly once, searched", .serialized)
 struct DecisionSimulationTests {
-    @Test("as many schedules as fit in 60 s, at least 2 000, from a seed range new each run: none breaks I1–I5, and a broken one prints its trace and replay command")
+    @Test(
+        "as many schedules as fit in 60 s, at least 2 000, from a seed range new each run: none breaks I1–I5, and a broken one prints its trace and replay command"
+    )
     func searchedSchedulesHold() async throws {
         let run = SimulationRun.fromEnvironment()
         let result = try await run.run(rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit))
@@ -18,7 +20,9 @@ struct DecisionSimulationTests {
         if run.schedules == nil { #expect(result.schedules >= run.minimum) }
     }
 
-    @Test("without the item guard and the in-flight bound (the rules before issue 45), the same generator finds both faults: a slow answer sent twice, and two processes sending one item at once")
+    @Test(
+        "without the item guard and the in-flight bound (the rules before issue 45), the same generator finds both faults: a slow answer sent twice, and two processes sending one item at once"
+    )
     func findsTheFaultsWithoutTheFixes() async throws {
         let seed = SimulationRun.fromEnvironment().firstSeed
         let run = SimulationRun(firstSeed: seed, schedules: nil, seconds: 60, minimum: 0, printsTraces: false, width: 2)
@@ -42,8 +46,10 @@ struct DecisionSimulationTests {
         let setup = try await SimulationSetup.shared()
         let seed = SimulationRun.fromEnvironment().firstSeed
         for offset in UInt64(0)..<5 {
-            let first = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup).run()
-            let second = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup).run()
+            let first = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup)
+                .run()
+            let second = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup)
+                .run()
             #expect(first.trace == second.trace, "seed \(seed &+ offset)")
             #expect(first.trace.count > 10)
         }

@@ -100,7 +100,9 @@ final class ModelBookCorners: Sendable {
 
     // MARK: Arrivals
 
-    func arrive(_ id: Int, process: Int, kind: SimulatedWorld.CallKind, slug: String, wanted: LibraryStatus?, reason: String?, requestID: String, at now: Double) {
+    func arrive(
+        _ id: Int, process: Int, kind: SimulatedWorld.CallKind, slug: String, wanted: LibraryStatus?, reason: String?, requestID: String, at now: Double
+    ) {
         state.withLock { state in
             state.requests[id] = Request(
                 id: id, process: process, kind: kind, slug: slug, wanted: wanted, reason: reason, requestID: requestID, sentAt: now)
@@ -246,13 +248,17 @@ struct ModelBookCornersClient: DecisionBackend {
         throw .notFound
     }
 
-    func setReportStatus(id: Int, to status: ReportStatus, credentials: StaffCredentials, context: CallContext) async throws(BackendError)
+    func setReportStatus(
+        id: Int, to status: ReportStatus, credentials: StaffCredentials, context: CallContext
+    ) async throws(BackendError)
         -> ModerationReport
     {
         throw .notFound
     }
 
-    func setPhotoStatus(id: Int, to status: PhotoStatus, credentials: StaffCredentials, context: CallContext) async throws(BackendError)
+    func setPhotoStatus(
+        id: Int, to status: PhotoStatus, credentials: StaffCredentials, context: CallContext
+    ) async throws(BackendError)
         -> ModerationPhoto
     {
         throw .notFound

@@ -71,7 +71,9 @@ struct SimulationRun: Sendable {
             while let (index, report) = try await group.next() {
                 done += 1
                 if printsTraces {
-                    print("— schedule, seed \(report.seed) —\n" + report.trace.joined(separator: "\n") + "\n" + report.violations.map { "  ✗ \($0)" }.joined(separator: "\n"))
+                    print(
+                        "— schedule, seed \(report.seed) —\n" + report.trace.joined(separator: "\n") + "\n"
+                            + report.violations.map { "  ✗ \($0)" }.joined(separator: "\n"))
                 }
                 if report.assumptionViolated { outside += 1 }
                 if report.broken {
