@@ -13,9 +13,9 @@ public struct SpawnedProcess: Sendable {
     public let pid: pid_t
 
     /// Starts `executable` in `directory` (or the current one), its output appended to
-    /// `outputPath` (or discarded).
+    /// `outputPath` (or discarded), with this process's environment and `environment` besides.
     public static func start(
-        _ executable: String, _ arguments: [String], in directory: String? = nil, outputPath: String? = nil
+        _ executable: String, _ arguments: [String], in directory: String? = nil, outputPath: String? = nil, environment: [String: String] = [:]
     ) throws -> SpawnedProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -32,8 +32,12 @@ public struct SpawnedProcess: Sendable {
         }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, added in added }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw ChildProcessError.spawnFailed(executable, errno: spawned) }
         return SpawnedProcess(pid: pid)
     }

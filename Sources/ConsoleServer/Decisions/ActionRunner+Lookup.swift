@@ -134,6 +134,10 @@ extension ActionRunner {
     /// Why a claimed-for decision waits instead (I1, I2), in the words its page shows.
     static func busyMessage(_ busy: ItemBusy, claimant: ModerationAction, owner: String) -> String {
         let at = TeamClock.stamp(busy.until)
+        if busy.by.id == claimant.id, claimant.state == .sending {
+            return
+                "Another console process was sending this when it stopped answering; checking Book Corners at \(at), once that send can no longer arrive, before sending again."
+        }
         if busy.by.id == claimant.id { return notAnsweredMessage(recheckAt: busy.until) }
         let whose = busy.by.actorId == claimant.actorId ? "Your other decision" : "\(busy.by.actorUsername)'s decision"
         if busy.by.inFlightUntil.map({ $0 >= busy.until }) == true {

@@ -120,7 +120,7 @@ final class ActionRunner: Service, Sendable {
             guard !Task.isCancelled, !stopping.load(ordering: .relaxed) else { return }
             guard let id = candidate.id else { continue }
             let claim = try await store.claim(
-                id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: clock.now, guardsItem: rules.guardsItem,
+                id, owner: owner, leaseUntil: clock.now.addingTimeInterval(leaseSeconds), now: now, guardsItem: rules.guardsItem,
                 busy: { [owner] busy in Self.busyMessage(busy, claimant: candidate, owner: owner) })
             // Another runner claimed it first, or its item is busy (it now waits, in words).
             guard case .claimed(let action) = claim else { continue }

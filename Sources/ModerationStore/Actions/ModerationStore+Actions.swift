@@ -78,20 +78,19 @@ extension ModerationStore {
     }
 
     /// Actions a runner may claim now: due and waiting their turn, or `sending` with an
-    /// expired lease (the runner that held it died), and none whose own last PATCH may still
-    /// be in flight. This only reads; `claim` decides.
+    /// expired lease (the runner that held it died). This only reads; `claim` decides (and puts
+    /// one whose PATCH may still be in flight to wait, in words).
     public func dueActions(now: Date, limit: Int = 50) async throws -> [ModerationAction] {
         try await writer.read { db in
             try ModerationAction.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM action
-                    WHERE ((state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
-                       OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?)))
-                      AND (inFlightUntil IS NULL OR inFlightUntil <= ?)
+                    WHERE (state IN ('queued', 'waiting') AND nextAttemptAt <= ?)
+                       OR (state = 'sending' AND (leaseExpiresAt IS NULL OR leaseExpiresAt <= ?))
                     ORDER BY nextAttemptAt, id LIMIT ?
                     """,
-                arguments: [now, now, now, limit])
+                arguments: [now, now, limit])
         }
     }
 
@@ -104,9 +103,7 @@ extension ModerationStore {
                     SELECT MIN(due) FROM (
                         SELECT MIN(nextAttemptAt) AS due FROM action WHERE state IN ('queued', 'waiting')
                         UNION ALL
-                        SELECT MIN(CASE WHEN inFlightUntil > COALESCE(leaseExpiresAt, nextAttemptAt) THEN inFlightUntil
-                                        ELSE COALESCE(leaseExpiresAt, nextAttemptAt) END)
-                        FROM action WHERE state = 'sending')
+                        SELECT MIN(COALESCE(leaseExpiresAt, nextAttemptAt)) FROM action WHERE state = 'sending')
                     """)
         }
     }

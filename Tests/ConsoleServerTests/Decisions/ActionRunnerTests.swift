@@ -104,7 +104,9 @@ struct ActionRunnerTests {
             // then it died, and its lease ran out.
             let claimedAt = Date()
             _ = try #require(try await dependencies.store.claim(id, owner: "dead-process", leaseUntil: claimedAt.addingTimeInterval(1), now: claimedAt))
-            try await dependencies.store.beginSend(id, owner: "dead-process", now: claimedAt)
+            // As the runner starts a send: in flight until its deadline and the bound have passed.
+            try await dependencies.store.beginSend(
+                id, owner: "dead-process", inFlightUntil: claimedAt.addingTimeInterval(dependencies.runner.sendDeadline + 5), now: claimedAt)
             _ = try await sandbox.raw(.PATCH, "/api/v1/libraries/moderation/\(slug)", token: try await sandbox.accessToken(), json: #"{"status": "approved"}"#)
             try await Task.sleep(until: .now + .seconds(max(0, 1.1 + claimedAt.timeIntervalSinceNow)))
             // Taken over, it first waits out the dead process's send deadline (its PATCH may still arrive).

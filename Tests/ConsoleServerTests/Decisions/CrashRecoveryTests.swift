@@ -24,6 +24,8 @@ struct CrashRecoveryTests {
                 "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
                 // The mirror's budget, which the check before each decision spends, follows the sandbox's limits as `demo` does.
                 "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+                // The sandbox acts at once: a decision in flight at the kill is re-checked 26 s after its send, not 111 s.
+                "--backend-in-flight-limit", "5",
             ])
     }
 

@@ -13,31 +13,35 @@ enum ConsoleBinary {
     }
 
     /// Starts `executable` with `arguments` in `workingDirectory`; its output goes to `log`.
-    static func start(_ arguments: [String], executable: String = path, in workingDirectory: URL, log: String) throws -> SpawnedProcess {
-        try SpawnedProcess.start(executable, arguments, in: workingDirectory.path, outputPath: log)
+    static func start(
+        _ arguments: [String], executable: String = path, in workingDirectory: URL, log: String, environment: [String: String] = [:]
+    ) throws -> SpawnedProcess {
+        try SpawnedProcess.start(executable, arguments, in: workingDirectory.path, outputPath: log, environment: environment)
     }
 
     /// `console serve` on `port` against `backend` (an origin, without `/api/v1/`), its database in
     /// `directory`, no metrics and no watcher, the mirror reading freely: one of several processes
     /// on one database, as the two-process tests start them.
-    static func startServe(port: Int, backend: String, directory: TemporaryDirectory) throws -> SpawnedProcess {
+    static func startServe(port: Int, backend: String, directory: TemporaryDirectory, environment: [String: String] = [:]) throws -> SpawnedProcess {
         try start(
             [
                 "serve", "--no-metrics", "--no-watch", "--port", String(port), "--database", directory.path("console.sqlite"),
                 "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
                 "--log-level", "error", "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
-            ], in: directory.url, log: directory.path("console-\(port).log"))
+            ], in: directory.url, log: directory.path("console-\(port).log"), environment: environment)
     }
 
     /// `count` `console serve` processes on one database, each started once the one before is up
     /// (the first makes the token key); answers them with their addresses. Stop them with `stop`.
-    static func startServes(_ count: Int, backend: String, directory: TemporaryDirectory) async throws -> (processes: [SpawnedProcess], bases: [String]) {
+    static func startServes(
+        _ count: Int, backend: String, directory: TemporaryDirectory, environment: [String: String] = [:]
+    ) async throws -> (processes: [SpawnedProcess], bases: [String]) {
         var processes: [SpawnedProcess] = []
         var bases: [String] = []
         do {
             for _ in 0..<count {
                 let port = try FreePort.find()
-                let console = try startServe(port: port, backend: backend, directory: directory)
+                let console = try startServe(port: port, backend: backend, directory: directory, environment: environment)
                 processes.append(console)
                 try await waitUntilUp(console, port: port, log: directory.path("console-\(port).log"))
                 bases.append("http://127.0.0.1:\(port)")

@@ -49,4 +49,19 @@ enum RawForms {
             headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")],
             body: body([("csrf", field("csrf", in: page.text) ?? ""), ("key", UUID().uuidString), ("seen", "pending"), ("decision", "approve")]))
     }
+
+    /// Posts a decision on an item at `base` as its page's form sends it: `path` is the item's
+    /// page (`/libraries/slug`, `/reports/7`, `/photos/7`), `decision` a `Decision` raw value; a
+    /// rejection comes already confirmed, with `reason`.
+    static func decide(
+        _ path: String, decision: String, seen: String, reason: String = "", base: String, session: String
+    ) async throws -> RawAnswer {
+        let page = try await rawHTTP(.GET, base + "/", headers: [("Cookie", session)])
+        var fields = [
+            ("csrf", field("csrf", in: page.text) ?? ""), ("key", UUID().uuidString), ("seen", seen), ("decision", decision),
+        ]
+        if decision == "reject" { fields += [("reason", reason), ("confirmed", "1")] }
+        return try await rawHTTP(
+            .POST, base + path + "/decide", headers: [("Cookie", session), ("Content-Type", "application/x-www-form-urlencoded")], body: body(fields))
+    }
 }

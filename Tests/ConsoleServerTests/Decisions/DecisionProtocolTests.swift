@@ -1,0 +1,121 @@
+import BookCornersAPI
+import Foundation
+import ModerationStore
+import ModerationVocabulary
+import TestSupport
+import Testing
+
+@testable import ConsoleServer
+
+/// The decision protocol's table and its guards in the store, each rule on its own.
+/// `DecisionSimulationTests` searches schedules that combine them.
+@Suite("The decision protocol in one place")
+struct DecisionProtocolTests {
+    private let start = Date(timeIntervalSince1970: 1_795_000_200)
+
+    @Test("every move the protocol's table makes is one the decision's state machine allows, and every event leads somewhere")
+    func tableFollowsTheStateMachine() {
+        for state in ModerationAction.State.allCases {
+            for event in DecisionProtocol.Event.allCases {
+                guard let next = DecisionProtocol.next(after: state, on: event) else { continue }
+                #expect(next == state || state.allowedNext.contains(next), "\(state) on \(event) → \(next)")
+            }
+        }
+        for event in DecisionProtocol.Event.allCases {
+            #expect(ModerationAction.State.allCases.contains { DecisionProtocol.next(after: $0, on: event) != nil }, "\(event) leads nowhere")
+        }
+        #expect(
+            ModerationAction.State.allCases.filter(\.isFinal).allSatisfy { state in
+                DecisionProtocol.Event.allCases.allSatisfy { DecisionProtocol.next(after: state, on: $0) == nil }
+            })
+    }
+
+    @Test("the check's verdict: as seen sends; as wanted after an unknown outcome is ours; a decision applied since, or a later one sent, always wins")
+    func verdicts() {
+        let rules = DecisionProtocol()
+        var action = decision(seen: .pending, wanted: .approved)
+        #expect(rules.verdict(for: action, found: .pending, decidedSince: false) == .send)
+        #expect(rules.verdict(for: action, found: .approved, decidedSince: false) == .conflict, "nothing of ours went out: someone else's")
+        #expect(rules.verdict(for: action, found: nil, decidedSince: false) == .conflict, "a status nobody saw")
+        action.unknownOutcomes = 1
+        #expect(rules.verdict(for: action, found: .approved, decidedSince: false) == .confirmApplied)
+        #expect(rules.verdict(for: action, found: .approved, decidedSince: true) == .conflict, "a colleague's identical decision is theirs")
+        #expect(rules.verdict(for: action, found: .pending, decidedSince: true) == .conflict, "back as seen after an undo: still not sent")
+    }
+
+    @Test("a PATCH counts as in flight until its send's deadline and the bound have passed; the rules before issue 45 had no bound")
+    func inFlightBound() {
+        let rules = DecisionProtocol(inFlightLimit: 90)
+        #expect(rules.inFlightUntil(sendStartedAt: start, sendDeadline: 21) == start.addingTimeInterval(111))
+        #expect(DecisionProtocol.withoutGuards.inFlightUntil(sendStartedAt: start, sendDeadline: 21) == nil)
+        #expect(!DecisionProtocol.withoutGuards.guardsItem && rules.guardsItem)
+    }
+
+    @Test("delivering news Book Corners pushes itself is refused, in words, unless its own pushes are said to be off")
+    func policyRefusesDoubledPushes() throws {
+        #expect {
+            try DeliveryPolicy.parse("library.approved=deliver")
+        } throws: { error in
+            (error as? DeliveryPolicy.Problem)?.description.contains("they would be told twice") == true
+        }
+        #expect(throws: DeliveryPolicy.Problem.self) { try DeliveryPolicy.parse("photo.approved=deliver, library.rejected=deliver") }
+        let off = try DeliveryPolicy.parse("library.approved=deliver", bookCornersPushesOff: true)
+        #expect(off.rule(for: .libraryApproved) == .deliver)
+        #expect(try DeliveryPolicy.parse("photo.approved=deliver").rule(for: .libraryApproved) == .recordedOnly)
+    }
+
+    @Test(
+        "two processes on one database: a second decision on an item is not claimed while the first is claimed, nor while its PATCH may be in flight; it waits in words, then goes"
+    )
+    func itemGuardAcrossProcesses() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try ModerationStore(path: directory.path("console.sqlite"))
+        let second = try ModerationStore(path: directory.path("console.sqlite"))
+        let maria = try #require(try await first.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
+        let staff = try #require(try await second.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let busyWords: @Sendable (ItemBusy) -> String = { "busy with \($0.by.actorUsername) until \($0.until.timeIntervalSince1970)" }
+
+        // maria's decision is claimed by the first process; staff's cannot be, and waits with words
+        guard case .claimed = try await first.claim(maria, owner: "one", leaseUntil: start.addingTimeInterval(10), now: start, busy: busyWords) else {
+            Issue.record("maria's decision was not claimed")
+            return
+        }
+        guard case .itemBusy(let busy) = try await second.claim(staff, owner: "two", leaseUntil: start.addingTimeInterval(10), now: start, busy: busyWords)
+        else {
+            Issue.record("staff's decision was claimed beside maria's")
+            return
+        }
+        #expect(busy.by.id == maria)
+        let waiting = try #require(try await second.action(id: staff))
+        #expect(waiting.state == .waiting && waiting.outcomeMessage?.hasPrefix("busy with maria") == true)
+
+        // maria's PATCH goes out and its answer is lost: in flight until its bound, for both decisions
+        let inFlightUntil = start.addingTimeInterval(111)
+        try await first.beginSend(maria, owner: "one", leaseUntil: start.addingTimeInterval(40), inFlightUntil: inFlightUntil, now: start)
+        try await first.release(maria, owner: "one", to: .waiting, nextAttemptAt: start.addingTimeInterval(2), message: "lost", backendStatus: nil, now: start)
+        #expect(try await first.action(id: maria)?.nextAttemptAt == inFlightUntil, "no re-check before the bound")
+        let later = start.addingTimeInterval(60)
+        guard case .itemBusy(let stillBusy) = try await second.claim(staff, owner: "two", leaseUntil: later.addingTimeInterval(10), now: later, busy: busyWords)
+        else {
+            Issue.record("staff's decision was claimed while maria's PATCH may still be in flight")
+            return
+        }
+        #expect(stillBusy.until == inFlightUntil)
+
+        // past the bound, staff's decision may go (its check then sees what maria's PATCH did)
+        let past = inFlightUntil.addingTimeInterval(1)
+        guard case .claimed = try await second.claim(staff, owner: "two", leaseUntil: past.addingTimeInterval(10), now: past, busy: busyWords) else {
+            Issue.record("staff's decision was not claimed after the bound")
+            return
+        }
+    }
+
+    private func decision(
+        seen: ItemStatus, wanted: ItemStatus, actor: (id: Int, name: String) = (7, "maria"), key: String = UUID().uuidString
+    ) -> ModerationAction {
+        ModerationAction(
+            idempotencyKey: key, actorId: actor.id, actorUsername: actor.name, targetKind: .library, targetKey: "corner", statusSeen: seen,
+            statusWanted: wanted, reason: "", requestId: key, clientAddress: "127.0.0.1", userAgent: "test", now: start)
+    }
+}
