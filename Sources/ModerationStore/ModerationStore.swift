@@ -234,6 +234,7 @@ enum ModerationStoreMigrations {
             try db.execute(sql: "ALTER TABLE action ADD COLUMN inFlightUntil DATETIME")
             try db.execute(sql: "CREATE INDEX action_item ON action(targetKind, targetKey, state)")
         }
+        DeviceMigrations.registerRegistrationTime(in: &migrator)
         return migrator
     }
 }

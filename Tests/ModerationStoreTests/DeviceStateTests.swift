@@ -35,6 +35,23 @@ struct DeviceStateTests {
         #expect(Device.State.refused.allowedNext == [.active])
     }
 
+    @Test(
+        "a 410 whose APNs time is older than the registration a re-import showed (the push was on its way during the import) leaves the token active; a later one stops it"
+    )
+    func unregisteredOlderThanReimport() async throws {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try await store()
+        let registered = Date(timeIntervalSince1970: 1_795_000_000)
+        // The re-import shows the app registered with the token at `registered`.
+        try await store.importDevices([.init(userID: 4, token: token, environment: .sandbox, isActive: true, updatedAt: registered)], now: Date())
+        try report(store, .unregistered(since: registered.addingTimeInterval(-60)), in: .sandbox)
+        #expect(try await device(store).state == .active, "APNs' time is before the registration: the token is valid again")
+        try report(store, .unregistered(since: registered.addingTimeInterval(60)), in: .sandbox)
+        let stopped = try await device(store)
+        #expect(stopped.state == .unregistered && !stopped.active)
+        #expect(stopped.invalidSince == registered.addingTimeInterval(60))
+    }
+
     @Test("410 Unregistered: stopped as of APNs' time; an export whose updated_at or last_used_at is not later leaves it stopped, a later one brings it back")
     func unregistered() async throws {
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -19,6 +19,9 @@ public struct Device: Codable, FetchableRecord, MutablePersistableRecord, Sendab
     /// When APNs says the token stopped being valid (the `timestamp` of its 410 answer): only a
     /// registration Book Corners saw after this brings an unregistered token back.
     public var invalidSince: Date?
+    /// The latest time Book Corners' export showed the app registered with this token; an
+    /// APNs 410 whose time is not later than it does not stop the token.
+    public var registeredAt: Date?
     public var lastSuccessAt: Date?
     /// Why it was disabled (APNs' reason, or who removed it); empty while active.
     public var disabledReason: String

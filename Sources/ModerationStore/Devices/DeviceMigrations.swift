@@ -18,5 +18,15 @@ enum DeviceMigrations {
                     CREATE INDEX device_user_state ON device(userId, state);
                     """)
         }
+
+    }
+
+    /// The latest registration Book Corners' export showed for a token, kept so that an APNs
+    /// 410 whose `timestamp` is older than it (a push sent before a re-import that brought the
+    /// token back) does not stop the token again.
+    static func registerRegistrationTime(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v51-device-registered-at") { db in
+            try db.execute(sql: "ALTER TABLE device ADD COLUMN registeredAt DATETIME")
+        }
     }
 }

@@ -92,16 +92,24 @@ extension ModerationStore {
                         bringsBack = (entry.registeredAt ?? .distantPast) > since
                     }
                     guard bringsBack else {
+                        // A newer registration of a token still active is kept: an APNs 410 older
+                        // than it, for a push already on its way, must not stop the token.
+                        if known.state == .active, let registeredAt = entry.registeredAt {
+                            try db.execute(
+                                sql: "UPDATE device SET registeredAt = ? WHERE id = ? AND (registeredAt IS NULL OR registeredAt < ?)",
+                                arguments: [registeredAt, id, registeredAt])
+                        }
                         result.unchanged += 1
                         continue
                     }
                     try Self.moveDevice(
                         db, id: id, from: known.state, to: .active,
-                        set: "userId = ?, environment = ?, disabledReason = '', disabledAt = NULL, invalidSince = NULL",
-                        arguments: [entry.userID, entry.environment.rawValue])
+                        set: "userId = ?, environment = ?, disabledReason = '', disabledAt = NULL, invalidSince = NULL, registeredAt = ?",
+                        arguments: [entry.userID, entry.environment.rawValue, entry.registeredAt])
                     result.updated += 1
                 } else {
                     var device = Device(userId: entry.userID, token: entry.token, environment: entry.environment, source: "import", createdAt: now)
+                    device.registeredAt = entry.registeredAt
                     try device.insert(db)
                     result.added += 1
                 }
@@ -187,12 +195,15 @@ extension ModerationStore {
             ).execute(arguments: [environment.rawValue, report.token, environment.rawValue])
             return db.changesCount == 1
         case .unregistered(let since):
+            // A registration Book Corners saw after APNs' time (a re-import while the push was in
+            // flight) makes the token valid again by Apple's rule: this answer no longer stops it.
             try db.cachedStatement(
                 sql: """
                     UPDATE device SET state = 'unregistered', active = 0, disabledReason = ?, disabledAt = ?, invalidSince = ?
                     WHERE token = ? AND state IN (\(Device.State.sql(Device.State.sources(of: .unregistered))))
+                      AND (registeredAt IS NULL OR registeredAt <= ?)
                     """
-            ).execute(arguments: [report.reason, report.at, since, report.token])
+            ).execute(arguments: [report.reason, report.at, since, report.token, since])
             return db.changesCount == 1
         case .badDeviceToken:
             // In its own environment: most often a token of the other one, tried next. In the other

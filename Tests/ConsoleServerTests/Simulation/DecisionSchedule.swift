@@ -23,7 +23,7 @@ struct SimulationSetup: Sendable {
     static let inFlightLimit: TimeInterval = 60
     /// BackendClient's request timeout, as the model's client keeps it.
     static let requestTimeout: Double = 10
-    static let limits = BackendLimits(windowSeconds: 300, reads: 60, writes: 10)
+    static let limits = BackendLimits(windowSeconds: 300, reads: 12, writes: 3)
 
     let template: ModerationStore
     let directory: TemporaryDirectory
