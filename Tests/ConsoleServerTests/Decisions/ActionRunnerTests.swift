@@ -523,6 +523,26 @@ struct ActionRunnerTests {
         }
     }
 
+    @Test(
+        "with the mirror on, the check before a library decision is one HTTP request, as for reports and photos: a 503 on it is not retried, it waits, and the budget counts one read"
+    )
+    func libraryCheckReadsOnce() async throws {
+        try await withRunner(
+            behindProxy: { method, path, call in
+                method == .get && path.hasPrefix("/api/v1/libraries/moderation/") && !path.hasSuffix("/pending") && call == 1
+                    ? .answerWithoutForwarding(.serviceUnavailable) : .pass
+            }, mirror: Self.roomyMirror
+        ) { dependencies, sandbox, account, proxy in
+            let slug = try #require(try await pendingSlugs(sandbox, 1).first)
+            let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
+            try await dependencies.runner.workThroughDueActions()
+            let waiting = try #require(try await dependencies.store.action(id: id))
+            #expect(waiting.state == .waiting, "\(waiting.state): \(waiting.outcomeMessage ?? "")")
+            #expect(await proxy.arrived(.get, "/api/v1/libraries/moderation/\(slug)") == 1, "one request, no retries")
+            #expect(await proxy.arrived(.patch, "/api/v1/libraries/moderation/\(slug)") == 0, "never sent unchecked")
+        }
+    }
+
     @Test("a mirrored photo Book Corners no longer lists waits and says why, never a conflict; past the limit it fails, in words")
     func mirroredItemNotFound() async throws {
         let directory = try TemporaryDirectory()
