@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # Decisions per second through the action runner (docs/benchmarks.md).
 #
-# Starts a sandbox (2000 libraries, no rate limits) and a console against it with budgets so high
-# that nothing throttles the runner, signs in as `staff` through the console's form, then queues
-# COUNT approvals of pending libraries straight into the console's `action` table in one
-# transaction and measures the wall time from that commit until every one of them is finished
-# (applied, conflict, failed or cancelled). What is measured is the runner's own work per decision:
-# its database writes, the check read and the PATCH over loopback HTTP. The runner finds the rows
-# by itself (it looks for due work about once a second).
+# Starts a sandbox (LIBRARIES libraries, default 2500, no rate limits) and a console against it
+# with budgets so high that nothing throttles the runner, signs in as `staff` through the console's
+# form, then queues COUNT approvals of pending libraries straight into the console's `action` table
+# in one transaction and measures the wall time from that commit until every one of them is
+# finished (applied, conflict, failed or cancelled). What is measured is the runner's own work per
+# decision: its database writes, the check read and the PATCH over loopback HTTP. The runner finds
+# the rows by itself (it looks for due work about once a second).
 #
 #   scripts/benchmark-decisions.sh CONSOLE_BINARY [COUNT]      (COUNT default 300)
 #
 # Prints one line: `decisions: COUNT in S s = R per second (applied A, other O)`.
 # Needs only python3 (its stdlib sqlite3 module) and curl besides the binary; builds nothing.
-# TIMEOUT (seconds, default 600) bounds the wait for the decisions.
+# LIBRARIES (default 2500) seeds the sandbox: 2500 gives exactly 300 pending libraries (2000 gives
+# 240), and COUNT must not exceed the pending ones. TIMEOUT (seconds, default 600) bounds the wait.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -23,6 +24,7 @@ fi
 binary=$1
 count=${2:-300}
 timeout=${TIMEOUT:-600}
+libraries=${LIBRARIES:-2500}
 [ -x "$binary" ] || { echo "not an executable: $binary" >&2; exit 2; }
 
 work=$(mktemp -d)
@@ -43,7 +45,7 @@ api="http://127.0.0.1:$p1/api/v1"
 base="http://127.0.0.1:$p2"
 
 "$binary" sandbox --port "$p1" --sandbox-database "$work/sandbox.sqlite" --no-rate-limits --no-apns-stand-in \
-  --log-level error --libraries 2000 >"$work/sandbox.log" 2>&1 &
+  --log-level error --libraries "$libraries" >"$work/sandbox.log" 2>&1 &
 sandbox=$!
 for _ in $(seq 600); do
   curl -s -o /dev/null "$api/" && break

@@ -163,8 +163,11 @@ func makeBackendBudget(configuration: ConsoleConfiguration, store: ModerationSto
         configuration.mirror?.policy
         ?? ReadPlanner.Policy(windowSeconds: configuration.backendLimits?.windowSeconds ?? 300, backendLimit: configuration.backendLimits?.reads ?? 60)
     let limits = configuration.backendLimits ?? BackendLimits(windowSeconds: mirrorPolicy.windowSeconds, reads: mirrorPolicy.backendLimit)
+    // Book Corners may count a call as late as the in-flight bound after the client's timeout.
+    let countSpan = configuration.backendCountSpan ?? configuration.decisionInFlightLimit + BackendClientConfiguration.defaultRequestTimeout.timeInterval
     return BackendBudget(
-        store: store, limits: limits, mirrorPolicy: mirrorPolicy, watcherBudget: configuration.onCallWatcher?.budget ?? 0, logger: logger)
+        store: store, limits: limits, mirrorPolicy: mirrorPolicy, watcherBudget: configuration.onCallWatcher?.budget ?? 0, logger: logger,
+        countSpan: countSpan)
 }
 
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.

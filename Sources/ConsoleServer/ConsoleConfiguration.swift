@@ -40,6 +40,10 @@ public struct ConsoleConfiguration: Sendable {
     /// queueing included: a decision whose answer was lost is checked again only after this
     /// (the decision protocol's I2; the operator guarantees it, docs/operations.md).
     public var decisionInFlightLimit: TimeInterval = 90
+    /// How long after its grant Book Corners may still count a call, so that the budget charges
+    /// every window that span touches (I5); nil: the in-flight limit and the client's timeout.
+    /// Tests against the sandbox, which counts at once, set 0.
+    public var backendCountSpan: TimeInterval?
     /// The console's address as browsers see it, when a proxy changes `Host`; POSTs from
     /// any other origin are refused. `nil`: the request's own scheme and `Host`.
     public var publicURL: URL?

@@ -19,10 +19,13 @@ public struct BackendClientConfiguration: Sendable {
     /// Asked before every HTTP attempt and told of every 429; nil: no budget is kept.
     public var gate: (any BackendCallGate)?
 
+    /// The client's own wait for one answer unless configured otherwise.
+    public static let defaultRequestTimeout: Duration = .seconds(10)
+
     public init(
         baseURL: URL,
         connectTimeout: Duration = .seconds(3),
-        requestTimeout: Duration = .seconds(10),
+        requestTimeout: Duration = defaultRequestTimeout,
         readRetry: RetryPolicy = RetryPolicy(),
         userAgent: String = "BookCornersModerationConsole/\(ConsoleVersion.current)",
         maxResponseBytes: Int = 8 * 1024 * 1024,

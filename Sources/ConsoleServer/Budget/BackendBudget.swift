@@ -15,9 +15,11 @@ import Synchronization
 /// - `reads`: any other read (`auth/me`);
 /// - `write`, `sign-in`, `refresh`: the backend's own limits for those.
 ///
-/// A 429 pauses its scope for every process until `retry_after`; no attempt starts in the last
-/// moment of a window (one counted here must not land in the next window at the backend): a call
-/// asked for then waits for the next window.
+/// A 429 pauses its scope for every process until `retry_after`. Book Corners counts a call when
+/// a worker takes it, which may be up to `countSpan` after the grant (a queue in front of it, the
+/// decision protocol's in-flight bound): a call is charged to every window that span touches, all
+/// or none (I5), so no window at the backend ever counts more than its limit. No attempt starts
+/// in the last moment of a window either: a call asked for then waits for the next window.
 final class BackendBudget: BackendCallGate {
     static let mirrorPool = "mirror"
     static let watcherPool = "watcher"
@@ -35,14 +37,19 @@ final class BackendBudget: BackendCallGate {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
+    /// How long after its grant Book Corners may still count a call: it is charged to every
+    /// window from the grant's to the one this much later.
+    let countSpan: TimeInterval
     /// Decision checks granted by `reserveDecisionCheck` (counted then) whose read has not gone
     /// out yet: the read's first attempt spends one instead of claiming again.
     private let decisionCredits = Mutex<[String: (window: Int, count: Int)]>([:])
 
     init(
         store: ModerationStore, limits: BackendLimits, mirrorPolicy: ReadPlanner.Policy, watcherBudget: Int, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        now: @escaping @Sendable () -> Date = { Date() }, sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        countSpan: TimeInterval = 0
     ) {
+        self.countSpan = countSpan
         self.store = store
         self.limits = limits
         self.mirrorPolicy = mirrorPolicy
@@ -197,8 +204,14 @@ final class BackendBudget: BackendCallGate {
         if let paused = await pausedUntil(claim.scope, at: now) { return paused }
         let end = windowEnd(at: now)
         guard end.timeIntervalSince(now) >= edgeMargin else { return end }
+        let windows = claim.windowIndex...max(claim.windowIndex, windowIndex(at: now.addingTimeInterval(countSpan)))
+        let claims = windows.map { window in
+            var charged = claim
+            charged.windowIndex = window
+            return charged
+        }
         do {
-            return try await store.claimBackendBudget(claim, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
+            return try await store.claimBackendBudget(claims, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
         } catch is CancellationError {
             return end  // shutting down: nothing goes out, and nothing to log
         } catch {

@@ -8,36 +8,57 @@ extension ModerationStore {
     /// Claims one attempt; answers whether it was granted (and counted). Refused while the
     /// scope is paused after a 429.
     public func claimBackendBudget(_ claim: BudgetClaim, now: Date) async throws -> Bool {
-        try await writer.write { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO backendBudget (scope, pool, windowIndex, spent, reserveSpent) VALUES (?, ?, ?, 0, 0)",
-                arguments: [claim.scope, claim.pool, claim.windowIndex])
-            // A claim from the reserve is bound by the limit alone; any other also leaves the
-            // reserve's unspent part and the headroom free.
-            try db.execute(
-                sql: """
-                    UPDATE backendBudget SET spent = spent + 1, reserveSpent = reserveSpent + :fromReserve
-                    WHERE scope = :scope AND pool = :pool AND windowIndex = :window
-                      AND spent + (CASE WHEN :fromReserve = 1 THEN 0 ELSE MAX(0, :reserve - reserveSpent) + :headroom END) < :limit
-                      AND NOT EXISTS (SELECT 1 FROM backendPause WHERE scope = :scope AND pausedUntil > :now)
-                    """,
-                arguments: [
-                    "fromReserve": claim.fromReserve ? 1 : 0, "scope": claim.scope, "pool": claim.pool, "window": claim.windowIndex,
-                    "reserve": claim.reserve, "headroom": claim.headroom, "limit": claim.limit, "now": now.timeIntervalSince1970,
-                ])
-            let granted = db.changesCount == 1
-            // Windows two back are of no use to anyone: dropped as new ones start.
-            if granted,
-                try Int.fetchOne(
-                    db, sql: "SELECT spent FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex = ?",
-                    arguments: [claim.scope, claim.pool, claim.windowIndex]) == 1
-            {
-                try db.execute(
-                    sql: "DELETE FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex < ?",
-                    arguments: [claim.scope, claim.pool, claim.windowIndex - 1])
+        try await claimBackendBudget([claim], now: now)
+    }
+
+    /// Claims one attempt in every window of `claims` (the same share, one claim per window the
+    /// call may be counted in), all or none, in one transaction: answers whether all were granted.
+    public func claimBackendBudget(_ claims: [BudgetClaim], now: Date) async throws -> Bool {
+        guard !claims.isEmpty else { return true }
+        do {
+            return try await writer.write { db in
+                for claim in claims {
+                    // One refused: the whole transaction rolls back, so no window is charged.
+                    guard try Self.claimBackendBudget(claim, now: now, db) else { throw BudgetRefused() }
+                }
+                return true
             }
-            return granted
+        } catch is BudgetRefused {
+            return false
         }
+    }
+
+    private struct BudgetRefused: Error {}
+
+    private static func claimBackendBudget(_ claim: BudgetClaim, now: Date, _ db: Database) throws -> Bool {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO backendBudget (scope, pool, windowIndex, spent, reserveSpent) VALUES (?, ?, ?, 0, 0)",
+            arguments: [claim.scope, claim.pool, claim.windowIndex])
+        // A claim from the reserve is bound by the limit alone; any other also leaves the
+        // reserve's unspent part and the headroom free.
+        try db.execute(
+            sql: """
+                UPDATE backendBudget SET spent = spent + 1, reserveSpent = reserveSpent + :fromReserve
+                WHERE scope = :scope AND pool = :pool AND windowIndex = :window
+                  AND spent + (CASE WHEN :fromReserve = 1 THEN 0 ELSE MAX(0, :reserve - reserveSpent) + :headroom END) < :limit
+                  AND NOT EXISTS (SELECT 1 FROM backendPause WHERE scope = :scope AND pausedUntil > :now)
+                """,
+            arguments: [
+                "fromReserve": claim.fromReserve ? 1 : 0, "scope": claim.scope, "pool": claim.pool, "window": claim.windowIndex,
+                "reserve": claim.reserve, "headroom": claim.headroom, "limit": claim.limit, "now": now.timeIntervalSince1970,
+            ])
+        let granted = db.changesCount == 1
+        // Windows two back are of no use to anyone: dropped as new ones start.
+        if granted,
+            try Int.fetchOne(
+                db, sql: "SELECT spent FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex = ?",
+                arguments: [claim.scope, claim.pool, claim.windowIndex]) == 1
+        {
+            try db.execute(
+                sql: "DELETE FROM backendBudget WHERE scope = ? AND pool = ? AND windowIndex < ?",
+                arguments: [claim.scope, claim.pool, claim.windowIndex - 1])
+        }
+        return granted
     }
 
     /// What `pool` of `scope` has spent in the window.

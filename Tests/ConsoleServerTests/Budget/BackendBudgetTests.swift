@@ -80,6 +80,34 @@ struct BackendBudgetTests {
         }
     }
 
+    @Test(
+        "I5: a call granted late in a window, which Book Corners may count in the next (a queue in front of it), is charged to both; the next window then grants only what is left"
+    )
+    func lateCallChargedToEveryWindowItMayLandIn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let limits = BackendLimits(writes: 3)
+        let windowEnd = Date(timeIntervalSince1970: 1_800_000_300)
+        let clock = MovableWallClock(windowEnd.addingTimeInterval(-30))
+        let budget = BackendBudget(
+            store: store, limits: limits, mirrorPolicy: ReadPlanner.Policy(windowSeconds: limits.windowSeconds, backendLimit: limits.reads),
+            watcherBudget: 0, logger: ConsoleFixture.quietLogger, now: { clock.now }, countSpan: 100)
+        let patch = BackendEndpoint(method: .PATCH, path: "libraries/moderation/corner")
+        let window = budget.windowIndex(at: clock.now)
+
+        // act: three writes 30 s before the window ends, then one as the next window begins
+        for _ in 0..<3 { #expect(await budget.admit(patch, budget: .standard, firstOfCall: true) == nil) }
+        clock.advance(by: 31)
+        let refused = await budget.admit(patch, budget: .standard, firstOfCall: true)
+
+        // check: each of the three was counted in both windows, so the next window had none left
+        for index in [window, window + 1] {
+            #expect(try await store.backendBudgetSpending(scope: patch.scope, pool: BackendBudget.writePool, windowIndex: index).spent == 3)
+        }
+        #expect(refused != nil, "a fourth write in the next window would be Book Corners' fourth there")
+    }
+
     @Test("the watcher's reads from two processes stay within its one share per scope and window")
     func watcherShared() async throws {
         let directory = try TemporaryDirectory()

@@ -232,7 +232,8 @@ final class DecisionSchedule {
             store: store, limits: SimulationSetup.limits,
             mirrorPolicy: ReadPlanner.Policy(windowSeconds: SimulationSetup.limits.windowSeconds, backendLimit: SimulationSetup.limits.reads),
             watcherBudget: 0, logger: ConsoleFixture.quietLogger, now: { [world] in world.date },
-            sleep: { try await gateClock.sleep(for: $0) })
+            sleep: { try await gateClock.sleep(for: $0) },
+            countSpan: SimulationSetup.inFlightLimit + SimulationSetup.requestTimeout)
         let client = ModelBookCornersClient(model: model, world: world, process: index, gate: budget)
         let sessions = StaffSessions(
             store: store, sealer: sealer, idleTimeout: 30 * 86_400, lifetime: 60 * 86_400, logger: ConsoleFixture.quietLogger)
