@@ -179,12 +179,7 @@ final class ModelBookCorners: Sendable {
     private func start(_ now: Double) -> Double { SimulationSetup.epochStart + now }
 
     static func moderationLibrary(_ library: Library) -> ModerationLibrary {
-        ModerationLibrary(
-            id: library.id, slug: library.slug, name: "Corner \(library.slug)", description: "", photoUrl: "", thumbnailUrl: "",
-            lat: 45.46, lng: 9.19, address: "Via Roma 1", city: "Milano", country: "IT", postalCode: "20100", wheelchairAccessible: "",
-            website: "", contact: "", source: "", _operator: "", brand: "", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
-            status: library.status.rawValue, rejectionReason: library.rejectionReason,
-            createdBy: .init(id: library.submitter, username: "reader\(library.submitter)"))
+        .standIn(id: library.id, slug: library.slug, status: library.status, rejectionReason: library.rejectionReason, submitter: library.submitter)
     }
 }
 

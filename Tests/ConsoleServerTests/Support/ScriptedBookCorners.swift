@@ -36,11 +36,7 @@ final class ScriptedBookCorners: DecisionBackend {
 
     /// Adds a library in `status`, submitted by `submitter`.
     func add(slug: String, status: LibraryStatus = .pending, submitter: Int = 42) {
-        let library = ModerationLibrary(
-            id: 100 + state.withLock { $0.libraries.count }, slug: slug, name: "Corner \(slug)", description: "", photoUrl: "", thumbnailUrl: "",
-            lat: 45.46, lng: 9.19, address: "Via Roma 1", city: "Milano", country: "IT", postalCode: "20100", wheelchairAccessible: "",
-            website: "", contact: "", source: "", _operator: "", brand: "", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
-            status: status.rawValue, rejectionReason: "", createdBy: .init(id: submitter, username: "reader\(submitter)"))
+        let library = ModerationLibrary.standIn(id: 100 + state.withLock { $0.libraries.count }, slug: slug, status: status, submitter: submitter)
         state.withLock { $0.libraries[slug] = library }
     }
 
@@ -124,4 +120,15 @@ final class ScriptedBookCorners: DecisionBackend {
     }
 
     private static let emptyPage = Pagination(page: 1, pageSize: 50, total: 0, totalPages: 0, hasNext: false, hasPrevious: false)
+}
+
+extension ModerationLibrary {
+    /// A library in Milan as the backend's stand-ins in tests answer it.
+    static func standIn(id: Int, slug: String, status: LibraryStatus, rejectionReason: String = "", submitter: Int) -> ModerationLibrary {
+        ModerationLibrary(
+            id: id, slug: slug, name: "Corner \(slug)", description: "", photoUrl: "", thumbnailUrl: "", lat: 45.46, lng: 9.19,
+            address: "Via Roma 1", city: "Milano", country: "IT", postalCode: "20100", wheelchairAccessible: "", website: "", contact: "",
+            source: "", _operator: "", brand: "", createdAt: Date(timeIntervalSince1970: 1_790_000_000), status: status.rawValue,
+            rejectionReason: rejectionReason, createdBy: .init(id: submitter, username: "reader\(submitter)"))
+    }
 }
