@@ -233,6 +233,13 @@ enum ModerationStoreMigrations {
             // decision protocol's I2), and the index the item guard (I1) reads.
             try db.execute(sql: "ALTER TABLE action ADD COLUMN inFlightUntil DATETIME")
             try db.execute(sql: "CREATE INDEX action_item ON action(targetKind, targetKey, state)")
+            // A decision left unfinished with a PATCH whose outcome is unknown (or brought back by a
+            // restore) may still be acted on: in flight for the default bound from now (21 s + 90 s).
+            try db.execute(
+                sql: """
+                    UPDATE action SET inFlightUntil = strftime('%Y-%m-%d %H:%M:%f', 'now', '+111 seconds')
+                    WHERE state IN ('queued', 'waiting', 'sending', 'parked') AND (unknownOutcomes > 0 OR restoredAt IS NOT NULL)
+                    """)
         }
         DeviceMigrations.registerRegistrationTime(in: &migrator)
         return migrator

@@ -27,8 +27,16 @@ struct BackendLimitOptions: ParsableArguments {
     var backendInFlightLimit: Int?
 
     /// The decision protocol's bound on a request in flight (I2), in seconds.
+    /// At most 300 s: every call is charged to each budget window its span touches, so a longer
+    /// bound would charge every call twice or more and cut every limit by as much.
     func inFlightLimit() throws -> TimeInterval {
-        TimeInterval(try positive(backendInFlightLimit, "--backend-in-flight-limit", "CONSOLE_BACKEND_IN_FLIGHT_LIMIT", 90))
+        let seconds = try positive(backendInFlightLimit, "--backend-in-flight-limit", "CONSOLE_BACKEND_IN_FLIGHT_LIMIT", 90)
+        guard seconds <= 300 else {
+            throw ValidationError(
+                "--backend-in-flight-limit (CONSOLE_BACKEND_IN_FLIGHT_LIMIT) must be at most 300 seconds, got \(seconds): every backend call is charged to each 5-minute window that span touches, so a longer one would cut every limit by half or more. Make Book Corners' queue drop requests sooner instead."
+            )
+        }
+        return TimeInterval(seconds)
     }
 
     /// The limits, the window and reads from the mirror's options; `defaults` are the demo sandbox's own.

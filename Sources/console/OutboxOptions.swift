@@ -10,7 +10,7 @@ struct OutboxOptions: ParsableArguments {
     @Option(
         name: .long,
         help:
-            "Per event type, deliver or recorded-only, e.g. library.approved=deliver. (env: CONSOLE_OUTBOX_POLICY, default: library.approved and library.rejected recorded only when Book Corners sends them itself)"
+            "Per event type, deliver or recorded-only, e.g. library.approved=deliver (with --book-corners-pushes-off only: Book Corners pushes that news itself). (env: CONSOLE_OUTBOX_POLICY, default: library.approved and library.rejected recorded only when Book Corners sends them itself)"
     )
     var outboxPolicy: String?
 

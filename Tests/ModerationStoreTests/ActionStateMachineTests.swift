@@ -80,7 +80,9 @@ struct ActionStateMachineTests {
             let resumed = try await second.claim(id, owner: "two", leaseUntil: now.addingTimeInterval(40), now: now.addingTimeInterval(11))
             #expect(resumed?.claimedBy == "two")
             #expect(resumed?.unknownOutcomes == 1, "the interrupted PATCH may have landed")
-            await #expect(throws: ActionStoreError.self) { try await first.renewLease(id, owner: "one", until: now.addingTimeInterval(60)) }
+            await #expect(throws: ActionStoreError.self) {
+                try await first.renewLease(id, owner: "one", until: now.addingTimeInterval(60), now: now.addingTimeInterval(11))
+            }
         }
     }
 

@@ -140,7 +140,7 @@ extension ActionRunner {
         }
         if busy.by.id == claimant.id { return notAnsweredMessage(recheckAt: busy.until) }
         let whose = busy.by.actorId == claimant.actorId ? "Your other decision" : "\(busy.by.actorUsername)'s decision"
-        if busy.by.inFlightUntil.map({ $0 >= busy.until }) == true {
+        if busy.by.state != .sending, busy.by.inFlightUntil.map({ $0 >= busy.until }) == true {
             return
                 "Waiting: \(whose) on this \(claimant.targetKind.rawValue) was sent and Book Corners has not answered; checking again at \(at) so that the two are not both sent."
         }

@@ -175,7 +175,8 @@ extension ActionRunner {
     /// the attempt may have applied (and been changed since): Book Corners keeps no record the
     /// console could ask. "Not sent" would be untrue of it.
     static func acknowledgingLostAnswers(_ message: String, of action: ModerationAction, ending: ModerationAction.Ending) -> String {
-        guard ending != .applied, action.unknownOutcomes > 0 else { return message }
+        // Only a conflict: a failure after a re-send follows a check that proved the earlier attempt had not applied.
+        guard ending == .conflict, action.unknownOutcomes > 0 else { return message }
         let opened = message.hasPrefix("Not sent:") ? "Not sent again:" + message.dropFirst("Not sent:".count) : message
         return opened + " An earlier attempt was sent and its answer lost, so it may have applied before the change shown here."
     }
@@ -228,12 +229,12 @@ extension ActionRunner {
         }
         let latest = try await store.latestDecisions(kind: action.targetKind, targetIds: [String(target.itemID)])[String(target.itemID)]
         if let latest, latest.outcome == .applied, latest.statusAfter == target.statusText, latest.actionId != action.id {
-            if latest.actorId == action.actorId {
+            if latest.actorId == action.actorId, action.statusWanted.rawValue == target.statusText {
                 return
                     "Not sent: you had already made this \(target.statusText), at \(TeamClock.stamp(latest.recordedAt)) (an earlier decision of yours). Nothing more to do."
             }
             return
-                "Not sent: \(latest.actorUsername) decided it first and changed this to \(target.statusText) at \(TeamClock.stamp(latest.recordedAt)), before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
+                "Not sent: \(latest.actorId == action.actorId ? "your other decision" : "\(latest.actorUsername)'s decision") reached Book Corners first and changed this to \(target.statusText) at \(TeamClock.stamp(latest.recordedAt)), before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."
         }
         return
             "Not sent: someone else changed this to \(target.statusText) before your decision went out (you saw it \(action.statusSeen.rawValue)). Look again and decide."

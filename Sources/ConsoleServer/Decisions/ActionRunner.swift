@@ -164,7 +164,7 @@ final class ActionRunner: Service, Sendable {
                 await clock.pause(seconds: leaseSeconds / 3)
                 guard !Task.isCancelled else { return }
                 do {
-                    try await store.renewLease(id, owner: owner, until: clock.now.addingTimeInterval(leaseSeconds))
+                    try await store.renewLease(id, owner: owner, until: clock.now.addingTimeInterval(leaseSeconds), now: clock.now)
                 } catch ActionStoreError.lostClaim {
                     return
                 } catch is CancellationError {
@@ -219,7 +219,11 @@ final class ActionRunner: Service, Sendable {
         }
         // A decision made after this one that went out, or one applied since this was made:
         // this one must not be sent over it, nor take its effect for its own.
-        let laterSent = try await store.laterDecisionSent(after: action)
+        // A later one whose outcome is unknown counts only if the item is as it wanted (the check,
+        // read after its bound, shows whether it acted).
+        let laterSent = try await store.laterDecisionSent(after: action).flatMap { later in
+            later.state == .applied || later.statusWanted == target.status ? later : nil
+        }
         let decidedSince = try await store.decisionAppliedSince(
             kind: action.targetKind, targetId: String(target.itemID), since: action.createdAt, excludingAction: id)
         switch rules.verdict(for: action, found: target.status, decidedSince: decidedSince != nil || laterSent != nil) {

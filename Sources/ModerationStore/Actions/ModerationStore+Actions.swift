@@ -193,8 +193,8 @@ extension ModerationStore {
     }
 
     /// What keeps `action`'s item busy at `now`, and until when: its own PATCH that may still be
-    /// in flight, or another decision's (in flight until its bound; claimed by a live runner,
-    /// looked at again within 2 s or when its lease ends, whichever is sooner). nil when free.
+    /// in flight, or another decision's (claimed by a live runner: looked at again within 2 s or
+    /// when its lease ends, whichever is sooner; its answer lost: until its bound). nil when free.
     private static func itemBusy(_ db: Database, _ action: ModerationAction, now: Date, guardsItem: Bool) throws -> ItemBusy? {
         if let own = action.inFlightUntil, own > now { return ItemBusy(until: own, by: action) }
         guard guardsItem, let id = action.id else { return nil }
@@ -208,22 +208,26 @@ extension ModerationStore {
             arguments: [action.targetKind.rawValue, action.targetKey, id, now, now])
         let soon = now.addingTimeInterval(2)
         let busy = others.map { other -> ItemBusy in
-            if let inFlight = other.inFlightUntil, inFlight > now { return ItemBusy(until: inFlight, by: other) }
-            return ItemBusy(until: min(other.leaseExpiresAt ?? soon, soon), by: other)
+            // Still claimed by a live runner (most often answered within the second): soon. Its
+            // PATCH's answer lost (no live claim): once Book Corners can no longer act on it.
+            if other.state == .sending, let lease = other.leaseExpiresAt, lease > now { return ItemBusy(until: min(lease, soon), by: other) }
+            return ItemBusy(until: max(other.inFlightUntil ?? soon, now), by: other)
         }
         return busy.max { $0.until < $1.until }
     }
 
     /// Extends the lease `owner` holds (never shortens it: a send's lease covers its deadline);
     /// throws `lostClaim` when it holds none.
-    public func renewLease(_ id: Int64, owner: String, until: Date) async throws {
+    /// A lease that has run out is never renewed (`now`): another runner may have claimed the
+    /// item meanwhile, and a revived lease would let two send on it.
+    public func renewLease(_ id: Int64, owner: String, until: Date, now: Date) async throws {
         try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE action SET leaseExpiresAt = CASE WHEN ? > leaseExpiresAt THEN ? ELSE leaseExpiresAt END
-                    WHERE id = ? AND state = 'sending' AND claimedBy = ?
+                    WHERE id = ? AND state = 'sending' AND claimedBy = ? AND leaseExpiresAt > ?
                     """,
-                arguments: [until, until, id, owner])
+                arguments: [until, until, id, owner, now])
             guard db.changesCount == 1 else { throw ActionStoreError.lostClaim(actionID: id) }
         }
     }
@@ -236,8 +240,20 @@ extension ModerationStore {
     /// at any moment, and two must never send it.
     /// `inFlightUntil` is the protocol's bound (I2): until then this PATCH counts as in flight
     /// unless an answer settles it, and nothing on its item is checked or sent.
+    /// Refused too while another decision on the item is claimed by a live runner or may be in
+    /// flight: the item guard (I1) is asserted again at the last step before a PATCH.
     public func beginSend(_ id: Int64, owner: String, leaseUntil: Date? = nil, inFlightUntil: Date? = nil, now: Date) async throws {
         try await writer.write { db in
+            let busy = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (
+                        SELECT 1 FROM action mine JOIN action other
+                          ON other.targetKind = mine.targetKind AND other.targetKey = mine.targetKey AND other.id != mine.id
+                        WHERE mine.id = ? AND ((other.state = 'sending' AND other.leaseExpiresAt > ?) OR other.inFlightUntil > ?))
+                    """,
+                arguments: [id, now, now])
+            guard busy != true else { throw ActionStoreError.lostClaim(actionID: id) }
             try Self.moveClaimed(
                 db, id, owner: owner, to: .sending,
                 set: """

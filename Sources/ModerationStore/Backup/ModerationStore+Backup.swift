@@ -99,9 +99,17 @@ extension ModerationStore {
         let check = try checkCopy(copy, named: source, key: auditKey)
         // A decision the backup holds unfinished may have gone out after the backup was taken:
         // marked, so that finding it already applied is said as such, not blamed on a colleague.
+        // It may also still be queued at Book Corners: in flight for the default bound (21 s + 90 s),
+        // so nothing on its item is checked or sent before then (I2). A backup older than that
+        // column gets the same from its migration.
         try copy.write { db in
             try db.execute(
                 sql: "UPDATE action SET restoredAt = ? WHERE state NOT IN ('applied', 'conflict', 'failed', 'cancelled')", arguments: [Date()])
+            if try db.columns(in: "action").contains(where: { $0.name == "inFlightUntil" }) {
+                try db.execute(
+                    sql: "UPDATE action SET inFlightUntil = ? WHERE state NOT IN ('applied', 'conflict', 'failed', 'cancelled')",
+                    arguments: [Date().addingTimeInterval(111)])
+            }
         }
         try holdRestoredOutboxMessages(in: copy, replacing: databasePath, now: Date())
         try copy.close()

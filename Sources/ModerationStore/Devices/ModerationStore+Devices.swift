@@ -104,8 +104,11 @@ extension ModerationStore {
                     }
                     try Self.moveDevice(
                         db, id: id, from: known.state, to: .active,
-                        set: "userId = ?, environment = ?, disabledReason = '', disabledAt = NULL, invalidSince = NULL, registeredAt = ?",
-                        arguments: [entry.userID, entry.environment.rawValue, entry.registeredAt])
+                        set: """
+                            userId = ?, environment = ?, disabledReason = '', disabledAt = NULL, invalidSince = NULL,
+                            registeredAt = CASE WHEN registeredAt IS NULL OR ? > registeredAt THEN ? ELSE registeredAt END
+                            """,
+                        arguments: [entry.userID, entry.environment.rawValue, entry.registeredAt, entry.registeredAt])
                     result.updated += 1
                 } else {
                     var device = Device(userId: entry.userID, token: entry.token, environment: entry.environment, source: "import", createdAt: now)

@@ -111,6 +111,59 @@ struct DecisionProtocolTests {
         }
     }
 
+    @Test(
+        "a runner whose lease ran out while a renewal waited (a stall) cannot revive it, nor start a PATCH, once another process claimed a second decision on the item"
+    )
+    func lapsedLeaseStaysLapsed() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let first = try ModerationStore(path: directory.path("console.sqlite"))
+        let second = try ModerationStore(path: directory.path("console.sqlite"))
+        let maria = try #require(try await first.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
+        let staff = try #require(try await second.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let words: @Sendable (ItemBusy) -> String = { _ in "busy" }
+        _ = try await first.claim(maria, owner: "one", leaseUntil: start.addingTimeInterval(10), now: start, busy: words)
+
+        // the first runner stalls past its lease; the second process claims staff's decision and starts its PATCH
+        let stalled = start.addingTimeInterval(10.5)
+        guard case .claimed = try await second.claim(staff, owner: "two", leaseUntil: stalled.addingTimeInterval(10), now: stalled, busy: words) else {
+            Issue.record("the item was not free once maria's lease ran out")
+            return
+        }
+        try await second.beginSend(
+            staff, owner: "two", leaseUntil: stalled.addingTimeInterval(31), inFlightUntil: stalled.addingTimeInterval(111), now: stalled)
+
+        // the stalled runner wakes: its renewal and its PATCH are both refused
+        let woken = start.addingTimeInterval(11.6)
+        await #expect(throws: ActionStoreError.self) { try await first.renewLease(maria, owner: "one", until: woken.addingTimeInterval(10), now: woken) }
+        await #expect(throws: ActionStoreError.self) { try await first.beginSend(maria, owner: "one", now: woken) }
+        #expect(try await first.action(id: maria)?.attempts == 0, "maria's decision was never sent")
+    }
+
+    @Test(
+        "the last step before a PATCH asserts the item guard again: a runner holding a live lease still may not send while another decision on the item is in flight"
+    )
+    func beginSendAssertsTheItemGuard() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = try ModerationStore(path: directory.path("console.sqlite"))
+        let maria = try #require(try await store.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
+        let staff = try #require(try await store.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let words: @Sendable (ItemBusy) -> String = { _ in "busy" }
+        // claimed without the item guard (as only the simulation's proof does), both at once
+        _ = try await store.claim(maria, owner: "one", leaseUntil: start.addingTimeInterval(30), now: start, guardsItem: false, busy: words)
+        _ = try await store.claim(staff, owner: "two", leaseUntil: start.addingTimeInterval(30), now: start, guardsItem: false, busy: words)
+        await #expect(throws: ActionStoreError.self, "staff's decision is claimed by a live runner") {
+            try await store.beginSend(maria, owner: "one", inFlightUntil: start.addingTimeInterval(111), now: start)
+        }
+        try await store.release(staff, owner: "two", to: .waiting, nextAttemptAt: start, message: "let go", backendStatus: nil, now: start)
+        try await store.beginSend(maria, owner: "one", inFlightUntil: start.addingTimeInterval(111), now: start)
+        _ = try await store.claim(staff, owner: "two", leaseUntil: start.addingTimeInterval(30), now: start, guardsItem: false, busy: words)
+        await #expect(throws: ActionStoreError.self, "maria's PATCH may be in flight") {
+            try await store.beginSend(staff, owner: "two", now: start.addingTimeInterval(1))
+        }
+    }
+
     private func decision(
         seen: ItemStatus, wanted: ItemStatus, actor: (id: Int, name: String) = (7, "maria"), key: String = UUID().uuidString
     ) -> ModerationAction {

@@ -136,7 +136,7 @@ struct DecisionTests {
             // check
             #expect(afterSecondTab.contains("Not sent: you had already made this approved, at "), "\(afterSecondTab)")
             #expect(!afterSecondTab.contains("someone else"))
-            #expect(afterOld.contains("Not sent: maria decided it first and changed this to approved at "), "\(afterOld)")
+            #expect(afterOld.contains("Not sent: maria&#39;s decision reached Book Corners first and changed this to approved at "), "\(afterOld)")
         }
     }
 

@@ -125,7 +125,8 @@ struct ExactlyOnceOverHTTPTests {
                     #expect(applied.count == 1 && refused.count == 1, "\(slug): \(pair.map { "\($0.actorUsername) \($0.state)" })")
                     if let winner = applied.first, let loser = refused.first {
                         #expect(
-                            loser.outcomeMessage?.hasPrefix("Not sent: \(winner.actorUsername) decided it first") == true, "\(loser.outcomeMessage ?? "")")
+                            loser.outcomeMessage?.hasPrefix("Not sent: \(winner.actorUsername)'s decision reached Book Corners first") == true,
+                            "\(loser.outcomeMessage ?? "")")
                         let status = try await sandbox.raw(.GET, path, token: token).jsonObject()?["status"] as? String
                         #expect(status == winner.statusWanted.rawValue, "Book Corners keeps the decision that was applied")
                         // Book Corners tells the submitter itself; the console keeps its copy for the record only.
