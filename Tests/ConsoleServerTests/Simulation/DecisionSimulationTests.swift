@@ -45,7 +45,7 @@ struct DecisionSimulationTests {
     func oneSeedOneTrace() async throws {
         let setup = try await SimulationSetup.shared()
         let seed = SimulationRun.fromEnvironment().firstSeed
-        for offset in UInt64(0)..<5 {
+        for offset in UInt64(0)..<10 {
             let first = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup)
                 .run()
             let second = try await DecisionSchedule(seed: seed &+ offset, rules: DecisionProtocol(inFlightLimit: SimulationSetup.inFlightLimit), setup: setup)

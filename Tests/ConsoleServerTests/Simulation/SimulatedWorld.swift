@@ -43,10 +43,14 @@ final class SimulatedWorld: Sendable {
 
     private struct State {
         var now: Double = 0
-        var nextID = 1
+        /// Sleepers and calls are numbered apart: a process's heartbeat and its pass may start a
+        /// sleep and a call at once, and call numbers appear in the trace.
+        var nextSleeperID = 1
+        var nextCallID = 1
         var sleepers: [Int: Sleeper] = [:]
         var parked: [Int: ParkedCall] = [:]
-        var cancelledBeforePark: Set<Int> = []
+        var cancelledSleepers: Set<Int> = []
+        var cancelledCalls: Set<Int> = []
         var processes: [ProcessState] = []
         var restWaiter: CheckedContinuation<Void, Never>?
         /// How many waits for rest began: the watchdog's sign of progress.
@@ -75,13 +79,13 @@ final class SimulatedWorld: Sendable {
 
     func sleep(until wake: Double, process: Int, role: SleeperRole) async throws {
         let id = state.withLock { state -> Int in
-            defer { state.nextID += 1 }
-            return state.nextID
+            defer { state.nextSleeperID += 1 }
+            return state.nextSleeperID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = state.withLock { state in
-                    if state.cancelledBeforePark.remove(id) != nil || state.closed { return true }
+                    if state.cancelledSleepers.remove(id) != nil || state.closed { return true }
                     state.sleepers[id] = Sleeper(id: id, wake: wake, process: process, role: role, continuation: continuation)
                     return false
                 }
@@ -91,7 +95,7 @@ final class SimulatedWorld: Sendable {
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
-                    state.cancelledBeforePark.insert(id)
+                    state.cancelledSleepers.insert(id)
                     return nil
                 }
                 return sleeper
@@ -119,7 +123,7 @@ final class SimulatedWorld: Sendable {
         let woken = state.withLock { state -> Sleeper? in
             guard
                 let first = state.sleepers.values.filter({ state.processes[$0.process].alive }).min(by: {
-                    ($0.wake, $0.id) < ($1.wake, $1.id)
+                    ($0.wake, $0.process, $0.id) < ($1.wake, $1.process, $1.id)
                 })
             else { return nil }
             state.sleepers[first.id] = nil
@@ -163,7 +167,7 @@ final class SimulatedWorld: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<ModerationLibrary, BackendError>, Never>) in
                 let cancelled: Bool = state.withLock { state in
-                    if state.cancelledBeforePark.remove(id) != nil || state.closed { return true }
+                    if state.cancelledCalls.remove(id) != nil || state.closed { return true }
                     state.parked[id] = ParkedCall(id: id, process: process, kind: kind, continuation: continuation)
                     return false
                 }
@@ -173,7 +177,7 @@ final class SimulatedWorld: Sendable {
         } onCancel: {
             let call = state.withLock { state -> ParkedCall? in
                 guard let call = state.parked.removeValue(forKey: id) else {
-                    state.cancelledBeforePark.insert(id)
+                    state.cancelledCalls.insert(id)
                     return nil
                 }
                 return call
@@ -196,8 +200,8 @@ final class SimulatedWorld: Sendable {
 
     func newCallID() -> Int {
         state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
+            defer { state.nextCallID += 1 }
+            return state.nextCallID
         }
     }
 
