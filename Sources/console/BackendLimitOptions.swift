@@ -26,6 +26,23 @@ struct BackendLimitOptions: ParsableArguments {
     )
     var backendInFlightLimit: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Seconds after its grant that the backend may still count a call: the console charges it to every rate-limit window that span touches. 0 only for a backend that counts a request as it arrives, such as the sandbox. (env: CONSOLE_BACKEND_COUNT_SPAN, default: the in-flight limit + the 10-s request timeout; demo: 0)"
+    )
+    var backendCountSpan: Int?
+
+    /// The span a call is charged over (I5); nil: derived from the in-flight limit. `fallback` is
+    /// the default where one is known (the demo's sandbox counts at once).
+    func countSpan(fallback: TimeInterval? = nil) throws -> TimeInterval? {
+        guard let seconds = try EnvironmentOption.optionalInteger(backendCountSpan, "CONSOLE_BACKEND_COUNT_SPAN") else { return fallback }
+        guard (0...400).contains(seconds) else {
+            throw ValidationError("--backend-count-span (CONSOLE_BACKEND_COUNT_SPAN) must be 0 to 400 seconds, got \(seconds).")
+        }
+        return TimeInterval(seconds)
+    }
+
     /// The decision protocol's bound on a request in flight (I2), in seconds.
     /// At most 300 s: every call is charged to each budget window its span touches, so a longer
     /// bound would charge every call twice or more and cut every limit by as much.

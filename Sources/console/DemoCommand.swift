@@ -112,6 +112,8 @@ struct DemoCommand: AsyncParsableCommand {
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads))
         consoleConfiguration.auditKeyPath = auditKeyPath
         consoleConfiguration.decisionInFlightLimit = try backendLimits.inFlightLimit()
+        // The sandbox counts a call as it arrives: one window per call.
+        consoleConfiguration.backendCountSpan = try backendLimits.countSpan(fallback: 0)
         consoleConfiguration.backendLimits = try backendLimits.limits(
             mirror: mirror,
             defaults: BackendLimits(

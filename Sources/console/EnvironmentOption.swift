@@ -14,8 +14,13 @@ enum EnvironmentOption {
     }
 
     static func integer(_ flag: Int?, _ variable: String, default fallback: Int) throws -> Int {
+        try optionalInteger(flag, variable) ?? fallback
+    }
+
+    /// Flag, then variable, or nil when neither is set (the caller knows a better default).
+    static func optionalInteger(_ flag: Int?, _ variable: String) throws -> Int? {
         if let flag { return flag }
-        guard let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty else { return fallback }
+        guard let text = ProcessInfo.processInfo.environment[variable], !text.isEmpty else { return nil }
         guard let value = Int(text) else { throw ValidationError("\(variable) must be a whole number, got '\(text)'.") }
         return value
     }

@@ -193,6 +193,7 @@ struct ServeCommand: AsyncParsableCommand {
             recentPageLifetime: TimeInterval(pageLifetime))
         configuration.backendLimits = limits
         configuration.decisionInFlightLimit = try backendLimits.inFlightLimit()
+        configuration.backendCountSpan = try backendLimits.countSpan()
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
         configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()

@@ -157,16 +157,20 @@ final class ActionRunner: Service, Sendable {
         }
     }
 
-    /// Renews this runner's lease on `id` while it works, so that only a dead runner's claims expire.
+    /// Renews this runner's lease on `id` while it works, so that only a dead runner's claims
+    /// expire. A lease lost (run out during a stall, taken over) is not renewed again; the task
+    /// lives as long as the work all the same, so its life never depends on a database answer.
     func renewingLease(of id: Int64) -> Task<Void, Never> {
         Task { [store, owner, leaseSeconds, logger, clock] in
+            var lost = false
             while !Task.isCancelled {
                 await clock.pause(seconds: leaseSeconds / 3)
                 guard !Task.isCancelled else { return }
+                guard !lost else { continue }
                 do {
                     try await store.renewLease(id, owner: owner, until: clock.now.addingTimeInterval(leaseSeconds), now: clock.now)
                 } catch ActionStoreError.lostClaim {
-                    return
+                    lost = true  // beginSend and finish refuse a lost claim: the work stops there
                 } catch is CancellationError {
                     return  // the work ended while a renewal waited for the database
                 } catch {

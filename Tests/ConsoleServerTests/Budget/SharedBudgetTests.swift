@@ -25,6 +25,8 @@ struct SharedBudgetTests {
                 "--log-level", "error",
                 // The sandbox's limits, in 20-s windows: the console's share is 30 reads per scope, 6 of them kept for decision checks.
                 "--mirror-backend-window", String(Self.window), "--mirror-backend-limit", "60",
+                // The sandbox counts a call as it arrives: one window per call.
+                "--backend-count-span", "0",
                 // A mirror that wants more than its share: queue fronts every second, passes back to back.
                 "--mirror-first-page-interval", "1", "--mirror-pending-interval", "2", "--mirror-tick-interval", "0.2", "--mirror-pass-interval", "1",
             ], in: URL(fileURLWithPath: directory.path("")), log: directory.path("console-\(port).log"))

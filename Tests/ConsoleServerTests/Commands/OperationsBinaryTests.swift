@@ -37,7 +37,7 @@ struct OperationsBinaryTests {
             [
                 "serve", "--port", String(port), "--metrics-port", String(metricsPort), "--database", directory.path("console.sqlite"),
                 "--backend-url", backend + "/api/v1/", "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles,
-                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2", "--backend-count-span", "0",
             ] + extra,
             in: directory.url, log: directory.path("console.log"))
     }

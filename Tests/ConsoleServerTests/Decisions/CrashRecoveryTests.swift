@@ -23,7 +23,7 @@ struct CrashRecoveryTests {
                 "serve", "--no-metrics", "--port", String(port), "--database", directory.path("console.sqlite"), "--backend-url", backend.absoluteString,
                 "--templates", RepositoryPaths.templates, "--public", RepositoryPaths.publicFiles, "--log-level", "error",
                 // The mirror's budget, which the check before each decision spends, follows the sandbox's limits as `demo` does.
-                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2",
+                "--mirror-backend-limit", "10000", "--mirror-backend-window", "2", "--backend-count-span", "0",
                 // The sandbox acts at once: a decision in flight at the kill is re-checked 26 s after its send, not 111 s.
                 "--backend-in-flight-limit", "5",
             ])

@@ -165,12 +165,14 @@ final class DecisionSchedule {
     private func step(faults: Bool) async throws {
         events += 1
         let alive = processes.filter { world.process($0.index).alive }
+        let stopped = processes.filter { !world.process($0.index).alive }
         let idle = alive.filter { !world.process($0.index).passRunning }
         let answerable = answerableCalls()
         let choice = random.weighted([
             ("decide", faults ? 14 : 0), ("bulk", faults ? 3 : 0), ("outside", faults ? 2 : 0),
             ("pass", idle.isEmpty ? 0 : 24), ("answer", answerable.isEmpty ? 0 : 30), ("tick", 20),
             ("kill", faults && alive.count > 0 ? 2 : 0), ("restart", faults && alive.count < 3 && processes.count < 6 ? 2 : 0),
+            ("thaw", faults && !stopped.isEmpty ? 1 : 0),
         ])
         switch choice {
         case "decide": try await decide(count: 1)
@@ -184,6 +186,11 @@ final class DecisionSchedule {
                 note("p\(process.index) killed")
             }
         case "restart": startProcess()
+        case "thaw":
+            if let process = random.pick(stopped) {
+                world.thaw(process.index)
+                note("p\(process.index) goes on after a pause")
+            }
         default: tick(faults: faults)
         }
         try await world.rest()

@@ -153,9 +153,16 @@ final class SimulatedWorld: Sendable {
         changed()
     }
 
-    /// The process stops where it is: nothing it waits on is answered or woken again.
+    /// The process stops where it is: nothing it waits on is answered or woken again (until a thaw).
     func kill(_ process: Int) {
         state.withLock { $0.processes[process].alive = false }
+        changed()
+    }
+
+    /// A stopped process goes on where it stopped (a machine resumed after a pause): its sleepers
+    /// wake as time says, its calls are answered again.
+    func thaw(_ process: Int) {
+        state.withLock { $0.processes[process].alive = true }
         changed()
     }
 
