@@ -562,7 +562,11 @@ final class DecisionSchedule {
 
     private func note(_ line: String) {
         trace.append("+\(format(world.now)) \(line)")
+        // SIM_TRACE=live prints each line as it happens: for a schedule that never ends.
+        if Self.live { print("seed \(seed) " + (trace.last ?? "")) }
     }
+
+    private static let live = ProcessInfo.processInfo.environment["SIM_TRACE"] == "live"
 
     private func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
 

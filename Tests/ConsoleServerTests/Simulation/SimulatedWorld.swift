@@ -84,8 +84,10 @@ final class SimulatedWorld: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // After the schedule closes a sleep still waits, for its task's cancellation: a loop
+                // that sleeps again at once (a lease heartbeat) must not spin.
                 let resumeNow: Bool = state.withLock { state in
-                    if state.cancelledSleepers.remove(id) != nil || state.closed { return true }
+                    if state.cancelledSleepers.remove(id) != nil { return true }
                     state.sleepers[id] = Sleeper(id: id, wake: wake, process: process, role: role, continuation: continuation)
                     return false
                 }
@@ -230,8 +232,9 @@ final class SimulatedWorld: Sendable {
 
     var passFailures: [String] { state.withLock { $0.passFailures } }
 
-    /// Ends the schedule: every sleeper is cancelled and every held call refused, now and
-    /// whenever another comes, so that the tasks of killed processes end too.
+    /// Ends the schedule: every sleeper is woken as cancelled and every held call refused (a call
+    /// made later is refused at once), so that the tasks of killed processes end too; a sleep
+    /// begun later waits for its task's cancellation.
     func close() {
         let (sleepers, calls) = state.withLock { state in
             state.closed = true
