@@ -288,6 +288,14 @@ final class DecisionSchedule {
         let now = world.now
         let what =
             "call \(call.id) p\(call.process) \(request.kind == .read ? "GET" : "PATCH") \(request.slug)\(request.wanted.map { " → \($0.rawValue)" } ?? "")"
+        // Book Corners works on nothing later than the bound after it arrived (the protocol's
+        // assumption): a call left waiting longer (its process was paused) has expired there.
+        if now > request.sentAt + SimulationSetup.inFlightLimit {
+            model.update(call.id) { $0.dropped = true }
+            world.answer(call.id, with: .failure(.unavailable(.timedOut)))
+            note("\(what): expired in Book Corners' queue, never worked on")
+            return
+        }
         let outcome =
             faults
             ? random.weighted(
@@ -455,7 +463,10 @@ final class DecisionSchedule {
             // Someone in Book Corners' own pages may change an item while a PATCH is on its way
             // (nothing can stop that); another console decision must never be overridden.
             for request in done where request.statusBeforeAct != decision.seen && request.statusBeforeAct != decision.wanted {
-                let cause = model.transitions.last { $0.slug == decision.slug && $0.at <= (request.actedAt ?? 0) && $0.requestID != request.id }
+                // What changed the item last before this PATCH's own change (in the order they happened).
+                let transitions = model.transitions
+                let own = transitions.firstIndex { $0.requestID == request.id } ?? transitions.endIndex
+                let cause = transitions[..<own].last { $0.slug == decision.slug }
                 guard cause?.requestID != nil else { continue }
                 violations.append(
                     SimulationViolation(
