@@ -70,10 +70,7 @@ struct DecisionProtocolTests {
     func itemGuardAcrossProcesses() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let first = try ModerationStore(path: directory.path("console.sqlite"))
-        let second = try ModerationStore(path: directory.path("console.sqlite"))
-        let maria = try #require(try await first.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
-        let staff = try #require(try await second.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let (first, second, maria, staff) = try await twoDecisionsOnOneItem(directory)
         let busyWords: @Sendable (ItemBusy) -> String = { "busy with \($0.by.actorUsername) until \($0.until.timeIntervalSince1970)" }
 
         // maria's decision is claimed by the first process; staff's cannot be, and waits with words
@@ -117,10 +114,7 @@ struct DecisionProtocolTests {
     func lapsedLeaseStaysLapsed() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let first = try ModerationStore(path: directory.path("console.sqlite"))
-        let second = try ModerationStore(path: directory.path("console.sqlite"))
-        let maria = try #require(try await first.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
-        let staff = try #require(try await second.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let (first, second, maria, staff) = try await twoDecisionsOnOneItem(directory)
         let words: @Sendable (ItemBusy) -> String = { _ in "busy" }
         _ = try await first.claim(maria, owner: "one", leaseUntil: start.addingTimeInterval(10), now: start, busy: words)
 
@@ -146,9 +140,7 @@ struct DecisionProtocolTests {
     func beginSendAssertsTheItemGuard() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let store = try ModerationStore(path: directory.path("console.sqlite"))
-        let maria = try #require(try await store.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
-        let staff = try #require(try await store.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        let (store, _, maria, staff) = try await twoDecisionsOnOneItem(directory)
         let words: @Sendable (ItemBusy) -> String = { _ in "busy" }
         // claimed without the item guard (as only the simulation's proof does), both at once
         _ = try await store.claim(maria, owner: "one", leaseUntil: start.addingTimeInterval(30), now: start, guardsItem: false, busy: words)
@@ -162,6 +154,18 @@ struct DecisionProtocolTests {
         await #expect(throws: ActionStoreError.self, "maria's PATCH may be in flight") {
             try await store.beginSend(staff, owner: "two", now: start.addingTimeInterval(1))
         }
+    }
+
+    /// Two stores on one database file (two processes), maria's approval recorded through the
+    /// first and staff's rejection of the same library through the second.
+    private func twoDecisionsOnOneItem(
+        _ directory: TemporaryDirectory
+    ) async throws -> (first: ModerationStore, second: ModerationStore, maria: Int64, staff: Int64) {
+        let first = try ModerationStore(path: directory.path("console.sqlite"))
+        let second = try ModerationStore(path: directory.path("console.sqlite"))
+        let maria = try #require(try await first.record(decision(seen: .pending, wanted: .approved, actor: (7, "maria"), key: "a")).action.id)
+        let staff = try #require(try await second.record(decision(seen: .pending, wanted: .rejected, actor: (2, "staff"), key: "b")).action.id)
+        return (first, second, maria, staff)
     }
 
     private func decision(
