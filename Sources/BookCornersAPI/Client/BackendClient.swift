@@ -214,9 +214,8 @@ public final class BackendClient: Sendable {
             }
         }
         var refreshed = false
-        var firstOfCall = true
         while true {
-            let answer = try await send(method, url: url, path: path, body: bodyData, token: token, context: context, firstOfCall: &firstOfCall)
+            let answer = try await send(method, url: url, path: path, body: bodyData, token: token, context: context)
             if answer.status == 401, let credentials, let rejected = token, !refreshed {
                 refreshed = true
                 token = try await credentials.replace(rejected: rejected) { [self] refreshToken async throws(BackendError) in
@@ -255,8 +254,7 @@ public final class BackendClient: Sendable {
     /// Every attempt is first admitted by the gate (counted in the budget); one it refuses is
     /// not made: the last answer stands, or with none yet the call waits as for a 429.
     private func send(
-        _ method: NIOHTTP1.HTTPMethod, url: String, path: String, body: Data?, token: String?, context: CallContext,
-        firstOfCall: inout Bool
+        _ method: NIOHTTP1.HTTPMethod, url: String, path: String, body: Data?, token: String?, context: CallContext
     ) async throws(BackendError) -> Answer {
         let policy = method == .GET ? configuration.readRetry : .none
         let clock = ContinuousClock()
@@ -265,11 +263,10 @@ public final class BackendClient: Sendable {
         var attempt = 1
         var last: Result<Answer, BackendError>?
         while true {
-            if let gate = configuration.gate, let until = await gate.admit(endpoint, budget: context.budget, firstOfCall: firstOfCall) {
+            if let gate = configuration.gate, let until = await gate.admit(endpoint, budget: context.budget) {
                 if let last { return try last.get() }
                 throw .rateLimited(retryAfterSeconds: max(1, Int(until.timeIntervalSinceNow.rounded(.up))))
             }
-            firstOfCall = false
             let outcome = await exchange(method, url: url, path: path, body: body, token: token, context: context, attempt: attempt)
             last = outcome
             let retryable: Bool

@@ -16,6 +16,13 @@ public struct CallContext: Sendable {
         self.forwardedFor = forwardedFor
         self.budget = budget
     }
+
+    /// The same call facts, its reads spending `budget`.
+    public func under(_ budget: CallBudget) -> CallContext {
+        var context = self
+        context.budget = budget
+        return context
+    }
 }
 
 /// Filters of the moderation library list.

@@ -2,18 +2,22 @@ import BookCornersAPI
 import Foundation
 import Logging
 import ModerationStore
-import Synchronization
 
-/// The console's one budget of backend calls, kept in the database so that every console
-/// process on it spends the same counts. Every HTTP attempt (a client's retries and the re-send
-/// after a token refresh included) is claimed from a share of its scope's limit at the moment it
-/// is granted, by a guarded update (`ModerationStore.claimBackendBudget`):
+/// The console's one budget of backend calls: every HTTP attempt, the first of a call, a
+/// client's retry and the re-send after a token refresh alike, passes `admit` (the client asks
+/// before each), and every rule of what is counted where is in this file. Counts live in the
+/// database, so every console process on it spends the same ones, and each is taken by a
+/// guarded update (`ModerationStore.claimBackendBudget`) from a share of its scope's limit:
 ///
 /// - `mirror`: the mirror's reads (`ReadPlanner.Policy.budget`), of which the decision reserve
-///   is only for the check before each decision;
+///   is only for the checks before decisions;
 /// - `watcher`: the queue watcher's own reads;
 /// - `reads`: any other read (`auth/me`);
 /// - `write`, `sign-in`, `refresh`: the backend's own limits for those.
+///
+/// A caller that must know before it calls whether it may (the mirror, the watcher, the check
+/// before a decision) claims first and gets a `BudgetTicket`, which pays for the call's first
+/// attempt in that scope and nothing else; any other attempt is claimed when admitted.
 ///
 /// A 429 pauses its scope for every process until `retry_after`. Book Corners counts a call when
 /// a worker takes it, which may be up to `countSpan` after the grant (a queue in front of it, the
@@ -40,9 +44,6 @@ final class BackendBudget: BackendCallGate {
     /// How long after its grant Book Corners may still count a call: it is charged to every
     /// window from the grant's to the one this much later.
     let countSpan: TimeInterval
-    /// Decision checks granted by `reserveDecisionCheck` (counted then) whose read has not gone
-    /// out yet: the read's first attempt spends one instead of claiming again.
-    private let decisionCredits = Mutex<[String: (window: Int, count: Int)]>([:])
 
     init(
         store: ModerationStore, limits: BackendLimits, mirrorPolicy: ReadPlanner.Policy, watcherBudget: Int, logger: Logger,
@@ -59,9 +60,33 @@ final class BackendBudget: BackendCallGate {
         self.sleep = sleep
     }
 
-    /// Clients that name a share: the mirror's and the watcher's reads were granted before each call.
-    static let mirrorCall = CallBudget(pool: mirrorPool, prepaid: true)
-    static let watcherCall = CallBudget(pool: watcherPool, prepaid: true)
+    /// The calls of the shares that claim before they call; the ticket is the grant's.
+    static func mirrorCall(_ ticket: BudgetTicket) -> CallBudget { CallBudget(pool: mirrorPool, ticket: ticket) }
+    static func watcherCall(_ ticket: BudgetTicket) -> CallBudget { CallBudget(pool: watcherPool, ticket: ticket) }
+
+    // MARK: The one rule: which count an attempt spends
+
+    /// The count an attempt at `scope`, of `kind`, made under a call's `pool`, is charged to.
+    private func claim(scope: String, kind: BackendEndpoint.Kind, pool: String?, window: Int, headroom: Int = 0) -> BudgetClaim {
+        switch kind {
+        case .write:
+            return BudgetClaim(scope: scope, pool: Self.writePool, windowIndex: window, limit: limits.writes)
+        case .signIn:
+            return BudgetClaim(scope: scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns)
+        case .refresh:
+            return BudgetClaim(scope: scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes)
+        case .read where pool == Self.watcherPool:
+            return BudgetClaim(scope: scope, pool: Self.watcherPool, windowIndex: window, limit: watcherBudget)
+        case .read where MirrorScope(rawValue: scope) != nil:
+            // The mirror's share; any other reader of a scope the mirror keeps is a decision's
+            // check, which may take the reserve.
+            return BudgetClaim(
+                scope: scope, pool: Self.mirrorPool, windowIndex: window, limit: mirrorPolicy.budget,
+                reserve: mirrorPolicy.decisionReserve, fromReserve: pool != Self.mirrorPool, headroom: headroom)
+        case .read:
+            return BudgetClaim(scope: scope, pool: Self.readPool, windowIndex: window, limit: limits.otherReads)
+        }
+    }
 
     // MARK: Windows
 
@@ -75,25 +100,25 @@ final class BackendBudget: BackendCallGate {
 
     private var edgeMargin: TimeInterval { min(1, Double(limits.windowSeconds) / 50) }
 
-    // MARK: The mirror
+    // MARK: Claims made before a call
 
     /// One mirror read in `scope`, leaving the unspent decision reserve and `headroom` reads free.
-    func claimMirror(_ scope: MirrorScope, headroom: Int, at now: Date) async -> ReadGrant {
-        await grant(mirrorClaim(scope.rawValue, fromReserve: false, headroom: headroom, at: now), scope: scope.rawValue, at: now)
+    func claimMirror(_ scope: MirrorScope, headroom: Int, at now: Date) async -> BudgetGrant {
+        await ticket(claim(scope: scope.rawValue, kind: .read, pool: Self.mirrorPool, window: windowIndex(at: now), headroom: headroom), at: now) {
+            Self.mirrorCall($0)
+        }
     }
 
-    /// One read for the check before a decision, from the mirror's share (its reserve first);
-    /// counted when granted, and the check's first attempt then spends it.
-    func reserveDecisionCheck(_ scope: MirrorScope, at now: Date) async -> ReadGrant {
-        let result = await grant(mirrorClaim(scope.rawValue, fromReserve: true, headroom: 0, at: now), scope: scope.rawValue, at: now)
-        if result == .granted {
-            let window = windowIndex(at: now)
-            decisionCredits.withLock { credits in
-                let held = credits[scope.rawValue].map { $0.window == window ? $0.count : 0 } ?? 0
-                credits[scope.rawValue] = (window, held + 1)
-            }
+    /// One read for the check before a decision, from the mirror's share (its reserve first).
+    func reserveDecisionCheck(_ scope: MirrorScope, at now: Date) async -> BudgetGrant {
+        await ticket(claim(scope: scope.rawValue, kind: .read, pool: nil, window: windowIndex(at: now)), at: now) { CallBudget(ticket: $0) }
+    }
+
+    /// One watcher read in `scope`.
+    func claimWatcher(_ scope: MirrorScope, at now: Date) async -> BudgetGrant {
+        await ticket(claim(scope: scope.rawValue, kind: .read, pool: Self.watcherPool, window: windowIndex(at: now)), at: now) {
+            Self.watcherCall($0)
         }
-        return result
     }
 
     /// What the mirror's share of `scope` has spent in the window `now` falls in, as every process counted it.
@@ -115,12 +140,6 @@ final class BackendBudget: BackendCallGate {
         await (try? store.backendScopePausedUntil(scope, now: now)) ?? nil
     }
 
-    private func mirrorClaim(_ scope: String, fromReserve: Bool, headroom: Int, at now: Date) -> BudgetClaim {
-        BudgetClaim(
-            scope: scope, pool: Self.mirrorPool, windowIndex: windowIndex(at: now), limit: mirrorPolicy.budget,
-            reserve: mirrorPolicy.decisionReserve, fromReserve: fromReserve, headroom: headroom)
-    }
-
     // MARK: The watcher
 
     /// Watcher reads still allowed in `scope` now.
@@ -130,40 +149,12 @@ final class BackendBudget: BackendCallGate {
         return max(0, watcherBudget - (spent ?? watcherBudget))
     }
 
-    /// One watcher read in `scope`; counted when granted.
-    func claimWatcher(_ scope: MirrorScope, at now: Date) async -> Bool {
-        await take(BudgetClaim(scope: scope.rawValue, pool: Self.watcherPool, windowIndex: windowIndex(at: now), limit: watcherBudget), at: now) == nil
-    }
-
     // MARK: The client's gate
 
-    func admit(_ endpoint: BackendEndpoint, budget: CallBudget, firstOfCall: Bool) async -> Date? {
-        // A read granted to a share before its call (mirror, watcher) was claimed clear of the edge.
-        if endpoint.kind == .read, budget.prepaid, firstOfCall { return nil }
+    func admit(_ endpoint: BackendEndpoint, budget: CallBudget) async -> Date? {
+        if let ticket = budget.ticket, ticket.spend(on: endpoint) { return nil }
         guard let at = await waitingOutTheEdge() else { return windowEnd(at: now()) }
-        let window = windowIndex(at: at)
-        switch endpoint.kind {
-        case .write:
-            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.writePool, windowIndex: window, limit: limits.writes), at: at)
-        case .signIn:
-            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns), at: at)
-        case .refresh:
-            return await take(BudgetClaim(scope: endpoint.scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes), at: at)
-        case .read:
-            switch budget.pool {
-            case .some(Self.mirrorPool):
-                return await take(mirrorClaim(endpoint.scope, fromReserve: false, headroom: 0, at: at), at: at)
-            case .some(Self.watcherPool):
-                return await take(BudgetClaim(scope: endpoint.scope, pool: Self.watcherPool, windowIndex: window, limit: watcherBudget), at: at)
-            default:
-                // A read of a scope the mirror budgets, made by anyone else, is a decision's check.
-                guard MirrorScope(rawValue: endpoint.scope) != nil else {
-                    return await take(BudgetClaim(scope: endpoint.scope, pool: Self.readPool, windowIndex: window, limit: limits.otherReads), at: at)
-                }
-                if spendDecisionCredit(endpoint.scope, window: window) { return nil }
-                return await take(mirrorClaim(endpoint.scope, fromReserve: true, headroom: 0, at: at), at: at)
-            }
-        }
+        return await take(claim(scope: endpoint.scope, kind: endpoint.kind, pool: budget.pool, window: windowIndex(at: at)), at: at)
     }
 
     func backendLimited(_ endpoint: BackendEndpoint, until: Date) async {
@@ -191,14 +182,6 @@ final class BackendBudget: BackendCallGate {
         return now()
     }
 
-    private func spendDecisionCredit(_ scope: String, window: Int) -> Bool {
-        decisionCredits.withLock { credits in
-            guard let held = credits[scope], held.window == window, held.count > 0 else { return false }
-            credits[scope] = (window, held.count - 1)
-            return true
-        }
-    }
-
     /// Claims one attempt: `nil` when granted, else when to try again (the pause's end, or the window's).
     private func take(_ claim: BudgetClaim, at now: Date) async -> Date? {
         if let paused = await pausedUntil(claim.scope, at: now) { return paused }
@@ -221,8 +204,20 @@ final class BackendBudget: BackendCallGate {
         }
     }
 
-    private func grant(_ claim: BudgetClaim, scope: String, at now: Date) async -> ReadGrant {
-        guard let until = await take(claim, at: now) else { return .granted }
-        return await .wait(until: until, paused: pausedUntil(scope, at: now) != nil)
+    /// Claims one attempt before its call: a ticket that pays for it, or when to try again.
+    private func ticket(_ claim: BudgetClaim, at now: Date, budget: (BudgetTicket) -> CallBudget) async -> BudgetGrant {
+        guard let until = await take(claim, at: now) else { return .granted(budget(BudgetTicket(scope: claim.scope))) }
+        return await .wait(until: until, paused: pausedUntil(claim.scope, at: now) != nil)
+    }
+}
+
+/// A claim made before a call: granted, with the budget the call goes out under (its first
+/// attempt paid), or refused until a moment (a 429's pause, or the window's end).
+enum BudgetGrant: Sendable {
+    case granted(CallBudget)
+    case wait(until: Date, paused: Bool)
+
+    var isGranted: Bool {
+        if case .granted = self { true } else { false }
     }
 }

@@ -49,17 +49,19 @@ extension ActionRunner {
         }
     }
 
+    /// One read of the check before a decision on `action`, from the check budget; without a
+    /// mirror (no shared budget to reserve from) the read is counted when it goes out.
+    func reserveCheck(_ action: ModerationAction) async -> BudgetGrant {
+        guard let decisionChecks else { return .granted(.standard) }
+        return await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope)
+    }
+
     /// Finds the item: a library by its slug; a report or photo, which have no read by id,
     /// with at most two list reads where the mirror places it (`ListPlaceFinder`), the second
     /// counted in the check's budget as the first was. Every kind reads through `checkClient`,
     /// one rule for all three: with the mirror on, one HTTP request per read, no retries.
     func look(at action: ModerationAction, credentials: StaffCredentials, context: CallContext) async throws -> Lookup {
-        let reserve: @Sendable () async -> Date? = { [decisionChecks] in
-            guard let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) else {
-                return nil
-            }
-            return until
-        }
+        let reserve: @Sendable () async -> BudgetGrant = { await self.reserveCheck(action) }
         switch action.targetKind {
         case .library:
             return .found(DecisionTarget(try await checkClient.library(slug: action.targetKey, credentials: credentials, context: context)))
@@ -74,12 +76,12 @@ extension ActionRunner {
                 count: { filter, after, before in
                     try await self.store.mirroredCount(kind: .report, status: filter.status, reason: reason, after: after, before: before)
                 },
-                read: { (filter, page) async throws(BackendError) in
+                read: { (filter, page, budget) async throws(BackendError) in
                     try await self.checkClient.reports(
                         status: filter.status?.reportStatus.map(ReportStatusFilter.init) ?? .all, reason: reason.map(ReportReasonFilter.only) ?? .all,
-                        page: page, credentials: credentials, context: context)
+                        page: page, credentials: credentials, context: context.under(budget))
                 },
-                reserveSecondRead: reserve)
+                firstRead: context.budget, reserveSecondRead: reserve)
             return try await Lookup(finder.find(), target: DecisionTarget.init)
         case .photo:
             guard let id = Int(action.targetKey) else { return .notFound(why: "“\(action.targetKey)” is not a photo number") }
@@ -90,11 +92,12 @@ extension ActionRunner {
                 count: { filter, after, before in
                     try await self.store.mirroredCount(kind: .photo, status: filter.status, reason: nil, after: after, before: before)
                 },
-                read: { (filter, page) async throws(BackendError) in
+                read: { (filter, page, budget) async throws(BackendError) in
                     try await self.checkClient.photos(
-                        status: filter.status?.libraryStatus.map(StatusFilter.init) ?? .all, page: page, credentials: credentials, context: context)
+                        status: filter.status?.libraryStatus.map(StatusFilter.init) ?? .all, page: page, credentials: credentials,
+                        context: context.under(budget))
                 },
-                reserveSecondRead: reserve)
+                firstRead: context.budget, reserveSecondRead: reserve)
             return try await Lookup(finder.find(), target: DecisionTarget.init)
         }
     }
@@ -102,33 +105,12 @@ extension ActionRunner {
     /// How long an item the check does not find is looked for again, by default, before its decision fails.
     static let defaultNotFoundLimit: TimeInterval = 15 * 60
 
-    /// The item was not where the mirror put it: it may have moved after a change made
-    /// elsewhere, which the mirror's next reads show. It waits, longer each time, and says
-    /// why; after `notFoundLimit` the decision fails, in words. Never a conflict: nobody is
-    /// known to have changed it.
+    /// The item was not where the mirror put it: the protocol's step (`afterNotFound`) waits,
+    /// or after `notFoundLimit` fails the decision, in words.
     func waitOrGiveUp(_ action: ModerationAction, notFound why: String) async throws {
         let now = clock.now
-        let since = action.notFoundSince ?? now
-        let giveUpAt = since.addingTimeInterval(notFoundLimit)
-        guard now < giveUpAt else {
-            try await finish(
-                action, state: .failed, target: nil, statusAfter: action.statusSeen.rawValue, backendStatus: nil,
-                message:
-                    "Not sent: \(why), and has not since \(TeamClock.stamp(since)). It may have been deleted, or changed outside the console; look at it again and decide."
-            )
-            return
-        }
-        let until = min(now.addingTimeInterval(min(300, max(30, now.timeIntervalSince(since) / 2))), giveUpAt)
-        try await store.release(
-            action.id ?? 0, owner: owner, to: .waiting, nextAttemptAt: until,
-            message:
-                "Not sent yet: \(why). It may have moved after a change made elsewhere; the console looks again \(TeamClock.stamp(until)), and stops trying at \(TeamClock.stamp(giveUpAt)).",
-            backendStatus: nil, notFoundAt: now, now: now)
-    }
-
-    /// Why a decision whose PATCH went unanswered waits: its page names the time of the re-check.
-    static func notAnsweredMessage(recheckAt until: Date) -> String {
-        "Book Corners has not answered; checking again at \(TeamClock.stamp(until)) so that it is not sent twice (until then Book Corners may still act on what was sent)."
+        let step = rules.afterNotFound(action, why: why, notFoundLimit: notFoundLimit, now: now)
+        try await carryOut(step, for: action, target: nil, notFoundAt: now, now: now)
     }
 
     /// Why a claimed-for decision waits instead (I1, I2), in the words its page shows.
@@ -138,7 +120,7 @@ extension ActionRunner {
             return
                 "Another console process was sending this when it stopped answering; checking Book Corners at \(at), once that send can no longer arrive, before sending again."
         }
-        if busy.by.id == claimant.id { return notAnsweredMessage(recheckAt: busy.until) }
+        if busy.by.id == claimant.id { return DecisionProtocol.notAnsweredMessage(recheckAt: busy.until) }
         let whose = busy.by.actorId == claimant.actorId ? "Your other decision" : "\(busy.by.actorUsername)'s decision"
         if busy.by.state != .sending, busy.by.inFlightUntil.map({ $0 >= busy.until }) == true {
             return

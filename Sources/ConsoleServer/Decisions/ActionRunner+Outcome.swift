@@ -14,53 +14,37 @@ extension ActionRunner {
         case read, write
     }
 
-    /// Outages wait with backoff, rate limits wait as told, an expired session parks; the
-    /// backend refusing the decision itself (404, 422, 403) is final. A failed PATCH whose
-    /// answer proves it never arrived is recorded as such, so a later re-check cannot take
-    /// someone else's identical decision for ours.
-    /// `inFlightUntil`: the PATCH just tried may still act at Book Corners until then (I2), so
-    /// no re-check comes sooner, and the message says so.
+    /// Carries out the protocol's step after `error` (`DecisionProtocol.afterFailure`): a
+    /// release to waiting or parked, or the final failure. A failed PATCH whose answer proves it
+    /// never arrived is recorded as such, so a later re-check cannot take someone else's
+    /// identical decision for ours. `inFlightUntil`: the PATCH just tried may still act at Book
+    /// Corners until then (I2).
     func handle(_ error: BackendError, for action: ModerationAction, target: DecisionTarget?, phase: Phase, inFlightUntil: Date? = nil) async throws {
-        let id = action.id ?? 0
         let now = clock.now
-        let sendNotApplied = phase == .write && !error.writeMayHaveApplied
-        switch error {
-        case .rateLimited(let seconds):
-            let until = now.addingTimeInterval(Double(seconds))
-            await holds.set(holdKey(action, phase), until: until)
+        let sendNotApplied = DecisionProtocol.sendProvedNotApplied(error, duringSend: phase == .write)
+        let step = rules.afterFailure(error, of: action, sendNotApplied: sendNotApplied, inFlightUntil: inFlightUntil, now: now, jitter: jitter)
+        try await carryOut(step, for: action, target: target, sendNotApplied: sendNotApplied, holding: holdKey(action, phase), now: now)
+    }
+
+    /// Does what a protocol step says: nothing here decides.
+    func carryOut(
+        _ step: DecisionProtocol.Step, for action: ModerationAction, target: DecisionTarget?, sendNotApplied: Bool = false, holding: String? = nil,
+        notFoundAt: Date? = nil, now: Date
+    ) async throws {
+        let id = action.id ?? 0
+        switch step {
+        case .wait(let until, let message, let backendStatus, let holdsCalls):
+            if holdsCalls, let holding { await holds.set(holding, until: until) }
             try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(until)).", backendStatus: 429,
-                sendNotApplied: sendNotApplied, now: now)
-        case .unavailable, .unexpectedAnswer:
-            let retry = rules.retryAfterNoAnswer(attempts: action.attempts, now: now, jitter: jitter)
-            if !sendNotApplied, let inFlightUntil, inFlightUntil > retry {
-                try await store.release(
-                    id, owner: owner, to: .waiting, nextAttemptAt: inFlightUntil,
-                    message: Self.notAnsweredMessage(recheckAt: inFlightUntil),
-                    backendStatus: nil, sendNotApplied: false, now: now)
-                return
-            }
+                id, owner: owner, to: .waiting, nextAttemptAt: until, message: message, backendStatus: backendStatus, sendNotApplied: sendNotApplied,
+                notFoundAt: notFoundAt, now: now)
+        case .park(let message, let backendStatus):
             try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: retry,
-                message: "\(error.staffMessage) Next try \(TeamClock.stamp(retry)).", backendStatus: nil, sendNotApplied: sendNotApplied, now: now)
-        case .sessionExpired, .invalidCredentials:
-            try await store.release(
-                id, owner: owner, to: .parked, nextAttemptAt: now,
-                message: "Waiting for \(action.actorUsername) to sign in again; it is sent as soon as they do.",
-                backendStatus: 401, sendNotApplied: sendNotApplied, now: now)
-        case .notFound:
+                id, owner: owner, to: .parked, nextAttemptAt: now, message: message, backendStatus: backendStatus, sendNotApplied: sendNotApplied, now: now)
+        case .fail(let message, let backendStatus):
             try await finish(
-                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 404,
-                message: "Not applied: this item no longer exists at Book Corners.")
-        case .validation(let fields):
-            try await finish(
-                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 422,
-                message: "Not applied: Book Corners refused it (\(fields.map { "\($0.location): \($0.message)" }.joined(separator: "; "))).")
-        case .notStaff:
-            try await finish(
-                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: 403,
-                message: "Not applied: Book Corners says \(action.actorUsername) is no longer staff.")
+                action, state: .failed, target: target, statusAfter: target?.statusText ?? action.statusSeen.rawValue, backendStatus: backendStatus,
+                message: message)
         }
     }
 

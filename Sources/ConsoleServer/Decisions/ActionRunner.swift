@@ -184,21 +184,18 @@ final class ActionRunner: Service, Sendable {
     func decide(_ action: ModerationAction) async throws {
         guard let id = action.id, let credentials = try await credentials(for: action) else { return }
         if let until = await holds.until(forAny: [holdKey(action, .read), holdKey(action, .write)]), until > clock.now {
-            try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(until)).", backendStatus: 429, now: clock.now)
+            try await carryOut(rules.heldBack(until: until), for: action, target: nil, now: clock.now)
             return
         }
-        // Never sent unchecked: with the check's budget spent, it waits for the next window as for a 429.
-        if let decisionChecks, case .wait(let until, _) = await decisionChecks.reserveDecisionCheck(action.targetKind.decisionCheckScope) {
-            try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message:
-                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TeamClock.stamp(until)); next try then.",
-                backendStatus: nil, now: clock.now)
+        let checkBudget: CallBudget
+        switch await reserveCheck(action) {
+        case .granted(let budget):
+            checkBudget = budget
+        case .wait(let until, _):
+            try await carryOut(rules.checkBudgetSpent(until: until), for: action, target: nil, now: clock.now)
             return
         }
-        let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil)
+        let context = CallContext(requestID: action.requestId, forwardedFor: forwardClientAddress ? action.clientAddress : nil, budget: checkBudget)
         let lookup: Lookup
         do {
             lookup = try await look(at: action, credentials: credentials, context: context)
@@ -214,11 +211,7 @@ final class ActionRunner: Service, Sendable {
             try await waitOrGiveUp(action, notFound: why)
             return
         case .budgetSpent(let until):
-            try await store.release(
-                id, owner: owner, to: .waiting, nextAttemptAt: until,
-                message:
-                    "Waiting to check this item at Book Corners before sending: the reads we allow ourselves are spent until \(TeamClock.stamp(until)); next try then.",
-                backendStatus: nil, now: clock.now)
+            try await carryOut(rules.checkBudgetSpent(until: until), for: action, target: nil, now: clock.now)
             return
         }
         // A decision made after this one that went out, or one applied since this was made:

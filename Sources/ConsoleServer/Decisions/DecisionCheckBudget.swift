@@ -4,8 +4,9 @@ import ModerationStore
 /// of each scope's budget, counted in the database (`BackendBudget`), so decisions and the
 /// sync of every process on it together never overspend a window.
 protocol DecisionCheckBudget: Sendable {
-    /// One read for a check in `scope`: counted when granted; otherwise when to try again.
-    func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant
+    /// One read for a check in `scope`: counted when granted (the budget it is made under
+    /// carries the ticket that pays for it); otherwise when to try again.
+    func reserveDecisionCheck(_ scope: MirrorScope) async -> BudgetGrant
 }
 
 extension MirrorSync: DecisionCheckBudget {}

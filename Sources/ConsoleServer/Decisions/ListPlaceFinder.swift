@@ -51,9 +51,12 @@ struct ListPlaceFinder<Item: Sendable> {
     let key: (Item) -> MirrorPlace.Key
     /// Mirrored items of the list, present, strictly between two places (nil: open end).
     let count: (Filter, _ after: MirrorPlace.Key?, _ before: MirrorPlace.Key?) async throws -> Int
-    let read: (Filter, Page) async throws(BackendError) -> PagedList<Item>
-    /// Asks for the second read's share of the check budget: nil when granted, else when to try again.
-    let reserveSecondRead: () async -> Date?
+    /// Reads one page of the list under a budget (the first read's or the second's).
+    let read: (Filter, Page, CallBudget) async throws(BackendError) -> PagedList<Item>
+    /// The budget the first read goes out under (granted by the check before it began).
+    let firstRead: CallBudget
+    /// Asks for the second read's share of the check budget.
+    let reserveSecondRead: () async -> BudgetGrant
 
     /// Where one page left the search.
     private enum PageVerdict {
@@ -67,7 +70,7 @@ struct ListPlaceFinder<Item: Sendable> {
     func find() async throws -> Outcome {
         let first: Filter = .status(seen)
         let firstPage = try await pageOfPlace(in: first)
-        let firstVerdict = try await look(in: first, page: firstPage)
+        let firstVerdict = try await look(in: first, page: firstPage, budget: firstRead)
         let second: (filter: Filter, page: Int)
         switch firstVerdict {
         case .found(let item):
@@ -77,8 +80,12 @@ struct ListPlaceFinder<Item: Sendable> {
         case .absent:
             second = (.everyStatus, try await pageOfPlace(in: .everyStatus))
         }
-        if let until = await reserveSecondRead() { return .budgetSpent(until: until) }
-        switch try await look(in: second.filter, page: second.page) {
+        let secondRead: CallBudget
+        switch await reserveSecondRead() {
+        case .granted(let budget): secondRead = budget
+        case .wait(let until, _): return .budgetSpent(until: until)
+        }
+        switch try await look(in: second.filter, page: second.page, budget: secondRead) {
         case .found(let item):
             return .found(item)
         case .absent, .elsewhere:
@@ -101,8 +108,8 @@ struct ListPlaceFinder<Item: Sendable> {
         min(max(position / Self.pageSize + 1, Page.numberRange.lowerBound), Page.numberRange.upperBound)
     }
 
-    private func look(in filter: Filter, page number: Int) async throws -> PageVerdict {
-        let page = try await read(filter, Page(clampingNumber: number, size: Self.pageSize))
+    private func look(in filter: Filter, page number: Int, budget: CallBudget) async throws -> PageVerdict {
+        let page = try await read(filter, Page(clampingNumber: number, size: Self.pageSize), budget)
         if let item = page.items.first(where: { key($0).id == id }) { return .found(item) }
         guard let place, let newest = page.items.first.map(key), let oldest = page.items.last.map(key) else { return .absent }
         // A page past the last one answers the last: its own number says where it starts.

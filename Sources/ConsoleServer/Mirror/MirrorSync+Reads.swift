@@ -8,33 +8,33 @@ import ServiceLifecycle
 /// confirmation of an item a pass missed, and the checks of libraries that left the queue.
 extension MirrorSync {
     func read(
-        _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
+        _ scope: MirrorScope, _ purpose: ReadPurpose, _ read: MirrorRead
     ) async throws(BackendError) {
         switch (scope, purpose) {
         case (.summary, _):
-            let summary = try await client.summary(credentials, context: mirrorCall)
-            await saving { try await store.saveMirror(summary: MirrorSummary(summary, confirmedAt: startedAt)) }
+            let summary = try await client.summary(read.credentials, context: read.context)
+            await saving { try await store.saveMirror(summary: MirrorSummary(summary, confirmedAt: read.startedAt)) }
         case (.statistics, _):
-            let statistics = try await client.statistics(context: mirrorCall)
+            let statistics = try await client.statistics(context: read.context)
             await saving {
                 let json = try BackendJSON.encoder().encode(statistics)
-                try await store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: startedAt))
+                try await store.saveMirror(statistics: MirrorStatistics(json: json, lastConfirmedAt: read.startedAt))
             }
         case (.libraryDetail, .pendingItems):
-            try await checkLeftQueue(credentials: credentials, startedAt: startedAt)
+            try await checkLeftQueue(read)
         case (.libraryDetail, _):
-            try await confirmMissingLibrary(credentials: credentials, startedAt: startedAt)
+            try await confirmMissingLibrary(read)
         case (.libraryList, _), (.reportList, _), (.photoList, _):
-            try await readList(scope, purpose, credentials: credentials, startedAt: startedAt)
+            try await readList(scope, purpose, read)
         }
     }
 
     /// One page of a list: the queue's first page, the queue's next page, or the pass's next page.
     func readList(
-        _ scope: MirrorScope, _ purpose: ReadPurpose, credentials: StaffCredentials, startedAt: Date
+        _ scope: MirrorScope, _ purpose: ReadPurpose, _ read: MirrorRead
     ) async throws(BackendError) {
         if purpose == .fullPass, let missing = try? await nextMissingItem(scope) {
-            try await confirm(missing, scope: scope, credentials: credentials, startedAt: startedAt)
+            try await confirm(missing, scope: scope, read)
             return
         }
         guard let previous = try? await store.mirrorScopeState(scope) else { return }
@@ -49,7 +49,7 @@ extension MirrorSync {
             var sweep = sweeps[scope] ?? PendingSweep()
             if sweep.nextPage == nil {
                 sweep.nextPage = 2
-                sweep.lastStartedAt = startedAt
+                sweep.lastStartedAt = read.startedAt
             }
             sweeps[scope] = sweep
             pageNumber = sweep.nextPage ?? 2
@@ -57,13 +57,13 @@ extension MirrorSync {
         case .fullPass, .decisionCheck:
             if state.passNextPage <= 1 || state.passStartedAt == nil {
                 state.passNextPage = 1
-                state.passStartedAt = startedAt
+                state.passStartedAt = read.startedAt
             }
             pageNumber = state.passNextPage
             queueOnly = false
         }
         let page = Page(clampingNumber: pageNumber, size: configuration.pageSize)
-        let pagination = try await fetchAndStore(scope, queueOnly: queueOnly, page: page, credentials: credentials, startedAt: startedAt)
+        let pagination = try await fetchAndStore(scope, queueOnly: queueOnly, page: page, read)
         // A page past the last answers the last one: the page number it carries says where we are.
         let isLast = pagination.page >= pagination.totalPages || !pagination.hasNext
         if queueOnly {
@@ -126,7 +126,7 @@ extension MirrorSync {
     /// confirmed. Not listed although the page spans where it would be: it is gone. The page
     /// spans items all newer or all older: the next read looks a page earlier or later.
     /// Never gone by absence from a pass's offset page, which deletions shift while a pass runs.
-    func confirm(_ item: MissingItem, scope: MirrorScope, credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
+    func confirm(_ item: MissingItem, scope: MirrorScope, _ read: MirrorRead) async throws(BackendError) {
         let listedBefore: Int
         do {
             switch item {
@@ -145,13 +145,13 @@ extension MirrorSync {
         switch item {
         case .report(let report):
             let list = try await client.reports(
-                status: .all, reason: .only(report.reason), page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
+                status: .all, reason: .only(report.reason), page: page, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: read.startedAt) }, at: now()) }
             listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
             pagination = list.pagination
         case .photo:
-            let list = try await client.photos(status: .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
+            let list = try await client.photos(status: .all, page: page, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: read.startedAt) }, at: now()) }
             listed = list.items.map { (id: $0.id, createdAt: $0.createdAt) }
             pagination = list.pagination
         }
@@ -170,28 +170,29 @@ extension MirrorSync {
             confirmationPages[scope]?[item.id] = nil
             await saving {
                 switch item {
-                case .report: _ = try await store.markReportGone(id: item.id, checkedSince: startedAt, at: now())
-                case .photo: _ = try await store.markPhotoGone(id: item.id, checkedSince: startedAt, at: now())
+                case .report: _ = try await store.markReportGone(id: item.id, checkedSince: read.startedAt, at: now())
+                case .photo: _ = try await store.markPhotoGone(id: item.id, checkedSince: read.startedAt, at: now())
                 }
             }
         }
     }
 
     func fetchAndStore(
-        _ scope: MirrorScope, queueOnly: Bool, page: Page, credentials: StaffCredentials, startedAt: Date
+        _ scope: MirrorScope, queueOnly: Bool, page: Page, _ read: MirrorRead
     ) async throws(BackendError) -> Pagination {
         switch scope {
         case .reportList:
-            let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: startedAt) }, at: now()) }
+            let list = try await client.reports(status: queueOnly ? .open : .all, page: page, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(reports: convert(list.items) { try MirrorReport($0, confirmedAt: read.startedAt) }, at: now()) }
             return list.pagination
         case .photoList:
-            let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: startedAt) }, at: now()) }
+            let list = try await client.photos(status: queueOnly ? .pending : .all, page: page, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(photos: convert(list.items) { try MirrorPhoto($0, confirmedAt: read.startedAt) }, at: now()) }
             return list.pagination
         default:
-            let list = try await client.libraries(LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            let list = try await client.libraries(
+                LibraryFilter(status: queueOnly ? .pending : .all), page: page, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(libraries: convert(list.items) { try MirrorLibrary($0, confirmedAt: read.startedAt) }, at: now()) }
             if queueOnly { await noteLeftQueue(list) }
             return list.pagination
         }
@@ -212,15 +213,15 @@ extension MirrorSync {
     }
 
     /// Reads the first library that left the pending queue: its new status, or a 404 (gone).
-    func checkLeftQueue(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
+    func checkLeftQueue(_ read: MirrorRead) async throws(BackendError) {
         guard let slug = libraryChecks.first else { return }
         do {
-            let library = try await client.library(slug: slug, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            let library = try await client.library(slug: slug, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: read.startedAt) }, at: now()) }
         } catch .notFound {
             await saving {
                 if let known = try await store.mirroredLibrary(slug: slug) {
-                    try await store.markLibraryGone(id: known.id, checkedSince: startedAt, at: now())
+                    try await store.markLibraryGone(id: known.id, checkedSince: read.startedAt, at: now())
                 }
             }
         }
@@ -228,13 +229,13 @@ extension MirrorSync {
     }
 
     /// A library the last complete pass did not list: read it alone; only a 404 makes it gone.
-    func confirmMissingLibrary(credentials: StaffCredentials, startedAt: Date) async throws(BackendError) {
+    func confirmMissingLibrary(_ read: MirrorRead) async throws(BackendError) {
         guard let missing = await (try? nextMissingLibrary())?.library else { return }
         do {
-            let library = try await client.library(slug: missing.slug, credentials: credentials, context: mirrorCall)
-            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: startedAt) }, at: now()) }
+            let library = try await client.library(slug: missing.slug, credentials: read.credentials, context: read.context)
+            await saving { try await store.upsertMirror(libraries: convert([library]) { try MirrorLibrary($0, confirmedAt: read.startedAt) }, at: now()) }
         } catch .notFound {
-            await saving { try await store.markLibraryGone(id: missing.id, checkedSince: startedAt, at: now()) }
+            await saving { try await store.markLibraryGone(id: missing.id, checkedSince: read.startedAt, at: now()) }
         }
     }
 }

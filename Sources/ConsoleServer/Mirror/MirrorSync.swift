@@ -76,13 +76,9 @@ actor MirrorSync: Service {
     /// One read from the share kept for the check before a decision; the action runner asks
     /// before it re-reads an item, and waits as for a 429 when refused. Counted in the
     /// database, whichever process asks.
-    func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant {
+    func reserveDecisionCheck(_ scope: MirrorScope) async -> BudgetGrant {
         await budget.reserveDecisionCheck(scope, at: now())
     }
-
-    /// Each read's context: its first attempt was granted by `claimMirror`; any other (the
-    /// re-send after a token refresh) is claimed from the mirror's share too.
-    var mirrorCall: CallContext { CallContext(budget: BackendBudget.mirrorCall) }
 
     /// The lease's name: one process at a time reads for the mirror.
     static let leaseName = "mirror"
@@ -122,11 +118,14 @@ actor MirrorSync: Service {
                 guard let signedIn = await currentCredentials(), await holdLease() else { return }
                 let started = now()
                 let headroom = planner.headroom(scope, for: purpose, at: started)
+                // The read's first attempt is paid by the claim; any other (the re-send after a
+                // token refresh) is claimed from the mirror's share when it goes out.
                 guard planner.request(scope, for: purpose, at: started) == .granted,
-                    await budget.claimMirror(scope, headroom: headroom, at: started) == .granted
+                    case .granted(let callBudget) = await budget.claimMirror(scope, headroom: headroom, at: started)
                 else { break }
                 do {
-                    try await read(scope, purpose, credentials: signedIn.credentials, startedAt: started)
+                    let read = MirrorRead(credentials: signedIn.credentials, context: CallContext(budget: callBudget), startedAt: started)
+                    try await self.read(scope, purpose, read)
                     await noteAnswer(true)
                 } catch .rateLimited(let seconds) {
                     await noteAnswer(true)

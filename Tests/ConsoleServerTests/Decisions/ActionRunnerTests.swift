@@ -217,7 +217,7 @@ struct ActionRunnerTests {
             let slug = try #require(try await pendingSlugs(sandbox, 1).first)
             try await waitPastBoundary(window: 6)
             var granted = 0
-            while await sync.reserveDecisionCheck(.libraryDetail) == .granted { granted += 1 }
+            while await sync.reserveDecisionCheck(.libraryDetail).isGranted { granted += 1 }
             let windowEnd = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 6).rounded(.up) * 6)
             let id = try #require(try await dependencies.store.record(action(account, slug: slug)).action.id)
             // act

@@ -51,6 +51,61 @@ struct DecisionProtocolTests {
         #expect(!DecisionProtocol.withoutGuards.guardsItem && rules.guardsItem)
     }
 
+    @Test(
+        "after a failed call the protocol decides the step: a lost PATCH answer waits out its in-flight bound, a 429 waits as told and holds calls, an ended session parks, a refusal fails, each in words"
+    )
+    func stepsAfterFailures() {
+        let rules = DecisionProtocol()
+        let action = decision(seen: .pending, wanted: .approved)
+        let jitter = JitterSource { $0.lowerBound }
+        let inFlightUntil = start.addingTimeInterval(111)
+        func step(_ error: BackendError, duringSend: Bool = true) -> DecisionProtocol.Step {
+            rules.afterFailure(
+                error, of: action, sendNotApplied: DecisionProtocol.sendProvedNotApplied(error, duringSend: duringSend), inFlightUntil: inFlightUntil,
+                now: start, jitter: jitter)
+        }
+
+        guard case .wait(let until, let message, nil, false) = step(.unavailable(.timedOut)) else {
+            Issue.record("a timed-out PATCH waits")
+            return
+        }
+        #expect(until == inFlightUntil && message.contains("so that it is not sent twice"), "I2: no re-check while it may still act")
+        guard case .wait(let retry, _, nil, false) = step(.unavailable(.connectionRefused)) else {
+            Issue.record("a refused connection waits")
+            return
+        }
+        #expect(retry < inFlightUntil, "a PATCH that never connected cannot act: the usual backoff")
+        #expect(
+            step(.rateLimited(retryAfterSeconds: 40))
+                == .wait(
+                    until: start.addingTimeInterval(40),
+                    message: "Book Corners asked us to slow down; next try \(TeamClock.stamp(start.addingTimeInterval(40))).", backendStatus: 429,
+                    holdsCalls: true))
+        #expect(step(.sessionExpired) == .park(message: "Waiting for maria to sign in again; it is sent as soon as they do.", backendStatus: 401))
+        #expect(step(.notFound) == .fail(message: "Not applied: this item no longer exists at Book Corners.", backendStatus: 404))
+        #expect(step(.notStaff).event == .refused && step(.sessionExpired).event == .sessionEnded && step(.unavailable(.timedOut)).event == .answerLost)
+        for error in [BackendError.unavailable(.timedOut), .rateLimited(retryAfterSeconds: 5), .sessionExpired, .notFound] {
+            #expect(DecisionProtocol.next(after: .sending, on: step(error).event) != nil, "\(error): the table has its move")
+        }
+    }
+
+    @Test("an item the check does not find waits, longer each time, and fails in words once the limit has passed since it was first missed")
+    func notFoundWaitsThenFails() {
+        let rules = DecisionProtocol()
+        var action = decision(seen: .pending, wanted: .approved)
+        guard case .wait(let first, let message, _, _) = rules.afterNotFound(action, why: "not listed", notFoundLimit: 900, now: start) else {
+            Issue.record("first miss waits")
+            return
+        }
+        #expect(first == start.addingTimeInterval(30) && message.hasPrefix("Not sent yet: not listed."))
+        action.notFoundSince = start
+        guard case .fail(let words, nil) = rules.afterNotFound(action, why: "not listed", notFoundLimit: 900, now: start.addingTimeInterval(900)) else {
+            Issue.record("past the limit it fails")
+            return
+        }
+        #expect(words.hasPrefix("Not sent: not listed, and has not since"))
+    }
+
     @Test("delivering news Book Corners pushes itself is refused, in words, unless its own pushes are said to be off")
     func policyRefusesDoubledPushes() throws {
         #expect {

@@ -595,7 +595,7 @@ struct SimulatedCheckBudget: DecisionCheckBudget {
     let budget: BackendBudget
     let world: SimulatedWorld
 
-    func reserveDecisionCheck(_ scope: MirrorScope) async -> ReadGrant {
+    func reserveDecisionCheck(_ scope: MirrorScope) async -> BudgetGrant {
         await budget.reserveDecisionCheck(scope, at: world.date)
     }
 }

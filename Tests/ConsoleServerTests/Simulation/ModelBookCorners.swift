@@ -216,7 +216,7 @@ struct ModelBookCornersClient: DecisionBackend {
         world.enterCall(process, kind)
         defer { world.leaveCall(process) }
         let endpoint = BackendEndpoint(scope: kind == .read ? MirrorScopeName.detail : MirrorScopeName.update, kind: kind == .read ? .read : .write)
-        if let until = await gate.admit(endpoint, budget: context.budget, firstOfCall: true) {
+        if let until = await gate.admit(endpoint, budget: context.budget) {
             throw .rateLimited(retryAfterSeconds: max(1, Int(until.timeIntervalSince(world.date).rounded(.up))))
         }
         let id = world.newCallID()

@@ -93,16 +93,16 @@ actor QueueAgeSource {
         saidNobodySignedIn = false
         lastRead[queue] = now
         do {
-            guard await budget.claimWatcher(scope, at: now) else { return }
-            let first = try await page(queue, number: 1, credentials: signedIn.credentials)
+            guard case .granted(let firstBudget) = await budget.claimWatcher(scope, at: now) else { return }
+            let first = try await page(queue, number: 1, credentials: signedIn.credentials, budget: firstBudget)
             let pages = max(1, first.pagination.totalPages)
             pagesLastSeen[queue] = pages
             guard pages > 1 else {
                 sightings[queue] = QueueSighting(dates: first.dates)
                 return
             }
-            guard await budget.claimWatcher(scope, at: now) else { return }
-            let last = try await page(queue, number: min(pages, Page.numberRange.upperBound), credentials: signedIn.credentials)
+            guard case .granted(let lastBudget) = await budget.claimWatcher(scope, at: now) else { return }
+            let last = try await page(queue, number: min(pages, Page.numberRange.upperBound), credentials: signedIn.credentials, budget: lastBudget)
             let read = first.dates + last.dates
             let unseen = max(0, first.pagination.total - read.count)
             let range: ClosedRange<Date>? = {
@@ -123,19 +123,20 @@ actor QueueAgeSource {
     }
 
     private func page(
-        _ queue: ModerationQueue, number: Int, credentials: StaffCredentials
+        _ queue: ModerationQueue, number: Int, credentials: StaffCredentials, budget: CallBudget
     ) async throws(BackendError) -> (dates: [Date], pagination: Pagination) {
         let page = Page(clampingNumber: number, size: Self.pageSize)
+        let context = CallContext(budget: budget)
         switch queue {
         case .libraries:
             let list = try await client.libraries(
-                LibraryFilter(status: .pending), page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
+                LibraryFilter(status: .pending), page: page, credentials: credentials, context: context)
             return (list.items.map(\.createdAt), list.pagination)
         case .reports:
-            let list = try await client.reports(status: .open, page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
+            let list = try await client.reports(status: .open, page: page, credentials: credentials, context: context)
             return (list.items.map(\.createdAt), list.pagination)
         case .photos:
-            let list = try await client.photos(status: .pending, page: page, credentials: credentials, context: CallContext(budget: BackendBudget.watcherCall))
+            let list = try await client.photos(status: .pending, page: page, credentials: credentials, context: context)
             return (list.items.map(\.createdAt), list.pagination)
         }
     }
