@@ -242,6 +242,23 @@ enum ModerationStoreMigrations {
                     """)
         }
         DeviceMigrations.registerRegistrationTime(in: &migrator)
+        migrator.registerMigration("v52-remembered-browser") { db in
+            // A browser that signed in here before (or opened a sign-in link an operator issued):
+            // its sign-ins for that account come from a share of Book Corners' sign-in limit that
+            // strangers cannot spend. Only the cookie's SHA-256 is kept.
+            try db.execute(
+                sql: """
+                    CREATE TABLE rememberedBrowser (
+                        tokenHash TEXT PRIMARY KEY NOT NULL,
+                        accountKey TEXT NOT NULL,             -- "account:<id>", or a sign-in link's lowered username
+                        username TEXT NOT NULL,
+                        createdAt DATETIME NOT NULL,
+                        expiresAt DATETIME NOT NULL,
+                        failures INTEGER NOT NULL DEFAULT 0
+                    );
+                    CREATE INDEX rememberedBrowser_account ON rememberedBrowser(accountKey);
+                    """)
+        }
         return migrator
     }
 }

@@ -16,6 +16,20 @@ struct BackendLimitOptions: ParsableArguments {
 
     @Option(
         name: .long,
+        help:
+            "Of the sign-ins per window, how many are kept for browsers that signed in here before (or were given a sign-in link): strangers' failed guesses cannot spend them. (env: CONSOLE_SIGN_IN_REMEMBERED_SHARE, default: 6 of 10)"
+    )
+    var signInRememberedShare: Int?
+
+    @Option(
+        name: .long,
+        help:
+            "Sign-ins each address (an IPv6 /64) may spend per window of those not kept for remembered browsers. (env: CONSOLE_SIGN_IN_PER_ADDRESS, default: 2)"
+    )
+    var signInPerAddress: Int?
+
+    @Option(
+        name: .long,
         help: "Token refreshes the backend allows per window. (env: CONSOLE_BACKEND_REFRESH_LIMIT, default: 15; demo: the sandbox's --refresh-limit)")
     var backendRefreshLimit: Int?
 
@@ -59,10 +73,18 @@ struct BackendLimitOptions: ParsableArguments {
     /// The limits, the window and reads from the mirror's options; `defaults` are the demo sandbox's own.
     func limits(mirror: MirrorOptions, defaults: BackendLimits = BackendLimits()) throws -> BackendLimits {
         let (window, reads) = try mirror.backendWindowAndReads(defaultWindow: defaults.windowSeconds, defaultReads: defaults.reads)
+        let signIns = try positive(backendSignInLimit, "--backend-sign-in-limit", "CONSOLE_BACKEND_SIGN_IN_LIMIT", defaults.signIns)
+        let remembered = try EnvironmentOption.optionalInteger(signInRememberedShare, "CONSOLE_SIGN_IN_REMEMBERED_SHARE")
+        if let remembered, !(0..<signIns).contains(remembered) {
+            throw ValidationError(
+                "--sign-in-remembered-share (CONSOLE_SIGN_IN_REMEMBERED_SHARE) must be 0 to \(signIns - 1), fewer than the \(signIns) sign-ins per window, got \(remembered): a first sign-in needs at least one."
+            )
+        }
         return BackendLimits(
             windowSeconds: window, reads: reads,
             writes: try positive(backendWriteLimit, "--backend-write-limit", "CONSOLE_BACKEND_WRITE_LIMIT", defaults.writes),
-            signIns: try positive(backendSignInLimit, "--backend-sign-in-limit", "CONSOLE_BACKEND_SIGN_IN_LIMIT", defaults.signIns),
+            signIns: signIns, rememberedSignIns: remembered,
+            signInsPerAddress: try positive(signInPerAddress, "--sign-in-per-address", "CONSOLE_SIGN_IN_PER_ADDRESS", defaults.signInsPerAddress),
             refreshes: try positive(backendRefreshLimit, "--backend-refresh-limit", "CONSOLE_BACKEND_REFRESH_LIMIT", defaults.refreshes),
             readShare: try mirror.readShare())
     }

@@ -85,9 +85,14 @@ struct SignInController {
         let password = credentials.password
         let address = context.clientAddress
         let userAgent = request.userAgent
+        // A browser that signed in here before for this account: its sign-in spends the share
+        // strangers cannot, and other addresses' failures do not lock it out.
+        let knownHash = rememberedCookie.value(in: request).map(RandomToken.digest)
+        var remembered: RememberedBrowser?
+        if let knownHash { remembered = try await store.rememberedBrowser(tokenHash: knownHash, login: login, now: Date()) }
         // Recorded before the backend is asked, so parallel guesses see each other.
         let attemptID: Int64
-        switch try await throttle.admit(login: login, clientAddress: address) {
+        switch try await throttle.admit(login: login, clientAddress: address, remembered: remembered != nil) {
         case .locked(let wait):
             return try page(
                 context: context, request: request, login: login, next: next, kept: form.kept,
@@ -105,7 +110,10 @@ struct SignInController {
         let outcome: Result<(TokenPair, Account), BackendError>
         do {
             outcome = .success(
-                try await authenticate(login: login, password: password, context: context.callContext(forwardClientAddress: forwardClientAddress)))
+                try await authenticate(
+                    login: login, password: password,
+                    context: context.callContext(forwardClientAddress: forwardClientAddress).under(
+                        BackendBudget.signInCall(remembered: remembered != nil, addressGroup: IPAddress.group(of: address)))))
         } catch {
             outcome = .failure(error)
         }
@@ -130,6 +138,12 @@ struct SignInController {
             runner.nudge()
             var response = Response.redirect(to: form.kept.map { SiteURL.unsentWork($0).path } ?? SafeRedirect.path(next), type: .normal)
             response.setCookie(cookie.issue(cookieValue, maxAge: max(60, Int(session.expiresAt.timeIntervalSinceNow))))
+            // Remembered from now on (a new cookie each time: the one it came with is spent).
+            let known = RandomToken.make()
+            try await store.rememberBrowser(
+                tokenHash: RandomToken.digest(known), accountKey: account.signInAccount.key, username: account.username, now: Date(),
+                expiresAt: Date().addingTimeInterval(RememberedBrowserCookie.lifetime), replacing: knownHash)
+            response.setCookie(rememberedCookie.issue(known))
             return response
         case .success((_, let account)):
             try await throttle.settle(attemptID, as: .failed(account.signInAccount))
@@ -137,6 +151,7 @@ struct SignInController {
             await audit.auditSession(
                 "session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context,
                 userAgent: userAgent)
+            try await store.forgetRememberedBrowsers(accountID: account.id, username: account.username, now: Date())
             // Someone who was staff and is no longer: their calendar feed (and any session left) ends
             // now, as the periodic re-check would end them, even if they never open a page again.
             try await sessions.endAll(
@@ -148,6 +163,7 @@ struct SignInController {
                 message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
         case .failure(.invalidCredentials):
             try await throttle.settle(attemptID, as: .failed(nil))
+            if let remembered { try await store.noteRememberedBrowserFailure(tokenHash: remembered.tokenHash) }
             await audit.auditSession(
                 "session.signIn", outcome: .failed, detail: "wrong credentials", actorId: nil, username: login, context: context, userAgent: userAgent)
             return try page(
@@ -157,8 +173,7 @@ struct SignInController {
             try await throttle.settle(attemptID, as: .void)
             return try page(
                 context: context, request: request, login: login, next: next, kept: form.kept,
-                message: "Book Corners is refusing sign-ins from us for a while (too many attempts). Try again in \(BackendError.duration(seconds)).",
-                isError: true, status: .tooManyRequests)
+                message: Self.signInsSpentMessage(wait: seconds, remembered: remembered != nil), isError: true, status: .tooManyRequests)
         case .failure(let error):
             try await throttle.settle(attemptID, as: .void)
             // The console itself is well and says on its form why sign-in could not finish. A 5xx here
@@ -188,6 +203,21 @@ struct SignInController {
         response.setCookie(cookie.clear())
         return response
     }
+
+    /// Why a sign-in was not even tried: Book Corners counts the whole console as one client,
+    /// and someone else's failed attempts spent what it allows.
+    static func signInsSpentMessage(wait seconds: Int, remembered: Bool) -> String {
+        let then = "Try again in \(BackendError.duration(seconds))."
+        guard !remembered else {
+            return
+                "Book Corners is refusing sign-ins from the console for a while: failed attempts from elsewhere are using up Book Corners' sign-in limit, even the part kept for browsers that signed in here before. \(then)"
+        }
+        return
+            "Sign-in is busy: failed attempts from elsewhere are using up Book Corners' sign-in limit, which the whole console shares. \(then) Browsers that have signed in here before have places kept for them; signing in here for the first time, you can ask whoever runs the console for a sign-in link, which works at once."
+    }
+
+    /// The remembered-browser cookie, as secure as the session's.
+    private var rememberedCookie: RememberedBrowserCookie { RememberedBrowserCookie(secure: cookie.secure) }
 
     /// A lockout's wait in whole minutes, at least one ("3 min").
     private static func minutes(_ wait: TimeInterval) -> String {

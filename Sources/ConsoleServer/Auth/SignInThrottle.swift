@@ -21,10 +21,12 @@ struct SignInThrottle: Sendable {
     var maxFailuresPerAddress = 10
     var window: TimeInterval = 15 * 60
 
-    func admit(login: String, clientAddress: String, now: Date = Date()) async throws -> Admission {
+    /// `remembered`: the browser signed in here before for this account, so failures of others
+    /// at its address (a shared office or phone network) do not lock it out; its own still do.
+    func admit(login: String, clientAddress: String, remembered: Bool = false, now: Date = Date()) async throws -> Admission {
         switch try await store.admitSignInAttempt(
             login: login, clientAddress: clientAddress, now: now, maxFailures: maxFailures, window: window,
-            maxFailuresPerAddress: maxFailuresPerAddress)
+            maxFailuresPerAddress: remembered ? .max : maxFailuresPerAddress)
         {
         case .admitted(let id): .admitted(attemptID: id)
         case .locked(let until): .locked(wait: until.timeIntervalSince(now))

@@ -60,13 +60,34 @@ final class BackendBudget: BackendCallGate {
         self.sleep = sleep
     }
 
+    /// A sign-in's call: from the share kept for remembered browsers, or else from the rest,
+    /// of which `addressGroup` (the address, or its /64) may spend only `signInsPerAddress`.
+    static func signInCall(remembered: Bool, addressGroup: String) -> CallBudget {
+        CallBudget(pool: remembered ? rememberedSignInPool : signInFromPrefix + addressGroup)
+    }
+
+    static let rememberedSignInPool = "sign-in-remembered"
+    private static let signInFromPrefix = "sign-in-from:"
+
     /// The calls of the shares that claim before they call; the ticket is the grant's.
     static func mirrorCall(_ ticket: BudgetTicket) -> CallBudget { CallBudget(pool: mirrorPool, ticket: ticket) }
     static func watcherCall(_ ticket: BudgetTicket) -> CallBudget { CallBudget(pool: watcherPool, ticket: ticket) }
 
     // MARK: The one rule: which count an attempt spends
 
-    /// The count an attempt at `scope`, of `kind`, made under a call's `pool`, is charged to.
+    /// The counts an attempt at `scope`, of `kind`, made under a call's `pool`, is charged to:
+    /// one, or for a sign-in of a browser not remembered also its address's share.
+    private func claims(scope: String, kind: BackendEndpoint.Kind, pool: String?, window: Int, headroom: Int = 0) -> [BudgetClaim] {
+        guard kind == .signIn else { return [claim(scope: scope, kind: kind, pool: pool, window: window, headroom: headroom)] }
+        let remembered = pool == Self.rememberedSignInPool
+        // The remembered share binds only the limit; anyone else leaves its unspent part free.
+        let shared = BudgetClaim(
+            scope: scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns, reserve: limits.rememberedSignIns, fromReserve: remembered)
+        guard !remembered, let pool, pool.hasPrefix(Self.signInFromPrefix) else { return [shared] }
+        return [shared, BudgetClaim(scope: scope, pool: pool, windowIndex: window, limit: limits.signInsPerAddress)]
+    }
+
+    /// The one count an attempt other than a sign-in is charged to.
     private func claim(scope: String, kind: BackendEndpoint.Kind, pool: String?, window: Int, headroom: Int = 0) -> BudgetClaim {
         switch kind {
         case .write:
@@ -154,7 +175,7 @@ final class BackendBudget: BackendCallGate {
     func admit(_ endpoint: BackendEndpoint, budget: CallBudget) async -> Date? {
         if let ticket = budget.ticket, ticket.spend(on: endpoint) { return nil }
         guard let at = await waitingOutTheEdge() else { return windowEnd(at: now()) }
-        return await take(claim(scope: endpoint.scope, kind: endpoint.kind, pool: budget.pool, window: windowIndex(at: at)), at: at)
+        return await take(claims(scope: endpoint.scope, kind: endpoint.kind, pool: budget.pool, window: windowIndex(at: at)), at: at)
     }
 
     func backendLimited(_ endpoint: BackendEndpoint, until: Date) async {
@@ -184,22 +205,31 @@ final class BackendBudget: BackendCallGate {
 
     /// Claims one attempt: `nil` when granted, else when to try again (the pause's end, or the window's).
     private func take(_ claim: BudgetClaim, at now: Date) async -> Date? {
-        if let paused = await pausedUntil(claim.scope, at: now) { return paused }
+        await take([claim], at: now)
+    }
+
+    /// Claims one attempt in every count it is charged to, all or none, each in every window
+    /// from the grant to `countSpan` later (I5).
+    private func take(_ counts: [BudgetClaim], at now: Date) async -> Date? {
+        guard let scope = counts.first?.scope else { return nil }
+        if let paused = await pausedUntil(scope, at: now) { return paused }
         let end = windowEnd(at: now)
         guard end.timeIntervalSince(now) >= edgeMargin else { return end }
-        let windows = claim.windowIndex...max(claim.windowIndex, windowIndex(at: now.addingTimeInterval(countSpan)))
-        let claims = windows.map { window in
-            var charged = claim
-            charged.windowIndex = window
-            return charged
+        let lastWindow = windowIndex(at: now.addingTimeInterval(countSpan))
+        let claims = counts.flatMap { claim in
+            (claim.windowIndex...max(claim.windowIndex, lastWindow)).map { window in
+                var charged = claim
+                charged.windowIndex = window
+                return charged
+            }
         }
         do {
-            return try await store.claimBackendBudget(claims, now: now) ? nil : (pausedUntil(claim.scope, at: now) ?? end)
+            return try await store.claimBackendBudget(claims, now: now) ? nil : (pausedUntil(scope, at: now) ?? end)
         } catch is CancellationError {
             return end  // shutting down: nothing goes out, and nothing to log
         } catch {
             // Our own database failing: nothing goes out uncounted; tried again later.
-            logger.error("backend budget could not be claimed", metadata: ["scope": "\(claim.scope)", "pool": "\(claim.pool)", "error": "\(error)"])
+            logger.error("backend budget could not be claimed", metadata: ["scope": "\(scope)", "pools": "\(counts.map(\.pool))", "error": "\(error)"])
             return now.addingTimeInterval(1)
         }
     }

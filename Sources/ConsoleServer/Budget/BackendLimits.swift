@@ -9,16 +9,28 @@ public struct BackendLimits: Sendable, Equatable {
     public var reads: Int
     /// Writes (decisions) per scope and window.
     public var writes: Int
+    /// Sign-ins per window, for the whole console (Book Corners counts it as one client).
     public var signIns: Int
+    /// Of `signIns`, the ones kept for browsers that signed in here before (a remembered-browser
+    /// cookie for the account typed): strangers' failed guesses can never spend them.
+    public var rememberedSignIns: Int
+    /// Sign-ins each address (an IPv6 /64) may spend of the rest per window.
+    public var signInsPerAddress: Int
     public var refreshes: Int
     /// The share of `reads` spent on reads no other share covers (`auth/me`): the rest is other clients' margin.
     public var readShare: Double
 
-    public init(windowSeconds: Int = 300, reads: Int = 60, writes: Int = 10, signIns: Int = 10, refreshes: Int = 15, readShare: Double = 0.5) {
+    public init(
+        windowSeconds: Int = 300, reads: Int = 60, writes: Int = 10, signIns: Int = 10, rememberedSignIns: Int? = nil, signInsPerAddress: Int = 2,
+        refreshes: Int = 15, readShare: Double = 0.5
+    ) {
         self.windowSeconds = windowSeconds
         self.reads = reads
         self.writes = writes
         self.signIns = signIns
+        // Six of Book Corners' ten by default: the rest serve first sign-ins, two per address.
+        self.rememberedSignIns = min(signIns - 1, max(0, rememberedSignIns ?? Int((Double(signIns) * 0.6).rounded(.down))))
+        self.signInsPerAddress = signInsPerAddress
         self.refreshes = refreshes
         self.readShare = readShare
     }

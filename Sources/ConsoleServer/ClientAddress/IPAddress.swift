@@ -32,6 +32,18 @@ struct IPAddress: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What one party is counted as when sharing a limit by address: an IPv4 address itself,
+    /// an IPv6 address's /64 (one home or host is given a whole /64 and can pick any address in it).
+    static func group(of text: String) -> String {
+        guard let address = IPAddress(text) else { return text }
+        guard address.bytes.count == 16 else { return address.description }
+        return IPAddress(bytes: Array(address.bytes.prefix(8)) + Array(repeating: 0, count: 8)).description + "/64"
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         var copy = bytes

@@ -14,7 +14,7 @@ public struct SignInAccount: Sendable, Equatable {
     }
 
     /// What attempts for this account are counted under, whichever name was typed.
-    var key: String { "account:\(id)" }
+    public var key: String { "account:\(id)" }
 }
 
 /// Whether a sign-in attempt may go to the backend.

@@ -37,7 +37,9 @@ struct BackendBudgetTests {
         ] {
             var granted = 0
             for turn in 0..<40 {
-                if await pair[turn % 2].admit(endpoint, budget: .standard) == nil { granted += 1 }
+                // Sign-ins from remembered browsers and from anyone else, in turn: ten between them.
+                let budget = turn % 4 < 2 ? CallBudget.standard : BackendBudget.signInCall(remembered: true, addressGroup: "203.0.113.1")
+                if await pair[turn % 2].admit(endpoint, budget: budget) == nil { granted += 1 }
             }
             #expect(granted == limit, "\(endpoint.scope): \(granted)")
         }
@@ -167,6 +169,30 @@ struct BackendBudgetTests {
             #expect(worst <= limit[scope] ?? 0, "seed \(seed): \(scope) counted \(worst) in one window")
         }
         #expect((landed[photos.scope]?.values.max() ?? 0) > limits.reads / 3, "seed \(seed): the search reached the read limit's neighbourhood")
+    }
+
+    @Test(
+        "sign-ins: strangers' attempts spend at most the share not kept for remembered browsers, two per address (an IPv6 /64 counts as one address), and remembered browsers always have theirs, across processes"
+    )
+    func signInSharesKeptFromStrangers() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pair = try budgets(directory)
+        let login = BackendEndpoint(method: .POST, path: "auth/login")
+        var strangers = 0
+        for (turn, address) in ["203.0.113.1", "203.0.113.2", "2001:db8:1:2::1", "2001:db8:1:2::ffff", "2001:db8:1:2:aaaa::7", "203.0.113.3"]
+            .flatMap({ [$0, $0, $0] }).enumerated()
+        {
+            let call = BackendBudget.signInCall(remembered: false, addressGroup: IPAddress.group(of: address))
+            if await pair[turn % 2].admit(login, budget: call) == nil { strangers += 1 }
+        }
+        #expect(strangers == 4, "ten sign-ins, six kept: four for everyone else")
+        #expect(IPAddress.group(of: "2001:db8:1:2::ffff") == "2001:db8:1:2::/64" && IPAddress.group(of: "203.0.113.7") == "203.0.113.7")
+        var remembered = 0
+        for turn in 0..<10 where await pair[turn % 2].admit(login, budget: BackendBudget.signInCall(remembered: true, addressGroup: "203.0.113.1")) == nil {
+            remembered += 1
+        }
+        #expect(remembered == 6, "the kept share, and nothing of Book Corners' ten beyond it")
     }
 
     @Test("the watcher's reads from two processes stay within its one share per scope and window")
