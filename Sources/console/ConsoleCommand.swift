@@ -13,7 +13,7 @@ struct ConsoleCommand: AsyncParsableCommand {
             """,
         subcommands: [
             ServeCommand.self, SandboxCommand.self, DemoCommand.self, AuditCommand.self, BackupCommand.self, RestoreCommand.self,
-            DevicesCommand.self, OnCallCommand.self,
+            DevicesCommand.self, OnCallCommand.self, StaffCommand.self,
         ]
     )
 }

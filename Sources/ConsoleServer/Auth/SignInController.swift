@@ -23,6 +23,7 @@ struct SignInController {
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.signIn.pattern, use: show)
         router.post(SiteURL.Route.signIn.pattern, use: signIn)
+        router.get(SiteURL.Route.signInLink.pattern, use: openLink)
     }
 
     func addSignedInRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
@@ -183,6 +184,30 @@ struct SignInController {
                 context: context, request: request, login: login, next: next, kept: form.kept,
                 message: error.staffMessage, isError: true, status: .ok)
         }
+    }
+
+    /// A sign-in link an operator issued: the browser is remembered for its username from now
+    /// on (the link itself is spent), and the sign-in form follows, the username filled in.
+    @Sendable func openLink(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let token = context.parameters.get("token") ?? ""
+        let now = Date()
+        guard let link = try await store.rememberedBrowser(tokenHash: RandomToken.digest(token), now: now) else {
+            return try page(
+                context: context, request: request, login: "", next: nil,
+                message: "This sign-in link has been used already or has expired. Ask whoever runs the console for a new one.", isError: true,
+                status: .notFound)
+        }
+        let known = RandomToken.make()
+        try await store.rememberBrowser(
+            tokenHash: RandomToken.digest(known), accountKey: link.accountKey, username: link.username, now: now,
+            expiresAt: now.addingTimeInterval(RememberedBrowserCookie.lifetime), replacing: link.tokenHash)
+        context.logger.info("sign-in link opened", metadata: ["login": "\(link.username)"])
+        var response = try page(
+            context: context, request: request, login: link.username, next: nil,
+            message: "This browser is now known to the console for \(link.username): sign in with your Book Corners password.", isError: false,
+            status: .ok)
+        response.setCookie(rememberedCookie.issue(known))
+        return response
     }
 
     /// Signs in at the backend and asks who the account is.

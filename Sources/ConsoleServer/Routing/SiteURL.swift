@@ -10,6 +10,8 @@ enum SiteURL: Hashable, Sendable {
     case healthz
     case readyz
     case signIn
+    /// A sign-in link an operator issued (`console staff sign-in-link`): remembers the browser.
+    case signInLink(String)
     case signOut
     /// A decision form kept when its session had ended, shown again to send (`KeptForm`).
     case unsentWork(String)
@@ -82,6 +84,7 @@ enum SiteURL: Hashable, Sendable {
         case healthz = "/healthz"
         case readyz = "/readyz"
         case signIn = "/sign-in"
+        case signInLink = "/sign-in/link/:token"
         case signOut = "/sign-out"
         case unsentWork = "/unsent/:key"
         case unsentWorkDiscard = "/unsent/:key/discard"
@@ -174,6 +177,7 @@ enum SiteURL: Hashable, Sendable {
         case .healthz: .healthz
         case .readyz: .readyz
         case .signIn: .signIn
+        case .signInLink: .signInLink
         case .signOut: .signOut
         case .unsentWork: .unsentWork
         case .unsentWorkDiscard: .unsentWorkDiscard
@@ -239,7 +243,7 @@ enum SiteURL: Hashable, Sendable {
         case .report(let id), .reportDecide(let id), .reportNote(let id), .photo(let id), .photoDecide(let id): String(id)
         case .outboxMessage(let id), .outboxRetry(let id), .outboxDiscard(let id): id
         case .auditEntry(let id), .deviceRemove(let id), .onCallOverrideRemove(let id): String(id)
-        case .calendarFeed(let token): token
+        case .calendarFeed(let token), .signInLink(let token): token
         case .unsentWork(let key), .unsentWorkDiscard(let key): key
         case .statisticsData(let chart): chart
         case .claim(let target), .claimRelease(let target), .claimTakeOver(let target): target.key

@@ -41,6 +41,16 @@ extension ModerationStore {
         }
     }
 
+    /// The unexpired remembered browser (or issued sign-in link) whose token hashes to `tokenHash`.
+    public func rememberedBrowser(tokenHash: String, now: Date) async throws -> RememberedBrowser? {
+        try await writer.read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT tokenHash, accountKey, username, expiresAt FROM rememberedBrowser WHERE tokenHash = ? AND expiresAt > ?",
+                arguments: [tokenHash, now])
+            return row.map { RememberedBrowser(tokenHash: $0["tokenHash"], accountKey: $0["accountKey"], username: $0["username"], expiresAt: $0["expiresAt"]) }
+        }
+    }
+
     /// A wrong password came with a remembered browser's cookie: after
     /// `rememberedBrowserFailureLimit` of them it is forgotten. Answers whether it still is remembered.
     @discardableResult

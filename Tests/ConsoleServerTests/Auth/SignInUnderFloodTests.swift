@@ -12,7 +12,7 @@ struct SignInUnderFloodTests {
     private static let window = 8
 
     @Test(
-        "strangers at five addresses send 20 wrong sign-ins at the start of each of three windows, with made-up and real staff usernames: staff whose browser signed in before gets in at the first try every window; a browser new here is refused in words naming the cause"
+        "strangers at five addresses send 20 wrong sign-ins at the start of each of three windows, with made-up and real staff usernames: staff whose browser signed in before, and jonas through a sign-in link an operator issued, get in at the first try every window; a browser new here is refused in words naming the cause"
     )
     func rememberedBrowserSignsInThroughTheFlood() async throws {
         let directory = try TemporaryDirectory()
@@ -29,6 +29,19 @@ struct SignInUnderFloodTests {
             try await Self.waitForWindowStart()
             let first = try await Self.signIn(port: port, from: "127.0.0.1", login: "staff", password: SeedAccounts.demoStaffPassword)
             var known = try #require(Self.cookie("bc_known", in: first), "a browser that signed in is remembered")
+            // jonas has never signed in here: the operator issues him a sign-in link, which he opens
+            let issuing = try ConsoleBinary.start(
+                ["staff", "sign-in-link", "jonas", "--database", directory.path("console.sqlite"), "--public-url", "http://127.0.0.1:\(port)"],
+                in: directory.url, log: directory.path("link.log"))
+            #expect(issuing.exitCode(within: 30) == 0)
+            let printed = try String(contentsOfFile: directory.path("link.log"), encoding: .utf8)
+            let linkPath = try #require(printed.split(separator: "\n").first { $0.hasPrefix("http://") }).replacingOccurrences(
+                of: "http://127.0.0.1:\(port)", with: "")
+            let opened = try await SourceBoundHTTP.exchange("GET", port: port, path: linkPath, from: "127.0.0.95")
+            #expect(opened.status == 200 && opened.text.contains("This browser is now known to the console for jonas"))
+            var jonasKnown = try #require(Self.cookie("bc_known", in: opened))
+            let reopened = try await SourceBoundHTTP.exchange("GET", port: port, path: linkPath, from: "127.0.0.96")
+            #expect(reopened.status == 404, "a link works once")
 
             for round in 1...3 {
                 try await Self.waitForWindowStart()
@@ -42,7 +55,12 @@ struct SignInUnderFloodTests {
                 let staff = try await Self.signIn(
                     port: port, from: "127.0.0.1", login: "staff", password: SeedAccounts.demoStaffPassword, cookies: ["bc_known=\(known)"])
 
-                // check: staff is in at the first try; a browser new here hears why it is not
+                let jonas = try await Self.signIn(
+                    port: port, from: "127.0.0.95", login: "jonas", password: SeedAccounts.demoStaffPassword, cookies: ["bc_known=\(jonasKnown)"])
+
+                // check: staff and jonas (by his link) are in at the first try; a browser new here hears why it is not
+                #expect(Self.cookie("bc_session", in: jonas) != nil, "round \(round): jonas \(jonas.status) \(Self.alert(jonas))")
+                jonasKnown = try #require(Self.cookie("bc_known", in: jonas))
                 #expect(Self.cookie("bc_session", in: staff) != nil, "round \(round): \(staff.status) \(Self.alert(staff))")
                 known = try #require(Self.cookie("bc_known", in: staff), "round \(round): a new remembered cookie each sign-in")
                 #expect(Self.cookie("bc_session", in: stranger) == nil, "round \(round): the strangers spent the share a new browser draws on")

@@ -21,6 +21,7 @@ struct SiteURLTests {
         (.healthz, "/healthz", "/healthz"),
         (.readyz, "/readyz", "/readyz"),
         (.signIn, "/sign-in", "/sign-in"),
+        (.signInLink("t0k3n"), "/sign-in/link/t0k3n", "/sign-in/link/:token"),
         (.signOut, "/sign-out", "/sign-out"),
         (.libraries, "/libraries", "/libraries"),
         (.library("corner-books_2"), "/libraries/corner-books_2", "/libraries/:slug"),
