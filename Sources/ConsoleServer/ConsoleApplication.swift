@@ -24,6 +24,15 @@ public func buildConsoleApplication(
     if let dispatcher = dependencies.dispatcher { services.append(dispatcher) }
     services.append(dependencies.handoffs)
     services.append(dependencies.live)
+    let limits = configuration.backendLimits ?? BackendLimits()
+    if configuration.staffRecheckInBackground {
+        services.append(
+            BackgroundStaffRecheck(
+                store: dependencies.store, sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, removal: dependencies.removal,
+                // The `reads` share, less three kept for sign-ins' own `auth/me`.
+                readsPerWindow: max(1, limits.otherReads - 3), windowSeconds: limits.windowSeconds, idleTimeout: configuration.sessionIdleTimeout,
+                logger: logger))
+    }
     services.append(
         SessionPruner(
             sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
@@ -107,6 +116,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let sessions = StaffSessions(
         store: store, sealer: sealer, idleTimeout: configuration.sessionIdleTimeout, lifetime: configuration.sessionLifetime,
         logger: logger)
+    let audit = StaffAuditWriter(store: store)
+    let removal = StaffRemoval(store: store, sessions: sessions, audit: audit, logger: logger)
     let mirror = configuration.mirror.map { mirrorConfiguration in
         let mirrorClient = BackendClient(
             configuration: .init(
@@ -114,7 +125,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
                 extraMediaOrigins: configuration.extraMediaOrigins, gate: budget),
             logger: logger)
         let sync = MirrorSync(
-            store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, budget: budget, logger: logger)
+            store: store, client: mirrorClient, sessions: sessions, configuration: mirrorConfiguration, budget: budget, logger: logger,
+            removal: removal)
         return (sync: sync, client: mirrorClient)
     }
     let dispatcher: OutboxDispatcher?
@@ -141,7 +153,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     }
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
-        statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), renderer: renderer,
+        statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), removal: removal,
+        renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
@@ -149,7 +162,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client,
             rules: DecisionProtocol(inFlightLimit: configuration.decisionInFlightLimit)),
-        audit: StaffAuditWriter(store: store),
+        audit: audit,
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(
             store: store, limits: .init(perSession: configuration.liveStreamsPerSession, total: configuration.liveStreams), logger: logger),
@@ -217,7 +230,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     router.add(middleware: ChangeStampMiddleware(store: dependencies.store))
     router.add(
         middleware: SessionMiddleware(
-            sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, audit: dependencies.audit, cookie: dependencies.cookie,
+            sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, removal: dependencies.removal, audit: dependencies.audit,
+            cookie: dependencies.cookie,
             store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
             headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil, schedule: dependencies.sendSchedule))
     router.add(middleware: errorPages)

@@ -36,6 +36,9 @@ public struct ConsoleConfiguration: Sendable {
     public var forwardingHeader: ForwardingHeader
     /// How often a signed-in person's staff status is asked again (`auth/me`).
     public var staffRecheckInterval: TimeInterval
+    /// Whether signed-in people are also re-checked in the background, at a pace the read
+    /// budget allows (`BackgroundStaffRecheck`); off only in tests of the page-view check alone.
+    public var staffRecheckInBackground = true
     /// The longest Book Corners may take to act on a request after the console sent it, its
     /// queueing included: a decision whose answer was lost is checked again only after this
     /// (the decision protocol's I2; the operator guarantees it, docs/operations.md).

@@ -12,6 +12,8 @@ struct ConsoleDependencies: Sendable {
     let client: BackendClient
     let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
+    /// Ends every access of someone Book Corners no longer calls staff.
+    let removal: StaffRemoval
     // `var` so a test can render with its own templates.
     var renderer: PageRenderer
     let staticFiles: StaticFileLibrary

@@ -259,6 +259,20 @@ enum ModerationStoreMigrations {
                     CREATE INDEX rememberedBrowser_account ON rememberedBrowser(accountKey);
                     """)
         }
+        migrator.registerMigration("v53-ended-session") { db in
+            // Why a session was ended by the console rather than by time (its owner no longer
+            // staff), kept for a day so their next page says so instead of "your session has ended".
+            try db.execute(
+                sql: """
+                    CREATE TABLE endedSession (
+                        id TEXT PRIMARY KEY NOT NULL,         -- the session's id (its cookie's hash)
+                        staffId INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        endedAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX endedSession_endedAt ON endedSession(endedAt);
+                    """)
+        }
         return migrator
     }
 }

@@ -73,7 +73,8 @@ struct APNsStandInTests {
         // setup: the stand-in's clock, moved by hand
         let clock = Mutex(Date())
         try await APNsStandInFixture.run(now: { clock.withLock { $0 } }) { apns in
-            let headers = try apns.validHeaders()
+            // Issued at the stand-in's time, not the moment the test got here (seconds later under load).
+            let headers = try apns.validHeaders(issuedAt: clock.withLock { $0 })
             let path = "/3/device/\(Self.token)"
             let fresh = try await apns.raw(.POST, path, headers: headers, body: Self.payload)
 

@@ -80,9 +80,9 @@ public struct APNsStandInFixture: Sendable {
     }
 
     /// The headers a well-formed push carries, with a fresh provider token.
-    public func validHeaders() throws -> [(String, String)] {
+    public func validHeaders(issuedAt: Date = Date()) throws -> [(String, String)] {
         [
-            ("authorization", "bearer \(try providerToken())"), ("apns-topic", Self.topic), ("apns-push-type", "alert"),
+            ("authorization", "bearer \(try providerToken(issuedAt: issuedAt))"), ("apns-topic", Self.topic), ("apns-push-type", "alert"),
             ("apns-id", UUID().uuidString.lowercased()), ("apns-priority", "10"),
         ]
     }

@@ -43,6 +43,22 @@ struct StaffAuditWriter: Sendable {
             actorId: staffId, username: username, context: context, userAgent: userAgent)
     }
 
+    /// The entries of a removal the console noticed on its own (the background re-check, the
+    /// mirror's read): no request behind them, so `noticedBy` stands in its place.
+    func removalEntries(staffId: Int, username: String, noticedBy: String, now: Date) -> (sessionsEnded: AuditEntry, feedEnded: AuditEntry) {
+        func entry(_ action: String, targetKind: String, targetId: String, targetName: String) -> AuditEntry {
+            AuditEntry(
+                recordedAt: now, actorId: staffId, actorUsername: username, action: action, targetKind: targetKind, targetId: targetId,
+                targetSlug: "", targetName: targetName, statusBefore: "", statusAfter: "", reason: "", outcome: .ended,
+                outcomeDetail: SessionEnding.notStaff.rawValue, backendStatus: 403, requestId: noticedBy, clientAddress: "", userAgent: "",
+                itemCreatedAt: nil, actionId: nil)
+        }
+        return (
+            entry(AuditEntry.sessionEndAction, targetKind: "session", targetId: "", targetName: ""),
+            entry(AuditEntry.calendarFeedRevokeAction, targetKind: "oncall", targetId: String(staffId), targetName: "calendar feed of \(username)")
+        )
+    }
+
     private func entry(
         _ action: String, targetKind: String, targetId: String, targetName: String, statusBefore: String, statusAfter: String,
         reason: String = "", outcome: AuditOutcome, detail: String, actorId: Int?, username: String, context: ConsoleRequestContext, userAgent: String

@@ -51,7 +51,7 @@ enum SessionEnding: String, CaseIterable, Sendable {
         if self == .notStaff {
             // Their calendar feed shows shifts, colleagues and the console's address: it ends with their sessions.
             let feed = audit.calendarFeedEndedEntry(of: session, because: rawValue, context: context, userAgent: request.userAgent)
-            try await sessions.endAll(staffId: session.staffId, revokingCalendarFeed: feed)
+            try await sessions.endAll(staffId: session.staffId, revokingCalendarFeed: feed, because: .notStaff)
         } else {
             try await sessions.end(sessionID: session.id)
         }

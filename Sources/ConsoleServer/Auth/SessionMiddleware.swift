@@ -11,6 +11,7 @@ struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
+    let removal: StaffRemoval
     let audit: StaffAuditWriter
     let cookie: SessionCookie
     let store: ModerationStore
@@ -32,16 +33,26 @@ struct SessionMiddleware: RouterMiddleware {
         switch try await sessions.lookup(cookie: value, endingExpired: !isStream) {
         case .none:
             return try await next(request, context)
-        case .expired where isStream:
+        case .expired where isStream, .ended where isStream:
+            return try await next(request, context)
+        case .ended where request.uri.path == SiteURL.signIn.path:
+            // Already where it leads (a cookie the browser kept): the page says why.
             return try await next(request, context)
         case .expired(let staffId):
             var request = request
             let path = await unsent.signInPath(for: &request, context: context, ending: .expired, owner: staffId)
             return SignInAnswer.adapted(SessionEnding.expired.response(cookie: cookie, to: path), for: request)
+        case .ended(let staffId, let ending):
+            // Ended by the console (no longer staff): the sign-in page says why, not "expired".
+            var request = request
+            let path = await unsent.signInPath(for: &request, context: context, ending: ending, owner: staffId)
+            return SignInAnswer.adapted(ending.response(cookie: cookie, to: path), for: request)
         case .active(let session, let flash, let endsAt):
             if let ending = try await ending(of: session, context: context) {
-                return SignInAnswer.adapted(
-                    try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context), for: request)
+                let answer = try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
+                // The rest of what ends with being staff: remembered browsers, decisions not yet sent.
+                if ending == .notStaff { try await removal.remove(staffId: session.staffId, username: session.username, noticedBy: context.requestID) }
+                return SignInAnswer.adapted(answer, for: request)
             }
             context.session = session
             context.sendSchedule = schedule

@@ -22,6 +22,8 @@ struct SessionPruner: Service {
         do {
             let sessionCount = try await sessions.pruneExpired(now: now)
             let attemptCount = try await store.deleteSignInAttempts(before: now.addingTimeInterval(-attemptRetention))
+            // Why a session was ended matters to its owner's next page, not a day later.
+            try await store.deleteEndedSessions(before: now.addingTimeInterval(-attemptRetention))
             if sessionCount + attemptCount > 0 {
                 logger.debug("pruned", metadata: ["sessions": "\(sessionCount)", "signInAttempts": "\(attemptCount)"])
             }

@@ -153,12 +153,14 @@ struct SignInController {
                 "session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context,
                 userAgent: userAgent)
             try await store.forgetRememberedBrowsers(accountID: account.id, username: account.username, now: Date())
+            try await store.parkDecisions(actorId: account.id, message: StaffRemoval.heldMessage(username: account.username, at: Date()), now: Date())
             // Someone who was staff and is no longer: their calendar feed (and any session left) ends
             // now, as the periodic re-check would end them, even if they never open a page again.
             try await sessions.endAll(
                 staffId: account.id,
                 revokingCalendarFeed: audit.calendarFeedEndedEntry(
-                    staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent))
+                    staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent),
+                because: .notStaff)
             return try page(
                 context: context, request: request, login: login, next: next, kept: form.kept,
                 message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)

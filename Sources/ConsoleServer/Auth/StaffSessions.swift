@@ -56,6 +56,8 @@ actor StaffSessions {
         case none
         /// The session was found and has just ended by time; `staffId` is whose it was.
         case expired(staffId: Int)
+        /// The console ended the session for `reason` (its owner is no longer staff).
+        case ended(staffId: Int, because: SessionEnding)
         /// `endsAt`: when the session ends if nothing more happens (idle timeout or its absolute end).
         case active(StaffSession, flash: String?, endsAt: Date)
     }
@@ -64,7 +66,12 @@ actor StaffSessions {
     /// false (a page's background stream must leave that to the moderator's own next request,
     /// which keeps the decision it carries for the session's owner).
     func lookup(cookie: String, now: Date = Date(), endingExpired: Bool = true) async throws -> Lookup {
-        guard let session = try await session(cookie: cookie, now: now) else { return .none }
+        guard let session = try await session(cookie: cookie, now: now) else {
+            guard let ended = try await store.endedSession(id: RandomToken.digest(cookie)), let reason = SessionEnding(rawValue: ended.reason) else {
+                return .none
+            }
+            return .ended(staffId: ended.staffId, because: reason)
+        }
         let id = session.id
         let pending = touching[id]
         var lastSeen = max(session.lastSeenAt, pending?.at ?? .distantPast)
@@ -127,12 +134,16 @@ actor StaffSessions {
 
     /// Ends every session of one staff member (no longer staff: none of them may go on).
     /// Ends every session of `staffId`; with `feedRevocation`, their calendar feed too (see `ModerationStore.deleteSessions`).
-    func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) async throws {
+    /// Answers how many sessions ended.
+    @discardableResult
+    func endAll(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil, because reason: SessionEnding? = nil) async throws -> Int {
         sessionWrites += 1
-        for id in try await store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation) { credentials[id] = nil }
+        let ended = try await store.deleteSessions(staffId: staffId, revokingCalendarFeed: feedRevocation, because: reason?.rawValue)
+        for id in ended { credentials[id] = nil }
         sessionWrites += 1
         // A copy the delete did not name (it raced a sign-in) must not outlive it either.
         recentlyRead = recentlyRead.filter { $0.value.session.staffId != staffId }
+        return ended.count
     }
 
     /// Deletes expired sessions and drops their decrypted tokens; answers how many ended.

@@ -68,6 +68,17 @@ actor StaffStatusCheck {
         }
     }
 
+    /// Asks now, whatever the last answer's age (the background re-check); nil: no usable answer.
+    func recheck(staffId: Int, credentials: StaffCredentials, context: CallContext, now: Date = Date()) async -> Verdict? {
+        let answer = await Self.ask(client, credentials: credentials, context: context, logger: logger)
+        switch answer {
+        case .staff?: checkedAt[staffId] = now
+        case nil: break
+        case .notStaff?, .refused?: checkedAt[staffId] = nil
+        }
+        return answer
+    }
+
     /// `nil` when the backend gave no usable answer.
     private static func ask(_ client: BackendClient, credentials: StaffCredentials, context: CallContext, logger: Logger) async -> Verdict? {
         do {

@@ -80,6 +80,8 @@ struct DecisionProtocol: Sendable {
         case sessionEnded
         /// The author signed in again.
         case authorReturned
+        /// Book Corners says its author is no longer staff: held, not sent in their name.
+        case authorRemoved
         /// The author took it back before it was sent.
         case cancelled
         /// The runner's lease lapsed (it died, or stalled): another may claim it.
@@ -102,6 +104,7 @@ struct DecisionProtocol: Sendable {
         case (.sending, .refused): .failed
         case (.sending, .sessionEnded): .parked
         case (.parked, .authorReturned): .queued
+        case (.queued, .authorRemoved), (.waiting, .authorRemoved): .parked
         default: nil
         }
     }

@@ -48,6 +48,13 @@ struct QueuedDecisionNote: Sendable, MustacheParent {
         timeText = hasTime ? TeamClock.shortStamp(action.nextAttemptAt, now: now) : ""
     }
 
+    /// "Approval by jonas held, not sent: Book Corners says jonas is no longer staff (…)": a
+    /// decision its author can no longer have sent, for colleagues to see on the item's page.
+    static func heldLine(_ action: ModerationAction) -> String {
+        let why = action.outcomeMessage.map { $0.hasPrefix("Held, not sent: ") ? String($0.dropFirst("Held, not sent: ".count)) : $0 } ?? ""
+        return "\(noun(action.statusWanted)) by \(action.actorUsername) held, not sent: \(why)"
+    }
+
     /// The decision as a noun: what is queued.
     static func noun(_ status: ItemStatus) -> String {
         switch status {

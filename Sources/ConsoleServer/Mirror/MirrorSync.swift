@@ -21,6 +21,8 @@ actor MirrorSync: Service {
     let sessions: StaffSessions
     let configuration: MirrorConfiguration
     let budget: BackendBudget
+    /// Ends every access of someone whose tokens Book Corners answers "Staff access required".
+    let removal: StaffRemoval?
     let now: @Sendable () -> Date
     let logger: Logger
     var planner: ReadPlanner
@@ -47,8 +49,9 @@ actor MirrorSync: Service {
 
     init(
         store: ModerationStore, client: BackendClient, sessions: StaffSessions, configuration: MirrorConfiguration,
-        budget: BackendBudget, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger
+        budget: BackendBudget, now: @escaping @Sendable () -> Date = { Date() }, logger: Logger, removal: StaffRemoval? = nil
     ) {
+        self.removal = removal
         self.store = store
         self.client = client
         self.sessions = sessions
@@ -137,6 +140,17 @@ actor MirrorSync: Service {
                 } catch .sessionExpired {
                     await noteAnswer(true)
                     refusedSessions.insert(signedIn.sessionID)
+                    break
+                } catch .notStaff {
+                    await noteAnswer(true)
+                    // Removed at Book Corners: their tokens are never read with again, and every
+                    // access they have ends now, not at their next page view.
+                    refusedSessions.insert(signedIn.sessionID)
+                    do {
+                        try await removal?.removeOwner(ofSession: signedIn.sessionID, noticedBy: "mirror-read")
+                    } catch {
+                        logger.error("access of someone no longer staff not ended", metadata: ["error": "\(error)"])
+                    }
                     break
                 } catch {
                     await noteAnswer(!error.meansNoAnswer)

@@ -125,6 +125,9 @@ struct LibraryDetailPage: MustacheParent {
     let approveReverses: Bool
     /// A decision recorded but not yet sent: shown instead of the decision forms.
     private(set) var queued = QueuedDecisionNote.none
+    /// Decisions held because their authors are no longer staff, in words (not on their way:
+    /// the forms stay, for a colleague to decide again).
+    var heldDecisions: [String] = []
     /// Who made it what it is now, when and why (not for a waiting library).
     var decided = DecidedNote.none
     /// Who is reviewing it, or the "I'm reviewing this" button.
@@ -342,6 +345,8 @@ struct LibraryDetailPage: MustacheParent {
         case "isQueued": queued.isShown
         case "decided": decided
         case "claim": claim
+        case "heldDecisions": heldDecisions
+        case "hasHeldDecisions": !heldDecisions.isEmpty
         case "mark": mark
         case "neighbourhood": neighbourhood
         case "submitterHistory": submitterHistory

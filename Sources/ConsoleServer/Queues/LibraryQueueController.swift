@@ -161,6 +161,7 @@ struct LibraryQueueController {
         {
             page.queuedDecision(QueuedDecisionNote(action, viewerId: context.session?.staffId, now: now))
         }
+        page.heldDecisions = try await store.heldDecisions(kind: .library, key: library.slug).map(QueuedDecisionNote.heldLine)
         if let current = library.moderationStatus, current != .pending {
             let entry = try await store.latestDecisions(kind: .library, targetIds: [String(library.id)])[String(library.id)]
             page.decided = DecidedNote(status: ItemStatus(current), entry: entry, mirroredReason: library.rejectionReason, now: now)

@@ -28,8 +28,9 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         /// The states an action in this state may move to.
         public var allowedNext: Set<State> {
             switch self {
-            // A runner claims it, or postpones it unclaimed (a rate-limit hold); its author cancels it.
-            case .queued, .waiting: [.sending, .waiting, .cancelled]
+            // A runner claims it, or postpones it unclaimed (a rate-limit hold); its author cancels
+            // it; it is held (parked) when Book Corners says its author is no longer staff.
+            case .queued, .waiting: [.sending, .waiting, .parked, .cancelled]
             // Its runner renews or hands over the lease, gives it back to wait, parks or finishes it.
             // Once sending has started it can no longer be cancelled: the PATCH may be on its way.
             case .sending: [.sending, .waiting, .parked, .applied, .conflict, .failed]
@@ -159,4 +160,13 @@ public struct ModerationAction: Codable, FetchableRecord, MutablePersistableReco
         static let createdAt = Column(CodingKeys.createdAt)
         static let targetKind = Column(CodingKeys.targetKind)
     }
+}
+
+extension ModerationAction {
+    /// The `backendStatus` of a decision held because Book Corners says its author is no longer
+    /// staff (403, "Staff access required"): parked, and not shown as on its way.
+    public static let heldStatus = 403
+
+    /// Held because its author is no longer staff (`ModerationStore.parkDecisions`).
+    public var isHeldForRemovedAuthor: Bool { state == .parked && backendStatus == Self.heldStatus }
 }

@@ -4,20 +4,31 @@ import GRDB
 extension ModerationStore {
     /// Of the items of `kind` named by `keys`, those with a decision recorded but not yet
     /// final (queued, sending, waiting, parked), by key: the latest such decision of each, by
-    /// anyone. A page shows these items as decided-and-on-its-way rather than undecided.
+    /// anyone. A page shows these items as decided-and-on-its-way rather than undecided. A
+    /// decision held because its author is no longer staff is not on its way: colleagues decide.
     public func unfinishedDecisions(kind: ModerationAction.TargetKind, keys: [String]) async throws -> [String: ModerationAction] {
-        guard !keys.isEmpty else { return [:] }
+        var latest: [String: ModerationAction] = [:]
+        for action in try await decisionsNotFinal(kind: kind, keys: keys) where latest[action.targetKey] == nil && !action.isHeldForRemovedAuthor {
+            latest[action.targetKey] = action
+        }
+        return latest
+    }
+
+    /// The decisions on one item held because their authors are no longer staff, newest first.
+    public func heldDecisions(kind: ModerationAction.TargetKind, key: String) async throws -> [ModerationAction] {
+        try await decisionsNotFinal(kind: kind, keys: [key]).filter(\.isHeldForRemovedAuthor)
+    }
+
+    private func decisionsNotFinal(kind: ModerationAction.TargetKind, keys: [String]) async throws -> [ModerationAction] {
+        guard !keys.isEmpty else { return [] }
         return try await writer.read { db in
-            let actions = try ModerationAction.fetchAll(
+            try ModerationAction.fetchAll(
                 db,
                 sql: """
                     SELECT * FROM action WHERE targetKind = ? AND targetKey IN (\(databaseQuestionMarks(count: keys.count)))
                     AND state NOT IN ('applied', 'conflict', 'failed') AND state != 'cancelled' ORDER BY id DESC
                     """,
                 arguments: StatementArguments([kind.rawValue] + keys))
-            var latest: [String: ModerationAction] = [:]
-            for action in actions where latest[action.targetKey] == nil { latest[action.targetKey] = action }
-            return latest
         }
     }
 

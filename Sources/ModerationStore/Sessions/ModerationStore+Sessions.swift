@@ -61,11 +61,20 @@ extension ModerationStore {
     /// calendar feed ends in the same transaction (audited by that entry when they had one), so
     /// a feed never outlives the sessions of someone Book Corners no longer calls staff.
     @discardableResult
-    public func deleteSessions(staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil) async throws -> [String] {
+    public func deleteSessions(
+        staffId: Int, revokingCalendarFeed feedRevocation: AuditEntry? = nil, because reason: String? = nil, now: Date = Date()
+    ) async throws -> [String] {
         try await writer.write { db in
             let theirs = StaffSession.filter(StaffSession.Columns.staffId == staffId)
             let ids = try String.fetchAll(db, theirs.select(StaffSession.Columns.id))
             try theirs.deleteAll(db)
+            if let reason {
+                for id in ids {
+                    try db.execute(
+                        sql: "INSERT OR REPLACE INTO endedSession (id, staffId, reason, endedAt) VALUES (?, ?, ?, ?)",
+                        arguments: [id, staffId, reason, now])
+                }
+            }
             if let feedRevocation { _ = try revokeCalendarFeed(staffId: staffId, audit: feedRevocation, db) }
             return ids
         }
@@ -86,6 +95,22 @@ extension ModerationStore {
             let ids = try String.fetchAll(db, expired.select(StaffSession.Columns.id))
             try expired.deleteAll(db)
             return ids
+        }
+    }
+
+    /// Why the console ended the session `id` (not time), if it did within the last day.
+    public func endedSession(id: String) async throws -> (staffId: Int, reason: String)? {
+        try await writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT staffId, reason FROM endedSession WHERE id = ?", arguments: [id]).map { ($0["staffId"], $0["reason"]) }
+        }
+    }
+
+    /// Forgets why sessions ended before `before`.
+    @discardableResult
+    public func deleteEndedSessions(before: Date) async throws -> Int {
+        try await writer.write { db in
+            try db.execute(sql: "DELETE FROM endedSession WHERE endedAt < ?", arguments: [before])
+            return db.changesCount
         }
     }
 }

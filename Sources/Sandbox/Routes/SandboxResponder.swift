@@ -56,6 +56,9 @@ struct SandboxResponder: HTTPResponder {
         if let apnsRoutes, path.hasPrefix(APNsStandInRoutes.prefix) {
             return try await apnsRoutes.respond(to: request, path: path)
         }
+        if path.hasPrefix(Self.staffAdminPrefix) {
+            return try staffAdmin(request, path: path)
+        }
         if path.hasPrefix("/media/") {
             guard request.method == .get || request.method == .head else { return SandboxResponse.methodNotAllowed(allow: [.get]) }
             return try api.media(path: path)
@@ -67,6 +70,20 @@ struct SandboxResponder: HTTPResponder {
         }
         guard endpoint.methods.contains(request.method) else { return SandboxResponse.methodNotAllowed(allow: endpoint.allowed) }
         return try await api.handle(SandboxCall(request: request, client: client, endpoint: endpoint))
+    }
+
+    /// `POST /sandbox/admin/users/<username>/staff?is_staff=false`: what an administrator does
+    /// in Book Corners' Django admin, for tests and demos of a colleague removed while signed in.
+    private static let staffAdminPrefix = "/sandbox/admin/users/"
+
+    private func staffAdmin(_ request: Request, path: String) throws -> Response {
+        let segments = path.dropFirst(Self.staffAdminPrefix.count).split(separator: "/").map(String.init)
+        guard request.method == .post else { return SandboxResponse.methodNotAllowed(allow: [.post]) }
+        guard segments.count == 2, segments[1] == "staff", let username = segments[0].removingPercentEncoding,
+            let value = request.uri.queryParameters["is_staff"].map(String.init), let isStaff = Bool(value)
+        else { return SandboxResponse.htmlNotFound(path: path) }
+        guard try api.store.setStaff(username: username, isStaff: isStaff) else { return SandboxResponse.htmlNotFound(path: path) }
+        return try SandboxResponse.json(["username": username, "is_staff": String(isStaff)])
     }
 
     /// The rate-limit identity: the first `X-Forwarded-For` address, else the peer's.

@@ -44,6 +44,15 @@ struct SandboxStore: Sendable {
         try writer.read { db in try UserRecord.fetchOne(db, key: id) }
     }
 
+    /// Makes the account `username` staff or not, as Book Corners' Django admin does; false
+    /// when there is no such account. Its tokens stay valid: the next staff-only call answers 403.
+    func setStaff(username: String, isStaff: Bool) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE user SET isStaff = ? WHERE lower(username) = lower(?)", arguments: [isStaff, username])
+            return db.changesCount == 1
+        }
+    }
+
     // MARK: Moderation
 
     func summary() throws -> ModerationSummary {

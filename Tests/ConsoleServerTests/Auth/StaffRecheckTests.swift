@@ -14,6 +14,24 @@ import Testing
 /// member, and people who are no longer staff lose their sessions, on every page.
 @Suite("Staff status is re-checked while signed in", .timeLimit(.minutes(3)))
 struct StaffRecheckTests {
+    @Test(
+        "the background re-check's pace fits the read budget: with Book Corners' defaults five people are each asked at least once a minute, and the interval grows with the number of people"
+    )
+    func backgroundPaceFitsTheBudget() {
+        let limits = BackendLimits()
+        let share = limits.otherReads - 3
+        func interval(_ people: Int) -> TimeInterval {
+            BackgroundStaffRecheck.interval(people: people, readsPerWindow: share, windowSeconds: limits.windowSeconds)
+        }
+        #expect(interval(5) < 60, "\(interval(5))")
+        #expect(interval(1) >= BackgroundStaffRecheck.shortestInterval && interval(1) < 15, "one person: about every 11 s")
+        #expect(interval(10) > interval(5))
+        // Within the share: people × (window / interval) asks per window never pass it.
+        for people in 1...40 {
+            #expect(Double(people) * Double(limits.windowSeconds) / interval(people) <= Double(share) + 0.001, "\(people) people")
+        }
+    }
+
     @Test("a demoted staff member is signed out at their next page after the interval, even on pages that never call the backend")
     func demoted() async throws {
         try await ConsoleFixture.withConsole(configure: { $0.staffRecheckInterval = 1 }) { browser, _, directory in

@@ -47,6 +47,9 @@ enum ConsoleFixture {
         configuration.decisionInFlightLimit = 5
         // The sandbox counts a call when it arrives: one window per call, as its short test windows expect.
         configuration.backendCountSpan = 0
+        // Off unless a test turns it on, as the mirror is: its auth/me calls would disturb tests
+        // that count the console's calls. `console serve` (the binary tests) runs it.
+        configuration.staffRecheckInBackground = false
         return configuration
     }
 

@@ -17,6 +17,8 @@ final class EventStreamReader: Sendable {
     let contentType: String
     private let events = Mutex<[Event]>([])
     private let reading = Mutex<Task<Void, Never>?>(nil)
+    /// The console ended the stream (or the connection broke): no more events will come.
+    private let endedByServer = Mutex(false)
     private let client: HTTPClient
 
     private init(status: Int, contentType: String, client: HTTPClient) {
@@ -49,6 +51,7 @@ final class EventStreamReader: Sendable {
             } catch {
                 // Closed by the test, or by the console: what was read stays.
             }
+            if !Task.isCancelled { reader.endedByServer.withLock { $0 = true } }
         }
         reader.reading.withLock { $0 = task }
         return reader
@@ -63,6 +66,16 @@ final class EventStreamReader: Sendable {
         while ContinuousClock.now - start < timeout {
             if let event = received.first(where: match) { return (event, ContinuousClock.now - start) }
             try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Waits until the console has ended the stream, at most `timeout`; answers how long it took.
+    func ended(within timeout: Duration) async throws -> Duration? {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < timeout {
+            if endedByServer.withLock({ $0 }) { return ContinuousClock.now - start }
+            try await Task.sleep(for: .milliseconds(50))
         }
         return nil
     }
