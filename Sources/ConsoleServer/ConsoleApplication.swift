@@ -35,7 +35,8 @@ public func buildConsoleApplication(
     }
     services.append(
         SessionPruner(
-            sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval, logger: logger))
+            sessions: dependencies.sessions, store: dependencies.store, interval: configuration.pruneInterval,
+            idleFeeds: IdleCalendarFeeds(idleDays: configuration.calendarFeedIdleDays), logger: logger))
     services.append(
         ConcernRefresher(store: dependencies.store, interval: configuration.concernRefreshInterval, logger: logger, nudge: dependencies.concernNudge))
     services.append(
@@ -154,7 +155,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
         statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), removal: removal,
-        renderer: renderer,
+        untrustedForwarding: UntrustedForwarding(logger: logger), renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),
         throttle: SignInThrottle(store: store),
@@ -213,7 +214,9 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     // Outermost, so every answer is counted and logged as it left, error pages included.
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: RequestLogMiddleware())
-    router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies, header: configuration.forwardingHeader))
+    router.add(
+        middleware: ClientAddressMiddleware(
+            trusted: configuration.trustedProxies, header: configuration.forwardingHeader, untrusted: dependencies.untrustedForwarding))
     router.add(middleware: HeadAsGetMiddleware())
     // Before the error pages, so they too tell time on the team's clock.
     router.add(middleware: TeamClockMiddleware(clocks: TeamClockCache(store: dependencies.store)))
@@ -254,7 +257,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
         throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
         renderer: renderer, forwardClientAddress: configuration.forwardClientAddress)
     signIn.addRoutes(to: router)
-    CalendarFeedController(store: store, publicURL: configuration.publicURL).addRoutes(to: router)
+    CalendarFeedController(store: store, publicURL: configuration.publicURL, idleFeeds: IdleCalendarFeeds(idleDays: configuration.calendarFeedIdleDays))
+        .addRoutes(to: router)
 
     let unsent = UnsentWork(store: store)
     var staff = router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)).add(middleware: CSRFMiddleware())
@@ -272,7 +276,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     ).addRoutes(
         to: router.group().add(middleware: RequireStaffMiddleware(unsent: unsent, cookie: dependencies.cookie)))
     UnsentWorkController(unsent: unsent, renderer: renderer, sessions: dependencies.sessions).addRoutes(to: staff)
-    DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery).addRoutes(to: staff)
+    DashboardController(store: store, renderer: renderer, delivery: dependencies.delivery, untrustedForwarding: dependencies.untrustedForwarding)
+        .addRoutes(to: staff)
     LibraryQueueController(store: store, renderer: renderer).addRoutes(to: staff)
     ConcernSettingsController(
         store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, nudge: dependencies.concernNudge

@@ -39,6 +39,8 @@ public struct ConsoleConfiguration: Sendable {
     /// Whether signed-in people are also re-checked in the background, at a pace the read
     /// budget allows (`BackgroundStaffRecheck`); off only in tests of the page-view check alone.
     public var staffRecheckInBackground = true
+    /// Days without a sign-in (and no session) after which a calendar feed stops.
+    public var calendarFeedIdleDays = IdleCalendarFeeds.defaultIdleDays
     /// The longest Book Corners may take to act on a request after the console sent it, its
     /// queueing included: a decision whose answer was lost is checked again only after this
     /// (the decision protocol's I2; the operator guarantees it, docs/operations.md).

@@ -14,6 +14,8 @@ struct ConsoleDependencies: Sendable {
     let statusCheck: StaffStatusCheck
     /// Ends every access of someone Book Corners no longer calls staff.
     let removal: StaffRemoval
+    /// Forwarding headers seen from a peer that is not a trusted proxy.
+    let untrustedForwarding: UntrustedForwarding
     // `var` so a test can render with its own templates.
     var renderer: PageRenderer
     let staticFiles: StaticFileLibrary

@@ -273,6 +273,19 @@ enum ModerationStoreMigrations {
                     CREATE INDEX endedSession_endedAt ON endedSession(endedAt);
                     """)
         }
+        migrator.registerMigration("v54-calendar-feed-stopped") { db in
+            // Feeds the console stopped because their owner had not signed in for a while, so
+            // that the on-call page can tell colleagues; gone once the owner signs in again.
+            try db.execute(
+                sql: """
+                    CREATE TABLE calendarFeedStopped (
+                        staffId INTEGER PRIMARY KEY NOT NULL,
+                        username TEXT NOT NULL,
+                        lastSignedInAt DATETIME,
+                        stoppedAt DATETIME NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }

@@ -83,6 +83,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds between re-checks that a signed-in person is still staff. (env: CONSOLE_STAFF_RECHECK, default: 300)")
     var staffRecheck: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Days without a sign-in (and no session) after which a staff member's calendar feed stops; the on-call page says so. (env: CONSOLE_CALENDAR_FEED_IDLE_DAYS, default: 14)"
+    )
+    var calendarFeedIdleDays: Int?
+
     @OptionGroup var claims: ClaimOptions
 
     @Option(
@@ -194,6 +201,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.backendLimits = limits
         configuration.decisionInFlightLimit = try backendLimits.inFlightLimit()
         configuration.backendCountSpan = try backendLimits.countSpan()
+        configuration.calendarFeedIdleDays = try positive(
+            calendarFeedIdleDays, "--calendar-feed-idle-days", "CONSOLE_CALENDAR_FEED_IDLE_DAYS", default: IdleCalendarFeeds.defaultIdleDays)
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")
         configuration.extraMediaOrigins = try media.origins()
         configuration.metrics = try operations.metrics()

@@ -9,6 +9,8 @@ struct SessionPruner: Service {
     let sessions: StaffSessions
     let store: ModerationStore
     let interval: TimeInterval
+    /// Stops calendar feeds whose owners have been gone too long (see `IdleCalendarFeeds`).
+    var idleFeeds = IdleCalendarFeeds(idleDays: IdleCalendarFeeds.defaultIdleDays)
     /// Attempts older than this no longer matter to any lockout (its window is 15 minutes).
     var attemptRetention: TimeInterval = 24 * 60 * 60
     let logger: Logger
@@ -24,6 +26,9 @@ struct SessionPruner: Service {
             let attemptCount = try await store.deleteSignInAttempts(before: now.addingTimeInterval(-attemptRetention))
             // Why a session was ended matters to its owner's next page, not a day later.
             try await store.deleteEndedSessions(before: now.addingTimeInterval(-attemptRetention))
+            for stopped in try await idleFeeds.stop(in: store, now: now) {
+                logger.notice("calendar feed stopped: its owner has not signed in for a while", metadata: ["actor": "\(stopped.username)"])
+            }
             if sessionCount + attemptCount > 0 {
                 logger.debug("pruned", metadata: ["sessions": "\(sessionCount)", "signInAttempts": "\(attemptCount)"])
             }

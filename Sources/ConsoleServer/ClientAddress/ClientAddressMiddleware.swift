@@ -8,8 +8,15 @@ struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let trusted: TrustedProxies
     let header: ForwardingHeader
+    /// Told of forwarding headers from a peer that is not trusted (a proxy nobody named).
+    let untrusted: UntrustedForwarding
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let name = header.fieldName, request.headers[name] != nil, let peer = context.remoteAddress?.ipAddress,
+            !(IPAddress(peer).map(trusted.trusts) ?? false)
+        {
+            untrusted.note(peer: peer)
+        }
         guard !trusted.isEmpty, let peer = context.remoteAddress?.ipAddress else { return try await next(request, context) }
         var context = context
         context.clientAddress = trusted.client(peer: peer, forwardedFor: Self.chain(request.headers, header: header))

@@ -9,6 +9,8 @@ struct DashboardController {
     let store: ModerationStore
     let renderer: PageRenderer
     let delivery: OutboxDeliveryOverview
+    /// Forwarding headers from a proxy nobody named: said on the dashboard for whoever runs it.
+    let untrustedForwarding: UntrustedForwarding
     /// How many of each queue's oldest items the dashboard lists.
     private static let oldestShown = 5
 
@@ -66,7 +68,8 @@ struct DashboardController {
                 outside: try await OutsideChanges.load(from: store, now: now), alerts: alerts,
                 deliveryWarning: await DeliveryWarning.text(
                     health: try store.outboxHealth(since: now.addingTimeInterval(-DeliveryWarning.window)), isOff: delivery.isOff),
-                handoff: handoff), viewer: context.session?.staffId, schedule: context.sendSchedule, now: now)
+                handoff: handoff, forwardingWarning: untrustedForwarding.warning), viewer: context.session?.staffId, schedule: context.sendSchedule,
+            now: now)
         return try renderer.render(page, with: "dashboard")
     }
 

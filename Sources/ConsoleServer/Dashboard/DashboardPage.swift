@@ -134,6 +134,9 @@ struct DashboardPage: MustacheParent {
     let deliveryWarning: String
     let hasDeliveryWarning: Bool
     let outboxURL = SiteURL.outbox.path
+    /// Empty unless requests come through a proxy that is not trusted (`UntrustedForwarding`).
+    let forwardingWarning: String
+    let hasForwardingWarning: Bool
     /// On call: the hand-off received, and the note for the next person.
     let handoff: HandoffPanel
     /// On call: the overdue episodes under way, each with its Acknowledge button.
@@ -146,8 +149,10 @@ struct DashboardPage: MustacheParent {
 
     init(
         layout: LayoutModel, summary: Counts?, queues: [Queue], backendState: String, backendStatus: String, outside: OutsideChanges,
-        alerts: [AlertEpisodeRow] = [], deliveryWarning: String?, handoff: HandoffPanel = .empty
+        alerts: [AlertEpisodeRow] = [], deliveryWarning: String?, handoff: HandoffPanel = .empty, forwardingWarning: String? = nil
     ) {
+        self.forwardingWarning = forwardingWarning ?? ""
+        hasForwardingWarning = forwardingWarning != nil
         self.handoff = handoff
         self.layout = layout
         self.summary = summary
@@ -172,6 +177,8 @@ struct DashboardPage: MustacheParent {
         case "outside": outside
         case "deliveryWarning": deliveryWarning
         case "hasDeliveryWarning": hasDeliveryWarning
+        case "forwardingWarning": forwardingWarning
+        case "hasForwardingWarning": hasForwardingWarning
         case "outboxURL": outboxURL
         case "handoff": handoff
         case "alerts": alerts

@@ -63,7 +63,7 @@ struct OnCallController {
         let overrideForm = draft.override
         let overdue = try await store.activeQueueAlerts()
         let handoffs = try await store.shiftHandoffs(limit: 3)
-        let page = await OnCallPage(
+        var page = await OnCallPage(
             layout: LayoutModel(context: context, title: "On call", active: .onCall, summary: summary),
             subnav: OnCallSubnav.links(current: .schedule), targets: AlertsPage.targets(try store.queueTargets()),
             alertsSummary: overdue.isEmpty
@@ -108,6 +108,7 @@ struct OnCallController {
             hasFeed: feedCreated != nil, feedCreated: TeamTime(feedCreated),
             teamClock: TeamClockPanel(choice: try await store.teamClock(), typedZone: draft.teamClockZone, problem: draft.teamClockProblem, now: now),
             newFeedURL: draft.newFeedURL ?? "", hasNewFeedURL: draft.newFeedURL != nil)
+        page.stoppedFeeds = try await store.stoppedCalendarFeeds().map(IdleCalendarFeeds.line)
         let problem = draft.rotationProblem != nil || draft.overrideProblem != nil || draft.teamClockProblem != nil
         return try renderer.render(page, with: "oncall", status: problem ? .badRequest : .ok).response(from: request, context: context)
     }

@@ -98,6 +98,8 @@ struct OnCallPage: MustacheParent {
     let teamClock: TeamClockPanel
     let newFeedURL: String
     let hasNewFeedURL: Bool
+    /// Colleagues' feeds stopped because they had not signed in for a while, in words.
+    var stoppedFeeds: [String] = []
     let rotationURL = SiteURL.onCallRotation.path
     let overridesURL = SiteURL.onCallOverrides.path
     let feedURL = SiteURL.onCallCalendarFeed.path
@@ -139,6 +141,8 @@ struct OnCallPage: MustacheParent {
         case "rotationProblem": rotationProblem
         case "hasRotationProblem": hasRotationProblem
         case "hasFeed": hasFeed
+        case "stoppedFeeds": stoppedFeeds
+        case "hasStoppedFeeds": !stoppedFeeds.isEmpty
         case "feedCreated": feedCreated
         case "teamClock": teamClock
         case "newFeedURL": newFeedURL

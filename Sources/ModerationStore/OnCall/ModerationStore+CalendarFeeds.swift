@@ -18,6 +18,7 @@ extension ModerationStore {
                     ON CONFLICT(staffId) DO UPDATE SET tokenHash = excluded.tokenHash, createdAt = excluded.createdAt
                     """,
                 arguments: [staffId, Self.calendarTokenHash(token), now])
+            try db.execute(sql: "DELETE FROM calendarFeedStopped WHERE staffId = ?", arguments: [staffId])
             var entry = audit
             try self.append(&entry, db)
         }
@@ -37,6 +38,44 @@ extension ModerationStore {
         var entry = audit
         try append(&entry, db)
         return true
+    }
+
+    /// Stops the feeds whose owners have no live session and have not signed in since
+    /// `idleSince` (nor made their feed since), each audited with `audit(owner)` in the same
+    /// transaction and remembered for the on-call page; only `staffId`'s when given.
+    @discardableResult
+    public func stopIdleCalendarFeeds(
+        idleSince: Date, now: Date, staffId: Int? = nil, audit: @escaping @Sendable (StoppedCalendarFeed) -> AuditEntry
+    ) async throws -> [StoppedCalendarFeed] {
+        try await writer.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT t.staffId, m.username, m.lastSignedInAt FROM calendarFeedToken t JOIN staffMember m ON m.id = t.staffId
+                    WHERE COALESCE(m.lastSignedInAt, t.createdAt) < ? AND t.createdAt < ? AND (? IS NULL OR t.staffId = ?)
+                    AND NOT EXISTS (SELECT 1 FROM session s WHERE s.staffId = t.staffId AND s.expiresAt > ?)
+                    """,
+                arguments: [idleSince, idleSince, staffId, staffId, now])
+            var stopped: [StoppedCalendarFeed] = []
+            for row in rows {
+                let feed = StoppedCalendarFeed(staffId: row["staffId"], username: row["username"], lastSignedInAt: row["lastSignedInAt"], stoppedAt: now)
+                guard try revokeCalendarFeed(staffId: feed.staffId, audit: audit(feed), db) else { continue }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO calendarFeedStopped (staffId, username, lastSignedInAt, stoppedAt) VALUES (?, ?, ?, ?)",
+                    arguments: [feed.staffId, feed.username, feed.lastSignedInAt, now])
+                stopped.append(feed)
+            }
+            return stopped
+        }
+    }
+
+    /// The feeds stopped for their owners' absence who have not signed in since, by username.
+    public func stoppedCalendarFeeds() async throws -> [StoppedCalendarFeed] {
+        try await writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT staffId, username, lastSignedInAt, stoppedAt FROM calendarFeedStopped ORDER BY username").map {
+                StoppedCalendarFeed(staffId: $0["staffId"], username: $0["username"], lastSignedInAt: $0["lastSignedInAt"], stoppedAt: $0["stoppedAt"])
+            }
+        }
     }
 
     /// When `staffId`'s feed secret was made; `nil` when they have none.
@@ -64,4 +103,13 @@ extension ModerationStore {
 extension AuditEntry {
     /// A calendar feed secret ended: by its owner, or by the console when they stopped being staff.
     public static let calendarFeedRevokeAction = "calendar.revoke"
+}
+
+/// A calendar feed the console stopped because its owner had not signed in for a while.
+public struct StoppedCalendarFeed: Sendable, Equatable {
+    public let staffId: Int
+    public let username: String
+    /// Their last sign-in the console knows of (`nil`: never, since the feed was made).
+    public let lastSignedInAt: Date?
+    public let stoppedAt: Date
 }

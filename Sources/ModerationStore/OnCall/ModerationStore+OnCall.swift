@@ -24,6 +24,8 @@ extension ModerationStore {
                     ON CONFLICT(id) DO UPDATE SET username = excluded.username, lastSignedInAt = COALESCE(excluded.lastSignedInAt, lastSignedInAt)
                     """,
                 arguments: [member.id, member.username, signedInAt, now])
+            // Signed in again: a feed stopped for their absence is no longer news.
+            if signedInAt != nil { try db.execute(sql: "DELETE FROM calendarFeedStopped WHERE staffId = ?", arguments: [member.id]) }
         }
     }
 

@@ -96,8 +96,13 @@ struct FormTourRecordsTests {
     private static func download(in directory: String) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
-            let done = try FileManager.default.contentsOfDirectory(atPath: directory).filter { !$0.hasSuffix(".crdownload") }
-            if let name = done.first { return try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
+            // Chromium makes an empty file of the final name first and writes to a .crdownload
+            // beside it: done once that is gone and the file has its bytes (a loaded machine read it empty).
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            if !names.contains(where: { $0.hasSuffix(".crdownload") }), let name = names.first {
+                let text = try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+                if !text.isEmpty { return text }
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         Issue.record("no download finished in \(directory)")

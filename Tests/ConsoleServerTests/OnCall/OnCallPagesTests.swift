@@ -236,6 +236,40 @@ struct OnCallPagesTests {
         }
     }
 
+    @Test(
+        "a calendar feed whose owner has no session and has not signed in for 14 days stops, audited, and the on-call page tells colleagues; signing in again clears the line"
+    )
+    func idleFeedStops() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, directory in
+            // setup: staff makes a feed, then signs out and stays away 15 days
+            let maria = try await Self.setUp(browser)
+            let url = try await Self.makeFeed(browser)
+            let calendarApp = Browser(client: browser.client)
+            #expect(try await calendarApp.get(url).status == .ok)
+            let signOutPage = try await browser.get("/on-call")
+            _ = try await browser.post("/sign-out", form: [("csrf", signOutPage.csrfToken ?? "")])
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let staffID = try #require(try await store.staffMember(username: "staff")?.id)
+            try await DatabaseQueue.waiting(path: directory.path("console.sqlite")).write { db in
+                let away = Date().addingTimeInterval(-15 * 86_400)
+                try db.execute(sql: "UPDATE staffMember SET lastSignedInAt = ? WHERE id = ?", arguments: [away, staffID])
+                try db.execute(sql: "UPDATE calendarFeedToken SET createdAt = ? WHERE staffId = ?", arguments: [away, staffID])
+            }
+
+            // act: the calendar app asks again
+            let asked = try await calendarApp.get(url)
+
+            // check: the feed has stopped, it is audited, and maria is told on the on-call page
+            #expect(asked.status == .notFound)
+            await #expect(try store.auditEntries(limit: 10).contains { $0.action == "calendar.revoke" && $0.outcomeDetail == "not signed in for 14 days" })
+            let onCall = try await maria.get("/on-call")
+            #expect(onCall.contains("staff&#39;s calendar feed has stopped: not signed in since "), "\(onCall.html.prefix(200))")
+            // staff signs in again: the news is old
+            _ = try await browser.signIn()
+            #expect(!(try await maria.get("/on-call")).contains("calendar feed has stopped"))
+        }
+    }
+
     /// Makes the viewer's feed address through the page's form; answers its path.
     private static func makeFeed(_ browser: Browser) async throws -> String {
         let page = try await browser.get("/on-call")

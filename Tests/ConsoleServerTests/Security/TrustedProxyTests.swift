@@ -65,6 +65,31 @@ struct TrustedProxyTests {
         #expect(throws: TrustedProxiesError.invalid(item)) { try TrustedProxies(parsing: ["10.0.0.1, " + item]) }
     }
 
+    @Test(
+        "forwarding headers from a proxy that is not trusted (a proxy nobody named) are said on the dashboard with the option that fixes it; a trusted proxy's are not"
+    )
+    func untrustedProxyNoticed() async throws {
+        try await ConsoleFixture.withConsole { browser, _, _ in
+            try await browser.signIn()
+            #expect(!(try await browser.get("/")).contains("Set-up:"))
+            // act: requests arrive as through a proxy in front of the console
+            browser.headers = [("X-Forwarded-For", "203.0.113.7")]
+            _ = try await browser.get("/libraries")
+            // The dashboard viewed a moment ago is served as it was for up to a second (`--recent-page-lifetime`).
+            try await Task.sleep(for: .milliseconds(1_200))
+            let dashboard = try await browser.get("/")
+            // check
+            #expect(dashboard.contains("Set-up:") && dashboard.contains("is not a trusted proxy"), "\(dashboard.html.prefix(300))")
+            #expect(dashboard.contains("start the console with --trusted-proxy "))
+        }
+        let proxies = try TrustedProxies(parsing: ["127.0.0.1", "::1"])
+        try await ConsoleFixture.withConsole(configure: { $0.trustedProxies = proxies }) { browser, _, _ in
+            browser.headers = [("X-Forwarded-For", "203.0.113.7")]
+            try await browser.signIn()
+            #expect(!(try await browser.get("/")).contains("Set-up:"))
+        }
+    }
+
     @Test("behind a trusted proxy, lockout and the audit log use the forwarded client")
     func lockoutAndAudit() async throws {
         let proxies = try TrustedProxies(parsing: ["127.0.0.1", "::1", "10.0.0.0/8"])

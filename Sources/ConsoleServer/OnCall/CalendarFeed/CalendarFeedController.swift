@@ -9,6 +9,7 @@ struct CalendarFeedController {
 
     let store: ModerationStore
     let publicURL: URL?
+    let idleFeeds: IdleCalendarFeeds
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.calendarFeed.pattern, use: feed)
@@ -19,6 +20,8 @@ struct CalendarFeedController {
         let token = segment.hasSuffix(Self.suffix) ? String(segment.dropLast(Self.suffix.count)) : segment
         let now = Date()
         guard let member = try await store.calendarFeedOwner(token: token),
+            // An owner long gone: the feed stops now rather than at the next hourly prune.
+            try await idleFeeds.stop(in: store, now: now, staffId: member.id).isEmpty,
             let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400))
         else { return Self.notFound }
         let body = ShiftCalendar(schedule: schedule, member: member, consoleURL: publicURL?.absoluteString).render(now: now)
