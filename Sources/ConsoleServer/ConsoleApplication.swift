@@ -154,7 +154,8 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     }
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
-        statusCheck: StaffStatusCheck(client: client, interval: configuration.staffRecheckInterval, logger: logger), removal: removal,
+        statusCheck: StaffStatusCheck(
+            client: client, interval: configuration.staffRecheckInterval, grace: configuration.staffUnconfirmedGrace, logger: logger), removal: removal,
         untrustedForwarding: UntrustedForwarding(logger: logger), renderer: renderer,
         staticFiles: staticFiles,
         cookie: SessionCookie(secure: configuration.behindTLSProxy),

@@ -39,6 +39,9 @@ public struct ConsoleConfiguration: Sendable {
     /// Whether signed-in people are also re-checked in the background, at a pace the read
     /// budget allows (`BackgroundStaffRecheck`); off only in tests of the page-view check alone.
     public var staffRecheckInBackground = true
+    /// How long past the last confirmation that someone is staff pages go on while Book
+    /// Corners cannot be asked (`--staff-grace-minutes`).
+    public var staffUnconfirmedGrace = StaffStatusCheck.defaultGrace
     /// Days without a sign-in (and no session) after which a calendar feed stops.
     public var calendarFeedIdleDays = IdleCalendarFeeds.defaultIdleDays
     /// The longest Book Corners may take to act on a request after the console sent it, its

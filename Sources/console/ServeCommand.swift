@@ -86,6 +86,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help:
+            "Minutes past the last confirmation that someone is staff during which pages go on while Book Corners cannot be asked; after that a page says why, the session kept. (env: CONSOLE_STAFF_GRACE_MINUTES, default: 15)"
+    )
+    var staffGraceMinutes: Int?
+
+    @Option(
+        name: .long,
+        help:
             "Days without a sign-in (and no session) after which a staff member's calendar feed stops; the on-call page says so. (env: CONSOLE_CALENDAR_FEED_IDLE_DAYS, default: 14)"
     )
     var calendarFeedIdleDays: Int?
@@ -201,6 +208,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.backendLimits = limits
         configuration.decisionInFlightLimit = try backendLimits.inFlightLimit()
         configuration.backendCountSpan = try backendLimits.countSpan()
+        configuration.staffUnconfirmedGrace = TimeInterval(
+            60 * (try positive(staffGraceMinutes, "--staff-grace-minutes", "CONSOLE_STAFF_GRACE_MINUTES", default: 15)))
         configuration.calendarFeedIdleDays = try positive(
             calendarFeedIdleDays, "--calendar-feed-idle-days", "CONSOLE_CALENDAR_FEED_IDLE_DAYS", default: IdleCalendarFeeds.defaultIdleDays)
         configuration.auditKeyPath = EnvironmentOption.optionalString(auditKey, "CONSOLE_AUDIT_KEY")

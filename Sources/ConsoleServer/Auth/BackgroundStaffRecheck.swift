@@ -64,7 +64,7 @@ struct BackgroundStaffRecheck: Service {
                 try await removal.remove(staffId: session.staffId, username: session.username, noticedBy: context.requestID, now: now)
             case .refused?:
                 try await sessions.end(sessionID: session.id)
-            case .staff?, nil:
+            case .staff?, .unconfirmed?, nil:
                 break
             }
         } catch is CancellationError {

@@ -120,6 +120,9 @@ struct SessionMiddleware: RouterMiddleware {
         case .staff: return nil
         case .notStaff: return .notStaff
         case .refused: return .refused
+        case .unconfirmed(let since, let grace):
+            // Past the grace with Book Corners silent: no page, but the session is kept.
+            throw ConsoleError.staffUnconfirmed(since: since, grace: grace)
         }
     }
 }

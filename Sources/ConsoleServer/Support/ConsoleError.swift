@@ -1,4 +1,5 @@
 import BookCornersAPI
+import Foundation
 import Hummingbird
 
 /// Failures a staff member can meet in the console, each mapped once to a page.
@@ -12,6 +13,8 @@ enum ConsoleError: Error, Sendable {
     case backend(BackendError)
     /// An export the audit log could not record: it is not made.
     case exportNotRecorded
+    /// Book Corners has not confirmed the viewer is staff since `since`, past the grace.
+    case staffUnconfirmed(since: Date, grace: TimeInterval)
 
     var status: HTTPResponse.Status {
         switch self {
@@ -20,7 +23,7 @@ enum ConsoleError: Error, Sendable {
         case .crossOrigin: .forbidden
         case .formTooLarge: .contentTooLarge
         case .badInput: .badRequest
-        case .exportNotRecorded: .serviceUnavailable
+        case .exportNotRecorded, .staffUnconfirmed: .serviceUnavailable
         case .backend(.notFound): .notFound
         case .backend(.rateLimited): .tooManyRequests
         case .backend(.notStaff): .forbidden
@@ -44,6 +47,7 @@ enum ConsoleError: Error, Sendable {
         case .formTooLarge: "That was too much text"
         case .badInput: "That did not work"
         case .exportNotRecorded: "The export was not made"
+        case .staffUnconfirmed: "Book Corners cannot confirm you are staff"
         case .backend(.rateLimited): "Book Corners asks us to slow down"
         case .backend: "Book Corners is not answering properly"
         }
@@ -62,6 +66,8 @@ enum ConsoleError: Error, Sendable {
         case .exportNotRecorded:
             "The export was not made: every export is recorded in the audit log first, and the log could not record this one. Try again in a moment; if it keeps happening, tell the console's maintainers (the console's log says why)."
         case .backend(let error): error.staffMessage
+        case .staffUnconfirmed(let since, let grace):
+            "Book Corners has not answered since \(TeamClock.stamp(since)), so the console cannot confirm that you are still staff, and it shows no pages once \(Int((grace / 60).rounded())) minutes have passed without a confirmation. Your session is kept: pages come back as soon as Book Corners answers. Decisions you recorded before are kept too, and go out only once Book Corners accepts them from you. Nothing you send now is recorded."
         }
     }
 }

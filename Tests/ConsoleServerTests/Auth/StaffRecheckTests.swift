@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Sandbox
+import Synchronization
 import TestSupport
 import Testing
 
@@ -54,6 +55,43 @@ struct StaffRecheckTests {
             }
             #expect(rows == 0)
             #expect(try await browser.get("/outbox").location?.hasPrefix("/sign-in") == true)
+        }
+    }
+
+    @Test(
+        "while Book Corners cannot be asked, pages go on for the grace past the last confirmation and decisions are recorded; after it a clear page says why, the session kept; once Book Corners answers, pages come back"
+    )
+    func boundedGrace() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let down = Mutex(false)
+        try await SandboxFixture.run(databasePath: directory.path("sandbox.sqlite")) { sandbox in
+            try await FaultingProxy.run(
+                to: "http://127.0.0.1:\(sandbox.port)",
+                plan: { _, path, _ in down.withLock { $0 } && path.hasSuffix("auth/me") ? .answerWithoutForwarding(.serviceUnavailable) : .pass }
+            ) { _, origin in
+                var settings = ConsoleFixture.configuration(backendURL: try #require(URL(string: origin + "/api/v1/")), directory: directory)
+                settings.staffRecheckInterval = 1
+                settings.staffUnconfirmedGrace = 4
+                let app = try await buildConsoleApplication(configuration: settings, logger: ConsoleFixture.quietLogger)
+                try await app.test(.live) { client in
+                    let browser = Browser(client: client)
+                    try await browser.signIn()
+                    // act: Book Corners stops answering auth/me
+                    down.withLock { $0 = true }
+                    try await Task.sleep(for: .milliseconds(1_500))
+                    // check: within the grace, pages go on
+                    #expect(try await browser.get("/audit").status == .ok)
+                    try await Task.sleep(for: .seconds(4))
+                    let after = try await browser.get("/audit")
+                    #expect(after.status == .serviceUnavailable, "\(after)")
+                    #expect(after.contains("cannot confirm that you are still staff") && after.contains("Your session is kept"))
+                    // Book Corners answers again: the same session, pages again
+                    down.withLock { $0 = false }
+                    try await Task.sleep(for: .milliseconds(1_200))
+                    #expect(try await browser.get("/audit").status == .ok)
+                }
+            }
         }
     }
 
