@@ -271,7 +271,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     signIn.addSignedInRoutes(to: staff)
     // Outside the page copies and the kept forms: a stream is neither a page nor a form.
     LiveEventsController(
-        store: store, sessions: dependencies.sessions, feed: dependencies.live, stallLimit: dependencies.configuration.liveStreamStallLimit,
+        store: store, sessions: dependencies.sessions, feed: dependencies.live, batches: LiveBatches(store: store),
+        stallLimit: dependencies.configuration.liveStreamStallLimit,
         lifetime: dependencies.configuration.liveStreamLifetime,
         logger: dependencies.logger
     ).addRoutes(

@@ -15,6 +15,8 @@ struct LiveEventsController {
     let store: ModerationStore
     let sessions: StaffSessions
     let feed: LiveChangeFeed
+    /// What each change means for the open streams, read once for all of them.
+    let batches: LiveBatches
     /// How long one write may wait for a page that stopped reading before its stream ends.
     let stallLimit: Duration
     /// How long one stream lasts before it ends and its page reconnects (with `Last-Event-ID`,
@@ -43,7 +45,7 @@ struct LiveEventsController {
         }
         let lastEventID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int64($0) } ?? request.uri.queryParameters["after"].flatMap { Int64($0) }
         let start = try await startingPoint(after: lastEventID)
-        let (store, sessions, feed, viewer, sessionID, logger) = (store, sessions, feed, session.staffId, session.id, logger)
+        let (batches, sessions, feed, viewer, sessionID, logger) = (batches, sessions, feed, session.staffId, session.id, logger)
         let schedule = context.sendSchedule
         let (stallLimit, lifetime) = (stallLimit, lifetime)
         // Read now: the body is written after the request's clock is gone, and the rows it sends
@@ -66,8 +68,8 @@ struct LiveEventsController {
                     try await watch.run {
                         try await TeamClock.$current.withValue(clock) {
                             try await Self.follow(
-                                stream, from: &sent, to: &writer, watch: watch, store: store, sessions: sessions, feed: feed, viewer: viewer,
-                                sessionID: sessionID, schedule: schedule, until: Date().addingTimeInterval(lifetime))
+                                stream, from: &sent, newest: start.newest, to: &writer, watch: watch, batches: batches, sessions: sessions, feed: feed,
+                                viewer: viewer, sessionID: sessionID, schedule: schedule, until: Date().addingTimeInterval(lifetime))
                         }
                     }
                 }
@@ -92,17 +94,19 @@ struct LiveEventsController {
     }
 
     /// Writes what a stream's page must hear until the stream ends (a shutdown, the session's
-    /// end, or `end`): what it missed, the counts, then whatever each wake brings.
+    /// end, or `end`): what it missed, the counts, then whatever each wake brings. What a change
+    /// means is read once per process (`LiveBatches`); only the viewer's words are this stream's.
     private static func follow(
-        _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch,
-        store: ModerationStore, sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String, schedule: SendSchedule,
-        until end: Date
+        _ stream: AsyncStream<LiveChangeFeed.Wake>, from sent: inout Int64, newest start: Int64, to writer: inout any ResponseBodyWriter,
+        watch: StalledReaderWatch, batches: LiveBatches, sessions: StaffSessions, feed: LiveChangeFeed, viewer: Int, sessionID: String,
+        schedule: SendSchedule, until end: Date
     ) async throws {
         // A shutdown ends every stream at once: open pages must not hold the server's grace period.
         try await withGracefulShutdownHandler {
+            var newest = start
             // What a reconnecting page missed first, then whatever each wake brings.
-            sent = try await send(after: sent, to: &writer, watch: watch, store: store, viewer: viewer, schedule: schedule)
-            var counts = try await sendCounts(unless: "", to: &writer, watch: watch, store: store)
+            sent = try await send(after: sent, newest: newest, to: &writer, watch: watch, batches: batches, viewer: viewer, schedule: schedule)
+            var counts = try await sendCounts(unless: "", newest: newest, to: &writer, watch: watch, batches: batches)
             var sessionCheckedAt = Date()
             for await wake in stream {
                 guard Date() < end else { break }
@@ -111,10 +115,14 @@ struct LiveEventsController {
                     guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
                     sessionCheckedAt = Date()
                 }
+                if case .changed(let latest) = wake { newest = max(newest, latest) }
                 let before = sent
-                sent = try await send(after: sent, to: &writer, watch: watch, store: store, viewer: viewer, schedule: schedule)
+                // Nothing newer than what it sent: no read at all.
+                if sent < newest {
+                    sent = try await send(after: sent, newest: newest, to: &writer, watch: watch, batches: batches, viewer: viewer, schedule: schedule)
+                }
                 let countsBefore = counts
-                counts = try await sendCounts(unless: counts, to: &writer, watch: watch, store: store)
+                counts = try await sendCounts(unless: counts, newest: newest, to: &writer, watch: watch, batches: batches)
                 if sent == before, counts == countsBefore, wake == .quiet {
                     try await watch.write { try await writer.write(ByteBuffer(string: ": still here\n\n")) }
                 }
@@ -126,69 +134,36 @@ struct LiveEventsController {
     }
 
     /// Where a stream begins: after the page's last event when the record still holds what
-    /// followed it; otherwise now, saying the page missed changes.
-    private func startingPoint(after lastEventID: Int64?) async throws -> (after: Int64, missed: Bool) {
+    /// followed it; otherwise now, saying the page missed changes. `newest`: the newest change now.
+    private func startingPoint(after lastEventID: Int64?) async throws -> (after: Int64, missed: Bool, newest: Int64) {
         let newest = try await store.lastLiveChangeID()
-        guard let lastEventID else { return (newest, false) }
+        guard let lastEventID else { return (newest, false, newest) }
         // An id the record never gave (a database restored from a backup since): missed, to be safe.
-        guard lastEventID <= newest else { return (newest, true) }
+        guard lastEventID <= newest else { return (newest, true, newest) }
         let oldest = try await store.oldestLiveChangeID() ?? newest + 1
-        return lastEventID + 1 >= oldest ? (lastEventID, false) : (newest, true)
+        return lastEventID + 1 >= oldest ? (lastEventID, false, newest) : (newest, true, newest)
     }
 
     /// Writes the events recorded after `id`, if any; answers the id of the last one written (or `id`).
     private static func send(
-        after id: Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, store: ModerationStore, viewer: Int,
+        after id: Int64, newest: Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, batches: LiveBatches, viewer: Int,
         schedule: SendSchedule
     ) async throws -> Int64 {
-        let changes = try await store.liveChanges(after: id)
-        guard let last = changes.last else { return id }
-        let text = try await events(for: changes, store: store, viewer: viewer, schedule: schedule)
+        let batch = try await batches.batch(after: id, newest: newest, schedule: schedule)
+        guard let last = batch.lastID else { return id }
+        let text = try batch.text(viewer: viewer, now: Date())
         try await watch.write { try await writer.write(ByteBuffer(string: text)) }
-        return last.id
+        return last
     }
 
     /// Writes the queue counts the navigation and the dashboard show (`event: counts`) unless
     /// they are `lastSent`; answers what they are now. A decision, a submission or the mirror's
     /// read of Book Corners' statistics moves them; a summary not loaded yet sends nothing.
     private static func sendCounts(
-        unless lastSent: String, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, store: ModerationStore
+        unless lastSent: String, newest: Int64, to writer: inout any ResponseBodyWriter, watch: StalledReaderWatch, batches: LiveBatches
     ) async throws -> String {
-        guard let summary = try await store.mirrorSummary() else { return lastSent }
-        let counts = "{\"library\":\(summary.pendingLibraries),\"photo\":\(summary.pendingPhotos),\"report\":\(summary.openReports)}"
+        guard let counts = try await batches.counts(newest: newest) else { return lastSent }
         if counts != lastSent { try await watch.write { try await writer.write(ByteBuffer(string: "event: counts\ndata: \(counts)\n\n")) } }
         return counts
-    }
-
-    /// One event per item changed (the latest state of each), with the id of the newest change
-    /// it covers; new submissions as one count per kind.
-    static func events(
-        for changes: [LiveChange], store: ModerationStore, viewer: Int, schedule: SendSchedule = SendSchedule(limits: nil)
-    ) async throws -> String {
-        let now = Date()
-        var latest: [ItemClaim.Target: Int64] = [:]
-        var submitted: [ModerationAction.TargetKind: Int] = [:]
-        for change in changes {
-            if change.cause == .submitted { submitted[change.targetKind, default: 0] += 1 }
-            latest[change.target] = change.id
-        }
-        let ordered = latest.sorted { $0.value < $1.value }
-        let items = try await store.liveItems(ordered.map(\.key), now: now)
-        // Decisions on their way say when they should really be sent, as the panel does.
-        let waiting = items.compactMap(\.latestDecision).filter { !$0.state.isFinal }
-        let shown = (try? await schedule.shown(waiting, store: store, now: now)) ?? waiting
-        let shownByID = Dictionary(shown.compactMap { action in action.id.map { ($0, action) } }, uniquingKeysWith: { first, _ in first })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var text = ""
-        for (item, (_, id)) in zip(items, ordered) {
-            let decision = item.latestDecision.map { latest in latest.id.flatMap { shownByID[$0] } ?? latest }
-            let json = String(decoding: try encoder.encode(LiveItemView(item, decision: decision, viewerId: viewer, now: now)), as: UTF8.self)
-            text += "id: \(id)\nevent: item\ndata: \(json)\n\n"
-        }
-        for (kind, count) in submitted.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            text += "event: submitted\ndata: {\"count\":\(count),\"kind\":\"\(kind.rawValue)\"}\n\n"
-        }
-        return text
     }
 }
