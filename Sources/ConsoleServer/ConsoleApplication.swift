@@ -236,8 +236,10 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
         middleware: SessionMiddleware(
             sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, removal: dependencies.removal, audit: dependencies.audit,
             cookie: dependencies.cookie,
-            store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress,
-            headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil, schedule: dependencies.sendSchedule))
+            store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress, schedule: dependencies.sendSchedule))
+    router.add(
+        middleware: PageHeaderMiddleware(
+            store: dependencies.store, headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil, schedule: dependencies.sendSchedule))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(

@@ -3,10 +3,12 @@ import Foundation
 import Hummingbird
 import ModerationStore
 
-/// Finds the session behind the cookie, checks that its backend credentials still open and
-/// that its owner is still staff (see `StaffStatusCheck`), and puts it on the context. A
-/// session that fails either is ended here and the person sent to sign in, for every page,
-/// including those that never call the backend.
+/// Who may see this page, in one place: finds the session behind the cookie, ends it when its
+/// time is up (or says why the console ended it), checks that its backend credentials still
+/// open and that its owner is still staff (`StaffStatusCheck`, with its grace while Book Corners
+/// cannot be asked), and puts it on the context. A session that fails is ended here and the
+/// person sent to sign in, for every page, including those that never call the backend. What
+/// a signed-in page shows around its content is `PageHeaderMiddleware`'s.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let sessions: StaffSessions
@@ -16,8 +18,6 @@ struct SessionMiddleware: RouterMiddleware {
     let cookie: SessionCookie
     let store: ModerationStore
     let forwardClientAddress: Bool
-    /// The header's reads, kept per session while the database is unchanged; `nil` reads them on every request.
-    let headers: RecentHeaders?
     /// Gives each decision waiting its turn in the Pending actions panel its expected send time.
     let schedule: SendSchedule
     /// Keeps the address or the decision form of a request whose session has just expired.
@@ -57,52 +57,9 @@ struct SessionMiddleware: RouterMiddleware {
             context.session = session
             context.sendSchedule = schedule
             context.flash = flash
-            // Only a page with a message looks for its Undo (one indexed read, not on every view).
-            if flash != nil {
-                context.undo = try await UndoOffer.find(
-                    flash: flash, viewer: session.staffId, back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")),
-                    store: store)
-            }
             context.sessionEndsAt = endsAt
             context.logger[metadataKey: "actor"] = "\(session.username)"
             context.staff.set(id: session.staffId, username: session.username)
-            let logger = context.logger
-            let readHeader = { () async throws -> RecentHeaders.Header in
-                var pending = try await store.pendingActionsPanel(actorId: session.staffId, since: Date().addingTimeInterval(-15 * 60))
-                // Expected send times the store cannot read leave each decision's own next try, never the page without content.
-                do {
-                    pending = try await schedule.shown(pending, store: store, now: Date())
-                } catch {
-                    logger.error("expected send times not read", metadata: ["error": "\(error)"])
-                }
-                // Counts the store cannot read leave the navigation without badges, never the page without content.
-                var counts: ModerationSummary?
-                do {
-                    counts = try await MirrorPageData.navigationCounts(store)
-                } catch {
-                    logger.error("navigation counts not read", metadata: ["error": "\(error)"])
-                }
-                return RecentHeaders.Header(
-                    pendingActions: pending, pendingActionTargets: try await store.targetNames(of: pending), navigationCounts: counts,
-                    liveAfter: try await store.lastLiveChangeID())
-            }
-            let header: RecentHeaders.Header
-            if let headers {
-                header = try await headers.header(session: session.id, store: store, read: readHeader)
-            } else {
-                header = try await readHeader()
-            }
-            context.pendingActions = header.pendingActions
-            context.pendingActionTargets = header.pendingActionTargets
-            context.navigationCounts = header.navigationCounts
-            context.liveAfter = header.liveAfter
-            // A schedule the store cannot read leaves the header without its line, never the page without content.
-            let now = Date()
-            do {
-                context.onCall = await OnCallHeadline(schedule: try store.onCallSchedule(since: now), viewerID: session.staffId, now: now)
-            } catch {
-                context.logger.error("on-call schedule not read", metadata: ["error": "\(error)"])
-            }
             return try await next(request, context)
         }
     }
