@@ -167,7 +167,9 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         audit: audit,
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(
-            store: store, limits: .init(perSession: configuration.liveStreamsPerSession, total: configuration.liveStreams), logger: logger),
+            store: store,
+            limits: .init(perSession: configuration.liveStreamsPerSession, perPerson: configuration.liveStreamsPerPerson, total: configuration.liveStreams),
+            logger: logger),
         sendSchedule: SendSchedule(limits: configuration.backendLimits == nil ? nil : budget.limits), backendMetrics: backendMetrics, logger: logger)
 }
 

@@ -86,6 +86,8 @@ public struct ConsoleConfiguration: Sendable {
     public var readinessIntegrityInterval: TimeInterval = 60
     /// How many open pages may follow changes (`/events`) per session, and in the whole process.
     public var liveStreamsPerSession = 4
+    /// Open live streams one person may hold, across every console process on the database.
+    public var liveStreamsPerPerson = 8
     public var liveStreams = 200
     /// How long one write of a live stream may wait for a page that stopped reading before the
     /// stream is ended and its place freed.

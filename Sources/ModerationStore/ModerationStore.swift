@@ -286,6 +286,19 @@ enum ModerationStoreMigrations {
                     );
                     """)
         }
+        migrator.registerMigration("v55-live-stream") { db in
+            // Each open live stream, whichever process serves it, so that one person's streams are
+            // limited across processes; a process that died leaves rows that age out unrenewed.
+            try db.execute(
+                sql: """
+                    CREATE TABLE liveStream (
+                        ticket TEXT PRIMARY KEY NOT NULL,
+                        staffId INTEGER NOT NULL,
+                        seenAt DATETIME NOT NULL
+                    );
+                    CREATE INDEX liveStream_staffId ON liveStream(staffId, seenAt);
+                    """)
+        }
         return migrator
     }
 }

@@ -104,6 +104,13 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Open pages that may follow changes live, per session. (env: CONSOLE_LIVE_STREAMS_PER_SESSION, default: 4)")
     var liveStreamsPerSession: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Open pages that may follow changes live, per person, across every console process on the database. (env: CONSOLE_LIVE_STREAMS_PER_PERSON, default: 8)"
+    )
+    var liveStreamsPerPerson: Int?
+
     @Option(name: .long, help: "Open pages that may follow changes live, in all. (env: CONSOLE_LIVE_STREAMS, default: 200)")
     var liveStreams: Int?
 
@@ -218,6 +225,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.readinessBackendSilence = try operations.readinessSilence()
         configuration.readinessIntegrityInterval = try operations.readinessIntegrityCheckInterval()
         configuration.liveStreamsPerSession = try count(liveStreamsPerSession, "--live-streams-per-session", "CONSOLE_LIVE_STREAMS_PER_SESSION", default: 4)
+        configuration.liveStreamsPerPerson = try count(liveStreamsPerPerson, "--live-streams-per-person", "CONSOLE_LIVE_STREAMS_PER_PERSON", default: 8)
         configuration.liveStreams = try count(liveStreams, "--live-streams", "CONSOLE_LIVE_STREAMS", default: 200)
         return configuration
     }

@@ -11,9 +11,11 @@ import Synchronization
 /// slow reader holds no queue of events in memory. Every `heartbeat` each stream is woken
 /// anyway, to keep proxies from closing it and to check its session.
 final class LiveChangeFeed: Service, Sendable {
-    /// How many streams one session, and the whole process, may hold open.
+    /// How many streams one session, one person (across every process on the database), and
+    /// the whole process may hold open.
     struct Limits: Sendable {
         var perSession = 4
+        var perPerson = 8
         var total = 200
     }
 
@@ -27,6 +29,8 @@ final class LiveChangeFeed: Service, Sendable {
 
     private struct Subscriber {
         let sessionID: String
+        /// Its row in the database's count of each person's streams.
+        let ticket: String
         let continuation: AsyncStream<Wake>.Continuation
     }
 
@@ -48,6 +52,8 @@ final class LiveChangeFeed: Service, Sendable {
     private let state = Mutex(State())
     /// Set by this service's own graceful shutdown: the poller stops.
     private let stopping = Atomic<Bool>(false)
+    /// This process's part of each stream's ticket.
+    private let process = UUID().uuidString
     /// How often an open stream is woken when nothing changed (a stream also checks its session this often).
     static let heartbeatSeconds: TimeInterval = 15
 
@@ -66,12 +72,12 @@ final class LiveChangeFeed: Service, Sendable {
 
     /// Why a stream was not opened.
     enum Refusal: Error, Equatable {
-        case tooManyForSession, tooMany, shuttingDown
+        case tooManyForSession, tooManyForPerson, tooMany, shuttingDown
     }
 
-    /// A stream of wakes for one open page, or a refusal when the limits are reached; the
-    /// subscription ends when the stream's consumer stops iterating.
-    func subscribe(sessionID: String) -> Result<AsyncStream<Wake>, Refusal> {
+    /// A stream of wakes for one open page of `staffId`, or a refusal when a limit is reached;
+    /// the subscription ends when the stream's consumer stops iterating.
+    func subscribe(sessionID: String, staffId: Int, now: Date = Date()) async -> Result<AsyncStream<Wake>, Refusal> {
         let (stream, continuation) = AsyncStream.makeStream(of: Wake.self, bufferingPolicy: .bufferingNewest(1))
         let outcome: Result<UInt64, Refusal> = state.withLock { state in
             guard !state.streamsEnded else { return .failure(.shuttingDown) }
@@ -80,19 +86,36 @@ final class LiveChangeFeed: Service, Sendable {
                 return .failure(.tooManyForSession)
             }
             state.nextTicket += 1
-            state.subscribers[state.nextTicket] = Subscriber(sessionID: sessionID, continuation: continuation)
+            state.subscribers[state.nextTicket] = Subscriber(
+                sessionID: sessionID, ticket: "\(process)-\(state.nextTicket)", continuation: continuation)
             return .success(state.nextTicket)
         }
-        switch outcome {
-        case .failure(let refusal):
+        guard case .success(let number) = outcome else {
             continuation.finish()
-            return .failure(refusal)
-        case .success(let ticket):
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.state.withLock { $0.subscribers.removeValue(forKey: ticket) }
-            }
-            return .success(stream)
+            if case .failure(let refusal) = outcome { return .failure(refusal) }
+            return .failure(.tooMany)
         }
+        let ticket = "\(process)-\(number)"
+        // One person's streams across every process: a row each, renewed every heartbeat.
+        let opened: Bool
+        do {
+            opened = try await store.openLiveStream(
+                ticket: ticket, staffId: staffId, limit: limits.perPerson, liveSince: now.addingTimeInterval(-3 * Self.heartbeatSeconds), now: now)
+        } catch {
+            // The count could not be read: the page still follows changes (this process's limits hold).
+            logger.warning("live stream not counted", metadata: ["error": "\(error)"])
+            opened = true
+        }
+        guard opened else {
+            _ = state.withLock { $0.subscribers.removeValue(forKey: number) }
+            continuation.finish()
+            return .failure(.tooManyForPerson)
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: number) }
+            Task { [store = self?.store] in try? await store?.closeLiveStream(ticket: ticket) }
+        }
+        return .success(stream)
     }
 
     /// Streams open now, for the metrics and the tests.
@@ -103,6 +126,7 @@ final class LiveChangeFeed: Service, Sendable {
             var lastStamp: ChangeStamp?
             var sinceHeartbeat = Duration.zero
             var sincePrune = Duration.seconds(3600)
+            var sinceTouch = Duration.zero
             while !Task.isCancelled && !stopping.load(ordering: .relaxed) {
                 try? await Task.sleep(for: pollInterval)
                 sinceHeartbeat += pollInterval
@@ -126,6 +150,11 @@ final class LiveChangeFeed: Service, Sendable {
                     sinceHeartbeat = .zero
                     broadcast(.quiet)
                 }
+                sinceTouch += pollInterval
+                if sinceTouch >= heartbeat {
+                    sinceTouch = .zero
+                    await touchOpenStreams()
+                }
             }
         } onGracefulShutdown: {
             self.stopping.store(true, ordering: .relaxed)
@@ -148,6 +177,16 @@ final class LiveChangeFeed: Service, Sendable {
     private func broadcast(_ wake: Wake) {
         let continuations = state.withLock { $0.subscribers.values.map(\.continuation) }
         for continuation in continuations { continuation.yield(wake) }
+    }
+
+    /// Renews this process's rows in the count of each person's streams.
+    private func touchOpenStreams() async {
+        let tickets = state.withLock { $0.subscribers.values.map(\.ticket) }
+        do {
+            try await store.touchLiveStreams(tickets, now: Date())
+        } catch {
+            logger.warning("live streams not renewed", metadata: ["error": "\(error)"])
+        }
     }
 
     private func prune() async {

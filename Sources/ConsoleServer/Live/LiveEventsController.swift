@@ -32,12 +32,17 @@ struct LiveEventsController {
     @Sendable func events(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         guard let session = context.session else { throw HTTPError(.unauthorized) }
         let stream: AsyncStream<LiveChangeFeed.Wake>
-        switch feed.subscribe(sessionID: session.id) {
+        switch await feed.subscribe(sessionID: session.id, staffId: session.staffId) {
         case .success(let subscribed):
             stream = subscribed
         case .failure(let refusal):
             // The page's script tries again later; nothing it shows is wrong meanwhile, only not live.
-            let text = refusal == .tooManyForSession ? "Too many open pages follow changes for this session." : "Too many open pages follow changes."
+            let text =
+                switch refusal {
+                case .tooManyForSession: "Too many open pages follow changes for this session."
+                case .tooManyForPerson: "Too many of your open pages follow changes, in every browser together."
+                case .tooMany, .shuttingDown: "Too many open pages follow changes."
+                }
             // 429, not a 5xx: the console is well; this client asks for more than its share.
             return Response(
                 status: .tooManyRequests, headers: [.contentType: "text/plain; charset=utf-8", .retryAfter: "30", .cacheControl: "no-store"],
