@@ -17,9 +17,9 @@ struct SignInPage: MustacheParent {
     /// A kept decision form's key, carried through sign-in; "" for none.
     var kept = ""
     let signInURL = SiteURL.signIn.path
-    /// After a refused sign-in with a login typed, the cursor waits in the password field
-    /// (`autofocus`, so it works without script); otherwise in the login field.
-    var focusPassword: Bool { isError && !login.isEmpty }
+    /// With the username already there (a refused sign-in, a sign-in link), the cursor waits in
+    /// the password field (`autofocus`, so it works without script); otherwise in the login field.
+    var focusPassword: Bool { !login.isEmpty }
 
     func child(named key: String) -> Any? {
         switch key {
