@@ -150,7 +150,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let watcher = configuration.onCallWatcher.map { watcherConfiguration in
         makeQueueWatcher(
             configuration: configuration, watcher: watcherConfiguration, store: store, sessions: sessions, nudge: delivery.nudge,
-            observer: backendMetrics, budget: budget, logger: logger)
+            observer: backendMetrics, budget: budget, logger: logger, removal: removal)
     }
     return ConsoleDependencies(
         configuration: configuration, databaseLock: databaseLock, store: store, client: client, sessions: sessions,
@@ -163,7 +163,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
         runner: ActionRunner(
             store: store, client: client, sessions: sessions, logger: logger, bundleID: configuration.apnsTopic,
             forwardClientAddress: configuration.forwardClientAddress, decisionChecks: mirror?.sync, checkClient: mirror?.client,
-            rules: DecisionProtocol(inFlightLimit: configuration.decisionInFlightLimit)),
+            rules: DecisionProtocol(inFlightLimit: configuration.decisionInFlightLimit), removal: removal),
         audit: audit,
         mirror: mirror, watcher: watcher, dispatcher: dispatcher, delivery: delivery, handoffs: handoffs,
         live: LiveChangeFeed(
@@ -190,7 +190,7 @@ func makeBackendBudget(configuration: ConsoleConfiguration, store: ModerationSto
 /// The queue watcher with its own backend client, reading with the most recently active staff member's tokens.
 private func makeQueueWatcher(
     configuration: ConsoleConfiguration, watcher: OnCallWatcherConfiguration, store: ModerationStore, sessions: StaffSessions,
-    nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, budget: BackendBudget, logger: Logger
+    nudge: @escaping @Sendable () -> Void, observer: BackendCallMetrics, budget: BackendBudget, logger: Logger, removal: StaffRemoval
 ) -> (service: QueueWatcher, client: BackendClient) {
     let client = BackendClient(
         configuration: .init(baseURL: configuration.backendURL, readRetry: .none, observer: observer, gate: budget), logger: logger)
@@ -204,7 +204,7 @@ private func makeQueueWatcher(
                 return nil
             }
         },
-        mirrorIsOn: configuration.mirror != nil, configuration: watcher, budget: budget, logger: logger)
+        mirrorIsOn: configuration.mirror != nil, configuration: watcher, budget: budget, logger: logger, removal: removal)
     let service = QueueWatcher(
         store: store, source: source, configuration: watcher, bundleID: configuration.apnsTopic, nudge: nudge, logger: logger)
     return (service, client)

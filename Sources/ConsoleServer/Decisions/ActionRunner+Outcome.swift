@@ -24,6 +24,11 @@ extension ActionRunner {
         let sendNotApplied = DecisionProtocol.sendProvedNotApplied(error, duringSend: phase == .write)
         let step = rules.afterFailure(error, of: action, sendNotApplied: sendNotApplied, inFlightUntil: inFlightUntil, now: now, jitter: jitter)
         try await carryOut(step, for: action, target: target, sendNotApplied: sendNotApplied, holding: holdKey(action, phase), now: now)
+        // "Staff access required" on the author's own tokens: their access ends now, and their
+        // other decisions are held rather than each sent to meet the same refusal.
+        if case .notStaff = error {
+            try await removal?.remove(staffId: action.actorId, username: action.actorUsername, noticedBy: action.requestId, now: now)
+        }
     }
 
     /// Does what a protocol step says: nothing here decides.

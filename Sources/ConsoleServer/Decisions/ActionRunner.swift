@@ -45,6 +45,8 @@ final class ActionRunner: Service, Sendable {
 
     /// How long an item the check does not find is looked for again before its decision fails.
     let notFoundLimit: TimeInterval
+    /// Ends every access of an author whose tokens Book Corners answers "Staff access required".
+    let removal: StaffRemoval?
 
     /// Local failures in a row after which an action is parked for a person to look at.
     static let localFailureLimit = 5
@@ -54,8 +56,9 @@ final class ActionRunner: Service, Sendable {
         bundleID: String, forwardClientAddress: Bool, leaseSeconds: TimeInterval = 10, decisionChecks: (any DecisionCheckBudget)? = nil,
         checkClient: (any DecisionBackend)? = nil, notFoundLimit: TimeInterval = ActionRunner.defaultNotFoundLimit,
         clock: ServiceClock = .system, rules: DecisionProtocol = DecisionProtocol(), owner: String = UUID().uuidString,
-        jitter: JitterSource = .system, messageIDs: @escaping @Sendable () -> String = { UUID().uuidString }
+        jitter: JitterSource = .system, messageIDs: @escaping @Sendable () -> String = { UUID().uuidString }, removal: StaffRemoval? = nil
     ) {
+        self.removal = removal
         self.clock = clock
         self.rules = rules
         self.owner = owner

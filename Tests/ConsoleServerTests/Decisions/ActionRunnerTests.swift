@@ -94,6 +94,32 @@ struct ActionRunnerTests {
         return await (try store.outboxMessages(), transport)
     }
 
+    @Test(
+        "a decision whose author Book Corners no longer calls staff fails in words, and their access ends at once: sessions gone, their other decisions held for colleagues to see"
+    )
+    func authorRemovedAtBookCorners() async throws {
+        try await withRunner { dependencies, sandbox, account in
+            // setup: two decisions of staff's, then staff made non-staff at Book Corners
+            let slugs = try await pendingSlugs(sandbox, 2)
+            let first = try #require(try await dependencies.store.record(action(account, slug: slugs[0])).action.id)
+            var later = action(account, slug: slugs[1])
+            later.nextAttemptAt = Date().addingTimeInterval(3_600)
+            let second = try #require(try await dependencies.store.record(later).action.id)
+            let admin = try await rawHTTP(.POST, "http://127.0.0.1:\(sandbox.port)/sandbox/admin/users/staff/staff?is_staff=false")
+            try #require(admin.status == 200)
+
+            // act
+            try await dependencies.runner.workThroughDueActions()
+
+            // check
+            let failed = try #require(try await dependencies.store.action(id: first))
+            #expect(failed.state == .failed && failed.outcomeMessage == "Not applied: Book Corners says staff is no longer staff.")
+            let held = try #require(try await dependencies.store.action(id: second))
+            #expect(held.isHeldForRemovedAuthor, "\(held.state) \(held.outcomeMessage ?? "")")
+            #expect(try await dependencies.store.recentSessions(now: Date(), activeSince: .distantPast, limit: 10).isEmpty, "every session ended")
+        }
+    }
+
     @Test("a crash after the PATCH: on resume the re-check finds it applied; no second PATCH, one audit entry, one message")
     func resumeAfterCrash() async throws {
         try await withRunner { dependencies, sandbox, account in

@@ -19,6 +19,8 @@ actor QueueAgeSource {
     private let configuration: OnCallWatcherConfiguration
     private let logger: Logger
     private let budget: BackendBudget
+    /// Ends every access of someone whose tokens Book Corners answers "Staff access required".
+    private let removal: StaffRemoval?
     private var sightings: [ModerationQueue: QueueSighting] = [:]
     private var lastRead: [ModerationQueue: Date] = [:]
     private var pagesLastSeen: [ModerationQueue: Int] = [:]
@@ -30,8 +32,9 @@ actor QueueAgeSource {
 
     init(
         store: ModerationStore, client: BackendClient, credentials: @escaping Credentials, mirrorIsOn: Bool,
-        configuration: OnCallWatcherConfiguration, budget: BackendBudget, logger: Logger
+        configuration: OnCallWatcherConfiguration, budget: BackendBudget, logger: Logger, removal: StaffRemoval? = nil
     ) {
+        self.removal = removal
         self.store = store
         self.client = client
         self.credentials = credentials
@@ -116,6 +119,14 @@ actor QueueAgeSource {
             logger.notice("queue watcher read limited by the backend", metadata: ["queue": "\(queue.rawValue)", "retry_after": "\(seconds)"])
         } catch .sessionExpired {
             refusedSessions.insert(signedIn.sessionID)
+        } catch .notStaff {
+            // Removed at Book Corners: never read with again, and every access ends now.
+            refusedSessions.insert(signedIn.sessionID)
+            do {
+                try await removal?.removeOwner(ofSession: signedIn.sessionID, noticedBy: "queue-watcher")
+            } catch {
+                logger.error("access of someone no longer staff not ended", metadata: ["error": "\(error)"])
+            }
         } catch {
             // Down or answering nonsense: what was seen before stands; the read is tried on a later look.
             logger.warning("queue watcher read failed", metadata: ["queue": "\(queue.rawValue)", "error": "\(error)"])
