@@ -29,8 +29,9 @@ public func buildConsoleApplication(
         services.append(
             BackgroundStaffRecheck(
                 store: dependencies.store, sessions: dependencies.sessions, statusCheck: dependencies.statusCheck, removal: dependencies.removal,
-                // The `reads` share, less three kept for sign-ins' own `auth/me`.
-                readsPerWindow: max(1, limits.otherReads - 3), windowSeconds: limits.windowSeconds, idleTimeout: configuration.sessionIdleTimeout,
+                // The `reads` share, less what the budget keeps from it for sign-ins and page views.
+                readsPerWindow: max(1, limits.otherReads - BackendBudget.readsKeptFromRechecks), windowSeconds: limits.windowSeconds,
+                idleTimeout: configuration.sessionIdleTimeout,
                 logger: logger))
     }
     services.append(

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// background, so that someone removed there loses every access within a minute even if they
 /// never open a page again. One process on the database does it at a time (a work lease), and
 /// the pace fits the read budget: each person every `interval(people:)`, which grows with the
-/// number of people signed in (5 people: every 56 s with Book Corners' defaults).
+/// number of people signed in (5 people: every 58 s with Book Corners' defaults).
 struct BackgroundStaffRecheck: Service {
     let store: ModerationStore
     let sessions: StaffSessions
@@ -58,13 +58,13 @@ struct BackgroundStaffRecheck: Service {
             else { return }
             await checkedAt.set(session.staffId, now)
             guard let credentials = try? await sessions.credentials(for: session) else { return }
-            let context = CallContext(requestID: "staff-recheck-" + UUID().uuidString)
+            let context = CallContext(requestID: "staff-recheck-" + UUID().uuidString, budget: CallBudget(pool: BackendBudget.backgroundRecheckPool))
             switch await statusCheck.recheck(staffId: session.staffId, credentials: credentials, context: context, now: now) {
             case .notStaff?:
                 try await removal.remove(staffId: session.staffId, username: session.username, noticedBy: context.requestID, now: now)
-            case .refused?:
-                try await sessions.end(sessionID: session.id)
-            case .staff?, .unconfirmed?, nil:
+            case .refused?, .staff?, .unconfirmed?, nil:
+                // Refused tokens are that session's own end, which its next page handles (keeping
+                // the form it carries); nothing else is the re-check's to end.
                 break
             }
         } catch is CancellationError {

@@ -48,7 +48,7 @@ struct SessionMiddleware: RouterMiddleware {
             let path = await unsent.signInPath(for: &request, context: context, ending: ending, owner: staffId)
             return SignInAnswer.adapted(ending.response(cookie: cookie, to: path), for: request)
         case .active(let session, let flash, let endsAt):
-            if let ending = try await ending(of: session, context: context) {
+            if let ending = try await ending(of: session, request: request, context: context) {
                 let answer = try await ending.end(session, sessions: sessions, audit: audit, cookie: cookie, request: request, context: context)
                 // The rest of what ends with being staff: remembered browsers, decisions not yet sent.
                 if ending == .notStaff { try await removal.remove(staffId: session.staffId, username: session.username, noticedBy: context.requestID) }
@@ -65,7 +65,7 @@ struct SessionMiddleware: RouterMiddleware {
     }
 
     /// Why this live session must end now, or `nil` when it may go on.
-    private func ending(of session: StaffSession, context: Context) async throws -> SessionEnding? {
+    private func ending(of session: StaffSession, request: Request, context: Context) async throws -> SessionEnding? {
         let credentials: StaffCredentials
         do {
             credentials = try await sessions.credentials(for: session)
@@ -73,10 +73,13 @@ struct SessionMiddleware: RouterMiddleware {
             return .unreadable
         }
         let callContext = context.callContext(forwardClientAddress: forwardClientAddress)
-        switch await statusCheck.verdict(staffId: session.staffId, credentials: credentials, context: callContext) {
+        switch await statusCheck.verdict(staffId: session.staffId, credentials: credentials, context: callContext, signedInAt: session.createdAt) {
         case .staff: return nil
         case .notStaff: return .notStaff
         case .refused: return .refused
+        case .unconfirmed where [SiteURL.signOut.path, SiteURL.signIn.path].contains(request.uri.path):
+            // Signing out (on a shared computer, say) needs no word from Book Corners.
+            return nil
         case .unconfirmed(let since, let grace):
             // Past the grace with Book Corners silent: no page, but the session is kept.
             throw ConsoleError.staffUnconfirmed(since: since, grace: grace)

@@ -194,15 +194,17 @@ struct SignInController {
         let token = context.parameters.get("token") ?? ""
         let now = Date()
         guard let link = try await store.rememberedBrowser(tokenHash: RandomToken.digest(token), now: now) else {
-            return try page(
-                context: context, request: request, login: "", next: nil,
-                message: "This sign-in link has been used already or has expired. Ask whoever runs the console for a new one.", isError: true,
-                status: .notFound)
+            return try linkSpentPage(request: request, context: context)
         }
         let known = RandomToken.make()
-        try await store.rememberBrowser(
-            tokenHash: RandomToken.digest(known), accountKey: link.accountKey, username: link.username, now: now,
-            expiresAt: now.addingTimeInterval(RememberedBrowserCookie.lifetime), replacing: link.tokenHash)
+        do {
+            // Spent in the same transaction that remembers the browser: two openings at once, one wins.
+            try await store.rememberBrowser(
+                tokenHash: RandomToken.digest(known), accountKey: link.accountKey, username: link.username, now: now,
+                expiresAt: now.addingTimeInterval(RememberedBrowserCookie.lifetime), spending: link.tokenHash)
+        } catch RememberedBrowserError.alreadySpent {
+            return try linkSpentPage(request: request, context: context)
+        }
         context.logger.info("sign-in link opened", metadata: ["login": "\(link.username)"])
         var response = try page(
             context: context, request: request, login: link.username, next: nil,
@@ -210,6 +212,14 @@ struct SignInController {
             status: .ok)
         response.setCookie(rememberedCookie.issue(known))
         return response
+    }
+
+    /// A sign-in link opened after it was spent or lapsed.
+    private func linkSpentPage(request: Request, context: ConsoleRequestContext) throws -> Response {
+        try page(
+            context: context, request: request, login: "", next: nil,
+            message: "This sign-in link has been used already or has expired. Ask whoever runs the console for a new one.", isError: true,
+            status: .notFound)
     }
 
     /// Signs in at the backend and asks who the account is.

@@ -17,9 +17,13 @@ struct StaffRemoval: Sendable {
     /// entries' request id). Audited once: a second notice finds nothing left to end.
     func remove(staffId: Int, username: String, noticedBy: String, now: Date = Date()) async throws {
         let entries = audit.removalEntries(staffId: staffId, username: username, noticedBy: noticedBy, now: now)
+        let message = Self.heldMessage(username: username, at: now)
+        // Held before the sessions end as well as after: a runner that finds no session in
+        // between would park one with "waiting for them to sign in" words instead.
+        var held = try await store.parkDecisions(actorId: staffId, message: message, now: now)
         let ended = try await sessions.endAll(staffId: staffId, revokingCalendarFeed: entries.feedEnded, because: .notStaff)
         try await store.forgetRememberedBrowsers(accountID: staffId, username: username, now: now)
-        let held = try await store.parkDecisions(actorId: staffId, message: Self.heldMessage(username: username, at: now), now: now)
+        held += try await store.parkDecisions(actorId: staffId, message: message, now: now)
         guard ended + held > 0 else { return }
         // A page view that found out audited the sessions' end itself, with its request.
         if ended > 0 { try await store.appendAudit(entries.sessionsEnded) }

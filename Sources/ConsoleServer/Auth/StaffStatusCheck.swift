@@ -49,8 +49,15 @@ actor StaffStatusCheck {
 
     /// The verdict for a staff member: from the last check while it is fresh, else from the
     /// backend (one call, shared by concurrent requests).
-    func verdict(staffId: Int, credentials: StaffCredentials, context: CallContext, now: Date = Date()) async -> Verdict {
-        if let last = checkedAt[staffId], now.timeIntervalSince(last) < interval { return withinGrace(staffId, now: now) }
+    /// `signedInAt`: when the session began (its sign-in asked `auth/me`), the confirmation to
+    /// go by when this process has none of its own.
+    func verdict(staffId: Int, credentials: StaffCredentials, context: CallContext, signedInAt: Date? = nil, now: Date = Date()) async -> Verdict {
+        if let signedInAt, signedInAt > confirmedAt[staffId] ?? .distantPast { confirmedAt[staffId] = signedInAt }
+        if let last = checkedAt[staffId], now.timeIntervalSince(last) < interval {
+            // The last answer confirmed them: fresh until the interval is up, whatever the grace.
+            if let confirmed = confirmedAt[staffId], confirmed >= last { return .staff }
+            return withinGrace(staffId, now: now)
+        }
         let task: Task<Verdict?, Never>
         let sharedTokens: Bool
         if let running = inFlight[staffId] {

@@ -67,6 +67,10 @@ final class BackendBudget: BackendCallGate {
     }
 
     static let rememberedSignInPool = "sign-in-remembered"
+    /// The background staff re-check's calls (`BackgroundStaffRecheck`).
+    static let backgroundRecheckPool = "reads-background"
+    /// Reads of the `reads` share per window the background re-check leaves to everyone else.
+    static let readsKeptFromRechecks = 4
     private static let signInFromPrefix = "sign-in-from:"
 
     /// The calls of the shares that claim before they call; the ticket is the grant's.
@@ -96,6 +100,11 @@ final class BackendBudget: BackendCallGate {
             return BudgetClaim(scope: scope, pool: Self.signInPool, windowIndex: window, limit: limits.signIns)
         case .refresh:
             return BudgetClaim(scope: scope, pool: Self.refreshPool, windowIndex: window, limit: limits.refreshes)
+        case .read where pool == Self.backgroundRecheckPool:
+            // The background staff re-check counts in the `reads` share but leaves part of it
+            // free, so that sign-ins' and page views' own `auth/me` are never crowded out.
+            return BudgetClaim(
+                scope: scope, pool: Self.readPool, windowIndex: window, limit: limits.otherReads, headroom: Self.readsKeptFromRechecks)
         case .read where pool == Self.watcherPool:
             return BudgetClaim(scope: scope, pool: Self.watcherPool, windowIndex: window, limit: watcherBudget)
         case .read where MirrorScope(rawValue: scope) != nil:

@@ -58,7 +58,13 @@ actor LiveBatches {
         let store = store
         let task = Task { try await Self.read(after: id, store: store, schedule: schedule) }
         batches[id] = (newest, task)
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            // A failed read (the database busy for a moment) is not kept: the next wake reads again.
+            if batches[id]?.task == task { batches[id] = nil }
+            throw error
+        }
     }
 
     /// The queue counts as `{"library":…}`, read once per `newest` and second; `nil` before a summary is loaded.
@@ -70,7 +76,12 @@ actor LiveBatches {
             return "{\"library\":\(summary.pendingLibraries),\"photo\":\(summary.pendingPhotos),\"report\":\(summary.openReports)}"
         }
         counts = (newest, now, task)
-        return try await task.value
+        do {
+            return try await task.value
+        } catch {
+            if counts?.task == task { counts = nil }
+            throw error
+        }
     }
 
     private static func read(after id: Int64, store: ModerationStore, schedule: SendSchedule) async throws -> Batch {

@@ -118,6 +118,9 @@ final class LiveChangeFeed: Service, Sendable {
         return .success(stream)
     }
 
+    /// The newest change the poller has seen (a heartbeat may have replaced the wake that said so).
+    var newest: Int64 { state.withLock { $0.newest } }
+
     /// Streams open now, for the metrics and the tests.
     var openStreams: Int { state.withLock { $0.subscribers.count } }
 

@@ -120,7 +120,9 @@ struct LiveEventsController {
                     guard try await sessions.isLive(sessionID: sessionID, now: Date()) else { break }
                     sessionCheckedAt = Date()
                 }
+                // A heartbeat may have replaced an unread `.changed`: the feed's own newest says what it said.
                 if case .changed(let latest) = wake { newest = max(newest, latest) }
+                newest = max(newest, feed.newest)
                 let before = sent
                 // Nothing newer than what it sent: no read at all.
                 if sent < newest {

@@ -317,14 +317,16 @@ extension ModerationStore {
     /// A signed-in staff member's parked actions become due again.
     /// Holds every decision of `actorId` not yet claimed (Book Corners says they are no longer
     /// staff): parked with `message`, which colleagues read on its page; sent only if they are
-    /// staff again and sign in. Answers how many were held.
+    /// staff again and sign in. One whose PATCH may have gone out (an unknown outcome) is left
+    /// to its re-check, which alone can say whether it applied. Answers how many were held.
     @discardableResult
     public func parkDecisions(actorId: Int, message: String, now: Date) async throws -> Int {
         try await writer.write { db in
             try db.execute(
                 sql: """
                     UPDATE action SET state = 'parked', outcomeMessage = ?, backendStatus = \(ModerationAction.heldStatus), nextAttemptAt = ?, updatedAt = ?
-                    WHERE actorId = ? AND state IN (\(Self.sqlList(ModerationAction.State.sources(of: .parked).filter { $0 != .sending })))
+                    WHERE actorId = ? AND state IN ('queued', 'waiting', 'parked') AND unknownOutcomes = 0
+                    AND NOT (state = 'parked' AND COALESCE(backendStatus, 0) = \(ModerationAction.heldStatus))
                     """,
                 arguments: [message, now, now, actorId])
             return db.changesCount

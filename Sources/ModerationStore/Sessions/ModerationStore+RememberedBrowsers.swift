@@ -11,17 +11,28 @@ public struct RememberedBrowser: Sendable, Equatable {
     public let expiresAt: Date
 }
 
+public enum RememberedBrowserError: Error, Equatable {
+    /// The sign-in link was opened already (or has just lapsed).
+    case alreadySpent
+}
+
 extension ModerationStore {
     /// Wrong passwords from one remembered browser before it is forgotten (it is then a stranger's).
     public static let rememberedBrowserFailureLimit = 5
 
     /// Remembers a browser by its cookie's hash, for `accountKey`, until `expiresAt`; `replacing`
     /// (the cookie it came with) is forgotten in the same transaction, so a cookie works once.
+    /// Throws `RememberedBrowserError.alreadySpent` when `spending` (a sign-in link) was no
+    /// longer there: another opening of it was first.
     public func rememberBrowser(
-        tokenHash: String, accountKey: String, username: String, now: Date, expiresAt: Date, replacing: String? = nil
+        tokenHash: String, accountKey: String, username: String, now: Date, expiresAt: Date, replacing: String? = nil, spending: String? = nil
     ) async throws {
         try await writer.write { db in
             if let replacing { try db.execute(sql: "DELETE FROM rememberedBrowser WHERE tokenHash = ?", arguments: [replacing]) }
+            if let spending {
+                try db.execute(sql: "DELETE FROM rememberedBrowser WHERE tokenHash = ? AND expiresAt > ?", arguments: [spending, now])
+                guard db.changesCount == 1 else { throw RememberedBrowserError.alreadySpent }
+            }
             try db.execute(
                 sql: "INSERT INTO rememberedBrowser (tokenHash, accountKey, username, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?)",
                 arguments: [tokenHash, accountKey, username, now, expiresAt])

@@ -9,7 +9,7 @@ import Testing
 @Suite("Sign-in under a flood of strangers' guesses", .serialized, .timeLimit(.minutes(3)))
 struct SignInUnderFloodTests {
     /// Short windows, so three of them pass in a test; the limit is Book Corners' own (10).
-    private static let window = 8
+    private static let window = 12
 
     @Test(
         "strangers at five addresses send 20 wrong sign-ins at the start of each of three windows, with made-up and real staff usernames: staff whose browser signed in before, and jonas through a sign-in link an operator issued, get in at the first try every window; a browser new here is refused in words naming the cause"
@@ -47,9 +47,13 @@ struct SignInUnderFloodTests {
                 try await Self.waitForWindowStart()
                 // act: the flood, four guesses from each of five addresses
                 let names = ["staff", "maria", "admin", "jonas", "x\(round)"]
-                for guess in 0..<20 {
-                    let source = "127.0.0.\(80 + guess % 5)"
-                    _ = try await Self.signIn(port: port, from: source, login: names[guess % names.count], password: "wrong-\(guess)")
+                // All at once, as a flood comes: it is over well within the window, however busy the machine.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for guess in 0..<20 {
+                        let source = "127.0.0.\(80 + guess % 5)"
+                        group.addTask { _ = try await Self.signIn(port: port, from: source, login: names[guess % names.count], password: "wrong-\(guess)") }
+                    }
+                    try await group.waitForAll()
                 }
                 let stranger = try await Self.signIn(port: port, from: "127.0.0.90", login: "staff", password: SeedAccounts.demoStaffPassword)
                 let staff = try await Self.signIn(

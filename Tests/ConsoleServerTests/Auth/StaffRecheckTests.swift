@@ -20,7 +20,7 @@ struct StaffRecheckTests {
     )
     func backgroundPaceFitsTheBudget() {
         let limits = BackendLimits()
-        let share = limits.otherReads - 3
+        let share = limits.otherReads - BackendBudget.readsKeptFromRechecks
         func interval(_ people: Int) -> TimeInterval {
             BackgroundStaffRecheck.interval(people: people, readsPerWindow: share, windowSeconds: limits.windowSeconds)
         }
