@@ -260,7 +260,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     let (store, renderer) = (dependencies.store, dependencies.renderer)
     let signIn = SignInController(
         store: store, client: dependencies.client, sessions: dependencies.sessions, statusCheck: dependencies.statusCheck,
-        throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
+        removal: dependencies.removal, throttle: dependencies.throttle, cookie: dependencies.cookie, runner: dependencies.runner, audit: dependencies.audit,
         renderer: renderer, forwardClientAddress: configuration.forwardClientAddress)
     signIn.addRoutes(to: router)
     CalendarFeedController(store: store, publicURL: configuration.publicURL, idleFeeds: IdleCalendarFeeds(idleDays: configuration.calendarFeedIdleDays))

@@ -12,6 +12,8 @@ struct SignInController {
     let client: BackendClient
     let sessions: StaffSessions
     let statusCheck: StaffStatusCheck
+    /// Ends what else goes with being staff when a sign-in finds someone no longer is.
+    let removal: StaffRemoval
     let throttle: SignInThrottle
     let cookie: SessionCookie
     let runner: ActionRunner
@@ -152,8 +154,6 @@ struct SignInController {
             await audit.auditSession(
                 "session.signIn", outcome: .refused, detail: "not staff", actorId: account.id, username: account.username, context: context,
                 userAgent: userAgent)
-            try await store.forgetRememberedBrowsers(accountID: account.id, username: account.username, now: Date())
-            try await store.parkDecisions(actorId: account.id, message: StaffRemoval.heldMessage(username: account.username, at: Date()), now: Date())
             // Someone who was staff and is no longer: their calendar feed (and any session left) ends
             // now, as the periodic re-check would end them, even if they never open a page again.
             try await sessions.endAll(
@@ -161,6 +161,8 @@ struct SignInController {
                 revokingCalendarFeed: audit.calendarFeedEndedEntry(
                     staffId: account.id, username: account.username, because: SessionEnding.notStaff.rawValue, context: context, userAgent: userAgent),
                 because: .notStaff)
+            // The rest of what ends with being staff: remembered browsers, decisions not yet sent.
+            try await removal.remove(staffId: account.id, username: account.username, noticedBy: context.requestID)
             return try page(
                 context: context, request: request, login: login, next: next, kept: form.kept,
                 message: BackendError.notStaff.staffMessage, isError: true, status: .forbidden)
