@@ -134,6 +134,7 @@
     input.insertAdjacentElement("afterend", button);
   });
 
+  var openedWithDraft = /[?&]bulk_/.test(window.location.search);
   // A list opened with a bulk draft (a review's Cancel) ticks its rows once: the address drops
   // the draft, so it is the list's own again (a reload does not tick them again, and a decision
   // sent in place comes back to the same address).
@@ -185,8 +186,50 @@
       });
       box.addEventListener("change", update);
     });
+    keepDraft(form, boxes);
     update();
   });
+
+  // What is ticked and typed in a list's bulk form is kept in this tab, so a reload (or a page
+  // the browser drops and opens again) brings it back; sending it for review, or signing out,
+  // lets it go. The server brings a draft back itself after a review's Cancel or a row's button
+  // sent without script: that one wins.
+  function keepDraft(form, boxes) {
+    var store;
+    try { store = window.sessionStorage; } catch (e) { return; }
+    if (!store) { return; }
+    var nameBox = document.querySelector(".user .username");
+    var who = nameBox ? nameBox.textContent : "";
+    var key = "typed:bulk|" + location.pathname + location.search;
+    var fields = ["decision", "reason_preset", "reason"].map(function (name) { return form.querySelector("[name=" + name + "]"); }).filter(Boolean);
+    function save() {
+      var ticked = boxes.filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
+      var typed = form.querySelector("[name=reason]"), preset = form.querySelector("[name=reason_preset]");
+      if (!ticked.length && !(typed && typed.value.trim()) && !(preset && preset.value)) { store.removeItem(key); return; }
+      var entry = { at: Date.now(), who: who, sent: false, items: ticked, fields: {} };
+      fields.forEach(function (field) { entry.fields[field.name] = field.value; });
+      try { store.setItem(key, JSON.stringify(entry)); } catch (e) { /* full: nothing kept */ }
+    }
+    // A field still as the page came (a select has no defaultValue: its options say what was chosen).
+    function pristine(field) {
+      if (field.tagName.toLowerCase() !== "select") { return field.value === field.defaultValue; }
+      return Array.prototype.every.call(field.options, function (option) { return option.selected === option.defaultSelected || (!field.querySelector("option[selected]") && option.index === 0); });
+    }
+    var kept = null;
+    try { kept = JSON.parse(store.getItem(key) || "null"); } catch (e) { kept = null; }
+    var untouched = !openedWithDraft && !boxes.some(function (box) { return box.checked; });
+    if (kept && kept.who === who && untouched && Date.now() - kept.at < 60 * 60 * 1000) {
+      boxes.forEach(function (box) { if (!box.disabled && kept.items.indexOf(box.value) >= 0) { box.checked = true; } });
+      fields.forEach(function (field) { if (typeof kept.fields[field.name] === "string" && pristine(field)) { field.value = kept.fields[field.name]; } });
+    }
+    save();
+    form.addEventListener("change", save);
+    form.addEventListener("input", save);
+    form.addEventListener("submit", function (event) {
+      // Only the bulk form's own Review…: a row's button (claim, approve) leaves the draft in place.
+      if (!event.submitter || !event.submitter.closest("[data-item]")) { store.removeItem(key); }
+    });
+  }
 
   // The summary's Print button (the browser's own Print works without script).
   document.querySelectorAll("[data-print]").forEach(function (button) {
@@ -645,13 +688,41 @@
     next.tabIndex = -1;
     next.focus({ preventScroll: true });
   }
+  // A list's own address: the bulk draft a row's button sends back (without script) is not part of it.
+  function listAddress(url) {
+    var query = url.search.slice(1).split("&").filter(function (pair) { return pair && pair.indexOf("bulk_") !== 0; }).join("&");
+    return url.pathname + (query ? "?" + query : "");
+  }
+  // Screen readers hear what became of a claim: its badge changes in the row, nothing else moves.
+  var claimSaid = document.createElement("div");
+  claimSaid.className = "visually-hidden";
+  claimSaid.setAttribute("role", "status");
+  document.body.appendChild(claimSaid);
+  // A claim or release sent in place: the row's claim badge as the answer's page has it, focus
+  // on its new button, and nothing else on the page touched (ticks, typed reasons, the scroll).
+  function showClaim(page, row, flash) {
+    var fresh = page.querySelector("[data-item=\"" + row.dataset.item.replace(/["\\]/g, "\\$&") + "\"] .claim");
+    var mine = row.querySelector(".claim");
+    if (fresh) {
+      fresh = document.importNode(fresh, true);
+      if (mine) { mine.replaceWith(fresh); } else {
+        var note = row.querySelector("[data-live-note]");
+        if (note) { note.insertAdjacentElement("afterend", fresh); } else { row.appendChild(fresh); }
+      }
+      var button = fresh.querySelector("button");
+      if (button) { button.focus({ preventScroll: true }); }
+    } else if (mine) { mine.remove(); }
+    claimSaid.textContent = flash ? flash.textContent.trim() : "";
+  }
   document.addEventListener("submit", function (event) {
     var form = event.target, submitter = event.submitter;
-    if (!submitter || form.dataset.sendingNormally || !submitter.matches("button[name=quick], button[name=decision]")) { return; }
+    if (!submitter || form.dataset.sendingNormally) { return; }
+    var isClaim = submitter.matches("button.claim-button, button.release-button");
+    if (!isClaim && !submitter.matches("button[name=quick], button[name=decision]")) { return; }
     var row = submitter.closest("[data-item]");
     if (!row) { return; }
     event.preventDefault();
-    var list = window.location.pathname + window.location.search;
+    var list = listAddress(window.location);
     row.classList.add("live-sending");
     row.querySelectorAll("button").forEach(function (button) { button.disabled = true; button.dataset.liveDisabled = "1"; });
     // A button's formAction is the page's own address when it has no formaction of its own.
@@ -659,13 +730,19 @@
       method: "POST", body: formBody(form, submitter), credentials: "same-origin", redirect: "follow",
     }).then(function (response) {
       var landed = new URL(response.url);
-      if (!(response.ok && response.redirected && landed.pathname + landed.search === list)) { throw new Error("not in place"); }
+      if (!(response.ok && response.redirected && listAddress(landed) === list)) { throw new Error("not in place"); }
       return response.text();
     }).then(function (html) {
-      // What became of it (applied, queued, refused, already recorded) is the stream's to say;
-      // its buttons stay off until the stream says the row waits again.
       row.classList.remove("live-sending");
       var page = new DOMParser().parseFromString(html, "text/html");
+      if (isClaim) {
+        row.querySelectorAll("[data-live-disabled]").forEach(function (button) { button.disabled = false; delete button.dataset.liveDisabled; });
+        showClaim(page, row, page.querySelector(".flash"));
+        refreshPanel(page);
+        return;
+      }
+      // What became of it (applied, queued, refused, already recorded) is the stream's to say;
+      // its buttons stay off until the stream says the row waits again.
       showFlash(page, row);
       refreshPanel(page);
       focusNext(row);

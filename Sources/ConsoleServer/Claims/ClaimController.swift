@@ -133,7 +133,9 @@ struct ClaimController {
             case .report: SiteURL.reports.path
             case .photo: SiteURL.photos.path
             }
-        return DecisionController.atRow(target.kind, key: target.key, in: SafeRedirect.path(form.back ?? fallback))
+        let back = SafeRedirect.path(form.back ?? fallback)
+        guard target.kind == .library else { return DecisionController.atRow(target.kind, key: target.key, in: back) }
+        return form.draft.url(returningTo: back, atRow: target.key)
     }
 
     /// Why a claim the viewer acted on is not theirs: who holds the item now, and, for a Release

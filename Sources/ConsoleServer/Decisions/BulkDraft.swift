@@ -40,9 +40,30 @@ struct BulkDraft: Equatable, Sendable {
 
     /// The draft of a bulk form as it was sent (its rows as `slug|status|name`).
     init(form: BulkSelectionForm) {
+        self.init(item: form.item, decision: form.decision, preset: form.reasonPreset, reason: form.reason)
+    }
+
+    /// The draft of the list's bulk form as any of its buttons sent it (a row's claim, release
+    /// or one-click approval posts the whole form).
+    init(item: RepeatedField?, decision: String?, preset: String?, reason: String?) {
         self.init(
-            slugs: (form.item?.values ?? []).compactMap(BulkItem.init(field:)).map(\.slug), decision: form.decision ?? "",
-            preset: form.reasonPreset ?? "", reason: form.reason ?? "")
+            slugs: (item?.values ?? []).compactMap(BulkItem.init(field:)).map(\.slug), decision: decision ?? "", preset: preset ?? "",
+            reason: reason ?? "")
+    }
+
+    /// Whether the moderator ticked or typed anything: the decision's picker always sends a value.
+    var holdsWork: Bool { !slugs.isEmpty || !preset.isEmpty || !reason.isEmpty }
+
+    /// `back` for a button of a row on the library list: the draft added when it holds work, and
+    /// the row acted on as the fragment, so the reloaded list (without script) opens at that row
+    /// with what was ticked and typed.
+    func url(returningTo back: String, atRow slug: String) -> String {
+        let page = String(back.prefix { $0 != "#" })
+        let row = DecisionController.atRow(.library, key: slug, in: page)
+        // Not the library list (a library's own page): back as it was.
+        guard row != page else { return back }
+        guard holdsWork else { return row }
+        return String(self.url(returningTo: page).prefix { $0 != "#" }) + "#library-\(SiteURL.encoded(slug))"
     }
 
     /// `back` (a list's safe path and query) with the draft added, and the first ticked row as

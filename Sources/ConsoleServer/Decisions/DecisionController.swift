@@ -111,7 +111,8 @@ struct DecisionController {
             return try await record(
                 kind: .library, key: key, wanted: Decision.approve.statusWanted, reason: "", seen: ItemStatus(seen),
                 idempotencyKey: "\(listKey)-\(key)", request: request, context: context,
-                back: SafeRedirect.path(form.back ?? SiteURL.libraries.path))
+                back: BulkDraft(item: form.item, decision: form.decision, preset: form.reasonPreset, reason: form.reason)
+                    .url(returningTo: SafeRedirect.path(form.back ?? SiteURL.libraries.path), atRow: key))
         case .confirmRejection(let seen, let formKey, let reason):
             // Rejecting tells the submitter no, with this reason: show exactly that before recording it.
             let mirrored = try await store.mirroredLibrary(slug: key)

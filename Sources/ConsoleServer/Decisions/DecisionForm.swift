@@ -38,9 +38,11 @@ struct DecisionForm: Decodable, Sendable {
     /// The list a library's page was opened from (its query string): after the decision the
     /// next library of that list opens. Absent: back to `back`.
     var queue: String?
+    /// A list row's one-click approval posts the list's bulk form: its ticked rows come back with the list.
+    var item: RepeatedField?
 
     private enum CodingKeys: String, CodingKey {
-        case decision, seen, key, back, quick, confirmed, reason, anyway, queue
+        case decision, seen, key, back, quick, confirmed, reason, anyway, queue, item
         case reasonPreset = "reason_preset"
         case reportReason = "report_reason"
     }
