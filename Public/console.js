@@ -245,8 +245,50 @@
   function say(text) { live.textContent = ""; window.setTimeout(function () { live.textContent = text; }, 30); }
 
   function within(scope, key) { return scope && scope.querySelector("[data-key=" + key + "]"); }
+  // A key never does what cannot be undone (a photo used replaces the old one for good): such a
+  // button (data-confirm-key) first asks, in its own words, what it does; Escape or Cancel leaves
+  // everything as it was.
+  function confirmFirst(element, name) {
+    var ask = document.createElement("dialog");
+    ask.className = "confirm-key";
+    ask.setAttribute("aria-labelledby", "confirm-key-title");
+    var title = document.createElement("h2");
+    title.id = "confirm-key-title";
+    title.textContent = element.textContent.trim() + (name ? " for " + name : "") + "?";
+    var why = document.createElement("p");
+    var hint = element.getAttribute("aria-describedby") && document.getElementById(element.getAttribute("aria-describedby"));
+    why.textContent = hint ? hint.textContent.trim() : "";
+    var buttons = document.createElement("form");
+    buttons.method = "dialog";
+    buttons.className = "confirm-key-buttons";
+    var cancel = document.createElement("button");
+    cancel.value = "cancel";
+    cancel.textContent = "Cancel";
+    var yes = document.createElement("button");
+    yes.value = "yes";
+    yes.className = element.className.indexOf("danger") >= 0 ? "danger" : "primary";
+    yes.textContent = element.textContent.trim();
+    buttons.appendChild(cancel);
+    buttons.appendChild(yes);
+    ask.appendChild(title);
+    ask.appendChild(why);
+    ask.appendChild(buttons);
+    document.body.appendChild(ask);
+    ask.addEventListener("close", function () {
+      var chosen = ask.returnValue === "yes";
+      ask.remove();
+      if (chosen) { element.click(); } else { say("Nothing was done."); var row = element.closest("[data-row]"); if (row) { row.focus({ preventScroll: true }); } }
+    });
+    ask.showModal();
+    yes.focus();
+  }
   function press(element) {
     if (!element) { return false; }
+    if (element.hasAttribute("data-confirm-key")) {
+      var owner = element.closest("[data-row]");
+      confirmFirst(element, owner ? rowName(owner) : "");
+      return true;
+    }
     if (element.tagName.toLowerCase() === "select") { element.scrollIntoView({ block: "center" }); element.focus(); } else { element.click(); }
     return true;
   }
@@ -289,9 +331,22 @@
       var row = focusedRow();
       if (!row) { say("Move to a row with j first."); return; }
       var approve = within(row, "approve");
+      if (!approve) { say("This row cannot be approved here."); return; }
+      // A row decided or claimed elsewhere says why nothing happens, in the row's own words.
+      if (approve.disabled || approve.getAttribute("aria-disabled") === "true" || !approve.isConnected) {
+        var why = row.querySelector("[data-live-note]:not([hidden])") || row.querySelector(".claim-other .claim-text:not([hidden])");
+        say(rowName(row) + ": " + (why ? why.textContent.trim() : "it cannot be decided here now") +
+          (row.classList.contains("live-claimed") ? ". Nothing was sent: open it with o to decide anyway." : ". Nothing was sent."));
+        return;
+      }
       // A row with a strong reason to look offers its page (Compare… or Look first…), not an approval.
-      var opens = approve && approve.tagName.toLowerCase() === "a";
-      if (press(approve)) { say((opens ? "Opening " + rowName(row) + " to look first" : "Approving " + rowName(row))); } else { say("This row cannot be approved here."); }
+      var opens = approve.tagName.toLowerCase() === "a";
+      var asks = approve.hasAttribute("data-confirm-key");
+      press(approve);
+      // The button's own verb: Approve, Resolve (a report), Use this photo (asked first).
+      var verb = approve.textContent.trim();
+      say(opens ? "Opening " + rowName(row) + " to look first" : asks ? verb + " for " + rowName(row) + "? Confirm or press Escape."
+        : verb.replace(/e$/, "") + "ing " + rowName(row));
     },
     r: function () {
       // A library's rejection needs its reason, on its page; a report's Dismiss and a photo's Reject are one click, as with the mouse.
@@ -381,7 +436,8 @@
   document.addEventListener("keydown", function (event) {
     var target = event.target, tag = (target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || target.isContentEditable || event.metaKey || event.ctrlKey || event.altKey) { return; }
-    if (dialog && dialog.open) { return; }
+    // A dialog (the shortcuts, a key's confirmation) has the keys to itself.
+    if (document.querySelector("dialog[open]")) { return; }
     if (event.key === "Escape") {
       var cancel = document.querySelector("[data-key=cancel]");
       if (cancel) { cancel.click(); }
