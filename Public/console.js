@@ -294,6 +294,15 @@
   }
 
   // Lists: a visible focus moves between rows.
+  // A row brought into view is never left under the sticky bulk bar (WCAG 2.4.11).
+  function reveal(row) {
+    row.scrollIntoView({ block: "nearest" });
+    var bar = document.querySelector("form.bulk .bulk-bar");
+    if (!bar) { return; }
+    var covered = row.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    if (covered > 0 && getComputedStyle(bar).position === "sticky") { window.scrollBy(0, covered + 8); }
+  }
+  window.consoleReveal = reveal;
   var list = document.querySelector("[data-keyboard-list]");
   var rows = list ? Array.prototype.slice.call(list.querySelectorAll("[data-row]")) : [];
   var current = -1;
@@ -305,7 +314,7 @@
     var row = rows[current];
     row.tabIndex = -1;
     row.focus({ preventScroll: true });
-    row.scrollIntoView({ block: "nearest" });
+    reveal(row);
     var decided = row.classList.contains("decided") || row.classList.contains("live-decided") ? ", already decided" : "";
     say("Row " + (current + 1) + " of " + rows.length + ": " + rowName(row) + decided);
   }
@@ -391,7 +400,11 @@
   // A list's "Reject…" opens a library's page at #decide: the reason's picker takes the focus.
   // Only a picker: a report's Dismiss is a button, and an address must never press it.
   var rejectControl = within(decide, "reject");
-  if (decide && window.location.hash === "#decide" && rejectControl && rejectControl.tagName.toLowerCase() === "select") { press(rejectControl); }
+  // After the load: the browser's own move to #decide would otherwise take the focus back to the page.
+  if (decide && window.location.hash === "#decide" && rejectControl && rejectControl.tagName.toLowerCase() === "select") {
+    var focusReason = function () { window.setTimeout(function () { press(rejectControl); }, 0); };
+    if (document.readyState === "complete") { focusReason(); } else { window.addEventListener("load", focusReason); }
+  }
 
   // The keys this page answers, in its own words.
   var bulk = list && list.closest("form") && list.closest("form").querySelector("select[name=decision]");
@@ -721,6 +734,11 @@
       note.textContent = first.length > 90 ? first.slice(0, 88) + "…" : first;
       note.hidden = false;
     }
+    // Its Undo goes where the person acted too (on a phone the message on top is out of view).
+    var undo = flash && flash.querySelector("form.flash-undo");
+    var placed = row.querySelector("form.flash-undo");
+    if (placed) { placed.remove(); }
+    if (undo && note) { note.insertAdjacentElement("afterend", document.importNode(undo, true)); }
     var current = document.querySelector(".flash");
     if (flash) {
       var copy = document.importNode(flash, true);
@@ -743,6 +761,7 @@
     rows.forEach(function (candidate) { candidate.classList.toggle("keyboard-focus", candidate === next); });
     next.tabIndex = -1;
     next.focus({ preventScroll: true });
+    if (window.consoleReveal) { window.consoleReveal(next); }
   }
   // A list's own address: the bulk draft a row's button sends back (without script) is not part of it.
   function listAddress(url) {
@@ -774,7 +793,7 @@
     var form = event.target, submitter = event.submitter;
     if (!submitter || form.dataset.sendingNormally) { return; }
     var isClaim = submitter.matches("button.claim-button, button.release-button");
-    if (!isClaim && !submitter.matches("button[name=quick], button[name=decision]")) { return; }
+    if (!isClaim && !submitter.matches("button[name=quick], button[name=decision], button[data-in-place]")) { return; }
     var row = submitter.closest("[data-item]");
     if (!row) { return; }
     event.preventDefault();

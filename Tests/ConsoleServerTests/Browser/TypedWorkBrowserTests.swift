@@ -90,7 +90,8 @@ struct TypedWorkBrowserTests {
             let before = try await Self.draft(browser)
             let slug = try #require(try await browser.execute("return document.querySelector('table.queue tbody tr:nth-child(5)').dataset.item;") as? String)
 
-            // act: the browser sends the whole list form to the claim
+            // act: the browser sends the whole list form to the claim (the row scrolled to the middle, clear of the sticky bar)
+            _ = try await browser.execute("document.querySelector('table.queue tbody tr:nth-child(5)').scrollIntoView({block: 'center'});")
             try await browser.click("table.queue tbody tr:nth-child(5) .claim-button")
             let page = try await browser.source(containing: "You are reviewing")
 

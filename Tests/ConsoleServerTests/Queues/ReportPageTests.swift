@@ -305,7 +305,7 @@ struct ReportPageTests {
         #expect(DecisionOutcomeText.applied(.rejected, kind: .photo, name: "Corner Books", city: "Florence") == "Photo of Corner Books (Florence) rejected")
     }
 
-    @Test("only the message of the viewer's applied resolution or dismissal of a report offers an Undo")
+    @Test("only the message of the viewer's applied decision on a report or a library offers an Undo; a photo's use has none")
     func undoOnlyForItsOwnMessage() {
         // setup
         let now = Date()
@@ -330,6 +330,9 @@ struct ReportPageTests {
         let reopened = action(.report, "42", wanted: .open, state: .applied, message: "Report on X (Y) reopened.")
         #expect(UndoOffer(for: reopened, flash: "Report on X (Y) reopened.", back: "/", now: now) == nil, "a reopening is the undo")
         let library = action(.library, "corner", wanted: .approved, state: .applied, message: "Approved: X in Y.")
-        #expect(UndoOffer(for: library, flash: "Approved: X in Y.", back: "/", now: now) == nil, "libraries have their own flow")
+        let libraryUndo = UndoOffer(for: library, flash: "Approved: X in Y.", back: "/libraries", now: now)
+        #expect(libraryUndo?.url == "/libraries/corner/decide" && libraryUndo?.decision == "pending" && libraryUndo?.seen == "approved")
+        let photo = action(.photo, "7", wanted: .approved, state: .applied, message: "Photo of X (Y) used.")
+        #expect(UndoOffer(for: photo, flash: "Photo of X (Y) used.", back: "/", now: now) == nil, "Book Corners cannot put the old photo back")
     }
 }
