@@ -729,8 +729,12 @@
     if (note && flash) {
       // The row says it in a few words (its first sentence); the message above says it all.
       var said = (flash.childNodes[0] ? flash.childNodes[0].textContent : flash.textContent).trim();
-      var sentence = said.match(/^.*?[.:](?=\s|$)/);
+      // Its first sentence, never cut at a colon ("Approved: Corner Books in Florence." is one
+      // sentence); a long one is cut at its colon, else shortened.
+      var sentence = said.match(/^.*?[.!?](?=\s|$)/);
       var first = sentence ? sentence[0] : said;
+      var colon = first.indexOf(": ");
+      if (first.length > 90 && colon > 20) { first = first.slice(0, colon) + "."; }
       note.textContent = first.length > 90 ? first.slice(0, 88) + "…" : first;
       note.hidden = false;
     }

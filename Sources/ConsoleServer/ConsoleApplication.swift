@@ -291,7 +291,10 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     ).addRoutes(to: staff)
     ReportQueueController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     PhotoQueueController(store: store, renderer: renderer).addRoutes(to: staff)
-    DecisionController(store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer).addRoutes(to: staff)
+    DecisionController(
+        store: store, sessions: dependencies.sessions, runner: dependencies.runner, renderer: renderer,
+        limits: configuration.backendLimits ?? BackendLimits()
+    ).addRoutes(to: staff)
     DecisionCancelController(store: store, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     ClaimController(
         store: store, sessions: dependencies.sessions, renderer: renderer, audit: dependencies.audit, duration: configuration.claimDuration

@@ -35,6 +35,12 @@ public struct BackendLimits: Sendable, Equatable {
         self.readShare = readShare
     }
 
+    /// "10 changes per 5 minutes": the decisions Book Corners takes from the console, in words.
+    var writeRate: String {
+        let minutes = windowSeconds % 60 == 0 ? (windowSeconds / 60 == 1 ? "minute" : "\(windowSeconds / 60) minutes") : "\(windowSeconds) seconds"
+        return "\(writes) \(writes == 1 ? "change" : "changes") per \(minutes)"
+    }
+
     /// Reads per scope and window for calls no other share covers.
     var otherReads: Int { max(0, Int((Double(reads) * readShare).rounded(.down))) }
 }

@@ -35,7 +35,11 @@ struct LibraryConcern: MustacheParent, Equatable {
 
     let kind: Kind
     let strength: Strength
-    /// A few words for the row: "duplicate? 12 m".
+    /// The one name a library close by goes by, on every page: "likely duplicate" when it is a
+    /// strong reason, "possible duplicate" when it is worth a look.
+    static func duplicateName(_ strength: Strength) -> String { strength == .strong ? "likely duplicate" : "possible duplicate" }
+
+    /// A few words for the row: "likely duplicate, 12 m".
     let badge: String
     /// The reason with its evidence, for the library's page and the badge's title.
     let sentence: String
@@ -64,7 +68,13 @@ struct LibraryConcern: MustacheParent, Equatable {
         case "kind": kind.rawValue
         case "strength": strength.rawValue
         case "isStrong": strength == .strong
-        case "strengthLabel": strength == .strong ? "Strong" : "Worth a look"
+        case "strengthLabel":
+            switch (kind, strength) {
+            case (.duplicate, .strong): "Likely duplicate"
+            case (.duplicate, .worthALook): "Possible duplicate"
+            case (_, .strong): "Strong"
+            case (_, .worthALook): "Worth a look"
+            }
         case "badge": badge
         case "sentence": sentence
         default: nil

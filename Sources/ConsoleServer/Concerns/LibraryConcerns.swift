@@ -90,7 +90,7 @@ enum LibraryConcerns {
             let strength: LibraryConcern.Strength = settings.isStrongDuplicate(metres: nearest.metres) ? .strong : .worthALook
             return [
                 .init(
-                    kind: .duplicate, strength: strength, badge: "duplicate? \(Distance.text(nearest.metres))",
+                    kind: .duplicate, strength: strength, badge: "\(LibraryConcern.duplicateName(strength)), \(Distance.text(nearest.metres))",
                     sentence: "\(named(nearest)) is \(Distance.text(nearest.metres)) away.")
             ]
         }

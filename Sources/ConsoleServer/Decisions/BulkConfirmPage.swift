@@ -80,11 +80,14 @@ struct BulkConfirmPage: MustacheParent {
     let buttonLabel: String
     /// The list the selection was made on (filters, order, page): Cancel and the decision return there.
     let back: String
+    /// "10 changes per 5 minutes": what Book Corners takes from the console, as configured.
+    let writeRate: String
 
     init(
         layout: LayoutModel, decision: String, verb: String, count: Int, items: [Item], heading: String, reason: String, isReject: Bool,
-        key: String, back: String = SiteURL.libraries.path, draft: BulkDraft = BulkDraft()
+        key: String, back: String = SiteURL.libraries.path, draft: BulkDraft = BulkDraft(), writeRate: String = BackendLimits().writeRate
     ) {
+        self.writeRate = writeRate
         cancelURL = draft.url(returningTo: back)
         buttonLabel = "\(verb) \(CountText.libraries(count))"
         self.back = back
@@ -145,6 +148,7 @@ struct BulkConfirmPage: MustacheParent {
         case "layout": layout
         case "buttonLabel": buttonLabel
         case "back": back
+        case "writeRate": writeRate
         case "decision": decision
         case "verb": verb
         case "count": count

@@ -12,6 +12,8 @@ struct DecisionController {
     let sessions: StaffSessions
     let runner: ActionRunner
     let renderer: PageRenderer
+    /// What Book Corners takes from the console: the bulk review says its rate of changes.
+    var limits = BackendLimits()
 
     /// Reasons staff pick most; the text stays editable before sending.
     static let presetReasons = [
@@ -256,7 +258,7 @@ struct DecisionController {
             decision: selection.decision.rawValue, verb: verb, count: items.count, items: items,
             heading: BulkConfirmPage.heading(verb: verb, count: items.count),
             reason: selection.reason, isReject: selection.decision == .reject, key: UUID().uuidString,
-            back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path), draft: BulkDraft(form: form))
+            back: SafeRedirect.path(selection.back ?? SiteURL.libraries.path), draft: BulkDraft(form: form), writeRate: limits.writeRate)
         page.leaves(out: check.leftOut)
         return try renderer.render(page, with: "bulk-confirm")
     }

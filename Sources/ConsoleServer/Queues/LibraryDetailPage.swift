@@ -45,7 +45,7 @@ struct LibraryDetailPage: MustacheParent {
         var photoURL = ""
         /// "3 d ago": when it was submitted.
         var age = ""
-        /// "within 50 m": its flag when close, at the settings' distance.
+        /// "possible duplicate" or "likely duplicate": its flag when close, by the settings' distances.
         var closeFlag = ""
         /// Within the strong duplicate distance: a strong reason, and the warning says "likely".
         var isStrong = false
@@ -192,8 +192,8 @@ struct LibraryDetailPage: MustacheParent {
                 isSameName: !key.isEmpty && other.normalizedName == key, status: other.status.rawValue,
                 libraryURL: SiteURL.library(other.slug).path)
             duplicate.photoURL = other.photoUrl.isEmpty ? other.thumbnailUrl : other.photoUrl
-            duplicate.closeFlag = "within " + Distance.text(Double(settings.duplicateMetres))
             duplicate.isStrong = settings.isStrongDuplicate(metres: metres)
+            duplicate.closeFlag = LibraryConcern.duplicateName(duplicate.isStrong ? .strong : .worthALook)
             duplicate.age = TimeText.age(of: other.createdAt, now: now)
             return (duplicate, metres)
         }

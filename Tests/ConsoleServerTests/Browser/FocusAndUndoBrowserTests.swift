@@ -10,7 +10,8 @@ import Testing
 /// under the sticky bulk bar; Undo is offered where the person acted, on a phone too.
 @Suite("In a real browser: focus where the hands are, Undo where you acted", .serialized, .timeLimit(.minutes(5)))
 struct FocusAndUndoBrowserTests {
-    private static let activeElement = "const a = document.activeElement; return (a.id || '') + '|' + a.tagName + '|' + (a.textContent || '').trim().slice(0, 40);"
+    private static let activeElement =
+        "const a = document.activeElement; return (a.id || '') + '|' + a.tagName + '|' + (a.textContent || '').trim().slice(0, 40);"
 
     @Test("r on the list opens the library with focus in the reason's picker; the bulk review page opens with focus on its confirm button")
     func focusOnArrival() async throws {
@@ -55,21 +56,24 @@ struct FocusAndUndoBrowserTests {
             var approved = 0
             for _ in 0..<25 where approved < 5 {
                 try await browser.press("j")
-                let plain = try await browser.execute(
-                    "const r = document.querySelector('tr.keyboard-focus'); return r && r.querySelector('button[data-key=approve]:not([disabled])') !== null;")
+                let plain =
+                    try await browser.execute(
+                        "const r = document.querySelector('tr.keyboard-focus'); return r && r.querySelector('button[data-key=approve]:not([disabled])') !== null;"
+                    )
                     as? Bool ?? false
                 guard plain else { continue }
                 try await browser.press("a")
                 approved += 1
                 try await Task.sleep(for: .milliseconds(700))
                 // check: the row focus moved to is wholly above the bar and inside the window
-                let covered = try await browser.execute(
-                    """
-                    const r = document.activeElement.closest('[data-row]'), bar = document.querySelector('form.bulk .bulk-bar');
-                    if (!r) { return 'focus left the rows: ' + document.activeElement.tagName; }
-                    const rb = r.getBoundingClientRect(), bb = bar.getBoundingClientRect();
-                    return (rb.bottom > bb.top || rb.top < 0) ? r.dataset.item + ' at ' + Math.round(rb.top) + '-' + Math.round(rb.bottom) + ', bar from ' + Math.round(bb.top) : '';
-                    """) as? String ?? "?"
+                let covered =
+                    try await browser.execute(
+                        """
+                        const r = document.activeElement.closest('[data-row]'), bar = document.querySelector('form.bulk .bulk-bar');
+                        if (!r) { return 'focus left the rows: ' + document.activeElement.tagName; }
+                        const rb = r.getBoundingClientRect(), bb = bar.getBoundingClientRect();
+                        return (rb.bottom > bb.top || rb.top < 0) ? r.dataset.item + ' at ' + Math.round(rb.top) + '-' + Math.round(rb.bottom) + ', bar from ' + Math.round(bb.top) : '';
+                        """) as? String ?? "?"
                 if !covered.isEmpty { hidden.append(covered) }
             }
 
@@ -87,7 +91,8 @@ struct FocusAndUndoBrowserTests {
             try await browser.signInAsStaff(console: console)
             try await browser.go(console + "/photos")
             _ = try await browser.source(containing: "photo-grid")
-            let items = try #require(try await browser.execute("return Array.from(document.querySelectorAll('[data-row]')).map(r => r.dataset.item);") as? [String])
+            let items = try #require(
+                try await browser.execute("return Array.from(document.querySelectorAll('[data-row]')).map(r => r.dataset.item);") as? [String])
             try #require(items.count >= 3)
 
             // act: j, r opens the first card's reason; a preset is chosen and Reject photo clicked; then j

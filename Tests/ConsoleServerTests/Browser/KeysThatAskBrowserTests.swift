@@ -30,8 +30,9 @@ struct KeysThatAskBrowserTests {
 
             // act 1: j, a, then Escape
             try await browser.press("j", "a")
-            let asked = try await browser.execute(
-                "const d = document.querySelector('dialog.confirm-key[open]'); return d ? d.innerText : '';") as? String ?? ""
+            let asked =
+                try await browser.execute(
+                    "const d = document.querySelector('dialog.confirm-key[open]'); return d ? d.innerText : '';") as? String ?? ""
             let askedAloud = try await Self.spoken(browser)
             try await browser.press(WebDriver.Key.escape)
             try await Task.sleep(for: .milliseconds(500))

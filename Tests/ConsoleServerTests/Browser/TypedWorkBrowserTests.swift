@@ -26,7 +26,9 @@ struct TypedWorkBrowserTests {
 
     private static func draft(_ browser: WebDriver) async throws -> (ticked: [String], reason: String, decision: String) {
         let read = try #require(try await browser.execute(readDraft) as? [String: Any])
-        return (read["ticked"] as? [String] ?? [], (read["reason"] as? String ?? "").replacingOccurrences(of: "\r\n", with: "\n"), read["decision"] as? String ?? "")
+        return (
+            read["ticked"] as? [String] ?? [], (read["reason"] as? String ?? "").replacingOccurrences(of: "\r\n", with: "\n"), read["decision"] as? String ?? ""
+        )
     }
 
     @Test(
@@ -41,17 +43,19 @@ struct TypedWorkBrowserTests {
             let before = try await Self.draft(browser)
             let row = "table.queue tbody tr:nth-child(5)"
             // Centred first, as a person scrolls to it (WebDriver would scroll it to the bottom edge, under the sticky bulk bar).
-            let top = try await browser.execute(
-                "const r = document.querySelector('\(row)'); r.scrollIntoView({block: 'center'}); return r.getBoundingClientRect().top;") as? Double
+            let top =
+                try await browser.execute(
+                    "const r = document.querySelector('\(row)'); r.scrollIntoView({block: 'center'}); return r.getBoundingClientRect().top;") as? Double
 
             // act: claim the fifth row with a real click
             try await browser.click("\(row) .claim-button")
             _ = try await browser.source(containing: "release-button")
 
             // check: the badge says it, nothing else moved or was lost
-            let claimed = try await browser.execute(
-                "const r = document.querySelector('\(row)'); return [r.querySelector('.claim-mine') !== null, r.getBoundingClientRect().top, document.activeElement.className];"
-            ) as? [Any]
+            let claimed =
+                try await browser.execute(
+                    "const r = document.querySelector('\(row)'); return [r.querySelector('.claim-mine') !== null, r.getBoundingClientRect().top, document.activeElement.className];"
+                ) as? [Any]
             #expect(claimed?[0] as? Bool == true, "the row says You are reviewing")
             #expect(claimed?[1] as? Double == top, "the row stays where the pointer is")
             #expect((claimed?[2] as? String ?? "").contains("release-button"), "focus is on the row's Release")

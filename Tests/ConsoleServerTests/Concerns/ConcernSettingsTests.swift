@@ -61,7 +61,7 @@ struct ConcernSettingsTests {
             // setup: the first pass has stored every waiting library's reasons, and the next is ten minutes away
             try await browser.signIn()
             let firstPassBy = ContinuousClock.now + .seconds(30)
-            while !(try await browser.get("/libraries?reason=duplicate")).contains("duplicate? "), ContinuousClock.now < firstPassBy {
+            while !(try await browser.get("/libraries?reason=duplicate")).contains("duplicate, "), ContinuousClock.now < firstPassBy {
                 try await Task.sleep(for: .milliseconds(200))
             }
             try await Task.sleep(for: .seconds(6))  // past any quick second pass the first fill asked for
@@ -169,7 +169,7 @@ struct ConcernSettingsTests {
         try await store.upsertMirror(libraries: [library(4, lat: 43.771_334, lng: 11.251_284, status: .approved, submitter: nil)])
         let afterNeighbour = try #require(try await LibraryConcerns.shown([waiting], in: store)[1])
         #expect(afterNeighbour.first?.kind == .duplicate, "strong duplicate first: \(afterNeighbour.map(\.badge))")
-        #expect(afterNeighbour.first?.badge == "duplicate? 12 m")
+        #expect(afterNeighbour.first?.badge == "likely duplicate, 12 m")
         // act: the next pass stores that; then the submitter's other submission is rejected elsewhere
         await refresher.refreshOnce()
         #expect(try await store.storedLibraryConcerns(fingerprints: [1: LibraryConcerns.fingerprint(of: waiting, settings: .defaults)])[1] != nil)

@@ -34,15 +34,15 @@ struct LibraryConcernsTests {
     @Test(
         "a library within 25 m is a strong duplicate with the distance in its badge; within 50 m or the same name within 200 m is worth a look",
         arguments: [
-            (12.4, LibraryConcern.Strength.strong, "duplicate? 12 m"), (25.0, .strong, "duplicate? 25 m"), (30.2, .worthALook, "duplicate? 30 m"),
-            (50.0, .worthALook, "duplicate? 50 m"),
+            (12.4, LibraryConcern.Strength.strong, "likely duplicate, 12 m"), (25.0, .strong, "likely duplicate, 25 m"),
+            (30.2, .worthALook, "possible duplicate, 30 m"), (50.0, .worthALook, "possible duplicate, 50 m"),
         ])
     func duplicateByDistance(metres: Double, strength: LibraryConcern.Strength, badge: String) throws {
         let concerns = LibraryConcerns.assess(library(), evidence: LibraryEvidence(nearest: neighbour(metres), submitter: settled))
         let duplicate = try #require(concerns.first)
         #expect(concerns.count == 1)
         #expect(duplicate.kind == .duplicate && duplicate.strength == strength && duplicate.badge == badge)
-        #expect(duplicate.sentence == "“Little Library Box” (approved) is \(badge.dropFirst("duplicate? ".count)) away.")
+        #expect(duplicate.sentence == "“Little Library Box” (approved) is \(badge.split(separator: ", ").last ?? "") away.")
     }
 
     @Test("a namesake 150 m away is worth a look; one 60 m away with another name, or the same name farther than 200 m, is no reason")

@@ -175,7 +175,7 @@ struct MirrorPagesTests {
             let anchorRow = row(of: "dup-anchor", in: list)
             #expect(
                 anchorRow.contains(
-                    #"concern-strong" title="Strong: “Near Ten” (approved) is 10 m away.">duplicate? 10 m<span class="visually-hidden"> (Strong): “Near Ten” (approved) is 10 m away.</span></span>"#
+                    #"concern-strong" title="Likely duplicate: “Near Ten” (approved) is 10 m away.">likely duplicate, 10 m<span class="visually-hidden"> (Likely duplicate): “Near Ten” (approved) is 10 m away.</span></span>"#
                 ), "the evidence in the badge's title and read out with it: \(anchorRow)")
             #expect(anchorRow.contains(">Compare…</a>") && !anchorRow.contains(#"name="quick""#), "a strong reason takes one-click Approve away")
             let namesakeRow = row(of: "dup-namesake-150", in: list)
@@ -185,7 +185,7 @@ struct MirrorPagesTests {
             #expect(namesakeRow.contains(#"name="quick""#), "worth a look keeps one-click Approve")
             #expect(!row(of: "dup-same-name", in: list).contains("duplicate?"), "a namesake 11 km away is no reason")
             #expect(bulkReject.status == .ok)
-            #expect(bulkReject.contains(">duplicate? 10 m<span class=\"visually-hidden\">"), "the bulk confirmation flags it: \(bulkReject)")
+            #expect(bulkReject.contains(">likely duplicate, 10 m<span class=\"visually-hidden\">"), "the bulk confirmation flags it: \(bulkReject)")
             // Approving in bulk leaves out a library with a strong reason, as its row's one-click Approve does.
             #expect(bulkApprove.status == .ok)
             #expect(bulkApprove.contains("<h1>Approve 1 library?</h1>"), "\(bulkApprove)")

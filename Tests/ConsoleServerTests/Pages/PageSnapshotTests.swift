@@ -181,7 +181,8 @@ enum PageModels {
                             summary: summary, banner: hostile, notice: hostile, freshness: "Data from Book Corners, as of 3 s ago")
                         // The flash of a report's dismissal offers its Undo.
                         frame.undo = UndoOffer(
-                            url: "/reports/42/decide", seen: "dismissed", decision: "reopen", key: "undo-key", reportReason: "damaged", back: "/reports/42?x=\"y\"",
+                            url: "/reports/42/decide", seen: "dismissed", decision: "reopen", key: "undo-key", reportReason: "damaged",
+                            back: "/reports/42?x=\"y\"",
                             label: "Undo: reopen the report")
                         return frame
                     }(),
