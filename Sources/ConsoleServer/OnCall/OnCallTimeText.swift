@@ -106,7 +106,10 @@ public struct OnCallTimeText: Sendable {
 
     /// "Rome time" for `Europe/Rome`, "UTC" for UTC: which clock the times are on.
     public var clockName: String {
-        guard zone.identifier != "UTC", zone.identifier != "GMT" else { return "UTC" }
+        // "UTC", "Etc/UTC", "GMT", "Etc/GMT-1": a fixed offset names no place, so it is named by the offset.
+        if !zone.identifier.contains("/") || zone.identifier.hasPrefix("Etc/"), zone.nextDaylightSavingTimeTransition == nil {
+            return offset(Date())
+        }
         let city = zone.identifier.split(separator: "/").last.map(String.init) ?? zone.identifier
         return city.replacingOccurrences(of: "_", with: " ") + " time"
     }
