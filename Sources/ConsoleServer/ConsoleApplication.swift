@@ -306,7 +306,8 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
     AuditController(store: store, audit: dependencies.audit, renderer: renderer).addRoutes(to: staff)
     StatisticsController(store: store, renderer: renderer).addRoutes(to: staff)
     OnCallController(
-        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, publicURL: configuration.publicURL
+        store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit, publicURL: configuration.publicURL,
+        handoffs: dependencies.handoffs
     ).addRoutes(to: staff)
     HandoffController(store: store, renderer: renderer, sessions: dependencies.sessions, audit: dependencies.audit).addRoutes(to: staff)
     // On call: alerts

@@ -45,7 +45,7 @@ struct AuditController {
             outcomeOptions: FilterOption.choices(
                 AuditOutcome.allCases.map(\.rawValue), selected: query.filter.outcome?.rawValue, any: "Any outcome",
                 label: { $0 == AuditOutcome.observed.rawValue ? AuditEntry.outsideActor : $0 }),
-            q: query.filter.targetText ?? "", from: query.fromText ?? "", to: query.toText ?? "", problems: query.problems,
+            q: query.filter.targetText ?? "", from: query.typedFrom, to: query.typedTo, problems: query.problems,
             matching: try await store.auditEntryCount(query.filter),
             rows: page.entries.map { AuditRow($0, now: now, clock: clock, city: cities[$0.targetSlug]) }, isEmpty: page.entries.isEmpty,
             clockName: clock.clockName,

@@ -10,6 +10,7 @@ struct AuditListPage: MustacheParent {
     let outcomeOptions: [FilterOption]
     let q: String
     let from: String
+    let datePattern = TeamTimeInput.datePattern
     let to: String
     let problems: [String]
     let matching: Int
@@ -47,6 +48,7 @@ struct AuditListPage: MustacheParent {
         case "filtersText": filtersText
         case "filtersOpen": !problems.isEmpty
         case "from": from
+        case "datePattern": datePattern
         case "to": to
         case "problems": problems
         case "matching": matching

@@ -8,6 +8,9 @@ struct AuditQuery {
     let filter: AuditFilter
     let fromText: String?
     let toText: String?
+    /// What the date fields held, to show back as typed when a date was ignored.
+    let typedFrom: String
+    let typedTo: String
     /// Why a date was ignored, in words for the page.
     let problems: [String]
 
@@ -15,13 +18,16 @@ struct AuditQuery {
     /// as the times the page shows do.
     init(_ query: ListQuery, zone: TimeZone = TeamClock.current.zone) {
         var problems: [String] = []
+        var typed: [String: String] = [:]
         func day(_ name: String, label: String) -> (String?, LocalDate?) {
-            guard let text = query.text(name, maxLength: 10) else { return (nil, nil) }
-            guard ISOTime.parseDay(text) != nil, let date = LocalDate(text) else {
+            guard let text = query.text(name, maxLength: 20) else { return (nil, nil) }
+            typed[name] = text
+            guard let date = TeamTimeInput.date(text) else {
                 problems.append("\(label) “\(text)” is not a date like 2026-11-01, so it was ignored.")
                 return (nil, nil)
             }
-            return (text, date)
+            typed[name] = date.description
+            return (date.description, date)
         }
         let midnight = LocalTime(hour: 0, minute: 0)
         let (fromText, fromDay) = day("from", label: "From")
@@ -45,6 +51,8 @@ struct AuditQuery {
         self.fromText = filter.from == nil ? nil : fromText
         self.toText = filter.to == nil ? nil : toText
         self.problems = problems
+        typedFrom = typed["from"] ?? ""
+        typedTo = typed["to"] ?? ""
     }
 
     /// The filters as URL query items, for links that keep them.

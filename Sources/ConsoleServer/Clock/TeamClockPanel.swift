@@ -11,7 +11,7 @@ struct TeamClockPanel: MustacheParent {
     let zone: String
     /// "Rome time".
     let clockName: String
-    /// Now on the team's clock: "2026-11-27 09:51 CET".
+    /// Now on the team's clock: "2026-11-27 09:51 Rome time".
     let example: String
     let hours: [FilterOption]
     let problem: String

@@ -6,7 +6,7 @@ import Mustache
 /// ("never delivered"), so a template's section is skipped without looking the names up outside.
 struct TeamTime: MustacheParent, Sendable {
     let isShown: Bool
-    /// "2026-11-27 06:51 CET".
+    /// "2026-11-27 06:51 Rome time".
     let text: String
     /// "2026-11-27T05:51:00Z", for `datetime`.
     let iso: String

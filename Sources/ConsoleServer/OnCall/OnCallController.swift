@@ -12,6 +12,8 @@ struct OnCallController {
     let audit: StaffAuditWriter
     /// The console's address as browsers see it, for the calendar feed's link; `nil`: the request's own.
     let publicURL: URL?
+    /// Builds the hand-off a rotation change makes when it moves who is on call now.
+    let handoffs: HandoffService
 
     func addRoutes(to router: some RouterMethods<ConsoleRequestContext>) {
         router.get(SiteURL.Route.onCall.pattern) { request, context in
@@ -37,6 +39,7 @@ struct OnCallController {
         var newFeedURL: String?
         var teamClockZone: String?
         var teamClockProblem: String?
+        var rotationMove: RotationMove?
     }
 
     private func page(request: Request, context: ConsoleRequestContext, draft: Draft = Draft()) async throws -> Response {
@@ -53,7 +56,7 @@ struct OnCallController {
             let instant = until ? turn.endsAt : turn.startsAt
             return OnCallPage.Turn(
                 who: turn.member.id == session.staffId ? "You (\(turn.member.username))" : turn.member.username,
-                isViewer: turn.member.id == session.staffId, when: (until ? "until " : "from ") + clock.dayAndTime(instant),
+                isViewer: turn.member.id == session.staffId, when: (until ? "until " : "from ") + clock.dayAndTime(instant, now: now),
                 relative: OnCallTimeText.from(now, to: instant))
         }
         let rotation = schedule?.rotation
@@ -88,7 +91,7 @@ struct OnCallController {
             weeks: schedule.map { OnCallCalendar(schedule: $0, viewerID: session.staffId, now: now).weeks } ?? [],
             overrides: overrides.map { cover in
                 OnCallPage.OverrideRow(
-                    who: cover.staff.username, from: clock?.dayAndTime(cover.startsAt) ?? "", to: clock?.dayAndTime(cover.endsAt) ?? "",
+                    who: cover.staff.username, from: clock?.dayAndTime(cover.startsAt, now: now) ?? "", to: clock?.dayAndTime(cover.endsAt, now: now) ?? "",
                     note: cover.note, hasNote: !cover.note.isEmpty, addedBy: cover.createdBy, removeURL: SiteURL.onCallOverrideRemove(cover.id).path)
             },
             hasOverrides: !overrides.isEmpty,
@@ -101,7 +104,7 @@ struct OnCallController {
                 names: draft.rotationNames ?? rotation?.members.map(\.username) ?? [session.username], known: staff.map(\.username),
                 typed: draft.rotationProblem == nil ? "" : (rotationForm?.addUsername ?? ""), notice: draft.rotationNotice ?? ""),
             rotationShiftDays: rotationForm?.shiftDays ?? rotation.map { String($0.shiftDays) } ?? "7",
-            rotationHandoff: rotationForm?.handoff ?? rotation?.handoff.description ?? "09:00",
+            rotationHandoff: rotationForm?.handoff ?? TeamClock.current.time(rotation?.handoff ?? LocalTime(hour: 9, minute: 0)),
             rotationTimeZone: rotationForm?.timeZone ?? rotation?.timeZone.identifier ?? TeamClock.current.zone.identifier,
             rotationStartDate: rotationForm?.startDate ?? rotation?.startDate.description ?? LocalDate(now, in: .gmt).description,
             rotationProblem: draft.rotationProblem ?? "", hasRotationProblem: draft.rotationProblem != nil,
@@ -109,6 +112,7 @@ struct OnCallController {
             teamClock: TeamClockPanel(choice: try await store.teamClock(), typedZone: draft.teamClockZone, problem: draft.teamClockProblem, now: now),
             newFeedURL: draft.newFeedURL ?? "", hasNewFeedURL: draft.newFeedURL != nil)
         page.stoppedFeeds = try await store.stoppedCalendarFeeds().map(IdleCalendarFeeds.line)
+        page.rotationMove = draft.rotationMove
         let problem = draft.rotationProblem != nil || draft.overrideProblem != nil || draft.teamClockProblem != nil
         return try renderer.render(page, with: "oncall", status: problem ? .badRequest : .ok).response(from: request, context: context)
     }
@@ -144,12 +148,46 @@ struct OnCallController {
                     rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
         }
         let before = try await store.rotation()
+        let now = Date()
+        let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-Double(Rotation.maxShiftDays + 1) * 86_400), now: now)
+        let move = RotationMove.saving(rotation, over: schedule, at: now)
+        let confirmed = form.edit == "confirm"
+        if let move, !confirmed || form.handOverFrom != String(move.outgoing.member.id) || form.handOverTo != move.incoming.map({ String($0.member.id) }) ?? ""
+        {
+            // Nothing is saved until the person has read who is on call once it is; a confirmation
+            // of another move (the schedule changed meanwhile) asks again with the new words.
+            let note = try await store.pendingHandoffNote(authorID: move.outgoing.member.id) != nil
+            let words = RotationMove(
+                outgoing: move.outgoing, incoming: move.incoming, viewerID: session.staffId, outgoingHasNote: note,
+                clock: TeamClock.current.on(rotation.timeZone), now: now)
+            return try await page(
+                request: request, context: context,
+                draft: Draft(
+                    rotation: form, rotationNames: form.names,
+                    rotationNotice: confirmed ? "Who is on call changed since that page: read what saving does now." : nil, rotationMove: words))
+        }
         let entry = audit.staffEntry(
             "rotation.update", targetKind: "oncall", targetId: "1", targetName: "rotation",
             statusBefore: before.map(Self.describe) ?? "", statusAfter: Self.describe(rotation), context: context,
             userAgent: request.userAgent)
-        try await store.saveRotation(rotation, audit: entry, now: Date())
-        try await sessions.flash("Rotation saved: \(Self.describe(rotation)).", sessionID: session.id)
+        let handedOver: ShiftHandoff?
+        do {
+            handedOver = try await handoffs.changeRotation(
+                rotation, replacing: before, handingOver: move.flatMap { move in move.incoming.map { (outgoing: move.outgoing, incoming: $0.member) } },
+                audit: entry,
+                at: now)
+        } catch let error as RotationError {
+            return try await page(
+                request: request, context: context,
+                draft: Draft(rotation: form, rotationProblem: error.description + " Nothing was changed.", rotationNames: form.names))
+        }
+        var flash = "Rotation saved: \(Self.describe(rotation))."
+        if let handedOver {
+            let incoming = handedOver.incoming.id == session.staffId ? "You are" : "\(handedOver.incoming.username) is"
+            let note = handedOver.digest.note == nil ? "" : ", with the note for the next person"
+            flash += " \(incoming) on call now: the hand-off from \(handedOver.outgoing.username) is built\(note)."
+        }
+        try await sessions.flash(flash, sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)
     }
 
@@ -224,7 +262,7 @@ struct OnCallController {
             try await sessions.flash("This override was already added (the form was sent twice); it is listed once.", sessionID: session.id)
             return .redirect(to: SiteURL.onCall.path, type: .normal)
         }
-        try await sessions.flash("\(member.username) covers \(span) (\(clock.clockName)).", sessionID: session.id)
+        try await sessions.flash("\(member.username) covers \(span).", sessionID: session.id)
         return .redirect(to: SiteURL.onCall.path, type: .normal)
     }
 

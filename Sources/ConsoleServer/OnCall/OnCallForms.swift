@@ -18,9 +18,13 @@ struct RotationForm: Decodable, Sendable {
     var add: String?
     /// Someone to add, typed.
     var addUsername: String?
+    /// The staff ids of the person on call now and the one the change puts there, as the page
+    /// that asked to confirm the change showed them (`edit` is `confirm`).
+    var handOverFrom: String?
+    var handOverTo: String?
 
     private enum CodingKeys: String, CodingKey {
-        case member, members, shiftDays, handoff, timeZone, startDate, edit, add
+        case member, members, shiftDays, handoff, timeZone, startDate, edit, add, handOverFrom, handOverTo
         case addUsername = "add_username"
     }
 
@@ -59,7 +63,7 @@ struct RotationForm: Decodable, Sendable {
         let row = parts.count == 2 && !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber } ? Int(parts[1]) : nil
         let action = parts.count == 1 || row != nil ? parts[0] : ""
         switch (action, row) {
-        case ("save", nil):
+        case ("save", nil), ("confirm", nil):
             // A name typed but not added is not dropped without a word.
             if let typed = addUsername?.trimmingCharacters(in: .whitespaces), !typed.isEmpty { throw .typedNotAdded(String(typed.prefix(60))) }
             return nil
@@ -101,15 +105,15 @@ struct RotationForm: Decodable, Sendable {
         let daysText = (shiftDays ?? "").trimmingCharacters(in: .whitespaces)
         guard let days = Int(daysText) else { throw .badShiftDays(String(daysText.prefix(20))) }
         let handoffText = (handoff ?? "").trimmingCharacters(in: .whitespaces)
-        guard let time = LocalTime(handoffText) else { throw .badHandoffTime(String(handoffText.prefix(20))) }
+        guard let time = TeamTimeInput.time(handoffText) else { throw .badHandoffTime(String(handoffText.prefix(20))) }
         let zone = try Self.zone(timeZone)
         let dateText = (startDate ?? "").trimmingCharacters(in: .whitespaces)
-        guard let start = LocalDate(dateText) else { throw .badStartDate(String(dateText.prefix(20))) }
+        guard let start = TeamTimeInput.date(dateText) else { throw .badStartDate(String(dateText.prefix(20))) }
         return try Rotation(members: chosen, shiftDays: days, handoff: time, timeZone: zone, startDate: start)
     }
 }
 
-/// "staff covers from … to …": times as a `datetime-local` input sends them, on the rotation's clock.
+/// "staff covers from … to …": a date and a time typed as "2026-11-24 09:00", on the rotation's clock.
 struct OverrideForm: Decodable, Sendable {
     var staff: String?
     var startsAt: String?
@@ -120,7 +124,7 @@ struct OverrideForm: Decodable, Sendable {
 
     static let noteLimit = 200
 
-    /// `2026-11-24T09:00` on the wall clock of `zone`.
+    /// `2026-11-24 09:00` on the wall clock of `zone`.
     static func instant(_ text: String?, in zone: TimeZone) -> Date? {
         guard let (date, time) = parts(text) else { return nil }
         return date.instant(at: time, in: zone)
@@ -138,8 +142,6 @@ struct OverrideForm: Decodable, Sendable {
     }
 
     private static func parts(_ text: String?) -> (LocalDate, LocalTime)? {
-        let parts = (text ?? "").trimmingCharacters(in: .whitespaces).split(separator: "T")
-        guard parts.count == 2, let date = LocalDate(String(parts[0])), let time = LocalTime(String(parts[1].prefix(5))) else { return nil }
-        return (date, time)
+        TeamTimeInput.dateAndTime(text)
     }
 }

@@ -5,7 +5,7 @@ import Mustache
 /// The header's on-call line for one viewer: who is on call now and until when, and who is next.
 /// The person on call reads it as "You are on call", in a banner they cannot miss.
 struct OnCallHeadline: Sendable, Equatable, MustacheParent {
-    /// "On call: maria until Tue 24 Nov 09:00 (Rome time) · next: jonas"; for everyone but the person on call.
+    /// "On call: maria until today 21:00 Rome time · next: jonas"; for everyone but the person on call.
     let text: String
     /// The viewer is on call now.
     let isViewerOnCall: Bool
@@ -25,15 +25,15 @@ struct OnCallHeadline: Sendable, Equatable, MustacheParent {
         let (current, next) = schedule.nowAndNext(at: now)
         let nextText =
             next.map { turn in
-                turn.member.id == viewerID ? " · next: you, from \(clock.dayAndTime(turn.startsAt))" : " · next: \(turn.member.username)"
+                turn.member.id == viewerID ? " · next: you, from \(clock.dayAndTime(turn.startsAt, now: now))" : " · next: \(turn.member.username)"
             } ?? ""
         guard let current else {
             isViewerOnCall = false
-            text = "Nobody is on call yet\(next.map { ": the rotation starts \(clock.dayAndTime($0.startsAt))" } ?? "")."
+            text = "Nobody is on call yet\(next.map { ": the rotation starts \(clock.dayAndTime($0.startsAt, now: now))" } ?? "")."
             return
         }
         isViewerOnCall = current.member.id == viewerID
-        let until = "until \(clock.dayAndTime(current.endsAt))"
+        let until = "until \(clock.dayAndTime(current.endsAt, now: now))"
         text =
             isViewerOnCall
             ? "You are on call \(until)\(nextText)."

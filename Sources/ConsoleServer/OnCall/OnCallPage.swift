@@ -93,6 +93,9 @@ struct OnCallPage: MustacheParent {
     let rotationStartDate: String
     let rotationProblem: String
     let hasRotationProblem: Bool
+    /// Saving the rotation as typed moves who is on call now: said, and confirmed, before it is saved.
+    var rotationMove: RotationMove?
+    let inputs = TimeInputs(twelveHour: TeamClock.current.twelveHour)
     let hasFeed: Bool
     let feedCreated: TeamTime
     let teamClock: TeamClockPanel
@@ -140,6 +143,9 @@ struct OnCallPage: MustacheParent {
         case "rotationStartDate": rotationStartDate
         case "rotationProblem": rotationProblem
         case "hasRotationProblem": hasRotationProblem
+        case "rotationMove": rotationMove
+        case "hasRotationMove": rotationMove != nil
+        case "inputs": inputs
         case "hasFeed": hasFeed
         case "stoppedFeeds": stoppedFeeds
         case "hasStoppedFeeds": !stoppedFeeds.isEmpty

@@ -20,11 +20,26 @@ public struct OnCallTimeText: Sendable {
         self.calendar = calendar
     }
 
-    /// "Tue 2026-11-24 09:00 CET": the one format (`stamp`) with the weekday in front, for
+    /// "Tue 2026-11-24 09:00 Rome time": the one format (`stamp`) with the weekday in front, for
     /// shifts and covers, which people place by the day of the week.
     public func dayAndTime(_ date: Date) -> String {
         let weekday = calendar.component(.weekday, from: date)
         return "\(Self.weekdays[(weekday - 1 + 7) % 7]) \(stamp(date))"
+    }
+
+    /// "today 09:00 Rome time", "tomorrow 09:00 Rome time", "yesterday 21:30 Rome time" for a date
+    /// on the team's clock next to `now`'s day, `dayAndTime` further off: on the day itself
+    /// "Sun 2026-11-29" makes people work out that it is today.
+    public func dayAndTime(_ date: Date, now: Date) -> String {
+        let days = LocalDate(now, in: zone).days(to: LocalDate(date, in: zone))
+        let word: String
+        switch days {
+        case -1: word = "yesterday"
+        case 0: word = "today"
+        case 1: word = "tomorrow"
+        default: return dayAndTime(date)
+        }
+        return "\(word) \(time(date)) \(zoneLabel(date))"
     }
 
     /// "Tue 24 Nov".
@@ -53,8 +68,8 @@ public struct OnCallTimeText: Sendable {
         return "\(hour % 12 == 0 ? 12 : hour % 12):\(minute < 10 ? "0" : "")\(minute) \(hour < 12 ? "AM" : "PM")"
     }
 
-    /// "2026-11-24 21:30 CET": the date, the time and the zone in effect then (its
-    /// abbreviation, or the offset "UTC+1" where the zone has none), for logs people hand on.
+    /// "2026-11-24 21:30 Rome time": the date, the time and the zone's one name (`zoneLabel`),
+    /// for pages and for logs people hand on.
     public func stamp(_ date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
@@ -62,7 +77,7 @@ public struct OnCallTimeText: Sendable {
         return "\(parts.year ?? 1970)-\(two(parts.month))-\(two(parts.day)) \(clock) \(zoneLabel(date))"
     }
 
-    /// "2026-11-26 09:00 – 2026-11-27 09:00 CET": the zone named once when both ends share it.
+    /// "2026-11-26 09:00 – 2026-11-27 09:00 Rome time": the zone named once.
     public func span(from start: Date, to end: Date) -> String {
         let first = stamp(start)
         let label = zoneLabel(start)
@@ -70,14 +85,18 @@ public struct OnCallTimeText: Sendable {
         return "\(first.dropLast(label.count + 1)) – \(stamp(end))"
     }
 
-    /// "CET", "CEST", "UTC"; "UTC+5:30" when the zone's abbreviation is only an offset.
+    /// The zone's one name on every page: "Rome time", "UTC". Not the abbreviation in effect:
+    /// Foundation on Linux has none for most zones and answers the offset, so one page listing
+    /// dates across a clock change read "UTC+1" here and "UTC+2" there, which people take for two
+    /// zones (and "CET"/"CEST" would be two names too). The offset right for each date stays
+    /// where machines and the exact time read it (`offset`, `TeamTime.exact`).
     public func zoneLabel(_ date: Date) -> String {
+        clockName
+    }
+
+    /// "UTC+1", "UTC+2", "UTC+5:30", "UTC": the zone's offset from UTC at `date`.
+    public func offset(_ date: Date) -> String {
         let seconds = zone.secondsFromGMT(for: date)
-        if let abbreviation = zone.abbreviation(for: date), !abbreviation.isEmpty, abbreviation.first?.isLetter == true,
-            !abbreviation.hasPrefix("GMT+"), !abbreviation.hasPrefix("GMT-")
-        {
-            return abbreviation == "GMT" && seconds == 0 && zone.identifier != "Europe/London" ? "UTC" : abbreviation
-        }
         guard seconds != 0 else { return "UTC" }
         let sign = seconds < 0 ? "-" : "+"
         let hours = abs(seconds) / 3_600
@@ -87,7 +106,10 @@ public struct OnCallTimeText: Sendable {
 
     /// "Rome time" for `Europe/Rome`, "UTC" for UTC: which clock the times are on.
     public var clockName: String {
-        guard zone.identifier != "UTC", zone.identifier != "GMT" else { return "UTC" }
+        // "UTC", "Etc/UTC", "GMT", "Etc/GMT-1": a fixed offset names no place, so it is named by the offset.
+        if !zone.identifier.contains("/") || zone.identifier.hasPrefix("Etc/"), zone.nextDaylightSavingTimeTransition == nil {
+            return offset(Date())
+        }
         let city = zone.identifier.split(separator: "/").last.map(String.init) ?? zone.identifier
         return city.replacingOccurrences(of: "_", with: " ") + " time"
     }

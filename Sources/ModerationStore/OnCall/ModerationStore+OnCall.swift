@@ -113,22 +113,44 @@ extension ModerationStore {
         // The header's schedule is read again after this write.
         defer { recentSchedule.forget() }
         try await writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO rotation (id, shiftDays, handoffMinute, timeZone, startDate, updatedAt, updatedBy) VALUES (1, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET shiftDays = excluded.shiftDays, handoffMinute = excluded.handoffMinute,
-                        timeZone = excluded.timeZone, startDate = excluded.startDate, updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
-                    """,
-                arguments: [
-                    rotation.shiftDays, rotation.handoff.minutesAfterMidnight, rotation.timeZone.identifier, rotation.startDate.description, now,
-                    audit.actorUsername,
-                ])
-            try db.execute(sql: "DELETE FROM rotationMember")
-            for (position, member) in rotation.members.enumerated() {
-                try db.execute(sql: "INSERT INTO rotationMember (position, staffId) VALUES (?, ?)", arguments: [position, member.id])
-            }
+            try Self.writeRotation(rotation, updatedBy: audit.actorUsername, now: now, db)
             var entry = audit
             try self.append(&entry, db)
+        }
+    }
+
+    private static func writeRotation(_ rotation: Rotation, updatedBy: String, now: Date, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO rotation (id, shiftDays, handoffMinute, timeZone, startDate, updatedAt, updatedBy) VALUES (1, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET shiftDays = excluded.shiftDays, handoffMinute = excluded.handoffMinute,
+                    timeZone = excluded.timeZone, startDate = excluded.startDate, updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
+                """,
+            arguments: [
+                rotation.shiftDays, rotation.handoff.minutesAfterMidnight, rotation.timeZone.identifier, rotation.startDate.description, now,
+                updatedBy,
+            ])
+        try db.execute(sql: "DELETE FROM rotationMember")
+        for (position, member) in rotation.members.enumerated() {
+            try db.execute(sql: "INSERT INTO rotationMember (position, staffId) VALUES (?, ?)", arguments: [position, member.id])
+        }
+    }
+
+    /// Replaces the rotation as `saveRotation` does, only if it is still `before` (`changedMeanwhile`
+    /// otherwise), and when the change moves who is on call now, stores the hand-off it makes in
+    /// the same transaction (`recordHandoff`: the outgoing person's pending note goes with it).
+    /// Answers the hand-off stored, if any.
+    public func changeRotation(
+        _ rotation: Rotation, replacing before: Rotation?, audit: AuditEntry, now: Date, handoff: ShiftHandoff.Planned?,
+        message: @escaping @Sendable (ShiftHandoff) -> OutboxMessage
+    ) async throws -> ShiftHandoff? {
+        defer { recentSchedule.forget() }
+        return try await writer.write { db in
+            guard try Self.rotation(db) == before else { throw RotationError.changedMeanwhile }
+            try Self.writeRotation(rotation, updatedBy: audit.actorUsername, now: now, db)
+            var entry = audit
+            try self.append(&entry, db)
+            return try handoff.flatMap { try Self.insertHandoff($0, message: message, db) }
         }
     }
 

@@ -72,6 +72,12 @@ public struct OnCallSchedule: Sendable {
         public let member: StaffMember
         public let startsAt: Date
         public let endsAt: Date
+
+        public init(member: StaffMember, startsAt: Date, endsAt: Date) {
+            self.member = member
+            self.startsAt = startsAt
+            self.endsAt = endsAt
+        }
     }
 
     /// Who is on call at `instant` and until when, and who comes next and from when, looking
@@ -100,6 +106,16 @@ public struct OnCallSchedule: Sendable {
             }
         }
         return turns
+    }
+
+    /// The whole turn under way at `instant`, from when it really began (`nowAndNext` cuts it
+    /// at the instant asked about); `nil` when nobody is on call then.
+    public func turn(at instant: Date) -> Turn? {
+        let from = instant.addingTimeInterval(-Double(Rotation.maxShiftDays + 1) * 86_400)
+        return turns(from: from, to: instant.addingTimeInterval(1)).last { $0.startsAt <= instant }.map { turn in
+            let rest = nowAndNext(at: instant).now
+            return Turn(member: turn.member, startsAt: turn.startsAt, endsAt: rest?.endsAt ?? turn.endsAt)
+        }
     }
 
     /// A hand-off: the moment the person on call changes, whether the rotation's turn or an

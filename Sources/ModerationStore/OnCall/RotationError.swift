@@ -18,6 +18,7 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
     case alreadyListed(String)
     case unknownListChange
     case typedNotAdded(String)
+    case changedMeanwhile
 
     public var description: String {
         switch self {
@@ -51,6 +52,8 @@ public enum RotationError: Error, Equatable, CustomStringConvertible, Sendable {
             "\(TypedText.isolated(name)) is in the rotation already."
         case .typedNotAdded(let name):
             "\(TypedText.isolated(name)) is typed in the add field but not added: press Add to the rotation, or empty the field, then save."
+        case .changedMeanwhile:
+            "Someone changed the rotation while you were editing it: look at it as it stands now, then save your change again."
         case .unknownListChange:
             "That button does not match the list as it stands: use the buttons next to the names shown."
         }

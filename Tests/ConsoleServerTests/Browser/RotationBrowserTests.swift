@@ -134,7 +134,9 @@ struct RotationBrowserTests {
                     clock(handoffAt).description,
                     LocalDate(handoffAt, in: .gmt).adding(days: -1).description,
                 ])
-            try await tour.send(".rotation-form button[value=save]", to: .onCallRotation, showing: "Rotation saved")
+            // the change puts staff on call now instead of maria: asked first, then handed over at once
+            try await tour.send(".rotation-form button[value=save]", to: .onCallRotation, showing: "Saving this makes you on call now")
+            try await tour.send(".rotation-move button[value=confirm]", to: .onCallRotation, showing: "Rotation saved")
             try await tour.open("/on-call/handoffs", showing: "handoff-note-text")
             try await tour.type("Report 12 needs a call.\nالمكتبة <b>ok</b>", into: "#handoff-note-text")
             let saved = try await tour.send(".handoff-note-form button[type=submit]", to: .onCallHandoffNote, showing: "class=\"flash\"")
@@ -143,7 +145,9 @@ struct RotationBrowserTests {
 
             // check
             #expect(FormTour.flash(of: saved) == "Note saved for maria: it goes with the digest at your hand-off.")
-            #expect(next.id != first.id && next.outgoing == staff && next.incoming == maria)
+            let handedBack = try #require(try await store.shiftHandoffs(limit: 3).dropFirst().first, "the change's own hand-off, maria to staff")
+            #expect(handedBack.outgoing == maria && handedBack.incoming == staff && handedBack.id != first.id)
+            #expect(next.id != first.id && next.id != handedBack.id && next.outgoing == staff && next.incoming == maria)
             #expect(next.digest.note?.text == "Report 12 needs a call.\nالمكتبة <b>ok</b>")
             #expect(try await store.shiftHandoff(id: first.id)?.digest.note == nil, "the old hand-off keeps its own (no) note")
         }

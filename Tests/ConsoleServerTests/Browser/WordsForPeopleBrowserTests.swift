@@ -36,7 +36,7 @@ struct WordsForPeopleBrowserTests {
                 let found = text.matches(of: regex).map { String(text[$0.range]) }
                 if !found.isEmpty { problems.record("\(stop) (\(size.rawValue)): \(name): \(Set(found).sorted().prefix(5))") }
             }
-            // A date with a time is written one way: "2026-11-27 06:51 CET" (the zone named), never ISO's "T" or a month name with a year.
+            // A date with a time is written one way: "2026-11-27 06:51 Rome time" (the zone named), never ISO's "T" or a month name with a year.
             let iso = text.matches(of: /\d{4}-\d\d-\d\dT\d\d:\d\d/).map { String(text[$0.range]) }
             if !iso.isEmpty { problems.record("\(stop) (\(size.rawValue)): ISO times shown: \(iso.prefix(3))") }
             let american = text.matches(of: /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}, \d{4}/).map { String(text[$0.range]) }

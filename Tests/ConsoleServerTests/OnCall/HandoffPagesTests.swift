@@ -168,7 +168,8 @@ struct HandoffPagesTests {
             try await fixture.store.addOverride(
                 staff: staff, startsAt: coverStart, endsAt: coverStart.addingTimeInterval(3_600), note: "",
                 audit: HandoffFixture.entry("override.add", by: maria, at: Date()), now: Date())
-            let at = OnCallTimeText(zone: .gmt).dayAndTime(coverStart)
+            // "today 14:00 UTC" (or "tomorrow …" late in the day): the pages say the day in words.
+            let at = OnCallTimeText(zone: .gmt).dayAndTime(coverStart, now: Date())
             // act
             let staffHandoffs = try await browser.get("/on-call/handoffs")
             let mariaDashboard = try await mariaBrowser.get("/")

@@ -536,6 +536,10 @@ enum PageModels {
                     rotationPicker: RotationPicker(names: [hostile, "maria"], known: ["staff", "maria", "jonas"], typed: hostile, notice: hostile),
                     rotationShiftDays: "7", rotationHandoff: "09:00",
                     rotationTimeZone: "Europe/Rome", rotationStartDate: "2026-11-23", rotationProblem: hostile, hasRotationProblem: true,
+                    rotationMove: RotationMove(
+                        outgoing: .init(member: StaffMember(id: 3, username: "staff"), startsAt: Self.now.addingTimeInterval(-3_600), endsAt: Self.now),
+                        incoming: .init(member: StaffMember(id: 4, username: hostile), startsAt: Self.now, endsAt: Self.now.addingTimeInterval(86_400)),
+                        viewerID: 3, outgoingHasNote: true, clock: Self.rome, now: Self.now),
                     hasFeed: true, feedCreated: TeamTime(Self.now.addingTimeInterval(-86_400)),
                     teamClock: TeamClockPanel(
                         choice: TeamClockChoice(zone: Self.rome.zone, twelveHour: true, zoneIsRotations: false), typedZone: hostile, problem: hostile,

@@ -44,12 +44,12 @@ struct HandoffController {
             var note: HandoffNote?
             if let writer { note = try await store.pendingHandoffNote(authorID: writer) }
             current = HandoffsPage.Current(
-                onCall: onCall?.member.username ?? "", hasOnCall: onCall != nil, handoffAt: next.map { clock.dayAndTime($0.startsAt) } ?? "",
+                onCall: onCall?.member.username ?? "", hasOnCall: onCall != nil, handoffAt: next.map { clock.dayAndTime($0.startsAt, now: now) } ?? "",
                 handoffStamp: next.map { String(Int($0.startsAt.timeIntervalSince1970)) } ?? "", incoming: next?.member.username ?? "",
                 hasNext: next != nil, canWriteNote: canWrite,
                 // Text a refusal kept goes back in the viewer's own form, never under someone else's name.
                 noteText: (canWrite ? typedText : nil) ?? note?.text ?? "", noteAuthor: note?.author.username ?? "",
-                noteWritten: note.map { clock.dayAndTime($0.writtenAt) } ?? "", hasNote: note != nil, noteURL: SiteURL.onCallHandoffNote.path)
+                noteWritten: note.map { clock.dayAndTime($0.writtenAt, now: now) } ?? "", hasNote: note != nil, noteURL: SiteURL.onCallHandoffNote.path)
             // Someone not on call may still have a note waiting for their next hand-off.
             if !canWrite { ownNote = try await store.pendingHandoffNote(authorID: session.staffId) }
         }

@@ -77,7 +77,7 @@ struct HandoffPanel: MustacheParent {
             let clock = TeamClock.current.on(schedule.rotation.timeZone)
             let next = schedule.nextHandoff(after: now)
             noteLink = NoteLink(
-                incoming: next?.incoming.member.username ?? "", handoffAt: next.map { "at " + clock.dayAndTime($0.at) } ?? "", hasNext: next != nil,
+                incoming: next?.incoming.member.username ?? "", handoffAt: next.map { "at " + clock.dayAndTime($0.at, now: now) } ?? "", hasNext: next != nil,
                 hasNote: try await store.pendingHandoffNote(authorID: staffID) != nil, href: SiteURL.onCallHandoffs.path)
         }
         return HandoffPanel(received: received, noteLink: noteLink)

@@ -54,17 +54,45 @@ actor HandoffService: Service {
         // The schedule from far enough back that the outgoing turn's overrides are in it.
         let since = at.addingTimeInterval(-Self.backfillLimit - Double(Rotation.maxShiftDays + 1) * 86_400)
         guard let schedule = try await store.onCallSchedule(since: since, now: at),
-            let due = schedule.latestHandoff(atOrBefore: at, lookback: Self.backfillLimit),
-            try await store.shiftHandoff(at: due.at) == nil
+            let due = schedule.latestHandoff(atOrBefore: at, lookback: Self.backfillLimit)
         else { return nil }
-        let digest = try await builder.digest(
-            startsAt: due.outgoing.startsAt, endsAt: due.at, timeZone: schedule.rotation.timeZone, asOf: at)
+        let latest = try await store.latestShiftHandoff()
+        // A rotation change that moved who is on call built its hand-off then (`changeRotation`):
+        // the new schedule's own hand-offs before it never happened, and the next one's shift
+        // began at it.
+        if let latest, latest.endsAt >= due.at { return nil }
+        let startsAt = max(due.outgoing.startsAt, latest?.endsAt ?? due.outgoing.startsAt)
+        let digest = try await builder.digest(startsAt: startsAt, endsAt: due.at, timeZone: schedule.rotation.timeZone, asOf: at)
         let planned = ShiftHandoff.Planned(
-            startsAt: due.outgoing.startsAt, endsAt: due.at, outgoing: due.outgoing.member, incoming: due.incoming.member, digest: digest,
+            startsAt: startsAt, endsAt: due.at, outgoing: due.outgoing.member, incoming: due.incoming.member, digest: digest,
             builtAt: at)
         guard let stored = try await store.recordHandoff(planned, message: { final in self.message(for: final, now: at) }) else { return nil }
         logger.info("hand-off digest built", metadata: ["handoff": "\(stored.id)", "incoming": "\(stored.incoming.username)"])
         nudge()
+        return stored
+    }
+
+    /// Saves `rotation` in place of `before`; when the change moves who is on call at `at` from
+    /// `outgoing` to `incoming`, the hand-off between them is built now, in the same transaction,
+    /// as a scheduled one would be (digest, the outgoing person's pending note, a push to the
+    /// incoming person): the note written for the person next reaches them, not whoever comes after.
+    func changeRotation(
+        _ rotation: Rotation, replacing before: Rotation?, handingOver: (outgoing: OnCallSchedule.Turn, incoming: StaffMember)?, audit: AuditEntry,
+        at: Date
+    ) async throws -> ShiftHandoff? {
+        var planned: ShiftHandoff.Planned?
+        if let handingOver {
+            let outgoing = handingOver.outgoing
+            let digest = try await builder.digest(startsAt: outgoing.startsAt, endsAt: at, timeZone: rotation.timeZone, asOf: at)
+            planned = ShiftHandoff.Planned(
+                startsAt: outgoing.startsAt, endsAt: at, outgoing: outgoing.member, incoming: handingOver.incoming, digest: digest, builtAt: at)
+        }
+        let stored = try await store.changeRotation(
+            rotation, replacing: before, audit: audit, now: at, handoff: planned, message: { final in self.message(for: final, now: at) })
+        if let stored {
+            logger.info("hand-off built by a rotation change", metadata: ["handoff": "\(stored.id)", "incoming": "\(stored.incoming.username)"])
+            nudge()
+        }
         return stored
     }
 

@@ -12,30 +12,33 @@ extension ModerationStore {
     public func recordHandoff(
         _ planned: ShiftHandoff.Planned, message: @escaping @Sendable (ShiftHandoff) -> OutboxMessage
     ) async throws -> ShiftHandoff? {
-        try await writer.write { db in
-            var planned = planned
-            // Read here, not by the caller: a note saved while the digest was being built still goes with it.
-            let note = try Self.pendingHandoffNote(authorID: planned.outgoing.id, db)
-            planned.digest.note = note.map { HandoffDigest.Note(author: $0.author.username, text: $0.text, writtenAt: $0.writtenAt) }
-            try db.execute(
-                sql: """
-                    INSERT INTO shiftHandoff (startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(endsAt) DO NOTHING
-                    """,
-                arguments: [
-                    planned.startsAt, planned.endsAt, planned.outgoing.id, planned.outgoing.username, planned.incoming.id,
-                    planned.incoming.username, try planned.digest.json(), planned.builtAt,
-                ])
-            guard db.changesCount == 1 else { return nil }
-            let handoff = planned.stored(id: db.lastInsertedRowID)
-            if let note {
-                try db.execute(
-                    sql: "UPDATE handoffNote SET handoffId = ? WHERE id = ? AND handoffId IS NULL", arguments: [handoff.id, note.id])
-            }
-            _ = try Self.insertOwnOutboxMessage(message(handoff), db)
-            return handoff
+        try await writer.write { db in try Self.insertHandoff(planned, message: message, db) }
+    }
+
+    static func insertHandoff(
+        _ planned: ShiftHandoff.Planned, message: @Sendable (ShiftHandoff) -> OutboxMessage, _ db: Database
+    ) throws -> ShiftHandoff? {
+        var planned = planned
+        // Read here, not by the caller: a note saved while the digest was being built still goes with it.
+        let note = try Self.pendingHandoffNote(authorID: planned.outgoing.id, db)
+        planned.digest.note = note.map { HandoffDigest.Note(author: $0.author.username, text: $0.text, writtenAt: $0.writtenAt) }
+        try db.execute(
+            sql: """
+                INSERT INTO shiftHandoff (startsAt, endsAt, outgoingId, outgoingUsername, incomingId, incomingUsername, digest, builtAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(endsAt) DO NOTHING
+                """,
+            arguments: [
+                planned.startsAt, planned.endsAt, planned.outgoing.id, planned.outgoing.username, planned.incoming.id,
+                planned.incoming.username, try planned.digest.json(), planned.builtAt,
+            ])
+        guard db.changesCount == 1 else { return nil }
+        let handoff = planned.stored(id: db.lastInsertedRowID)
+        if let note {
+            try db.execute(sql: "UPDATE handoffNote SET handoffId = ? WHERE id = ? AND handoffId IS NULL", arguments: [handoff.id, note.id])
         }
+        _ = try Self.insertOwnOutboxMessage(message(handoff), db)
+        return handoff
     }
 
     public func shiftHandoff(id: Int64) async throws -> ShiftHandoff? {
@@ -47,6 +50,12 @@ extension ModerationStore {
         try await writer.read { db in
             try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff WHERE endsAt = ?", arguments: [instant])
         }
+    }
+
+    /// The newest hand-off stored: one made by a rotation change may be later than the schedule's
+    /// own latest, which then is history.
+    public func latestShiftHandoff() async throws -> ShiftHandoff? {
+        try await writer.read { db in try ShiftHandoff.fetchOne(db, sql: "SELECT * FROM shiftHandoff ORDER BY endsAt DESC, id DESC LIMIT 1") }
     }
 
     /// Past hand-offs, newest first.
