@@ -147,8 +147,9 @@ struct AuditController {
     @Sendable func summary(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let listQuery = ListQuery(request)
         let query = AuditQuery(listQuery)
-        let summary = await AuditSummary(
-            try store.decisionRecords(query.filter), presetReasons: Set(DecisionController.presetReasons + DecisionController.photoPresetReasons))
+        // Only what decided an item: a note, a take-over or a decision Book Corners refused is not one.
+        let decisions = try await store.decisionRecords(query.filter).filter(\.decided)
+        let summary = AuditSummary(decisions, presetOf: DecisionController.presetReason(of:))
         if listQuery.text("format", maxLength: 10) == "csv" {
             let filename = query.fileName("audit-summary", fileExtension: "csv", today: Date())
             return Response(
@@ -156,14 +157,16 @@ struct AuditController {
                 headers: [.contentType: AuditExportFormat.csv.contentType, .contentDisposition: "attachment; filename=\"\(filename)\""],
                 body: .init(byteBuffer: ByteBuffer(string: summary.csv())))
         }
-        // A fresh walk of the chain, so "verified" in a printed copy means when it was made.
+        // A fresh walk of the chain, so "checked" in a printed copy means when it was made.
         let chain = try await store.verifyAuditChain()
         let clock = TeamClock.current.clockName
+        let dates = decisions.map(\.recordedAt)
+        let range = query.filter.description(spanning: dates.min().flatMap { first in dates.max().map { first...$0 } })
         let model = AuditSummaryPage(
-            layout: LayoutModel(context: context, title: "Moderation summary, \(query.filter.description) (\(clock))", active: .audit, summary: nil),
-            range: query.filter.description, problems: query.problems, summary: summary,
+            layout: LayoutModel(context: context, title: "Book Corners moderation summary, \(range) (\(clock))", active: .audit, summary: nil),
+            range: range, problems: query.problems, summary: summary,
             csvHref: query.href(.auditSummary, adding: [("format", "csv")]), backHref: query.href(.audit), generatedAt: TeamClock.stamp(Date()),
-            clockName: clock, chain: chain)
+            madeBy: context.session?.username ?? "", clockName: clock, chain: chain)
         return try renderer.render(model, with: "audit-summary").response(from: request, context: context)
     }
 }

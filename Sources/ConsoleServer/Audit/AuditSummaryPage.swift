@@ -2,7 +2,11 @@ import Foundation
 import ModerationStore
 import Mustache
 
-/// The audit log's summary over a range: decisions by kind, and how long each queue waited.
+/// The audit log's summary over a range, printed or saved as PDF for someone who never opens the
+/// console: whose report (Book Corners, made by whom), the real dates, decisions by kind, by
+/// reason and by staff member, and how long each queue waited. Only what decided an item counts
+/// (the controller leaves out notes, take-overs and decisions that were not applied); no hashes
+/// or outcome codes, which mean nothing on paper.
 struct AuditSummaryPage: MustacheParent {
     struct CountRow: MustacheParent {
         let key: String
@@ -44,7 +48,6 @@ struct AuditSummaryPage: MustacheParent {
     let totalText: String
     let byStaff: [CountRow]
     let byAction: [CountRow]
-    let byOutcome: [CountRow]
     /// Rejections by reason: the presets by their words, anything else as one "other" group.
     let byReason: [CountRow]
     /// The same three counts drawn as bars above their tables.
@@ -57,14 +60,16 @@ struct AuditSummaryPage: MustacheParent {
     let csvHref: String
     let backHref: String
     let generatedAt: String
+    /// Who made the copy: a reader away from the console can ask them.
+    let madeBy: String
     /// "Times in Rome time": which clock the report's times are on, for its title.
     let clockName: String
-    /// The footer a printed copy carries: the audit chain's head and when it was last walked.
-    let chainFooter: String
+    /// The footer a printed copy carries: whether the audit log was found as recorded when it was made.
+    let chainNote: String
 
     init(
         layout: LayoutModel, range: String, problems: [String], summary: AuditSummary, csvHref: String, backHref: String, generatedAt: String,
-        clockName: String, chain: AuditChainVerdict
+        madeBy: String, clockName: String, chain: AuditChainVerdict
     ) {
         self.layout = layout
         self.range = range
@@ -78,21 +83,23 @@ struct AuditSummaryPage: MustacheParent {
         }
         byStaff = rows(summary.byStaff)
         byAction = rows(summary.byAction, named: AuditActionName.of)
-        byOutcome = rows(summary.byOutcome)
         byReason = rows(summary.byReason)
         staffChart = SummaryChart(id: "summary-staff", title: "Decisions by staff member", rows: byStaff)
         actionChart = SummaryChart(id: "summary-kind", title: "Decisions by kind", rows: byAction)
         reasonChart = SummaryChart(id: "summary-reason", title: "Rejections by reason", rows: byReason)
         self.clockName = clockName
-        chainFooter =
+        self.madeBy = madeBy
+        chainNote =
             switch chain {
-            case .intact(let entries, let head):
-                "Audit chain: \(CountText.of(entries, "entry", "entries")), head hash \(head), verified intact \(generatedAt)."
-            case .broken(let entryID, let reason):
-                "Audit chain: broken at entry \(entryID) (\(reason)), found when verified \(generatedAt)."
+            case .intact(let entries, _):
+                "The console's audit log (\(CountText.of(entries, "entry", "entries"))) was checked when this was made: no entry had been changed, removed or reordered."
+            case .broken(let entryID, _):
+                "The console's audit log was checked when this was made and entry \(entryID) is not as it was recorded: ask the console's maintainers before relying on these figures."
             }
         queues = summary.queues.map {
-            QueueRow(queue: $0.queue, decisions: $0.decisions, median: DurationText.hours($0.medianSeconds), p90: DurationText.hours($0.p90Seconds))
+            QueueRow(
+                queue: Self.queueNames[$0.queue] ?? $0.queue, decisions: $0.decisions, median: DurationText.hours($0.medianSeconds),
+                p90: DurationText.hours($0.p90Seconds))
         }
         hasQueues = !queues.isEmpty
         isEmpty = summary.total == 0
@@ -100,6 +107,9 @@ struct AuditSummaryPage: MustacheParent {
         self.backHref = backHref
         self.generatedAt = generatedAt
     }
+
+    /// The queues by what they hold, for a reader who does not know the console's words.
+    static let queueNames = ["library": "New libraries", "report": "Reports", "photo": "Proposed photos"]
 
     func child(named key: String) -> Any? {
         switch key {
@@ -110,14 +120,14 @@ struct AuditSummaryPage: MustacheParent {
         case "totalText": totalText
         case "byStaff": byStaff
         case "byAction": byAction
-        case "byOutcome": byOutcome
         case "byReason": byReason
         case "hasReasons": !byReason.isEmpty
         case "staffChart": staffChart
         case "actionChart": actionChart
         case "reasonChart": reasonChart
         case "clockName": clockName
-        case "chainFooter": chainFooter
+        case "chainNote": chainNote
+        case "madeBy": madeBy
         case "queues": queues
         case "hasQueues": hasQueues
         case "isEmpty": isEmpty

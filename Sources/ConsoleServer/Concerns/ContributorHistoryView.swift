@@ -15,6 +15,8 @@ struct ContributorHistoryView: MustacheParent {
         let name: String
         let url: String
         let status: String
+        /// The status as a type, for choosing what to show; `status` is its word on the page.
+        fileprivate let itemStatus: ItemStatus
         /// "Rejected by maria 3 d ago" and the reason; the status alone when the console saw no decision.
         let decided: DecidedNote
         let age: String
@@ -66,6 +68,7 @@ struct ContributorHistoryView: MustacheParent {
         let libraries = history.libraries.map { library in
             Item(
                 kind: "Library", name: LibraryText.displayName(library.name), url: SiteURL.library(library.slug).path, status: library.status.rawValue,
+                itemStatus: ItemStatus(library.status),
                 decided: library.status == .pending
                     ? .none
                     : DecidedNote(
@@ -77,6 +80,7 @@ struct ContributorHistoryView: MustacheParent {
         let photos = history.photos.map { photo in
             Item(
                 kind: "Photo", name: "for " + LibraryText.displayName(photo.libraryName), url: SiteURL.photo(photo.id).path, status: photo.status.rawValue,
+                itemStatus: ItemStatus(photo.status),
                 decided: photo.status == .pending
                     ? .none : DecidedNote(status: ItemStatus(photo.status), entry: decisions.photos[String(photo.id)], mirroredReason: "", now: now),
                 age: TimeText.age(of: photo.createdAt, now: now), createdAt: TimeText.iso(photo.createdAt), createdUTC: TimeText.utc(photo.createdAt),
@@ -85,7 +89,7 @@ struct ContributorHistoryView: MustacheParent {
         let reports = history.reports.map { report in
             Item(
                 kind: "Report", name: "\(report.reason.label) on " + LibraryText.displayName(report.libraryName), url: SiteURL.report(report.id).path,
-                status: report.status.rawValue,
+                status: report.status.rawValue, itemStatus: ItemStatus(report.status),
                 decided: report.status == .open
                     ? .none : DecidedNote(status: ItemStatus(report.status), entry: decisions.reports[String(report.id)], mirroredReason: "", now: now),
                 age: TimeText.age(of: report.createdAt, now: now), createdAt: TimeText.iso(report.createdAt),
@@ -94,13 +98,13 @@ struct ContributorHistoryView: MustacheParent {
         self.heading = heading
         // A rejection says most about a contributor: every one stays (up to the limit), the newest of the rest fill it.
         let read = (libraries + photos + reports).sorted { $0.sortDate > $1.sortDate }
-        let rejected = read.filter { $0.status == "rejected" }.prefix(Self.shownAtMost)
-        let others = read.filter { $0.status != "rejected" }.prefix(Self.shownAtMost - rejected.count)
+        let rejected = read.filter { $0.itemStatus == .rejected }.prefix(Self.shownAtMost)
+        let others = read.filter { $0.itemStatus != .rejected }.prefix(Self.shownAtMost - rejected.count)
         items = (rejected + others).sorted { $0.sortDate > $1.sortDate }
         // The counts are of everything the mirror holds, not only of what was read to be shown.
         let counts = [history.libraryCounts, history.photoCounts, history.reportCounts]
         let total = counts.map { $0.values.reduce(0, +) }.reduce(0, +)
-        let rejectedInAll = (history.libraryCounts["rejected"] ?? 0) + (history.photoCounts["rejected"] ?? 0)
+        let rejectedInAll = (history.libraryCounts[ItemStatus.rejected.rawValue] ?? 0) + (history.photoCounts[ItemStatus.rejected.rawValue] ?? 0)
         if items.count < total {
             let kept =
                 rejectedInAll == 0 ? "the newest" : rejected.count == rejectedInAll ? "every rejected one, then the newest" : "the newest rejected ones"

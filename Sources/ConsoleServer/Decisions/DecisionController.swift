@@ -24,6 +24,17 @@ struct DecisionController {
         "Not a book-sharing library.",
     ]
 
+    /// The preset `reason` was picked as, by its words: a preset as it is, or the duplicate
+    /// preset in the form that names the library (`LibraryConcerns.duplicateReason`); nil for
+    /// anything else, someone's own words.
+    static func presetReason(of reason: String) -> String? {
+        if presetReasons.contains(reason) || photoPresetReasons.contains(reason) { return reason }
+        let namesDuplicate =
+            reason.hasPrefix("Duplicate of “")
+            && (reason.hasSuffix(" away.") && reason.contains("”, already on the map ") || reason.hasSuffix(", already waiting for review."))
+        return namesDuplicate ? presetReasons.first : nil
+    }
+
     /// Reasons staff pick most for a proposed photo; the text stays editable before sending.
     static let photoPresetReasons = [
         "The photo does not show this library.",

@@ -4,8 +4,9 @@ import Foundation
 public enum AuditExportFormat: String, CaseIterable, Sendable {
     /// RFC 4180: UTF-8, a header row, CRLF line ends, fields quoted when they need it.
     case csv
-    /// The same CSV with a UTF-8 byte-order mark first: spreadsheet programs that guess an
-    /// encoding (Excel) then read UTF-8, so names in Cyrillic, Arabic or CJK arrive intact.
+    /// The log for people (`AuditSpreadsheet`): when, who, what, which item, reason, result, in
+    /// words, with a UTF-8 byte-order mark first: spreadsheet programs that guess an encoding
+    /// (Excel) then read UTF-8, so names in Cyrillic, Arabic or CJK arrive intact.
     case spreadsheetCSV = "spreadsheet-csv"
     /// One JSON object per line.
     case ndjson
@@ -25,8 +26,8 @@ public enum AuditExportFormat: String, CaseIterable, Sendable {
         }
     }
 
-    /// Whether `console audit verify --export` can check the file: the spreadsheet CSV names its
-    /// columns for people and adds times on the team's clock, so only the other two can.
+    /// Whether `console audit verify --export` can check the file: the spreadsheet CSV keeps only
+    /// the columns a person reads, not the fields the hashes cover, so only the other two can.
     public var canBeVerified: Bool { self != .spreadsheetCSV }
 
     /// Whether the file is CSV (with or without its byte-order mark).
@@ -178,7 +179,7 @@ public enum AuditCSV {
         // Exports made before outcomes had an explanation of their own lack that one column.
         let older = AuditExporter.columns.filter { $0 != "outcomeDetail" }
         guard let header = records.first, header == AuditExporter.columns || header == older else {
-            throw records.first?.first == AuditSpreadsheet.firstColumn ? AuditCSVError.spreadsheetVariant : AuditCSVError.unexpectedHeader
+            throw AuditSpreadsheet.isHeader(firstCell: records.first?.first) ? AuditCSVError.spreadsheetVariant : AuditCSVError.unexpectedHeader
         }
         let position = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         return try records.dropFirst().enumerated().map { offset, cells in
@@ -222,7 +223,7 @@ public enum AuditCSVError: Error, Equatable, CustomStringConvertible {
         case .textAfterQuote(let record): "Record \(record) has text after a closing quote."
         case .unexpectedHeader: "The header row is not an audit export's."
         case .spreadsheetVariant:
-            "This is the spreadsheet CSV, made for reading: its columns are named for people and it adds times on the team's clock, so it cannot be checked against the chain. Check the plain CSV or the NDJSON of the same entries instead (the audit page's \"plain CSV\" or \"NDJSON\", or console audit export)."
+            "This is the spreadsheet CSV, made for reading: it keeps only the columns a person reads (when, who, what, which item, reason, result), not the fields the hashes cover, so it cannot be checked against the chain. Check the plain CSV or the NDJSON of the same entries instead (the audit page's \"plain CSV\" or \"NDJSON\", or console audit export)."
         case .wrongFieldCount(let record): "Record \(record) does not have \(AuditExporter.columns.count) fields."
         case .badTime(let text, let record): "Record \(record) has a time that is not ISO 8601: \(text)"
         }

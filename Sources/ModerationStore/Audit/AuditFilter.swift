@@ -74,16 +74,29 @@ public struct AuditFilter: Sendable, Equatable {
     /// "2026-11-01 – 2026-11-22, staff alice": what an export covered, in words, for its
     /// own audit entry and the summary's heading.
     public var description: String {
+        description(spanning: nil)
+    }
+
+    /// `description` for a report someone reads away from the console: an open end of the
+    /// period is named by the day of the first or the latest of `entries` (the oldest and newest
+    /// found in it), "2026-11-02 – 2026-11-29 (all dates: the first entry to the latest)",
+    /// rather than "all dates", which says nothing on paper.
+    public func description(spanning entries: ClosedRange<Date>?) -> String {
         let zone = zone
         func day(_ date: Date) -> String { LocalDate(date, in: zone).description }
         // `to` is exclusive; people name the last day they asked for.
         let lastDay = to.map { day($0.addingTimeInterval(-0.001)) }
+        let firstEntry = entries.map { day($0.lowerBound) }
+        let latestEntry = entries.map { day($0.upperBound) }
         var parts: [String] =
-            switch (from.map(day), lastDay) {
-            case (nil, nil): ["all dates"]
-            case (let start?, nil): ["from \(start)"]
-            case (nil, let end?): ["up to \(end)"]
-            case (let start?, let end?): ["\(start) – \(end)"]
+            switch (from.map(day), lastDay, firstEntry, latestEntry) {
+            case (nil, nil, let first?, let latest?): ["\(first) – \(latest) (all dates: the first entry to the latest)"]
+            case (nil, nil, _, _): ["all dates"]
+            case (let start?, nil, _, let latest?): ["\(start) – \(latest) (to the latest entry)"]
+            case (let start?, nil, _, nil): ["from \(start)"]
+            case (nil, let end?, let first?, _): ["\(first) – \(end) (from the first entry)"]
+            case (nil, let end?, nil, _): ["up to \(end)"]
+            case (let start?, let end?, _, _): ["\(start) – \(end)"]
             }
         if let actorUsername { parts.append("staff \(actorUsername)") }
         if let action { parts.append("action “\(AuditActionName.of(action))”") }

@@ -23,7 +23,8 @@ extension ModerationStore {
             // Each step leaves the statement on the next row; the writer reads it in place.
             while try rows.next() != nil {
                 switch format {
-                case .csv, .spreadsheetCSV: row.csv(into: &bytes, spreadsheet: spreadsheet)
+                case .csv: row.csv(into: &bytes)
+                case .spreadsheetCSV: row.spreadsheet(into: &bytes, spreadsheet ?? AuditSpreadsheet(zone: .gmt))
                 case .ndjson: row.ndjson(into: &bytes)
                 }
                 lastID = sqlite3_column_int64(statement.sqliteStatement, 0)
@@ -66,24 +67,11 @@ struct AuditRowWriter {
         return UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
-    /// One CSV record; with `spreadsheet`, its two columns for people are added where it puts them.
-    func csv(into bytes: inout [UInt8], spreadsheet: AuditSpreadsheet? = nil) {
+    /// One CSV record.
+    func csv(into bytes: inout [UInt8]) {
         for (index, kind) in Self.kinds.enumerated() {
             let column = Int32(index)
             if index > 0 { bytes.append(44) }
-            if let spreadsheet {
-                if index == AuditSpreadsheet.localTimeBefore {
-                    if let date = Date.fromDatabaseValue(DatabaseValue(sqliteStatement: statement, index: column)) {
-                        bytes.append(contentsOf: spreadsheet.localTimeAndOffset(date).utf8)
-                    } else {
-                        bytes.append(44)
-                    }
-                    bytes.append(44)
-                } else if index == AuditSpreadsheet.wordsBefore {
-                    bytes.append(contentsOf: spreadsheet.words(forAction: String(decoding: text(column), as: UTF8.self)).utf8)
-                    bytes.append(44)
-                }
-            }
             guard !isNull(column) else { continue }
             switch kind {
             case .integer: Self.appendInteger(sqlite3_column_int64(statement, column), to: &bytes)
@@ -111,6 +99,23 @@ struct AuditRowWriter {
         bytes.append(13)
         bytes.append(10)
     }
+
+    /// One row of the spreadsheet CSV: a few columns in words, so built as text rather than
+    /// copied byte for byte (the plain CSV is the fast one).
+    func spreadsheet(into bytes: inout [UInt8], _ spreadsheet: AuditSpreadsheet) {
+        func string(_ name: String) -> String {
+            guard let index = Self.columnIndex[name] else { return "" }
+            return isNull(Int32(index)) ? "" : String(decoding: text(Int32(index)), as: UTF8.self)
+        }
+        let recordedAt = Self.columnIndex["recordedAt"].flatMap { Date.fromDatabaseValue(DatabaseValue(sqliteStatement: statement, index: Int32($0))) }
+        let row = spreadsheet.row(
+            recordedAt: recordedAt, actor: string("actorUsername"), action: string("action"), targetName: string("targetName"),
+            targetSlug: string("targetSlug"), targetId: string("targetId"), reason: string("reason"), storedOutcome: string("outcome"),
+            outcomeDetail: string("outcomeDetail"))
+        bytes.append(contentsOf: row.utf8)
+    }
+
+    static let columnIndex = Dictionary(uniqueKeysWithValues: AuditExporter.columns.enumerated().map { ($1, $0) })
 
     func ndjson(into bytes: inout [UInt8]) {
         for (index, kind) in Self.kinds.enumerated() {

@@ -4,54 +4,34 @@ import Foundation
 import Glibc
 #endif
 
-/// What the spreadsheet CSV adds for people who read the log in Excel or LibreOffice: column
-/// names in words, the time each entry was recorded on the team's clock as a date-time a
-/// spreadsheet recognises, and what happened in words beside the action's machine name.
-/// The plain CSV and NDJSON keep the machine names; only they can be verified
-/// (`console audit verify --export`), which says so when handed this one.
+/// The spreadsheet CSV: the audit log as a person reads it in Excel or LibreOffice, one row per
+/// entry with when (on the team's clock), who, what, which item, the reason or note, and how it
+/// ended, all in words. No client address, browser, ids or hashes: those are for checking the
+/// chain, which the plain CSV and NDJSON do (`console audit verify --export`, which says so when
+/// handed this one). Every cell is neutralised against formulas (`AuditCSV.field`).
 public struct AuditSpreadsheet: Sendable {
-    /// The team's zone, named in the local time's header.
+    /// The team's zone, named in the time's header.
     public let zone: TimeZone
 
     public init(zone: TimeZone) {
         self.zone = zone
     }
 
-    /// The first column's name: how `AuditCSV` knows this file for the spreadsheet variant.
-    static let firstColumn = "Entry"
-
-    /// `AuditExporter.columns` in words, in the same order.
-    static let readableColumns = [
-        firstColumn, "Recorded at (UTC, exact)", "By (id)", "By", "Action (code)", "Item kind", "Item id", "Item short name (slug)",
-        "Item name", "Status before", "Status after", "Reason", "Outcome", "Outcome explained", "Book Corners answer (HTTP status)",
-        "Request id", "Client address", "Browser", "Item sent at (UTC)", "Decision id", "Previous hash", "Hash",
-    ]
-
-    /// Where the two added columns go: before the UTC instant, and before the action's code.
-    static let localTimeBefore = 1
-    static let wordsBefore = 4
-
-    /// The header row's names: `readableColumns` with "Recorded at (Europe/Rome)", its "UTC offset"
-    /// (the hour the clocks go back happens twice) and "What happened" added.
+    /// The header row.
     public var header: [String] {
-        var names = Self.readableColumns
-        names.insert("What happened", at: Self.wordsBefore)
-        names.insert(contentsOf: ["Recorded at (\(zoneName))", "UTC offset"], at: Self.localTimeBefore)
-        return names
+        ["When (\(zoneName))", "Who", "What", "Item", "Reason or note", "Result"]
+    }
+
+    /// Whether `firstCell` opens a spreadsheet CSV: this one's "When (…)", or "Entry" in the
+    /// 25-column files made before it, so verifying either says what to verify instead.
+    static func isHeader(firstCell: String?) -> Bool {
+        guard let firstCell else { return false }
+        return firstCell == "Entry" || (firstCell.hasPrefix("When (") && firstCell.hasSuffix(")"))
     }
 
     /// "Europe/Rome"; "UTC" for the zones that are UTC by another name.
     var zoneName: String {
         ["GMT", "UTC", "Etc/UTC", "Etc/GMT"].contains(zone.identifier) ? "UTC" : zone.identifier
-    }
-
-    /// "2026-11-27 06:51:42,+01:00": the instant on the team's clock, as spreadsheets read a
-    /// date-time, and the offset from UTC then: two CSV fields.
-    func localTimeAndOffset(_ date: Date) -> String {
-        let offset = zone.secondsFromGMT(for: date)
-        let minutes = abs(offset) / 60
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return localTime(date) + "," + (offset < 0 ? "-" : "+") + two(minutes / 60) + ":" + two(minutes % 60)
     }
 
     /// "2026-11-27 06:51:42": the instant on the team's clock, as spreadsheets read a date-time.
@@ -63,8 +43,31 @@ public struct AuditSpreadsheet: Sendable {
         return "\(fields.tm_year + 1900)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday)) \(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))"
     }
 
-    /// The action in words, as a CSV field.
-    func words(forAction action: String) -> String {
-        AuditCSV.field(AuditActionName.of(action))
+    /// One entry's row, every cell escaped (`AuditCSV.field`), ending in CRLF.
+    func row(
+        recordedAt: Date?, actor: String, action: String, targetName: String, targetSlug: String, targetId: String, reason: String,
+        storedOutcome: String, outcomeDetail: String
+    ) -> String {
+        let (outcome, detail, _) = AuditOutcome.decode(stored: storedOutcome, detail: outcomeDetail, action: action)
+        // A sign-in that did not succeed names what was typed, which is nobody on the staff yet.
+        let attempt = action == AuditEntry.signInAction && outcome != .succeeded
+        let what = attempt ? "Sign-in attempt" : AuditActionName.of(action)
+        let item = !targetName.isEmpty ? targetName : !targetSlug.isEmpty ? targetSlug : targetId.isEmpty ? "" : "#\(targetId)"
+        let cells = [recordedAt.map(localTime) ?? "", actor, what, item, reason, Self.result(outcome, detail: detail)]
+        return cells.map(AuditCSV.field).joined(separator: ",") + "\r\n"
+    }
+
+    /// How it ended, in words: "Done", "Not sent: someone had changed the item first", "Failed: wrong credentials".
+    static func result(_ outcome: AuditOutcome, detail: String) -> String {
+        func with(_ words: String) -> String { detail.isEmpty ? words : "\(words): \(detail)" }
+        return switch outcome {
+        case .applied, .succeeded: "Done"
+        case .conflict: "Not sent: someone had changed the item first"
+        case .failed: with("Failed")
+        case .refused: with("Refused")
+        case .ended: with("Ended")
+        // The detail is the window the mirror saw it in, in a form for machines.
+        case .observed: "Seen at Book Corners"
+        }
     }
 }

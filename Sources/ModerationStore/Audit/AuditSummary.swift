@@ -87,8 +87,10 @@ public struct AuditSummary: Sendable, Equatable {
     public static let otherReason = "Other reasons (own words)"
     public static let noReason = "No reason given"
 
-    /// `presetReasons`: the reasons staff pick from; a rejection giving one counts under it.
-    public init(_ records: [DecisionRecord], presetReasons: Set<String> = []) {
+    /// `presetOf`: the preset reason a rejection's text was picked as (the duplicate preset names
+    /// the library, so its text differs each time), or nil for someone's own words; the rejection
+    /// counts under that preset's words.
+    public init(_ records: [DecisionRecord], presetOf: (String) -> String? = { _ in nil }) {
         func counts(_ key: (DecisionRecord) -> String) -> [Count] {
             Dictionary(grouping: records, by: key).map { Count(key: $0.key, decisions: $0.value.count) }
                 .sorted { ($0.decisions, $1.key) > ($1.decisions, $0.key) }
@@ -102,7 +104,7 @@ public struct AuditSummary: Sendable, Equatable {
             grouping: rejections,
             by: { record in
                 let reason = record.reason.trimmingCharacters(in: .whitespacesAndNewlines)
-                return reason.isEmpty ? Self.noReason : presetReasons.contains(reason) ? reason : Self.otherReason
+                return reason.isEmpty ? Self.noReason : presetOf(reason) ?? Self.otherReason
             }
         )
         .map { Count(key: $0.key, decisions: $0.value.count) }

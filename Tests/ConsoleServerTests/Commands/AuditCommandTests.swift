@@ -139,7 +139,7 @@ struct AuditCommandTests {
     }
 
     @Test(
-        "the spreadsheet CSV from the command line names columns in words with times on the team's clock; verify --export refuses it in words, naming the files that verify"
+        "the spreadsheet CSV from the command line has the columns a person reads, with times on the team's clock; verify --export refuses it in words, naming the files that verify"
     )
     func spreadsheetExportIsNotVerified() async throws {
         // setup
@@ -156,8 +156,9 @@ struct AuditCommandTests {
         let bytes = try #require(FileManager.default.contents(atPath: file))
         let text = String(decoding: bytes.dropFirst(3), as: UTF8.self)
         #expect(Array(bytes.prefix(3)) == [0xEF, 0xBB, 0xBF])
-        #expect(text.hasPrefix("Entry,Recorded at ("), "\(text.prefix(80))")
-        #expect(text.contains(",Library approved,library.approve,"), "\(text)")
+        #expect(text.hasPrefix("When ("), "\(text.prefix(80))")
+        #expect(text.contains(",staff,Library approved,\"Café, \"\"Nº 1\"\"\",,Done\r\n"), "\(text)")
+        #expect(!text.contains("library.approve") && !text.contains("127.0.0.1"), "\(text)")
         #expect(verify.status != 0)
         #expect(verify.errorOutput.contains("cannot be checked") && verify.errorOutput.contains("Check the plain CSV or the NDJSON"), "\(verify.errorOutput)")
         #expect(!verify.errorOutput.contains("is not an audit export"))

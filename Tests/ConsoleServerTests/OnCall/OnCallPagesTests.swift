@@ -237,6 +237,37 @@ struct OnCallPagesTests {
     }
 
     @Test(
+        "a calendar feed made before there is any rotation answers an empty calendar (200, text/calendar, a VCALENDAR a parser accepts, no events), then fills in once a rotation is set; a made-up address is still a bare 404"
+    )
+    func feedBeforeAnyRotation() async throws {
+        try await ConsoleFixture.withConsole(mirror: .empty) { browser, _, _ in
+            // setup: no rotation yet; staff makes the address and subscribes a calendar app to it
+            _ = try await browser.signIn()
+            let url = try await Self.makeFeed(browser)
+            let calendarApp = Browser(client: browser.client)
+
+            // act
+            let early = try await calendarApp.get(url)
+            let guessed = try await calendarApp.get("/calendar/not-a-secret.ics")
+
+            // check: a good, empty subscription rather than a broken one; a guess learns nothing
+            #expect(early.status == .ok && early.headers[.contentType] == "text/calendar; charset=utf-8", "\(early.status) \(early.html)")
+            #expect(early.html.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n") && early.html.hasSuffix("END:VCALENDAR\r\n"), "\(early.html)")
+            #expect(early.html.contains("X-WR-CALNAME:Book Corners on call: staff") && !early.html.contains("BEGIN:VEVENT"))
+            #expect(try OnCallCalendarFeedTests.parse(early.html).isEmpty, "a parser reads it, with no events")
+            #expect(guessed.status == .notFound && guessed.html == "Not found.\n")
+
+            // act: a rotation is set; the same address, asked again
+            _ = try await Self.setUp(browser)
+            let later = try await calendarApp.get(url)
+            let turns = try OnCallCalendarFeedTests.parse(later.html)
+
+            // check: the subscription made early now carries staff's turns
+            #expect(later.status == .ok && !turns.isEmpty, "\(later.html)")
+        }
+    }
+
+    @Test(
         "a calendar feed whose owner has no session and has not signed in for 14 days stops, audited, and the on-call page tells colleagues; signing in again clears the line"
     )
     func idleFeedStops() async throws {

@@ -497,8 +497,8 @@ enum PageModels {
                             recordedAt: now, actorUsername: "staff", action: "library.reject", queue: "library", outcome: .applied, secondsWaited: 60,
                             reason: hostile),
                     ]),
-                    csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "2026-11-22 10:00 UTC", clockName: "Rome time",
-                    chain: .intact(entries: 3, head: String(repeating: "ab", count: 32)))
+                    csvHref: "/audit/summary?format=csv", backHref: "/audit", generatedAt: "2026-11-22 10:00 UTC", madeBy: hostile,
+                    clockName: "Rome time", chain: .intact(entries: 3, head: String(repeating: "ab", count: 32)))
             ),
             (
                 "statistics",

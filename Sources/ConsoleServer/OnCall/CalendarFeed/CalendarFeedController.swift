@@ -21,10 +21,16 @@ struct CalendarFeedController {
         let now = Date()
         guard let member = try await store.calendarFeedOwner(token: token),
             // An owner long gone: the feed stops now rather than at the next hourly prune.
-            try await idleFeeds.stop(in: store, now: now, staffId: member.id).isEmpty,
-            let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400))
+            try await idleFeeds.stop(in: store, now: now, staffId: member.id).isEmpty
         else { return Self.notFound }
-        let body = ShiftCalendar(schedule: schedule, member: member, consoleURL: publicURL?.absoluteString).render(now: now)
+        // A feed made before there is a rotation is still a good subscription: calendar apps
+        // take a 404 as a broken one and stop asking, so it answers a calendar with no turns yet.
+        let body =
+            if let schedule = try await store.onCallSchedule(since: now.addingTimeInterval(-15 * 86_400)) {
+                ShiftCalendar(schedule: schedule, member: member, consoleURL: publicURL?.absoluteString).render(now: now)
+            } else {
+                ShiftCalendar.empty(for: member, zone: TeamClock.current.zone, now: now)
+            }
         var headers = HTTPFields()
         headers[.contentType] = "text/calendar; charset=utf-8"
         headers[.cacheControl] = "private, no-cache"

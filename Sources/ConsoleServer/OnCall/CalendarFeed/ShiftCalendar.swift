@@ -10,6 +10,27 @@ struct ShiftCalendar {
     /// Where the console is, for the events' description; `nil` when it is not configured.
     let consoleURL: String?
 
+    /// `member`'s feed while there is no rotation: the calendar itself, named as it will be, with
+    /// no turns. It carries the team's zone because RFC 5545 asks a calendar for one component
+    /// at least, and a strict app could refuse one with none.
+    static func empty(for member: StaffMember, zone: TimeZone, now: Date) -> String {
+        var writer = ICalendarWriter()
+        writeHeader(for: member, into: &writer)
+        writer.text("X-WR-TIMEZONE", zone.identifier)
+        writeTimeZone(zone, from: now.addingTimeInterval(-366 * 86_400), to: now.addingTimeInterval(84 * 86_400), into: &writer)
+        writer.end("VCALENDAR")
+        return writer.output
+    }
+
+    private static func writeHeader(for member: StaffMember, into writer: inout ICalendarWriter) {
+        writer.begin("VCALENDAR")
+        writer.raw("VERSION", "2.0")
+        writer.raw("PRODID", "-//Book Corners//Moderation console//EN")
+        writer.raw("CALSCALE", "GREGORIAN")
+        writer.raw("METHOD", "PUBLISH")
+        writer.text("X-WR-CALNAME", "Book Corners on call: \(member.username)")
+    }
+
     /// Turns from two weeks back to twelve weeks ahead.
     func render(now: Date) -> String {
         let rotation = schedule.rotation
@@ -19,12 +40,7 @@ struct ShiftCalendar {
         let last = (rotation.shiftIndex(at: now.addingTimeInterval(84 * 86_400)) ?? 0) + 1
         let turns = schedule.turns(from: rotation.start(ofShift: first), to: rotation.start(ofShift: last))
         var writer = ICalendarWriter()
-        writer.begin("VCALENDAR")
-        writer.raw("VERSION", "2.0")
-        writer.raw("PRODID", "-//Book Corners//Moderation console//EN")
-        writer.raw("CALSCALE", "GREGORIAN")
-        writer.raw("METHOD", "PUBLISH")
-        writer.text("X-WR-CALNAME", "Book Corners on call: \(member.username)")
+        Self.writeHeader(for: member, into: &writer)
         writer.text("X-WR-TIMEZONE", zone.identifier)
         Self.writeTimeZone(zone, from: rotation.start(ofShift: first).addingTimeInterval(-366 * 86_400), to: rotation.start(ofShift: last), into: &writer)
         for (index, turn) in turns.enumerated() where turn.member.id == member.id {
