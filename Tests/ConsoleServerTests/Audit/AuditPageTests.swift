@@ -263,7 +263,7 @@ struct AuditPageTests {
             let summary = try await browser.get("/audit/summary")
             let statistics = try await browser.get("/statistics")
             // check
-            #expect(summary.contains(" · 1 decision · "), "\(summary)")
+            #expect(summary.contains("</strong> · 1 decision</p>"), "\(summary)")
             #expect(statistics.contains("1 decision in the last 30 days: 1 library approved."))
             #expect(!statistics.contains("1 decisions") && !statistics.contains("1 libraries"))
         }
