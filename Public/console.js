@@ -842,3 +842,32 @@
   reachable(document);
   new MutationObserver(function () { reachable(document); }).observe(document.body, { childList: true, subtree: true });
 })();
+
+// A page made before the console's first reads of Book Corners fills in by itself once they are
+// done: it asks for itself again every few seconds (a page view, never a read of Book Corners)
+// and shows the answer as soon as it has data. Something typed meanwhile is never thrown away:
+// the page then offers the reload instead.
+(function () {
+  "use strict";
+  var notice = document.querySelector("[data-fills-in]");
+  if (!notice || !window.fetch || !window.DOMParser) { return; }
+  notice.textContent = "The console is still loading Book Corners' data… This page fills in by itself as soon as the first reads are done.";
+  var typed = false, started = Date.now();
+  document.addEventListener("input", function () { typed = true; });
+  function look() {
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (answer) {
+      if (!answer.ok) { throw new Error("no page"); }
+      return answer.text();
+    }).then(function (html) {
+      var page = new DOMParser().parseFromString(html, "text/html");
+      if (page.querySelector("[data-fills-in]")) { again(); return; }
+      if (!typed) { window.location.reload(); return; }
+      notice.textContent = "Book Corners' data is in: ";
+      var link = notice.appendChild(document.createElement("a"));
+      link.href = window.location.href;
+      link.textContent = "show it (reload)";
+    }).catch(again);
+  }
+  function again() { if (Date.now() - started < 10 * 60 * 1000) { window.setTimeout(look, 2000); } }
+  again();
+})();

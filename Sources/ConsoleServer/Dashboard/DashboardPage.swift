@@ -139,6 +139,8 @@ struct DashboardPage: MustacheParent {
     let hasForwardingWarning: Bool
     /// On call: the hand-off received, and the note for the next person.
     let handoff: HandoffPanel
+    /// What to do first: the item waiting longest, or that nothing waits.
+    var nextStep: NextStep { NextStep(queues: queues) }
     /// On call: the overdue episodes under way, each with its Acknowledge button.
     let alerts: [AlertEpisodeRow]
     let hasAlerts: Bool
@@ -172,6 +174,7 @@ struct DashboardPage: MustacheParent {
         case "layout": layout
         case "summary": summary
         case "queues": queues
+        case "nextStep": nextStep
         case "backendState": backendState
         case "backendStatus": backendStatus
         case "outside": outside

@@ -47,6 +47,7 @@ struct LayoutModel: MustacheParent {
         case "hasMessages": flash != nil || banner != nil || notice != nil
         case "hasNotice": notice != nil
         case "notice": notice ?? ""
+        case "fillsIn": fillsIn
         case "hasFreshness": freshness != nil
         case "freshness": freshness ?? ""
         case "nav": nav
@@ -85,6 +86,8 @@ struct LayoutModel: MustacheParent {
     var banner: String?
     /// About the mirrored data (still loading, older than its goal); not a backend problem.
     var notice: String?
+    /// The page was made before the mirror's first reads: with script it fills in by itself once they are done.
+    var fillsIn = false
     var freshness: String?
     let nav: [NavItem]
     let signedIn: Bool
@@ -236,6 +239,7 @@ struct LayoutModel: MustacheParent {
         if context.session != nil, let endsAt = context.sessionEndsAt { sessionEnd = (endsAt, Date()) }
         if context.session != nil, let after = context.liveAfter { liveAfter = String(after) }
         undo = context.flash == nil ? nil : context.undo
+        fillsIn = status?.mirrorLoading ?? false
     }
 
     /// The frame from plain values: `session` is nil when nobody is signed in.

@@ -569,6 +569,33 @@ enum PageModels {
     }
 }
 
+extension PageModels {
+    /// The dashboard with a quiet hand-off, every queue clear, made before the mirror's first reads.
+    static func dashboardQuiet() throws -> DashboardPage {
+        let summary = try summary()
+        return DashboardPage(
+            layout: {
+                var frame = layout("Dashboard", active: .dashboard, summary: summary)
+                frame.notice = hostile
+                frame.fillsIn = true
+                return frame
+            }(),
+            summary: DashboardPage.Counts(summary),
+            queues: [
+                DashboardPage.Queue(title: "Libraries", kind: .library, href: "/libraries", total: 0, items: []),
+                DashboardPage.Queue(title: "Reports", kind: .report, href: "/reports", total: 0, items: []),
+                DashboardPage.Queue(title: "Photos", kind: .photo, href: "/photos", total: 0, items: []),
+            ],
+            backendState: "ok", backendStatus: "Book Corners is answering normally.", outside: OutsideChanges(changes: [], count: 0),
+            deliveryWarning: nil,
+            handoff: HandoffPanel(
+                received: .init(
+                    from: hostile, period: "2026-11-11 12:06 – 2026-11-18 12:06", digestSummary: "0 decisions", noteText: "", hasNote: false,
+                    followUpCount: 0, hasFollowUps: false, href: "/on-call/handoffs/6", dismissURL: "/on-call/handoffs/6/dismiss", isQuiet: true),
+                noteLink: nil))
+    }
+}
+
 @Suite("Page snapshots: every page model rendered with fixed data", .timeLimit(.minutes(3)))
 struct PageSnapshotTests {
     @Test("every template the console requires has a fixed model here")
@@ -592,6 +619,19 @@ struct PageSnapshotTests {
         try Snapshot.expect(html, matches: URL(fileURLWithPath: template).lastPathComponent)
         #expect(!html.contains("<script>alert"), "no markup from data")
         #expect(html.contains(PageModels.escapedHostile), "the hostile string, escaped")
+    }
+
+    @Test("a quiet hand-off is one line, every queue clear says so with no link, and a page made before the first reads is marked to fill in by itself")
+    func dashboardQuiet() async throws {
+        // setup
+        let renderer = try await PageRenderer(directory: RepositoryPaths.templates)
+        // act
+        let html = try renderer.render(try PageModels.dashboardQuiet(), with: "dashboard").html
+        // check
+        try Snapshot.expect(html, matches: "dashboard-quiet")
+        #expect(html.contains("a quiet shift, no decisions and no note") && !html.contains("handoff-panel"))
+        #expect(html.contains("<p class=\"next-step\"><span>Nothing is waiting: every queue is clear.</span></p>"))
+        #expect(html.contains("data-fills-in"))
     }
 
     @Test("the Hand-offs page of someone not on call keeps a refused note's text beside its error, and shows their own note not handed over")

@@ -16,9 +16,12 @@ struct HandoffPanel: MustacheParent {
         let hasFollowUps: Bool
         let href: String
         let dismissURL: String
+        /// No decision, no note, nothing since: one quiet line, not a card to read through.
+        var isQuiet = false
 
         func child(named key: String) -> Any? {
             switch key {
+            case "isQuiet": isQuiet
             case "from": from
             case "period": period
             case "digestSummary": digestSummary
@@ -70,7 +73,8 @@ struct HandoffPanel: MustacheParent {
                 period: TeamClock.current.span(from: handoff.startsAt, to: handoff.endsAt),
                 digestSummary: HandoffDigestView.summary(handoff.digest), noteText: handoff.digest.note?.text ?? "",
                 hasNote: handoff.digest.note != nil, followUpCount: followUps, hasFollowUps: followUps > 0,
-                href: SiteURL.onCallHandoff(handoff.id).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.id).path)
+                href: SiteURL.onCallHandoff(handoff.id).path, dismissURL: SiteURL.onCallHandoffDismiss(handoff.id).path,
+                isQuiet: handoff.digest.decisionCount == 0 && handoff.digest.note == nil && followUps == 0)
         }
         var noteLink: NoteLink?
         if let schedule = try await store.onCallSchedule(since: now), schedule.member(at: now)?.id == staffID {
