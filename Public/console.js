@@ -82,7 +82,7 @@
       form.addEventListener("submit", function () { keys().forEach(function (key) { store.removeItem(key); }); });
     });
     var restored = 0;
-    var refusedHere = false;
+    var refusedHere = false, carriedHere = false;
     // Every typed-text field of every form that posts (reasons, notes, hand-offs, the rotation,
     // overrides), except the sign-in form's own.
     var typedFields = onSignIn ? [] : document.querySelectorAll("form[method=post] textarea[name], form[method=post] input[type=text][name]");
@@ -96,9 +96,18 @@
         var entry = read(key);
         if (entry) { entry.sent = true; write(key, entry); }
       });
+      // Another form of the page sent (I'm reviewing this, Release, a note): what is typed here
+      // was not sent, and comes back when the page does.
+      document.addEventListener("submit", function (event) {
+        // Signing out forgets everything typed (above): nothing is carried past it.
+        if (event.target === box.form || box.value.trim() === "" || event.target.getAttribute("action") === "/sign-out") { return; }
+        write(key, { text: box.value, at: Date.now(), sent: false, carried: true, who: who });
+      });
       var kept = read(key);
-      if ((fromSignIn || (kept && kept.refused)) && kept && kept.text && kept.who === who && box.value.trim() === "") {
+      var carried = kept && kept.carried && Date.now() - kept.at < refusedMaxAge;
+      if ((fromSignIn || carried || (kept && kept.refused)) && kept && kept.text && kept.who === who && box.value.trim() === "") {
         if (kept.refused) { refusedHere = true; }
+        if (carried) { carriedHere = true; }
         box.value = kept.text;
         box.dataset.fromPreset = "0";
         store.removeItem(key);
@@ -113,6 +122,7 @@
       note.setAttribute("role", "status");
       note.textContent = refusedHere
         ? "What you had typed is back in the form below: the console refused the form, so nothing was sent. Check it, then send it."
+        : carriedHere ? "What you had typed is back in the form below, not sent yet."
         : "What you had typed before signing in is back in the form below. Nothing was sent: check it, then send it.";
       var main = document.getElementById("main");
       if (main) { main.insertBefore(note, main.firstChild); }

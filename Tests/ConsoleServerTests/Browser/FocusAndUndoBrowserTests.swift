@@ -138,7 +138,7 @@ struct FocusAndUndoBrowserTests {
             #expect(next.contains("Undo: back to waiting"), "\(next.components(separatedBy: "class=\"flash\"").last?.prefix(600) ?? "")")
             let staff = try #require(try await store.staffMembers().first { $0.username == "staff" }?.id)
             var decisions: [ModerationAction] = []
-            for _ in 0..<30 {
+            for _ in 0..<150 {
                 decisions = try await store.recentDecisions(actorId: staff, kind: .library, since: .distantPast).filter { $0.targetKey == oldest[0] }
                 if decisions.first?.statusWanted == .pending && decisions.allSatisfy({ $0.state.isFinal }) { break }
                 try await Task.sleep(for: .milliseconds(100))
@@ -164,7 +164,7 @@ struct FocusAndUndoBrowserTests {
             // act: tap Resolve on the third report
             try await browser.click("[data-item='\(item)'] button[name=decision][value=resolve]")
             var inView = false
-            for _ in 0..<30 where !inView {
+            for _ in 0..<150 where !inView {
                 try await Task.sleep(for: .milliseconds(100))
                 inView =
                     try await browser.execute(
@@ -173,7 +173,7 @@ struct FocusAndUndoBrowserTests {
             }
             // act: tap that Undo
             try await browser.click("[data-item='\(item)'] form.flash-undo button")
-            _ = try await browser.source(containing: "reopened.")
+            _ = try await browser.source(containing: ") reopened.", timeout: .seconds(20))
 
             // check
             #expect(inView, "the Undo is in the row, in view")
@@ -181,7 +181,7 @@ struct FocusAndUndoBrowserTests {
             let staff = try #require(try await store.staffMembers().first { $0.username == "staff" }?.id)
             let key = String(item.dropFirst("report:".count))
             var wanted: [ItemStatus] = []
-            for _ in 0..<30 {
+            for _ in 0..<150 {
                 wanted = try await store.recentDecisions(actorId: staff, kind: .report, since: .distantPast).filter { $0.targetKey == key }.map(\.statusWanted)
                 if wanted == [.open] { break }
                 try await Task.sleep(for: .milliseconds(100))

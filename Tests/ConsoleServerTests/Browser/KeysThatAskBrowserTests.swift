@@ -53,7 +53,7 @@ struct KeysThatAskBrowserTests {
 
             // check 2: the photo was used, as asked
             var decided: [ModerationAction] = []
-            for _ in 0..<50 where decided.isEmpty {
+            for _ in 0..<150 where decided.isEmpty {
                 try await Task.sleep(for: .milliseconds(100))
                 decided = try await store.recentDecisions(actorId: staff, kind: .photo, since: .distantPast)
             }

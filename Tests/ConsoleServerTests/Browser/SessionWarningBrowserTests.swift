@@ -45,7 +45,7 @@ struct SessionWarningBrowserTests {
                     #expect(inView == true, "the warning is in view when scrolled down")
                     let footer = try #require(page.range(of: #"<span class="session-end""#).map { String(page[$0.lowerBound...].prefix(400)) })
                     // On the team's clock (this server's zone before any rotation), the UTC instant on hover.
-                    #expect(footer.contains("Signed in until <time") && footer.contains(#" UTC">"#), "\(footer)")
+                    #expect(footer.contains("Signed in until <time") && footer.contains(#" UTC""#), "\(footer)")
                     try await browser.click(".session-warning button")
                     // check: a live session stays, and the warning goes
                     var stayed: Any?

@@ -1,4 +1,5 @@
 import Foundation
+import ModerationStore
 import TestSupport
 import Testing
 
@@ -67,7 +68,7 @@ struct TypedWorkBrowserTests {
             // act: release it, then reload the page
             try await browser.click("\(row) .release-button")
             var released = false
-            for _ in 0..<40 where !released {
+            for _ in 0..<150 where !released {
                 try await Task.sleep(for: .milliseconds(100))
                 released = try await browser.execute("return document.querySelector('\(row) .claim-button') !== null;") as? Bool ?? false
             }
@@ -107,6 +108,32 @@ struct TypedWorkBrowserTests {
             #expect(after.ticked == before.ticked && after.ticked.count == 2)
             #expect(after.reason == "Not a book exchange.\nA shop's shelf <b>for sale</b> 📚")
             #expect(after.decision == "reject")
+        }
+    }
+
+    @Test("on a library's page a typed two-line rejection reason survives I'm reviewing this and Release, which reload the page")
+    func reasonSurvivesClaimOnItsPage() async throws {
+        try await ConsoleFixture.withBrowser { browser, console, _, directory in
+            // setup
+            let store = try ModerationStore(path: directory.path("console.sqlite"))
+            let slug = try #require(try await store.oldestMirroredLibraries(status: .pending, count: 1).first?.slug)
+            try await browser.signInAsStaff(console: console)
+            try await browser.go(console + "/libraries/\(slug)")
+            _ = try await browser.source(containing: "claim-button")
+            try await browser.type("Looks like a shop.\nPlease send a photo of the shelf.", into: "textarea#reason")
+
+            // act: claim, then release, each a real click that reloads the page
+            try await browser.click(".claim-button")
+            _ = try await browser.source(containing: "release-button")
+            let afterClaim = try await browser.execute("return document.querySelector('textarea#reason').value;") as? String
+            try await browser.click(".release-button")
+            _ = try await browser.source(containing: "claim-button")
+            let afterRelease = try await browser.execute("return document.querySelector('textarea#reason').value;") as? String
+
+            // check
+            #expect(afterClaim?.replacingOccurrences(of: "\r\n", with: "\n") == "Looks like a shop.\nPlease send a photo of the shelf.")
+            #expect(afterRelease?.replacingOccurrences(of: "\r\n", with: "\n") == "Looks like a shop.\nPlease send a photo of the shelf.")
+            #expect(try await browser.source().contains("What you had typed is back in the form below, not sent yet."))
         }
     }
 }

@@ -13,8 +13,8 @@ struct WordsThatMatchBrowserTests {
         return try await browser.execute("return document.getElementById('keyboard-live').textContent;") as? String ?? ""
     }
 
-    private static func waitFor(_ browser: WebDriver, _ script: String) async throws -> Bool {
-        for _ in 0..<40 {
+    private static func waitFor(_ browser: WebDriver, _ script: String, seconds: Int = 4) async throws -> Bool {
+        for _ in 0..<(seconds * 10) {
             if try await browser.execute(script) as? Bool == true { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -42,7 +42,8 @@ struct WordsThatMatchBrowserTests {
             try await browser.click("\(selector) button[name=quick]")
             #expect(try await Self.waitFor(browser, "return document.querySelector(\"\(selector)\").classList.contains('live-decided');"))
 
-            // check: what the row shows, as a person sees it
+            // check: what the row shows, as a person sees it (once Book Corners has the decision: a loaded machine may take seconds)
+            #expect(try await Self.waitFor(browser, "return /Approved/.test(document.querySelector(\"\(selector)\").innerText);", seconds: 15))
             let shown = try await browser.execute("return document.querySelector(\"\(selector)\").innerText;") as? String ?? ""
             let lines = shown.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(lines.contains { $0.hasPrefix("Approved") }, "\(shown)")

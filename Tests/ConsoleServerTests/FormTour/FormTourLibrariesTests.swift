@@ -34,12 +34,14 @@ struct FormTourLibrariesTests {
 
             // a claim from the list, then its release
             try await tour.open("/libraries?status=pending&page_size=50", showing: "claim-button")
-            let claimed = try await tour.send("table.queue tbody tr:nth-child(1) button.claim-button", to: .libraryClaim, showing: "You are reviewing")
-            #expect(FormTour.flash(of: claimed).hasPrefix("You are reviewing \(pending[0].name)"))
-            let released = try await tour.send(
-                "table.queue tbody tr:nth-child(1) button[formaction$='/release']", to: .libraryRelease, showing: "class=\"flash\"")
-            #expect(FormTour.flash(of: released).hasPrefix("You are no longer reviewing \(pending[0].name)"))
-            #expect(!FormTour.main(of: released).contains("You are reviewing"))
+            // (sent in place: the row's badge changes and the words are read out, the list stays as it was)
+            let claimed = try await tour.sendInPlace(
+                "table.queue tbody tr:nth-child(1) button.claim-button", to: .libraryClaim, showing: "You are reviewing \(pending[0].name)")
+            #expect(FormTour.main(of: claimed).contains("<strong>You are reviewing</strong>"))
+            let released = try await tour.sendInPlace(
+                "table.queue tbody tr:nth-child(1) button[formaction$='/release']", to: .libraryRelease,
+                showing: "You are no longer reviewing \(pending[0].name)")
+            #expect(!FormTour.main(of: released).contains("<strong>You are reviewing</strong>"))
 
             // a take-over of maria's claim, confirmed
             _ = try await store.claim(
@@ -78,7 +80,9 @@ struct FormTourLibrariesTests {
             try await browser.click(".bulk-bar select[name=decision] option[value=reject]")
             try await tour.type(FormTour.typed, into: ".bulk-bar textarea[name=reason]")
             let review = try await tour.send(".bulk-bar button[type=submit]", to: .librariesBulk, showing: "confirm-list")
-            #expect(review.contains("<strong dir=\"auto\">\(FormTour.inElement(FormTour.typed))</strong>"), "the reason is shown as typed, as text")
+            #expect(
+                review.contains("<strong dir=\"auto\" class=\"reason-preview\">\(FormTour.inElement(FormTour.typed))</strong>"),
+                "the reason is shown as typed, as text")
             let bulkDone = try await tour.send("form[action$='/bulk/confirm'] button[type=submit]", to: .librariesBulkConfirm, showing: "2 decisions recorded")
             #expect(bulkDone.contains("2 decisions recorded"))
 

@@ -31,9 +31,10 @@ struct FormTourOnCallTests {
             try await browser.signInAsStaff(console: console)
 
             // the dashboard: maria's hand-off to staff dismissed, the alert acknowledged
-            try await tour.open("/", showing: "handoff-panel")
-            let dismissed = try await tour.send(".handoff-panel form button", to: .onCallHandoffDismiss, showing: "Hand-off dismissed")
-            #expect(!dismissed.contains("class=\"handoff-panel\""))
+            // (a quiet shift with no note: one line, its Dismiss a link-like button)
+            try await tour.open("/", showing: "handoff-quiet")
+            let dismissed = try await tour.send(".handoff-quiet form button", to: .onCallHandoffDismiss, showing: "Hand-off dismissed")
+            #expect(!dismissed.contains("class=\"handoff-quiet\"") && !dismissed.contains("class=\"handoff-panel\""))
             let acknowledged = try await tour.send("form.acknowledge button", to: .onCallAlertAcknowledge, showing: "class=\"flash\"")
             #expect(FormTour.flash(of: acknowledged).hasPrefix("Acknowledged: Reports overdue."))
 

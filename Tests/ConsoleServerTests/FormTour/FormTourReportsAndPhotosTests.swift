@@ -60,8 +60,8 @@ struct FormTourReportsAndPhotosTests {
 
             // a photo's claim and release, and a take-over of maria's claim on another
             try await tour.open("/photos", showing: "photo-grid")
-            try await tour.send("form[action='/photos/\(photos[0])/claim'] button", to: .photoClaim, showing: "You are reviewing")
-            try await tour.send("form[action='/photos/\(photos[0])/release'] button", to: .photoRelease, showing: "/photos/\(photos[0])/claim")
+            try await tour.sendInPlace("form[action='/photos/\(photos[0])/claim'] button", to: .photoClaim, showing: "You are reviewing")
+            try await tour.sendInPlace("form[action='/photos/\(photos[0])/release'] button", to: .photoRelease, showing: "/photos/\(photos[0])/claim")
             _ = try await store.claim(
                 ItemClaim.Target(kind: .photo, key: String(photos[1])), holderId: maria.id, holderUsername: maria.username, now: Date(), duration: 900)
             try await tour.open("/photos", showing: "/photos/\(photos[1])/take-over")
@@ -73,8 +73,9 @@ struct FormTourReportsAndPhotosTests {
             try await browser.click("li:has(form[action='/photos/\(photos[0])/decide']) details.photo-reject summary")
             try await browser.click("#photo-\(photos[0])-preset option:last-child")
             try await tour.type(FormTour.typed, into: "#photo-\(photos[0])-reason")
-            let rejected = try await tour.send(
-                "form.reject-form[action='/photos/\(photos[0])/decide'] button.danger", to: .photoDecide, showing: "class=\"flash\"")
+            // (sent in place: the queue stays, the next card takes the focus)
+            let rejected = try await tour.sendInPlace(
+                "form.reject-form[action='/photos/\(photos[0])/decide'] button.danger", to: .photoDecide, showing: "rejected.</div>")
             #expect(FormTour.flash(of: rejected).hasPrefix("Photo of") && FormTour.flash(of: rejected).hasSuffix("rejected."))
             let used = try await tour.sendInPlace(
                 "form.row-actions[action='/photos/\(photos[1])/decide'] button[value=approve]", to: .photoDecide,
