@@ -9,11 +9,6 @@ import Testing
 /// key does is said in words that match it.
 @Suite("In a real browser: keys that ask first, and say what they did", .serialized, .timeLimit(.minutes(4)))
 struct KeysThatAskBrowserTests {
-    private static func spoken(_ browser: WebDriver) async throws -> String {
-        try await Task.sleep(for: .milliseconds(150))
-        return try await browser.execute("return document.getElementById('keyboard-live').textContent;") as? String ?? ""
-    }
-
     @Test(
         "on the photos queue, j then a asks before a photo replaces the library's for good: Escape sends nothing and leaves focus on the card; a then Enter uses it"
     )
@@ -33,7 +28,7 @@ struct KeysThatAskBrowserTests {
             let asked =
                 try await browser.execute(
                     "const d = document.querySelector('dialog.confirm-key[open]'); return d ? d.innerText : '';") as? String ?? ""
-            let askedAloud = try await Self.spoken(browser)
+            let askedAloud = try await browser.spokenText()
             try await browser.press(WebDriver.Key.escape)
             try await Task.sleep(for: .milliseconds(500))
 

@@ -67,11 +67,7 @@ struct TypedWorkBrowserTests {
 
             // act: release it, then reload the page
             try await browser.click("\(row) .release-button")
-            var released = false
-            for _ in 0..<150 where !released {
-                try await Task.sleep(for: .milliseconds(100))
-                released = try await browser.execute("return document.querySelector('\(row) .claim-button') !== null;") as? Bool ?? false
-            }
+            let released = try await browser.waitUntil("return document.querySelector('\(row) .claim-button') !== null;")
             #expect(released == true, "the row offers I'm reviewing this again")
             #expect(try await Self.draft(browser).ticked == before.ticked)
             try await browser.go(console + "/libraries?status=pending&page_size=50")

@@ -8,19 +8,6 @@ import Testing
 /// Issue 47, item 7: words that match what happens, and one name per thing.
 @Suite("In a real browser: words that match what happens", .serialized, .timeLimit(.minutes(5)))
 struct WordsThatMatchBrowserTests {
-    private static func spoken(_ browser: WebDriver) async throws -> String {
-        try await Task.sleep(for: .milliseconds(200))
-        return try await browser.execute("return document.getElementById('keyboard-live').textContent;") as? String ?? ""
-    }
-
-    private static func waitFor(_ browser: WebDriver, _ script: String, seconds: Int = 4) async throws -> Bool {
-        for _ in 0..<(seconds * 10) {
-            if try await browser.execute(script) as? Bool == true { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
-    }
-
     @Test(
         "a row claimed then approved in place says \"Approved: name in city.\" in full, and shows neither You are reviewing nor Overdue once decided"
     )
@@ -38,12 +25,12 @@ struct WordsThatMatchBrowserTests {
 
             // act: claim it, then approve it, with clicks
             try await browser.click("\(selector) .claim-button")
-            #expect(try await Self.waitFor(browser, "return document.querySelector(\"\(selector) .claim-mine\") !== null;"))
+            #expect(try await browser.waitUntil("return document.querySelector(\"\(selector) .claim-mine\") !== null;"))
             try await browser.click("\(selector) button[name=quick]")
-            #expect(try await Self.waitFor(browser, "return document.querySelector(\"\(selector)\").classList.contains('live-decided');"))
+            #expect(try await browser.waitUntil("return document.querySelector(\"\(selector)\").classList.contains('live-decided');"))
 
             // check: what the row shows, as a person sees it (once Book Corners has the decision: a loaded machine may take seconds)
-            #expect(try await Self.waitFor(browser, "return /Approved/.test(document.querySelector(\"\(selector)\").innerText);", seconds: 15))
+            #expect(try await browser.waitUntil("return /Approved/.test(document.querySelector(\"\(selector)\").innerText);", seconds: 15))
             let shown = try await browser.execute("return document.querySelector(\"\(selector)\").innerText;") as? String ?? ""
             let lines = shown.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(lines.contains { $0.hasPrefix("Approved") }, "\(shown)")
@@ -66,7 +53,7 @@ struct WordsThatMatchBrowserTests {
             try await browser.go(console + "/reports")
             _ = try await browser.source(containing: "data-keyboard-list")
             try await browser.press("j", "a")
-            let onReport = try await Self.spoken(browser)
+            let onReport = try await browser.spokenText()
 
             // act 2: a colleague claims the second pending row while the list is open; j j a
             try await browser.go(console + "/libraries?status=pending")
@@ -75,9 +62,9 @@ struct WordsThatMatchBrowserTests {
             _ = try await store.claim(
                 .init(kind: .library, key: String(second.dropFirst("library:".count))), holderId: 999_002, holderUsername: "maria", now: Date(),
                 duration: 600)
-            #expect(try await Self.waitFor(browser, "return document.querySelector(\"[data-item='\(second)']\").classList.contains('live-claimed');"))
+            #expect(try await browser.waitUntil("return document.querySelector(\"[data-item='\(second)']\").classList.contains('live-claimed');"))
             try await browser.press("j", "j", "a")
-            let onClaimed = try await Self.spoken(browser)
+            let onClaimed = try await browser.spokenText()
 
             // act 3: two rows ticked, rejected in bulk with a two-line reason
             try await browser.go(console + "/libraries?status=pending")
