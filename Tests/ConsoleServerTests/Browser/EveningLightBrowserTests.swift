@@ -81,7 +81,9 @@ struct EveningLightBrowserTests {
                         document.body.appendChild(muted);
                         return { lines: new Set(tops).size, spread: Math.max.apply(null, tops) - Math.min.apply(null, tops),
                                  header: Math.round(document.querySelector(".site-header").getBoundingClientRect().height),
-                                 oncall: oncall ? Math.round(oncall.getBoundingClientRect().height) : 0, rows: rows,
+                                 oncall: oncall ? Math.round(oncall.getBoundingClientRect().height) : 0, rows: rows, limit: Math.round(limit),
+                                 heights: Array.from(document.querySelectorAll("table.queue tbody tr")).slice(0, 8).map(r => Math.round(r.getBoundingClientRect().height)),
+                                 first: Math.round(document.querySelector("table.queue tbody tr").getBoundingClientRect().top),
                                  placeholder: country.placeholder, hint: getComputedStyle(country, "::placeholder").color, muted: getComputedStyle(muted).color };
                         """) as? [String: Any] ?? [:]
 
