@@ -4,7 +4,8 @@
 
 Usage: swift run console demo &   then   python3 scripts/screenshots.py [console-url]
 Needs Debian's chromium and chromium-driver. VIEWPORT=390x844 takes them as a phone shows
-the pages (DevTools' device metrics), OUT=dir saves them elsewhere.
+the pages (DevTools' device metrics), OUT=dir saves them elsewhere. SET=themes takes the
+dashboard, the libraries list and a library's page at 1280x800 and 390x844, light and dark.
 """
 import base64
 import json
@@ -62,6 +63,10 @@ def main():
             print("saved", name)
 
         os.makedirs(OUT, exist_ok=True)
+        if os.environ.get("SET") == "themes":
+            themes(call, base, s, go, find, shoot)
+            call(base, "DELETE", s)
+            return
         go("/sign-in")
         shoot("sign-in.png")
         call(base, "POST", s + f"/element/{find('#login')}/value", {"text": "staff"})
@@ -122,6 +127,37 @@ def main():
         call(base, "DELETE", s)
     finally:
         driver.terminate()
+
+
+def themes(call, base, s, go, find, shoot):
+    """SET=themes: the dashboard, the libraries list and a library's page (DUPLICATE_SLUG, else the
+    first waiting one marked as a duplicate, a Latin-lettered name preferred) at 1280x800 and
+    390x844 (a touch screen), light and dark: 12 files
+    named like dashboard-1280-light.png."""
+    go("/sign-in")
+    call(base, "POST", s + f"/element/{find('#login')}/value", {"text": "staff"})
+    call(base, "POST", s + f"/element/{find('#password')}/value", {"text": "staff-demo-password"})
+    call(base, "POST", s + f"/element/{find('button[type=submit]')}/click", {})
+    time.sleep(0.5)
+    slug = os.environ.get("DUPLICATE_SLUG")
+    if slug:
+        detail = "/libraries/" + slug
+    else:
+        go("/libraries?status=pending&page_size=50")
+        detail = call(base, "POST", s + "/execute/sync", {"script": "var rows = Array.from(document.querySelectorAll('[data-row]')).filter(r => /duplicate/.test(Array.from(r.querySelectorAll('.concern')).map(c => c.textContent).join(' '))); var row = rows.find(r => /^[\\x20-\\x7e\\u00c0-\\u017f]+$/.test(r.querySelector('a').textContent)) || rows[0] || document.querySelector('[data-row]'); return row.dataset.open;", "args": []})
+    for width, height in ((1280, 800), (390, 844)):
+        call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setDeviceMetricsOverride",
+             "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}})
+        # A phone is a touch screen: the page shows it no keyboard shortcuts.
+        call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setTouchEmulationEnabled",
+             "params": {"enabled": width < 700, "maxTouchPoints": 5 if width < 700 else 1}})
+        for theme in ("light", "dark"):
+            call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia",
+                 "params": {"features": [{"name": "prefers-color-scheme", "value": theme}]}})
+            for name, path in (("dashboard", "/"), ("libraries", "/libraries"), ("library-detail", detail)):
+                go(path)
+                time.sleep(1.0 if name == "dashboard" else 0.3)
+                shoot(f"{name}-{width}-{theme}.png")
 
 
 if __name__ == "__main__":

@@ -67,6 +67,20 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await send("POST", sessionPath + "/element/\(try await find(css))/click", [String: Any]())
     }
 
+    /// Touches the page at (`x`, `y`) CSS pixels from the viewport's top left and lifts the
+    /// finger, as a tap would (W3C actions with a touch pointer): whatever is there gets it.
+    public func tap(x: Int, y: Int) async throws {
+        let finger: [String: Any] = [
+            "type": "pointer", "id": "finger", "parameters": ["pointerType": "touch"],
+            "actions": [
+                ["type": "pointerMove", "duration": 0, "origin": "viewport", "x": x, "y": y], ["type": "pointerDown", "button": 0],
+                ["type": "pointerUp", "button": 0],
+            ],
+        ]
+        _ = try await send("POST", sessionPath + "/actions", ["actions": [finger]])
+        _ = try await send("DELETE", sessionPath + "/actions")
+    }
+
     /// WebDriver's codes for keys that are not characters.
     public enum Key {
         public static let enter = "\u{E007}"
@@ -134,6 +148,25 @@ public final class WebDriver: @unchecked Sendable {
                 "cmd": "Emulation.setDeviceMetricsOverride",
                 "params": ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false],
             ])
+    }
+
+    /// Makes the pages see `prefers-color-scheme: scheme` ("dark" or "light"), as a device set
+    /// to that theme would show them (Chrome DevTools' emulated media, through chromedriver).
+    public func emulateColorScheme(_ scheme: String) async throws {
+        _ = try await send(
+            "POST", sessionPath + "/goog/cdp/execute",
+            [
+                "cmd": "Emulation.setEmulatedMedia",
+                "params": ["features": [["name": "prefers-color-scheme", "value": scheme]]],
+            ])
+    }
+
+    /// Makes the browser a touch screen without a mouse, as a phone is: pages see
+    /// `(hover: none) and (pointer: coarse)` and touch events (Chrome DevTools' touch emulation).
+    public func emulateTouch(_ enabled: Bool = true) async throws {
+        _ = try await send(
+            "POST", sessionPath + "/goog/cdp/execute",
+            ["cmd": "Emulation.setTouchEmulationEnabled", "params": ["enabled": enabled, "maxTouchPoints": enabled ? 5 : 1]])
     }
 
     /// Lets the browser save downloads into `directory`, as a person's click on a download link would.

@@ -79,8 +79,15 @@ struct LibraryListPage: MustacheParent {
         bulkReason = draft.reason
     }
 
+    /// The filters set besides the status, as the folded filters name them.
+    private var otherFiltersSet: [String] {
+        let reason = reasonOptions.filter { $0.selected && !$0.value.isEmpty }.map(\.label)
+        return [text.isEmpty ? "" : "“\(text)”", country.uppercased(), source] + reason
+    }
+
     func child(named key: String) -> Any? {
         switch key {
+        case "filtersText": frame.filtersText(others: otherFiltersSet)
         case "text": text
         case "country": country
         case "source": source

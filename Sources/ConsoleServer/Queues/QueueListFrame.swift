@@ -50,8 +50,16 @@ struct QueueListFrame: MustacheParent {
         pageSize = query.page.size == ListQuery.defaultPageSize ? "" : String(query.page.size)
     }
 
+    /// What the folded filters say on a phone: "Filters · Pending", then each other filter
+    /// that is set (`others`, empty ones left out), so a narrowed list never passes for the whole.
+    func filtersText(others: [String] = []) -> String {
+        let status = statusOptions.filter(\.selected).map(\.label)
+        return (["Filters"] + status + others.filter { !$0.isEmpty }).joined(separator: " · ")
+    }
+
     func child(named key: String) -> Any? {
         switch key {
+        case "filtersText": filtersText()
         case "ignoredFilters": ignoredFilters
         case "hasIgnoredFilters": !ignoredFilters.isEmpty
         case "pageSize": pageSize

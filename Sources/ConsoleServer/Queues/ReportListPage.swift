@@ -20,6 +20,7 @@ struct ReportListPage: MustacheParent {
     func child(named key: String) -> Any? {
         switch key {
         case "reasonOptions": reasonOptions
+        case "filtersText": frame.filtersText(others: reasonOptions.filter { $0.selected && !$0.value.isEmpty }.map(\.label))
         case "rows": rows
         default: frame.child(named: key)
         }

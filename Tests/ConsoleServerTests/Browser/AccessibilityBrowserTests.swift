@@ -34,7 +34,37 @@ struct AccessibilityBrowserTests {
         }
 
         // check
-        #expect(visited.values.count == 2 * 29, "every stop at both sizes: \(visited.values)")
+        #expect(visited.values.count == 2 * 30, "every stop at both sizes: \(visited.values)")
+        let found = problems.values
+        #expect(found.isEmpty, "\(found.count) violations:\n\(found.joined(separator: "\n"))")
+    }
+
+    @Test("in the evening light (a device set to dark) every page is dark and axe finds no violation, contrast included, at 1280×900 and at 390×844")
+    func axeOnEveryPageInTheDark() async throws {
+        // setup
+        let axe = try AxeCore.source()
+        let problems = Recorder<String>()
+        let visited = Recorder<String>()
+
+        // act
+        try await PageTour.walk(sizes: PageTour.Size.allCases, colorScheme: "dark") { stop, size, browser in
+            visited.record("\(stop) \(size.rawValue)")
+            // The page itself is dark: its background's luminance, 0 black … 1 white.
+            let paper =
+                try await browser.execute(
+                    """
+                    var parts = getComputedStyle(document.body).backgroundColor.match(/[\\d.]+/g).map(Number);
+                    var channel = function (c) { c = c / 255; return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+                    return 0.2126 * channel(parts[0]) + 0.7152 * channel(parts[1]) + 0.0722 * channel(parts[2]);
+                    """) as? Double ?? 1
+            if paper > 0.05 { problems.record("\(stop) at \(size.rawValue): the page's background is light (luminance \(paper))") }
+            for violation in try await AxeCore.violations(in: browser, source: axe) {
+                problems.record("\(stop) at \(size.rawValue), dark: \(violation)")
+            }
+        }
+
+        // check
+        #expect(visited.values.count == 2 * 30, "every stop at both sizes: \(visited.values)")
         let found = problems.values
         #expect(found.isEmpty, "\(found.count) violations:\n\(found.joined(separator: "\n"))")
     }

@@ -28,9 +28,10 @@ enum PageTour {
     }
 
     /// Starts the sandbox and the console, signs a browser in and walks every stop at each of
-    /// `sizes`, calling `check` on each (the browser sits on the stop's page, at that size).
+    /// `sizes`, calling `check` on each (the browser sits on the stop's page, at that size), the
+    /// pages seeing the device's theme as `colorScheme` ("light" or "dark").
     static func walk(
-        sizes: [Size], _ check: @escaping @Sendable (_ stop: String, _ size: Size, _ browser: WebDriver) async throws -> Void
+        sizes: [Size], colorScheme: String = "light", _ check: @escaping @Sendable (_ stop: String, _ size: Size, _ browser: WebDriver) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -45,6 +46,7 @@ enum PageTour {
                 let browser = try WebDriver()
                 do {
                     try await browser.start()
+                    try await browser.emulateColorScheme(colorScheme)
                     var stops: [Stop]?
                     for size in sizes {
                         try await browser.emulateViewport(width: size.width, height: size.height)
@@ -118,6 +120,16 @@ enum PageTour {
             page("libraries, needs a look first", "/libraries?order=needs-a-look"),
             page("reasons to look and their settings", "/reasons"),
             page("a library", "/libraries/" + pending[1]),
+            Stop(name: "a library with a possible duplicate") { browser in
+                try await browser.go(console + "/libraries?status=pending&page_size=50")
+                _ = try await browser.source(containing: "data-keyboard-list")
+                let open = try #require(
+                    try await browser.execute(
+                        "var row = Array.from(document.querySelectorAll('[data-row]')).find(r => /duplicate/.test(Array.from(r.querySelectorAll('.concern')).map(c => c.textContent).join(' '))); return row ? row.dataset.open : null;"
+                    ) as? String, "a waiting library marked as a duplicate")
+                try await browser.go(console + open)
+                try await arrive(browser, at: "a library with a possible duplicate", containing: "candidate-name\"><a")
+            },
             Stop(name: "reject confirmation") { browser in
                 try await browser.go(console + "/libraries/" + pending[1])
                 _ = try await browser.execute(
