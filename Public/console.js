@@ -600,7 +600,8 @@
   }
   function setControls(row, waiting, claimedByOther) {
     row.querySelectorAll(EVERY_CONTROL).forEach(restore);
-    if (!waiting) { row.querySelectorAll(EVERY_CONTROL).forEach(disable); }
+    // A decided row's own Undo (put there by a decision sent in place) is the one control it keeps.
+    if (!waiting) { row.querySelectorAll(EVERY_CONTROL).forEach(function (control) { if (!control.closest("form.flash-undo")) { disable(control); } }); }
     else if (claimedByOther) { row.querySelectorAll(ONE_CLICK).forEach(disable); }
   }
   // An item's own page: what happened elsewhere, at the top, before anyone clicks.

@@ -164,10 +164,20 @@ extension ActionRunner {
     /// the attempt may have applied (and been changed since): Book Corners keeps no record the
     /// console could ask. "Not sent" would be untrue of it.
     static func acknowledgingLostAnswers(_ message: String, of action: ModerationAction, ending: ModerationAction.Ending) -> String {
-        // Only a conflict: a failure after a re-send follows a check that proved the earlier attempt had not applied.
-        guard ending == .conflict, action.unknownOutcomes > 0 else { return message }
-        let opened = message.hasPrefix("Not sent:") ? "Not sent again:" + message.dropFirst("Not sent:".count) : message
-        return opened + " An earlier attempt was sent and its answer lost, so it may have applied before the change shown here."
+        guard action.unknownOutcomes > 0 else { return message }
+        switch ending {
+        case .conflict:
+            let opened = message.hasPrefix("Not sent:") ? "Not sent again:" + message.dropFirst("Not sent:".count) : message
+            return opened + " An earlier attempt was sent and its answer lost, so it may have applied before the change shown here."
+        case .failed:
+            // A refusal of the re-send proves nothing of the lost one: the check before the
+            // re-send read the item's state, which someone may have changed back since it applied
+            // (simulation seed 1795949135189).
+            let opened = message.hasPrefix("Not applied:") ? "Not applied this time:" + message.dropFirst("Not applied:".count) : message
+            return opened + " An earlier attempt was sent and its answer lost, so it may have applied (and been changed since)."
+        case .applied:
+            return message
+        }
     }
 
     /// What reopening a resolved report takes back: the "resolved" push of the decision it undoes,

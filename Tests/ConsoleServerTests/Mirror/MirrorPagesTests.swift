@@ -367,13 +367,24 @@ struct MirrorPagesTests {
             #expect(
                 row(of: slug, in: pending).contains(#"<span class="outcome outcome-applied-refusal" dir="auto">Rejected</span>"#),
                 "\(row(of: slug, in: pending))")
+            // The colours as each theme names them: `var(--x)` read from the light theme's and the dark theme's own values.
+            let lines = css.html.components(separatedBy: "\n")
+            func value(of variable: String, in theme: ArraySlice<String>) -> String {
+                theme.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("\(variable):") }.map { String($0.split(separator: ":", maxSplits: 1)[1]) }
+                    ?? ""
+            }
+            let light = lines.prefix { !$0.contains("prefers-color-scheme: dark") }
+            let dark = lines.drop { !$0.contains("prefers-color-scheme: dark") }
             for selector in [".outcome-applied-refusal {", ".flash {"] {
-                let rule = try #require(css.html.components(separatedBy: "\n").first { $0.hasPrefix(selector) }, "\(selector) in the stylesheet")
-                let colours = rule.matches(of: /#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})/).map { match in
-                    (Int(match.1, radix: 16) ?? 0, Int(match.2, radix: 16) ?? 0, Int(match.3, radix: 16) ?? 0)
+                let stated = try #require(lines.first { $0.hasPrefix(selector) }, "\(selector) in the stylesheet")
+                for theme in [light, dark] {
+                    let rule = stated.replacing(/var\((--[a-z-]+)\)/) { value(of: String($0.1), in: theme) }
+                    let colours = rule.matches(of: /#([0-9a-fA-F]{2})([0-9a-fA-F]{2})([0-9a-fA-F]{2})/).map { match in
+                        (Int(match.1, radix: 16) ?? 0, Int(match.2, radix: 16) ?? 0, Int(match.3, radix: 16) ?? 0)
+                    }
+                    #expect(colours.count >= 2, "\(rule)")
+                    #expect(colours.allSatisfy { red, green, blue in green <= max(red, blue) }, "no colour of \(rule) leans green")
                 }
-                #expect(colours.count >= 2, "\(rule)")
-                #expect(colours.allSatisfy { red, green, blue in green <= max(red, blue) }, "no colour of \(rule) leans green")
             }
         }
     }

@@ -56,7 +56,8 @@ struct ItemContextTests {
         let fields = try #require(html.range(of: "<h2>Description</h2>"))
         #expect(html[warning.upperBound...].prefix(300).contains(##"<a href="#compare">"##), "the warning leads to the comparison")
         #expect(warning.lowerBound < review.lowerBound && review.lowerBound < compare.lowerBound && compare.lowerBound < decide.lowerBound)
-        #expect(decide.lowerBound < fields.lowerBound, "photo, comparison and decision before the long list of fields")
+        // A phone reads the evidence (photo, comparison, fields, map) before the decision; a wide screen sets the decision beside it.
+        #expect(fields.lowerBound < decide.lowerBound, "the evidence before the decision")
         #expect(html.contains(#"<p class="candidate-label">This library</p>"#), "the library's own side of the comparison")
         #expect(html.contains("close.jpg"), "a candidate's photo, to compare")
         #expect(html.contains(#"class="primary decide-button" data-key="approve">Approve</button>"#))
