@@ -213,17 +213,19 @@
     var key = "typed:bulk|" + location.pathname + location.search;
     var fields = ["decision", "reason_preset", "reason"].map(function (name) { return form.querySelector("[name=" + name + "]"); }).filter(Boolean);
     function save() {
-      var ticked = boxes.filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
-      var typed = form.querySelector("[name=reason]"), preset = form.querySelector("[name=reason_preset]");
-      if (!ticked.length && !(typed && typed.value.trim()) && !(preset && preset.value)) { store.removeItem(key); return; }
-      var entry = { at: Date.now(), who: who, sent: false, items: ticked, fields: {} };
+      var entry = { at: Date.now(), who: who, sent: false, fields: {} };
+      entry.items = boxes.filter(function (box) { return box.checked; }).map(function (box) { return box.value; });
       fields.forEach(function (field) { entry.fields[field.name] = field.value; });
+      // The decision's picker always has a value: only ticks, a preset or typed words are work.
+      if (!entry.items.length && !(entry.fields.reason || "").trim() && !entry.fields.reason_preset) { store.removeItem(key); return; }
       try { store.setItem(key, JSON.stringify(entry)); } catch (e) { /* full: nothing kept */ }
     }
-    // A field still as the page came (a select has no defaultValue: its options say what was chosen).
+    // A field still as the page came (a select has no defaultValue: its first option, or the one
+    // marked selected, is what it came with).
     function pristine(field) {
       if (field.tagName.toLowerCase() !== "select") { return field.value === field.defaultValue; }
-      return Array.prototype.every.call(field.options, function (option) { return option.selected === option.defaultSelected || (!field.querySelector("option[selected]") && option.index === 0); });
+      var initial = Array.prototype.findIndex.call(field.options, function (option) { return option.defaultSelected; });
+      return field.selectedIndex === Math.max(0, initial);
     }
     var kept = null;
     try { kept = JSON.parse(store.getItem(key) || "null"); } catch (e) { kept = null; }
@@ -290,7 +292,8 @@
       if (chosen) { element.click(); } else { say("Nothing was done."); var row = element.closest("[data-row]"); if (row) { row.focus({ preventScroll: true }); } }
     });
     ask.showModal();
-    yes.focus();
+    // Cancel has the focus: a habitual Enter after the key asks nothing of the photo.
+    cancel.focus();
   }
   function press(element) {
     if (!element) { return false; }
@@ -734,7 +737,7 @@
     if (submitter.name) { body.append(submitter.name, submitter.value); }
     return body;
   }
-  function showFlash(page, row) {
+  function showFlash(page, row, posted) {
     var flash = page.querySelector(".flash");
     var note = row.querySelector("[data-live-note]");
     if (note && flash) {
@@ -742,7 +745,8 @@
       var said = (flash.childNodes[0] ? flash.childNodes[0].textContent : flash.textContent).trim();
       // Its first sentence, never cut at a colon ("Approved: Corner Books in Florence." is one
       // sentence); a long one is cut at its colon, else shortened.
-      var sentence = said.match(/^.*?[.!?](?=\s|$)/);
+      // A short message whole: a name such as "St. Anne's Box" has a full stop of its own.
+      var sentence = said.length <= 90 ? null : said.match(/^.*?[.!?](?=\s|$)/);
       var first = sentence ? sentence[0] : said;
       var colon = first.indexOf(": ");
       if (first.length > 90 && colon > 20) { first = first.slice(0, colon) + "."; }
@@ -751,6 +755,8 @@
     }
     // Its Undo goes where the person acted too (on a phone the message on top is out of view).
     var undo = flash && flash.querySelector("form.flash-undo");
+    // Only the Undo of the decision this row sent (its decide address).
+    if (undo && new URL(undo.getAttribute("action"), window.location.href).pathname !== new URL(posted, window.location.href).pathname) { undo = null; }
     var placed = row.querySelector("form.flash-undo");
     if (placed) { placed.remove(); }
     if (undo && note) { note.insertAdjacentElement("afterend", document.importNode(undo, true)); }
@@ -778,6 +784,7 @@
     next.focus({ preventScroll: true });
     if (window.consoleReveal) { window.consoleReveal(next); }
   }
+  var sending = Promise.resolve();
   // A list's own address: the bulk draft a row's button sends back (without script) is not part of it.
   function listAddress(url) {
     var query = url.search.slice(1).split("&").filter(function (pair) { return pair && pair.indexOf("bulk_") !== 0; }).join("&");
@@ -791,8 +798,11 @@
   // A claim or release sent in place: the row's claim badge as the answer's page has it, focus
   // on its new button, and nothing else on the page touched (ticks, typed reasons, the scroll).
   function showClaim(page, row, flash) {
-    var fresh = page.querySelector("[data-item=\"" + row.dataset.item.replace(/["\\]/g, "\\$&") + "\"] .claim");
+    var answered = page.querySelector("[data-item=\"" + row.dataset.item.replace(/["\\]/g, "\\$&") + "\"]");
+    var fresh = answered && answered.querySelector(".claim");
     var mine = row.querySelector(".claim");
+    // The row is not on the answer's page (the list moved on): its badge stays as it is.
+    if (!answered) { claimSaid.textContent = flash ? flash.textContent.trim() : ""; return; }
     if (fresh) {
       fresh = document.importNode(fresh, true);
       if (mine) { mine.replaceWith(fresh); } else {
@@ -816,30 +826,37 @@
     row.classList.add("live-sending");
     row.querySelectorAll("button").forEach(function (button) { button.disabled = true; button.dataset.liveDisabled = "1"; });
     // A button's formAction is the page's own address when it has no formaction of its own.
-    fetch(submitter.hasAttribute("formaction") ? submitter.formAction : form.action, {
-      method: "POST", body: formBody(form, submitter), credentials: "same-origin", redirect: "follow",
-    }).then(function (response) {
-      var landed = new URL(response.url);
-      if (!(response.ok && response.redirected && listAddress(landed) === list)) { throw new Error("not in place"); }
-      return response.text();
-    }).then(function (html) {
+    var posted = submitter.hasAttribute("formaction") ? submitter.formAction : form.action;
+    var body = formBody(form, submitter);
+    // One send at a time: the console keeps one message per session, so two answers in flight
+    // could hand one row another's outcome (and its Undo).
+    sending = sending.then(function () {
+      return fetch(posted, { method: "POST", body: body, credentials: "same-origin", redirect: "follow" }).then(function (response) {
+        var landed = new URL(response.url);
+        if (response.ok && response.redirected && listAddress(landed) === list) {
+          return response.text().then(function (html) { return { html: html }; });
+        }
+        // Answered by a redirect, the send was carried out: show where it led, never send it again.
+        // Answered by a page (a confirmation, a form to correct), it is sent the ordinary way.
+        return response.redirected ? { go: response.url } : { again: true };
+      }, function () { return { again: true }; });
+    }).then(function (result) {
       row.classList.remove("live-sending");
-      var page = new DOMParser().parseFromString(html, "text/html");
+      var enable = function () { row.querySelectorAll("[data-live-disabled]").forEach(function (button) { button.disabled = false; delete button.dataset.liveDisabled; }); };
+      if (result.again) { enable(); sendNormally(form, submitter); return; }
+      if (result.go) { window.location.assign(result.go); return; }
+      var page = new DOMParser().parseFromString(result.html, "text/html");
       if (isClaim) {
-        row.querySelectorAll("[data-live-disabled]").forEach(function (button) { button.disabled = false; delete button.dataset.liveDisabled; });
+        enable();
         showClaim(page, row, page.querySelector(".flash"));
         refreshPanel(page);
         return;
       }
       // What became of it (applied, queued, refused, already recorded) is the stream's to say;
       // its buttons stay off until the stream says the row waits again.
-      showFlash(page, row);
+      showFlash(page, row, posted);
       refreshPanel(page);
       focusNext(row);
-    }).catch(function () {
-      row.classList.remove("live-sending");
-      row.querySelectorAll("[data-live-disabled]").forEach(function (button) { button.disabled = false; delete button.dataset.liveDisabled; });
-      sendNormally(form, submitter);
     });
   });
 })();
@@ -866,12 +883,15 @@
   var typed = false, started = Date.now();
   document.addEventListener("input", function () { typed = true; });
   function look() {
+    // A hidden tab waits: its views would keep the session alive and take another tab's message.
+    if (document.hidden) { again(); return; }
     fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (answer) {
-      if (!answer.ok) { throw new Error("no page"); }
-      return answer.text();
-    }).then(function (html) {
-      var page = new DOMParser().parseFromString(html, "text/html");
-      if (page.querySelector("[data-fills-in]")) { again(); return; }
+      if (answer.status >= 500) { throw new Error("no page"); }
+      return answer.text().then(function (html) { return { ok: answer.ok, html: html }; });
+    }).then(function (answer) {
+      var page = new DOMParser().parseFromString(answer.html, "text/html");
+      if (answer.ok && page.querySelector("[data-fills-in]")) { again(); return; }
+      // Filled in, or no longer a page (an item that turned out not to exist): show what it is now.
       if (!typed) { window.location.reload(); return; }
       notice.textContent = "Book Corners' data is in: ";
       var link = notice.appendChild(document.createElement("a"));

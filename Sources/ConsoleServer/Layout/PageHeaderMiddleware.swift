@@ -22,7 +22,9 @@ struct PageHeaderMiddleware: RouterMiddleware {
         if context.flash != nil {
             context.undo = try await UndoOffer.find(
                 flash: context.flash, viewer: session.staffId,
-                back: SafeRedirect.path(request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")), store: store)
+                // Without a list's bulk draft: the Undo returns to the list itself, and a long draft would
+                // make the address too long to be a safe way back.
+                back: SafeRedirect.path(request.uri.path + (BulkDraft.removed(from: request.uri.query).map { "?" + $0 } ?? "")), store: store)
         }
         let (store, schedule, logger) = (store, schedule, context.logger)
         let readHeader = { () async throws -> RecentHeaders.Header in

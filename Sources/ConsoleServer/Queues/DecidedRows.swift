@@ -38,13 +38,15 @@ enum DecidedRows {
     }
 
     /// The viewer's own decisions on items of `kind` recent enough to show in place, by item key
-    /// (the latest per item): the rows a list keeps after they left it.
+    /// (the latest per item, unless it put the item back in the queue): the rows a list keeps after they left it.
     static func recentDecisions(
         _ store: ModerationStore, kind: ModerationAction.TargetKind, viewer: Int?, now: Date
     ) async throws -> [String: ModerationAction] {
         guard let viewer else { return [:] }
         let actions = try await store.recentDecisions(actorId: viewer, kind: kind, since: now.addingTimeInterval(-3600))
-            .filter { RowOutcome.isRecent($0, now: now) }
+            // A decision that puts the item back in the queue (an Undo, a return to waiting, a
+            // reopening) leaves a waiting row, not a decided one.
+            .filter { RowOutcome.isRecent($0, now: now) && ![.pending, .open].contains($0.statusWanted) }
         return Dictionary(actions.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -136,15 +136,13 @@ struct FocusAndUndoBrowserTests {
 
             // check: offered on the page the person is on, and it undid the rejection
             #expect(next.contains("Undo: back to waiting"), "\(next.components(separatedBy: "class=\"flash\"").last?.prefix(600) ?? "")")
-            let staff = try #require(try await store.staffMembers().first { $0.username == "staff" }?.id)
-            var decisions: [ModerationAction] = []
-            for _ in 0..<150 {
-                decisions = try await store.recentDecisions(actorId: staff, kind: .library, since: .distantPast).filter { $0.targetKey == oldest[0] }
-                if decisions.first?.statusWanted == .pending && decisions.allSatisfy({ $0.state.isFinal }) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(decisions.map(\.statusWanted) == [.pending], "the latest decision on it is the Undo: \(undone.suffix(400))")
-            #expect(decisions.allSatisfy { $0.state == .applied })
+            let latest = try await store.latestDecision(by: "staff", kind: .library, key: oldest[0]) { $0.statusWanted == .pending && $0.state.isFinal }
+            #expect(latest?.statusWanted == .pending, "the latest decision on it is the Undo: \(undone.suffix(400))")
+            #expect(latest?.state == .applied)
+            // The list shows it waiting again, with its Approve, not as a row decided by the Undo.
+            try await browser.go(console + "/libraries?status=pending&page_size=50")
+            #expect(
+                try await browser.waitUntil("return document.querySelector(\"[data-item='library:\(oldest[0])'] [data-key=approve]\") !== null;", seconds: 5))
         }
     }
 
@@ -177,15 +175,13 @@ struct FocusAndUndoBrowserTests {
             // check
             #expect(inView, "the Undo is in the row, in view, and still works once the live stream has marked the row decided")
             let store = try ModerationStore(path: directory.path("console.sqlite"))
-            let staff = try #require(try await store.staffMembers().first { $0.username == "staff" }?.id)
-            let key = String(item.dropFirst("report:".count))
-            var wanted: [ItemStatus] = []
-            for _ in 0..<150 {
-                wanted = try await store.recentDecisions(actorId: staff, kind: .report, since: .distantPast).filter { $0.targetKey == key }.map(\.statusWanted)
-                if wanted == [.open] { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            #expect(wanted == [.open], "the latest decision on it is the Undo's reopening")
+            let latest = try await store.latestDecision(by: "staff", kind: .report, key: String(item.dropFirst("report:".count))) { $0.statusWanted == .open }
+            #expect(latest?.statusWanted == .open, "the latest decision on it is the Undo's reopening")
+            // The list shows it waiting again, with its Resolve, not as a row decided by the Undo.
+            try await browser.go(console + "/reports")
+            #expect(
+                try await browser.waitUntil(
+                    "return document.querySelector(\"[data-item='\(item)'] button[name=decision][value=resolve]\") !== null;", seconds: 5))
         }
     }
 }
