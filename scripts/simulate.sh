@@ -56,6 +56,6 @@ status=$?
 set -e
 # The schedules' traces and broken seeds, without the test runner's own lines.
 grep -v -E '(Suite "|Test "|Test run|Testing Library|Target Platform|↳|Decision simulation:)' /tmp/simulate.$$.log | grep -v '^\s*$' || true
-grep -E 'Decision simulation:' /tmp/simulate.$$.log | sed 's/^Decision simulation: //' | tail -1
+grep -E '^Decision simulation: [0-9]' /tmp/simulate.$$.log | sed 's/^Decision simulation: //' | tail -1
 rm -f /tmp/simulate.$$.log
 exit $status
