@@ -56,6 +56,15 @@ struct ConsoleHTMLContentType: MustacheContentType {
     /// Characters instead would miss a `<` that follows a "prepend" scalar such as U+0600: the
     /// two form one Character that is not `<`. Charts use this too, for the markup they build by hand.
     static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 || mayNeedShowing($0) }) else { return text }
+        var escaped = ""
+        escape(text, into: &escaped)
+        return escaped
+    }
+
+    /// `escape(text)` appended to `output`: how templates write a value, with no string in between
+    /// for the values that need nothing (nearly all).
+    static func escape(_ text: String, into output: inout String) {
         // One pass over the bytes answers both questions; nearly every value needs neither.
         var (needsShowing, needsEntities) = (false, false)
         for byte in text.utf8 {
@@ -65,10 +74,10 @@ struct ConsoleHTMLContentType: MustacheContentType {
                 needsShowing = true
             }
         }
-        guard needsShowing || needsEntities else { return text }
+        guard needsShowing || needsEntities else { return output += text }
         let text = needsShowing ? visible(text) : text
         // Made visible, a C1 control or an override reads `<U+0085>`: its brackets need entities too.
-        guard needsEntities || text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E }) else { return text }
+        guard needsEntities || text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E }) else { return output += text }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
@@ -81,6 +90,6 @@ struct ConsoleHTMLContentType: MustacheContentType {
             default: bytes.append(byte)
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        output += String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
-import Mustache
 
-/// The templates, loaded once at start-up: a missing template is a start-up error.
+/// The templates, loaded once at start-up: a missing template is a start-up error. They are
+/// Mustache, rendered by our own `TemplateLibrary`, which writes the bytes swift-mustache wrote
+/// at a fraction of the cost (docs/benchmarks.md, issue 48).
 struct PageRenderer: Sendable {
-    private let library: MustacheLibrary
+    private let library: TemplateLibrary
 
     static let requiredTemplates = [
         "layout", "sign-in", "dashboard", "libraries", "library-detail", "reports", "report-detail", "photos", "photo-viewer", "concern-figures", "error",
@@ -23,9 +24,8 @@ struct PageRenderer: Sendable {
     /// Loads every template in `directory`; `required` names those that must be there
     /// (all pages, except in a test that wants a render to fail at request time).
     init(directory: String, required: [String] = requiredTemplates) async throws {
-        ConsoleHTMLContentType.register()
-        library = try await MustacheLibrary(directory: directory)
-        for name in required where library.getTemplate(named: name) == nil {
+        library = try TemplateLibrary(directory: directory)
+        for name in required where !library.has(name) {
             throw PageRendererError.missingTemplate(name, directory: directory)
         }
         try Self.checkTemplates(directory: directory, library: library)
@@ -33,21 +33,21 @@ struct PageRenderer: Sendable {
 
     /// The required templates not loaded: none once start-up succeeded (readiness asks).
     func missingTemplates() -> [String] {
-        Self.requiredTemplates.filter { library.getTemplate(named: $0) == nil }
+        Self.requiredTemplates.filter { !library.has($0) }
     }
 
     /// Every template must select our escaping; one that forgot would still escape (with the
     /// library's default), but slowly, so this is a start-up error rather than a silent cost.
     /// Every partial (`{{> name}}`) and parent (`{{< name}}`) a template uses must be loaded
     /// too: swift-mustache renders a missing one as nothing, a page with a hole and a 200.
-    private static func checkTemplates(directory: String, library: MustacheLibrary) throws {
+    private static func checkTemplates(directory: String, library: TemplateLibrary) throws {
         let pragma = "{{% CONTENT_TYPE: \(ConsoleHTMLContentType.name) }}"
         // Pages at the top, partials in `partials/`: swift-mustache names each by its path.
         let files = FileManager.default.enumerator(atPath: directory)?.allObjects.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".mustache") {
             let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
             guard text.hasPrefix(pragma) else { throw PageRendererError.missingPragma(file) }
-            for reference in text.matches(of: #/\{\{\s*[<>]\s*([A-Za-z0-9_\-/]+)\s*\}\}/#) where library.getTemplate(named: String(reference.1)) == nil {
+            for reference in text.matches(of: #/\{\{\s*[<>]\s*([A-Za-z0-9_\-/]+)\s*\}\}/#) where !library.has(String(reference.1)) {
                 throw PageRendererError.missingPartial(String(reference.1), usedBy: file)
             }
         }

@@ -1,0 +1,192 @@
+import Mustache
+
+/// One page being rendered: the nodes of `TemplateLibrary`'s templates written into one string
+/// that grows in place, with the context stack pushed and popped rather than copied per section.
+/// What it writes is what swift-mustache 2 writes for the same model (its lookup up the context
+/// stack, its truthiness, its indentation of partials); the speed comes from doing the same with
+/// less: names split once at parse time, each stacked object asked once whether it answers
+/// lookups itself (`MustacheParent`), and text escaped straight into the page.
+struct TemplateRendering {
+    /// An object on the context stack, with the answer to "does it answer lookups itself" kept.
+    private enum Frame {
+        case parent(any MustacheParent)
+        case reflected(Any)
+
+        init(_ object: Any) {
+            self = if let parent = object as? any MustacheParent { .parent(parent) } else { .reflected(object) }
+        }
+
+        var object: Any {
+            switch self {
+            case .parent(let parent): parent
+            case .reflected(let object): object
+            }
+        }
+
+        func child(named name: String) -> Any? {
+            switch self {
+            case .parent(let parent): parent.child(named: name)
+            case .reflected(let object): Self.reflectedChild(named: name, of: object)
+            }
+        }
+
+        static func child(named name: String, of object: Any) -> Any? {
+            if let parent = object as? any MustacheParent { return parent.child(named: name) }
+            return reflectedChild(named: name, of: object)
+        }
+
+        /// A stored property by its label, optionals unwrapped: how swift-mustache reads a plain value.
+        private static func reflectedChild(named name: String, of object: Any) -> Any? {
+            guard let value = Mirror(reflecting: object).children.first(where: { $0.label == name })?.value else { return nil }
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return value }
+            return mirror.children.first?.value
+        }
+    }
+
+    private let templates: [String: [TemplateNode]]
+    private var stack: [Frame]
+    private(set) var output = ""
+
+    init(templates: [String: [TemplateNode]], model: Any, expectedSize: Int) {
+        self.templates = templates
+        stack = [Frame(model)]
+        stack.reserveCapacity(8)
+        output.reserveCapacity(expectedSize)
+    }
+
+    /// Writes `nodes`; `indentation` starts each line a partial alone on its line writes,
+    /// `overrides` are the blocks the page gives its parent.
+    mutating func write(_ nodes: [TemplateNode], indentation: String, overrides: [String: [TemplateNode]]) {
+        guard !indentation.isEmpty else {
+            for node in nodes { write(node, indentation: indentation, overrides: overrides) }
+            return
+        }
+        // As swift-mustache indents: a node's output that starts a line gets the indentation
+        // (only at node boundaries, so a text node's inner lines are left as they are). Only a
+        // partial alone on an indented line comes here.
+        let start = output.utf8.count
+        for node in nodes {
+            var written = ""
+            swap(&written, &output)
+            write(node, indentation: indentation, overrides: overrides)
+            swap(&written, &output)
+            if !written.isEmpty, endsLine(after: start) { output += indentation }
+            output += written
+        }
+    }
+
+    /// Whether what was written since `start` ends with a line feed on its own (swift-mustache
+    /// compares the last Character, so CR LF, one Character, does not count).
+    private func endsLine(after start: Int) -> Bool {
+        let bytes = output.utf8
+        guard bytes.count > start, bytes.last == 0x0A else { return false }
+        guard bytes.count - 1 > start else { return true }
+        return bytes[bytes.index(bytes.endIndex, offsetBy: -2)] != 0x0D
+    }
+
+    private mutating func write(_ node: TemplateNode, indentation: String, overrides: [String: [TemplateNode]]) {
+        switch node {
+        case .text(let text):
+            output += text
+        case .variable(let name, let escaped):
+            guard let value = value(of: name) else { return }
+            if let text = value as? String {
+                if escaped { ConsoleHTMLContentType.escape(text, into: &output) } else { output += text }
+            } else {
+                let text = String(describing: Self.unwrapped(value))
+                if escaped { ConsoleHTMLContentType.escape(text, into: &output) } else { output += text }
+            }
+        case .section(let name, let body, let inverted):
+            let value = value(of: name)
+            if inverted {
+                writeInverted(body, for: value, indentation: indentation, overrides: overrides)
+            } else {
+                writeSection(body, for: value, indentation: indentation, overrides: overrides)
+            }
+        case .blockDefinition:
+            // Collected into the parent's overrides at parse time; never left among nodes to write.
+            break
+        case .blockExpansion(let name, let defaultBody, let indented):
+            write(overrides[name] ?? defaultBody, indentation: indentation + indented, overrides: overrides)
+        case .partial(let name, let indented, let partialOverrides):
+            guard let partial = templates[name] else { return }
+            // The outermost override of a block wins, as in swift-mustache.
+            let merged = partialOverrides.map { overrides.merging($0) { outer, _ in outer } } ?? overrides
+            write(partial, indentation: indented.map { indentation + $0 } ?? indentation, overrides: merged)
+        }
+    }
+
+    private mutating func writeSection(_ body: [TemplateNode], for value: Any?, indentation: String, overrides: [String: [TemplateNode]]) {
+        guard let value else { return }
+        if let flag = value as? Bool {
+            if flag { write(body, indentation: indentation, overrides: overrides) }
+        } else if let list = value as? any MustacheSequence {
+            for item in list as any Sequence {
+                stack.append(Frame(item))
+                write(body, indentation: indentation, overrides: overrides)
+                stack.removeLast()
+            }
+        } else {
+            stack.append(Frame(value))
+            write(body, indentation: indentation, overrides: overrides)
+            stack.removeLast()
+        }
+    }
+
+    private mutating func writeInverted(_ body: [TemplateNode], for value: Any?, indentation: String, overrides: [String: [TemplateNode]]) {
+        guard let value else { return write(body, indentation: indentation, overrides: overrides) }
+        if let flag = value as? Bool {
+            if !flag { write(body, indentation: indentation, overrides: overrides) }
+        } else if let list = value as? any MustacheSequence {
+            var items = (list as any Sequence).makeIterator()
+            guard items.next() == nil else { return }
+            stack.append(Frame(value))
+            write(body, indentation: indentation, overrides: overrides)
+            stack.removeLast()
+        }
+    }
+
+    /// What `name` stands for: its first part looked up the stack from the top, the rest inside it.
+    private func value(of name: TemplateName) -> Any? {
+        switch name.kind {
+        case .current:
+            return stack.last?.object
+        case .anchored:
+            guard let top = stack.last else { return nil }
+            return Self.value(of: name.parts[...], in: top.object)
+        case .stack:
+            guard let first = name.parts.first else { return nil }
+            for frame in stack.reversed() {
+                if let found = frame.child(named: first) {
+                    return Self.value(of: name.parts.dropFirst(), in: found)
+                }
+            }
+            return nil
+        }
+    }
+
+    private static func value(of parts: ArraySlice<String>, in object: Any) -> Any? {
+        var object = object
+        for part in parts {
+            guard let child = Frame.child(named: part, of: object) else { return nil }
+            object = child
+        }
+        return object
+    }
+
+    /// An optional kept inside `Any` is written as its value, as swift-mustache does.
+    private static func unwrapped(_ value: Any) -> Any {
+        guard let optional = value as? any TemplateOptional else { return value }
+        return optional.wrappedValue ?? value
+    }
+}
+
+/// An optional seen through `Any`.
+private protocol TemplateOptional {
+    var wrappedValue: Any? { get }
+}
+
+extension Optional: TemplateOptional {
+    fileprivate var wrappedValue: Any? { self }
+}
