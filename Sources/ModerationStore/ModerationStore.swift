@@ -302,3 +302,14 @@ enum ModerationStoreMigrations {
         return migrator
     }
 }
+
+extension ModerationStore {
+    /// A short read run on the caller's own thread: what a page view reads. In WAL mode a read
+    /// never waits for the writer, so it costs its SQL; GRDB's async read hands the work to a
+    /// dispatch queue and back, two thread switches each way, which was most of a rendered page's
+    /// fixed cost (docs/benchmarks.md, issue 48). Long reads (exports, statistics, the sync's
+    /// passes over the whole mirror) stay on GRDB's queues, off the request threads.
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
+    }
+}

@@ -17,22 +17,26 @@ struct TemplateParser {
 
     private struct State {
         var sectionName: String?
+        /// Where the open section starts: what an unclosed one is reported at.
+        var sectionLine = 0
         var newLine = true
         var isPartialDefinition = false
         var isPartialDefinitionTopLevel = false
         var partialDefinitionIndent: [Character]?
 
-        func section(_ name: String, newLine: Bool) -> State {
+        func section(_ name: String, line: Int, newLine: Bool) -> State {
             var state = self
             state.sectionName = name
+            state.sectionLine = line
             state.isPartialDefinitionTopLevel = false
             if !newLine { state.newLine = false }
             return state
         }
 
-        func inheritancePartial(_ name: String) -> State {
+        func inheritancePartial(_ name: String, line: Int) -> State {
             var state = self
             state.sectionName = name
+            state.sectionLine = line
             state.newLine = true
             state.isPartialDefinition = true
             state.isPartialDefinitionTopLevel = true
@@ -56,8 +60,19 @@ struct TemplateParser {
     private var atEnd: Bool { position == characters.count }
     private var current: Character { atEnd ? "\0" : characters[position] }
 
-    private func failure(_ message: String) -> Failure {
-        Failure(message: message, line: characters[..<min(position, characters.count)].filter(\.isNewline).count + 1)
+    /// Lines counted up to a position, so finding a tag's line does not count from the top each time.
+    private var counted = (position: 0, line: 1)
+
+    private mutating func currentLine() -> Int {
+        let end = min(position, characters.count)
+        if end < counted.position { counted = (0, 1) }
+        counted.line += characters[counted.position..<end].filter(\.isNewline).count
+        counted.position = end
+        return counted.line
+    }
+
+    private mutating func failure(_ message: String, line: Int? = nil) -> Failure {
+        Failure(message: message, line: line ?? currentLine())
     }
 
     @discardableResult private mutating func read(while matches: (Character) -> Bool) -> [Character] {
@@ -107,6 +122,7 @@ struct TemplateParser {
             }
             if atEnd { break }
             var setNewLine = false
+            let tagLine = currentLine()
             // Text before a tag that is not alone on its line stays in the output.
             func keepWhiteSpace() {
                 if !whiteSpaceBefore.isEmpty { nodes.append(.text(String(whiteSpaceBefore))) }
@@ -122,7 +138,7 @@ struct TemplateParser {
                     keepWhiteSpace()
                     whiteSpaceBefore = []
                 }
-                let body = try parse(state.section(name, newLine: setNewLine))
+                let body = try parse(state.section(name, line: tagLine, newLine: setNewLine))
                 nodes.append(.section(TemplateName(name), body: body, inverted: inverted))
             case "/":
                 position += 1
@@ -160,7 +176,7 @@ struct TemplateParser {
                 keepWhiteSpace()
                 if isStandalone(state) { setNewLine = true }
                 var overrides: [String: [TemplateNode]] = [:]
-                for node in try parse(state.inheritancePartial(name)) {
+                for node in try parse(state.inheritancePartial(name, line: tagLine)) {
                     switch node {
                     case .blockDefinition(let block, let body): overrides[block] = body
                     case .text: break
@@ -174,11 +190,11 @@ struct TemplateParser {
                 let name = try readName()
                 if state.isPartialDefinitionTopLevel {
                     if isStandalone(state) { setNewLine = true }
-                    nodes.append(.blockDefinition(name, body: try parse(state.section(name, newLine: setNewLine))))
+                    nodes.append(.blockDefinition(name, body: try parse(state.section(name, line: tagLine, newLine: setNewLine))))
                 } else {
                     keepWhiteSpace()
                     if isStandalone(state) { setNewLine = true }
-                    let body = try parse(state.section(name, newLine: setNewLine))
+                    let body = try parse(state.section(name, line: tagLine, newLine: setNewLine))
                     nodes.append(.blockExpansion(name, default: body, indentation: String(whiteSpaceBefore)))
                     whiteSpaceBefore = []
                 }
@@ -195,7 +211,7 @@ struct TemplateParser {
             }
             state.newLine = setNewLine
         }
-        if let open = state.sectionName { throw failure("{{#\(open)}} is not closed") }
+        if let open = state.sectionName { throw failure("{{#\(open)}} is not closed", line: state.sectionLine) }
         return nodes
     }
 

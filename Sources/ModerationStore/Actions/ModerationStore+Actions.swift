@@ -60,7 +60,7 @@ extension ModerationStore {
     }
 
     public func action(id: Int64) async throws -> ModerationAction? {
-        try await writer.read { db in try ModerationAction.fetchOne(db, key: id) }
+        try readNow { db in try ModerationAction.fetchOne(db, key: id) }
     }
 
     /// Every decision recorded, oldest first (for checks that read them all, such as the simulation's).
@@ -71,7 +71,7 @@ extension ModerationStore {
     /// Every decision not yet at its end (queued, waiting, being sent or held for its author),
     /// in the order runners take them: what the expected send times are worked out from.
     public func unfinishedActions() async throws -> [ModerationAction] {
-        try await writer.read { db in
+        try readNow { db in
             try ModerationAction.fetchAll(
                 db, sql: "SELECT * FROM action WHERE state IN ('queued', 'waiting', 'sending', 'parked') ORDER BY nextAttemptAt, id")
         }
@@ -112,7 +112,7 @@ extension ModerationStore {
     /// member's decisions without a final outcome, and those that ended in a conflict or
     /// failure since `since`, oldest first. One cached statement: this runs on every page view.
     public func pendingActionsPanel(actorId: Int, since: Date) async throws -> [ModerationAction] {
-        try await writer.read { db in
+        try readNow { db in
             let statement = try db.cachedStatement(
                 sql: """
                     SELECT * FROM action WHERE actorId = ?
@@ -126,7 +126,7 @@ extension ModerationStore {
     /// A staff member's decisions on items of `kind` recorded since `since`, newest first, the
     /// latest per item only: what a list shows in place of the rows those decisions moved.
     public func recentDecisions(actorId: Int, kind: ModerationAction.TargetKind, since: Date) async throws -> [ModerationAction] {
-        try await writer.read { db in
+        try readNow { db in
             let statement = try db.cachedStatement(
                 sql: "SELECT * FROM action WHERE actorId = ? AND targetKind = ? AND createdAt >= ? ORDER BY id DESC LIMIT 200")
             let actions = try ModerationAction.fetchAll(statement, arguments: [actorId, kind.rawValue, since])

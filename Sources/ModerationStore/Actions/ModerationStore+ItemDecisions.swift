@@ -21,7 +21,7 @@ extension ModerationStore {
 
     private func decisionsNotFinal(kind: ModerationAction.TargetKind, keys: [String]) async throws -> [ModerationAction] {
         guard !keys.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try readNow { db in
             try ModerationAction.fetchAll(
                 db,
                 sql: """
@@ -37,7 +37,7 @@ extension ModerationStore {
     /// photo's backend id as text): who decided what it is now, when, and why.
     public func latestDecisions(kind: ModerationAction.TargetKind, targetIds: [String]) async throws -> [String: AuditEntry] {
         guard !targetIds.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try readNow { db in
             let entries = try AuditEntry.fetchAll(
                 db,
                 sql: """
@@ -59,7 +59,7 @@ extension ModerationStore {
     public func decisionAppliedSince(
         kind: ModerationAction.TargetKind, targetId: String, since: Date, excludingAction actionID: Int64
     ) async throws -> AuditEntry? {
-        try await writer.read { db in
+        try readNow { db in
             try AuditEntry.fetchOne(
                 db,
                 sql: """
@@ -78,7 +78,7 @@ extension ModerationStore {
     /// item later than `action`'s did, so `action` must never be sent over it.
     public func laterDecisionSent(after action: ModerationAction) async throws -> ModerationAction? {
         guard let id = action.id else { return nil }
-        return try await writer.read { db in
+        return try readNow { db in
             try ModerationAction.fetchOne(
                 db,
                 sql: """
@@ -124,7 +124,7 @@ extension ModerationStore {
         let libraries = keys(.library)
         let reports = keys(.report).compactMap(Int.init)
         let photos = keys(.photo).compactMap(Int.init)
-        return try await writer.read { db in
+        return try readNow { db in
             var names: [String: DecisionTargetName] = [:]
             if !libraries.isEmpty {
                 for row in try Row.fetchAll(

@@ -95,13 +95,13 @@ extension ModerationStore {
 
     /// The live claim on `target` at `now` (active and not past its expiry), if any.
     public func activeClaim(_ target: ItemClaim.Target, now: Date) async throws -> ItemClaim? {
-        try await writer.read { db in try Self.liveClaim(db, target, now: now) }
+        try readNow { db in try Self.liveClaim(db, target, now: now) }
     }
 
     /// The live claims on items of `kind` among `keys`, by key, in one query (for list pages).
     public func activeClaims(kind: ModerationAction.TargetKind, keys: [String], now: Date) async throws -> [String: ItemClaim] {
         guard !keys.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try readNow { db in
             let placeholders = Array(repeating: "?", count: keys.count).joined(separator: ", ")
             var arguments: StatementArguments = [kind.rawValue, now]
             arguments += StatementArguments(keys)
@@ -115,7 +115,7 @@ extension ModerationStore {
 
     /// Every claim on `target`, newest first: the record, and how a claim its holder acts on ended.
     public func claims(on target: ItemClaim.Target) async throws -> [ItemClaim] {
-        try await writer.read { db in
+        try readNow { db in
             try ItemClaim.fetchAll(
                 db, sql: "SELECT * FROM itemClaim WHERE targetKind = ? AND targetKey = ? ORDER BY id DESC",
                 arguments: [target.kind.rawValue, target.key])

@@ -16,7 +16,7 @@ extension ModerationStore {
     /// its reasons as they stood when it was decided (so a row decided in place keeps its place).
     public func concernRanks(of libraries: [MirrorLibrary]) async throws -> [Int: ConcernRank] {
         guard !libraries.isEmpty else { return [:] }
-        return try await writer.read { db in try Self.concernRanks(of: libraries, db) }
+        return try readNow { db in try Self.concernRanks(of: libraries, db) }
     }
 
     static func concernRanks(of libraries: [MirrorLibrary], _ db: Database) throws -> [Int: ConcernRank] {
@@ -52,7 +52,7 @@ extension ModerationStore {
     /// The reasons of libraries that left the queue since `date`, oldest first: what each
     /// reason caught, and how those libraries were decided.
     public func decidedLibraryConcerns(since date: Date) async throws -> [DecidedLibraryConcern] {
-        try await writer.read { db in
+        try readNow { db in
             try DecidedLibraryConcern.fetchAll(
                 db, sql: "SELECT * FROM decidedLibraryConcern WHERE recordedAt >= ? ORDER BY recordedAt, libraryId, kind", arguments: [date])
         }
@@ -60,7 +60,7 @@ extension ModerationStore {
 
     /// The reasons library `id` had when it left the queue, strong ones first.
     public func decidedLibraryConcerns(libraryId id: Int) async throws -> [DecidedLibraryConcern] {
-        try await writer.read { db in
+        try readNow { db in
             try DecidedLibraryConcern.fetchAll(
                 db, sql: "SELECT * FROM decidedLibraryConcern WHERE libraryId = ? ORDER BY strength = 'strong' DESC, kind", arguments: [id])
         }

@@ -9,7 +9,7 @@ extension ModerationStore {
         for libraries: [MirrorLibrary], within metres: Double = LibraryEvidence.neighbourhoodMetres
     ) async throws -> [Int: LibraryEvidence] {
         guard !libraries.isEmpty else { return [:] }
-        return try await writer.read { db in
+        return try readNow { db in
             // Statuses are checked in Swift, not SQL: with `status IN (…)` SQLite picked the status
             // index over the position index.
             let nearby = try db.cachedStatement(

@@ -26,7 +26,7 @@ extension ModerationStore {
     public func contributorHistory(
         accountId: Int, excludingLibrary library: Int? = nil, excludingReport report: Int? = nil, limit: Int = 12
     ) async throws -> ContributorHistory {
-        try await writer.read { db in
+        try readNow { db in
             var history = ContributorHistory()
             let libraries = MirrorLibrary.filter(
                 MirrorLibrary.Columns.submitterId == accountId && MirrorLibrary.Columns.goneAt == nil && MirrorLibrary.Columns.id != (library ?? -1))

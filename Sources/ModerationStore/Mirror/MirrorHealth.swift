@@ -47,6 +47,6 @@ extension ModerationStore {
 
     /// `nil` before the mirror's first read.
     public func mirrorHealth() async throws -> MirrorHealth? {
-        try await writer.read { db in try MirrorHealth.fetchOne(db, key: 1) }
+        try readNow { db in try MirrorHealth.fetchOne(db, key: 1) }
     }
 }

@@ -81,7 +81,7 @@ extension ModerationStore {
     /// Libraries the mirror has in `status` created within `oldest...newest` (an end left open
     /// when `nil`): what a page of that status covering that range should have listed.
     public func mirroredLibraries(status: LibraryStatus, createdFrom oldest: Date?, through newest: Date?) async throws -> [MirrorLibrary] {
-        try await writer.read { db in
+        try readNow { db in
             var request = Self.libraries(status: status)
             if let oldest { request = request.filter(MirrorLibrary.Columns.createdAt >= oldest) }
             if let newest { request = request.filter(MirrorLibrary.Columns.createdAt <= newest) }
@@ -202,14 +202,14 @@ extension ModerationStore {
     // MARK: Reading for pages
 
     public func mirroredLibrary(slug: String) async throws -> MirrorLibrary? {
-        try await writer.read { db in
+        try readNow { db in
             try MirrorLibrary.filter(MirrorLibrary.Columns.slug == slug && MirrorLibrary.Columns.goneAt == nil).fetchOne(db)
         }
     }
 
     /// One page of libraries in `status` (every status when `nil`), newest first, as the backend orders them.
     public func mirroredLibraries(status: LibraryStatus?, limit: Int, offset: Int) async throws -> [MirrorLibrary] {
-        try await writer.read { db in
+        try readNow { db in
             try Self.libraries(status: status)
                 .order(MirrorLibrary.Columns.createdAt.desc, MirrorLibrary.Columns.id.desc)
                 .limit(limit, offset: offset)
@@ -225,7 +225,7 @@ extension ModerationStore {
 
     /// One page of reports in `status` (all when `nil`), newest first.
     public func mirroredReports(status: ReportStatus?, limit: Int, offset: Int) async throws -> [MirrorReport] {
-        try await writer.read { db in
+        try readNow { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             return try request.order(MirrorReport.Columns.createdAt.desc, MirrorReport.Columns.id.desc)
@@ -235,7 +235,7 @@ extension ModerationStore {
 
     /// One page of community photos in `status` (all when `nil`), newest first.
     public func mirroredPhotos(status: PhotoStatus?, limit: Int, offset: Int) async throws -> [MirrorPhoto] {
-        try await writer.read { db in
+        try readNow { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
             return try request.order(MirrorPhoto.Columns.createdAt.desc, MirrorPhoto.Columns.id.desc)
@@ -244,7 +244,7 @@ extension ModerationStore {
     }
 
     public func mirrorSummary() async throws -> MirrorSummary? {
-        try await writer.read { db in try MirrorSummary.fetchOne(db, key: 1) }
+        try readNow { db in try MirrorSummary.fetchOne(db, key: 1) }
     }
 
     public func mirrorStatistics() async throws -> MirrorStatistics? {
@@ -259,7 +259,7 @@ extension ModerationStore {
         near lat: Double, _ lng: Double, withinMetres metres: Double, statuses: [LibraryStatus]
     ) async throws -> [MirrorLibrary] {
         let box = BoundingBox(lat: lat, lng: lng, metres: metres)
-        let candidates = try await writer.read { db in
+        let candidates = try readNow { db in
             // Statuses are checked here, not in SQL: with `status IN (…)` SQLite picked the status
             // index and read every approved and pending row (19 000 at 20 400 mirrored).
             try MirrorLibrary
@@ -283,7 +283,7 @@ extension ModerationStore {
     ) async throws -> [MirrorLibrary] {
         let key = LibraryNameKey.normalize(name)
         guard !key.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try readNow { db in
             try MirrorLibrary
                 .filter(MirrorLibrary.Columns.city == city && MirrorLibrary.Columns.normalizedName == key)
                 .filter(MirrorLibrary.Columns.goneAt == nil)

@@ -43,7 +43,7 @@ extension ModerationStore {
     public func mirroredLibraryPage(
         _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorLibrary], total: Int) {
-        try await writer.read { db in
+        try readNow { db in
             let counted = Self.libraries(matching: query)
             let total = try Self.indexedCount(of: query, db) ?? counted.fetchCount(db)
             let request = Self.walks(query, order: order, matches: total) ? Self.libraries(matching: query, walksListIndex: true) : counted
@@ -58,7 +58,7 @@ extension ModerationStore {
     public func mirroredReportPage(
         status: ReportStatus?, reason: ReportReason?, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorReport], total: Int) {
-        try await writer.read { db in
+        try readNow { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
@@ -73,7 +73,7 @@ extension ModerationStore {
     public func mirroredPhotoPage(
         status: PhotoStatus?, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorPhoto], total: Int) {
-        try await writer.read { db in
+        try readNow { db in
             var request = MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil)
             if let status { request = request.filter(MirrorPhoto.Columns.status == status.rawValue) }
             let total = try request.fetchCount(db)
@@ -85,7 +85,7 @@ extension ModerationStore {
     /// Each mirrored library's current photo URL ("" for none), by id: the photos page shows
     /// it beside each proposed one.
     public func mirroredPhotoURLs(libraryIDs: Set<Int>) async throws -> [Int: String] {
-        try await writer.read { db in
+        try readNow { db in
             let rows = try MirrorLibrary.filter(libraryIDs.contains(MirrorLibrary.Columns.id) && MirrorLibrary.Columns.goneAt == nil)
                 .fetchAll(db)
             return Dictionary(rows.map { ($0.id, $0.photoUrl) }, uniquingKeysWith: { first, _ in first })
@@ -96,7 +96,7 @@ extension ModerationStore {
     /// is its library's photo now (approving one replaces the library's photo).
     public func mirroredLibraryPhotoIDs(among ids: [Int]) async throws -> Set<Int> {
         guard !ids.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try readNow { db in
             let placeholders = Array(repeating: "?", count: ids.count).joined(separator: ",")
             return Set(
                 try Int.fetchAll(
@@ -111,7 +111,7 @@ extension ModerationStore {
 
     /// When each waiting item was submitted (pending libraries, open reports, pending photos), newest first.
     public func mirroredWaitingDates() async throws -> (libraries: [Date], reports: [Date], photos: [Date]) {
-        try await writer.read { db in
+        try readNow { db in
             func dates(_ table: String, _ status: String) throws -> [Date] {
                 try Date.fetchAll(
                     db, sql: "SELECT createdAt FROM \(table) WHERE status = ? AND goneAt IS NULL ORDER BY createdAt DESC, id DESC",
@@ -127,7 +127,7 @@ extension ModerationStore {
 
     /// The `count` oldest libraries in `status`, oldest first: what has waited longest.
     public func oldestMirroredLibraries(status: LibraryStatus, count: Int) async throws -> [MirrorLibrary] {
-        try await writer.read { db in
+        try readNow { db in
             try Self.libraries(matching: MirrorLibraryQuery(status: status))
                 .order(MirrorLibrary.Columns.createdAt, MirrorLibrary.Columns.id)
                 .limit(count)
@@ -137,7 +137,7 @@ extension ModerationStore {
 
     /// The `count` oldest reports in `status`, oldest first.
     public func oldestMirroredReports(status: ReportStatus, count: Int) async throws -> [MirrorReport] {
-        try await writer.read { db in
+        try readNow { db in
             try MirrorReport
                 .filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.status == status.rawValue)
                 .order(MirrorReport.Columns.createdAt, MirrorReport.Columns.id)
@@ -148,7 +148,7 @@ extension ModerationStore {
 
     /// The `count` oldest photos in `status`, oldest first.
     public func oldestMirroredPhotos(status: PhotoStatus, count: Int) async throws -> [MirrorPhoto] {
-        try await writer.read { db in
+        try readNow { db in
             try MirrorPhoto
                 .filter(MirrorPhoto.Columns.goneAt == nil && MirrorPhoto.Columns.status == status.rawValue)
                 .order(MirrorPhoto.Columns.createdAt, MirrorPhoto.Columns.id)
@@ -185,7 +185,7 @@ extension ModerationStore {
     public func mirroredLibraries(
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
-        try await writer.read { db in
+        try readNow { db in
             // Counted only for a search, and only as far as choosing how to find its neighbours needs.
             let matches = try Self.indexedText(of: query) != nil ? Self.count(of: query, upTo: Self.fewMatches + 1, db) : 0
             let request = Self.libraries(matching: query, walksListIndex: Self.walks(query, order: order, matches: matches))
@@ -217,7 +217,7 @@ extension ModerationStore {
     public func mirroredReports(
         around report: MirrorReport, status: ReportStatus?, reason: ReportReason?, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorReport], after: [MirrorReport]) {
-        try await writer.read { db in
+        try readNow { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil && MirrorReport.Columns.id != report.id)
             if let status { request = request.filter(MirrorReport.Columns.status == status.rawValue) }
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
@@ -234,7 +234,7 @@ extension ModerationStore {
     /// The present reports with these ids (a list shows the ones its viewer just decided in place).
     public func mirroredReports(ids: [Int], reason: ReportReason?) async throws -> [MirrorReport] {
         guard !ids.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try readNow { db in
             var request = MirrorReport.filter(MirrorReport.Columns.goneAt == nil && ids.contains(MirrorReport.Columns.id))
             if let reason { request = request.filter(MirrorReport.Columns.reason == reason.rawValue) }
             return try request.fetchAll(db)
@@ -244,7 +244,7 @@ extension ModerationStore {
     /// The present community photos with these ids (as for reports).
     public func mirroredPhotos(ids: [Int]) async throws -> [MirrorPhoto] {
         guard !ids.isEmpty else { return [] }
-        return try await writer.read { db in
+        return try readNow { db in
             try MirrorPhoto.filter(MirrorPhoto.Columns.goneAt == nil && ids.contains(MirrorPhoto.Columns.id)).fetchAll(db)
         }
     }
@@ -255,7 +255,7 @@ extension ModerationStore {
         var anyStatusQuery = query
         anyStatusQuery.status = nil
         let anyStatus = anyStatusQuery
-        return try await writer.read { db in
+        return try readNow { db in
             try Self.libraries(matching: anyStatus).filter(slugs.contains(MirrorLibrary.Columns.slug)).fetchAll(db)
         }
     }

@@ -6,7 +6,7 @@ extension ModerationStore {
     /// The mirror's row of a report or photo, gone or not; nil when the mirror never held it
     /// (and for libraries, which the backend reads by slug).
     public func mirrorPlace(kind: ModerationAction.TargetKind, id: Int) async throws -> MirrorPlace? {
-        try await writer.read { db in
+        try readNow { db in
             switch kind {
             case .library:
                 return nil
@@ -44,7 +44,7 @@ extension ModerationStore {
     /// Whether the mirror holds any report or photo of `kind` at all: before its first read an
     /// id it does not know says nothing.
     public func mirrorHoldsAny(_ kind: ModerationAction.TargetKind) async throws -> Bool {
-        try await writer.read { db in
+        try readNow { db in
             let table =
                 switch kind {
                 case .library: "mirrorLibrary"
@@ -88,7 +88,7 @@ extension ModerationStore {
         }
         let sql = "SELECT COUNT(*) FROM \(table) WHERE \(conditions.joined(separator: " AND "))"
         let boundArguments = arguments
-        return try await writer.read { db in
+        return try readNow { db in
             try Int.fetchOne(db, sql: sql, arguments: boundArguments) ?? 0
         }
     }

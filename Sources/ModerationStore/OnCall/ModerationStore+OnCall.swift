@@ -31,22 +31,22 @@ extension ModerationStore {
 
     /// Every staff member the console knows, by username.
     public func staffMembers() async throws -> [StaffMember] {
-        try await writer.read { db in try StaffMember.order(StaffMember.Columns.username).fetchAll(db) }
+        try readNow { db in try StaffMember.order(StaffMember.Columns.username).fetchAll(db) }
     }
 
     public func staffMember(username: String) async throws -> StaffMember? {
-        try await writer.read { db in try StaffMember.filter(StaffMember.Columns.username == username).fetchOne(db) }
+        try readNow { db in try StaffMember.filter(StaffMember.Columns.username == username).fetchOne(db) }
     }
 
     public func staffMember(id: Int) async throws -> StaffMember? {
-        try await writer.read { db in try StaffMember.fetchOne(db, key: id) }
+        try readNow { db in try StaffMember.fetchOne(db, key: id) }
     }
 
     // MARK: The rotation
 
     /// The rotation, or `nil` when none has been set up.
     public func rotation() async throws -> Rotation? {
-        try await writer.read { db in try Self.rotation(db) }
+        try readNow { db in try Self.rotation(db) }
     }
 
     /// The team's zone: the rotation's, else the one staff chose, else the server's.
@@ -57,7 +57,7 @@ extension ModerationStore {
     /// The team's clock as pages use it: the rotation's zone (else the one staff chose, else the
     /// server's) and the hours staff chose.
     public func teamClock() async throws -> TeamClockChoice {
-        try await writer.read { db in
+        try readNow { db in
             let setting = try Self.teamClockSetting(db)
             if let rotationZone = try String.fetchOne(db, sql: "SELECT timeZone FROM rotation WHERE id = 1").flatMap(TimeZone.init(identifier:)) {
                 return TeamClockChoice(zone: rotationZone, twelveHour: setting.twelveHour, zoneIsRotations: true)
@@ -68,7 +68,7 @@ extension ModerationStore {
 
     /// What staff chose, or `TeamClockSetting.standard` before they did.
     public func teamClockSetting() async throws -> TeamClockSetting {
-        try await writer.read { db in try Self.teamClockSetting(db) }
+        try readNow { db in try Self.teamClockSetting(db) }
     }
 
     static func teamClockSetting(_ db: Database) throws -> TeamClockSetting {
@@ -158,7 +158,7 @@ extension ModerationStore {
 
     /// Overrides still in force or to come after `after`, oldest added first.
     public func overrides(endingAfter after: Date) async throws -> [RotationOverride] {
-        try await writer.read { db in try Self.overrides(db, endingAfter: after) }
+        try readNow { db in try Self.overrides(db, endingAfter: after) }
     }
 
     static func overrides(_ db: Database, endingAfter after: Date) throws -> [RotationOverride] {
@@ -171,7 +171,7 @@ extension ModerationStore {
     }
 
     public func override(id: Int64) async throws -> RotationOverride? {
-        try await writer.read { db in
+        try readNow { db in
             try RotationOverride.fetchOne(
                 db,
                 sql:
@@ -222,7 +222,7 @@ extension ModerationStore {
         if let recent = recentSchedule.schedule(since: since, now: now) { return recent }
         let readSince = min(since, now)
         let generation = recentSchedule.generation()
-        let (rotation, overrides) = try await writer.read { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
+        let (rotation, overrides) = try readNow { db in (try Self.rotation(db), try Self.overrides(db, endingAfter: readSince)) }
         recentSchedule.keep(rotation: rotation, overrides: overrides, coversFrom: readSince, readAt: now, readSinceGeneration: generation)
         return rotation.map { OnCallSchedule(rotation: $0, overrides: overrides.filter { $0.endsAt > since }) }
     }
@@ -231,7 +231,7 @@ extension ModerationStore {
 
     /// Each queue's target age: what staff set, else the default.
     public func queueTargets() async throws -> QueueTargets {
-        try await writer.read { db in
+        try readNow { db in
             var minutes: [ModerationQueue: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT queue, targetMinutes FROM queueTarget") {
                 if let queue = ModerationQueue(rawValue: row["queue"]) { minutes[queue] = row["targetMinutes"] }

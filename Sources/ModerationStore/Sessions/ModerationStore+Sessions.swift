@@ -8,7 +8,7 @@ extension ModerationStore {
 
     /// The staff member's most recently active live session, if any.
     public func latestSession(staffId: Int, now: Date) async throws -> StaffSession? {
-        try await writer.read { db in
+        try readNow { db in
             try StaffSession
                 .filter(StaffSession.Columns.staffId == staffId && StaffSession.Columns.expiresAt > now)
                 .order(StaffSession.Columns.lastSeenAt.desc)
@@ -28,7 +28,7 @@ extension ModerationStore {
     }
 
     public func session(id: String) async throws -> StaffSession? {
-        try await writer.read { db in try StaffSession.fetchOne(db, key: id) }
+        try readNow { db in try StaffSession.fetchOne(db, key: id) }
     }
 
     /// Records activity at `now` (never moving it back) and consumes `shownFlash`, the flash a
@@ -100,7 +100,7 @@ extension ModerationStore {
 
     /// Why the console ended the session `id` (not time), if it did within the last day.
     public func endedSession(id: String) async throws -> (staffId: Int, reason: String)? {
-        try await writer.read { db in
+        try readNow { db in
             try Row.fetchOne(db, sql: "SELECT staffId, reason FROM endedSession WHERE id = ?", arguments: [id]).map { ($0["staffId"], $0["reason"]) }
         }
     }

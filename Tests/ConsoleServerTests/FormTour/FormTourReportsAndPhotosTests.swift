@@ -60,8 +60,8 @@ struct FormTourReportsAndPhotosTests {
 
             // a photo's claim and release, and a take-over of maria's claim on another
             try await tour.open("/photos", showing: "photo-grid")
-            try await tour.sendInPlace("form[action='/photos/\(photos[0])/claim'] button", to: .photoClaim, showing: "You are reviewing")
-            try await tour.sendInPlace("form[action='/photos/\(photos[0])/release'] button", to: .photoRelease, showing: "/photos/\(photos[0])/claim")
+            _ = try await tour.sendInPlace("form[action='/photos/\(photos[0])/claim'] button", to: .photoClaim, showing: "You are reviewing")
+            _ = try await tour.sendInPlace("form[action='/photos/\(photos[0])/release'] button", to: .photoRelease, showing: "/photos/\(photos[0])/claim")
             _ = try await store.claim(
                 ItemClaim.Target(kind: .photo, key: String(photos[1])), holderId: maria.id, holderUsername: maria.username, now: Date(), duration: 900)
             try await tour.open("/photos", showing: "/photos/\(photos[1])/take-over")
