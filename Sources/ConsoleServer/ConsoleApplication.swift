@@ -242,7 +242,7 @@ func buildRouter(dependencies: ConsoleDependencies, additionalRoutes: Additional
             store: dependencies.store, forwardClientAddress: configuration.forwardClientAddress, schedule: dependencies.sendSchedule))
     router.add(
         middleware: PageHeaderMiddleware(
-            store: dependencies.store, headers: configuration.recentPageLifetime > 0 ? RecentHeaders() : nil, schedule: dependencies.sendSchedule))
+            store: dependencies.store, headers: RecentHeaders(), schedule: dependencies.sendSchedule))
     router.add(middleware: errorPages)
     router.get(SiteURL.Route.healthz.pattern) { _, _ in "ok" }
     let readiness = ReadinessCheck(

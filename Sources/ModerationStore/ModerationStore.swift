@@ -9,6 +9,8 @@ public struct ModerationStore: Sendable {
     let auditKey: AuditKey?
     /// Shared by every copy of this store: the header's on-call schedule.
     let recentSchedule = RecentSchedule()
+    /// Shared by every copy of this store: what every page reads, read once per change.
+    let perChange = PerChangeReads()
     /// The WAL index this store's pool keeps open, for `changeStamp()`.
     private let changeStamps: ChangeStampReader?
 
@@ -311,5 +313,10 @@ extension ModerationStore {
     /// passes over the whole mirror) stay on GRDB's queues, off the request threads.
     func readNow<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
+    }
+
+    /// `readNow(body)`, read once per change of the database and kept in `copy` between changes.
+    func readOncePerChange<T>(_ copy: ReadOncePerChange<T>, _ body: (Database) throws -> T) throws -> T {
+        try copy.value(stamp: changeStamp(), stampNow: changeStamp) { try readNow(body) }
     }
 }

@@ -4,10 +4,12 @@
 public enum StableHash {
     public static func of(_ fields: [String]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        // Byte by byte, with no array per field: a queue page hashes every row's fields.
         for field in fields {
-            for byte in Array(String(field.utf8.count).utf8) + [0x1F] + Array(field.utf8) {
-                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-            }
+            for byte in String(field.utf8.count).utf8 { add(byte) }
+            add(0x1F)
+            for byte in field.utf8 { add(byte) }
         }
         return String(hash, radix: 16)
     }

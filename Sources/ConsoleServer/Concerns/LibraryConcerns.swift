@@ -34,8 +34,9 @@ enum LibraryConcerns {
         let waiting = libraries.filter { $0.status == .pending }
         guard !waiting.isEmpty else { return [:] }
         let settings = try await store.concernSettings()
+        let settingsFields = settings.fingerprintFields
         let stored = try await store.storedLibraryConcerns(
-            fingerprints: Dictionary(waiting.map { ($0.id, fingerprint(of: $0, settings: settings)) }, uniquingKeysWith: { first, _ in first }))
+            fingerprints: Dictionary(waiting.map { ($0.id, fingerprint(of: $0, settingsFields: settingsFields)) }, uniquingKeysWith: { first, _ in first }))
         var shown = stored.mapValues { $0.compactMap(LibraryConcern.init(stored:)) }
         let rest = waiting.filter { stored[$0.id] == nil }
         if !rest.isEmpty { shown.merge(try await of(rest, in: store, settings: settings), uniquingKeysWith: { _, fresh in fresh }) }
@@ -45,12 +46,17 @@ enum LibraryConcerns {
     /// What a library's reasons are worked out from, of its own and of the settings, in a few
     /// characters: when either changes, stored reasons no longer count.
     static func fingerprint(of library: MirrorLibrary, settings: ConcernSettings) -> String {
+        fingerprint(of: library, settingsFields: settings.fingerprintFields)
+    }
+
+    /// `fingerprint(of:settings:)` with the settings' fields worked out once for a whole page of rows.
+    static func fingerprint(of library: MirrorLibrary, settingsFields: [String]) -> String {
         StableHash.of(
             [
                 library.name, library.description, library.address, library.city, library.country, String(library.lat), String(library.lng),
                 library.photoUrl, library.thumbnailUrl, library.status.rawValue, library.submitterId.map(String.init) ?? "",
                 library.submitterUsername ?? "", String(library.createdAt.timeIntervalSince1970),
-            ] + settings.fingerprintFields)
+            ] + settingsFields)
     }
 
     /// The reasons of one library, strongest first.

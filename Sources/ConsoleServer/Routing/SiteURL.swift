@@ -258,10 +258,11 @@ enum SiteURL: Hashable, Sendable {
 
     /// The finished path: the route's pattern with its segment filled in, percent-encoded.
     var path: String {
-        guard let value else { return route.rawValue }
-        return route.rawValue.split(separator: "/", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix(":") ? Self.encoded(value) : String($0) }
-            .joined(separator: "/")
+        // Every route has at most one `:name` segment: the text around it is kept as it is.
+        let pattern = route.rawValue
+        guard let value, let colon = pattern.firstIndex(of: ":") else { return pattern }
+        let end = pattern[colon...].firstIndex(of: "/") ?? pattern.endIndex
+        return pattern[..<colon] + Self.encoded(value) + pattern[end...]
     }
 
     /// The path with a query of the items that have a value, in order, each name and value

@@ -4,7 +4,7 @@ import GRDB
 extension ModerationStore {
     /// The reasons' thresholds and suspect words as staff last set them (defaults for the rest).
     public func concernSettings() async throws -> ConcernSettings {
-        try readNow { db in try Self.concernSettings(db) }
+        try readOncePerChange(perChange.concernSettings) { db in try Self.concernSettings(db) }
     }
 
     static func concernSettings(_ db: Database) throws -> ConcernSettings {

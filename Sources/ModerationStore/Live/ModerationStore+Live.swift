@@ -13,7 +13,7 @@ extension ModerationStore {
     /// The newest change's id ever given (0 before the first), kept however many were pruned:
     /// where a new stream starts.
     public func lastLiveChangeID() async throws -> Int64 {
-        try readNow { db in
+        try readOncePerChange(perChange.lastLiveChangeID) { db in
             try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'liveChange'") ?? 0
         }
     }

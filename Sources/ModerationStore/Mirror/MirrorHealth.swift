@@ -47,6 +47,6 @@ extension ModerationStore {
 
     /// `nil` before the mirror's first read.
     public func mirrorHealth() async throws -> MirrorHealth? {
-        try readNow { db in try MirrorHealth.fetchOne(db, key: 1) }
+        try readOncePerChange(perChange.mirrorHealth) { db in try MirrorHealth.fetchOne(db, key: 1) }
     }
 }

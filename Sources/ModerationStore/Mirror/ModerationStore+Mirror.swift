@@ -244,7 +244,7 @@ extension ModerationStore {
     }
 
     public func mirrorSummary() async throws -> MirrorSummary? {
-        try readNow { db in try MirrorSummary.fetchOne(db, key: 1) }
+        try readOncePerChange(perChange.mirrorSummary) { db in try MirrorSummary.fetchOne(db, key: 1) }
     }
 
     public func mirrorStatistics() async throws -> MirrorStatistics? {

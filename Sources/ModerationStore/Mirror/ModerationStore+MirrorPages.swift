@@ -37,7 +37,8 @@ extension ModerationStore {
     /// The statuses a duplicate may have: a rejected library duplicates nothing.
     public static let duplicateStatuses: [LibraryStatus] = [.approved, .pending]
 
-    /// One page of libraries matching `query` in `order`, and how many match in all.
+    /// One page of libraries matching `query` in `order` (each without its whole backend record:
+    /// `record` is nil), and how many match in all.
     /// `offset` is given the count: both are read in one snapshot, so a page chosen from the
     /// count is never emptied by a sync write landing between the two reads.
     public func mirroredLibraryPage(
@@ -48,10 +49,18 @@ extension ModerationStore {
             let total = try Self.indexedCount(of: query, db) ?? counted.fetchCount(db)
             let request = Self.walks(query, order: order, matches: total) ? Self.libraries(matching: query, walksListIndex: true) : counted
             let ordered = order == .needsALookFirst ? request.order(sql: Self.libraryRankOrdering) : request.order(Self.ordering(order))
-            let rows = try ordered.limit(limit, offset: offset(total)).fetchAll(db)
+            // Without each row's whole backend record (kilobytes of JSON): a list never shows it.
+            let rows = try ordered.select(Self.listedLibraryColumns).limit(limit, offset: offset(total)).fetchAll(db)
             return (rows, total)
         }
     }
+
+    /// Every column of a mirrored library but its whole record (`record`, nil in what is fetched).
+    private static let listedLibraryColumns: [Column] = [
+        "id", "slug", "name", "normalizedName", "searchText", "description", "address", "city", "country", "postalCode", "lat", "lng",
+        "photoUrl", "thumbnailUrl", "status", "rejectionReason", "submitterId", "submitterUsername", "createdAt", "lastConfirmedAt",
+        "goneAt", "source",
+    ].map { Column($0) }
 
     /// One page of reports in `status` (all when `nil`) for `reason` (any when `nil`) in
     /// `order`, and how many match in all; `offset` as for libraries.

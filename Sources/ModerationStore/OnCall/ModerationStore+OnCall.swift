@@ -231,7 +231,7 @@ extension ModerationStore {
 
     /// Each queue's target age: what staff set, else the default.
     public func queueTargets() async throws -> QueueTargets {
-        try readNow { db in
+        try readOncePerChange(perChange.queueTargets) { db in
             var minutes: [ModerationQueue: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT queue, targetMinutes FROM queueTarget") {
                 if let queue = ModerationQueue(rawValue: row["queue"]) { minutes[queue] = row["targetMinutes"] }
