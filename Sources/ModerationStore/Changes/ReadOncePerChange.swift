@@ -25,4 +25,5 @@ final class PerChangeReads: Sendable {
     let queueTargets = ReadOncePerChange<QueueTargets>()
     let concernSettings = ReadOncePerChange<ConcernSettings>()
     let lastLiveChangeID = ReadOncePerChange<Int64>()
+    let mirrorScopeStates = ReadOncePerChange<[MirrorScope: MirrorScopeState]>()
 }

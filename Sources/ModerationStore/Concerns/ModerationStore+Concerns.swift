@@ -137,7 +137,7 @@ extension ModerationStore {
 
     /// The stored assessment of each of `ids` that has one.
     private func storedAssessments(ids: [Int]) async throws -> [Int: LibraryAssessment] {
-        try await writer.read { db in
+        try readNow { db in
             let marks = databaseQuestionMarks(count: ids.count)
             var stored: [Int: LibraryAssessment] = [:]
             for row in try Row.fetchAll(

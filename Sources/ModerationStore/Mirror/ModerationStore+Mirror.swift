@@ -298,9 +298,11 @@ extension ModerationStore {
 
     /// The stored state of `scope`; a fresh one when the sync never ran it.
     public func mirrorScopeState(_ scope: MirrorScope) async throws -> MirrorScopeState {
-        try await writer.read { db in
-            try MirrorScopeState.fetchOne(db, key: scope.rawValue) ?? MirrorScopeState(scope: scope)
+        // Every scope in one read, once per change: a page asks whether the first pass is done.
+        let states = try readOncePerChange(perChange.mirrorScopeStates) { db in
+            Dictionary(try MirrorScopeState.fetchAll(db).map { ($0.scope, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        return states[scope] ?? MirrorScopeState(scope: scope)
     }
 
     public func saveMirrorScopeState(_ state: MirrorScopeState) async throws {
