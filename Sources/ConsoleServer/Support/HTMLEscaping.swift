@@ -62,18 +62,25 @@ struct ConsoleHTMLContentType: MustacheContentType {
         return escaped
     }
 
-    /// `escape(text)` appended to `output`: how templates write a value, with no string in between
-    /// for the values that need nothing (nearly all).
-    static func escape(_ text: String, into output: inout String) {
-        // One pass over the bytes answers both questions; nearly every value needs neither.
+    /// Whether `bytes` hold a control to show, and a character to write as an entity: over the
+    /// bytes in place, the scan every value of every page makes.
+    private static func needs(_ bytes: some Collection<UInt8>) -> (showing: Bool, entities: Bool) {
         var (needsShowing, needsEntities) = (false, false)
-        for byte in text.utf8 {
+        for byte in bytes {
             if byte == 0x3C || byte == 0x3E || byte == 0x26 || byte == 0x22 || byte == 0x27 {
                 needsEntities = true
             } else if mayNeedShowing(byte) {
                 needsShowing = true
             }
         }
+        return (needsShowing, needsEntities)
+    }
+
+    /// `escape(text)` appended to `output`: how templates write a value, with no string in between
+    /// for the values that need nothing (nearly all).
+    static func escape(_ text: String, into output: inout String) {
+        // One pass over the bytes answers both questions; nearly every value needs neither.
+        let (needsShowing, needsEntities) = text.utf8.withContiguousStorageIfAvailable(needs) ?? needs(Array(text.utf8))
         guard needsShowing || needsEntities else { return output += text }
         let text = needsShowing ? visible(text) : text
         // Made visible, a C1 control or an override reads `<U+0085>`: its brackets need entities too.
