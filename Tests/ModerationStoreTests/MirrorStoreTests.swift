@@ -279,6 +279,7 @@ struct MirrorStoreTests {
                     _ = try? await store.mirrorDecisionOutcome(
                         kind: .library, itemID: row.id, from: status == .pending ? .approved : .pending, to: ItemStatus(status), reason: nil, at: now)
                 }
+                stop.roundDone()
             }
             return round
         }
@@ -286,9 +287,15 @@ struct MirrorStoreTests {
         while try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 0, offset: { _ in 0 }).total == 55 {
             try await Task.sleep(for: .milliseconds(5))
         }
-        // act: "page 999" of 20, read again and again
+        // act: "page 999" of 20, read again and again, until the writer has moved the queue several
+        // times meanwhile (a page's reads run on the caller's thread, so they may outpace it)
         var mismatches: [String] = []
-        for _ in 0..<300 {
+        let roundsBefore = stop.roundsDone
+        var reads = 0
+        while reads < 300 || stop.roundsDone < roundsBefore + 4 {
+            reads += 1
+            // The writer's task needs a thread of the pool too.
+            await Task.yield()
             let (rows, total) = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: .pending), limit: 20) { total in
                 (max(1, (total + 19) / 20) - 1) * 20
             }
@@ -328,8 +335,14 @@ struct MirrorStoreTests {
 private final class StopFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
+    private var rounds = 0
 
     var isSet: Bool { lock.withLock { value } }
 
     func set() { lock.withLock { value = true } }
+
+    /// The writer's rounds finished so far.
+    var roundsDone: Int { lock.withLock { rounds } }
+
+    func roundDone() { lock.withLock { rounds += 1 } }
 }

@@ -259,10 +259,14 @@ enum SiteURL: Hashable, Sendable {
     /// The finished path: the route's pattern with its segment filled in, percent-encoded.
     var path: String {
         // Every route has at most one `:name` segment: the text around it is kept as it is.
+        // Found by byte, not by Character: every row of a queue page builds several addresses.
         let pattern = route.rawValue
-        guard let value, let colon = pattern.firstIndex(of: ":") else { return pattern }
-        let end = pattern[colon...].firstIndex(of: "/") ?? pattern.endIndex
-        return pattern[..<colon] + Self.encoded(value) + pattern[end...]
+        guard let value, let colon = pattern.utf8.firstIndex(of: UInt8(ascii: ":")) else { return pattern }
+        let end = pattern.utf8[colon...].firstIndex(of: UInt8(ascii: "/")) ?? pattern.utf8.endIndex
+        var path = String(pattern[..<colon])
+        path += Self.encoded(value)
+        path += pattern[end...]
+        return path
     }
 
     /// The path with a query of the items that have a value, in order, each name and value
