@@ -315,6 +315,14 @@ extension ModerationStore {
         try writer.read(body)
     }
 
+    /// A statement for `sql` whose IN list holds `keys` values: kept prepared (GRDB's statement
+    /// cache, one per list length) for a page's few dozen keys, since preparing it again, GRDB's
+    /// authorizer called for every column, cost more than running it; made afresh for longer lists,
+    /// which are rare and would fill the cache.
+    static func statement(_ db: Database, sql: String, keys: Int) throws -> Statement {
+        keys <= 100 ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+    }
+
     /// `readNow(body)`, read once per change of the database and kept in `copy` between changes.
     func readOncePerChange<T>(_ copy: ReadOncePerChange<T>, _ body: (Database) throws -> T) throws -> T {
         try copy.value(stamp: changeStamp(), stampNow: changeStamp) { try readNow(body) }

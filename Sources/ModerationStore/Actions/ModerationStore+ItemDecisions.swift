@@ -23,11 +23,12 @@ extension ModerationStore {
         guard !keys.isEmpty else { return [] }
         return try readNow { db in
             try ModerationAction.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM action WHERE targetKind = ? AND targetKey IN (\(databaseQuestionMarks(count: keys.count)))
-                    AND state NOT IN ('applied', 'conflict', 'failed') AND state != 'cancelled' ORDER BY id DESC
-                    """,
+                Self.statement(
+                    db,
+                    sql: """
+                        SELECT * FROM action WHERE targetKind = ? AND targetKey IN (\(databaseQuestionMarks(count: keys.count)))
+                        AND state NOT IN ('applied', 'conflict', 'failed') AND state != 'cancelled' ORDER BY id DESC
+                        """, keys: keys.count),
                 arguments: StatementArguments([kind.rawValue] + keys))
         }
     }
@@ -39,11 +40,12 @@ extension ModerationStore {
         guard !targetIds.isEmpty else { return [:] }
         return try readNow { db in
             let entries = try AuditEntry.fetchAll(
-                db,
-                sql: """
-                    SELECT * FROM auditEntry WHERE targetKind = ? AND targetId IN (\(databaseQuestionMarks(count: targetIds.count)))
-                    AND outcome IN ('applied', 'observed') AND statusAfter != '' ORDER BY id DESC
-                    """,
+                Self.statement(
+                    db,
+                    sql: """
+                        SELECT * FROM auditEntry WHERE targetKind = ? AND targetId IN (\(databaseQuestionMarks(count: targetIds.count)))
+                        AND outcome IN ('applied', 'observed') AND statusAfter != '' ORDER BY id DESC
+                        """, keys: targetIds.count),
                 arguments: StatementArguments([kind.rawValue] + targetIds))
             var latest: [String: AuditEntry] = [:]
             for entry in entries where latest[entry.targetId] == nil { latest[entry.targetId] = entry }

@@ -106,8 +106,9 @@ extension ModerationStore {
             var arguments: StatementArguments = [kind.rawValue, now]
             arguments += StatementArguments(keys)
             let claims = try ItemClaim.fetchAll(
-                db,
-                sql: "SELECT * FROM itemClaim WHERE state = 'active' AND targetKind = ? AND expiresAt > ? AND targetKey IN (\(placeholders))",
+                Self.statement(
+                    db, sql: "SELECT * FROM itemClaim WHERE state = 'active' AND targetKind = ? AND expiresAt > ? AND targetKey IN (\(placeholders))",
+                    keys: keys.count),
                 arguments: arguments)
             return Dictionary(claims.map { ($0.targetKey, $0) }, uniquingKeysWith: { first, _ in first })
         }

@@ -141,12 +141,14 @@ extension ModerationStore {
             let marks = databaseQuestionMarks(count: ids.count)
             var stored: [Int: LibraryAssessment] = [:]
             for row in try Row.fetchAll(
-                db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", arguments: StatementArguments(ids))
+                Self.statement(db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", keys: ids.count),
+                arguments: StatementArguments(ids))
             {
                 stored[row["libraryId"]] = LibraryAssessment(fingerprint: row["fingerprint"], concerns: [])
             }
             let concerns = try Row.fetchAll(
-                db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", arguments: StatementArguments(ids))
+                Self.statement(db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", keys: ids.count),
+                arguments: StatementArguments(ids))
             for row in concerns where stored[row["libraryId"]] != nil {
                 stored[row["libraryId"]]?.concerns.append(
                     StoredLibraryConcern(kind: row["kind"], strength: row["strength"], badge: row["badge"], sentence: row["sentence"]))

@@ -386,7 +386,7 @@ extension ModerationStore {
     /// How many libraries match `query`, counted in the search index alone; `nil` when it cannot be.
     private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
         guard let match = indexOnlyMatch(of: query) else { return nil }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?", arguments: [match])
+        return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?"), arguments: [match])
     }
 
     /// How many libraries match `query`, counting no further than `limit`: enough to choose how
