@@ -121,14 +121,19 @@ struct TemplateRendering {
         guard let value else { return }
         if let flag = value as? Bool {
             if flag { write(body, indentation: indentation, overrides: overrides) }
-        } else if let list = value as? any MustacheSequence {
+            return
+        }
+        // A model that answers lookups itself is no list (none of ours is both): asked first, it
+        // spares the most common section the costlier cast to a sequence.
+        let frame = Frame(value)
+        if case .reflected = frame, let list = value as? any MustacheSequence {
             for item in list as any Sequence {
                 stack.append(Frame(item))
                 write(body, indentation: indentation, overrides: overrides)
                 stack.removeLast()
             }
         } else {
-            stack.append(Frame(value))
+            stack.append(frame)
             write(body, indentation: indentation, overrides: overrides)
             stack.removeLast()
         }

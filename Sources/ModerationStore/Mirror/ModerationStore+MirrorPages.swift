@@ -49,8 +49,9 @@ extension ModerationStore {
             // preparing it anew, with GRDB's authorizer called for every column, was a tenth of a
             // rendered list's cost. The same conditions as `libraries(matching:)`.
             let counted = Self.listConditions(query)
-            let total = try Self.indexedCount(of: query, db) ?? Int.fetchOne(
-                db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(counted.sql)"), arguments: counted.arguments) ?? 0
+            let total =
+                try Self.indexedCount(of: query, db) ?? Int.fetchOne(
+                    db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(counted.sql)"), arguments: counted.arguments) ?? 0
             let conditions = Self.walks(query, order: order, matches: total) ? Self.listConditions(query, walksListIndex: true) : counted
             let ordering = order == .needsALookFirst ? Self.libraryRankOrdering : order.isOldestFirst ? "createdAt ASC, id ASC" : "createdAt DESC, id DESC"
             // Without each row's whole backend record (kilobytes of JSON): a list never shows it.

@@ -13,8 +13,9 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
 
     init(_ queue: ModerationQueue, createdAt: Date, targets: QueueTargets, now: Date) {
         let standing = targets.standing(queue, createdAt: createdAt, now: now)
-        let waited = Self.keptTogether(QueueAlertNotification.age(now.timeIntervalSince(createdAt)))
-        let target = Self.keptTogether(QueueAlertNotification.target(targets.target(queue)))
+        // Worded only for a mark that shows: most rows of a queue are within their target.
+        var waited: String { Self.keptTogether(QueueAlertNotification.age(now.timeIntervalSince(createdAt))) }
+        var target: String { Self.keptTogether(QueueAlertNotification.target(targets.target(queue))) }
         self.standing = standing.rawValue
         switch standing {
         case .overdue: text = "Overdue: waited \(waited), target \(target)"
