@@ -2,7 +2,8 @@
 """The live queue's benchmark (issue 31): 50 open pages follow /events on one console; a second
 `console serve` on the same database takes the decisions and claims. It measures the time from
 each change to its event on each of the 50 streams (p50, p95), the console's memory per open
-stream, and its CPU while the 50 streams sit idle.
+stream, its CPU while the 50 streams sit idle, and (issue 48) the CPU each change costs it per open
+page, above that idle CPU: an open page receives the change's event and fetches nothing.
 
 Usage: python3 scripts/benchmark-live.py --console .build/release/console [--streams 50] [--rounds 10]
 
@@ -371,6 +372,8 @@ def main():
         time.sleep(args.idle)
         idle_cpu = (cpu_seconds(one.pid) - cpu_start) / (time.time() - wall_start)
         latencies, missing = [], 0
+        # Issue 48: what the changes cost this console (it only streams them: the second one takes them).
+        change_cpu_start, change_wall_start = cpu_seconds(one.pid), time.time()
         for round_number, slug in enumerate(slugs):
             page = maria.get("/libraries?page_size=50")
             claim_form = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
@@ -389,6 +392,8 @@ def main():
                     missing += 1
                 else:
                     latencies.append(arrived - sent)
+        change_wall = time.time() - change_wall_start
+        change_cpu = cpu_seconds(one.pid) - change_cpu_start - idle_cpu * change_wall
         print(f"Live queue benchmark: {args.streams} streams on one console, {len(slugs)} changes through a second console process "
               f"on the same database ({(len(slugs) + 1) // 2} claims, {len(slugs) // 2} decisions)")
         print(f"| measure | value |\n|---|---|")
@@ -398,6 +403,9 @@ def main():
             print(f"| change → event on each stream, p95 | {percentile(latencies, 0.95) * 1000:.0f} ms |")
             print(f"| change → event, slowest | {max(latencies) * 1000:.0f} ms |")
         print(f"| memory per open stream | {(rss_open - rss_before) / args.streams:.1f} KiB (RSS {rss_before} → {rss_open} KiB) |")
+        # Each open page receives the change's event and fetches nothing: the stream's work is all it costs.
+        print(f"| CPU per open page per change | {change_cpu / max(1, len(slugs) * args.streams) * 1000:.3f} ms "
+              f"({change_cpu:.2f} CPU s above idle for {len(slugs)} changes on {args.streams} streams, over {change_wall:.0f} s) |")
         print(f"| CPU with {args.streams} idle streams | {idle_cpu * 100:.2f} % of one core over {args.idle} s "
               f"(without streams: {baseline_cpu * 100:.2f} %; the mirror, runner and dispatcher run in both) |")
     finally:
