@@ -336,8 +336,8 @@ def main():
                                "sandbox", directory, f"http://127.0.0.1:{sandbox_port}/api/v1/auth/me"))
         common = ["--bind", "127.0.0.1", "--database", database, "--backend-url", f"http://127.0.0.1:{sandbox_port}/api/v1/",
                   "--log-level", "warning", "--templates", os.path.join(CHECKOUT, "Templates"), "--public", os.path.join(CHECKOUT, "Public"),
-                  "--no-metrics"] + (["--live-streams-per-session", str(args.stream_limit), "--live-streams", str(args.stream_limit)]
-                                     if args.stream_limit else ["--live-streams-per-session", str(args.streams + 10)])
+                  "--no-metrics"] + (["--live-streams-per-session", str(args.stream_limit), "--live-streams-per-person", str(args.stream_limit), "--live-streams", str(args.stream_limit)]
+                                     if args.stream_limit else ["--live-streams-per-session", str(args.streams + 10), "--live-streams-per-person", str(args.streams + 10)])
         one = start([args.console, "serve", "--port", str(one_port)] + common, "console-one", directory, f"http://127.0.0.1:{one_port}/healthz")
         processes.append(one)
         two = start([args.console, "serve", "--port", str(two_port)] + common, "console-two", directory, f"http://127.0.0.1:{two_port}/healthz")

@@ -13,6 +13,8 @@ public struct ModerationStore: Sendable {
     let perChange = PerChangeReads()
     /// The WAL index this store's pool keeps open, for `changeStamp()`.
     private let changeStamps: ChangeStampReader?
+    /// A second, read-only pool on the same file, for `readNow` alone (nil for an in-memory copy).
+    private let pageReader: (any DatabaseReader)?
 
     /// Opens the database at `path` (one `DatabasePool` per file) and migrates it. With
     /// `auditKey`, new audit entries are keyed (the first one appended switches the chain).
@@ -27,6 +29,10 @@ public struct ModerationStore: Sendable {
         self.writer = pool
         // The pool's open connections keep the `-shm` file in place for the store's lifetime.
         self.changeStamps = ChangeStampReader(databasePath: pool.path)
+        var pageReads = Configuration()
+        pageReads.readonly = true
+        pageReads.busyMode = .timeout(5)
+        self.pageReader = try DatabasePool(path: path, configuration: pageReads)
     }
 
     /// A copy of `template`'s database held in memory, for the decision simulation: thousands of
@@ -42,6 +48,7 @@ public struct ModerationStore: Sendable {
         self.writer = writer
         self.auditKey = nil
         self.changeStamps = nil
+        self.pageReader = nil
     }
 
     /// Where the database stands now, as far as any connection of any process has committed;
@@ -311,8 +318,15 @@ extension ModerationStore {
     /// dispatch queue and back, two thread switches each way, which was most of a rendered page's
     /// fixed cost (docs/benchmarks.md, issue 48). Long reads (exports, statistics, the sync's
     /// passes over the whole mirror) stay on GRDB's queues, off the request threads.
+    ///
+    /// They use a pool of their own: an async read holds its connection until its task resumes on
+    /// the cooperative pool, so a blocking read waiting for a connection of the same pool could
+    /// hold every cooperative thread while every connection waited for one (seen under 16
+    /// connections: the console stopped answering). In a pool only blocking reads use, a reader
+    /// waits only for reads that are running. An in-memory copy (a `DatabaseQueue`) frees its
+    /// queue when a closure returns, so it reads in place.
     func readNow<T>(_ body: (Database) throws -> T) throws -> T {
-        try writer.read(body)
+        try (pageReader ?? writer).read(body)
     }
 
     /// A statement for `sql` whose IN list holds `keys` values: kept prepared (GRDB's statement
