@@ -65,12 +65,8 @@ done
 kill "$console"; wait "$console" 2>/dev/null || true
 serve
 sleep 2
-rate() { wrk -t1 -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ { printf "%d", $2 }'; }
-p50() {
-  wrk -t1 -c1 -d"$duration" --latency "$@" | awk '$1 == "50%" {
-    v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }
-    printf "%.2f", v }'
-}
+# shellcheck source=scripts/wrk-measures.sh
+source scripts/wrk-measures.sh
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t1 -c$connections -d$duration"
 results="$work/results"
 for entry in "${pages[@]}"; do

@@ -109,12 +109,8 @@ stop
 pages=("list-50:/libraries?status=pending&page_size=50" "list-1:/libraries?status=pending&page_size=50&q=$query" "reports:/reports"
   "photos:/photos" "library:/libraries/$slug" "dashboard:/")
 
-rate() { wrk -t1 -c"$connections" -d"$duration" "$@" | awk '/Requests\/sec/ { printf "%d", $2 }'; }
-p50() {
-  wrk -t1 -c1 -d"$duration" --latency "$@" | awk '$1 == "50%" {
-    v = $2; if (v ~ /us$/) { sub(/us$/, "", v); v = v / 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v = v * 1000 }
-    printf "%.2f", v }'
-}
+# shellcheck source=scripts/wrk-measures.sh
+source scripts/wrk-measures.sh
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "base $(cat "$bench/bin/base/revision"), head $(cat "$bench/bin/head/revision"); wrk -t1 -c$connections -d$duration; $rounds rounds"
 echo "list-50 has $rows rows; list-1 searches \"$name\""
