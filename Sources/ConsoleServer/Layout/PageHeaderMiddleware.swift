@@ -10,8 +10,8 @@ import ModerationStore
 struct PageHeaderMiddleware: RouterMiddleware {
     typealias Context = ConsoleRequestContext
     let store: ModerationStore
-    /// The header's reads, kept per session while the database is unchanged; `nil` reads them on every request.
-    let headers: RecentHeaders?
+    /// The header's reads, kept per session while the database is unchanged.
+    let headers: RecentHeaders
     /// Gives each decision waiting its turn in the Pending actions panel its expected send time.
     let schedule: SendSchedule
 
@@ -46,12 +46,7 @@ struct PageHeaderMiddleware: RouterMiddleware {
                 pendingActions: pending, pendingActionTargets: try await store.targetNames(of: pending), navigationCounts: counts,
                 liveAfter: try await store.lastLiveChangeID())
         }
-        let header: RecentHeaders.Header
-        if let headers {
-            header = try await headers.header(session: session.id, store: store, read: readHeader)
-        } else {
-            header = try await readHeader()
-        }
+        let header = try await headers.header(session: session.id, store: store, read: readHeader)
         context.pendingActions = header.pendingActions
         context.pendingActionTargets = header.pendingActionTargets
         context.navigationCounts = header.navigationCounts

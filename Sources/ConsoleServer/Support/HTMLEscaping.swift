@@ -56,7 +56,8 @@ struct ConsoleHTMLContentType: MustacheContentType {
     /// Characters instead would miss a `<` that follows a "prepend" scalar such as U+0600: the
     /// two form one Character that is not `<`. Charts use this too, for the markup they build by hand.
     static func escape(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x3C || $0 == 0x3E || $0 == 0x26 || $0 == 0x22 || $0 == 0x27 || mayNeedShowing($0) }) else { return text }
+        let found = text.utf8.withContiguousStorageIfAvailable(needs) ?? needs(Array(text.utf8))
+        guard found.showing || found.entities else { return text }
         var escaped = ""
         escape(text, into: &escaped)
         return escaped
