@@ -143,7 +143,7 @@ extension ModerationStore {
 
     private static func activeClaim(_ db: Database, _ target: ItemClaim.Target) throws -> ItemClaim? {
         try ItemClaim.fetchOne(
-            db, sql: "SELECT * FROM itemClaim WHERE state = 'active' AND targetKind = ? AND targetKey = ?",
+            db.cachedStatement(sql: "SELECT * FROM itemClaim WHERE state = 'active' AND targetKind = ? AND targetKey = ?"),
             arguments: [target.kind.rawValue, target.key])
     }
 

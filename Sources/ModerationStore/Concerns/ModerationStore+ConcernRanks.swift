@@ -62,7 +62,7 @@ extension ModerationStore {
     public func decidedLibraryConcerns(libraryId id: Int) async throws -> [DecidedLibraryConcern] {
         try readNow { db in
             try DecidedLibraryConcern.fetchAll(
-                db, sql: "SELECT * FROM decidedLibraryConcern WHERE libraryId = ? ORDER BY strength = 'strong' DESC, kind", arguments: [id])
+                db.cachedStatement(sql: "SELECT * FROM decidedLibraryConcern WHERE libraryId = ? ORDER BY strength = 'strong' DESC, kind"), arguments: [id])
         }
     }
 }

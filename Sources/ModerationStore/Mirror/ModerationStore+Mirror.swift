@@ -203,7 +203,7 @@ extension ModerationStore {
 
     public func mirroredLibrary(slug: String) async throws -> MirrorLibrary? {
         try readNow { db in
-            try MirrorLibrary.filter(MirrorLibrary.Columns.slug == slug && MirrorLibrary.Columns.goneAt == nil).fetchOne(db)
+            try MirrorLibrary.fetchOne(db.cachedStatement(sql: "SELECT * FROM mirrorLibrary WHERE slug = ? AND goneAt IS NULL"), arguments: [slug])
         }
     }
 
@@ -254,7 +254,7 @@ extension ModerationStore {
     // MARK: Duplicates
 
     /// Libraries in `statuses` within `metres` of a point (great-circle distance), nearest
-    /// first: a bounding box on the position index, then the exact distance.
+    /// first, each without its whole record: a bounding box on the position index, then the exact distance.
     public func mirroredLibraries(
         near lat: Double, _ lng: Double, withinMetres metres: Double, statuses: [LibraryStatus]
     ) async throws -> [MirrorLibrary] {
@@ -262,12 +262,10 @@ extension ModerationStore {
         let candidates = try readNow { db in
             // Statuses are checked here, not in SQL: with `status IN (…)` SQLite picked the status
             // index and read every approved and pending row (19 000 at 20 400 mirrored).
-            try MirrorLibrary
-                .filter(MirrorLibrary.Columns.goneAt == nil)
-                .filter(MirrorLibrary.Columns.lat >= box.minLat && MirrorLibrary.Columns.lat <= box.maxLat)
-                .filter(sql: "(lng BETWEEN ? AND ? OR lng BETWEEN ? AND ?)", arguments: StatementArguments(box.longitudeBounds))
-                .fetchAll(db)
-                .filter { statuses.contains($0.status) }
+            try Self.listedLibraries(
+                db, "WHERE goneAt IS NULL AND lat >= ? AND lat <= ? AND (lng BETWEEN ? AND ? OR lng BETWEEN ? AND ?)",
+                StatementArguments([box.minLat, box.maxLat] + box.longitudeBounds)
+            ).filter { statuses.contains($0.status) }
         }
         return
             candidates
@@ -277,20 +275,21 @@ extension ModerationStore {
             .map(\.library)
     }
 
-    /// Libraries in `statuses` in `city` whose name normalises to the same key as `name`.
+    /// Libraries in `statuses` in `city` whose name normalises to the same key as `name`, each
+    /// without its whole record.
     public func mirroredLibraries(
         city: String, sameNameAs name: String, statuses: [LibraryStatus], limit: Int? = nil
     ) async throws -> [MirrorLibrary] {
         let key = LibraryNameKey.normalize(name)
         guard !key.isEmpty else { return [] }
         return try readNow { db in
-            try MirrorLibrary
-                .filter(MirrorLibrary.Columns.city == city && MirrorLibrary.Columns.normalizedName == key)
-                .filter(MirrorLibrary.Columns.goneAt == nil)
-                .filter(statuses.map(\.rawValue).contains(MirrorLibrary.Columns.status))
-                .order(MirrorLibrary.Columns.id)
-                .limit(limit ?? Int.max)
-                .fetchAll(db)
+            // LIMIT -1: none.
+            try Self.listedLibraries(
+                db,
+                """
+                WHERE city = ? AND normalizedName = ? AND goneAt IS NULL AND status IN (\(databaseQuestionMarks(count: statuses.count)))
+                ORDER BY id LIMIT ?
+                """, [city, key] + StatementArguments(statuses.map(\.rawValue)) + [limit ?? -1])
         }
     }
 

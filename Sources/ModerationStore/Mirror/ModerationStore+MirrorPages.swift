@@ -47,32 +47,62 @@ extension ModerationStore {
         try readNow { db in
             // Written as SQL and kept prepared (GRDB's statement cache): building the request and
             // preparing it anew, with GRDB's authorizer called for every column, was a tenth of a
-            // rendered list's cost. The same conditions as `libraries(matching:)`.
-            let counted = Self.listConditions(query)
-            let total =
-                try Self.indexedCount(of: query, db) ?? Int.fetchOne(
-                    db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(counted.sql)"), arguments: counted.arguments) ?? 0
-            let conditions = Self.walks(query, order: order, matches: total) ? Self.listConditions(query, walksListIndex: true) : counted
+            // rendered list's cost.
+            let matches = try Self.fewMatchIDs(of: query, db)
+            let search = Self.search(query, order: order, fewMatches: matches)
+            let total: Int
+            if let matches, Self.indexOnlyMatch(of: query) != nil {
+                total = matches.count
+            } else if let counted = try Self.indexedCount(of: query, db) {
+                total = counted
+            } else {
+                // A walk of the list's index is how a page is found, not how matches are counted.
+                total = try Self.count(Self.listConditions(query, search: search == .listIndex ? .trigramIndex : search), db)
+            }
             let ordering = order == .needsALookFirst ? Self.libraryRankOrdering : order.isOldestFirst ? "createdAt ASC, id ASC" : "createdAt DESC, id DESC"
-            // Without each row's whole backend record (kilobytes of JSON): a list never shows it.
-            let statement = try db.cachedStatement(
-                sql: "SELECT \(Self.listedLibraryColumns) FROM mirrorLibrary WHERE \(conditions.sql) ORDER BY \(ordering) LIMIT ? OFFSET ?")
-            var arguments = conditions.arguments
-            arguments += [limit, offset(total)]
-            return (try MirrorLibrary.fetchAll(statement, arguments: arguments), total)
+            let conditions = Self.listConditions(query, search: search)
+            return (
+                try Self.listedLibraries(db, "WHERE \(conditions.sql) ORDER BY \(ordering) LIMIT ? OFFSET ?", conditions.arguments + [limit, offset(total)]),
+                total
+            )
         }
     }
 
+    /// Present libraries read by a kept prepared statement, `tail` following `FROM mirrorLibrary`,
+    /// each without its whole backend record (kilobytes of JSON only a library's own page shows).
+    static func listedLibraries(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [MirrorLibrary] {
+        try MirrorLibrary.fetchAll(db.cachedStatement(sql: "SELECT \(listedLibraryColumns) FROM mirrorLibrary \(tail)"), arguments: arguments)
+    }
+
+    /// How many present libraries meet `conditions`.
+    private static func count(_ conditions: (sql: String, arguments: StatementArguments), _ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(conditions.sql)"), arguments: conditions.arguments) ?? 0
+    }
+
     /// Every column of a mirrored library but its whole record (`record`, nil in what is fetched).
-    private static let listedLibraryColumns = [
+    static let listedLibraryColumns = [
         "id", "slug", "name", "normalizedName", "searchText", "description", "address", "city", "country", "postalCode", "lat", "lng",
         "photoUrl", "thumbnailUrl", "status", "rejectionReason", "submitterId", "submitterUsername", "createdAt", "lastConfirmedAt",
         "goneAt", "source",
     ].joined(separator: ", ")
 
-    /// `libraries(matching:walksListIndex:)`'s conditions as SQL text and its arguments: one text
-    /// per shape of query, so each shape is prepared once.
-    private static func listConditions(_ query: MirrorLibraryQuery, walksListIndex: Bool = false) -> (sql: String, arguments: StatementArguments) {
+    /// How a list finds the libraries its search text matches.
+    enum Search: Equatable {
+        /// The trigram index's MATCH, as a subquery (also for a list without search text).
+        case trigramIndex
+        /// Each entry of the list's own index, read in the list's order, its folded text checked:
+        /// a set of 18 000 matches costs 3 ms to build before the first row, a dense first page
+        /// 0.07 ms to walk (the indexes carry the folded text, `v44`).
+        case listIndex
+        /// These ids, the trigram index's matches read before.
+        case matched([Int])
+    }
+
+    /// The present libraries matching `query`, as SQL conditions and their arguments: one text
+    /// per shape of query, so each shape is prepared once. Three characters and more are searched
+    /// as `search` says; shorter ones, or walked, in the folded copy, which matches exactly what
+    /// the trigram phrase matches (a substring of the folded text).
+    private static func listConditions(_ query: MirrorLibraryQuery, search: Search = .trigramIndex) -> (sql: String, arguments: StatementArguments) {
         var conditions = ["goneAt IS NULL"]
         var arguments: StatementArguments = []
         if let status = query.status {
@@ -80,10 +110,15 @@ extension ModerationStore {
             arguments += [status.rawValue]
         }
         if let text = query.text.map(SearchFolding.query), !text.isEmpty {
-            if LibrarySearchIndex.canSearch(folded: text), !walksListIndex {
+            switch search {
+            case .matched(let ids) where LibrarySearchIndex.canSearch(folded: text):
+                // A JSON array, so that one prepared statement takes any number of ids.
+                conditions.append("id IN (SELECT value FROM json_each(?))")
+                arguments += ["[" + ids.map(String.init).joined(separator: ",") + "]"]
+            case .trigramIndex where LibrarySearchIndex.canSearch(folded: text):
                 conditions.append("id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)")
                 arguments += [LibrarySearchIndex.match(folded: text, status: query.status)]
-            } else {
+            default:
                 conditions.append("searchText LIKE ? ESCAPE '\\'")
                 arguments += [likePattern(text)]
             }
@@ -183,10 +218,9 @@ extension ModerationStore {
     /// The `count` oldest libraries in `status`, oldest first: what has waited longest.
     public func oldestMirroredLibraries(status: LibraryStatus, count: Int) async throws -> [MirrorLibrary] {
         try readNow { db in
-            try Self.libraries(matching: MirrorLibraryQuery(status: status))
-                .order(MirrorLibrary.Columns.createdAt, MirrorLibrary.Columns.id)
-                .limit(count)
-                .fetchAll(db)
+            try MirrorLibrary.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM mirrorLibrary WHERE goneAt IS NULL AND status = ? ORDER BY createdAt ASC, id ASC LIMIT ?"),
+                arguments: [status.rawValue, count])
         }
     }
 
@@ -241,27 +275,22 @@ extension ModerationStore {
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
         try readNow { db in
-            // Counted only for a search, and only as far as choosing how to find its neighbours needs.
-            let matches = try Self.indexedText(of: query) != nil ? Self.count(of: query, upTo: Self.fewMatches + 1, db) : 0
-            let request = Self.libraries(matching: query, walksListIndex: Self.walks(query, order: order, matches: matches))
-                .filter(MirrorLibrary.Columns.id != library.id)
+            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: try Self.fewMatchIDs(of: query, db)))
+            func read(_ place: String, _ key: StatementArguments, ordering: String) throws -> [MirrorLibrary] {
+                try Self.listedLibraries(
+                    db, "WHERE \(conditions.sql) AND id != ? AND \(place) ORDER BY \(ordering) LIMIT ?", conditions.arguments + [library.id] + key + [limit])
+            }
             if order == .needsALookFirst {
                 // Its rank as it stood (a library decided a moment ago keeps its place).
                 let rank = try Self.concernRanks(of: [library], db)[library.id] ?? .none
-                let after = SQL(
-                    "(\(sql: Self.libraryRank), createdAt, id) > (\(rank.rawValue), \(library.createdAt), \(library.id))")
-                let before = SQL(
-                    "(\(sql: Self.libraryRank), createdAt, id) < (\(rank.rawValue), \(library.createdAt), \(library.id))")
-                let next = try request.filter(after).order(sql: Self.libraryRankOrdering).limit(limit).fetchAll(db)
-                let previous = try request.filter(before).order(sql: Self.libraryRankOrderingReversed).limit(limit).fetchAll(db)
+                let key: StatementArguments = [rank.rawValue, library.createdAt, library.id]
+                let next = try read("(\(Self.libraryRank), createdAt, id) > (?, ?, ?)", key, ordering: Self.libraryRankOrdering)
+                let previous = try read("(\(Self.libraryRank), createdAt, id) < (?, ?, ?)", key, ordering: Self.libraryRankOrderingReversed)
                 return (previous, next)
             }
-            let created = MirrorLibrary.Columns.createdAt
-            let id = MirrorLibrary.Columns.id
-            let earlier = created < library.createdAt || (created == library.createdAt && id < library.id)
-            let later = created > library.createdAt || (created == library.createdAt && id > library.id)
-            let newer = try request.filter(later).order(created, id).limit(limit).fetchAll(db)
-            let older = try request.filter(earlier).order(created.desc, id.desc).limit(limit).fetchAll(db)
+            let key: StatementArguments = [library.createdAt, library.createdAt, library.id]
+            let newer = try read("(createdAt > ? OR (createdAt = ? AND id > ?))", key, ordering: "createdAt ASC, id ASC")
+            let older = try read("(createdAt < ? OR (createdAt = ? AND id < ?))", key, ordering: "createdAt DESC, id DESC")
             return order.isOldestFirst ? (older, newer) : (newer, older)
         }
     }
@@ -311,7 +340,12 @@ extension ModerationStore {
         anyStatusQuery.status = nil
         let anyStatus = anyStatusQuery
         return try readNow { db in
-            try Self.libraries(matching: anyStatus).filter(slugs.contains(MirrorLibrary.Columns.slug)).fetchAll(db)
+            let conditions = Self.listConditions(anyStatus)
+            return try MirrorLibrary.fetchAll(
+                Self.statement(
+                    db, sql: "SELECT * FROM mirrorLibrary WHERE \(conditions.sql) AND slug IN (\(databaseQuestionMarks(count: slugs.count)))",
+                    keys: slugs.count),
+                arguments: conditions.arguments + StatementArguments(slugs))
         }
     }
 
@@ -330,50 +364,30 @@ extension ModerationStore {
     /// matches reading costs about 1.3 ms, so a sparse late page walked costs at most a few times that.
     private static let fewMatches = 1_000
 
-    /// Whether a page of `query` in `order`, with `matches` in all, walks the list's index: few
-    /// matches are cheapest read one by one and sorted; many ("book": a third of the mirror)
-    /// are found sooner in the list's own order. A ranked order has no index to walk: it sorts
-    /// every match either way.
-    private static func walks(_ query: MirrorLibraryQuery, order: QueueOrder, matches: Int) -> Bool {
-        indexedText(of: query) != nil && matches > fewMatches && order != .needsALookFirst
+    /// How a list of `query` in `order` finds its search's matches, given the trigram index's
+    /// `fewMatches` (nil when it found more, or the query searches no indexed text): few are
+    /// cheapest read one by one and sorted; many ("book": a third of the mirror) are found sooner
+    /// by walking the list's own index. A ranked order has no index to walk: it sorts every match.
+    private static func search(_ query: MirrorLibraryQuery, order: QueueOrder, fewMatches matches: [Int]?) -> Search {
+        if let matches { return .matched(matches) }
+        return indexedText(of: query) != nil && order != .needsALookFirst ? .listIndex : .trigramIndex
+    }
+
+    /// The ids the trigram index matches for `query`'s text when there are no more than
+    /// `fewMatches`; nil for more, or no text long enough for the index. Read once for a list's
+    /// count and its page: the MATCH run for each was a quarter of a search's cost at 50 000.
+    private static func fewMatchIDs(of query: MirrorLibraryQuery, _ db: Database) throws -> [Int]? {
+        guard let text = indexedText(of: query) else { return nil }
+        let ids = try Int.fetchAll(
+            db.cachedStatement(sql: "SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?"),
+            arguments: [LibrarySearchIndex.match(folded: text, status: query.status), fewMatches + 1])
+        return ids.count <= fewMatches ? ids : nil
     }
 
     /// The folded text `query` searches the trigram index for (three characters or more); `nil`
     /// when it searches nothing or is too short for the index.
     private static func indexedText(of query: MirrorLibraryQuery) -> String? {
         query.text.map(SearchFolding.query).flatMap { LibrarySearchIndex.canSearch(folded: $0) ? $0 : nil }
-    }
-
-    /// The present libraries matching `query`. `walksListIndex`: a search is checked against
-    /// the folded text of each entry of the list's own index, read in the list's order (the
-    /// indexes carry it, `v44`), instead of leading the query from the trigram index: a set of
-    /// 18 000 matches costs 3 ms to build before the first row, a dense first page 0.07 ms to walk.
-    private static func libraries(matching query: MirrorLibraryQuery, walksListIndex: Bool = false) -> QueryInterfaceRequest<MirrorLibrary> {
-        var request = MirrorLibrary.filter(MirrorLibrary.Columns.goneAt == nil)
-        if let status = query.status { request = request.filter(MirrorLibrary.Columns.status == status.rawValue) }
-        if let text = query.text.map(SearchFolding.query), !text.isEmpty {
-            // Three characters and more: the trigram index, which also knows each row's status,
-            // so the rows it gives are few. Shorter, or walked: the folded copy, which matches
-            // exactly what the trigram phrase matches (a substring of the folded text).
-            if LibrarySearchIndex.canSearch(folded: text), !walksListIndex {
-                request = request.filter(
-                    sql: "id IN (SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?)",
-                    arguments: [LibrarySearchIndex.match(folded: text, status: query.status)])
-            } else {
-                request = request.filter(MirrorLibrary.Columns.searchText.like(likePattern(text), escape: "\\"))
-            }
-        }
-        if let country = query.country { request = request.filter(MirrorLibrary.Columns.country == country.uppercased()) }
-        if let source = query.source { request = request.filter(MirrorLibrary.Columns.source.like(likePattern(source), escape: "\\")) }
-        switch query.concern {
-        case .anyStrong:
-            request = request.filter(sql: "id IN (SELECT libraryId FROM libraryConcern WHERE strength = 'strong')")
-        case .kind(let kind):
-            request = request.filter(sql: "id IN (SELECT libraryId FROM libraryConcern WHERE kind = ?)", arguments: [kind])
-        case nil:
-            break
-        }
-        return request
     }
 
     /// The trigram index's MATCH for `query` when the index alone answers it: a search of three
@@ -388,16 +402,6 @@ extension ModerationStore {
     private static func indexedCount(of query: MirrorLibraryQuery, _ db: Database) throws -> Int? {
         guard let match = indexOnlyMatch(of: query) else { return nil }
         return try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ?"), arguments: [match])
-    }
-
-    /// How many libraries match `query`, counting no further than `limit`: enough to choose how
-    /// to find them without counting every one of 18 000 (1.6 ms at 50 000; 0.1 ms to 1 001).
-    /// The whole count stays a plain `COUNT(*)`: the same through a limited subquery is 15 % slower.
-    private static func count(of query: MirrorLibraryQuery, upTo limit: Int, _ db: Database) throws -> Int {
-        guard let match = indexOnlyMatch(of: query) else { return try libraries(matching: query).limit(limit).fetchCount(db) }
-        return try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM (SELECT 1 FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?)", arguments: [match, limit])
-            ?? 0
     }
 
     /// `%text%` with LIKE's own wildcards escaped: a `%` typed in the search box is a percent sign.

@@ -59,7 +59,8 @@ struct TypedWorkBrowserTests {
                 ) as? [Any]
             #expect(claimed?[0] as? Bool == true, "the row says You are reviewing")
             #expect(claimed?[1] as? Double == top, "the row stays where the pointer is")
-            #expect((claimed?[2] as? String ?? "").contains("release-button"), "focus is on the row's Release")
+            let focused = claimed?[2] as? String ?? ""
+            #expect(focused.contains("release-button"), "focus is on the row's Release")
             let afterClaim = try await Self.draft(browser)
             #expect(afterClaim.ticked == before.ticked && afterClaim.ticked.count == 2)
             #expect(afterClaim.reason == "Not a book exchange.\nA shop's shelf <b>for sale</b> 📚")
