@@ -329,6 +329,19 @@ extension ModerationStore {
         try (pageReader ?? writer).read(body)
     }
 
+    /// `readNow(body)`, given the stamp its snapshot stands at: the stamps read on either side of
+    /// the snapshot's start, when they are equal (nil when a commit landed in between). What a
+    /// read keeps per change (`KeptPerChange`) is then read in, and used for, that state alone.
+    func readNowAtStamp<T>(_ body: (Database, ChangeStamp?) throws -> T) throws -> T {
+        let before = changeStamp()
+        return try readNow { db in
+            // A read transaction takes its snapshot at its first read.
+            _ = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sqlite_master LIMIT 1"))
+            let stamp = before.flatMap { $0 == changeStamp() ? $0 : nil }
+            return try body(db, stamp)
+        }
+    }
+
     /// A statement for `sql` whose IN list holds `keys` values: kept prepared (GRDB's statement
     /// cache, one per list length) for a page's few dozen keys, since preparing it again, GRDB's
     /// authorizer called for every column, cost more than running it; made afresh for longer lists,

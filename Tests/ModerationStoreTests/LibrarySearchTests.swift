@@ -206,11 +206,24 @@ struct LibrarySearchTests {
                 #expect(before.map(\.id) == (order == .oldest ? older : newer), "\(order)")
                 #expect(after.map(\.id) == (order == .oldest ? newer : older), "\(order)")
             }
-            let pending = books.filter { $0.status == .pending }.map(\.id)
-            let (rows, total) = try await store.mirroredLibraryPage(
-                MirrorLibraryQuery(status: .pending, text: "nook"), order: .oldest, limit: 20, offset: { _ in 0 })
-            #expect(total == pending.count)
-            #expect(rows.map(\.id) == Array(pending.prefix(20)))
+            // Under a thousand: the index's matches are read once, for the count and the page,
+            // alone or with a filter the index does not know.
+            let pending = books.filter { $0.status == .pending }
+            let fewer: [(query: MirrorLibraryQuery, ids: [Int])] = [
+                (MirrorLibraryQuery(status: .pending, text: "nook"), pending.map(\.id)),
+                (MirrorLibraryQuery(status: .pending, text: "nook", country: "DE"), pending.filter { $0.country == "DE" }.map(\.id)),
+            ]
+            for (query, matching) in fewer {
+                #expect(matching.count < 1_000 && matching.count > 40)
+                for order in [QueueOrder.newest, .oldest, .needsALookFirst] {
+                    let expected = order == .newest ? matching.reversed() : matching
+                    for offset in [0, matching.count - 7] {
+                        let (rows, total) = try await store.mirroredLibraryPage(query, order: order, limit: 20, offset: { _ in offset })
+                        #expect(total == matching.count)
+                        #expect(rows.map(\.id) == Array(expected.dropFirst(offset).prefix(20)), "\(order) from \(offset), \(query.country ?? "any country")")
+                    }
+                }
+            }
         }
     }
 
@@ -232,6 +245,40 @@ struct LibrarySearchTests {
                 #expect(before.map(\.id) == [998] && after.map(\.id) == [1_002])
             }
         }
+    }
+
+    @Test(
+        "a search's matches, kept between two commits, are never shown stale: each commit by another store on the file (a second console) shows in the next search, with its count"
+    )
+    func keptMatchesFollowEveryCommit() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("search-kept-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let console = try ModerationStore(path: path)
+        let other = try ModerationStore(path: path)
+        func search(_ status: LibraryStatus?) async throws -> [Int] {
+            let (rows, total) = try await console.mirroredLibraryPage(
+                MirrorLibraryQuery(status: status, text: "shelf"), order: .oldest, limit: 20, offset: { _ in 0 })
+            #expect(total == rows.count, "the count beside the list agrees with the list")
+            return rows.map(\.id)
+        }
+        try await other.upsertMirror(libraries: [library(1, name: "Corner Shelf"), library(2, name: "Book Nook")])
+        #expect(console.changeStamp() != nil, "the file has a WAL index, so matches are kept per change")
+        #expect(try await search(.pending) == [1])
+        #expect(try await search(.pending) == [1], "shown again at the same stamp")
+
+        try await other.upsertMirror(libraries: [library(3, name: "Shelf Three")])
+        #expect(try await search(.pending) == [1, 3], "a library added elsewhere")
+        #expect(try await other.markLibraryGone(id: 1, checkedSince: now.addingTimeInterval(60), at: now.addingTimeInterval(60)))
+        #expect(try await search(.pending) == [3], "a library gone")
+        var decided = library(3, name: "Shelf Three")
+        decided.status = .approved
+        try await other.upsertMirror(libraries: [decided])
+        #expect(try await search(.pending) == [], "a library decided leaves the waiting search")
+        #expect(try await search(.approved) == [3])
+        decided.name = "Reading Corner"
+        try await other.upsertMirror(libraries: [decided])
+        #expect(try await search(.approved) == [], "a library renamed")
+        #expect(try await search(nil) == [], "a gone library is found in no status")
     }
 
     @Test("a database from before the index knew statuses is indexed again by its migration, statuses and gone rows included")

@@ -26,4 +26,8 @@ final class PerChangeReads: Sendable {
     let concernSettings = ReadOncePerChange<ConcernSettings>()
     let lastLiveChangeID = ReadOncePerChange<Int64>()
     let mirrorScopeStates = ReadOncePerChange<[MirrorScope: MirrorScopeState]>()
+    /// A search's matches in the trigram index by its MATCH text (nil: more than a list reads
+    /// one by one): paging through a search, and every list shown between two commits, read the
+    /// index once (at 50 000 libraries it was most of what a search costs beyond a plain list).
+    let searchMatches = KeptPerChange<String, [Int]?>(capacity: 64)
 }

@@ -44,11 +44,11 @@ extension ModerationStore {
     public func mirroredLibraryPage(
         _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorLibrary], total: Int) {
-        try readNow { db in
+        try readNowAtStamp { db, stamp in
             // Written as SQL and kept prepared (GRDB's statement cache): building the request and
             // preparing it anew, with GRDB's authorizer called for every column, was a tenth of a
             // rendered list's cost.
-            let matches = try Self.fewMatchIDs(of: query, db)
+            let matches = try fewMatchIDs(of: query, db, stamp: stamp)
             let search = Self.search(query, order: order, fewMatches: matches)
             let total: Int
             if let matches, Self.indexOnlyMatch(of: query) != nil {
@@ -274,8 +274,8 @@ extension ModerationStore {
     public func mirroredLibraries(
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
-        try readNow { db in
-            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: try Self.fewMatchIDs(of: query, db)))
+        try readNowAtStamp { db, stamp in
+            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: try fewMatchIDs(of: query, db, stamp: stamp)))
             func read(_ place: String, _ key: StatementArguments, ordering: String) throws -> [MirrorLibrary] {
                 try Self.listedLibraries(
                     db, "WHERE \(conditions.sql) AND id != ? AND \(place) ORDER BY \(ordering) LIMIT ?", conditions.arguments + [library.id] + key + [limit])
@@ -375,13 +375,17 @@ extension ModerationStore {
 
     /// The ids the trigram index matches for `query`'s text when there are no more than
     /// `fewMatches`; nil for more, or no text long enough for the index. Read once for a list's
-    /// count and its page: the MATCH run for each was a quarter of a search's cost at 50 000.
-    private static func fewMatchIDs(of query: MirrorLibraryQuery, _ db: Database) throws -> [Int]? {
-        guard let text = indexedText(of: query) else { return nil }
-        let ids = try Int.fetchAll(
-            db.cachedStatement(sql: "SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?"),
-            arguments: [LibrarySearchIndex.match(folded: text, status: query.status), fewMatches + 1])
-        return ids.count <= fewMatches ? ids : nil
+    /// count and its page (the MATCH run for each was a quarter of a search's cost at 50 000),
+    /// and kept until the database moves from `stamp`, the snapshot's.
+    private func fewMatchIDs(of query: MirrorLibraryQuery, _ db: Database, stamp: ChangeStamp?) throws -> [Int]? {
+        guard let text = Self.indexedText(of: query) else { return nil }
+        let match = LibrarySearchIndex.match(folded: text, status: query.status)
+        return try perChange.searchMatches.value(for: match, stamp: stamp) {
+            let ids = try Int.fetchAll(
+                db.cachedStatement(sql: "SELECT rowid FROM mirrorLibrarySearch WHERE mirrorLibrarySearch MATCH ? LIMIT ?"),
+                arguments: [match, Self.fewMatches + 1])
+            return ids.count <= Self.fewMatches ? ids : nil
+        }
     }
 
     /// The folded text `query` searches the trigram index for (three characters or more); `nil`
