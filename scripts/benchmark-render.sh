@@ -13,8 +13,10 @@
 # (p50). It prints every round's figures, then the medians with HEAD / BASE, each console's peak
 # RSS (VmHWM) and the cost of one row: (1/rate(50 rows) - 1/rate(1 row)) / 49.
 #
-# Pages: the pending libraries list with 50 rows, the same list with 1 row (searched by one
-# library's own name), the reports and photos queues, a library's page, the dashboard.
+# Pages: the pending libraries list with 50 rows, the same list with 1 row (list-1: filtered to a
+# country with one waiting library; search-1: searched by one library's own name), the reports and
+# photos queues, a library's page, the dashboard. A row's cost uses list-1, which differs from
+# list-50 by its rows alone (a search's own cost is not a row's).
 # Knobs: ROUNDS (3), DURATION (8s), CONNECTIONS (4), TREE and SCRATCH (the worktree and the
 # scratch folder, default under .build-bench/), SKIP_BUILD=1 (measure the binaries built before).
 # Needs Debian's wrk and curl.
@@ -106,14 +108,21 @@ for slug, name in re.findall(r"id=\"library-([^\"]*)\".*?aria-label=\"Select ([^
     print(slug + "\t" + html.unescape(name))' <<<"$list")
 stop
 [[ $found == 1 ]] || { echo "no waiting library's name finds only it" >&2; exit 1; }
-pages=("list-50:/libraries?status=pending&page_size=50" "list-1:/libraries?status=pending&page_size=50&q=$query" "reports:/reports"
-  "photos:/photos" "library:/libraries/$slug" "dashboard:/")
+# The 1-row list without a search: a country with one waiting library.
+country=$(python3 -c '
+import sqlite3, sys
+row = sqlite3.connect(sys.argv[1]).execute(
+    "SELECT country FROM mirrorLibrary WHERE status = \x27pending\x27 AND goneAt IS NULL GROUP BY country HAVING COUNT(*) = 1 ORDER BY country LIMIT 1").fetchone()
+print(row[0] if row else "")' "$work/head.sqlite")
+[[ -n $country ]] || { echo "no country has exactly one waiting library" >&2; exit 1; }
+pages=("list-50:/libraries?status=pending&page_size=50" "list-1:/libraries?status=pending&page_size=50&country=$country"
+  "search-1:/libraries?status=pending&page_size=50&q=$query" "reports:/reports" "photos:/photos" "library:/libraries/$slug" "dashboard:/")
 
 # shellcheck source=scripts/wrk-measures.sh
 source scripts/wrk-measures.sh
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "base $(cat "$bench/bin/base/revision"), head $(cat "$bench/bin/head/revision"); wrk -t1 -c$connections -d$duration; $rounds rounds"
-echo "list-50 has $rows rows; list-1 searches \"$name\""
+echo "list-50 has $rows rows; list-1 is the waiting libraries of $country (one); search-1 searches \"$name\""
 results=$work/results
 for round in $(seq "$rounds"); do
   for label in base head; do

@@ -5,7 +5,8 @@
 Usage: swift run console demo &   then   python3 scripts/screenshots.py [console-url]
 Needs Debian's chromium and chromium-driver. VIEWPORT=390x844 takes them as a phone shows
 the pages (DevTools' device metrics), OUT=dir saves them elsewhere. SET=themes takes the
-dashboard, the libraries list and a library's page at 1280x800 and 390x844, light and dark.
+dashboard, the libraries list and a library's page at 1280x800 and 390x844, light and dark;
+THEME_PAGES=name=/path,... takes those pages instead (THEME_PAGES=oncall=/on-call,audit=/audit).
 """
 import base64
 import json
@@ -145,6 +146,9 @@ def themes(call, base, s, go, find, shoot):
     else:
         go("/libraries?status=pending&page_size=50")
         detail = call(base, "POST", s + "/execute/sync", {"script": "var rows = Array.from(document.querySelectorAll('[data-row]')).filter(r => /duplicate/.test(Array.from(r.querySelectorAll('.concern')).map(c => c.textContent).join(' '))); var row = rows.find(r => /^[\\x20-\\x7e\\u00c0-\\u017f]+$/.test(r.querySelector('a').textContent)) || rows[0] || document.querySelector('[data-row]'); return row.dataset.open;", "args": []})
+    pages = [("dashboard", "/"), ("libraries", "/libraries"), ("library-detail", detail)]
+    if os.environ.get("THEME_PAGES"):
+        pages = [tuple(entry.split("=", 1)) for entry in os.environ["THEME_PAGES"].split(",")]
     for width, height in ((1280, 800), (390, 844)):
         call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setDeviceMetricsOverride",
              "params": {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}})
@@ -154,7 +158,7 @@ def themes(call, base, s, go, find, shoot):
         for theme in ("light", "dark"):
             call(base, "POST", s + "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia",
                  "params": {"features": [{"name": "prefers-color-scheme", "value": theme}]}})
-            for name, path in (("dashboard", "/"), ("libraries", "/libraries"), ("library-detail", detail)):
+            for name, path in pages:
                 go(path)
                 time.sleep(1.0 if name == "dashboard" else 0.3)
                 shoot(f"{name}-{width}-{theme}.png")
