@@ -6,10 +6,14 @@ public enum StableHash {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         // Byte by byte, with no array per field: a queue page hashes every row's fields.
-        for field in fields {
+        for var field in fields {
             for byte in String(field.utf8.count).utf8 { add(byte) }
             add(0x1F)
-            for byte in field.utf8 { add(byte) }
+            // The stored bytes themselves, not the UTF-8 view's iterator: a queue page hashes
+            // every row's description.
+            field.withUTF8 { bytes in
+                for byte in bytes { add(byte) }
+            }
         }
         return String(hash, radix: 16)
     }

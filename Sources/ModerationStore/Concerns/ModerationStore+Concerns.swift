@@ -140,18 +140,26 @@ extension ModerationStore {
         try readNow { db in
             let marks = databaseQuestionMarks(count: ids.count)
             var stored: [Int: LibraryAssessment] = [:]
-            for row in try Row.fetchAll(
+            // Read through cursors, by column position: a list reads these for each of its rows.
+            let assessments = try Row.fetchCursor(
                 Self.statement(db, sql: "SELECT libraryId, fingerprint FROM libraryAssessment WHERE libraryId IN (\(marks))", keys: ids.count),
                 arguments: StatementArguments(ids))
-            {
-                stored[row["libraryId"]] = LibraryAssessment(fingerprint: row["fingerprint"], concerns: [])
+            while let row = try assessments.next() {
+                stored[try row.decode(atIndex: 0)] = LibraryAssessment(fingerprint: try row.decode(atIndex: 1), concerns: [])
             }
-            let concerns = try Row.fetchAll(
-                Self.statement(db, sql: "SELECT * FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position", keys: ids.count),
+            let concerns = try Row.fetchCursor(
+                Self.statement(
+                    db,
+                    sql: "SELECT libraryId, kind, strength, badge, sentence FROM libraryConcern WHERE libraryId IN (\(marks)) ORDER BY libraryId, position",
+                    keys: ids.count),
                 arguments: StatementArguments(ids))
-            for row in concerns where stored[row["libraryId"]] != nil {
-                stored[row["libraryId"]]?.concerns.append(
-                    StoredLibraryConcern(kind: row["kind"], strength: row["strength"], badge: row["badge"], sentence: row["sentence"]))
+            while let row = try concerns.next() {
+                let id: Int = try row.decode(atIndex: 0)
+                guard stored[id] != nil else { continue }
+                stored[id]?.concerns.append(
+                    StoredLibraryConcern(
+                        kind: try row.decode(atIndex: 1), strength: try row.decode(atIndex: 2), badge: try row.decode(atIndex: 3),
+                        sentence: try row.decode(atIndex: 4)))
             }
             return stored
         }

@@ -34,8 +34,8 @@ extension ModerationStore {
             let photos = ("mirrorPhoto", "submitterId = ? AND goneAt IS NULL", [accountId] as StatementArguments)
             let reports = ("mirrorReport", "reporterId = ? AND goneAt IS NULL AND id != ?", [accountId, report ?? -1] as StatementArguments)
             history.libraries = Self.union(
-                try Self.newest(libraries, columns: Self.listedLibraryColumns, limit, db),
-                try Self.newest(libraries, status: rejected, columns: Self.listedLibraryColumns, limit, db), id: \.id)
+                try Self.newest(libraries, columns: MirrorLibrary.listedColumns, limit, db),
+                try Self.newest(libraries, status: rejected, columns: MirrorLibrary.listedColumns, limit, db), id: \.id)
             history.photos = Self.union(try Self.newest(photos, limit, db), try Self.newest(photos, status: rejected, limit, db), id: \.id)
             history.reports = try Self.newest(reports, limit, db)
             history.libraryCounts = try Self.countsByStatus(libraries, db)

@@ -85,11 +85,7 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         lng = try row.decode(forColumn: "lng")
         photoUrl = try row.decode(forColumn: "photoUrl")
         thumbnailUrl = try row.decode(forColumn: "thumbnailUrl")
-        let statusText: String = try row.decode(forColumn: "status")
-        guard let status = LibraryStatus(rawValue: statusText) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.status], debugDescription: "Unknown library status '\(statusText)'"))
-        }
-        self.status = status
+        status = try Self.status(try row.decode(forColumn: "status"))
         rejectionReason = try row.decode(forColumn: "rejectionReason")
         submitterId = try row.decode(forColumn: "submitterId")
         submitterUsername = try row.decode(forColumn: "submitterUsername")
@@ -98,6 +94,49 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
         goneAt = try row.decode(forColumn: "goneAt")
         source = try row.decode(forColumn: "source")
         record = try row.decode(forColumn: "record")
+    }
+
+    /// Every column but the whole record, in the order `init(listedRow:)` reads them.
+    static let listedColumns = [
+        "id", "slug", "name", "normalizedName", "searchText", "description", "address", "city", "country", "postalCode", "lat", "lng",
+        "photoUrl", "thumbnailUrl", "status", "rejectionReason", "submitterId", "submitterUsername", "createdAt", "lastConfirmedAt",
+        "goneAt", "source",
+    ].joined(separator: ", ")
+
+    /// A row of `listedColumns`, read by position, `record` nil: a list reads fifty at a time,
+    /// and finding each column by its name was most of reading one. Throws as `init(row:)` does.
+    init(listedRow row: Row) throws {
+        id = try row.decode(atIndex: 0)
+        slug = try row.decode(atIndex: 1)
+        name = try row.decode(atIndex: 2)
+        normalizedName = try row.decode(atIndex: 3)
+        searchText = try row.decode(atIndex: 4)
+        description = try row.decode(atIndex: 5)
+        address = try row.decode(atIndex: 6)
+        city = try row.decode(atIndex: 7)
+        country = try row.decode(atIndex: 8)
+        postalCode = try row.decode(atIndex: 9)
+        lat = try row.decode(atIndex: 10)
+        lng = try row.decode(atIndex: 11)
+        photoUrl = try row.decode(atIndex: 12)
+        thumbnailUrl = try row.decode(atIndex: 13)
+        status = try Self.status(try row.decode(atIndex: 14))
+        rejectionReason = try row.decode(atIndex: 15)
+        submitterId = try row.decode(atIndex: 16)
+        submitterUsername = try row.decode(atIndex: 17)
+        createdAt = try row.decode(atIndex: 18)
+        lastConfirmedAt = try row.decode(atIndex: 19)
+        goneAt = try row.decode(atIndex: 20)
+        source = try row.decode(atIndex: 21)
+        record = nil
+    }
+
+    /// A stored status, or the error the decoder gave for one not known here.
+    private static func status(_ text: String) throws -> LibraryStatus {
+        guard let status = LibraryStatus(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.status], debugDescription: "Unknown library status '\(text)'"))
+        }
+        return status
     }
 
     /// The folded copies follow the fields they are made from.

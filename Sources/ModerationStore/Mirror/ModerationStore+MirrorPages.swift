@@ -71,20 +71,16 @@ extension ModerationStore {
     /// Present libraries read by a kept prepared statement, `tail` following `FROM mirrorLibrary`,
     /// each without its whole backend record (kilobytes of JSON only a library's own page shows).
     static func listedLibraries(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [MirrorLibrary] {
-        try MirrorLibrary.fetchAll(db.cachedStatement(sql: "SELECT \(listedLibraryColumns) FROM mirrorLibrary \(tail)"), arguments: arguments)
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT \(MirrorLibrary.listedColumns) FROM mirrorLibrary \(tail)"), arguments: arguments)
+        var libraries: [MirrorLibrary] = []
+        while let row = try rows.next() { libraries.append(try MirrorLibrary(listedRow: row)) }
+        return libraries
     }
 
     /// How many present libraries meet `conditions`.
     private static func count(_ conditions: (sql: String, arguments: StatementArguments), _ db: Database) throws -> Int {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(conditions.sql)"), arguments: conditions.arguments) ?? 0
     }
-
-    /// Every column of a mirrored library but its whole record (`record`, nil in what is fetched).
-    static let listedLibraryColumns = [
-        "id", "slug", "name", "normalizedName", "searchText", "description", "address", "city", "country", "postalCode", "lat", "lng",
-        "photoUrl", "thumbnailUrl", "status", "rejectionReason", "submitterId", "submitterUsername", "createdAt", "lastConfirmedAt",
-        "goneAt", "source",
-    ].joined(separator: ", ")
 
     /// How a list finds the libraries its search text matches.
     enum Search: Equatable {

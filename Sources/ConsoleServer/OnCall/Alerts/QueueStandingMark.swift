@@ -28,10 +28,14 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
     /// "3 d 4 h" with a no-break space between each number and its unit, so a narrow cell
     /// wraps the mark between "3 d" and "4 h", never between "3" and "d".
     static func keptTogether(_ duration: String) -> String {
-        let units: Set<Substring> = ["s", "min", "h", "d", "w"]
         var result = ""
         for word in duration.split(separator: " ") {
-            if !result.isEmpty { result += units.contains(word) ? "\u{00A0}" : " " }
+            if !result.isEmpty {
+                switch word {
+                case "s", "min", "h", "d", "w": result += "\u{00A0}"
+                default: result += " "
+                }
+            }
             result += word
         }
         return result
