@@ -141,7 +141,9 @@ def themes(call, base, s, go, find, shoot):
     call(base, "POST", s + f"/element/{find('button[type=submit]')}/click", {})
     time.sleep(0.5)
     slug = os.environ.get("DUPLICATE_SLUG")
-    if slug:
+    if os.environ.get("THEME_PAGES"):
+        detail = None  # the pages named instead
+    elif slug:
         detail = "/libraries/" + slug
     else:
         go("/libraries?status=pending&page_size=50")
