@@ -147,8 +147,9 @@ def themes(call, base, s, go, find, shoot):
         detail = "/libraries/" + slug
     else:
         go("/libraries?status=pending&page_size=50")
-        detail = call(base, "POST", s + "/execute/sync", {"script": "var rows = Array.from(document.querySelectorAll('[data-row]')).filter(r => /duplicate/.test(Array.from(r.querySelectorAll('.concern')).map(c => c.textContent).join(' '))); var row = rows.find(r => /^[\\x20-\\x7e\\u00c0-\\u017f]+$/.test(r.querySelector('a').textContent)) || rows[0] || document.querySelector('[data-row]'); return row.dataset.open;", "args": []})
-    pages = [("dashboard", "/"), ("libraries", "/libraries"), ("library-detail", detail)]
+        detail = call(base, "POST", s + "/execute/sync", {"script": "var rows = Array.from(document.querySelectorAll('[data-row]')).filter(r => /duplicate/.test(Array.from(r.querySelectorAll('.concern')).map(c => c.textContent).join(' '))); var row = rows.find(r => /^[\\x20-\\x7e\\u00c0-\\u017f]+$/.test(r.querySelector('a').textContent)) || rows[0] || document.querySelector('[data-row]'); return row ? row.dataset.open : null;", "args": []})
+    # Before the demo's mirror has a waiting library there is no library's page to take.
+    pages = [("dashboard", "/"), ("libraries", "/libraries")] + ([("library-detail", detail)] if detail else [])
     if os.environ.get("THEME_PAGES"):
         pages = [tuple(entry.split("=", 1)) for entry in os.environ["THEME_PAGES"].split(",")]
     for width, height in ((1280, 800), (390, 844)):
