@@ -330,12 +330,15 @@ extension ModerationStore {
     }
 
     /// `readNow(body)`, given the stamp its snapshot stands at: the stamps read on either side of
-    /// the snapshot's start, when they are equal (nil when a commit landed in between). What a
-    /// read keeps per change (`KeptPerChange`) is then read in, and used for, that state alone.
-    func readNowAtStamp<T>(_ body: (Database, ChangeStamp?) throws -> T) throws -> T {
+    /// the snapshot's start, when they are equal (nil when a commit landed in between, or when
+    /// `needed` is false: a read that keeps nothing need not pay for the stamps). What a read
+    /// keeps per change (`KeptPerChange`) is then read in, and used for, that state alone.
+    func readNowAtStamp<T>(when needed: Bool, _ body: (Database, ChangeStamp?) throws -> T) throws -> T {
+        guard needed else { return try readNow { db in try body(db, nil) } }
         let before = changeStamp()
         return try readNow { db in
-            // A read transaction takes its snapshot at its first read.
+            // A read transaction takes its snapshot at its first read. GRDB's pool reads the
+            // schema version first today; this read makes the start explicit instead of relying on it.
             _ = try Int.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM sqlite_master LIMIT 1"))
             let stamp = before.flatMap { $0 == changeStamp() ? $0 : nil }
             return try body(db, stamp)

@@ -195,6 +195,15 @@ struct LibrarySearchTests {
                     }
                 }
             }
+            // Over a thousand trigram matches that a filter makes few: read through the index's subquery.
+            let fewInGermany = books.filter { $0.country == "DE" }.map(\.id)
+            #expect(fewInGermany.count < 1_000)
+            for offset in [0, fewInGermany.count - 7] {
+                let (rows, total) = try await store.mirroredLibraryPage(
+                    MirrorLibraryQuery(status: nil, text: "book nook", country: "DE"), order: .oldest, limit: 20, offset: { _ in offset })
+                #expect(total == fewInGermany.count)
+                #expect(rows.map(\.id) == Array(fewInGermany.dropFirst(offset).prefix(20)), "DE from \(offset)")
+            }
             // A library's previous and next, opened from that search, are its neighbours in the list.
             let middle = books[books.count / 2]
             let position = try #require(books.firstIndex(of: middle))

@@ -35,6 +35,30 @@ struct MirrorStoreTests {
             details: "wrong pin", photoUrl: "", status: status, createdAt: now.addingTimeInterval(-3_600), lastConfirmedAt: confirmed)
     }
 
+    @Test("a library read for a list (by column position, without its record) is the library read whole (by column name), but for the record")
+    func listedReadMatchesWholeRead() async throws {
+        try await withStore { store in
+            var full = library(1, status: .rejected, name: "Bücher | Ecke", city: "Zürich", lat: -33.5, lng: 151.25, created: 12.5)
+            full.description = "Zwei Regale\r\nim Hof"
+            full.photoUrl = "https://example.org/p.jpg"
+            full.thumbnailUrl = "https://example.org/t.jpg"
+            full.rejectionReason = "Duplicate"
+            full.submitterId = 42
+            full.submitterUsername = "yuki"
+            full.source = "osm-import"
+            full.record = Data(#"{"id":1}"#.utf8)
+            try await store.upsertMirror(libraries: [full, library(2)])
+            for slug in ["library-1", "library-2"] {
+                var whole = try #require(try await store.mirroredLibrary(slug: slug))
+                let listed = try await store.mirroredLibraryPage(MirrorLibraryQuery(status: nil), limit: 50, offset: { _ in 0 }).rows
+                let row = try #require(listed.first { $0.slug == slug })
+                #expect(row.record == nil, "a list reads no record")
+                whole.record = nil
+                #expect(row == whole, "every other field as the whole read has it (\(slug))")
+            }
+        }
+    }
+
     @Test("reading the same page twice, or again after a restart, updates rows and never duplicates them; statuses come back typed")
     func upsertsNeverDuplicate() async throws {
         try await withStore { store in

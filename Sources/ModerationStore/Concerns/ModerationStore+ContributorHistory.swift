@@ -33,11 +33,17 @@ extension ModerationStore {
             let libraries = ("mirrorLibrary", "submitterId = ? AND goneAt IS NULL AND id != ?", [accountId, library ?? -1] as StatementArguments)
             let photos = ("mirrorPhoto", "submitterId = ? AND goneAt IS NULL", [accountId] as StatementArguments)
             let reports = ("mirrorReport", "reporterId = ? AND goneAt IS NULL AND id != ?", [accountId, report ?? -1] as StatementArguments)
-            history.libraries = Self.union(
-                try Self.newest(libraries, columns: MirrorLibrary.listedColumns, limit, db),
-                try Self.newest(libraries, status: rejected, columns: MirrorLibrary.listedColumns, limit, db), id: \.id)
-            history.photos = Self.union(try Self.newest(photos, limit, db), try Self.newest(photos, status: rejected, limit, db), id: \.id)
-            history.reports = try Self.newest(reports, limit, db)
+            func newestLibraries(status: String? = nil) throws -> [MirrorLibrary] {
+                let (tail, arguments) = Self.newest(libraries, status: status, limit)
+                return try Self.listedLibraries(db, tail, arguments)
+            }
+            func newest<Item: FetchableRecord>(_ selection: Selection, status: String? = nil) throws -> [Item] {
+                let (tail, arguments) = Self.newest(selection, status: status, limit)
+                return try Item.fetchAll(db.cachedStatement(sql: "SELECT * FROM \(selection.table) \(tail)"), arguments: arguments)
+            }
+            history.libraries = Self.union(try newestLibraries(), try newestLibraries(status: rejected), id: \.id)
+            history.photos = Self.union(try newest(photos), try newest(photos, status: rejected), id: \.id)
+            history.reports = try newest(reports)
             history.libraryCounts = try Self.countsByStatus(libraries, db)
             history.photoCounts = try Self.countsByStatus(photos, db)
             history.reportCounts = try Self.countsByStatus(reports, db)
@@ -48,18 +54,14 @@ extension ModerationStore {
     /// Rows of a table that meet conditions: its name, the conditions as SQL, their arguments.
     private typealias Selection = (table: String, conditions: String, arguments: StatementArguments)
 
-    /// The `limit` newest rows of `selection` (in `status` when given).
-    private static func newest<Item: FetchableRecord>(
-        _ selection: Selection, status: String? = nil, columns: String = "*", _ limit: Int, _ db: Database
-    ) throws -> [Item] {
-        let sql = """
-            SELECT \(columns) FROM \(selection.table) WHERE \(selection.conditions)\(status == nil ? "" : " AND status = ?")
-            ORDER BY createdAt DESC, id DESC LIMIT ?
-            """
+    /// What follows `FROM table` to read the `limit` newest rows of `selection` (in `status` when
+    /// given), and its arguments.
+    private static func newest(_ selection: Selection, status: String?, _ limit: Int) -> (tail: String, arguments: StatementArguments) {
         var arguments = selection.arguments
         if let status { arguments += [status] }
         arguments += [limit]
-        return try Item.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        let tail = "WHERE \(selection.conditions)\(status == nil ? "" : " AND status = ?") ORDER BY createdAt DESC, id DESC LIMIT ?"
+        return (tail, arguments)
     }
 
     private static func countsByStatus(_ selection: Selection, _ db: Database) throws -> [String: Int] {

@@ -104,7 +104,8 @@ public struct MirrorLibrary: Codable, Sendable, Equatable, FetchableRecord, Pers
     ].joined(separator: ", ")
 
     /// A row of `listedColumns`, read by position, `record` nil: a list reads fifty at a time,
-    /// and finding each column by its name was most of reading one. Throws as `init(row:)` does.
+    /// and finding each column by its name was most of reading one. A NULL or a status not known
+    /// here throws, as in `init(row:)`; the columns must be `listedColumns`, in their order.
     init(listedRow row: Row) throws {
         id = try row.decode(atIndex: 0)
         slug = try row.decode(atIndex: 1)

@@ -44,23 +44,21 @@ extension ModerationStore {
     public func mirroredLibraryPage(
         _ query: MirrorLibraryQuery, order: QueueOrder = .newest, limit: Int, offset: @escaping @Sendable (_ total: Int) -> Int
     ) async throws -> (rows: [MirrorLibrary], total: Int) {
-        try readNowAtStamp { db, stamp in
+        try readNowAtStamp(when: Self.indexedText(of: query) != nil) { db, stamp in
             // Written as SQL and kept prepared (GRDB's statement cache): building the request and
             // preparing it anew, with GRDB's authorizer called for every column, was a tenth of a
             // rendered list's cost.
             let matches = try fewMatchIDs(of: query, db, stamp: stamp)
-            let search = Self.search(query, order: order, fewMatches: matches)
             let total: Int
             if let matches, Self.indexOnlyMatch(of: query) != nil {
                 total = matches.count
             } else if let counted = try Self.indexedCount(of: query, db) {
                 total = counted
             } else {
-                // A walk of the list's index is how a page is found, not how matches are counted.
-                total = try Self.count(Self.listConditions(query, search: search == .listIndex ? .trigramIndex : search), db)
+                total = try Self.count(Self.listConditions(query, search: matches.map(Search.matched) ?? .trigramIndex), db)
             }
             let ordering = order == .needsALookFirst ? Self.libraryRankOrdering : order.isOldestFirst ? "createdAt ASC, id ASC" : "createdAt DESC, id DESC"
-            let conditions = Self.listConditions(query, search: search)
+            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: matches, matching: total))
             return (
                 try Self.listedLibraries(db, "WHERE \(conditions.sql) ORDER BY \(ordering) LIMIT ? OFFSET ?", conditions.arguments + [limit, offset(total)]),
                 total
@@ -82,8 +80,16 @@ extension ModerationStore {
         try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM mirrorLibrary WHERE \(conditions.sql)"), arguments: conditions.arguments) ?? 0
     }
 
+    /// How many present libraries meet `conditions`, counting no further than `limit`: enough to
+    /// choose how to find them without counting every one of 18 000.
+    private static func count(_ conditions: (sql: String, arguments: StatementArguments), upTo limit: Int, _ db: Database) throws -> Int {
+        try Int.fetchOne(
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM (SELECT 1 FROM mirrorLibrary WHERE \(conditions.sql) LIMIT ?)"),
+            arguments: conditions.arguments + [limit]) ?? 0
+    }
+
     /// How a list finds the libraries its search text matches.
-    enum Search: Equatable {
+    enum Search {
         /// The trigram index's MATCH, as a subquery (also for a list without search text).
         case trigramIndex
         /// Each entry of the list's own index, read in the list's order, its folded text checked:
@@ -107,7 +113,7 @@ extension ModerationStore {
         }
         if let text = query.text.map(SearchFolding.query), !text.isEmpty {
             switch search {
-            case .matched(let ids) where LibrarySearchIndex.canSearch(folded: text):
+            case .matched(let ids):
                 // A JSON array, so that one prepared statement takes any number of ids.
                 conditions.append("id IN (SELECT value FROM json_each(?))")
                 arguments += ["[" + ids.map(String.init).joined(separator: ",") + "]"]
@@ -270,8 +276,15 @@ extension ModerationStore {
     public func mirroredLibraries(
         around library: MirrorLibrary, matching query: MirrorLibraryQuery, order: QueueOrder, limit: Int
     ) async throws -> (before: [MirrorLibrary], after: [MirrorLibrary]) {
-        try readNowAtStamp { db, stamp in
-            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: try fewMatchIDs(of: query, db, stamp: stamp)))
+        try readNowAtStamp(when: Self.indexedText(of: query) != nil) { db, stamp in
+            let matches = try fewMatchIDs(of: query, db, stamp: stamp)
+            // More than a few trigram matches: the whole query counted only as far as choosing
+            // how to find the neighbours needs (the index alone answered: more than a few).
+            let matching =
+                matches != nil || Self.indexedText(of: query) == nil
+                ? 0
+                : Self.indexOnlyMatch(of: query) != nil ? Self.fewMatches + 1 : try Self.count(Self.listConditions(query), upTo: Self.fewMatches + 1, db)
+            let conditions = Self.listConditions(query, search: Self.search(query, order: order, fewMatches: matches, matching: matching))
             func read(_ place: String, _ key: StatementArguments, ordering: String) throws -> [MirrorLibrary] {
                 try Self.listedLibraries(
                     db, "WHERE \(conditions.sql) AND id != ? AND \(place) ORDER BY \(ordering) LIMIT ?", conditions.arguments + [library.id] + key + [limit])
@@ -361,12 +374,14 @@ extension ModerationStore {
     private static let fewMatches = 1_000
 
     /// How a list of `query` in `order` finds its search's matches, given the trigram index's
-    /// `fewMatches` (nil when it found more, or the query searches no indexed text): few are
+    /// `fewMatches` (nil when it found more, or the query searches no indexed text) and how many
+    /// libraries match the whole query (`matching`, counted at least past `fewMatches`): few are
     /// cheapest read one by one and sorted; many ("book": a third of the mirror) are found sooner
-    /// by walking the list's own index. A ranked order has no index to walk: it sorts every match.
-    private static func search(_ query: MirrorLibraryQuery, order: QueueOrder, fewMatches matches: [Int]?) -> Search {
+    /// by walking the list's own index; many trigram matches that a filter makes few, through the
+    /// trigram subquery. A ranked order has no index to walk: it sorts every match.
+    private static func search(_ query: MirrorLibraryQuery, order: QueueOrder, fewMatches matches: [Int]?, matching: Int) -> Search {
         if let matches { return .matched(matches) }
-        return indexedText(of: query) != nil && order != .needsALookFirst ? .listIndex : .trigramIndex
+        return indexedText(of: query) != nil && matching > fewMatches && order != .needsALookFirst ? .listIndex : .trigramIndex
     }
 
     /// The ids the trigram index matches for `query`'s text when there are no more than
