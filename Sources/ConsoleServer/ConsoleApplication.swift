@@ -95,7 +95,7 @@ func makeDependencies(configuration: ConsoleConfiguration, logger: Logger) async
     let sealer = try TokenSealer.load(
         base64Key: configuration.tokenKey,
         keyFile: databaseURL.deletingLastPathComponent().appendingPathComponent("console.key").path)
-    let renderer = try await PageRenderer(directory: configuration.templatesDirectory)
+    let renderer = try await PageRenderer(directory: configuration.templatesDirectory, keptRows: configuration.keptRows)
     let staticFiles = try StaticFileLibrary(directory: configuration.publicDirectory)
     // A transport that cannot be set up (an unreadable key) stops start-up here, before any
     // HTTP client exists: from here on nothing throws, and only services' shutdowns end clients.

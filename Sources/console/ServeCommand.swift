@@ -136,6 +136,13 @@ struct ServeCommand: AsyncParsableCommand {
     )
     var recentPageLifetime: Int?
 
+    @Option(
+        name: .long,
+        help:
+            "Queue rows whose HTML is kept and written again while the row is unchanged, per generation (two are kept); 0 writes every row of every view. (env: CONSOLE_KEPT_ROWS, default: 512)"
+    )
+    var keptRows: Int?
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical. (env: CONSOLE_LOG_LEVEL, default: info)")
     var logLevel: String?
 
@@ -193,6 +200,10 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...60).contains(pageLifetime) else {
             throw ValidationError("--recent-page-lifetime (CONSOLE_RECENT_PAGE_LIFETIME) must be 0 to 60 seconds, got \(pageLifetime).")
         }
+        let keptRowCount = try EnvironmentOption.integer(keptRows, "CONSOLE_KEPT_ROWS", default: 512)
+        guard (0...100_000).contains(keptRowCount) else {
+            throw ValidationError("--kept-rows (CONSOLE_KEPT_ROWS) must be 0 to 100000, got \(keptRowCount).")
+        }
         let limits = try backendLimits.limits(mirror: mirror)
         var configuration = ConsoleConfiguration(
             host: EnvironmentOption.string(bind, "CONSOLE_BIND", default: "127.0.0.1"),
@@ -213,6 +224,7 @@ struct ServeCommand: AsyncParsableCommand {
             onCallWatcher: try watcher.configuration(backendWindow: limits.windowSeconds, backendLimit: limits.reads),
             recentPageLifetime: TimeInterval(pageLifetime))
         configuration.backendLimits = limits
+        configuration.keptRows = keptRowCount
         configuration.decisionInFlightLimit = try backendLimits.inFlightLimit()
         configuration.backendCountSpan = try backendLimits.countSpan()
         configuration.staffUnconfirmedGrace = TimeInterval(

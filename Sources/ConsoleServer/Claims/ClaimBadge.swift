@@ -5,7 +5,7 @@ import Mustache
 /// The claim line of one item, on a list row or a detail page: nothing, "You are reviewing ·
 /// 12 min left [Release]", "bob is reviewing · 8 min left [Take over]", or the "I'm reviewing
 /// this" button. Every field has a value, so a template never finds an outer one by the same name.
-struct ClaimBadge: Sendable, MustacheParent {
+struct ClaimBadge: Sendable, Hashable, MustacheParent {
     /// Anything to show at all.
     let isShown: Bool
     let isMine: Bool
@@ -15,13 +15,12 @@ struct ClaimBadge: Sendable, MustacheParent {
     let holder: String
     /// "8 min left".
     let timeLeft: String
-    /// When the claim runs out (ISO 8601), "" without one: an open page counts down and clears it.
-    let endsISO: String
+    /// When the claim runs out.
+    private let ends: Date?
     /// Inside another form (a library list row sits in the bulk form): buttons use `formaction`.
     let insideForm: Bool
-    let claimURL: String
-    let releaseURL: String
-    let takeOverURL: String
+    /// What the buttons act on; nil for a badge that shows nothing.
+    private let target: ItemClaim.Target?
     /// Where the claim forms return to.
     let back: String
 
@@ -32,11 +31,9 @@ struct ClaimBadge: Sendable, MustacheParent {
         isShown = claim != nil || canClaim
         holder = claim?.holderUsername ?? ""
         timeLeft = claim.map { "\($0.minutesLeft(at: now)) min left" } ?? ""
-        endsISO = claim.map { TimeText.iso($0.expiresAt) } ?? ""
+        ends = claim?.expiresAt
         self.insideForm = insideForm
-        claimURL = SiteURL.claim(target).path
-        releaseURL = SiteURL.claimRelease(target).path
-        takeOverURL = SiteURL.claimTakeOver(target).path
+        self.target = target
         self.back = back
     }
 
@@ -50,13 +47,18 @@ struct ClaimBadge: Sendable, MustacheParent {
         canClaim = false
         holder = ""
         timeLeft = ""
-        endsISO = ""
+        ends = nil
         insideForm = false
-        claimURL = ""
-        releaseURL = ""
-        takeOverURL = ""
+        target = nil
         back = ""
     }
+
+    // Worked out when the markup asks (`KeyedFragment`: a queue row kept from an earlier view never does).
+    /// When the claim runs out (ISO 8601), "" without one: an open page counts down and clears it.
+    var endsISO: String { ends.map(TimeText.iso) ?? "" }
+    var claimURL: String { target.map { SiteURL.claim($0).path } ?? "" }
+    var releaseURL: String { target.map { SiteURL.claimRelease($0).path } ?? "" }
+    var takeOverURL: String { target.map { SiteURL.claimTakeOver($0).path } ?? "" }
 
     func child(named key: String) -> Any? {
         switch key {

@@ -3,7 +3,7 @@ import Mustache
 
 /// One reason a waiting library needs a look: a short badge for its row, a sentence with the
 /// evidence for its page, and how strong it is. A strong reason takes one-click Approve away.
-struct LibraryConcern: MustacheParent, Equatable {
+struct LibraryConcern: MustacheParent, Hashable {
     /// What kind of reason it is (what the queue can be filtered by).
     enum Kind: String, CaseIterable {
         case duplicate, newSubmitter, oftenRejected, burst, markup, contactDetails, suspectWords, allCapitals, nameIsAddress, place, noPhoto

@@ -6,7 +6,7 @@ import Mustache
 /// "Rejected by maria 3 d ago: Not a book-sharing library.": who made an item what it is
 /// now, when, and why, from the audit log (or, for a decision it never saw, the mirror's
 /// rejection reason alone). Views of decided items show it instead of a waiting time.
-struct DecidedNote: Sendable, MustacheParent {
+struct DecidedNote: Sendable, Hashable, MustacheParent {
     let isShown: Bool
     /// "Rejected by maria", "Approved at Book Corners (outside the console)", "Rejected".
     let text: String

@@ -6,7 +6,7 @@ import Mustache
 /// "Approval queued by you, sends at 21:30": an item with a decision recorded but not yet
 /// sent. Its page and its list row show this instead of live decision buttons, so a decision
 /// on its way never looks like an item nobody decided.
-struct QueuedDecisionNote: Sendable, MustacheParent {
+struct QueuedDecisionNote: Sendable, Hashable, MustacheParent {
     let isShown: Bool
     /// "Approval queued by you", "Rejection queued by maria".
     let text: String

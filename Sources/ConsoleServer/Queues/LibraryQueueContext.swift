@@ -82,6 +82,12 @@ struct LibraryQueueContext: Equatable {
     /// A library's page opened from this list.
     func detailPath(slug: String) -> String { SiteURL.library(slug).path(query: filterItems) }
 
+    /// `detailPath(slug:)` for every row of a page: the list's query is encoded once.
+    func detailPaths() -> (_ slug: String) -> String {
+        let query = SiteURL.query(filterItems)
+        return { SiteURL.library($0).path + query }
+    }
+
     /// What the mirror filters by.
     var mirrorQuery: MirrorLibraryQuery {
         MirrorLibraryQuery(

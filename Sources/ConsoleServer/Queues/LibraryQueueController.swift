@@ -55,13 +55,13 @@ struct LibraryQueueController {
         // Decisions on their way show as such; decided rows say who decided, when and why.
         let queued = await context.sendSchedule.shown(byKey: try store.unfinishedDecisions(kind: .library, keys: rows.map(\.slug)), store: store, now: now)
         let lastDecisions = try await store.latestDecisions(kind: .library, targetIds: rows.filter { $0.status != .pending }.map { String($0.id) })
+        let detailPath = queue.detailPaths()
         var page = LibraryListPage(
             layout: LayoutModel(context: context, title: "Libraries", active: .libraries, summary: summary, status: status),
             statusOptions: StatusFilter.allCases.map { FilterOption(value: $0.rawValue, label: $0.rawValue.capitalized, selected: $0 == filter.status) },
             text: filter.text ?? "", country: filter.country ?? "", source: filter.source ?? "",
             rows: rows.map { library in
-                var row = LibraryRow(library, concerns: concerns[library.id] ?? [], targets: targets, now: now)
-                row.libraryURL = queue.detailPath(slug: library.slug)
+                var row = LibraryRow(library, concerns: concerns[library.id] ?? [], targets: targets, now: now, libraryURL: detailPath(library.slug))
                 if library.status != .pending {
                     row.decidedNote = DecidedNote(
                         status: ItemStatus(library.status), entry: lastDecisions[String(library.id)], mirroredReason: library.rejectionReason, now: now)

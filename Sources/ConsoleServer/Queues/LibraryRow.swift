@@ -6,23 +6,25 @@ import ModerationVocabulary
 import Mustache
 
 /// One library in a queue. Rows are the hot path of every queue page, so they answer
-/// template lookups directly (`MustacheParent`) instead of through reflection.
-struct LibraryRow: MustacheParent {
+/// template lookups directly (`MustacheParent`) instead of through reflection. A row equal to
+/// one written before is not written again (`KeyedFragment`): so what only the markup needs
+/// (addresses, times as text, the bulk selection) is worked out when asked for, not per view.
+struct LibraryRow: KeyedFragment {
     let slug: String
     let name: String
     let isUnnamed: Bool
     let thumbnailURL: String
-    let place: String
+    private let address: String
+    private let city: String
+    private let country: String
     let submitter: String
     let age: String
-    let createdAt: String
-    let createdUTC: String
+    private let created: Date
     let status: String
-    /// `slug|status seen|name`: what a bulk selection posts for this row.
-    let selection: String
+    /// The name as Book Corners has it: what the bulk selection carries.
+    private let storedName: String
     /// The library's page, opened from this list (its filters and order ride along).
     var libraryURL: String
-    let decideURL: String
     /// What became of the viewer's decision on it, when just made.
     private(set) var outcome = RowOutcome.none
     /// Why it needs a look, strong reasons first (`LibraryConcerns`).
@@ -42,29 +44,40 @@ struct LibraryRow: MustacheParent {
     /// Ticked for the bulk form when the list is shown again with what the moderator had ticked.
     var isSelected = false
 
-    init(_ library: MirrorLibrary, concerns: [LibraryConcern], targets: QueueTargets, now: Date) {
+    /// `libraryURL`: the library's page as this list opens it (its own page's address when nil).
+    init(_ library: MirrorLibrary, concerns: [LibraryConcern], targets: QueueTargets, now: Date, libraryURL: String? = nil) {
         slug = library.slug
-        libraryURL = SiteURL.library(library.slug).path
-        decideURL = SiteURL.libraryDecide(library.slug).path
+        self.libraryURL = libraryURL ?? SiteURL.library(library.slug).path
         isUnnamed = LibraryText.isBlank(library.name)
         name = LibraryText.displayName(library.name)
+        storedName = library.name
         thumbnailURL = library.thumbnailUrl
-        place = LibraryText.place(address: library.address, city: library.city, country: library.country)
+        address = library.address
+        city = library.city
+        country = library.country
         submitter = library.submitterUsername ?? "imported"
         age = TimeText.age(of: library.createdAt, now: now)
-        createdAt = TimeText.iso(library.createdAt)
-        createdUTC = TimeText.utc(library.createdAt)
+        created = library.createdAt
         status = library.status.rawValue
-        // Foundation's replacing (and its `contains` of a string) costs more than the rest of the
-        // row's text: only a name with a bar needs it.
-        let selectedName = library.name.utf8.contains(UInt8(ascii: "|")) ? library.name.replacingOccurrences(of: "|", with: " ") : library.name
-        selection = "\(library.slug)|\(library.status.rawValue)|\(selectedName)"
         // Only a waiting library gets Approve in one click: reversing a decision is confirmed on its page.
         isWaiting = library.status == .pending
         // A decided library's reasons were for its decision: the row no longer raises them.
         self.concerns = library.status == .pending ? concerns : []
         firstStrongConcern = self.concerns.first { $0.strength == .strong }
         mark = library.status == .pending ? QueueStandingMark(.libraries, createdAt: library.createdAt, targets: targets, now: now) : .none
+    }
+
+    var place: String { LibraryText.place(address: address, city: city, country: country) }
+    var createdAt: String { TimeText.iso(created) }
+    var createdUTC: String { TimeText.utc(created) }
+    var decideURL: String { SiteURL.libraryDecide(slug).path }
+
+    /// `slug|status seen|name`: what a bulk selection posts for this row.
+    var selection: String {
+        // Foundation's replacing (and its `contains` of a string) costs more than the rest of the
+        // row's text: only a name with a bar needs it.
+        let selectedName = storedName.utf8.contains(UInt8(ascii: "|")) ? storedName.replacingOccurrences(of: "|", with: " ") : storedName
+        return "\(slug)|\(status)|\(selectedName)"
     }
 
     /// The row of an item with a decision on its way: the note instead of the decision controls.

@@ -5,7 +5,7 @@ import Mustache
 /// What became of the decision the viewer just made on a list row, shown in the row's place:
 /// applied, waiting to be sent, or a conflict. Every row has one (`none` when undecided), so
 /// the template never finds a field of the page by the same name.
-struct RowOutcome: MustacheParent, Sendable, Equatable {
+struct RowOutcome: MustacheParent, Sendable, Hashable {
     /// `applied` (`applied-refusal` for a rejection or dismissal), `waiting`, `conflict`,
     /// `failed` or `cancelled`; "" when the row was not just decided.
     let state: String

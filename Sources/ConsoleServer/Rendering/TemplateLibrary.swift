@@ -12,10 +12,13 @@ struct TemplateLibrary: Sendable {
     }
 
     let templates: [String: [TemplateNode]]
+    /// List items written before (`KeyedFragment`), shared by every page rendered with these templates.
+    let kept: KeptFragments
     /// Reserved for a page up front: most pages fit, so the page grows in place at most a few times.
     private static let expectedSize = 32_768
 
-    init(directory: String) throws {
+    /// `keptFragments`: how many list items' HTML to keep per generation (`KeptFragments`); 0 writes every item every time.
+    init(directory: String, keptFragments: Int = 512) throws {
         var templates: [String: [TemplateNode]] = [:]
         let files = FileManager.default.enumerator(atPath: directory)?.allObjects.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".mustache") {
@@ -27,6 +30,7 @@ struct TemplateLibrary: Sendable {
             }
         }
         self.templates = templates
+        kept = KeptFragments(capacity: keptFragments)
     }
 
     func has(_ name: String) -> Bool { templates[name] != nil }
@@ -34,7 +38,7 @@ struct TemplateLibrary: Sendable {
     /// `model` rendered with template `name`, or nil when there is no such template.
     func render(_ model: Any, withTemplate name: String) -> String? {
         guard let nodes = templates[name] else { return nil }
-        var rendering = TemplateRendering(templates: templates, model: model, expectedSize: Self.expectedSize)
+        var rendering = TemplateRendering(templates: templates, kept: kept.capacity > 0 ? kept : nil, model: model, expectedSize: Self.expectedSize)
         rendering.write(nodes, indentation: "", overrides: [:])
         return rendering.output
     }

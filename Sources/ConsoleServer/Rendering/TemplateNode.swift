@@ -4,8 +4,9 @@ indirect enum TemplateNode: Sendable {
     case text(String)
     /// `{{name}}` (escaped) or `{{{name}}}` / `{{&name}}` (as it is).
     case variable(TemplateName, escaped: Bool)
-    /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when `inverted`.
-    case section(TemplateName, body: [TemplateNode], inverted: Bool)
+    /// `{{#name}}…{{/name}}`, or `{{^name}}…{{/name}}` when `inverted`. `number` is the
+    /// section's own among every section parsed in the process: what its kept rows are kept under.
+    case section(TemplateName, body: [TemplateNode], inverted: Bool, number: Int)
     /// `{{$name}}…{{/name}}` inside a parent's `{{<parent}}…{{/parent}}`: what the page puts in the parent's block.
     case blockDefinition(String, body: [TemplateNode])
     /// `{{$name}}…{{/name}}` in a parent: the page's override if it has one, else `default`.

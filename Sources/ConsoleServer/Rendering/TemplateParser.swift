@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Parses a Mustache template into `TemplateNode`s exactly as swift-mustache 2 parses it
 /// (its standalone lines, indentation and inheritance rules), so the pages' bytes do not
 /// change; `TemplateEngineEquivalenceTests` renders every page both ways. Transforms, lambdas
@@ -14,6 +16,9 @@ struct TemplateParser {
 
     /// The only content type our templates may select (`ConsoleHTMLContentType`).
     static let contentType = "ConsoleHTML"
+
+    /// Numbers sections across every parse, so no two sections share a number (`KeptFragments`).
+    private static let sectionNumbers = Atomic(0)
 
     private struct State {
         var sectionName: String?
@@ -139,7 +144,7 @@ struct TemplateParser {
                     whiteSpaceBefore = []
                 }
                 let body = try parse(state.section(name, line: tagLine, newLine: setNewLine))
-                nodes.append(.section(TemplateName(name), body: body, inverted: inverted))
+                nodes.append(.section(TemplateName(name), body: body, inverted: inverted, number: Self.sectionNumbers.add(1, ordering: .relaxed).newValue))
             case "/":
                 position += 1
                 let name = try readName()

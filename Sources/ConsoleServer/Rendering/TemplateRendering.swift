@@ -5,7 +5,8 @@ import Mustache
 /// What it writes is what swift-mustache 2 writes for the same model (its lookup up the context
 /// stack, its truthiness, its indentation of partials); the speed comes from doing the same with
 /// less: names split once at parse time, each stacked object asked once whether it answers
-/// lookups itself (`MustacheParent`), and text escaped straight into the page.
+/// lookups itself (`MustacheParent`), text escaped straight into the page, and list items that
+/// are `KeyedFragment`s written from `KeptFragments` when an equal item was written before.
 struct TemplateRendering {
     /// An object on the context stack, with the answer to "does it answer lookups itself" kept.
     private enum Frame {
@@ -45,11 +46,19 @@ struct TemplateRendering {
     }
 
     private let templates: [String: [TemplateNode]]
+    private let kept: KeptFragments?
     private var stack: [Frame]
+    /// While a kept item is written: its frame's place on the stack. A lookup that reaches below
+    /// it reads the page around the item, which the fragment's key does not cover.
+    private var keptItemFrame: Int?
+    /// Whether the item being written read anything outside itself (`keptItemFrame`): then its
+    /// fragment is written but not kept.
+    private var leftKeptItem = false
     private(set) var output = ""
 
-    init(templates: [String: [TemplateNode]], model: Any, expectedSize: Int) {
+    init(templates: [String: [TemplateNode]], kept: KeptFragments?, model: Any, expectedSize: Int) {
         self.templates = templates
+        self.kept = kept
         stack = [Frame(model)]
         stack.reserveCapacity(8)
         output.reserveCapacity(expectedSize)
@@ -97,17 +106,19 @@ struct TemplateRendering {
                 let text = String(describing: Self.unwrapped(value))
                 if escaped { ConsoleHTMLContentType.escape(text, into: &output) } else { output += text }
             }
-        case .section(let name, let body, let inverted):
+        case .section(let name, let body, let inverted, let number):
             let value = value(of: name)
             if inverted {
                 writeInverted(body, for: value, indentation: indentation, overrides: overrides)
             } else {
-                writeSection(body, for: value, indentation: indentation, overrides: overrides)
+                writeSection(body, number: number, for: value, indentation: indentation, overrides: overrides)
             }
         case .blockDefinition:
             // Collected into the parent's overrides at parse time; never left among nodes to write.
             break
         case .blockExpansion(let name, let defaultBody, let indented):
+            // What a block writes is the page's choice, not the item's.
+            if keptItemFrame != nil { leftKeptItem = true }
             write(overrides[name] ?? defaultBody, indentation: indentation + indented, overrides: overrides)
         case .partial(let name, let indented, let partialOverrides):
             guard let partial = templates[name] else { return }
@@ -117,7 +128,7 @@ struct TemplateRendering {
         }
     }
 
-    private mutating func writeSection(_ body: [TemplateNode], for value: Any?, indentation: String, overrides: [String: [TemplateNode]]) {
+    private mutating func writeSection(_ body: [TemplateNode], number: Int, for value: Any?, indentation: String, overrides: [String: [TemplateNode]]) {
         guard let value else { return }
         if let flag = value as? Bool {
             if flag { write(body, indentation: indentation, overrides: overrides) }
@@ -128,6 +139,10 @@ struct TemplateRendering {
         let frame = Frame(value)
         if case .reflected = frame, let list = value as? any MustacheSequence {
             for item in list as any Sequence {
+                if let kept, keptItemFrame == nil, let keyed = item as? any KeyedFragment {
+                    writeKept(keyed, section: number, body: body, in: kept, indentation: indentation, overrides: overrides)
+                    continue
+                }
                 stack.append(Frame(item))
                 write(body, indentation: indentation, overrides: overrides)
                 stack.removeLast()
@@ -137,6 +152,28 @@ struct TemplateRendering {
             write(body, indentation: indentation, overrides: overrides)
             stack.removeLast()
         }
+    }
+
+    /// `item` as `body` writes it: the kept fragment for an equal item under this section, or
+    /// written now and kept, unless it read something outside itself.
+    private mutating func writeKept(
+        _ item: some KeyedFragment, section: Int, body: [TemplateNode], in kept: KeptFragments, indentation: String, overrides: [String: [TemplateNode]]
+    ) {
+        let key = KeptFragments.Key(section: section, indentation: indentation, item: item)
+        if let html = kept.html(for: key) { return output += html }
+        // Written on its own: a body's output depends only on what it writes itself, never on
+        // the page before it (indentation looks back only as far as the body's own start).
+        var fragment = ""
+        swap(&fragment, &output)
+        keptItemFrame = stack.count
+        leftKeptItem = false
+        stack.append(.parent(item))
+        write(body, indentation: indentation, overrides: overrides)
+        stack.removeLast()
+        keptItemFrame = nil
+        swap(&fragment, &output)
+        if !leftKeptItem { kept.keep(fragment, for: key) }
+        output += fragment
     }
 
     private mutating func writeInverted(_ body: [TemplateNode], for value: Any?, indentation: String, overrides: [String: [TemplateNode]]) {
@@ -153,7 +190,7 @@ struct TemplateRendering {
     }
 
     /// What `name` stands for: its first part looked up the stack from the top, the rest inside it.
-    private func value(of name: TemplateName) -> Any? {
+    private mutating func value(of name: TemplateName) -> Any? {
         switch name.kind {
         case .current:
             return stack.last?.object
@@ -162,8 +199,9 @@ struct TemplateRendering {
             return Self.value(of: name.parts[...], in: top.object)
         case .stack:
             guard let first = name.parts.first else { return nil }
-            for frame in stack.reversed() {
-                if let found = frame.child(named: first) {
+            for index in stack.indices.reversed() {
+                if let keptItemFrame, index < keptItemFrame { leftKeptItem = true }
+                if let found = stack[index].child(named: first) {
                     return Self.value(of: name.parts.dropFirst(), in: found)
                 }
             }

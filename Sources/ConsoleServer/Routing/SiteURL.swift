@@ -272,8 +272,13 @@ enum SiteURL: Hashable, Sendable {
     /// The path with a query of the items that have a value, in order, each name and value
     /// percent-encoded; no `?` when none has one.
     func path(query items: [(name: String, value: String?)]) -> String {
-        let pairs = items.compactMap { name, value in value.map { Self.encoded(name) + "=" + Self.encoded($0) } }
-        return pairs.isEmpty ? path : path + "?" + pairs.joined(separator: "&")
+        path + Self.query(items)
+    }
+
+    /// `?` and the items that have a value, as `path(query:)` writes them; "" when none has one.
+    static func query(_ items: [(name: String, value: String?)]) -> String {
+        let pairs = items.compactMap { name, value in value.map { encoded(name) + "=" + encoded($0) } }
+        return pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
     }
 
     /// `text` with every byte but RFC 3986's unreserved characters (letters, digits, `-._~`)

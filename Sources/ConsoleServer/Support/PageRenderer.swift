@@ -22,9 +22,10 @@ struct PageRenderer: Sendable {
     ]
 
     /// Loads every template in `directory`; `required` names those that must be there
-    /// (all pages, except in a test that wants a render to fail at request time).
-    init(directory: String, required: [String] = requiredTemplates) async throws {
-        library = try TemplateLibrary(directory: directory)
+    /// (all pages, except in a test that wants a render to fail at request time); `keptRows`
+    /// queue rows' HTML are kept per generation (`KeptFragments`).
+    init(directory: String, required: [String] = requiredTemplates, keptRows: Int = 512) async throws {
+        library = try TemplateLibrary(directory: directory, keptFragments: keptRows)
         for name in required where !library.has(name) {
             throw PageRendererError.missingTemplate(name, directory: directory)
         }

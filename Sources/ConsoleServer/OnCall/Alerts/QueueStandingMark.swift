@@ -4,25 +4,31 @@ import Mustache
 
 /// How a waiting item stands against its queue's target, as queue rows show it: words and a
 /// CSS class (`standing-overdue`, `standing-near`), never colour alone.
-struct QueueStandingMark: Sendable, Equatable, MustacheParent {
+struct QueueStandingMark: Sendable, Hashable, MustacheParent {
     /// `overdue`, `near` or `within-target`.
     let standing: String
-    /// "Overdue: waited 3 d 4 h, target 48 h"; empty within target.
-    let text: String
     let isMarked: Bool
+    /// How long it waited and the queue's target, as alerts word them; "" within target.
+    private let waited: String
+    private let target: String
 
     init(_ queue: ModerationQueue, createdAt: Date, targets: QueueTargets, now: Date) {
         let standing = targets.standing(queue, createdAt: createdAt, now: now)
-        // Worded only for a mark that shows: most rows of a queue are within their target.
-        var waited: String { Self.keptTogether(QueueAlertNotification.age(now.timeIntervalSince(createdAt))) }
-        var target: String { Self.keptTogether(QueueAlertNotification.target(targets.target(queue))) }
         self.standing = standing.rawValue
-        switch standing {
-        case .overdue: text = "Overdue: waited \(waited), target \(target)"
-        case .near: text = "Near target: waited \(waited) of \(target)"
-        case .withinTarget: text = ""
-        }
         isMarked = standing != .withinTarget
+        // Worded only for a mark that shows: most rows of a queue are within their target.
+        waited = isMarked ? QueueAlertNotification.age(now.timeIntervalSince(createdAt)) : ""
+        target = isMarked ? QueueAlertNotification.target(targets.target(queue)) : ""
+    }
+
+    /// "Overdue: waited 3 d 4 h, target 48 h"; empty within target. Put together when the markup
+    /// asks (a queue row kept from an earlier view never does: `KeyedFragment`).
+    var text: String {
+        switch QueueTargets.Standing(rawValue: standing) {
+        case .overdue: "Overdue: waited \(Self.keptTogether(waited)), target \(Self.keptTogether(target))"
+        case .near: "Near target: waited \(Self.keptTogether(waited)) of \(Self.keptTogether(target))"
+        case .withinTarget, nil: ""
+        }
     }
 
     /// "3 d 4 h" with a no-break space between each number and its unit, so a narrow cell
@@ -46,8 +52,9 @@ struct QueueStandingMark: Sendable, Equatable, MustacheParent {
 
     private init() {
         standing = QueueTargets.Standing.withinTarget.rawValue
-        text = ""
         isMarked = false
+        waited = ""
+        target = ""
     }
 
     func child(named key: String) -> Any? {
