@@ -32,6 +32,9 @@ struct PageRenderer: Sendable {
         try Self.checkTemplates(directory: directory, library: library)
     }
 
+    /// How many queue rows' HTML are kept now (`KeptFragments`).
+    var keptRowCount: Int { library.kept.count }
+
     /// The required templates not loaded: none once start-up succeeded (readiness asks).
     func missingTemplates() -> [String] {
         Self.requiredTemplates.filter { !library.has($0) }

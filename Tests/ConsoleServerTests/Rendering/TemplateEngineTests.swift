@@ -169,6 +169,95 @@ struct TemplateEngineTests {
         }
     }
 
+    /// A list item the engine may keep (`KeyedFragment`).
+    struct KeptRow: KeyedFragment {
+        let name: String
+        let lines: [String]
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "name": name
+            case "lines": lines
+            default: nil
+            }
+        }
+    }
+
+    struct KeptPage: MustacheParent {
+        let rows: [KeptRow]
+        let title: String
+
+        func child(named key: String) -> Any? {
+            switch key {
+            case "rows": rows
+            case "title": title
+            default: nil
+            }
+        }
+    }
+
+    private static let keptTemplates: [String: String] = [
+        // Rows alone, indented through a partial, and reading the page's title (never kept).
+        "alone": "{{% CONTENT_TYPE: ConsoleHTML }}\n<ul>\n{{#rows}}\n  <li>{{name}}{{#lines}} [{{.}}]{{/lines}}</li>\n{{/rows}}\n</ul>\n",
+        "indented": "{{% CONTENT_TYPE: ConsoleHTML }}\n<div>\n  {{> partials/rows}}\n</div>\n",
+        "partials/rows": "{{% CONTENT_TYPE: ConsoleHTML }}\n{{#rows}}\n<p>{{name}}\n{{#lines}}\n{{.}}\n{{/lines}}\n</p>\n{{/rows}}\n",
+        "reads-page": "{{% CONTENT_TYPE: ConsoleHTML }}\n{{#rows}}<li>{{name}} in {{title}}</li>{{/rows}}\n",
+        "reads-missing": "{{% CONTENT_TYPE: ConsoleHTML }}\n{{#rows}}<li>{{name}}{{#flag}} flagged{{/flag}}</li>{{/rows}}\n",
+    ]
+
+    @Test("kept rows: an equal row is written from the kept HTML, byte for byte what swift-mustache writes; a row that reads the page around it is never kept")
+    func keptRows() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.path("partials"), withIntermediateDirectories: true)
+        for (name, text) in Self.keptTemplates {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(name + ".mustache")))
+        }
+        let engines = try await Engines(directory: directory.url.path)
+        let rows = [
+            KeptRow(name: "<one>", lines: ["a\r\nb", "c"]), KeptRow(name: "مكتبة 📚", lines: []), KeptRow(name: "<one>", lines: ["a\r\nb", "c"]),
+        ]
+
+        // act: the same rows under two templates, twice each; then one row changed
+        for template in ["alone", "indented"] {
+            try engines.expectSame(KeptPage(rows: rows, title: "T"), with: template)
+            try engines.expectSame(KeptPage(rows: rows, title: "T"), with: template)
+        }
+        // check: two distinct rows under each of the two sections, kept once each
+        #expect(engines.ours.kept.count == 4)
+        var changed = rows
+        changed[1] = KeptRow(name: "مكتبة 📚", lines: ["now with a line"])
+        try engines.expectSame(KeptPage(rows: changed, title: "T"), with: "alone")
+        #expect(engines.ours.kept.count == 5, "the changed row is another key: written anew, the old one not used")
+
+        // act: rows whose markup reads the page's title, or a name no row has (which the page could)
+        for title in ["First <title>", "Second title"] {
+            try engines.expectSame(KeptPage(rows: rows, title: title), with: "reads-page")
+            try engines.expectSame(KeptPage(rows: rows, title: title), with: "reads-missing")
+        }
+        // check: the title changed on the second page; none of these rows was kept
+        #expect(engines.ours.kept.count == 5)
+        let second = try #require(engines.ours.render(KeptPage(rows: rows, title: "Second title"), withTemplate: "reads-page"))
+        #expect(second.contains("in Second title") && !second.contains("First"))
+    }
+
+    @Test("kept rows: none are kept with a capacity of 0, and the older generation goes when the younger fills")
+    func keptCapacity() throws {
+        let none = KeptFragments(capacity: 0)
+        let key = KeptFragments.Key(section: 1, indentation: "", item: KeptRow(name: "a", lines: []))
+        none.keep("<li>a</li>", for: key)
+        #expect(none.html(for: key) == nil && none.count == 0)
+
+        let two = KeptFragments(capacity: 2)
+        let keys = (0..<5).map { KeptFragments.Key(section: 1, indentation: "", item: KeptRow(name: "row \($0)", lines: [])) }
+        for (index, key) in keys.enumerated() { two.keep("<li>\(index)</li>", for: key) }
+        #expect(two.count <= 4, "two generations of two")
+        #expect(two.html(for: keys[4]) == "<li>4</li>")
+        #expect(two.html(for: keys[0]) == nil, "the oldest went with its generation")
+        #expect(two.html(for: KeptFragments.Key(section: 2, indentation: "", item: KeptRow(name: "row 4", lines: []))) == nil, "another section")
+        #expect(two.html(for: KeptFragments.Key(section: 1, indentation: "  ", item: KeptRow(name: "row 4", lines: []))) == nil, "another indentation")
+    }
+
     @Test(
         "a template using what the engine does not do stops start-up, naming the file and line",
         arguments: ["{{name(x)}}", "{{=<% %>=}}", "{{#open}}", "{{> *dynamic}}"])
