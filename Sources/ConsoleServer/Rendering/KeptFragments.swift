@@ -14,13 +14,13 @@ final class KeptFragments: Sendable {
     struct Key: Hashable, Sendable {
         let section: Int
         let indentation: String
-        let item: any KeyedFragment
+        private let item: any KeptItem
         private let hash: Int
 
         init(section: Int, indentation: String, item: some KeyedFragment) {
             self.section = section
             self.indentation = indentation
-            self.item = item
+            self.item = KeptItemOf(item)
             var hasher = Hasher()
             hasher.combine(section)
             hasher.combine(indentation)
@@ -76,5 +76,22 @@ final class KeptFragments: Sendable {
             generations.young = [:]
         }
         generations.young[key] = html
+    }
+}
+
+/// An item inside a key, compared in place: a class cast, where casting an existential to the
+/// item's type would copy the row out first.
+private protocol KeptItem: AnyObject, Sendable {
+    func isEqual(to other: any KeptItem) -> Bool
+}
+
+private final class KeptItemOf<Item: KeyedFragment>: KeptItem {
+    let item: Item
+
+    init(_ item: Item) { self.item = item }
+
+    func isEqual(to other: any KeptItem) -> Bool {
+        guard let other = other as? KeptItemOf<Item> else { return false }
+        return other === self || other.item == item
     }
 }

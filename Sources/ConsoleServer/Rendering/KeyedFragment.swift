@@ -10,10 +10,3 @@ import Mustache
 /// A lookup that leaves the item for the page around it is noticed while writing, and such a
 /// fragment is never kept (`TemplateRendering`).
 protocol KeyedFragment: MustacheParent, Hashable, Sendable {}
-
-extension KeyedFragment {
-    /// `==` across item types: items of two types are never equal.
-    func isEqual(to other: any KeyedFragment) -> Bool {
-        (other as? Self) == self
-    }
-}
