@@ -44,7 +44,7 @@ start() { # name port kept-rows
   echo "console $1 did not start" >&2
   exit 1
 }
-stop() { kill "${pid[$1]}"; wait "${pid[$1]}" 2>/dev/null || true; }
+stop() { kill "${pid[$1]}" 2>/dev/null || true; wait "${pid[$1]}" 2>/dev/null || true; }
 declare -A cookie
 sign_in() { # name port
   local jar="$work/$1.cookies" token
@@ -55,12 +55,19 @@ sign_in() { # name port
 }
 
 list="/libraries?status=pending&page_size=50"
+rows() { curl -fs -H "${cookie[a]}" "http://127.0.0.1:$a_port$list" | grep -c '<tr data-row' || true; }
+# A's list answers its 50 rows to A's session (so wrk measures the list, not a sign-in page);
+# seen once, its rows are kept for the warm runs.
+ready() {
+  [[ $(rows) -ge 50 ]] || { echo "console A's list does not show 50 rows" >&2; exit 1; }
+}
 start a "$a_port" 512
 sign_in a "$a_port"
 for _ in $(seq 300); do
-  [[ $(curl -fs -H "${cookie[a]}" "http://127.0.0.1:$a_port$list" | grep -c '<tr data-row') -ge 50 ]] && break
+  [[ $(rows) -ge 50 ]] && break
   sleep 0.2
 done
+ready
 sleep 5
 start b "$b_port" 512
 sign_in b "$b_port"
@@ -69,15 +76,19 @@ mapfile -t slugs < <(grep -o 'formaction="/libraries/[^"/]*/claim"' <<<"$page" |
 csrf=$(grep -o 'name="csrf" value="[^"]*"' <<<"$page" | head -1 | sed 's/.*value="//;s/"$//')
 [[ ${#slugs[@]} -eq 10 && -n $csrf ]] || { echo "console B's list offers no ten libraries to claim" >&2; exit 1; }
 
-# Console B: one change a second, claims then releases of the ten in turn; each answer counted.
+# Console B: one change a second, claims then releases of the ten in turn, counted on from round
+# to round (so each claim finds its library released); each answer counted, 000 when none came.
+echo 0 >"$work/n"
 changes() {
-  local n=0 action code
+  local n action code
+  n=$(cat "$work/n")
   while true; do
     action=$([[ $(((n / 10) % 2)) == 0 ]] && echo claim || echo release)
     code=$(curl -s -o /dev/null -w '%{http_code}' -H "${cookie[b]}" --data-urlencode "csrf=$csrf" --data-urlencode "back=/libraries" \
-      "http://127.0.0.1:$b_port/libraries/${slugs[$((n % 10))]}/$action")
+      "http://127.0.0.1:$b_port/libraries/${slugs[$((n % 10))]}/$action" || true)
     echo "$code" >>"$work/changes"
     n=$((n + 1))
+    echo "$n" >"$work/n"
     sleep 1
   done
 }
@@ -104,9 +115,11 @@ for round in $(seq "$rounds"); do
   ((hwm > peak)) && peak=$hwm
   stop a
   start a "$a_port" 0
+  ready
   measure cold
   stop a
   start a "$a_port" 512
+  ready
   echo "round $round: warm-quiet ${rates[warm-quiet]##* } req/s ${p50s[warm-quiet]##* } ms;" \
     "warm-changing ${rates[warm-changing]##* } req/s ${p50s[warm-changing]##* } ms; cold ${rates[cold]##* } req/s ${p50s[cold]##* } ms"
 done

@@ -70,7 +70,9 @@ public struct ConsoleConfiguration: Sendable {
     public var recentPageLifetime: TimeInterval
     /// How many queue rows' HTML the templates keep per generation (`KeptFragments`): a row
     /// equal to one written before is not written again. 0 writes every row of every view.
-    public var keptRows = 512
+    public var keptRows = ConsoleConfiguration.standardKeptRows
+    /// `keptRows` unless configured.
+    public static let standardKeptRows = KeptFragments.standardCapacity
     /// Origins besides the backend's own that photos may be shown from (`https://host[:port]`, a CDN).
     public var extraMediaOrigins: [String] = []
     /// A file of 32+ random bytes (mode 0600) that keys the audit chain; `nil` leaves it unkeyed.

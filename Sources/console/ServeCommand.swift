@@ -200,9 +200,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...60).contains(pageLifetime) else {
             throw ValidationError("--recent-page-lifetime (CONSOLE_RECENT_PAGE_LIFETIME) must be 0 to 60 seconds, got \(pageLifetime).")
         }
-        let keptRowCount = try EnvironmentOption.integer(keptRows, "CONSOLE_KEPT_ROWS", default: 512)
-        guard (0...100_000).contains(keptRowCount) else {
-            throw ValidationError("--kept-rows (CONSOLE_KEPT_ROWS) must be 0 to 100000, got \(keptRowCount).")
+        let keptRowCount = try EnvironmentOption.integer(keptRows, "CONSOLE_KEPT_ROWS", default: ConsoleConfiguration.standardKeptRows)
+        guard (0...10_000).contains(keptRowCount) else {
+            throw ValidationError("--kept-rows (CONSOLE_KEPT_ROWS) must be 0 to 10000, got \(keptRowCount).")
         }
         let limits = try backendLimits.limits(mirror: mirror)
         var configuration = ConsoleConfiguration(

@@ -80,7 +80,7 @@ struct LibraryQueueContext: Equatable {
     var listPath: String { SiteURL.libraries.path(query: filterItems) }
 
     /// A library's page opened from this list.
-    func detailPath(slug: String) -> String { SiteURL.library(slug).path(query: filterItems) }
+    func detailPath(slug: String) -> String { detailPaths()(slug) }
 
     /// `detailPath(slug:)` for every row of a page: the list's query is encoded once.
     func detailPaths() -> (_ slug: String) -> String {

@@ -8,8 +8,16 @@ import Synchronization
 /// text as the clock moves on) makes another key, and the old fragment simply goes unused.
 /// Memory is bounded by count: two generations of at most `capacity` fragments each, the
 /// older dropped whole when the younger fills, so fragments still in use survive and the rest
-/// go (about 2 kB each: 2 × 512 rows stay under 3 MB).
+/// go. A fragment holds its HTML (about 1.9 kB for a row of the demo's waiting list) and the row
+/// it was written for (its text again, a decided row's reason included).
+///
+/// Equal means equal as Swift compares values: a `String` equals another that is canonically
+/// equivalent (`é` as one scalar or as `e` and an accent), so of two rows that differ only so,
+/// the second is written with the first one's bytes, which a browser shows as the same text.
 final class KeptFragments: Sendable {
+    /// Fragments per generation unless configured (`--kept-rows`).
+    static let standardCapacity = 512
+
     /// Which fragment: hashed once, outside the lock, compared whole on a hit.
     struct Key: Hashable, Sendable {
         let section: Int
@@ -44,7 +52,7 @@ final class KeptFragments: Sendable {
     private let generations = Mutex(Generations())
 
     /// `capacity` fragments per generation; 0 keeps nothing (every row written on every view).
-    init(capacity: Int = 512) {
+    init(capacity: Int = standardCapacity) {
         self.capacity = capacity
     }
 
@@ -71,7 +79,8 @@ final class KeptFragments: Sendable {
     }
 
     private static func insert(_ html: String, for key: Key, into generations: inout Generations, capacity: Int) {
-        if generations.young.count >= capacity {
+        // A key already young (two views that missed it at once) is replaced, not a reason to rotate.
+        if generations.young.count >= capacity, generations.young[key] == nil {
             generations.old = generations.young
             generations.young = [:]
         }

@@ -17,8 +17,8 @@ struct TemplateLibrary: Sendable {
     /// Reserved for a page up front: most pages fit, so the page grows in place at most a few times.
     private static let expectedSize = 32_768
 
-    /// `keptFragments`: how many list items' HTML to keep per generation (`KeptFragments`); 0 writes every item every time.
-    init(directory: String, keptFragments: Int = 512) throws {
+    /// `keptFragmentCapacity`: how many list items' HTML to keep per generation (`KeptFragments`); 0 writes every item every time.
+    init(directory: String, keptFragmentCapacity: Int = KeptFragments.standardCapacity) throws {
         var templates: [String: [TemplateNode]] = [:]
         let files = FileManager.default.enumerator(atPath: directory)?.allObjects.compactMap { $0 as? String } ?? []
         for file in files where file.hasSuffix(".mustache") {
@@ -30,7 +30,7 @@ struct TemplateLibrary: Sendable {
             }
         }
         self.templates = templates
-        kept = KeptFragments(capacity: keptFragments)
+        kept = KeptFragments(capacity: keptFragmentCapacity)
     }
 
     func has(_ name: String) -> Bool { templates[name] != nil }

@@ -24,8 +24,8 @@ struct PageRenderer: Sendable {
     /// Loads every template in `directory`; `required` names those that must be there
     /// (all pages, except in a test that wants a render to fail at request time); `keptRows`
     /// queue rows' HTML are kept per generation (`KeptFragments`).
-    init(directory: String, required: [String] = requiredTemplates, keptRows: Int = 512) async throws {
-        library = try TemplateLibrary(directory: directory, keptFragments: keptRows)
+    init(directory: String, required: [String] = requiredTemplates, keptRows: Int = KeptFragments.standardCapacity) async throws {
+        library = try TemplateLibrary(directory: directory, keptFragmentCapacity: keptRows)
         for name in required where !library.has(name) {
             throw PageRendererError.missingTemplate(name, directory: directory)
         }

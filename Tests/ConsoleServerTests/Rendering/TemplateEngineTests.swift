@@ -129,7 +129,8 @@ struct TemplateEngineTests {
         }
     }
 
-    private static func directory() throws -> TemporaryDirectory {
+    /// A temporary folder holding `templates`, each as `name.mustache`.
+    private static func directory(_ templates: [String: String] = templates) throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.path("partials"), withIntermediateDirectories: true)
         for (name, text) in templates {
@@ -207,12 +208,8 @@ struct TemplateEngineTests {
 
     @Test("kept rows: an equal row is written from the kept HTML, byte for byte what swift-mustache writes; a row that reads the page around it is never kept")
     func keptRows() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try Self.directory(Self.keptTemplates)
         defer { directory.remove() }
-        try FileManager.default.createDirectory(atPath: directory.path("partials"), withIntermediateDirectories: true)
-        for (name, text) in Self.keptTemplates {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: directory.path(name + ".mustache")))
-        }
         let engines = try await Engines(directory: directory.url.path)
         let rows = [
             KeptRow(name: "<one>", lines: ["a\r\nb", "c"]), KeptRow(name: "مكتبة 📚", lines: []), KeptRow(name: "<one>", lines: ["a\r\nb", "c"]),
@@ -239,6 +236,19 @@ struct TemplateEngineTests {
         #expect(engines.ours.kept.count == 5)
         let second = try #require(engines.ours.render(KeptPage(rows: rows, title: "Second title"), withTemplate: "reads-page"))
         #expect(second.contains("in Second title") && !second.contains("First"))
+
+        // act: a fragment put in by hand for an equal row (a newly built one) under the list's section
+        let section = try #require(
+            engines.ours.templates["alone"]?.lazy.compactMap { node -> Int? in
+                guard case .section(let name, _, false, let number) = node, name.text == "rows" else { return nil }
+                return number
+            }.first)
+        engines.ours.kept.keep(
+            "  <li>kept, not written</li>\n", for: KeptFragments.Key(section: section, indentation: "", item: KeptRow(name: "مكتبة 📚", lines: [])))
+        let fromKept = try #require(engines.ours.render(KeptPage(rows: rows, title: "T"), withTemplate: "alone"))
+        // check: it is what the page shows for that row; the others are as written
+        #expect(
+            fromKept == "<ul>\n  <li>&lt;one&gt; [a\r\nb] [c]</li>\n  <li>kept, not written</li>\n  <li>&lt;one&gt; [a\r\nb] [c]</li>\n</ul>\n", "\(fromKept)")
     }
 
     @Test("kept rows: none are kept with a capacity of 0, and the older generation goes when the younger fills")
@@ -252,7 +262,7 @@ struct TemplateEngineTests {
         let keys = (0..<5).map { KeptFragments.Key(section: 1, indentation: "", item: KeptRow(name: "row \($0)", lines: [])) }
         for (index, key) in keys.enumerated() { two.keep("<li>\(index)</li>", for: key) }
         #expect(two.count <= 4, "two generations of two")
-        #expect(two.html(for: keys[4]) == "<li>4</li>")
+        #expect(two.html(for: KeptFragments.Key(section: 1, indentation: "", item: KeptRow(name: "row 4", lines: []))) == "<li>4</li>", "found by an equal key")
         #expect(two.html(for: keys[0]) == nil, "the oldest went with its generation")
         #expect(two.html(for: KeptFragments.Key(section: 2, indentation: "", item: KeptRow(name: "row 4", lines: []))) == nil, "another section")
         #expect(two.html(for: KeptFragments.Key(section: 1, indentation: "  ", item: KeptRow(name: "row 4", lines: []))) == nil, "another indentation")

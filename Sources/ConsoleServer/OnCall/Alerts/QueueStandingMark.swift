@@ -5,8 +5,7 @@ import Mustache
 /// How a waiting item stands against its queue's target, as queue rows show it: words and a
 /// CSS class (`standing-overdue`, `standing-near`), never colour alone.
 struct QueueStandingMark: Sendable, Hashable, MustacheParent {
-    /// `overdue`, `near` or `within-target`.
-    let standing: String
+    private let standingValue: QueueTargets.Standing
     let isMarked: Bool
     /// How long it waited and the queue's target, as alerts word them; "" within target.
     private let waited: String
@@ -14,7 +13,7 @@ struct QueueStandingMark: Sendable, Hashable, MustacheParent {
 
     init(_ queue: ModerationQueue, createdAt: Date, targets: QueueTargets, now: Date) {
         let standing = targets.standing(queue, createdAt: createdAt, now: now)
-        self.standing = standing.rawValue
+        standingValue = standing
         isMarked = standing != .withinTarget
         // Worded only for a mark that shows: most rows of a queue are within their target.
         waited = isMarked ? QueueAlertNotification.age(now.timeIntervalSince(createdAt)) : ""
@@ -24,12 +23,15 @@ struct QueueStandingMark: Sendable, Hashable, MustacheParent {
     /// "Overdue: waited 3 d 4 h, target 48 h"; empty within target. Put together when the markup
     /// asks (a queue row kept from an earlier view never does: `KeyedFragment`).
     var text: String {
-        switch QueueTargets.Standing(rawValue: standing) {
+        switch standingValue {
         case .overdue: "Overdue: waited \(Self.keptTogether(waited)), target \(Self.keptTogether(target))"
         case .near: "Near target: waited \(Self.keptTogether(waited)) of \(Self.keptTogether(target))"
-        case .withinTarget, nil: ""
+        case .withinTarget: ""
         }
     }
+
+    /// `overdue`, `near` or `within-target`.
+    var standing: String { standingValue.rawValue }
 
     /// "3 d 4 h" with a no-break space between each number and its unit, so a narrow cell
     /// wraps the mark between "3 d" and "4 h", never between "3" and "d".
@@ -51,7 +53,7 @@ struct QueueStandingMark: Sendable, Hashable, MustacheParent {
     static let none = QueueStandingMark()
 
     private init() {
-        standing = QueueTargets.Standing.withinTarget.rawValue
+        standingValue = .withinTarget
         isMarked = false
         waited = ""
         target = ""
